@@ -1,0 +1,288 @@
+// Package providers defines the interface between plankit's core and a
+// provider, whether it runs in-process (providers/builtin) or, later, as a
+// plugin process speaking protocol 5 or 6 (providers/plugin). The shape
+// follows plugin protocol 6 so that the gRPC client is a thin translation:
+// one method per RPC, requests and responses carrying cty.Values, opaque
+// private bytes and hcl.Diagnostics (attribute paths via tfdiags.WithPath).
+//
+// Values conventions, shared by every method:
+//   - Object values have the cty type implied by the relevant schema
+//     (configschema.Block.ImpliedType).
+//   - Planned values may contain unknowns, meaning "known after apply".
+//   - A null PriorState means the object does not exist yet (create); a
+//     null ProposedNewState/PlannedState means it is to be destroyed; a null
+//     NewState from ReadResource means it no longer exists (drift).
+//   - Values passed to a provider carry no cty marks (sensitivity is the
+//     core's business, from the schema).
+package providers
+
+import (
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/plankit/plankit/providers/configschema"
+)
+
+// Interface is a provider. Implementations must be safe for concurrent
+// calls: the core calls resource methods from many goroutines at once
+// (after ConfigureProvider has returned).
+type Interface interface {
+	// GetProviderSchema returns the schemas of the provider configuration,
+	// its resource types and its data sources. Callable before
+	// ConfigureProvider; cheap enough to call more than once.
+	GetProviderSchema() GetProviderSchemaResponse
+
+	// ValidateProviderConfig checks the provider configuration block.
+	ValidateProviderConfig(ValidateProviderConfigRequest) ValidateProviderConfigResponse
+	// ValidateResourceConfig checks a resource's configuration beyond what
+	// the schema expresses (conflicting arguments, value ranges). Config
+	// may contain unknowns.
+	ValidateResourceConfig(ValidateResourceConfigRequest) ValidateResourceConfigResponse
+	// ValidateDataResourceConfig is ValidateResourceConfig for data
+	// sources.
+	ValidateDataResourceConfig(ValidateDataResourceConfigRequest) ValidateDataResourceConfigResponse
+
+	// UpgradeResourceState decodes a stored resource object (raw JSON as
+	// found in the state file, written under schema Version) into a value
+	// of the provider's current schema, migrating older versions.
+	UpgradeResourceState(UpgradeResourceStateRequest) UpgradeResourceStateResponse
+
+	// ConfigureProvider passes the provider configuration; called once
+	// before any resource method except the Validate* and Upgrade ones.
+	ConfigureProvider(ConfigureProviderRequest) ConfigureProviderResponse
+
+	// Stop asks the provider to abort in-flight operations promptly. It
+	// may be called concurrently with any other method.
+	Stop() error
+
+	// ReadResource refreshes a resource object from the real world. A null
+	// NewState means the object is gone.
+	ReadResource(ReadResourceRequest) ReadResourceResponse
+	// PlanResourceChange returns the planned new state for a resource,
+	// starting from the core's ProposedNewState (see objchange.ProposedNew),
+	// and which attribute changes require replacing the object.
+	PlanResourceChange(PlanResourceChangeRequest) PlanResourceChangeResponse
+	// ApplyResourceChange makes the planned change real: create (null
+	// PriorState), update, or delete (null PlannedState). NewState must be
+	// wholly known, or null after a delete.
+	ApplyResourceChange(ApplyResourceChangeRequest) ApplyResourceChangeResponse
+	// ImportResourceState turns an import ID into one or more resource
+	// objects; the core reads each with ReadResource afterwards.
+	ImportResourceState(ImportResourceStateRequest) ImportResourceStateResponse
+
+	// ReadDataSource reads a data source. Config is wholly known.
+	ReadDataSource(ReadDataSourceRequest) ReadDataSourceResponse
+
+	// Close releases the provider (kills a plugin process). No method may
+	// be called after Close.
+	Close() error
+}
+
+// Factory starts a new instance of a provider. Each call returns an
+// independent instance (its own configuration).
+type Factory func() (Interface, error)
+
+// Schema is a schema with its version. Version orders schemas of a
+// resource type over time; state written under an older version goes
+// through UpgradeResourceState.
+type Schema struct {
+	Version int64
+	Block   *configschema.Block
+}
+
+// GetProviderSchemaResponse is the reply to GetProviderSchema.
+type GetProviderSchemaResponse struct {
+	// Provider is the schema of the provider configuration block.
+	Provider Schema
+	// ProviderMeta is the schema of the provider_meta block, if any.
+	ProviderMeta  Schema
+	ResourceTypes map[string]Schema
+	DataSources   map[string]Schema
+	Diagnostics   hcl.Diagnostics
+	// ServerCapabilities tells what optional protocol features the
+	// provider supports.
+	ServerCapabilities ServerCapabilities
+}
+
+// ServerCapabilities are the optional features a provider declares.
+type ServerCapabilities struct {
+	// PlanDestroy means PlanResourceChange wants to be called for destroys
+	// too (with a null ProposedNewState).
+	PlanDestroy bool
+	// GetProviderSchemaOptional means the core may skip
+	// GetProviderSchema before other calls.
+	GetProviderSchemaOptional bool
+}
+
+// ResourceTypeSchema returns the schema of a managed resource type.
+func (r GetProviderSchemaResponse) ResourceTypeSchema(typeName string) (Schema, bool) {
+	s, ok := r.ResourceTypes[typeName]
+	return s, ok
+}
+
+// DataSourceSchema returns the schema of a data source type.
+func (r GetProviderSchemaResponse) DataSourceSchema(typeName string) (Schema, bool) {
+	s, ok := r.DataSources[typeName]
+	return s, ok
+}
+
+// ValidateProviderConfigRequest carries the provider configuration.
+type ValidateProviderConfigRequest struct {
+	Config cty.Value
+}
+
+// ValidateProviderConfigResponse reports problems in the configuration.
+type ValidateProviderConfigResponse struct {
+	Diagnostics hcl.Diagnostics
+}
+
+// ValidateResourceConfigRequest carries one resource's configuration.
+type ValidateResourceConfigRequest struct {
+	TypeName string
+	Config   cty.Value
+}
+
+// ValidateResourceConfigResponse reports problems in the configuration.
+type ValidateResourceConfigResponse struct {
+	Diagnostics hcl.Diagnostics
+}
+
+// ValidateDataResourceConfigRequest carries one data source's
+// configuration.
+type ValidateDataResourceConfigRequest struct {
+	TypeName string
+	Config   cty.Value
+}
+
+// ValidateDataResourceConfigResponse reports problems in the
+// configuration.
+type ValidateDataResourceConfigResponse struct {
+	Diagnostics hcl.Diagnostics
+}
+
+// UpgradeResourceStateRequest carries a stored resource object.
+type UpgradeResourceStateRequest struct {
+	TypeName string
+	// Version is the schema version the object was written under.
+	Version int64
+	// RawStateJSON is the object's "attributes" from a v4 state file.
+	RawStateJSON []byte
+	// RawStateFlatmap is the legacy "attributes_flat" form; set only when
+	// RawStateJSON is nil.
+	RawStateFlatmap map[string]string
+}
+
+// UpgradeResourceStateResponse carries the object in the current schema.
+type UpgradeResourceStateResponse struct {
+	UpgradedState cty.Value
+	Diagnostics   hcl.Diagnostics
+}
+
+// ConfigureProviderRequest carries the provider configuration.
+type ConfigureProviderRequest struct {
+	// TerraformVersion is the version the core reports to providers.
+	TerraformVersion string
+	Config           cty.Value
+}
+
+// ConfigureProviderResponse reports configuration problems.
+type ConfigureProviderResponse struct {
+	Diagnostics hcl.Diagnostics
+}
+
+// ReadResourceRequest asks for the current state of a resource object.
+type ReadResourceRequest struct {
+	TypeName     string
+	PriorState   cty.Value
+	Private      []byte
+	ProviderMeta cty.Value
+}
+
+// ReadResourceResponse is the refreshed object; null NewState means the
+// object no longer exists.
+type ReadResourceResponse struct {
+	NewState    cty.Value
+	Private     []byte
+	Diagnostics hcl.Diagnostics
+}
+
+// PlanResourceChangeRequest asks the provider to plan a change.
+type PlanResourceChangeRequest struct {
+	TypeName string
+	// PriorState is null when creating.
+	PriorState cty.Value
+	// ProposedNewState merges Config and PriorState (objchange.ProposedNew);
+	// null when destroying.
+	ProposedNewState cty.Value
+	Config           cty.Value
+	PriorPrivate     []byte
+	ProviderMeta     cty.Value
+}
+
+// PlanResourceChangeResponse is the planned new state.
+type PlanResourceChangeResponse struct {
+	// PlannedState may contain unknowns ("known after apply").
+	PlannedState cty.Value
+	// RequiresReplace lists attribute paths whose change forces the object
+	// to be destroyed and created again rather than updated.
+	RequiresReplace []cty.Path
+	PlannedPrivate  []byte
+	Diagnostics     hcl.Diagnostics
+	// LegacyTypeSystem is set by providers built on the legacy SDK, whose
+	// plans the core checks less strictly. Built-ins leave it false.
+	LegacyTypeSystem bool
+}
+
+// ApplyResourceChangeRequest asks the provider to make a planned change.
+type ApplyResourceChangeRequest struct {
+	TypeName string
+	// PriorState is null when creating.
+	PriorState cty.Value
+	// PlannedState is null when deleting.
+	PlannedState   cty.Value
+	Config         cty.Value
+	PlannedPrivate []byte
+	ProviderMeta   cty.Value
+}
+
+// ApplyResourceChangeResponse is the object after the change: wholly known,
+// or null after a delete.
+type ApplyResourceChangeResponse struct {
+	NewState         cty.Value
+	Private          []byte
+	Diagnostics      hcl.Diagnostics
+	LegacyTypeSystem bool
+}
+
+// ImportResourceStateRequest asks to import an existing object by ID.
+type ImportResourceStateRequest struct {
+	TypeName string
+	ID       string
+}
+
+// ImportResourceStateResponse carries the imported objects.
+type ImportResourceStateResponse struct {
+	ImportedResources []ImportedResource
+	Diagnostics       hcl.Diagnostics
+}
+
+// ImportedResource is one object an import produced. State may be partial;
+// the core refreshes it with ReadResource.
+type ImportedResource struct {
+	TypeName string
+	State    cty.Value
+	Private  []byte
+}
+
+// ReadDataSourceRequest asks to read a data source.
+type ReadDataSourceRequest struct {
+	TypeName     string
+	Config       cty.Value
+	ProviderMeta cty.Value
+}
+
+// ReadDataSourceResponse carries the data source's value.
+type ReadDataSourceResponse struct {
+	State       cty.Value
+	Diagnostics hcl.Diagnostics
+}
