@@ -79,8 +79,8 @@ func (g *Graph[K]) shortestCycle(s, comp int32, compOf, parent, seen []int32, st
 	for head := 0; head < len(queue); head++ {
 		x := queue[head]
 		for _, w := range g.down[x] {
-			if compOf[w] != comp {
-				continue
+			if compOf[w] != comp || w == x {
+				continue // self references are reported apart
 			}
 			if w == s {
 				var path []int32

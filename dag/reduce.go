@@ -37,6 +37,11 @@ const reduceBudgetWords = 8 << 20
 // C·E/64 in the worst case; memory is O(V+E) plus at most 64 MiB of
 // bitsets (B is chosen so that V·B/8 bytes fit).
 func (g *Graph[K]) TransitiveReduction() error {
+	return g.transitiveReduction(reduceBudgetWords)
+}
+
+// transitiveReduction bounds the bitsets to budget words.
+func (g *Graph[K]) transitiveReduction(budget int) error {
 	order, ok := g.topo(false)
 	if !ok {
 		return g.acyclicErr()
@@ -45,7 +50,7 @@ func (g *Graph[K]) TransitiveReduction() error {
 	if len(targets) == 0 {
 		return nil
 	}
-	removed := g.redundantEdges(order, pos, targets, maxSrc)
+	removed := g.redundantEdges(order, pos, targets, maxSrc, budget)
 	g.removeEdges(removed)
 	return nil
 }
@@ -90,10 +95,10 @@ func (g *Graph[K]) reductionCandidates(order []int32) (targets, pos, maxSrc []in
 
 // redundantEdges finds the redundant edges into the candidate targets,
 // block by block, as [dependent, dependency] pairs.
-func (g *Graph[K]) redundantEdges(order, pos, targets, maxSrc []int32) [][2]int32 {
+func (g *Graph[K]) redundantEdges(order, pos, targets, maxSrc []int32, budget int) [][2]int32 {
 	n := len(g.keys)
 	w := (len(targets) + 63) / 64 // words per bitset row
-	w = max(1, min(w, reduceBudgetWords/max(n, 1)))
+	w = max(1, min(w, budget/max(n, 1)))
 	width := 64 * w
 	rows := make([]uint64, n*w) // row of the vertex at position p: rows[p*w:(p+1)*w]
 	col := make([]int32, n)     // column of a target in the current block, or -1
