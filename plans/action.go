@@ -1,0 +1,154 @@
+package plans
+
+import "fmt"
+
+// Mode is the kind of plan the user asked for.
+type Mode rune
+
+const (
+	// NormalMode plans to make the remote objects match the configuration.
+	NormalMode Mode = 0
+	// DestroyMode plans to destroy every object the state tracks.
+	DestroyMode Mode = 'D'
+	// RefreshOnlyMode plans only to update the state to match the remote
+	// objects (drift), without proposing changes to them.
+	RefreshOnlyMode Mode = 'R'
+)
+
+// String returns "normal", "destroy" or "refresh-only".
+func (m Mode) String() string {
+	switch m {
+	case NormalMode:
+		return "normal"
+	case DestroyMode:
+		return "destroy"
+	case RefreshOnlyMode:
+		return "refresh-only"
+	}
+	return fmt.Sprintf("Mode(%d)", rune(m))
+}
+
+// Action is what a change will do to a resource instance or output value.
+// The rune values are the symbols plan output traditionally uses.
+type Action rune
+
+const (
+	NoOp             Action = 0
+	Create           Action = '+'
+	Read             Action = '←'
+	Update           Action = '~'
+	DeleteThenCreate Action = '∓'
+	CreateThenDelete Action = '±'
+	Delete           Action = '-'
+)
+
+// IsReplace reports whether a is one of the two replace actions.
+func (a Action) IsReplace() bool {
+	return a == DeleteThenCreate || a == CreateThenDelete
+}
+
+// String returns the action's Go name, e.g. "DeleteThenCreate".
+func (a Action) String() string {
+	switch a {
+	case NoOp:
+		return "NoOp"
+	case Create:
+		return "Create"
+	case Read:
+		return "Read"
+	case Update:
+		return "Update"
+	case DeleteThenCreate:
+		return "DeleteThenCreate"
+	case CreateThenDelete:
+		return "CreateThenDelete"
+	case Delete:
+		return "Delete"
+	}
+	return fmt.Sprintf("Action(%d)", rune(a))
+}
+
+// ResourceInstanceChangeActionReason says why a change has the action it
+// has, when the action alone does not tell (a replace, a delete of an
+// orphan, a read deferred to apply). ReasonNone is the common case.
+type ResourceInstanceChangeActionReason rune
+
+const (
+	ReasonNone ResourceInstanceChangeActionReason = 0
+
+	// ReasonReplaceBecauseTainted: the current object is tainted.
+	ReasonReplaceBecauseTainted ResourceInstanceChangeActionReason = 'T'
+	// ReasonReplaceByRequest: the user asked with -replace.
+	ReasonReplaceByRequest ResourceInstanceChangeActionReason = 'R'
+	// ReasonReplaceByTriggers: lifecycle.replace_triggered_by fired.
+	ReasonReplaceByTriggers ResourceInstanceChangeActionReason = 'D'
+	// ReasonReplaceBecauseCannotUpdate: the provider reported attributes
+	// that require replacement (RequiredReplace).
+	ReasonReplaceBecauseCannotUpdate ResourceInstanceChangeActionReason = 'F'
+
+	// ReasonDeleteBecauseNoResourceConfig: the resource block is gone.
+	ReasonDeleteBecauseNoResourceConfig ResourceInstanceChangeActionReason = 'N'
+	// ReasonDeleteBecauseWrongRepetition: the instance key's kind does not
+	// match the resource's count/for_each (or lack of it).
+	ReasonDeleteBecauseWrongRepetition ResourceInstanceChangeActionReason = 'W'
+	// ReasonDeleteBecauseCountIndex: the index is beyond count.
+	ReasonDeleteBecauseCountIndex ResourceInstanceChangeActionReason = 'C'
+	// ReasonDeleteBecauseEachKey: the key is no longer in for_each.
+	ReasonDeleteBecauseEachKey ResourceInstanceChangeActionReason = 'E'
+	// ReasonDeleteBecauseNoModule: the containing module instance is gone.
+	ReasonDeleteBecauseNoModule ResourceInstanceChangeActionReason = 'M'
+
+	// ReasonReadBecauseConfigUnknown: a data source's configuration has
+	// unknown values, so it is read during apply.
+	ReasonReadBecauseConfigUnknown ResourceInstanceChangeActionReason = '?'
+	// ReasonReadBecauseDependencyPending: a data source depends on a
+	// resource with pending changes, so it is read during apply.
+	ReasonReadBecauseDependencyPending ResourceInstanceChangeActionReason = '!'
+)
+
+// String returns the reason's Go name without the "Reason" prefix, e.g.
+// "ReplaceBecauseTainted"; ReasonNone is "None".
+func (r ResourceInstanceChangeActionReason) String() string {
+	switch r {
+	case ReasonNone:
+		return "None"
+	case ReasonReplaceBecauseTainted:
+		return "ReplaceBecauseTainted"
+	case ReasonReplaceByRequest:
+		return "ReplaceByRequest"
+	case ReasonReplaceByTriggers:
+		return "ReplaceByTriggers"
+	case ReasonReplaceBecauseCannotUpdate:
+		return "ReplaceBecauseCannotUpdate"
+	case ReasonDeleteBecauseNoResourceConfig:
+		return "DeleteBecauseNoResourceConfig"
+	case ReasonDeleteBecauseWrongRepetition:
+		return "DeleteBecauseWrongRepetition"
+	case ReasonDeleteBecauseCountIndex:
+		return "DeleteBecauseCountIndex"
+	case ReasonDeleteBecauseEachKey:
+		return "DeleteBecauseEachKey"
+	case ReasonDeleteBecauseNoModule:
+		return "DeleteBecauseNoModule"
+	case ReasonReadBecauseConfigUnknown:
+		return "ReadBecauseConfigUnknown"
+	case ReasonReadBecauseDependencyPending:
+		return "ReadBecauseDependencyPending"
+	}
+	return fmt.Sprintf("Reason(%d)", rune(r))
+}
+
+// AllActions lists every Action, for exhaustive tests and encoders.
+func AllActions() []Action {
+	return []Action{NoOp, Create, Read, Update, DeleteThenCreate, CreateThenDelete, Delete}
+}
+
+// AllReasons lists every ResourceInstanceChangeActionReason, ReasonNone first.
+func AllReasons() []ResourceInstanceChangeActionReason {
+	return []ResourceInstanceChangeActionReason{
+		ReasonNone, ReasonReplaceBecauseTainted, ReasonReplaceByRequest, ReasonReplaceByTriggers,
+		ReasonReplaceBecauseCannotUpdate, ReasonDeleteBecauseNoResourceConfig,
+		ReasonDeleteBecauseWrongRepetition, ReasonDeleteBecauseCountIndex, ReasonDeleteBecauseEachKey,
+		ReasonDeleteBecauseNoModule, ReasonReadBecauseConfigUnknown, ReasonReadBecauseDependencyPending,
+	}
+}

@@ -1,0 +1,59 @@
+package plans
+
+import (
+	"time"
+
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/providers"
+	"github.com/plankit/plankit/states"
+)
+
+// Plan is the result of planning: what apply will do and what it needs to
+// do it, short of the configuration, the lock file and the state files that
+// the plan archive (package planfile) stores beside it.
+//
+// Marshal keeps everything here except PrevRunState and PriorState, which
+// the archive stores as state files (with lineage and serial) and
+// planfile.Reader.ReadPlan puts back.
+type Plan struct {
+	UIMode Mode
+
+	// VariableValues are the root module's input variable values, unmarked.
+	VariableValues map[string]cty.Value
+	// VariableSensitive records which of them are sensitive.
+	VariableSensitive map[string]bool
+
+	Changes *Changes
+	// DriftedResources are the changes made outside plankit since the last
+	// run (previous-run state versus refreshed prior state), for reporting.
+	DriftedResources []*ResourceInstanceChange
+
+	TargetAddrs       []addrs.Targetable
+	ForceReplaceAddrs []addrs.AbsResourceInstance
+
+	// PrevRunState is the state as the previous run left it (after
+	// upgrading), PriorState the refreshed state the changes start from.
+	PrevRunState *states.State
+	PriorState   *states.State
+
+	// ProviderSchemas holds, for each provider the plan uses, the schemas
+	// of the resource types and data sources it touches (plus the provider
+	// block's), so that a plan can be read and shown without the provider.
+	ProviderSchemas map[addrs.Provider]*providers.GetProviderSchemaResponse
+
+	// Applyable means apply may proceed (the plan is not errored and has
+	// something to do); Complete means nothing was left out (no targets, no
+	// deferrals); Errored means planning stopped on errors and the plan is
+	// kept only to be inspected.
+	Applyable, Complete, Errored bool
+
+	// Timestamp is when planning started (plantimestamp()); zero when unset.
+	Timestamp time.Time
+}
+
+// CanApply reports whether apply may proceed with p.
+func (p *Plan) CanApply() bool {
+	return p != nil && p.Applyable && !p.Errored
+}
