@@ -142,7 +142,6 @@ func newWalker[K comparable](ctx context.Context, g *Graph[K], opts WalkOptions,
 // records the outcome, until nothing is left that could become ready.
 func (w *walker[K]) work() {
 	w.mu.Lock()
-	defer w.mu.Unlock()
 	for {
 		for len(w.ready) == 0 && w.running > 0 && !w.cancelled {
 			w.idle++
@@ -154,6 +153,7 @@ func (w *walker[K]) work() {
 		}
 		if w.cancelled || len(w.ready) == 0 {
 			w.cond.Broadcast() // let the idle workers see it too
+			w.mu.Unlock()
 			return
 		}
 		v := w.ready.pop()
@@ -170,13 +170,19 @@ func (w *walker[K]) work() {
 }
 
 // complete records v's outcome and releases or fails the vertices waiting
-// on it, iteratively through whole failed subtrees. Called with mu held.
+// on it, iteratively through whole failed subtrees. Once the walk is
+// cancelled, vertices not started are all left to be cancelled, even
+// those downstream of a failure. Called with mu held.
 func (w *walker[K]) complete(v int32, diags hcl.Diagnostics) {
 	cause := int32(-1)
 	w.res[v] = VertexResult[K]{Status: StatusSucceeded, Diagnostics: diags}
 	if diags.HasErrors() {
 		w.res[v].Status = StatusFailed
 		cause = v
+	}
+	if w.cancelled || w.ctx.Err() != nil {
+		w.cancelled = true
+		return // nothing more starts; the rest is settled as cancelled
 	}
 	w.worklist = append(w.worklist[:0], [2]int32{v, cause})
 	for len(w.worklist) > 0 {
