@@ -1,0 +1,78 @@
+package lang
+
+import (
+	"fmt"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/ext/dynblock"
+	"github.com/hashicorp/hcl/v2/hcldec"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+
+	"github.com/plankit/plankit/addrs"
+)
+
+// Scope is where expressions are evaluated: the values references resolve
+// to (Data), what "self" means (SelfAddr, a ResourceInstance or Resource;
+// nil where self is not allowed), the directory file functions resolve
+// relative paths against (BaseDir), and whether impure functions must
+// return unknown values (PureOnly, set during plan).
+type Scope struct {
+	Data     Data
+	SelfAddr addrs.Referenceable
+	BaseDir  string
+	PureOnly bool
+}
+
+// EvalExpr evaluates expr and converts the result to wantType
+// (cty.DynamicPseudoType accepts anything). Marks and unknowns survive the
+// conversion. Cost: O(references in expr) to build the context plus the
+// evaluation itself.
+func (s *Scope) EvalExpr(expr hcl.Expression, wantType cty.Type) (cty.Value, hcl.Diagnostics) {
+	refs, diags := ReferencesInExpr(expr)
+	ctx, ctxDiags := s.EvalContext(refs)
+	diags = append(diags, ctxDiags...)
+	if diags.HasErrors() {
+		return cty.UnknownVal(wantType), diags
+	}
+	val, evalDiags := expr.Value(ctx)
+	diags = append(diags, evalDiags...)
+	if evalDiags.HasErrors() {
+		return cty.UnknownVal(wantType), diags
+	}
+	if wantType == cty.DynamicPseudoType {
+		return val, diags
+	}
+	converted, err := convert.Convert(val, wantType)
+	if err != nil {
+		rng := expr.Range()
+		diags = append(diags, &hcl.Diagnostic{
+			Severity:    hcl.DiagError,
+			Summary:     "Incorrect value type",
+			Detail:      fmt.Sprintf("This expression must produce %s: %s.", wantType.FriendlyNameForConstraint(), err),
+			Subject:     &rng,
+			Expression:  expr,
+			EvalContext: ctx,
+		})
+		return cty.UnknownVal(wantType), diags
+	}
+	return converted, diags
+}
+
+// EvalBlock decodes body with spec, after expanding any dynamic blocks in
+// it. Cost: O(references in the decoded parts of body) for the context,
+// plus decoding.
+func (s *Scope) EvalBlock(body hcl.Body, spec hcldec.Spec) (cty.Value, hcl.Diagnostics) {
+	refs, diags := ReferencesInBlock(body, spec)
+	ctx, ctxDiags := s.EvalContext(refs)
+	diags = append(diags, ctxDiags...)
+	if diags.HasErrors() {
+		return cty.UnknownVal(hcldec.ImpliedType(spec)), diags
+	}
+	val, decDiags := hcldec.Decode(dynblock.Expand(body, ctx), spec, ctx)
+	diags = append(diags, decDiags...)
+	if decDiags.HasErrors() {
+		return cty.UnknownVal(hcldec.ImpliedType(spec)), diags
+	}
+	return val, diags
+}

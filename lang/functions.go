@@ -1,0 +1,167 @@
+package lang
+
+import (
+	"github.com/hashicorp/hcl/v2/ext/tryfunc"
+	ctyyaml "github.com/zclconf/go-cty-yaml"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
+	"github.com/zclconf/go-cty/cty/function/stdlib"
+
+	"github.com/plankit/plankit/lang/funcs"
+)
+
+// impureFunctions return a different value on each call. In pure-only mode
+// (plan) they return unknown values of their type, so the plan shows
+// "(known after apply)" and apply picks the real value.
+var impureFunctions = []string{"timestamp", "uuid"}
+
+// Functions returns the function table for expressions in this scope:
+// go-cty's stdlib where it has Terraform's semantics, lang/funcs for the
+// rest. File functions resolve relative paths against s.BaseDir; with
+// s.PureOnly the impure functions return unknown. Each call builds a fresh
+// map of about 120 entries (a few microseconds); callers evaluating many
+// expressions in one scope should reuse the EvalContext.
+func (s *Scope) Functions() map[string]function.Function {
+	return BuildFunctions(s.BaseDir, s.PureOnly)
+}
+
+// BuildFunctions is Scope.Functions without a Scope, for callers (such as
+// the configuration loader) that need the table before any values exist.
+func BuildFunctions(baseDir string, pureOnly bool) map[string]function.Function {
+	var fs map[string]function.Function
+	fs = map[string]function.Function{
+		// Collections.
+		"alltrue":         funcs.AllTrueFunc,
+		"anytrue":         funcs.AnyTrueFunc,
+		"chunklist":       stdlib.ChunklistFunc,
+		"coalesce":        stdlib.CoalesceFunc,
+		"coalescelist":    stdlib.CoalesceListFunc,
+		"compact":         stdlib.CompactFunc,
+		"concat":          stdlib.ConcatFunc,
+		"contains":        stdlib.ContainsFunc,
+		"distinct":        stdlib.DistinctFunc,
+		"element":         stdlib.ElementFunc,
+		"flatten":         stdlib.FlattenFunc,
+		"index":           funcs.IndexFunc,
+		"keys":            stdlib.KeysFunc,
+		"length":          funcs.LengthFunc,
+		"lookup":          stdlib.LookupFunc,
+		"matchkeys":       funcs.MatchkeysFunc,
+		"merge":           stdlib.MergeFunc,
+		"one":             funcs.OneFunc,
+		"range":           stdlib.RangeFunc,
+		"reverse":         stdlib.ReverseListFunc,
+		"setintersection": stdlib.SetIntersectionFunc,
+		"setproduct":      stdlib.SetProductFunc,
+		"setsubtract":     stdlib.SetSubtractFunc,
+		"setunion":        stdlib.SetUnionFunc,
+		"slice":           stdlib.SliceFunc,
+		"sort":            stdlib.SortFunc,
+		"sum":             funcs.SumFunc,
+		"transpose":       funcs.TransposeFunc,
+		"values":          stdlib.ValuesFunc,
+		"zipmap":          stdlib.ZipmapFunc,
+
+		// Numbers.
+		"abs":      stdlib.AbsoluteFunc,
+		"ceil":     stdlib.CeilFunc,
+		"floor":    stdlib.FloorFunc,
+		"log":      stdlib.LogFunc,
+		"max":      stdlib.MaxFunc,
+		"min":      stdlib.MinFunc,
+		"parseint": stdlib.ParseIntFunc,
+		"pow":      stdlib.PowFunc,
+		"signum":   stdlib.SignumFunc,
+
+		// Strings.
+		"chomp":       stdlib.ChompFunc,
+		"endswith":    funcs.EndsWithFunc,
+		"format":      stdlib.FormatFunc,
+		"formatlist":  stdlib.FormatListFunc,
+		"indent":      stdlib.IndentFunc,
+		"join":        stdlib.JoinFunc,
+		"lower":       stdlib.LowerFunc,
+		"regex":       stdlib.RegexFunc,
+		"regexall":    stdlib.RegexAllFunc,
+		"replace":     funcs.ReplaceFunc,
+		"split":       stdlib.SplitFunc,
+		"startswith":  funcs.StartsWithFunc,
+		"strcontains": funcs.StrContainsFunc,
+		"strrev":      stdlib.ReverseFunc,
+		"substr":      stdlib.SubstrFunc,
+		"title":       stdlib.TitleFunc,
+		"trim":        stdlib.TrimFunc,
+		"trimprefix":  stdlib.TrimPrefixFunc,
+		"trimspace":   stdlib.TrimSpaceFunc,
+		"trimsuffix":  stdlib.TrimSuffixFunc,
+		"upper":       stdlib.UpperFunc,
+
+		// Encoding.
+		"base64decode": funcs.Base64DecodeFunc,
+		"base64encode": funcs.Base64EncodeFunc,
+		"base64gzip":   funcs.Base64GzipFunc,
+		"csvdecode":    stdlib.CSVDecodeFunc,
+		"jsondecode":   stdlib.JSONDecodeFunc,
+		"jsonencode":   stdlib.JSONEncodeFunc,
+		"urlencode":    funcs.URLEncodeFunc,
+		"yamldecode":   ctyyaml.YAMLDecodeFunc,
+		"yamlencode":   ctyyaml.YAMLEncodeFunc,
+
+		// Hashing and identifiers.
+		"base64sha256": funcs.Base64SHA256Func,
+		"base64sha512": funcs.Base64SHA512Func,
+		"md5":          funcs.MD5Func,
+		"sha1":         funcs.SHA1Func,
+		"sha256":       funcs.SHA256Func,
+		"sha512":       funcs.SHA512Func,
+		"uuid":         funcs.UUIDFunc,
+		"uuidv5":       funcs.UUIDV5Func,
+
+		// Date and time.
+		"formatdate": stdlib.FormatDateFunc,
+		"timeadd":    stdlib.TimeAddFunc,
+		"timestamp":  funcs.TimestampFunc,
+
+		// Network.
+		"cidrhost":    funcs.CidrHostFunc,
+		"cidrnetmask": funcs.CidrNetmaskFunc,
+		"cidrsubnet":  funcs.CidrSubnetFunc,
+		"cidrsubnets": funcs.CidrSubnetsFunc,
+
+		// Type conversion and sensitivity.
+		"can":          tryfunc.CanFunc,
+		"issensitive":  funcs.IsSensitiveFunc,
+		"nonsensitive": funcs.NonsensitiveFunc,
+		"sensitive":    funcs.SensitiveFunc,
+		"tobool":       funcs.MakeToFunc(cty.Bool),
+		"tolist":       funcs.MakeToFunc(cty.List(cty.DynamicPseudoType)),
+		"tomap":        funcs.MakeToFunc(cty.Map(cty.DynamicPseudoType)),
+		"tonumber":     funcs.MakeToFunc(cty.Number),
+		"toset":        funcs.MakeToFunc(cty.Set(cty.DynamicPseudoType)),
+		"tostring":     funcs.MakeToFunc(cty.String),
+		"try":          tryfunc.TryFunc,
+
+		// Filesystem, relative to baseDir.
+		"abspath":          funcs.MakeAbsPathFunc(baseDir),
+		"basename":         funcs.BasenameFunc,
+		"dirname":          funcs.DirnameFunc,
+		"file":             funcs.MakeFileFunc(baseDir, false),
+		"filebase64":       funcs.MakeFileFunc(baseDir, true),
+		"filebase64sha256": funcs.MakeFileBase64SHA256Func(baseDir),
+		"filebase64sha512": funcs.MakeFileBase64SHA512Func(baseDir),
+		"fileexists":       funcs.MakeFileExistsFunc(baseDir),
+		"filemd5":          funcs.MakeFileMD5Func(baseDir),
+		"fileset":          funcs.MakeFileSetFunc(baseDir),
+		"filesha1":         funcs.MakeFileSHA1Func(baseDir),
+		"filesha256":       funcs.MakeFileSHA256Func(baseDir),
+		"filesha512":       funcs.MakeFileSHA512Func(baseDir),
+		"pathexpand":       funcs.PathExpandFunc,
+	}
+	fs["templatefile"] = funcs.MakeTemplateFileFunc(baseDir, func() map[string]function.Function { return fs })
+	if pureOnly {
+		for _, name := range impureFunctions {
+			fs[name] = function.Unpredictable(fs[name])
+		}
+	}
+	return fs
+}
