@@ -34,7 +34,7 @@ func BuildFunctions(baseDir string, pureOnly bool) map[string]function.Function 
 		"alltrue":         funcs.AllTrueFunc,
 		"anytrue":         funcs.AnyTrueFunc,
 		"chunklist":       stdlib.ChunklistFunc,
-		"coalesce":        stdlib.CoalesceFunc,
+		"coalesce":        funcs.CoalesceFunc,
 		"coalescelist":    stdlib.CoalesceListFunc,
 		"compact":         stdlib.CompactFunc,
 		"concat":          stdlib.ConcatFunc,

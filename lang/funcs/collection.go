@@ -303,3 +303,54 @@ var MatchkeysFunc = function.New(&function.Spec{
 		return cty.ListVal(out), nil
 	},
 })
+
+// CoalesceFunc returns the first argument that is neither null nor an
+// empty string, as Terraform does (stdlib's version skips only nulls). The
+// arguments are converted to a common type first; an unknown argument met
+// before a usable one makes the result unknown.
+var CoalesceFunc = function.New(&function.Spec{
+	Description: "Returns the first of the given arguments that isn't null or an empty string.",
+	Params:      []function.Parameter{},
+	VarParam: &function.Parameter{
+		Name:             "vals",
+		Type:             cty.DynamicPseudoType,
+		AllowUnknown:     true,
+		AllowDynamicType: true,
+		AllowNull:        true,
+	},
+	Type: func(args []cty.Value) (cty.Type, error) {
+		types := make([]cty.Type, len(args))
+		for i, a := range args {
+			types[i] = a.Type()
+		}
+		ty, convs := convert.UnifyUnsafe(types)
+		if ty == cty.NilType {
+			return cty.NilType, errors.New("all arguments must have the same type")
+		}
+		for i, conv := range convs {
+			if conv == nil {
+				continue
+			}
+			if _, err := conv(args[i]); err != nil {
+				return cty.NilType, function.NewArgError(i, err)
+			}
+		}
+		return ty, nil
+	},
+	Impl: func(args []cty.Value, retType cty.Type) (cty.Value, error) {
+		for i, a := range args {
+			v, err := convert.Convert(a, retType)
+			if err != nil {
+				return cty.NilVal, function.NewArgError(i, err)
+			}
+			if !v.IsKnown() {
+				return cty.UnknownVal(retType), nil
+			}
+			if v.IsNull() || (retType == cty.String && v.AsString() == "") {
+				continue
+			}
+			return v, nil
+		}
+		return cty.NilVal, errors.New("no non-null, non-empty-string arguments")
+	},
+})

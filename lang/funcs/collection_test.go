@@ -122,3 +122,19 @@ func TestMatchkeys(t *testing.T) {
 		{name: "sensitive values", args: []cty.Value{sens(strs("i-1")), strs("a"), strs("a")}, want: sens(strs("i-1"))},
 	})
 }
+
+func TestCoalesce(t *testing.T) {
+	s := cty.StringVal
+	runCases(t, CoalesceFunc, []callCase{
+		{name: "first", args: []cty.Value{s("a"), s("b")}, want: s("a")},
+		{name: "skips empty string", args: []cty.Value{s(""), s("b")}, want: s("b")},
+		{name: "skips null", args: []cty.Value{cty.NullVal(cty.String), s("b")}, want: s("b")},
+		{name: "unifies", args: []cty.Value{cty.NullVal(cty.Number), cty.NumberIntVal(1), s("x")}, want: s("1")},
+		{name: "numbers", args: []cty.Value{cty.NullVal(cty.Number), cty.NumberIntVal(2)}, want: cty.NumberIntVal(2)},
+		{name: "none", args: []cty.Value{s(""), cty.NullVal(cty.String)}, err: "no non-null, non-empty-string arguments"},
+		{name: "mixed types", args: []cty.Value{strs("a"), s("b")}, err: "all arguments must have the same type"},
+		{name: "unknown first", args: []cty.Value{cty.UnknownVal(cty.String), s("b")}, want: cty.UnknownVal(cty.String)},
+		{name: "unknown after usable", args: []cty.Value{s("a"), cty.UnknownVal(cty.String)}, want: s("a")},
+		{name: "sensitive", args: []cty.Value{sens(s("")), s("b")}, want: sens(s("b"))},
+	})
+}
