@@ -226,6 +226,9 @@ func (w *walker[K]) upstreamFailed(s, failed int32) VertexResult[K] {
 
 // result settles the vertices never reached and packs the result.
 func (w *walker[K]) result() *WalkResult[K] {
+	// The AfterFunc may still be running (stop cannot wait for it).
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	for i := range w.res {
 		if w.res[i].Status != 0 {
 			continue
