@@ -1,0 +1,423 @@
+// Package render turns a plans.Plan into the human-readable text users know
+// from `terraform plan`: one block per resource instance change with the
+// action symbol, nested attribute diffs, reasons, the drift section, the
+// output changes and the summary line. It needs nothing but the plan and
+// the provider schemas the plan carries, so `plan show` can render an
+// archive with no providers and no configuration.
+package render
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/lang/marks"
+	"github.com/plankit/plankit/plans"
+	"github.com/plankit/plankit/providers"
+	"github.com/plankit/plankit/providers/configschema"
+)
+
+// Product is the name the prose uses for the tool.
+const Product = "plankit"
+
+// Counts is the plan summary: replacements count as one add and one
+// destroy, as in Terraform's "Plan:" line.
+type Counts struct {
+	Add, Change, Destroy, Read int
+}
+
+// CountChanges counts the resource instance changes by kind. O(changes).
+func CountChanges(changes *plans.Changes) Counts {
+	var c Counts
+	if changes == nil {
+		return c
+	}
+	for _, rc := range changes.Resources {
+		switch rc.Action {
+		case plans.Create:
+			c.Add++
+		case plans.Update:
+			c.Change++
+		case plans.Delete:
+			c.Destroy++
+		case plans.DeleteThenCreate, plans.CreateThenDelete:
+			c.Add++
+			c.Destroy++
+		case plans.Read:
+			c.Read++
+		}
+	}
+	return c
+}
+
+// HasResourceChanges reports whether any resource instance has an action
+// other than no-op.
+func HasResourceChanges(changes *plans.Changes) bool {
+	if changes == nil {
+		return false
+	}
+	for _, rc := range changes.Resources {
+		if rc.Action != plans.NoOp {
+			return true
+		}
+	}
+	return false
+}
+
+// HasOutputChanges reports whether any root output changes.
+func HasOutputChanges(changes *plans.Changes) bool {
+	if changes == nil {
+		return false
+	}
+	for _, oc := range changes.Outputs {
+		if oc.Action != plans.NoOp && oc.Addr.Module.IsRoot() {
+			return true
+		}
+	}
+	return false
+}
+
+// ResourceSchema finds the schema of a resource instance's type among the
+// plan's provider schemas; nil when the plan does not carry it.
+func ResourceSchema(schemas map[addrs.Provider]*providers.GetProviderSchemaResponse, provider addrs.Provider, res addrs.Resource) *configschema.Block {
+	ps := schemas[provider]
+	if ps == nil {
+		return nil
+	}
+	m := ps.ResourceTypes
+	if res.Mode == addrs.DataResourceMode {
+		m = ps.DataSources
+	}
+	if s, ok := m[res.Type]; ok {
+		return s.Block
+	}
+	return nil
+}
+
+// SortedChanges returns the resource instance changes ordered by address
+// and deposed key, leaving the plan untouched.
+func SortedChanges(in []*plans.ResourceInstanceChange) []*plans.ResourceInstanceChange {
+	out := append([]*plans.ResourceInstanceChange(nil), in...)
+	sort.SliceStable(out, func(i, j int) bool {
+		if c := out[i].Addr.Compare(out[j].Addr); c != 0 {
+			return c < 0
+		}
+		return out[i].DeposedKey < out[j].DeposedKey
+	})
+	return out
+}
+
+// Plan writes the complete human rendering of p: drift, actions, summary
+// and output changes, or the "No changes." message. O(size of the plan).
+func Plan(w io.Writer, p *plans.Plan, color bool) error {
+	col := Colorizer{Enabled: color}
+	var b strings.Builder
+	changes := p.Changes
+	if changes == nil {
+		changes = plans.NewChanges()
+	}
+	drift := driftSection(&b, p, col)
+
+	resChanges := HasResourceChanges(changes)
+	outChanges := HasOutputChanges(changes)
+	switch {
+	case !resChanges && !outChanges:
+		noChanges(&b, p, col, drift)
+	case p.UIMode == plans.RefreshOnlyMode:
+		if outChanges {
+			b.WriteString("\n" + col.Bold("Changes to Outputs:") + "\n")
+			Outputs(&b, changes.Outputs, col)
+		}
+		b.WriteString("\n" + wrapText(fmt.Sprintf("This is a refresh-only plan, so %s will not take any actions to undo these. If you were expecting these changes then you can apply this plan to record the updated values in the %s state without changing any remote objects.", Product, Product)))
+	default:
+		if resChanges {
+			legend(&b, changes, col)
+			fmt.Fprintf(&b, "\n%s will perform the following actions:\n\n", Product)
+			for _, rc := range SortedChanges(changes.Resources) {
+				if rc.Action == plans.NoOp {
+					continue
+				}
+				schema := ResourceSchema(p.ProviderSchemas, rc.ProviderAddr.Provider, rc.Addr.Resource.Resource)
+				b.WriteString(ResourceChange(rc, schema, color, false))
+				b.WriteString("\n")
+			}
+			c := CountChanges(changes)
+			fmt.Fprintf(&b, "%s %d to add, %d to change, %d to destroy.\n", col.Bold("Plan:"), c.Add, c.Change, c.Destroy)
+		}
+		if outChanges {
+			b.WriteString("\n" + col.Bold("Changes to Outputs:") + "\n")
+			Outputs(&b, changes.Outputs, col)
+			if !resChanges {
+				b.WriteString("\n" + wrapText(fmt.Sprintf("You can apply this plan to save these new output values to the %s state, without changing any real infrastructure.", Product)))
+			}
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func noChanges(b *strings.Builder, p *plans.Plan, col Colorizer, drift bool) {
+	switch {
+	case p.UIMode == plans.DestroyMode:
+		b.WriteString("\n" + col.Bold("No changes.") + " No objects need to be destroyed.\n\n")
+		b.WriteString(wrapText(fmt.Sprintf("Either you have not created any objects yet or the existing objects were already deleted outside of %s.", Product)))
+	case p.UIMode == plans.RefreshOnlyMode && drift:
+		b.WriteString("\n" + wrapText(fmt.Sprintf("This is a refresh-only plan, so %s will not take any actions to undo these. If you were expecting these changes then you can apply this plan to record the updated values in the %s state without changing any remote objects.", Product, Product)))
+	case p.UIMode == plans.RefreshOnlyMode:
+		b.WriteString("\n" + col.Green(col.Bold("No changes.")) + col.Bold(" Your infrastructure still matches the configuration.") + "\n\n")
+		b.WriteString(wrapText(fmt.Sprintf("%s has checked that the real remote objects still match the result of your most recent changes, and found no differences.", Product)))
+	default:
+		b.WriteString("\n" + col.Green(col.Bold("No changes.")) + col.Bold(" Your infrastructure matches the configuration.") + "\n\n")
+		b.WriteString(wrapText(fmt.Sprintf("%s has compared your real infrastructure against your configuration and found no differences, so no changes are needed.", Product)))
+	}
+}
+
+// driftSection writes the "Objects have changed outside of" section and
+// reports whether there was any drift.
+func driftSection(b *strings.Builder, p *plans.Plan, col Colorizer) bool {
+	var drifted []*plans.ResourceInstanceChange
+	for _, rc := range SortedChanges(p.DriftedResources) {
+		if rc.Action != plans.NoOp {
+			drifted = append(drifted, rc)
+		}
+	}
+	if len(drifted) == 0 || p.UIMode == plans.DestroyMode {
+		return false
+	}
+	fmt.Fprintf(b, "\n%s\n\n", col.Bold("Note: Objects have changed outside of "+Product))
+	b.WriteString(wrapText(fmt.Sprintf("%s detected the following changes made outside of %s since the last \"%s apply\" which may have affected this plan:", Product, Product, Product)))
+	b.WriteString("\n")
+	for _, rc := range drifted {
+		schema := ResourceSchema(p.ProviderSchemas, rc.ProviderAddr.Provider, rc.Addr.Resource.Resource)
+		b.WriteString(ResourceChange(rc, schema, col.Enabled, true))
+		b.WriteString("\n")
+	}
+	if p.UIMode != plans.RefreshOnlyMode {
+		b.WriteString("\n" + wrapText("Unless you have made equivalent changes to your configuration, or ignored the relevant attributes using ignore_changes, the following plan may include actions to undo or respond to these changes."))
+		b.WriteString("\n" + strings.Repeat("─", 77) + "\n")
+	}
+	return true
+}
+
+// legend lists the symbols of the actions the plan uses.
+func legend(b *strings.Builder, changes *plans.Changes, col Colorizer) {
+	seen := map[plans.Action]bool{}
+	for _, rc := range changes.Resources {
+		seen[rc.Action] = true
+	}
+	b.WriteString("\n" + wrapText(fmt.Sprintf("%s used the selected providers to generate the following execution plan. Resource actions are indicated with the following symbols:", Product)))
+	for _, l := range []struct {
+		a    plans.Action
+		sym  string
+		text string
+	}{
+		{plans.Create, "  +", "create"},
+		{plans.Update, "  ~", "update in-place"},
+		{plans.Delete, "  -", "destroy"},
+		{plans.DeleteThenCreate, "-/+", "destroy and then create replacement"},
+		{plans.CreateThenDelete, "+/-", "create replacement and then destroy"},
+		{plans.Read, " <=", "read (data resources)"},
+	} {
+		if seen[l.a] {
+			b.WriteString(col.symbol(l.sym) + " " + l.text + "\n")
+		}
+	}
+}
+
+// Symbol returns the action symbol of a resource change, padded to three
+// columns ("  +", "-/+", " <=").
+func Symbol(a plans.Action) string {
+	switch a {
+	case plans.Create:
+		return "+"
+	case plans.Read:
+		return "<="
+	case plans.Update:
+		return "~"
+	case plans.DeleteThenCreate:
+		return "-/+"
+	case plans.CreateThenDelete:
+		return "+/-"
+	case plans.Delete:
+		return "-"
+	}
+	return ""
+}
+
+// ResourceChange renders one resource instance change: the "# ADDR will
+// be ..." header, reason lines and the block with its attribute diffs.
+// drift selects the wording of the drift section ("has changed").
+func ResourceChange(rc *plans.ResourceInstanceChange, schema *configschema.Block, color bool, drift bool) string {
+	col := Colorizer{Enabled: color}
+	d := &differ{col: col, replace: rc.RequiredReplace}
+	var b strings.Builder
+	addr := rc.Addr.String()
+	if rc.DeposedKey != addrs.NotDeposed {
+		addr += " (deposed object " + rc.DeposedKey.String() + ")"
+	}
+	b.WriteString("  " + col.Bold("# "+addr) + " " + col.Bold(description(rc, drift)) + "\n")
+	for _, r := range reasons(rc) {
+		b.WriteString("  " + r + "\n")
+	}
+	res := rc.Addr.Resource.Resource
+	kind := "resource"
+	if res.Mode == addrs.DataResourceMode {
+		kind = "data"
+	}
+	sym := Symbol(rc.Action)
+	if drift && rc.Action == plans.Update {
+		sym = "~"
+	}
+	b.WriteString(d.prefix(0, sym) + fmt.Sprintf("%s %q %q {\n", kind, res.Type, res.Name))
+	before, after := markedValues(rc, schema)
+	if schema == nil {
+		b.WriteString(d.prefix(4, symNone) + col.Gray("# (the plan carries no schema for this resource type; attributes not shown)") + "\n")
+	} else {
+		d.block(&b, schema, before, after, 4, nil)
+	}
+	b.WriteString("    }\n")
+	return b.String()
+}
+
+// markedValues returns the change's before and after values with the
+// sensitive paths recorded in the change and in the schema marked.
+func markedValues(rc *plans.ResourceInstanceChange, schema *configschema.Block) (cty.Value, cty.Value) {
+	mark := func(v cty.Value, paths []cty.Path) cty.Value {
+		if v == cty.NilVal {
+			return cty.NullVal(cty.DynamicPseudoType)
+		}
+		if schema != nil && v.IsKnown() && !v.IsNull() {
+			paths = append(append([]cty.Path(nil), paths...), schema.SensitivePaths(v)...)
+		}
+		return marks.MarkSensitivePaths(v, paths)
+	}
+	return mark(rc.Before, rc.BeforeSensitivePaths), mark(rc.After, rc.AfterSensitivePaths)
+}
+
+func description(rc *plans.ResourceInstanceChange, drift bool) string {
+	if drift {
+		if rc.Action == plans.Delete {
+			return "has been deleted"
+		}
+		return "has changed"
+	}
+	switch rc.Action {
+	case plans.Create:
+		return "will be created"
+	case plans.Read:
+		return "will be read during apply"
+	case plans.Update:
+		return "will be updated in-place"
+	case plans.DeleteThenCreate, plans.CreateThenDelete:
+		switch rc.ActionReason {
+		case plans.ReasonReplaceBecauseTainted:
+			return "is tainted, so must be replaced"
+		case plans.ReasonReplaceByRequest:
+			return "will be replaced, as requested"
+		case plans.ReasonReplaceByTriggers:
+			return "will be replaced due to changes in replace_triggered_by"
+		}
+		return "must be replaced"
+	case plans.Delete:
+		return "will be destroyed"
+	}
+	return "has no changes"
+}
+
+// reasons returns the comment lines that explain a change ("# (because
+// ...)"), without leading indentation.
+func reasons(rc *plans.ResourceInstanceChange) []string {
+	var out []string
+	if !rc.PrevRunAddr.Equal(addrs.AbsResourceInstance{}) && !rc.PrevRunAddr.Equal(rc.Addr) {
+		out = append(out, "# (moved from "+rc.PrevRunAddr.String()+")")
+	}
+	key := rc.Addr.Resource.Key
+	switch rc.ActionReason {
+	case plans.ReasonDeleteBecauseNoResourceConfig:
+		out = append(out, "# (because "+rc.Addr.ContainingResource().Config().String()+" is not in configuration)")
+	case plans.ReasonDeleteBecauseNoModule:
+		out = append(out, "# (because "+rc.Addr.Module.String()+" is not in configuration)")
+	case plans.ReasonDeleteBecauseCountIndex:
+		out = append(out, "# (because index "+addrs.KeyString(key)+" is out of range for count)")
+	case plans.ReasonDeleteBecauseEachKey:
+		out = append(out, "# (because key "+addrs.KeyString(key)+" is not in for_each map)")
+	case plans.ReasonDeleteBecauseWrongRepetition:
+		switch key.(type) {
+		case nil:
+			out = append(out, "# (because resource uses count or for_each)")
+		case addrs.IntKey:
+			out = append(out, "# (because resource does not use count)")
+		default:
+			out = append(out, "# (because resource does not use for_each)")
+		}
+	case plans.ReasonReadBecauseConfigUnknown:
+		out = append(out, "# (config refers to values not yet known)")
+	case plans.ReasonReadBecauseDependencyPending:
+		out = append(out, "# (depends on a resource or a module with changes pending)")
+	}
+	return out
+}
+
+// Outputs writes the root output changes, names aligned, sensitive values
+// hidden.
+func Outputs(b *strings.Builder, outs []*plans.OutputChange, col Colorizer) {
+	var shown []*plans.OutputChange
+	width := 0
+	for _, oc := range outs {
+		if oc.Action == plans.NoOp || !oc.Addr.Module.IsRoot() {
+			continue
+		}
+		shown = append(shown, oc)
+		width = max(width, len(oc.Addr.OutputValue.Name))
+	}
+	sort.Slice(shown, func(i, j int) bool { return shown[i].Addr.OutputValue.Name < shown[j].Addr.OutputValue.Name })
+	d := &differ{col: col}
+	for _, oc := range shown {
+		name := oc.Addr.OutputValue.Name
+		before, after := oc.Before, oc.After
+		if before == cty.NilVal {
+			before = cty.NullVal(cty.DynamicPseudoType)
+		}
+		if after == cty.NilVal {
+			after = cty.NullVal(cty.DynamicPseudoType)
+		}
+		if oc.Sensitive {
+			before, after = before.Mark(marks.Sensitive), after.Mark(marks.Sensitive)
+		} else {
+			before = marks.MarkSensitivePaths(before, oc.BeforeSensitivePaths)
+			after = marks.MarkSensitivePaths(after, oc.AfterSensitivePaths)
+		}
+		sym := Symbol(oc.Action)
+		if oc.Action.IsReplace() {
+			sym = "~"
+		}
+		b.WriteString(d.prefix(0, sym) + name + strings.Repeat(" ", width-len(name)) + " = ")
+		d.value(b, before, after, 0, nil)
+		b.WriteString("\n")
+	}
+}
+
+// wrapText wraps prose at 78 columns, ending with a newline.
+func wrapText(s string) string {
+	var b strings.Builder
+	line := 0
+	for i, w := range strings.Fields(s) {
+		if i > 0 {
+			if line+1+len(w) > 78 {
+				b.WriteString("\n")
+				line = 0
+			} else {
+				b.WriteString(" ")
+				line++
+			}
+		}
+		b.WriteString(w)
+		line += len(w)
+	}
+	b.WriteString("\n")
+	return b.String()
+}
