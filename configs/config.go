@@ -1,0 +1,122 @@
+package configs
+
+import (
+	"path"
+	"sort"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/plankit/plankit/addrs"
+)
+
+// Config is a node of the module tree: one module and the modules it calls.
+type Config struct {
+	Root       *Config
+	Parent     *Config
+	Path       addrs.Module       // nil for root
+	Children   map[string]*Config // by module call name
+	Module     *Module
+	CallRange  hcl.Range // the calling module block's range (zero for root)
+	SourceAddr string    // the module block's source as written ("./modules/net"); "" for root
+}
+
+// Descendant returns the module at path below c, or nil if there is none.
+// O(len(path)).
+func (c *Config) Descendant(p addrs.Module) *Config {
+	cur := c
+	for _, name := range p {
+		if cur == nil {
+			return nil
+		}
+		cur = cur.Children[name]
+	}
+	return cur
+}
+
+// DeepEach calls cb for c and every descendant, root first, then children
+// in order of their call names (depth first), so output built from it is
+// deterministic.
+func (c *Config) DeepEach(cb func(*Config)) {
+	cb(c)
+	for _, name := range sortedKeys(c.Children) {
+		c.Children[name].DeepEach(cb)
+	}
+}
+
+// ProviderTypes returns every provider the tree needs (declared in
+// required_providers, configured by a provider block, or used by a
+// resource), sorted by String(). Built-in providers are included.
+func (c *Config) ProviderTypes() []addrs.Provider {
+	seen := map[addrs.Provider]bool{}
+	c.DeepEach(func(n *Config) {
+		m := n.Module
+		for _, rp := range m.ProviderRequirements {
+			seen[rp.Type] = true
+		}
+		for _, pc := range m.ProviderConfigs {
+			seen[m.ProviderForLocalConfig(pc.Addr())] = true
+		}
+		for _, r := range m.ManagedResources {
+			seen[r.Provider] = true
+		}
+		for _, r := range m.DataResources {
+			seen[r.Provider] = true
+		}
+	})
+	delete(seen, addrs.Provider{})
+	out := make([]addrs.Provider, 0, len(seen))
+	for p := range seen {
+		out = append(out, p)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].String() < out[j].String() })
+	return out
+}
+
+// SourceFiles returns every source file of the tree keyed by the filename
+// its diagnostics' ranges use (relative to the root directory, e.g.
+// "main.tf", "modules/net/main.tf"), for rendering source snippets without
+// reading the disk (hcl.NewDiagnosticTextWriter wants *hcl.File values; see
+// SourceHCLFiles).
+func (c *Config) SourceFiles() map[string][]byte {
+	out := map[string][]byte{}
+	c.DeepEach(func(n *Config) {
+		for name, src := range n.Module.Files {
+			out[path.Join(n.Module.SourceDir, name)] = src
+		}
+	})
+	return out
+}
+
+// SourceHCLFiles wraps SourceFiles as *hcl.File values (Bytes only), the map
+// hcl.NewDiagnosticTextWriter takes to print source snippets.
+func (c *Config) SourceHCLFiles() map[string]*hcl.File {
+	out := map[string]*hcl.File{}
+	for name, src := range c.SourceFiles() {
+		out[name] = &hcl.File{Bytes: src}
+	}
+	return out
+}
+
+// ModuleKey returns the key of c in a Snapshot: the module path's call
+// names joined by "." ("" for the root).
+func (c *Config) ModuleKey() string { return moduleKey(c.Path) }
+
+func moduleKey(p addrs.Module) string {
+	s := ""
+	for i, name := range p {
+		if i > 0 {
+			s += "."
+		}
+		s += name
+	}
+	return s
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,147 @@
+package configs
+
+import (
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	hcljson "github.com/hashicorp/hcl/v2/json"
+)
+
+// fileKind classifies a directory entry by name.
+type fileKind int
+
+const (
+	fileIgnored fileKind = iota
+	filePrimary
+	fileOverride
+)
+
+// classifyFile says whether a file name is a configuration file, and whether
+// an override one. Hidden files and editor leftovers (".#x", "#x#", "x~")
+// are ignored, as Terraform does.
+func classifyFile(name string) fileKind {
+	if name == "" || strings.HasPrefix(name, ".") || strings.HasSuffix(name, "~") ||
+		(strings.HasPrefix(name, "#") && strings.HasSuffix(name, "#")) || strings.ContainsAny(name, `/\`) {
+		return fileIgnored
+	}
+	var stem string
+	switch {
+	case strings.HasSuffix(name, ".tf.json"):
+		stem = strings.TrimSuffix(name, ".tf.json")
+	case strings.HasSuffix(name, ".tf"):
+		stem = strings.TrimSuffix(name, ".tf")
+	default:
+		return fileIgnored
+	}
+	if stem == "override" || strings.HasSuffix(stem, "_override") {
+		return fileOverride
+	}
+	return filePrimary
+}
+
+// parseSource parses one file's bytes, as JSON when the name ends in
+// .tf.json and as native syntax otherwise. filename is what ranges carry.
+func parseSource(filename string, src []byte) (*hcl.File, hcl.Diagnostics) {
+	if strings.HasSuffix(filename, ".tf.json") {
+		return hcljson.Parse(src, filename)
+	}
+	return hclsyntax.ParseConfig(src, filename, hcl.InitialPos)
+}
+
+// file is one source file decoded into configuration objects, before it is
+// merged into its module.
+type file struct {
+	coreVersionConstraints []VersionConstraint
+	requiredProviders      []*RequiredProvider
+	requiredProvidersRange []hcl.Range
+	backends               []*Backend
+	providerConfigs        []*Provider
+	variables              []*Variable
+	locals                 []*Local
+	outputs                []*Output
+	moduleCalls            []*ModuleCall
+	managedResources       []*Resource
+	dataResources          []*Resource
+}
+
+var fileSchema = &hcl.BodySchema{
+	Blocks: []hcl.BlockHeaderSchema{
+		{Type: "terraform"},
+		{Type: "provider", LabelNames: []string{"name"}},
+		{Type: "variable", LabelNames: []string{"name"}},
+		{Type: "locals"},
+		{Type: "output", LabelNames: []string{"name"}},
+		{Type: "module", LabelNames: []string{"name"}},
+		{Type: "resource", LabelNames: []string{"type", "name"}},
+		{Type: "data", LabelNames: []string{"type", "name"}},
+		// Terraform 1.9 block types plankit does not implement: named here
+		// so the error says so instead of "unsupported block type".
+		{Type: "moved"},
+		{Type: "import"},
+		{Type: "removed"},
+		{Type: "check", LabelNames: []string{"name"}},
+	},
+}
+
+// decodeFile decodes the top-level blocks of one file. override relaxes the
+// arguments a primary block must have (an override block may set any
+// subset).
+func decodeFile(body hcl.Body, override bool) (*file, hcl.Diagnostics) {
+	f := &file{}
+	content, diags := body.Content(fileSchema)
+	for _, block := range content.Blocks {
+		switch block.Type {
+		case "terraform":
+			diags = append(diags, decodeTerraformBlock(block, f)...)
+		case "provider":
+			p, ds := decodeProviderBlock(block)
+			diags = append(diags, ds...)
+			if p != nil {
+				f.providerConfigs = append(f.providerConfigs, p)
+			}
+		case "variable":
+			v, ds := decodeVariableBlock(block, override)
+			diags = append(diags, ds...)
+			if v != nil {
+				f.variables = append(f.variables, v)
+			}
+		case "locals":
+			ls, ds := decodeLocalsBlock(block)
+			diags = append(diags, ds...)
+			f.locals = append(f.locals, ls...)
+		case "output":
+			o, ds := decodeOutputBlock(block, override)
+			diags = append(diags, ds...)
+			if o != nil {
+				f.outputs = append(f.outputs, o)
+			}
+		case "module":
+			mc, ds := decodeModuleBlock(block, override)
+			diags = append(diags, ds...)
+			if mc != nil {
+				f.moduleCalls = append(f.moduleCalls, mc)
+			}
+		case "resource":
+			r, ds := decodeResourceBlock(block)
+			diags = append(diags, ds...)
+			if r != nil {
+				f.managedResources = append(f.managedResources, r)
+			}
+		case "data":
+			r, ds := decodeDataBlock(block)
+			diags = append(diags, ds...)
+			if r != nil {
+				f.dataResources = append(f.dataResources, r)
+			}
+		default:
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Unsupported block type",
+				Detail:   "plankit does not support " + block.Type + " blocks yet; remove this block or use Terraform for this configuration.",
+				Subject:  block.DefRange.Ptr(),
+			})
+		}
+	}
+	return f, diags
+}

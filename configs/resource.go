@@ -1,0 +1,370 @@
+package configs
+
+import (
+	"fmt"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/plankit/plankit/addrs"
+)
+
+// Resource is a resource or data block.
+type Resource struct {
+	Mode              addrs.ResourceMode
+	Name, Type        string
+	Config            hcl.Body           // remaining body after meta-arguments, lifecycle, provisioner, connection blocks
+	Count, ForEach    hcl.Expression     // nil when absent
+	ProviderConfigRef *ProviderConfigRef // nil when no provider argument
+	Provider          addrs.Provider     // resolved source address of its provider
+	DependsOn         []hcl.Traversal
+	Managed           *ManagedResource // nil for data resources
+	DeclRange         hcl.Range
+	TypeRange         hcl.Range
+
+	set map[string]bool // meta-arguments the block wrote, for override merging
+}
+
+// Addr returns the resource's address within its module.
+func (r *Resource) Addr() addrs.Resource {
+	return addrs.Resource{Mode: r.Mode, Type: r.Type, Name: r.Name}
+}
+
+// ProviderConfigAddr returns the provider configuration the resource uses:
+// its provider argument, else the configuration named by its type's prefix
+// ("aws" for "aws_instance").
+func (r *Resource) ProviderConfigAddr() addrs.LocalProviderConfig {
+	if r.ProviderConfigRef != nil {
+		return r.ProviderConfigRef.Addr()
+	}
+	return addrs.LocalProviderConfig{LocalName: r.Addr().ImpliedProvider()}
+}
+
+// ManagedResource holds what only managed resources have.
+type ManagedResource struct {
+	CreateBeforeDestroy    bool
+	CreateBeforeDestroySet bool
+	PreventDestroy         bool
+	IgnoreChanges          []hcl.Traversal // relative traversals (attribute paths)
+	IgnoreAllChanges       bool
+	ReplaceTriggeredBy     []hcl.Expression
+	Provisioners           []*Provisioner
+	// Connection is the resource-level connection block's body, nil if
+	// none; only remote provisioners use it, which plankit does not run.
+	Connection hcl.Body
+
+	set map[string]bool // lifecycle arguments the block wrote
+}
+
+// ProvisionerWhen says when a provisioner runs.
+type ProvisionerWhen int
+
+const (
+	ProvisionerWhenCreate ProvisionerWhen = iota
+	ProvisionerWhenDestroy
+)
+
+// ProvisionerOnFailure says what a failing provisioner does to the apply.
+type ProvisionerOnFailure int
+
+const (
+	ProvisionerOnFailureFail ProvisionerOnFailure = iota
+	ProvisionerOnFailureContinue
+)
+
+// Provisioner is a provisioner block. Only "local-exec" is supported.
+type Provisioner struct {
+	Type      string
+	Config    hcl.Body // the provisioner's own arguments (command, interpreter, environment, working_dir, quiet)
+	When      ProvisionerWhen
+	OnFailure ProvisionerOnFailure
+	DeclRange hcl.Range
+}
+
+var commonResourceAttributes = []hcl.AttributeSchema{
+	{Name: "count"}, {Name: "for_each"}, {Name: "provider"}, {Name: "depends_on"},
+}
+
+var resourceBlockSchema = &hcl.BodySchema{
+	Attributes: commonResourceAttributes,
+	Blocks: []hcl.BlockHeaderSchema{
+		{Type: "lifecycle"},
+		{Type: "connection"},
+		{Type: "provisioner", LabelNames: []string{"type"}},
+		{Type: "locals"}, // reserved
+		{Type: "_"},      // meta-argument escaping block, not supported
+	},
+}
+
+var dataBlockSchema = &hcl.BodySchema{
+	Attributes: commonResourceAttributes,
+	Blocks: []hcl.BlockHeaderSchema{
+		{Type: "lifecycle"},
+		{Type: "connection"},
+		{Type: "provisioner", LabelNames: []string{"type"}},
+		{Type: "locals"},
+		{Type: "_"},
+	},
+}
+
+var lifecycleSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{
+		{Name: "create_before_destroy"}, {Name: "prevent_destroy"},
+		{Name: "ignore_changes"}, {Name: "replace_triggered_by"},
+	},
+	Blocks: []hcl.BlockHeaderSchema{{Type: "precondition"}, {Type: "postcondition"}},
+}
+
+var dataLifecycleSchema = &hcl.BodySchema{
+	Blocks: []hcl.BlockHeaderSchema{{Type: "precondition"}, {Type: "postcondition"}},
+}
+
+func decodeResourceBlock(block *hcl.Block) (*Resource, hcl.Diagnostics) {
+	r, content, diags := decodeResourceCommon(block, addrs.ManagedResourceMode, resourceBlockSchema)
+	r.Managed = &ManagedResource{set: map[string]bool{}}
+	for _, b := range content.Blocks {
+		switch b.Type {
+		case "lifecycle":
+			diags = append(diags, decodeLifecycle(b, r.Managed)...)
+		case "connection":
+			if r.Managed.Connection != nil {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Duplicate connection block",
+					Detail:   "A resource may have only one connection block.",
+					Subject:  b.DefRange.Ptr(),
+				})
+			}
+			r.Managed.Connection = b.Body
+		case "provisioner":
+			p, ds := decodeProvisioner(b)
+			diags = append(diags, ds...)
+			if p != nil {
+				r.Managed.Provisioners = append(r.Managed.Provisioners, p)
+			}
+		}
+	}
+	diags = append(diags, reservedBlocks(content, "resource", "locals", "_")...)
+	return r, diags
+}
+
+func decodeDataBlock(block *hcl.Block) (*Resource, hcl.Diagnostics) {
+	r, content, diags := decodeResourceCommon(block, addrs.DataResourceMode, dataBlockSchema)
+	for _, b := range content.Blocks {
+		switch b.Type {
+		case "lifecycle":
+			lc, ds := b.Body.Content(dataLifecycleSchema)
+			diags = append(diags, ds...)
+			for _, cb := range lc.Blocks {
+				diags = append(diags, unsupportedHere(cb.DefRange, cb.Type+" blocks"))
+			}
+		case "connection", "provisioner":
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid " + b.Type + " block",
+				Detail:   fmt.Sprintf("Data resources do not have %s blocks; only managed resources (resource blocks) do.", b.Type),
+				Subject:  b.DefRange.Ptr(),
+			})
+		}
+	}
+	diags = append(diags, reservedBlocks(content, "data", "locals", "_")...)
+	return r, diags
+}
+
+// decodeResourceCommon decodes labels and the meta-arguments resource and
+// data blocks share, returning the blocks for the caller.
+func decodeResourceCommon(block *hcl.Block, mode addrs.ResourceMode, schema *hcl.BodySchema) (*Resource, *hcl.BodyContent, hcl.Diagnostics) {
+	r := &Resource{
+		Mode: mode, Type: block.Labels[0], Name: block.Labels[1],
+		DeclRange: block.DefRange, TypeRange: labelRange(block, 0), set: map[string]bool{},
+	}
+	kind := "resource"
+	if mode == addrs.DataResourceMode {
+		kind = "data source"
+	}
+	diags := checkName(r.Type, kind+" type", r.TypeRange)
+	diags = append(diags, checkName(r.Name, kind+" name", labelRange(block, 1))...)
+	content, remain, ds := block.Body.PartialContent(schema)
+	diags = append(diags, ds...)
+	r.Config = remain
+	for name := range content.Attributes {
+		r.set[name] = true
+	}
+	countAttr, forEachAttr := content.Attributes["count"], content.Attributes["for_each"]
+	if countAttr != nil {
+		r.Count = countAttr.Expr
+	}
+	if forEachAttr != nil {
+		r.ForEach = forEachAttr.Expr
+	}
+	diags = append(diags, countForEachConflict(countAttr, forEachAttr, kind)...)
+	if attr, ok := content.Attributes["provider"]; ok {
+		ref, ds := decodeProviderRef(attr.Expr, "provider argument")
+		diags = append(diags, ds...)
+		r.ProviderConfigRef = ref
+	}
+	if attr, ok := content.Attributes["depends_on"]; ok {
+		deps, ds := decodeDependsOn(attr)
+		diags = append(diags, ds...)
+		r.DependsOn = deps
+	}
+	return r, content, diags
+}
+
+func decodeLifecycle(block *hcl.Block, m *ManagedResource) hcl.Diagnostics {
+	content, diags := block.Body.Content(lifecycleSchema)
+	for name := range content.Attributes {
+		m.set[name] = true
+	}
+	if attr, ok := content.Attributes["create_before_destroy"]; ok {
+		b, ds := constBool(attr.Expr, "create_before_destroy value")
+		diags = append(diags, ds...)
+		m.CreateBeforeDestroy, m.CreateBeforeDestroySet = b, !ds.HasErrors()
+	}
+	if attr, ok := content.Attributes["prevent_destroy"]; ok {
+		b, ds := constBool(attr.Expr, "prevent_destroy value")
+		diags = append(diags, ds...)
+		m.PreventDestroy = b
+	}
+	if attr, ok := content.Attributes["ignore_changes"]; ok {
+		diags = append(diags, decodeIgnoreChanges(attr, m)...)
+	}
+	if attr, ok := content.Attributes["replace_triggered_by"]; ok {
+		exprs, ds := decodeReplaceTriggeredBy(attr)
+		diags = append(diags, ds...)
+		m.ReplaceTriggeredBy = exprs
+	}
+	for _, b := range content.Blocks {
+		diags = append(diags, unsupportedHere(b.DefRange, b.Type+" blocks"))
+	}
+	return diags
+}
+
+// decodeIgnoreChanges reads ignore_changes: the keyword all, or a list of
+// attribute paths relative to the resource (tags, tags["Name"]).
+func decodeIgnoreChanges(attr *hcl.Attribute, m *ManagedResource) hcl.Diagnostics {
+	if hcl.ExprAsKeyword(attr.Expr) == "all" {
+		m.IgnoreAllChanges = true
+		return nil
+	}
+	exprs, diags := hcl.ExprList(attr.Expr)
+	if diags.HasErrors() {
+		return hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid ignore_changes",
+			Detail:   "ignore_changes must be the keyword all or a list of attribute names, like [tags, ami].",
+			Subject:  attr.Expr.Range().Ptr(),
+		}}
+	}
+	m.IgnoreChanges = nil
+	for _, expr := range exprs {
+		if kw := hcl.ExprAsKeyword(expr); kw == "all" {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid ignore_changes wildcard",
+				Detail:   "To ignore all changes write ignore_changes = all, not a list containing all.",
+				Subject:  expr.Range().Ptr(),
+			})
+			continue
+		}
+		trav, ds := hcl.RelTraversalForExpr(expr)
+		if ds.HasErrors() || len(trav) == 0 {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid ignore_changes element",
+				Detail:   `Each ignore_changes element must be an attribute of the resource written as an unquoted path, like tags or tags["Name"].`,
+				Subject:  expr.Range().Ptr(),
+			})
+			continue
+		}
+		m.IgnoreChanges = append(m.IgnoreChanges, trav)
+	}
+	return diags
+}
+
+// decodeReplaceTriggeredBy reads the replace_triggered_by list: each element
+// must refer to a managed resource (or one of its instances or attributes).
+func decodeReplaceTriggeredBy(attr *hcl.Attribute) ([]hcl.Expression, hcl.Diagnostics) {
+	exprs, diags := hcl.ExprList(attr.Expr)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	var out []hcl.Expression
+	for _, expr := range exprs {
+		ok := false
+		for _, trav := range expr.Variables() {
+			ref, ds := addrs.ParseRef(trav)
+			if ds.HasErrors() {
+				diags = append(diags, ds...)
+				continue
+			}
+			switch s := ref.Subject.(type) {
+			case addrs.Resource:
+				ok = ok || s.Mode == addrs.ManagedResourceMode
+			case addrs.ResourceInstance:
+				ok = ok || s.Resource.Mode == addrs.ManagedResourceMode
+			}
+		}
+		if !ok {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid replace_triggered_by expression",
+				Detail:   "Each replace_triggered_by element must refer to a managed resource, one of its instances or attributes, like aws_instance.a or aws_instance.a[count.index].id.",
+				Subject:  expr.Range().Ptr(),
+			})
+			continue
+		}
+		out = append(out, expr)
+	}
+	return out, diags
+}
+
+var provisionerBlockSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{{Name: "when"}, {Name: "on_failure"}},
+	Blocks:     []hcl.BlockHeaderSchema{{Type: "connection"}, {Type: "_"}},
+}
+
+func decodeProvisioner(block *hcl.Block) (*Provisioner, hcl.Diagnostics) {
+	p := &Provisioner{Type: block.Labels[0], DeclRange: block.DefRange}
+	if p.Type != "local-exec" {
+		return nil, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Unsupported provisioner type",
+			Detail:   fmt.Sprintf("plankit supports only the \"local-exec\" provisioner, not %q.", p.Type),
+			Subject:  labelRange(block, 0).Ptr(),
+		}}
+	}
+	content, config, diags := block.Body.PartialContent(provisionerBlockSchema)
+	p.Config = config
+	if attr, ok := content.Attributes["when"]; ok {
+		switch hcl.ExprAsKeyword(attr.Expr) {
+		case "create":
+			p.When = ProvisionerWhenCreate
+		case "destroy":
+			p.When = ProvisionerWhenDestroy
+		default:
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid \"when\" keyword",
+				Detail:   "The \"when\" argument takes the unquoted keyword create or destroy.",
+				Subject:  attr.Expr.Range().Ptr(),
+			})
+		}
+	}
+	if attr, ok := content.Attributes["on_failure"]; ok {
+		switch hcl.ExprAsKeyword(attr.Expr) {
+		case "fail":
+			p.OnFailure = ProvisionerOnFailureFail
+		case "continue":
+			p.OnFailure = ProvisionerOnFailureContinue
+		default:
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid \"on_failure\" keyword",
+				Detail:   "The \"on_failure\" argument takes the unquoted keyword continue or fail.",
+				Subject:  attr.Expr.Range().Ptr(),
+			})
+		}
+	}
+	diags = append(diags, reservedBlocks(content, "provisioner", "_")...)
+	return p, diags
+}

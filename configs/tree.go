@@ -1,0 +1,184 @@
+package configs
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/plankit/plankit/addrs"
+)
+
+// moduleSource is where a tree's module files come from: the disk, or a
+// plan's snapshot.
+type moduleSource interface {
+	// module returns the files of the module at dir (relative to the root,
+	// slash-separated) reached through path, and an identity that is equal
+	// for two paths naming the same directory (for cycle detection). call
+	// is nil for the root; errors point at its source argument.
+	module(dir string, p addrs.Module, call *ModuleCall) (files map[string][]byte, identity string, diags hcl.Diagnostics)
+}
+
+// chainLink is one module on the way from the root to the module being
+// loaded.
+type chainLink struct {
+	identity, dir string
+	path          addrs.Module
+}
+
+func (l *Loader) loadTree(src moduleSource) (*Config, hcl.Diagnostics) {
+	files, id, diags := src.module(".", nil, nil)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	mod, ds := l.LoadModuleFromFiles(".", files)
+	diags = append(diags, ds...)
+	root := &Config{Module: mod, Children: map[string]*Config{}}
+	root.Root = root
+	diags = append(diags, l.loadChildren(root, src, []chainLink{{identity: id, dir: "."}})...)
+	return root, diags
+}
+
+// loadChildren loads the modules cfg calls, depth first in call-name order.
+// chain is the path from the root to cfg, to report a module that calls
+// itself instead of recursing forever.
+func (l *Loader) loadChildren(cfg *Config, src moduleSource, chain []chainLink) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, name := range sortedKeys(cfg.Module.ModuleCalls) {
+		call := cfg.Module.ModuleCalls[name]
+		if call.SourceAddr == "" || !isLocalSource(call.SourceAddr) {
+			continue // already reported while decoding the block
+		}
+		dir := childDir(cfg.Module.SourceDir, call.SourceAddr)
+		p := cfg.Path.Child(name)
+		files, id, ds := src.module(dir, p, call)
+		diags = append(diags, ds...)
+		if ds.HasErrors() {
+			continue
+		}
+		if cyc := findCycle(chain, id, dir, p, call); cyc != nil {
+			diags = append(diags, cyc)
+			continue
+		}
+		mod, ds := l.LoadModuleFromFiles(dir, files)
+		diags = append(diags, ds...)
+		if mod.Backend != nil {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagWarning,
+				Summary:  "Backend configuration ignored",
+				Detail:   "Only the root module's backend is used; this child module's backend block has no effect and can be removed.",
+				Subject:  mod.Backend.DeclRange.Ptr(),
+			})
+		}
+		child := &Config{
+			Root: cfg.Root, Parent: cfg, Path: p, Children: map[string]*Config{},
+			Module: mod, CallRange: call.DeclRange, SourceAddr: call.SourceAddr,
+		}
+		cfg.Children[name] = child
+		next := append(append([]chainLink(nil), chain...), chainLink{identity: id, dir: dir, path: p})
+		diags = append(diags, l.loadChildren(child, src, next)...)
+	}
+	return diags
+}
+
+// findCycle returns an error if the module at id is already on the chain.
+func findCycle(chain []chainLink, id, dir string, p addrs.Module, call *ModuleCall) *hcl.Diagnostic {
+	for i, link := range chain {
+		if link.identity != id {
+			continue
+		}
+		var steps []string
+		for _, l := range chain[i:] {
+			steps = append(steps, describeModule(l.path, l.dir))
+		}
+		steps = append(steps, describeModule(p, dir))
+		return &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Module cycle",
+			Detail: fmt.Sprintf("Module %q calls a module that is already being loaded, so the configuration would be infinite: %s. "+
+				"Change the source so no module calls itself, directly or through others.", call.Name, strings.Join(steps, " -> ")),
+			Subject: call.SourceAddrRange.Ptr(),
+		}
+	}
+	return nil
+}
+
+func describeModule(p addrs.Module, dir string) string {
+	if p.IsRoot() {
+		return "root module (" + dir + ")"
+	}
+	return p.String() + " (" + dir + ")"
+}
+
+// diskSource reads modules from a directory tree.
+type diskSource struct{ root string }
+
+var _ moduleSource = diskSource{}
+
+func (d diskSource) module(dir string, p addrs.Module, call *ModuleCall) (map[string][]byte, string, hcl.Diagnostics) {
+	osDir := filepath.Join(d.root, filepath.FromSlash(dir))
+	id, err := filepath.EvalSymlinks(osDir)
+	if err == nil {
+		id, err = filepath.Abs(id)
+	}
+	if err == nil {
+		var st os.FileInfo
+		if st, err = os.Stat(id); err == nil && !st.IsDir() {
+			err = fmt.Errorf("it is not a directory")
+		}
+	}
+	if err != nil {
+		if call == nil {
+			return nil, "", hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Failed to read module directory",
+				Detail: fmt.Sprintf("The configuration directory %s cannot be read: %s.", d.root, err)}}
+		}
+		return nil, "", hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Module source not found",
+			Detail: fmt.Sprintf("The module %q has source %q, which is the directory %s relative to the root module, but that directory cannot be read (%s). "+
+				"Check the path: local module sources are relative to the calling module's directory.", call.Name, call.SourceAddr, dir, unwrapPathErr(err)),
+			Subject: call.SourceAddrRange.Ptr(),
+		}}
+	}
+	files, diags := d.readDir(dir)
+	return files, id, diags
+}
+
+// readDir reads every configuration file (by name; see classifyFile) of the
+// module at dir. Subdirectories are not entered.
+func (d diskSource) readDir(dir string) (map[string][]byte, hcl.Diagnostics) {
+	osDir := filepath.Join(d.root, filepath.FromSlash(dir))
+	entries, err := os.ReadDir(osDir)
+	if err != nil {
+		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Failed to read module directory",
+			Detail: fmt.Sprintf("The module directory %s cannot be read: %s.", osDir, err)}}
+	}
+	files := map[string][]byte{}
+	var diags hcl.Diagnostics
+	for _, e := range entries {
+		if classifyFile(e.Name()) == fileIgnored {
+			continue
+		}
+		full := filepath.Join(osDir, e.Name())
+		if st, err := os.Stat(full); err != nil || st.IsDir() {
+			continue
+		}
+		src, err := os.ReadFile(full)
+		if err != nil {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Failed to read file",
+				Detail: fmt.Sprintf("The configuration file %s cannot be read: %s.", full, err)})
+			continue
+		}
+		files[e.Name()] = src
+	}
+	return files, diags
+}
+
+func unwrapPathErr(err error) string {
+	if pe, ok := err.(*os.PathError); ok {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
