@@ -1,0 +1,226 @@
+package local
+
+import (
+	"crypto/md5"
+	"crypto/sha1"
+	"crypto/sha256"
+	"crypto/sha512"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/plankit/plankit/providers"
+	"github.com/plankit/plankit/providers/builtin/internal/framework"
+	"github.com/plankit/plankit/tfdiags"
+)
+
+// New returns the provider.
+func New() providers.Interface {
+	return &framework.Provider{
+		Name: "registry.terraform.io/hashicorp/local",
+		Resources: map[string]*framework.Resource{
+			"local_file":           fileResource(false),
+			"local_sensitive_file": fileResource(true),
+		},
+		DataSources: map[string]*framework.DataSource{
+			"local_file":           fileDataSource(false),
+			"local_sensitive_file": fileDataSource(true),
+		},
+	}
+}
+
+// Factory is New as a providers.Factory.
+func Factory() (providers.Interface, error) { return New(), nil }
+
+func contentAttrs(sensitive bool) []string {
+	if sensitive {
+		return []string{"content", "content_base64", "source"}
+	}
+	return []string{"content", "sensitive_content", "content_base64", "source"}
+}
+
+func fileResource(sensitive bool) *framework.Resource {
+	s := fileSchema(sensitive)
+	perm := cty.StringVal("0777")
+	if sensitive {
+		perm = cty.StringVal("0700")
+	}
+	defaults := map[string]cty.Value{"file_permission": perm, "directory_permission": perm}
+	return &framework.Resource{
+		Schema:   providers.Schema{Version: 0, Block: s},
+		Validate: func(cfg cty.Value) hcl.Diagnostics { return validateFile(cfg, contentAttrs(sensitive)) },
+		Plan: func(req providers.PlanResourceChangeRequest) providers.PlanResourceChangeResponse {
+			return framework.PlanReplaceOnChange(s, defaults, req)
+		},
+		Apply: func(req providers.ApplyResourceChangeRequest) (cty.Value, hcl.Diagnostics) {
+			if req.PlannedState.IsWhollyKnown() {
+				return req.PlannedState, nil
+			}
+			return writeFile(req.PlannedState, contentAttrs(sensitive))
+		},
+		Read:   readFile,
+		Delete: deleteFile,
+	}
+}
+
+var permPattern = regexp.MustCompile(`^[0-7]{3,4}$`)
+
+// validateFile requires exactly one content argument (once all are known)
+// and octal permissions.
+func validateFile(cfg cty.Value, contentArgs []string) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	set, unknown := []string{}, false
+	for _, k := range contentArgs {
+		v := cfg.GetAttr(k)
+		switch {
+		case !v.IsKnown():
+			unknown = true
+		case !v.IsNull():
+			set = append(set, k)
+		}
+	}
+	if len(set) > 1 || (len(set) == 0 && !unknown) {
+		diags = append(diags, tfdiags.WithPath(tfdiags.Errorf("Invalid combination of arguments",
+			"Exactly one of %s must be set; found %d (%s).", strings.Join(contentArgs, ", "), len(set), strings.Join(set, ", ")),
+			cty.GetAttrPath(contentArgs[0])))
+	}
+	for _, k := range []string{"file_permission", "directory_permission"} {
+		if v := cfg.GetAttr(k); framework.Known(v) && !permPattern.MatchString(v.AsString()) {
+			diags = append(diags, tfdiags.WithPath(tfdiags.Errorf("Invalid "+k,
+				"%s must be an octal mode of 3 or 4 digits such as \"0644\"; got %q.", k, v.AsString()), cty.GetAttrPath(k)))
+		}
+	}
+	return diags
+}
+
+// contentOf resolves the planned content bytes from whichever argument is
+// set.
+func contentOf(v cty.Value, contentArgs []string) ([]byte, error) {
+	for _, k := range contentArgs {
+		a := v.GetAttr(k)
+		if !framework.Known(a) {
+			continue
+		}
+		switch k {
+		case "content_base64":
+			b, err := base64.StdEncoding.DecodeString(a.AsString())
+			if err != nil {
+				return nil, errors.New("content_base64 is not valid base64: " + err.Error())
+			}
+			return b, nil
+		case "source":
+			return os.ReadFile(a.AsString())
+		default:
+			return []byte(a.AsString()), nil
+		}
+	}
+	return nil, errors.New("none of " + strings.Join(contentArgs, ", ") + " is set")
+}
+
+func parsePerm(s string) (fs.FileMode, error) {
+	if !permPattern.MatchString(s) {
+		return 0, errors.New("invalid permission " + strconv.Quote(s))
+	}
+	n, err := strconv.ParseUint(s, 8, 32)
+	return fs.FileMode(n) & fs.ModePerm, err
+}
+
+// writeFile creates parent directories and writes the content, then
+// records the checksums.
+func writeFile(planned cty.Value, contentArgs []string) (cty.Value, hcl.Diagnostics) {
+	name := framework.Str(planned.GetAttr("filename"))
+	fail := func(summary string, err error) (cty.Value, hcl.Diagnostics) {
+		return cty.NilVal, hcl.Diagnostics{tfdiags.Errorf(summary, "%s: %s", name, err)}
+	}
+	content, err := contentOf(planned, contentArgs)
+	if err != nil {
+		return fail("Reading file content", err)
+	}
+	filePerm, err := parsePerm(framework.Str(planned.GetAttr("file_permission")))
+	if err != nil {
+		return fail("Invalid file_permission", err)
+	}
+	dirPerm, err := parsePerm(framework.Str(planned.GetAttr("directory_permission")))
+	if err != nil {
+		return fail("Invalid directory_permission", err)
+	}
+	if err := os.MkdirAll(filepath.Dir(name), dirPerm); err != nil {
+		return fail("Creating directory", err)
+	}
+	if err := os.WriteFile(name, content, filePerm); err != nil {
+		return fail("Writing file", err)
+	}
+	return framework.With(planned, checksums(content)), nil
+}
+
+// checksums returns id and every content hash of b.
+func checksums(b []byte) map[string]cty.Value {
+	s1 := sha1.Sum(b)
+	s256 := sha256.Sum256(b)
+	s512 := sha512.Sum512(b)
+	m5 := md5.Sum(b)
+	return map[string]cty.Value{
+		"id":                   cty.StringVal(hex.EncodeToString(s1[:])),
+		"content_sha1":         cty.StringVal(hex.EncodeToString(s1[:])),
+		"content_md5":          cty.StringVal(hex.EncodeToString(m5[:])),
+		"content_sha256":       cty.StringVal(hex.EncodeToString(s256[:])),
+		"content_base64sha256": cty.StringVal(base64.StdEncoding.EncodeToString(s256[:])),
+		"content_sha512":       cty.StringVal(hex.EncodeToString(s512[:])),
+		"content_base64sha512": cty.StringVal(base64.StdEncoding.EncodeToString(s512[:])),
+	}
+}
+
+// readFile returns null if the file is gone or its content no longer
+// matches the recorded SHA-1 (id), else the prior state.
+func readFile(prior cty.Value) (cty.Value, hcl.Diagnostics) {
+	name := framework.Str(prior.GetAttr("filename"))
+	b, err := os.ReadFile(name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return cty.NullVal(prior.Type()), nil
+	}
+	if err != nil {
+		return prior, hcl.Diagnostics{tfdiags.Errorf("Reading file", "%s: %s", name, err)}
+	}
+	sum := sha1.Sum(b)
+	if hex.EncodeToString(sum[:]) != framework.Str(prior.GetAttr("id")) {
+		return cty.NullVal(prior.Type()), nil
+	}
+	return prior, nil
+}
+
+func deleteFile(prior cty.Value) hcl.Diagnostics {
+	name := framework.Str(prior.GetAttr("filename"))
+	if err := os.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return hcl.Diagnostics{tfdiags.Errorf("Deleting file", "%s: %s", name, err)}
+	}
+	return nil
+}
+
+func fileDataSource(sensitive bool) *framework.DataSource {
+	s := dataFileSchema(sensitive)
+	return &framework.DataSource{
+		Schema: providers.Schema{Version: 0, Block: s},
+		Read: func(cfg cty.Value) (cty.Value, hcl.Diagnostics) {
+			name := framework.Str(cfg.GetAttr("filename"))
+			b, err := os.ReadFile(name)
+			if err != nil {
+				return cty.NilVal, hcl.Diagnostics{tfdiags.WithPath(tfdiags.Errorf("Reading local file",
+					"Cannot read %s: %s. Check the path (relative paths are relative to the working directory).", name, err), cty.GetAttrPath("filename"))}
+			}
+			set := checksums(b)
+			set["filename"] = cfg.GetAttr("filename")
+			set["content"] = cty.StringVal(strings.ToValidUTF8(string(b), "\uFFFD"))
+			set["content_base64"] = cty.StringVal(base64.StdEncoding.EncodeToString(b))
+			return cty.ObjectVal(set), nil
+		},
+	}
+}
