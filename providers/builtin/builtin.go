@@ -1,0 +1,27 @@
+// Package builtin registers the providers plankit runs in-process, with no
+// download: terraform.io/builtin/terraform and the hashicorp null, random
+// and local providers. Each is schema-compatible with the provider users
+// already have, so configurations and state written for it work
+// unchanged.
+package builtin
+
+import (
+	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/providers"
+	"github.com/plankit/plankit/providers/builtin/local"
+	"github.com/plankit/plankit/providers/builtin/null"
+	"github.com/plankit/plankit/providers/builtin/random"
+	"github.com/plankit/plankit/providers/builtin/terraform"
+)
+
+// Factories returns a fresh map from provider source address to factory
+// for every built-in provider. The map is the caller's to modify (tests
+// add providertest doubles to it).
+func Factories() map[addrs.Provider]providers.Factory {
+	return map[addrs.Provider]providers.Factory{
+		addrs.NewBuiltInProvider("terraform"): terraform.Factory,
+		addrs.NewDefaultProvider("null"):      null.Factory,
+		addrs.NewDefaultProvider("random"):    random.Factory,
+		addrs.NewDefaultProvider("local"):     local.Factory,
+	}
+}
