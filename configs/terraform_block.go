@@ -128,8 +128,8 @@ func decodeBackend(b *hcl.Block) (*Backend, hcl.Diagnostics) {
 		}}
 	}
 	content, diags := b.Body.Content(LocalBackendSchema)
-	for name, attr := range content.Attributes {
-		if _, ds := constString(attr.Expr, "backend "+name); ds.HasErrors() {
+	for _, name := range sortedKeys(content.Attributes) {
+		if _, ds := constString(content.Attributes[name].Expr, "backend "+name); ds.HasErrors() {
 			diags = append(diags, ds...)
 		}
 	}
