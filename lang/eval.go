@@ -2,12 +2,14 @@ package lang
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/ext/dynblock"
 	"github.com/hashicorp/hcl/v2/hcldec"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
+	"github.com/zclconf/go-cty/cty/function"
 
 	"github.com/plankit/plankit/addrs"
 )
@@ -17,11 +19,17 @@ import (
 // nil where self is not allowed), the directory file functions resolve
 // relative paths against (BaseDir), and whether impure functions must
 // return unknown values (PureOnly, set during plan).
+//
+// A Scope builds its function table on first use and keeps it, so reuse one
+// Scope for many evaluations in the same module; use it by pointer and do
+// not copy it after first use (it holds a mutex). Safe for concurrent use.
 type Scope struct {
 	Data     Data
 	SelfAddr addrs.Referenceable
 	BaseDir  string
 	PureOnly bool
+
+	funcs funcCache
 }
 
 // EvalExpr evaluates expr and converts the result to wantType
@@ -75,4 +83,14 @@ func (s *Scope) EvalBlock(body hcl.Body, spec hcldec.Spec) (cty.Value, hcl.Diagn
 		return cty.UnknownVal(hcldec.ImpliedType(spec)), diags
 	}
 	return val, diags
+}
+
+// funcCache holds a Scope's function table with the settings it was built
+// for, so changing BaseDir or PureOnly between calls rebuilds it.
+type funcCache struct {
+	mu       sync.Mutex
+	built    bool
+	baseDir  string
+	pureOnly bool
+	table    map[string]function.Function
 }

@@ -105,3 +105,13 @@ func TestFunctionsThroughHCL(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkFunctions measures building the function table, which every
+// EvalContext does once.
+func BenchmarkFunctions(b *testing.B) {
+	scope := &lang.Scope{BaseDir: "."}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		_ = scope.Functions()
+	}
+}

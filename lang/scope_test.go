@@ -52,7 +52,7 @@ func testData() *langtest.Data {
 				obj(map[string]cty.Value{"id": s("i-c0")}),
 				obj(map[string]cty.Value{"id": cty.UnknownVal(cty.String)}),
 			}),
-			"aws_instance.each": obj(map[string]cty.Value{"x": obj(map[string]cty.Value{"id": s("i-ex")})}),
+			"aws_instance.each":   obj(map[string]cty.Value{"x": obj(map[string]cty.Value{"id": s("i-ex")})}),
 			"data.aws_ami.ubuntu": obj(map[string]cty.Value{"id": s("ami-1")}),
 		},
 	}
