@@ -168,14 +168,14 @@ func TestPlanGolden(t *testing.T) {
 	outDel := &plans.OutputChange{Addr: addrs.OutputValue{Name: "old"}.Absolute(nil), Change: plans.Change{Action: plans.Delete, Before: cty.StringVal("x"), After: cty.NullVal(cty.String)}}
 
 	tests := map[string]*plans.Plan{
-		"create":   planWith([]*plans.ResourceInstanceChange{change(inst("test_thing", "a", nil), plans.Create, null, created)}, nil),
-		"update":   planWith([]*plans.ResourceInstanceChange{change(inst("test_thing", "a", nil), plans.Update, old, updated)}, nil),
-		"replace":  planWith([]*plans.ResourceInstanceChange{replace, cbd}, nil),
-		"delete":   planWith([]*plans.ResourceInstanceChange{orphan, countIdx, change(modAddr, plans.Delete, old, null)}, nil),
-		"read":     planWith([]*plans.ResourceInstanceChange{read}, nil),
-		"sensitive": planWith([]*plans.ResourceInstanceChange{sensUpdate, sensMarked}, []*plans.OutputChange{outSens}),
+		"create":       planWith([]*plans.ResourceInstanceChange{change(inst("test_thing", "a", nil), plans.Create, null, created)}, nil),
+		"update":       planWith([]*plans.ResourceInstanceChange{change(inst("test_thing", "a", nil), plans.Update, old, updated)}, nil),
+		"replace":      planWith([]*plans.ResourceInstanceChange{replace, cbd}, nil),
+		"delete":       planWith([]*plans.ResourceInstanceChange{orphan, countIdx, change(modAddr, plans.Delete, old, null)}, nil),
+		"read":         planWith([]*plans.ResourceInstanceChange{read}, nil),
+		"sensitive":    planWith([]*plans.ResourceInstanceChange{sensUpdate, sensMarked}, []*plans.OutputChange{outSens}),
 		"outputs-only": planWith(nil, []*plans.OutputChange{outAdd, outUnknown, outSens, outDel}),
-		"no-changes": planWith([]*plans.ResourceInstanceChange{change(inst("test_thing", "a", nil), plans.NoOp, old, old)}, nil),
+		"no-changes":   planWith([]*plans.ResourceInstanceChange{change(inst("test_thing", "a", nil), plans.NoOp, old, old)}, nil),
 		"drift": func() *plans.Plan {
 			p := planWith([]*plans.ResourceInstanceChange{change(inst("test_thing", "r", nil), plans.Update, updated, old)}, []*plans.OutputChange{outAdd})
 			p.DriftedResources = []*plans.ResourceInstanceChange{drifted, driftDel}

@@ -1,0 +1,355 @@
+package jsonplan
+
+import (
+	"encoding/json"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+	ctyjson "github.com/zclconf/go-cty/cty/json"
+
+	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/configs"
+	"github.com/plankit/plankit/providers"
+	"github.com/plankit/plankit/providers/configschema"
+)
+
+// configJSON is the "configuration" section: the module tree as written,
+// with expressions as constant values or lists of references.
+type configJSON struct {
+	ProviderConfig map[string]providerConfig `json:"provider_config,omitempty"`
+	RootModule     configModule              `json:"root_module"`
+}
+
+type providerConfig struct {
+	Name              string                     `json:"name"`
+	FullName          string                     `json:"full_name,omitempty"`
+	Alias             string                     `json:"alias,omitempty"`
+	ModuleAddress     string                     `json:"module_address,omitempty"`
+	VersionConstraint string                     `json:"version_constraint,omitempty"`
+	Expressions       map[string]json.RawMessage `json:"expressions,omitempty"`
+}
+
+type configModule struct {
+	Outputs     map[string]configOutput   `json:"outputs,omitempty"`
+	Resources   []configResource          `json:"resources,omitempty"`
+	ModuleCalls map[string]moduleCall     `json:"module_calls,omitempty"`
+	Variables   map[string]configVariable `json:"variables,omitempty"`
+}
+
+type configOutput struct {
+	Sensitive   bool            `json:"sensitive,omitempty"`
+	Expression  json.RawMessage `json:"expression,omitempty"`
+	DependsOn   []string        `json:"depends_on,omitempty"`
+	Description string          `json:"description,omitempty"`
+}
+
+type configResource struct {
+	Address           string                     `json:"address"`
+	Mode              string                     `json:"mode"`
+	Type              string                     `json:"type"`
+	Name              string                     `json:"name"`
+	ProviderConfigKey string                     `json:"provider_config_key"`
+	Expressions       map[string]json.RawMessage `json:"expressions,omitempty"`
+	SchemaVersion     uint64                     `json:"schema_version"`
+	CountExpression   json.RawMessage            `json:"count_expression,omitempty"`
+	ForEachExpression json.RawMessage            `json:"for_each_expression,omitempty"`
+	DependsOn         []string                   `json:"depends_on,omitempty"`
+}
+
+type moduleCall struct {
+	Source            string                     `json:"source"`
+	Expressions       map[string]json.RawMessage `json:"expressions,omitempty"`
+	CountExpression   json.RawMessage            `json:"count_expression,omitempty"`
+	ForEachExpression json.RawMessage            `json:"for_each_expression,omitempty"`
+	Module            configModule               `json:"module"`
+	DependsOn         []string                   `json:"depends_on,omitempty"`
+}
+
+type configVariable struct {
+	Default     json.RawMessage `json:"default,omitempty"`
+	Description string          `json:"description,omitempty"`
+	Sensitive   bool            `json:"sensitive,omitempty"`
+}
+
+func marshalConfig(c *configs.Config, schemas map[addrs.Provider]*providers.GetProviderSchemaResponse) *configJSON {
+	out := &configJSON{ProviderConfig: map[string]providerConfig{}}
+	c.DeepEach(func(n *configs.Config) {
+		m := n.Module
+		prefix := ""
+		if !n.Path.IsRoot() {
+			prefix = n.Path.String() + ":"
+		}
+		for _, key := range sortedKeys(m.ProviderConfigs) {
+			pc := m.ProviderConfigs[key]
+			typ := m.ProviderForLocalConfig(pc.Addr())
+			p := providerConfig{Name: pc.Name, FullName: typ.String(), Alias: pc.Alias, ModuleAddress: n.Path.String()}
+			if rp := m.ProviderRequirements[pc.Name]; rp != nil {
+				p.VersionConstraint = rp.Requirement.Required.String()
+			}
+			var schema *configschema.Block
+			if ps := schemas[typ]; ps != nil {
+				schema = ps.Provider.Block
+			}
+			p.Expressions = marshalBody(pc.Config, schema)
+			out.ProviderConfig[prefix+key] = p
+		}
+	})
+	// Providers used without a provider block are listed by local name, as
+	// Terraform lists implied provider configurations.
+	c.DeepEach(func(n *configs.Config) {
+		for _, r := range allResources(n.Module) {
+			key := providerKey(n, r)
+			if _, ok := out.ProviderConfig[key]; !ok {
+				out.ProviderConfig[key] = providerConfig{Name: r.ProviderConfigAddr().LocalName, FullName: r.Provider.String()}
+			}
+		}
+	})
+	out.RootModule = marshalConfigModule(c, schemas)
+	return out
+}
+
+// providerKey names the provider configuration a resource uses: the
+// module's own block if it has one, else the nearest ancestor's.
+func providerKey(n *configs.Config, r *configs.Resource) string {
+	local := r.ProviderConfigAddr()
+	for cur := n; cur != nil; cur = cur.Parent {
+		name := local.String()
+		if cur != n {
+			name = cur.Module.LocalNameForProvider(r.Provider)
+			if local.Alias != "" {
+				name += "." + local.Alias
+			}
+		}
+		if _, ok := cur.Module.ProviderConfigs[name]; ok {
+			if cur.Path.IsRoot() {
+				return name
+			}
+			return cur.Path.String() + ":" + name
+		}
+	}
+	return local.String()
+}
+
+func allResources(m *configs.Module) []*configs.Resource {
+	var out []*configs.Resource
+	for _, k := range sortedKeys(m.ManagedResources) {
+		out = append(out, m.ManagedResources[k])
+	}
+	for _, k := range sortedKeys(m.DataResources) {
+		out = append(out, m.DataResources[k])
+	}
+	return out
+}
+
+func marshalConfigModule(n *configs.Config, schemas map[addrs.Provider]*providers.GetProviderSchemaResponse) configModule {
+	m := n.Module
+	out := configModule{}
+	if len(m.Outputs) > 0 {
+		out.Outputs = map[string]configOutput{}
+		for name, o := range m.Outputs {
+			out.Outputs[name] = configOutput{Sensitive: o.Sensitive, Expression: marshalExpr(o.Expr), DependsOn: traversalStrings(o.DependsOn), Description: o.Description}
+		}
+	}
+	for _, r := range allResources(m) {
+		cr := configResource{
+			Address: r.Addr().InModule(n.Path).String(), Mode: modeString(r.Mode), Type: r.Type, Name: r.Name,
+			ProviderConfigKey: providerKey(n, r), DependsOn: traversalStrings(r.DependsOn),
+		}
+		var schema *configschema.Block
+		if ps := schemas[r.Provider]; ps != nil {
+			sm := ps.ResourceTypes
+			if r.Mode == addrs.DataResourceMode {
+				sm = ps.DataSources
+			}
+			if s, ok := sm[r.Type]; ok {
+				schema = s.Block
+				cr.SchemaVersion = uint64(s.Version)
+			}
+		}
+		cr.Expressions = marshalBody(r.Config, schema)
+		if r.Count != nil {
+			cr.CountExpression = marshalExpr(r.Count)
+		}
+		if r.ForEach != nil {
+			cr.ForEachExpression = marshalExpr(r.ForEach)
+		}
+		out.Resources = append(out.Resources, cr)
+	}
+	if len(m.ModuleCalls) > 0 {
+		out.ModuleCalls = map[string]moduleCall{}
+		for name, mc := range m.ModuleCalls {
+			call := moduleCall{Source: mc.SourceAddr, DependsOn: traversalStrings(mc.DependsOn)}
+			if attrs, diags := mc.Config.JustAttributes(); !diags.HasErrors() {
+				call.Expressions = map[string]json.RawMessage{}
+				for an, a := range attrs {
+					call.Expressions[an] = marshalExpr(a.Expr)
+				}
+			}
+			if mc.Count != nil {
+				call.CountExpression = marshalExpr(mc.Count)
+			}
+			if mc.ForEach != nil {
+				call.ForEachExpression = marshalExpr(mc.ForEach)
+			}
+			if child := n.Children[name]; child != nil {
+				call.Module = marshalConfigModule(child, schemas)
+			}
+			out.ModuleCalls[name] = call
+		}
+	}
+	if len(m.Variables) > 0 {
+		out.Variables = map[string]configVariable{}
+		for name, v := range m.Variables {
+			cv := configVariable{Description: v.Description, Sensitive: v.Sensitive}
+			if v.Default != cty.NilVal {
+				if raw, err := marshalValue(v.Default); err == nil {
+					cv.Default = raw
+				}
+			}
+			out.Variables[name] = cv
+		}
+	}
+	return out
+}
+
+// marshalBody renders a block body's arguments by the schema: each
+// attribute as an expression, nested blocks as lists of such objects.
+// Without a schema the body's plain attributes are used.
+func marshalBody(body hcl.Body, schema *configschema.Block) map[string]json.RawMessage {
+	if body == nil {
+		return nil
+	}
+	out := map[string]json.RawMessage{}
+	if schema == nil {
+		attrs, diags := body.JustAttributes()
+		if diags.HasErrors() {
+			return nil
+		}
+		for name, a := range attrs {
+			out[name] = marshalExpr(a.Expr)
+		}
+		return out
+	}
+	bs := &hcl.BodySchema{}
+	for name := range schema.Attributes {
+		bs.Attributes = append(bs.Attributes, hcl.AttributeSchema{Name: name})
+	}
+	for name, nb := range schema.BlockTypes {
+		var labels []string
+		if nb.Nesting == configschema.NestingMap {
+			labels = []string{"key"}
+		}
+		bs.Blocks = append(bs.Blocks, hcl.BlockHeaderSchema{Type: name, LabelNames: labels})
+	}
+	content, _, _ := body.PartialContent(bs)
+	if content == nil {
+		return nil
+	}
+	for name, a := range content.Attributes {
+		out[name] = marshalExpr(a.Expr)
+	}
+	blocks := map[string][]map[string]json.RawMessage{}
+	for _, b := range content.Blocks {
+		nb := schema.BlockTypes[b.Type]
+		if nb == nil {
+			continue
+		}
+		blocks[b.Type] = append(blocks[b.Type], marshalBody(b.Body, &nb.Block))
+	}
+	for name, list := range blocks {
+		raw, err := json.Marshal(list)
+		if err == nil {
+			out[name] = raw
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// marshalExpr renders an expression as {"constant_value": V} when it
+// refers to nothing, else {"references": [...]}: each reference by its
+// subject with the first attribute after it, then the subject alone
+// ("null_resource.a.id", "null_resource.a").
+func marshalExpr(expr hcl.Expression) json.RawMessage {
+	if expr == nil {
+		return nil
+	}
+	vars := expr.Variables()
+	if len(vars) == 0 {
+		v, diags := expr.Value(nil)
+		if diags.HasErrors() || !v.IsWhollyKnown() {
+			return json.RawMessage("{}")
+		}
+		v, _ = v.UnmarkDeep()
+		raw, err := ctyjson.Marshal(v, v.Type())
+		if err != nil {
+			return json.RawMessage("{}")
+		}
+		b, _ := json.Marshal(map[string]json.RawMessage{"constant_value": raw})
+		return b
+	}
+	var refs []string
+	seen := map[string]bool{}
+	add := func(s string) {
+		if !seen[s] {
+			seen[s] = true
+			refs = append(refs, s)
+		}
+	}
+	for _, trav := range vars {
+		ref, diags := addrs.ParseRef(trav)
+		if diags.HasErrors() || ref == nil {
+			continue
+		}
+		subject := ref.Subject.String()
+		if len(ref.Remaining) > 0 {
+			if a, ok := ref.Remaining[0].(hcl.TraverseAttr); ok {
+				add(subject + "." + a.Name)
+			}
+		}
+		add(subject)
+		// A resource instance reference also names its resource.
+		if ri, ok := ref.Subject.(addrs.ResourceInstance); ok && ri.Key != addrs.NoKey {
+			add(ri.Resource.String())
+		}
+	}
+	b, _ := json.Marshal(map[string][]string{"references": refs})
+	return b
+}
+
+func traversalStrings(ts []hcl.Traversal) []string {
+	var out []string
+	for _, t := range ts {
+		var b strings.Builder
+		for i, step := range t {
+			switch s := step.(type) {
+			case hcl.TraverseRoot:
+				b.WriteString(s.Name)
+			case hcl.TraverseAttr:
+				if i > 0 {
+					b.WriteString(".")
+				}
+				b.WriteString(s.Name)
+			case hcl.TraverseIndex:
+				if k, err := addrs.ParseInstanceKey(s.Key); err == nil {
+					b.WriteString(k.String())
+				}
+			}
+		}
+		out = append(out, b.String())
+	}
+	return out
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

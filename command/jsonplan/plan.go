@@ -1,0 +1,362 @@
+// Package jsonplan renders a plans.Plan in Terraform's JSON plan
+// representation (`terraform show -json PLANFILE`, format_version 1.2), so
+// tooling written for Terraform plans — policy checkers, cost estimators,
+// github.com/hashicorp/terraform-json — reads plankit plans unchanged.
+//
+// As in Terraform, sensitive values are not redacted from before/after:
+// they appear with before_sensitive/after_sensitive (and sensitive_values
+// in planned_values) marking them, and consumers must honour the marks.
+package jsonplan
+
+import (
+	"encoding/json"
+	"sort"
+	"time"
+
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/configs"
+	"github.com/plankit/plankit/lang/marks"
+	"github.com/plankit/plankit/plans"
+	"github.com/plankit/plankit/providers"
+	"github.com/plankit/plankit/providers/configschema"
+)
+
+// FormatVersion is the JSON plan format version written.
+const FormatVersion = "1.2"
+
+// StateFormatVersion is the version of the embedded state representation.
+const StateFormatVersion = "1.0"
+
+type planJSON struct {
+	FormatVersion    string              `json:"format_version"`
+	TerraformVersion string              `json:"terraform_version,omitempty"`
+	Variables        map[string]variable `json:"variables,omitempty"`
+	PlannedValues    stateValues         `json:"planned_values"`
+	ResourceDrift    []resourceChange    `json:"resource_drift,omitempty"`
+	ResourceChanges  []resourceChange    `json:"resource_changes,omitempty"`
+	OutputChanges    map[string]change   `json:"output_changes,omitempty"`
+	PriorState       *stateJSON          `json:"prior_state,omitempty"`
+	Configuration    *configJSON         `json:"configuration,omitempty"`
+	Timestamp        string              `json:"timestamp,omitempty"`
+	Applyable        bool                `json:"applyable"`
+	Complete         bool                `json:"complete"`
+	Errored          bool                `json:"errored"`
+}
+
+type variable struct {
+	Value json.RawMessage `json:"value,omitempty"`
+}
+
+type resourceChange struct {
+	Address         string `json:"address"`
+	PreviousAddress string `json:"previous_address,omitempty"`
+	ModuleAddress   string `json:"module_address,omitempty"`
+	Mode            string `json:"mode"`
+	Type            string `json:"type"`
+	Name            string `json:"name"`
+	Index           any    `json:"index,omitempty"`
+	ProviderName    string `json:"provider_name"`
+	Deposed         string `json:"deposed,omitempty"`
+	Change          change `json:"change"`
+	ActionReason    string `json:"action_reason,omitempty"`
+}
+
+type change struct {
+	Actions         []string        `json:"actions"`
+	Before          json.RawMessage `json:"before"`
+	After           json.RawMessage `json:"after"`
+	AfterUnknown    json.RawMessage `json:"after_unknown"`
+	BeforeSensitive json.RawMessage `json:"before_sensitive"`
+	AfterSensitive  json.RawMessage `json:"after_sensitive"`
+	ReplacePaths    [][]any         `json:"replace_paths,omitempty"`
+}
+
+// Options carries what the plan itself does not: the version string to
+// report and, optionally, the configuration for the "configuration"
+// section (nil leaves the section out).
+type Options struct {
+	Version string
+	Config  *configs.Config
+}
+
+// Marshal returns the JSON plan representation of p, indented by nothing
+// and with keys in a fixed order, so equal plans give equal bytes.
+// O(size of the plan and its states).
+func Marshal(p *plans.Plan, opts Options) ([]byte, error) {
+	out := planJSON{
+		FormatVersion:    FormatVersion,
+		TerraformVersion: opts.Version,
+		Applyable:        p.Applyable,
+		Complete:         p.Complete,
+		Errored:          p.Errored,
+	}
+	if !p.Timestamp.IsZero() {
+		out.Timestamp = p.Timestamp.UTC().Format(time.RFC3339)
+	}
+	if len(p.VariableValues) > 0 {
+		out.Variables = map[string]variable{}
+		for name, v := range p.VariableValues {
+			raw, err := marshalValue(v)
+			if err != nil {
+				return nil, err
+			}
+			out.Variables[name] = variable{Value: raw}
+		}
+	}
+	changes := p.Changes
+	if changes == nil {
+		changes = plans.NewChanges()
+	}
+	var err error
+	if out.ResourceChanges, err = marshalResourceChanges(changes.Resources, p.ProviderSchemas); err != nil {
+		return nil, err
+	}
+	if out.ResourceDrift, err = marshalResourceChanges(p.DriftedResources, p.ProviderSchemas); err != nil {
+		return nil, err
+	}
+	if out.OutputChanges, err = marshalOutputChanges(changes.Outputs); err != nil {
+		return nil, err
+	}
+	if out.PlannedValues, err = plannedValues(changes, p.ProviderSchemas); err != nil {
+		return nil, err
+	}
+	if p.PriorState != nil && !p.PriorState.Empty() {
+		sv, err := marshalState(p.PriorState, p.ProviderSchemas)
+		if err != nil {
+			return nil, err
+		}
+		out.PriorState = &stateJSON{FormatVersion: StateFormatVersion, TerraformVersion: opts.Version, Values: sv}
+	}
+	if opts.Config != nil {
+		out.Configuration = marshalConfig(opts.Config, p.ProviderSchemas)
+	}
+	return json.Marshal(out)
+}
+
+func schemaFor(schemas map[addrs.Provider]*providers.GetProviderSchemaResponse, provider addrs.Provider, res addrs.Resource) *configschema.Block {
+	ps := schemas[provider]
+	if ps == nil {
+		return nil
+	}
+	m := ps.ResourceTypes
+	if res.Mode == addrs.DataResourceMode {
+		m = ps.DataSources
+	}
+	if s, ok := m[res.Type]; ok {
+		return s.Block
+	}
+	return nil
+}
+
+// Actions returns the JSON action list of a plans.Action.
+func Actions(a plans.Action) []string {
+	switch a {
+	case plans.Create:
+		return []string{"create"}
+	case plans.Read:
+		return []string{"read"}
+	case plans.Update:
+		return []string{"update"}
+	case plans.DeleteThenCreate:
+		return []string{"delete", "create"}
+	case plans.CreateThenDelete:
+		return []string{"create", "delete"}
+	case plans.Delete:
+		return []string{"delete"}
+	}
+	return []string{"no-op"}
+}
+
+// ActionReason returns the JSON keyword of a change's reason; "" for none.
+func ActionReason(r plans.ResourceInstanceChangeActionReason) string {
+	switch r {
+	case plans.ReasonReplaceBecauseTainted:
+		return "replace_because_tainted"
+	case plans.ReasonReplaceByRequest:
+		return "replace_by_request"
+	case plans.ReasonReplaceByTriggers:
+		return "replace_by_triggers"
+	case plans.ReasonReplaceBecauseCannotUpdate:
+		return "replace_because_cannot_update"
+	case plans.ReasonDeleteBecauseNoResourceConfig:
+		return "delete_because_no_resource_config"
+	case plans.ReasonDeleteBecauseWrongRepetition:
+		return "delete_because_wrong_repetition"
+	case plans.ReasonDeleteBecauseCountIndex:
+		return "delete_because_count_index"
+	case plans.ReasonDeleteBecauseEachKey:
+		return "delete_because_each_key"
+	case plans.ReasonDeleteBecauseNoModule:
+		return "delete_because_no_module"
+	case plans.ReasonReadBecauseConfigUnknown:
+		return "read_because_config_unknown"
+	case plans.ReasonReadBecauseDependencyPending:
+		return "read_because_dependency_pending"
+	}
+	return ""
+}
+
+// sortChanges orders changes by address, then deposed key.
+func sortChanges(in []*plans.ResourceInstanceChange) []*plans.ResourceInstanceChange {
+	out := append([]*plans.ResourceInstanceChange(nil), in...)
+	sort.SliceStable(out, func(i, j int) bool {
+		if c := out[i].Addr.Compare(out[j].Addr); c != 0 {
+			return c < 0
+		}
+		return out[i].DeposedKey < out[j].DeposedKey
+	})
+	return out
+}
+
+// markedChange returns before and after marked sensitive where the change
+// records it and where the schema declares it.
+func markedChange(c plans.Change, schema *configschema.Block) (cty.Value, cty.Value) {
+	mark := func(v cty.Value, paths []cty.Path) cty.Value {
+		if v == cty.NilVal {
+			return cty.NullVal(cty.DynamicPseudoType)
+		}
+		if schema != nil && v.IsKnown() && !v.IsNull() {
+			paths = append(append([]cty.Path(nil), paths...), schema.SensitivePaths(v)...)
+		}
+		return marks.MarkSensitivePaths(v, paths)
+	}
+	return mark(c.Before, c.BeforeSensitivePaths), mark(c.After, c.AfterSensitivePaths)
+}
+
+func marshalChange(c plans.Change, schema *configschema.Block, replace []cty.Path) (change, error) {
+	before, after := markedChange(c, schema)
+	out := change{Actions: Actions(c.Action)}
+	var err error
+	if out.Before, err = marshalValue(before); err != nil {
+		return out, err
+	}
+	if out.After, err = marshalValue(after); err != nil {
+		return out, err
+	}
+	out.AfterUnknown = marshalBools(unknownAsBool(after))
+	out.BeforeSensitive = marshalBools(sensitiveAsBool(before))
+	out.AfterSensitive = marshalBools(sensitiveAsBool(after))
+	for _, p := range replace {
+		out.ReplacePaths = append(out.ReplacePaths, pathSteps(p))
+	}
+	return out, nil
+}
+
+// pathSteps turns a cty.Path into the JSON form replace_paths uses:
+// attribute names as strings, indexes as numbers or strings.
+func pathSteps(p cty.Path) []any {
+	steps := []any{}
+	for _, s := range p {
+		switch s := s.(type) {
+		case cty.GetAttrStep:
+			steps = append(steps, s.Name)
+		case cty.IndexStep:
+			k := s.Key
+			switch {
+			case k.Type() == cty.String:
+				steps = append(steps, k.AsString())
+			case k.Type() == cty.Number:
+				f, _ := k.AsBigFloat().Int64()
+				steps = append(steps, f)
+			}
+		}
+	}
+	return steps
+}
+
+func marshalResourceChanges(rcs []*plans.ResourceInstanceChange, schemas map[addrs.Provider]*providers.GetProviderSchemaResponse) ([]resourceChange, error) {
+	var out []resourceChange
+	for _, rc := range sortChanges(rcs) {
+		res := rc.Addr.Resource.Resource
+		schema := schemaFor(schemas, rc.ProviderAddr.Provider, res)
+		c, err := marshalChange(rc.Change, schema, rc.RequiredReplace)
+		if err != nil {
+			return nil, err
+		}
+		r := resourceChange{
+			Address: rc.Addr.String(), ModuleAddress: rc.Addr.Module.String(),
+			Mode: modeString(res.Mode), Type: res.Type, Name: res.Name, Index: indexOf(rc.Addr.Resource.Key),
+			ProviderName: rc.ProviderAddr.Provider.String(), Deposed: string(rc.DeposedKey),
+			Change: c, ActionReason: ActionReason(rc.ActionReason),
+		}
+		if !rc.PrevRunAddr.Equal(addrs.AbsResourceInstance{}) && !rc.PrevRunAddr.Equal(rc.Addr) {
+			r.PreviousAddress = rc.PrevRunAddr.String()
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+func marshalOutputChanges(ocs []*plans.OutputChange) (map[string]change, error) {
+	if len(ocs) == 0 {
+		return nil, nil
+	}
+	out := map[string]change{}
+	for _, oc := range ocs {
+		if !oc.Addr.Module.IsRoot() {
+			continue
+		}
+		c := change{Actions: Actions(oc.Action)}
+		var err error
+		if c.Before, err = marshalValue(oc.Before); err != nil {
+			return nil, err
+		}
+		if c.After, err = marshalValue(oc.After); err != nil {
+			return nil, err
+		}
+		c.AfterUnknown = marshalBools(unknownAsBool(oc.After))
+		sens := json.RawMessage("false")
+		if oc.Sensitive {
+			sens = json.RawMessage("true")
+		}
+		c.BeforeSensitive, c.AfterSensitive = sens, sens
+		out[oc.Addr.OutputValue.Name] = c
+	}
+	return out, nil
+}
+
+// plannedValues is the state the plan would produce: every resource
+// instance change except deletes, and the root outputs not being removed.
+func plannedValues(changes *plans.Changes, schemas map[addrs.Provider]*providers.GetProviderSchemaResponse) (stateValues, error) {
+	sv := stateValues{Outputs: map[string]output{}}
+	for _, oc := range changes.Outputs {
+		if oc.Action == plans.Delete || !oc.Addr.Module.IsRoot() {
+			continue
+		}
+		o, err := marshalOutput(oc.After, oc.Sensitive)
+		if err != nil {
+			return sv, err
+		}
+		sv.Outputs[oc.Addr.OutputValue.Name] = o
+	}
+	var placed []placedResource
+	for _, rc := range sortChanges(changes.Resources) {
+		if rc.Action == plans.Delete || rc.DeposedKey != addrs.NotDeposed {
+			continue
+		}
+		res := rc.Addr.Resource.Resource
+		schema := schemaFor(schemas, rc.ProviderAddr.Provider, res)
+		_, after := markedChange(rc.Change, schema)
+		r := resource{
+			Address: rc.Addr.String(), Mode: modeString(res.Mode), Type: res.Type, Name: res.Name,
+			Index: indexOf(rc.Addr.Resource.Key), ProviderName: rc.ProviderAddr.Provider.String(),
+		}
+		if ps := schemas[rc.ProviderAddr.Provider]; ps != nil {
+			m := ps.ResourceTypes
+			if res.Mode == addrs.DataResourceMode {
+				m = ps.DataSources
+			}
+			r.SchemaVersion = uint64(m[res.Type].Version)
+		}
+		var err error
+		if r.Values, err = marshalValue(after); err != nil {
+			return sv, err
+		}
+		r.SensitiveValues = marshalBools(sensitiveAsBool(after))
+		placed = append(placed, placedResource{rc.Addr.Module, r})
+	}
+	sv.RootModule = buildModules(placed)
+	return sv, nil
+}
