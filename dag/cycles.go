@@ -22,11 +22,17 @@ func (g *Graph[K]) Cycles() [][]K {
 // cycles also returns how many cyclic vertices the per-component cap left
 // unreported.
 func (g *Graph[K]) cycles() ([][]K, int) {
+	if g.acyclic() {
+		return nil, 0
+	}
 	var comps [][]int32
-	for _, c := range g.scc() {
-		if len(c) > 1 {
-			comps = append(comps, c)
+	flat, ends := g.scc()
+	start := int32(0)
+	for _, end := range ends {
+		if end-start > 1 {
+			comps = append(comps, flat[start:end])
 		}
+		start = end
 	}
 	if len(comps) == 0 {
 		return nil, 0
@@ -99,4 +105,33 @@ func (g *Graph[K]) shortestCycle(s, comp int32, compOf, parent, seen []int32, st
 		}
 	}
 	return []int32{s, s} // unreachable for a component of two or more
+}
+
+// acyclic reports whether g has no cycle (self references included) with
+// Kahn's algorithm: cheaper than Tarjan, which only runs once this says
+// there is a cycle to describe. O(V+E).
+func (g *Graph[K]) acyclic() bool {
+	pending := make([]int32, len(g.keys))
+	var stack []int32
+	for id := range g.keys {
+		if g.alive[id] {
+			pending[id] = int32(len(g.down[id]))
+			if pending[id] == 0 {
+				stack = append(stack, int32(id))
+			}
+		}
+	}
+	done := 0
+	for len(stack) > 0 {
+		v := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		done++
+		for _, u := range g.up[v] {
+			pending[u]--
+			if pending[u] == 0 {
+				stack = append(stack, u)
+			}
+		}
+	}
+	return done == g.Len()
 }

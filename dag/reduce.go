@@ -35,7 +35,8 @@ const reduceBudgetWords = 8 << 20
 // With C candidate targets the cost is O((V+E)·log V) for the order plus
 // O(⌈C/B⌉·(V + E·B/64)) word operations for the blocks, that is about
 // C·E/64 in the worst case; memory is O(V+E) plus at most 64 MiB of
-// bitsets (B is chosen so that V·B/8 bytes fit).
+// bitsets (B is chosen so that V·B/8 bytes fit; only the span of
+// positions a block touches is allocated).
 func (g *Graph[K]) TransitiveReduction() error {
 	return g.transitiveReduction(reduceBudgetWords)
 }
@@ -100,8 +101,19 @@ func (g *Graph[K]) redundantEdges(order, pos, targets, maxSrc []int32, budget in
 	w := (len(targets) + 63) / 64 // words per bitset row
 	w = max(1, min(w, budget/max(n, 1)))
 	width := 64 * w
-	rows := make([]uint64, n*w) // row of the vertex at position p: rows[p*w:(p+1)*w]
-	col := make([]int32, n)     // column of a target in the current block, or -1
+	// A block spans the positions from its first target to its last
+	// candidate source; rows are needed for that span only.
+	span := 0
+	for start := 0; start < len(targets); start += width {
+		block := targets[start:min(start+width, len(targets))]
+		hi := int32(0)
+		for _, t := range block {
+			hi = max(hi, maxSrc[t])
+		}
+		span = max(span, int(hi-pos[block[0]])+1)
+	}
+	rows := make([]uint64, span*w) // row of position p: rows[(p-lo)*w:][:w]
+	col := make([]int32, n)        // column of a target in the current block, or -1
 	for i := range col {
 		col[i] = -1
 	}
@@ -116,14 +128,14 @@ func (g *Graph[K]) redundantEdges(order, pos, targets, maxSrc []int32, budget in
 		}
 		for p := lo; p <= hi; p++ {
 			x := order[p]
-			row := rows[int(p)*w : int(p+1)*w]
+			row := rows[int(p-lo)*w : int(p-lo+1)*w]
 			deps := g.down[x]
 			have := false
 			for _, y := range deps {
 				if !nonzero[y] {
 					continue
 				}
-				ry := rows[int(pos[y])*w : int(pos[y]+1)*w]
+				ry := rows[int(pos[y]-lo)*w : int(pos[y]-lo+1)*w]
 				if !have {
 					copy(row, ry)
 					have = true

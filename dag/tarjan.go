@@ -8,10 +8,13 @@ package dag
 // which puts dependencies before their dependents; the members of each
 // component are in insertion order. O(V+E) time, O(V) space.
 func (g *Graph[K]) StronglyConnected() [][]K {
-	comps := g.scc()
-	out := make([][]K, len(comps))
-	for i, c := range comps {
-		out[i] = g.keysOf(c)
+	flat, ends := g.scc()
+	out := make([][]K, len(ends))
+	keys := g.keysOf(flat) // one allocation for all the components
+	start := int32(0)
+	for i, end := range ends {
+		out[i] = keys[start:end:end]
+		start = end
 	}
 	return out
 }
@@ -22,15 +25,16 @@ type sccFrame struct {
 	next int32 // index of the next dependency of v to look at
 }
 
-// scc returns the components as id lists sorted by id, in completion order.
-func (g *Graph[K]) scc() [][]int32 {
+// scc returns the components, each sorted by id, in completion order, laid
+// end to end in flat: component i is flat[ends[i-1]:ends[i]].
+func (g *Graph[K]) scc() (flat, ends []int32) {
 	n := len(g.keys)
 	index := make([]int32, n) // 0 means not yet visited
 	low := make([]int32, n)
 	onStack := make([]bool, n)
 	var stack []int32
 	var calls []sccFrame
-	var out [][]int32
+	flat = make([]int32, 0, g.Len())
 	counter := int32(0)
 	visit := func(v int32) {
 		counter++
@@ -70,14 +74,15 @@ func (g *Graph[K]) scc() [][]int32 {
 			for stack[i] != v {
 				i--
 			}
-			comp := append([]int32(nil), stack[i:]...)
-			for _, w := range comp {
+			start := len(flat)
+			flat = append(flat, stack[i:]...)
+			for _, w := range stack[i:] {
 				onStack[w] = false
 			}
 			stack = stack[:i]
-			sortIDs(comp)
-			out = append(out, comp)
+			sortIDs(flat[start:])
+			ends = append(ends, int32(len(flat)))
 		}
 	}
-	return out
+	return flat, ends
 }

@@ -40,6 +40,9 @@ func (g *Graph[K]) Validate(opts ValidateOptions) error {
 
 // acyclicErr returns nil when g has no self references and no cycles.
 func (g *Graph[K]) acyclicErr() error {
+	if g.acyclic() {
+		return nil
+	}
 	var errs []error
 	if self := g.SelfReferences(); len(self) > 0 {
 		errs = append(errs, &SelfReferenceError[K]{Vertices: self, name: g.name})
