@@ -1,0 +1,314 @@
+package statefile
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+
+	version "github.com/hashicorp/go-version"
+	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/states"
+	"github.com/zclconf/go-cty/cty"
+	ctyjson "github.com/zclconf/go-cty/cty/json"
+)
+
+// Read reads a state file. An empty input gives ErrNoState. Format versions
+// other than 4 give an error naming the version found and the one plankit
+// supports. Attribute JSON is kept as read (compacted), never decoded.
+// O(size of the input).
+func Read(r io.Reader) (*File, error) {
+	src, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("reading the state file: %w", err)
+	}
+	if len(bytes.TrimSpace(src)) == 0 {
+		return nil, ErrNoState
+	}
+	var head struct {
+		Version          *json.Number `json:"version"`
+		TerraformVersion string       `json:"terraform_version"`
+	}
+	if err := json.Unmarshal(src, &head); err != nil {
+		return nil, fmt.Errorf("the state file is not valid JSON: %w", err)
+	}
+	if head.Version == nil {
+		return nil, fmt.Errorf(`the state file has no "version" field; it is not a Terraform state file`)
+	}
+	v, err := head.Version.Int64()
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("the state file's version %q is not a whole number", head.Version.String())
+	case v > FormatVersion:
+		return nil, fmt.Errorf("the state file uses format version %d (written by Terraform %s), but plankit supports versions up to %d; use a plankit release that supports it, or a Terraform version that can write format %d",
+			v, orUnknown(head.TerraformVersion), FormatVersion, FormatVersion)
+	case v < FormatVersion:
+		return nil, fmt.Errorf("the state file uses format version %d (written by Terraform %s), which plankit cannot read: it reads format %d; upgrade the state by running `terraform apply` (or `terraform refresh`) with Terraform 0.12 or later first",
+			v, orUnknown(head.TerraformVersion), FormatVersion)
+	}
+	var sV4 stateV4
+	if err := json.Unmarshal(src, &sV4); err != nil {
+		return nil, fmt.Errorf("the version 4 state file is malformed: %w", err)
+	}
+	return readV4(&sV4)
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "(unknown version)"
+	}
+	return s
+}
+
+func readV4(sV4 *stateV4) (*File, error) {
+	f := &File{Serial: sV4.Serial, Lineage: sV4.Lineage, State: states.NewState()}
+	if sV4.TerraformVersion != "" {
+		tv, err := version.NewVersion(sV4.TerraformVersion)
+		if err != nil {
+			return nil, fmt.Errorf("the state file's terraform_version %q is not a valid version: %w", sV4.TerraformVersion, err)
+		}
+		f.TerraformVersion = tv
+	}
+	if len(sV4.CheckResults) > 0 && string(sV4.CheckResults) != "null" {
+		var buf bytes.Buffer
+		_ = json.Compact(&buf, sV4.CheckResults) // already validated by Unmarshal
+		f.CheckResults = buf.Bytes()
+	}
+	for name, o := range sV4.RootOutputs {
+		if err := readOutput(f.State, name, o); err != nil {
+			return nil, err
+		}
+	}
+	for i := range sV4.Resources {
+		if err := readResource(f.State, &sV4.Resources[i]); err != nil {
+			return nil, err
+		}
+	}
+	return f, nil
+}
+
+func readOutput(s *states.State, name string, o outputStateV4) error {
+	ty, err := ctyUnmarshalType(o.ValueTypeRaw)
+	if err != nil {
+		return fmt.Errorf("output %q has an invalid type: %w", name, err)
+	}
+	val, err := ctyUnmarshal(o.ValueRaw, ty)
+	if err != nil {
+		return fmt.Errorf("output %q has a value that does not match its type %s: %w", name, ty.FriendlyName(), err)
+	}
+	s.SetOutputValue(addrs.OutputValue{Name: name}.Absolute(addrs.RootModuleInstance), val, o.Sensitive)
+	return nil
+}
+
+func readResource(s *states.State, rsV4 *resourceStateV4) error {
+	mod, diags := addrs.ParseModuleInstanceStr(rsV4.Module)
+	if diags.HasErrors() {
+		return fmt.Errorf("a resource has an invalid module address %q", rsV4.Module)
+	}
+	res := addrs.Resource{Type: rsV4.Type, Name: rsV4.Name}
+	switch rsV4.Mode {
+	case "managed":
+		res.Mode = addrs.ManagedResourceMode
+	case "data":
+		res.Mode = addrs.DataResourceMode
+	default:
+		return fmt.Errorf("resource %s.%s has invalid mode %q: want \"managed\" or \"data\"", rsV4.Type, rsV4.Name, rsV4.Mode)
+	}
+	if rsV4.Type == "" || rsV4.Name == "" {
+		return fmt.Errorf("a resource in module %q has an empty type or name", rsV4.Module)
+	}
+	addr := res.Absolute(mod)
+	if s.Resource(addr) != nil {
+		return fmt.Errorf("resource %s appears twice in the state file", addr)
+	}
+	provider, err := parseProviderConfig(rsV4.ProviderConfig)
+	if err != nil {
+		return fmt.Errorf("resource %s: %w", addr, err)
+	}
+	switch rsV4.EachMode {
+	case "", "list", "map":
+	default:
+		return fmt.Errorf("resource %s has invalid \"each\" %q: want \"list\" or \"map\"", addr, rsV4.EachMode)
+	}
+	for i := range rsV4.Instances {
+		if err := readInstance(s, addr, rsV4.EachMode, provider, &rsV4.Instances[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// parseProviderConfig parses the "provider" field: the 0.13+ form
+// provider["registry.terraform.io/hashicorp/null"], or the 0.12 legacy form
+// provider.null, read as the default-namespace provider as Terraform's own
+// upgrade does.
+func parseProviderConfig(s string) (addrs.AbsProviderConfig, error) {
+	if pc, diags := addrs.ParseAbsProviderConfigStr(s); !diags.HasErrors() {
+		return pc, nil
+	}
+	var mod addrs.Module
+	rest := s
+	for strings.HasPrefix(rest, "module.") {
+		parts := strings.SplitN(rest, ".", 3)
+		if len(parts) < 3 {
+			break
+		}
+		mod = mod.Child(parts[1])
+		rest = parts[2]
+	}
+	if name, ok := strings.CutPrefix(rest, "provider."); ok && name != "" && !strings.ContainsAny(name, `["]`) {
+		local, alias, _ := strings.Cut(name, ".")
+		p, err := addrs.ParseProviderSourceString(local)
+		if err == nil && !strings.Contains(alias, ".") {
+			return addrs.AbsProviderConfig{Module: mod, Provider: p, Alias: alias}, nil
+		}
+	}
+	return addrs.AbsProviderConfig{}, fmt.Errorf(`invalid provider configuration address %q: want e.g. provider["registry.terraform.io/hashicorp/null"]`, s)
+}
+
+func readInstance(s *states.State, res addrs.AbsResource, each string, provider addrs.AbsProviderConfig, isV4 *instanceObjectStateV4) error {
+	key, err := readIndexKey(isV4.IndexKey)
+	if err != nil {
+		return fmt.Errorf("resource %s: %w", res, err)
+	}
+	addr := res.Instance(key)
+	switch key.(type) {
+	case nil:
+		if each != "" {
+			return fmt.Errorf("instance %s has no index_key, but its resource has \"each\": %q", addr, each)
+		}
+	case addrs.IntKey:
+		if each != "list" {
+			return fmt.Errorf("instance %s has a number index_key, which needs \"each\": \"list\" on its resource", addr)
+		}
+	case addrs.StringKey:
+		if each != "map" {
+			return fmt.Errorf("instance %s has a string index_key, which needs \"each\": \"map\" on its resource", addr)
+		}
+	}
+	obj, err := readObject(&isV4.instanceTailV4)
+	if err != nil {
+		return fmt.Errorf("instance %s: %w", addr, err)
+	}
+	switch isV4.Status {
+	case "":
+	case "tainted":
+		obj.Status = states.ObjectTainted
+	default:
+		return fmt.Errorf("instance %s has invalid status %q: want \"tainted\" or none", addr, isV4.Status)
+	}
+	if isV4.Deposed == "" {
+		if s.ResourceInstanceObject(addr, addrs.NotDeposed) != nil {
+			return fmt.Errorf("instance %s appears twice in the state file", addr)
+		}
+		s.SetResourceInstanceCurrent(addr, obj, provider)
+		return nil
+	}
+	dk, err := addrs.ParseDeposedKey(isV4.Deposed)
+	if err != nil {
+		return fmt.Errorf("instance %s: %w", addr, err)
+	}
+	if s.ResourceInstanceObject(addr, dk) != nil {
+		return fmt.Errorf("deposed object %s of %s appears twice in the state file", dk, addr)
+	}
+	s.SetResourceInstanceDeposed(addr, dk, obj, provider)
+	return nil
+}
+
+func readIndexKey(raw json.RawMessage) (addrs.InstanceKey, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return addrs.NoKey, nil
+	}
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return addrs.NoKey, fmt.Errorf("invalid index_key %s", raw)
+	}
+	switch v := v.(type) {
+	case string:
+		return addrs.StringKey(v), nil
+	case float64:
+		if v < 0 || v != math.Trunc(v) || v > math.MaxInt32 {
+			return addrs.NoKey, fmt.Errorf("index_key %s is not a whole number from 0 up", raw)
+		}
+		return addrs.IntKey(int(v)), nil
+	}
+	return addrs.NoKey, fmt.Errorf("index_key %s must be a number or a string", raw)
+}
+
+func readObject(t *instanceTailV4) (*states.ResourceInstanceObjectSrc, error) {
+	obj := &states.ResourceInstanceObjectSrc{
+		SchemaVersion:       t.SchemaVersion,
+		Status:              states.ObjectReady,
+		Private:             t.PrivateRaw,
+		CreateBeforeDestroy: t.CreateBeforeDestroy,
+	}
+	switch {
+	case len(t.AttributesRaw) > 0:
+		var buf bytes.Buffer
+		buf.Grow(len(t.AttributesRaw))
+		_ = json.Compact(&buf, t.AttributesRaw) // valid: Unmarshal checked it
+		obj.AttrsJSON = buf.Bytes()
+	case len(t.AttributesFlat) > 0:
+		return nil, fmt.Errorf("the object has only legacy flat attributes (attributes_flat) from Terraform 0.11; refresh the state with Terraform 0.12 or later to upgrade it")
+	}
+	paths, err := unmarshalPaths(t.AttributeSensitivePaths)
+	if err != nil {
+		return nil, err
+	}
+	obj.AttrSensitivePaths = paths
+	if t.IdentitySchemaVersion != nil || len(t.IdentityRaw) > 0 {
+		obj.Identity = &states.ObjectIdentity{}
+		if t.IdentitySchemaVersion != nil {
+			obj.Identity.SchemaVersion = *t.IdentitySchemaVersion
+		}
+		if len(t.IdentityRaw) > 0 && string(t.IdentityRaw) != "null" {
+			var buf bytes.Buffer
+			_ = json.Compact(&buf, t.IdentityRaw)
+			obj.Identity.JSON = buf.Bytes()
+		}
+	}
+	for _, d := range t.Dependencies {
+		dep, err := parseDependency(d)
+		if err != nil {
+			return nil, err
+		}
+		obj.Dependencies = append(obj.Dependencies, dep)
+	}
+	return obj, nil
+}
+
+// parseDependency parses a "dependencies" entry: a resource in a static
+// module, e.g. module.net.null_resource.a.
+func parseDependency(s string) (addrs.ConfigResource, error) {
+	t, diags := addrs.ParseTargetStr(s)
+	if !diags.HasErrors() {
+		if r, ok := t.Subject.(addrs.AbsResource); ok {
+			return r.Config(), nil
+		}
+	}
+	return addrs.ConfigResource{}, fmt.Errorf("invalid dependency %q: want a resource address such as module.a.null_resource.b", s)
+}
+
+// ctyUnmarshal is ctyjson.Unmarshal with go-cty's panics on some malformed
+// inputs (e.g. a tuple with too few elements) turned into errors: a state
+// file is user input.
+func ctyUnmarshal(raw []byte, ty cty.Type) (v cty.Value, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("malformed value for type %s", ty.FriendlyName())
+		}
+	}()
+	return ctyjson.Unmarshal(raw, ty)
+}
+
+// ctyUnmarshalType is ctyjson.UnmarshalType with panics turned into errors.
+func ctyUnmarshalType(raw []byte) (ty cty.Type, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("malformed type")
+		}
+	}()
+	return ctyjson.UnmarshalType(raw)
+}

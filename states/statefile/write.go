@@ -1,0 +1,316 @@
+package statefile
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/states"
+	ctyjson "github.com/zclconf/go-cty/cty/json"
+)
+
+// The writer produces exactly what encoding/json's MarshalIndent(stateV4,
+// "", "  ") plus a newline would (Terraform's layout), but writes each
+// resource and instance itself so that an instance's object part comes from
+// the object's encoding cache: persisting a large state repeatedly costs a
+// copy per unchanged object, not a re-encode. write_test.go checks the
+// equivalence against MarshalIndent.
+
+// Indentation of an instance object's braces: file → "resources" (2) →
+// resource (4) → "instances" (6) → instance (8).
+const instanceIndent = "        "
+
+// cacheFormat tags cached object encodings made by this writer.
+const cacheFormat = "statefile.v4.instance-tail"
+
+// Write writes f as a v4 state file. It is deterministic: the same File
+// gives the same bytes. O(size of the state); unchanged objects already
+// written once are copied from their cache.
+func Write(f *File, w io.Writer) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	if err := writeV4(f, bw); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+type errWriter struct {
+	w   *bufio.Writer
+	err error
+}
+
+func (e *errWriter) str(s string) {
+	if e.err == nil {
+		_, e.err = e.w.WriteString(s)
+	}
+}
+
+func (e *errWriter) bytes(b []byte) {
+	if e.err == nil {
+		_, e.err = e.w.Write(b)
+	}
+}
+
+func writeV4(f *File, bw *bufio.Writer) error {
+	w := &errWriter{w: bw}
+	tv := DefaultTerraformVersion
+	if f.TerraformVersion != nil {
+		tv = f.TerraformVersion.Original()
+	}
+	w.str("{\n  \"version\": 4,\n  \"terraform_version\": ")
+	w.bytes(jsonString(tv))
+	w.str(",\n  \"serial\": " + strconv.FormatUint(f.Serial, 10) + ",\n  \"lineage\": ")
+	w.bytes(jsonString(f.Lineage))
+	w.str(",\n  \"outputs\": ")
+	outputs, err := marshalOutputs(f.State)
+	if err != nil {
+		return err
+	}
+	w.bytes(outputs)
+	w.str(",\n  \"resources\": ")
+	resources := sortedResources(f.State)
+	if len(resources) == 0 {
+		w.str("[]")
+	} else {
+		w.str("[\n")
+		for i, r := range resources {
+			if i > 0 {
+				w.str(",\n")
+			}
+			if err := writeResource(w, r); err != nil {
+				return err
+			}
+		}
+		w.str("\n  ]")
+	}
+	w.str(",\n  \"check_results\": ")
+	if len(f.CheckResults) == 0 {
+		w.str("null")
+	} else {
+		var buf bytes.Buffer
+		if err := json.Indent(&buf, escapeHTML(f.CheckResults), "  ", "  "); err != nil {
+			return fmt.Errorf("check_results is not valid JSON: %w", err)
+		}
+		w.bytes(buf.Bytes())
+	}
+	w.str("\n}\n")
+	return w.err
+}
+
+func marshalOutputs(s *states.State) ([]byte, error) {
+	out := map[string]outputStateV4{}
+	for name, o := range s.RootOutputValues() {
+		ty := o.Value.Type()
+		val, err := ctyjson.Marshal(o.Value, ty)
+		if err != nil {
+			return nil, fmt.Errorf("output %q cannot be stored: %w", name, err)
+		}
+		tyJSON, err := ctyjson.MarshalType(ty)
+		if err != nil {
+			return nil, fmt.Errorf("output %q cannot be stored: %w", name, err)
+		}
+		out[name] = outputStateV4{ValueRaw: val, ValueTypeRaw: tyJSON, Sensitive: o.Sensitive}
+	}
+	return json.MarshalIndent(out, "  ", "  ")
+}
+
+// sortedResources orders resources as Terraform writes them: by module
+// address string, then mode word ("data" before "managed"), type, name.
+func sortedResources(s *states.State) []*states.Resource {
+	var out []*states.Resource
+	if s != nil {
+		for _, m := range s.Modules {
+			for _, r := range m.Resources {
+				if len(r.Instances) > 0 {
+					out = append(out, r)
+				}
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b *states.Resource) int {
+		ra, rb := a.Addr.Resource, b.Addr.Resource
+		if c := strings.Compare(a.Addr.Module.String(), b.Addr.Module.String()); c != 0 {
+			return c
+		}
+		if c := strings.Compare(ra.Mode.String(), rb.Mode.String()); c != 0 {
+			return c
+		}
+		if c := strings.Compare(ra.Type, rb.Type); c != 0 {
+			return c
+		}
+		return strings.Compare(ra.Name, rb.Name)
+	})
+	return out
+}
+
+func writeResource(w *errWriter, r *states.Resource) error {
+	w.str("    {\n")
+	if !r.Addr.Module.IsRoot() {
+		field(w, "      ", "module", jsonString(r.Addr.Module.String()))
+	}
+	field(w, "      ", "mode", jsonString(r.Addr.Resource.Mode.String()))
+	field(w, "      ", "type", jsonString(r.Addr.Resource.Type))
+	field(w, "      ", "name", jsonString(r.Addr.Resource.Name))
+	objs := sortedObjects(r)
+	if each := eachMode(objs); each != "" {
+		field(w, "      ", "each", jsonString(each))
+	}
+	field(w, "      ", "provider", jsonString(r.ProviderConfig.String()))
+	w.str("      \"instances\": [\n")
+	for i, o := range objs {
+		if i > 0 {
+			w.str(",\n")
+		}
+		if err := writeInstance(w, r.Addr, o); err != nil {
+			return err
+		}
+	}
+	w.str("\n      ]\n    }")
+	return nil
+}
+
+func field(w *errWriter, indent, name string, val []byte) {
+	w.str(indent + "\"" + name + "\": ")
+	w.bytes(val)
+	w.str(",\n")
+}
+
+type keyedObject struct {
+	key     addrs.InstanceKey
+	deposed addrs.DeposedKey
+	obj     *states.ResourceInstanceObjectSrc
+}
+
+// sortedObjects lists r's objects as Terraform orders them: by deposed key
+// (current objects, with the empty key, first), then index key (none, then
+// numbers ascending, then strings).
+func sortedObjects(r *states.Resource) []keyedObject {
+	var out []keyedObject
+	for key, ri := range r.Instances {
+		if ri.Current != nil {
+			out = append(out, keyedObject{key: key, obj: ri.Current})
+		}
+		for dk, o := range ri.Deposed {
+			if o != nil {
+				out = append(out, keyedObject{key: key, deposed: dk, obj: o})
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b keyedObject) int {
+		if c := strings.Compare(string(a.deposed), string(b.deposed)); c != 0 {
+			return c
+		}
+		return compareKeys(a.key, b.key)
+	})
+	return out
+}
+
+func compareKeys(a, b addrs.InstanceKey) int {
+	rank := func(k addrs.InstanceKey) int {
+		switch k.(type) {
+		case nil:
+			return 0
+		case addrs.IntKey:
+			return 1
+		}
+		return 2
+	}
+	if c := rank(a) - rank(b); c != 0 {
+		return c
+	}
+	switch a := a.(type) {
+	case addrs.IntKey:
+		return int(a) - int(b.(addrs.IntKey))
+	case addrs.StringKey:
+		return strings.Compare(string(a), string(b.(addrs.StringKey)))
+	}
+	return 0
+}
+
+// eachMode returns "list" for count instances, "map" for for_each ones,
+// "" for a single instance with no key.
+func eachMode(objs []keyedObject) string {
+	for _, o := range objs {
+		switch o.key.(type) {
+		case addrs.IntKey:
+			return "list"
+		case addrs.StringKey:
+			return "map"
+		}
+	}
+	return ""
+}
+
+func writeInstance(w *errWriter, res addrs.AbsResource, o keyedObject) error {
+	const in = instanceIndent + "  "
+	w.str(instanceIndent + "{\n")
+	switch k := o.key.(type) {
+	case addrs.IntKey:
+		field(w, in, "index_key", []byte(strconv.Itoa(int(k))))
+	case addrs.StringKey:
+		field(w, in, "index_key", jsonString(string(k)))
+	}
+	if o.obj.Status == states.ObjectTainted {
+		field(w, in, "status", []byte(`"tainted"`))
+	}
+	if o.deposed != addrs.NotDeposed {
+		field(w, in, "deposed", jsonString(string(o.deposed)))
+	}
+	tail, err := o.obj.CachedEncoding(cacheFormat, encodeTail)
+	if err != nil {
+		return fmt.Errorf("instance %s: %w", res.Instance(o.key), err)
+	}
+	w.bytes(tail)
+	w.str("\n" + instanceIndent + "}")
+	return nil
+}
+
+// encodeTail encodes the object-only fields of an instance, indented for
+// their fixed depth in the file, without the surrounding braces.
+func encodeTail(obj *states.ResourceInstanceObjectSrc) ([]byte, error) {
+	paths, err := marshalPaths(obj.AttrSensitivePaths)
+	if err != nil {
+		return nil, err
+	}
+	t := instanceTailV4{
+		SchemaVersion:           obj.SchemaVersion,
+		AttributesRaw:           obj.AttrsJSON,
+		AttributeSensitivePaths: paths,
+		PrivateRaw:              obj.Private,
+		CreateBeforeDestroy:     obj.CreateBeforeDestroy,
+	}
+	if obj.Identity != nil {
+		v := obj.Identity.SchemaVersion
+		t.IdentitySchemaVersion = &v
+		t.IdentityRaw = obj.Identity.JSON
+	}
+	for _, d := range obj.Dependencies {
+		t.Dependencies = append(t.Dependencies, d.String())
+	}
+	b, err := json.MarshalIndent(t, instanceIndent, "  ")
+	if err != nil {
+		return nil, fmt.Errorf("cannot encode the object: %w", err)
+	}
+	// Strip "{\n" and "\n" + indent + "}".
+	return b[2 : len(b)-len(instanceIndent)-2], nil
+}
+
+// jsonString encodes s as encoding/json does (HTML characters escaped).
+func jsonString(s string) []byte {
+	b, _ := json.Marshal(s)
+	return b
+}
+
+// escapeHTML re-encodes raw JSON with encoding/json's HTML escaping, as
+// MarshalIndent does for a RawMessage.
+func escapeHTML(raw []byte) []byte {
+	var buf bytes.Buffer
+	json.HTMLEscape(&buf, raw)
+	return buf.Bytes()
+}
