@@ -116,12 +116,15 @@ func dumpConfig(c *Config) string {
 
 func traversalString(t hcl.Traversal) string {
 	var b strings.Builder
-	for _, step := range t {
+	for i, step := range t {
 		switch s := step.(type) {
 		case hcl.TraverseRoot:
 			b.WriteString(s.Name)
 		case hcl.TraverseAttr:
-			b.WriteString("." + s.Name)
+			if i > 0 {
+				b.WriteString(".")
+			}
+			b.WriteString(s.Name)
 		case hcl.TraverseIndex:
 			b.WriteString("[" + s.Key.GoString() + "]")
 		case hcl.TraverseSplat:
