@@ -171,10 +171,10 @@ data "cloud_info" "e" {}
 		got[k] = r.Provider.String() + " " + r.ProviderConfigAddr().String()
 	}
 	want := map[string]string{
-		"terraform_data.a": "terraform.io/builtin/terraform terraform",
-		"cloud_thing.b":    "example.com/acme/cloud cloud",
-		"aws_instance.c":   "registry.terraform.io/hashicorp/aws aws",
-		"aws_instance.d":   "registry.terraform.io/hashicorp/aws awsalt.west",
+		"terraform_data.a":  "terraform.io/builtin/terraform terraform",
+		"cloud_thing.b":     "example.com/acme/cloud cloud",
+		"aws_instance.c":    "registry.terraform.io/hashicorp/aws aws",
+		"aws_instance.d":    "registry.terraform.io/hashicorp/aws awsalt.west",
 		"data.cloud_info.e": "example.com/acme/cloud cloud",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
