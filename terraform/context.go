@@ -1,0 +1,167 @@
+// Package terraform is plankit's core: Context.Validate, Context.Plan and
+// Context.Apply. Each operation builds a graph from a declared list of
+// transformers (builders.go), then walks it in parallel with dag.Walk. The
+// graph has one node per configuration object (variable, local, output,
+// module call, resource block, provider configuration); resource and module
+// nodes expand their count/for_each at walk time. Evaluation resolves each
+// reference in O(1) from named-value and resource-value stores, so a plan
+// costs O(V+E) in the size of the configuration.
+package terraform
+
+import (
+	"sync"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/plans"
+	"github.com/plankit/plankit/providers"
+	"github.com/plankit/plankit/states"
+	"github.com/plankit/plankit/tfdiags"
+)
+
+// ContextOpts configures a Context.
+type ContextOpts struct {
+	// Providers are the factories of every provider the operations may use
+	// (built-ins from providers/builtin.Factories()).
+	Providers map[addrs.Provider]providers.Factory
+	// Parallelism bounds concurrent provider operations; ≤ 0 means 10.
+	Parallelism int
+	Hooks       []Hook
+}
+
+// Context runs core operations. It caches provider schemas (fetched once
+// per provider type) and is safe for concurrent use.
+type Context struct {
+	factories   map[addrs.Provider]providers.Factory
+	parallelism int
+	hooks       []Hook
+
+	schemaMu sync.Mutex
+	schemas  map[addrs.Provider]*providers.GetProviderSchemaResponse
+}
+
+// NewContext returns a Context for opts.
+func NewContext(opts *ContextOpts) (*Context, hcl.Diagnostics) {
+	if opts == nil {
+		opts = &ContextOpts{}
+	}
+	p := opts.Parallelism
+	if p <= 0 {
+		p = 10
+	}
+	f := make(map[addrs.Provider]providers.Factory, len(opts.Providers))
+	for k, v := range opts.Providers {
+		f[k] = v
+	}
+	return &Context{
+		factories:   f,
+		parallelism: p,
+		hooks:       append([]Hook(nil), opts.Hooks...),
+		schemas:     map[addrs.Provider]*providers.GetProviderSchemaResponse{},
+	}, nil
+}
+
+// ValueSourceType says where an input variable's value came from.
+type ValueSourceType rune
+
+const (
+	ValueFromUnknown   ValueSourceType = 0
+	ValueFromConfig    ValueSourceType = 'C'
+	ValueFromCLIArg    ValueSourceType = 'A'
+	ValueFromNamedFile ValueSourceType = 'N'
+	ValueFromAutoFile  ValueSourceType = 'F'
+	ValueFromEnvVar    ValueSourceType = 'E'
+	ValueFromPlan      ValueSourceType = 'P'
+)
+
+// InputValue is the raw value given for a root input variable.
+type InputValue struct {
+	Value       cty.Value
+	SourceType  ValueSourceType
+	SourceRange hcl.Range
+}
+
+// InputValues are root input variable values by name.
+type InputValues map[string]*InputValue
+
+// PlanOpts are the options of Context.Plan.
+type PlanOpts struct {
+	Mode         plans.Mode
+	SkipRefresh  bool
+	SetVariables InputValues
+	Targets      []addrs.Targetable
+	ForceReplace []addrs.AbsResourceInstance
+}
+
+// ApplyOpts are the options of Context.Apply.
+type ApplyOpts struct {
+	// Persist is called (from a background persister) with snapshots of
+	// the state while the apply runs; may be nil.
+	Persist func(*states.State) error
+}
+
+// GraphKind selects the graph GraphDOT renders.
+type GraphKind int
+
+const (
+	GraphKindPlan GraphKind = iota
+	GraphKindPlanDestroy
+	GraphKindApply
+)
+
+// schema returns the cached schema of provider p, fetching it from a
+// fresh instance (closed afterwards) the first time. The lock is held
+// while fetching: schemas are fetched once per provider type per Context.
+func (c *Context) schema(p addrs.Provider) (*providers.GetProviderSchemaResponse, hcl.Diagnostics) {
+	c.schemaMu.Lock()
+	defer c.schemaMu.Unlock()
+	if s, ok := c.schemas[p]; ok {
+		return s, nil
+	}
+	f, ok := c.factories[p]
+	if !ok {
+		return nil, hcl.Diagnostics{tfdiags.Errorf("Missing required provider",
+			"This configuration or its state requires provider %s, which is not available. Run init to install it, or remove the resources that use it.", p.ForDisplay())}
+	}
+	inst, err := f()
+	if err != nil {
+		return nil, tfdiags.FromError("Failed to start provider "+p.ForDisplay(), err)
+	}
+	resp := inst.GetProviderSchema()
+	_ = inst.Close()
+	if resp.Diagnostics.HasErrors() {
+		return nil, resp.Diagnostics
+	}
+	c.schemas[p] = &resp
+	return &resp, nil
+}
+
+// schemasFor fetches the schemas of every provider in ps.
+func (c *Context) schemasFor(ps []addrs.Provider) (map[addrs.Provider]*providers.GetProviderSchemaResponse, hcl.Diagnostics) {
+	out := make(map[addrs.Provider]*providers.GetProviderSchemaResponse, len(ps))
+	var diags hcl.Diagnostics
+	for _, p := range ps {
+		if _, done := out[p]; done {
+			continue
+		}
+		s, d := c.schema(p)
+		diags = append(diags, d...)
+		if s != nil {
+			out[p] = s
+		}
+	}
+	return out, diags
+}
+
+// hookAll calls fn on every hook, reporting whether one asked to halt.
+func (c *Context) hookAll(fn func(Hook) (HookAction, error)) bool {
+	halt := false
+	for _, h := range c.hooks {
+		if a, _ := fn(h); a == HookActionHalt {
+			halt = true
+		}
+	}
+	return halt
+}

@@ -1,0 +1,200 @@
+package terraform
+
+import (
+	"fmt"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/configs"
+	"github.com/plankit/plankit/lang"
+	"github.com/plankit/plankit/terraform/namedvals"
+)
+
+// evalData is lang.Data for one module instance (and, inside a counted or
+// for_each'd object, one repetition). Every reference is answered from the
+// walk's stores in O(1), or O(instances) for a whole counted resource or
+// module: nothing is rebuilt per expression.
+type evalData struct {
+	ws  *walkState
+	mod moduleInst
+	cfg *configs.Config // the module's configuration
+	rep repetition
+	// hasRep says count/each are available (inside a repeated object).
+	hasRep bool
+}
+
+var _ lang.Data = (*evalData)(nil)
+
+// scope returns the evaluation scope for module instance mod with rep.
+func (ws *walkState) scope(mod moduleInst, cfg *configs.Config, rep *repetition, self addrs.Referenceable) *lang.Scope {
+	d := &evalData{ws: ws, mod: mod, cfg: cfg}
+	if rep != nil {
+		d.rep, d.hasRep = *rep, true
+	}
+	return &lang.Scope{Data: d, SelfAddr: self, BaseDir: cfg.Module.SourceDir, PureOnly: ws.op != opApply}
+}
+
+func refErr(rng hcl.Range, summary, detail string) hcl.Diagnostics {
+	return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: summary, Detail: detail, Subject: rng.Ptr()}}
+}
+
+func (d *evalData) GetCountAttr(addr addrs.CountAttr, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
+	switch {
+	case d.hasRep && d.rep.mode == expCount:
+		return d.rep.key.Value(), nil
+	case d.hasRep && d.rep.mode == expUnknown:
+		return cty.UnknownVal(cty.Number), nil
+	}
+	return cty.DynamicVal, refErr(rng, `Reference to "count" in non-counted context`,
+		`The "count" object can only be used in "module", "resource", and "data" blocks, and only when the "count" argument is set.`)
+}
+
+func (d *evalData) GetForEachAttr(addr addrs.ForEachAttr, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
+	switch {
+	case d.hasRep && d.rep.mode == expForEach:
+		if addr.Name == "key" {
+			return d.rep.key.Value(), nil
+		}
+		return d.rep.eachValue, nil
+	case d.hasRep && d.rep.mode == expUnknown:
+		if addr.Name == "key" {
+			return cty.UnknownVal(cty.String), nil
+		}
+		return cty.DynamicVal, nil
+	}
+	return cty.DynamicVal, refErr(rng, `Reference to "each" in context without for_each`,
+		`The "each" object can be used only in "module" or "resource" blocks, and only when the "for_each" argument is set.`)
+}
+
+func (d *evalData) GetResource(addr addrs.Resource, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
+	rc := d.cfg.Module.ResourceByAddr(addr)
+	if rc == nil {
+		return cty.DynamicVal, refErr(rng, "Reference to undeclared resource",
+			fmt.Sprintf("A resource %q has not been declared in %s. Declare it, or fix the reference.", addr, moduleDisplay(d.cfg.Path)))
+	}
+	v, ok := d.ws.values.get(addr.Absolute(d.mod.addr))
+	if !ok {
+		if ty := d.ws.resourceType(rc); ty != cty.NilType && rc.Count == nil && rc.ForEach == nil {
+			return cty.UnknownVal(ty), nil
+		}
+		return cty.DynamicVal, nil
+	}
+	return v, nil
+}
+
+func (d *evalData) GetLocalValue(addr addrs.LocalValue, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
+	if _, ok := d.cfg.Module.Locals[addr.Name]; !ok {
+		return cty.DynamicVal, refErr(rng, "Reference to undeclared local value",
+			fmt.Sprintf("A local value named %q has not been declared in %s.", addr.Name, moduleDisplay(d.cfg.Path)))
+	}
+	if v, ok := d.ws.named.GetKey(d.mod.key, namedvals.Local, addr.Name); ok {
+		return v, nil
+	}
+	return cty.DynamicVal, nil
+}
+
+func (d *evalData) GetInputVariable(addr addrs.InputVariable, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
+	if _, ok := d.cfg.Module.Variables[addr.Name]; !ok {
+		return cty.DynamicVal, refErr(rng, "Reference to undeclared input variable",
+			fmt.Sprintf("An input variable named %q has not been declared in %s. Declare it with a variable block.", addr.Name, moduleDisplay(d.cfg.Path)))
+	}
+	if v, ok := d.ws.named.GetKey(d.mod.key, namedvals.Variable, addr.Name); ok {
+		return v, nil
+	}
+	return cty.DynamicVal, nil
+}
+
+func (d *evalData) GetModule(addr addrs.ModuleCall, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
+	child := d.cfg.Children[addr.Name]
+	call := d.cfg.Module.ModuleCalls[addr.Name]
+	if child == nil || call == nil {
+		return cty.DynamicVal, refErr(rng, "Reference to undeclared module",
+			fmt.Sprintf("No module call named %q is declared in %s.", addr.Name, moduleDisplay(d.cfg.Path)))
+	}
+	insts, ok := d.ws.exp.children(d.mod.key, addr.Name)
+	if !ok || d.ws.op == opValidate {
+		return cty.DynamicVal, nil
+	}
+	obj := func(mi moduleInst) cty.Value {
+		attrs := make(map[string]cty.Value, len(child.Module.Outputs))
+		for name := range child.Module.Outputs {
+			v, ok := d.ws.named.GetKey(mi.key, namedvals.Output, name)
+			if !ok {
+				v = cty.DynamicVal
+			}
+			attrs[name] = v
+		}
+		return cty.ObjectVal(attrs)
+	}
+	switch {
+	case call.Count != nil:
+		if len(insts) == 0 {
+			return cty.EmptyTupleVal, nil
+		}
+		elems := make([]cty.Value, len(insts))
+		for i, mi := range insts {
+			elems[i] = obj(mi)
+		}
+		return cty.TupleVal(elems), nil
+	case call.ForEach != nil:
+		attrs := make(map[string]cty.Value, len(insts))
+		for _, mi := range insts {
+			attrs[string(mi.rep.key.(addrs.StringKey))] = obj(mi)
+		}
+		return cty.ObjectVal(attrs), nil
+	}
+	if len(insts) == 1 {
+		return obj(insts[0]), nil
+	}
+	return cty.DynamicVal, nil
+}
+
+func (d *evalData) GetPathAttr(addr addrs.PathAttr, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
+	switch addr.Name {
+	case "module":
+		return cty.StringVal(d.cfg.Module.SourceDir), nil
+	default: // root, cwd: the root module directory
+		return cty.StringVal(d.ws.config.Root.Module.SourceDir), nil
+	}
+}
+
+func (d *evalData) GetTerraformAttr(addr addrs.TerraformAttr, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
+	return cty.StringVal("default"), nil
+}
+
+// resourceType returns the implied type of rc's schema, or NilType.
+func (ws *walkState) resourceType(rc *configs.Resource) cty.Type {
+	s := ws.resourceSchema(rc.Provider, rc.Mode, rc.Type)
+	if s == nil || s.Block == nil {
+		return cty.NilType
+	}
+	return s.Block.ImpliedType()
+}
+
+// resourceSchema returns the schema of a resource type, nil if unknown.
+func (ws *walkState) resourceSchema(p addrs.Provider, mode addrs.ResourceMode, typ string) *providersSchema {
+	ps := ws.schemas[p]
+	if ps == nil {
+		return nil
+	}
+	var s providersSchema
+	var ok bool
+	if mode == addrs.DataResourceMode {
+		s, ok = ps.DataSources[typ]
+	} else {
+		s, ok = ps.ResourceTypes[typ]
+	}
+	if !ok {
+		return nil
+	}
+	return &s
+}
+
+func moduleDisplay(m addrs.Module) string {
+	if m.IsRoot() {
+		return "the root module"
+	}
+	return m.String()
+}

@@ -1,0 +1,286 @@
+package terraform
+
+import (
+	"context"
+	"sync"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hcldec"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/configs"
+	"github.com/plankit/plankit/plans"
+	"github.com/plankit/plankit/providers"
+	"github.com/plankit/plankit/states"
+	"github.com/plankit/plankit/tfdiags"
+)
+
+// nodeResource is a resource or data block of a static module. At walk
+// time it expands: for each instance of its module it evaluates count or
+// for_each, then refreshes/plans each instance (in parallel, bounded by the
+// walk's provider semaphore), plus the instances the state has that the
+// expansion no longer includes (shrunk count, removed for_each key, module
+// instance gone).
+type nodeResource struct {
+	cfg      *configs.Config
+	rc       *configs.Resource // nil for a resource only the state has
+	typ      string
+	addr     addrs.ConfigResource
+	provider addrs.AbsProviderConfig
+	schema   *providers.Schema // nil when the provider lacks the type
+	spec     hcldec.Spec
+	ty       cty.Type
+	// sensitive is set when the schema has sensitive attributes.
+	sensitive bool
+	// ignore are the lifecycle.ignore_changes paths.
+	ignore []cty.Path
+	// cbd is the effective create_before_destroy (own or from a dependent).
+	cbd bool
+	// filter, when non-nil, limits the instances planned to those the
+	// -target addresses contain.
+	filter []addrs.Targetable
+	// deps are the managed resources a data source depends on directly.
+	deps []*nodeResource
+}
+
+var (
+	_ executable    = (*nodeResource)(nil)
+	_ referencer    = (*nodeResource)(nil)
+	_ referenceable = (*nodeResource)(nil)
+)
+
+func (n *nodeResource) Name() string { return n.addr.String() }
+
+func (n *nodeResource) referenceKeys() []refKey {
+	return []refKey{keyIn(n.addr.Module, n.addr.Resource.String())}
+}
+
+func (n *nodeResource) references() []refKey {
+	if n.rc == nil {
+		return nil
+	}
+	mod := n.addr.Module
+	keys := exprKeys(mod, n.rc.Count, n.rc.ForEach)
+	keys = append(keys, traversalKeys(mod, n.rc.DependsOn)...)
+	if n.spec != nil {
+		keys = append(keys, bodyKeys(mod, n.rc.Config, n.spec)...)
+	}
+	if m := n.rc.Managed; m != nil {
+		keys = append(keys, exprKeys(mod, m.ReplaceTriggeredBy...)...)
+		for _, p := range m.Provisioners {
+			attrs, _ := p.Config.JustAttributes()
+			for _, a := range attrs {
+				keys = append(keys, exprKeys(mod, a.Expr)...)
+			}
+		}
+	}
+	if !mod.IsRoot() {
+		keys = append(keys, moduleCallKey(mod))
+	}
+	return keys
+}
+
+func (n *nodeResource) providerAddr() addrs.AbsProviderConfig { return n.provider }
+
+// instanceWork is one instance to process.
+type instanceWork struct {
+	addr   addrs.AbsResourceInstance
+	mod    moduleInst
+	rep    repetition
+	orphan plans.ResourceInstanceChangeActionReason // non-zero: not in configuration any more
+	gone   bool                                     // orphan: delete (true even with ReasonNone in destroy mode)
+}
+
+func (n *nodeResource) Execute(ctx context.Context, ws *walkState) hcl.Diagnostics {
+	if n.schema == nil {
+		return hcl.Diagnostics{n.missingSchemaDiag()}
+	}
+	if n.rc == nil {
+		return runInstances(ctx, ws, n.orphanedModuleInstances(ws, nil), func(w instanceWork) hcl.Diagnostics {
+			return n.executeInstance(ctx, ws, w)
+		})
+	}
+	var diags hcl.Diagnostics
+	var work []instanceWork
+	expanded := map[string]bool{}
+	for _, mi := range ws.exp.moduleInstances(n.addr.Module) {
+		expanded[mi.key] = true
+		w, d := n.expand(ws, mi)
+		diags = append(diags, d...)
+		work = append(work, w...)
+	}
+	if ws.op != opValidate {
+		work = append(work, n.orphanedModuleInstances(ws, expanded)...)
+	}
+	if diags.HasErrors() {
+		return diags
+	}
+	return append(diags, runInstances(ctx, ws, work, func(w instanceWork) hcl.Diagnostics {
+		return n.executeInstance(ctx, ws, w)
+	})...)
+}
+
+// expand evaluates count/for_each in module instance mi and returns the
+// instances to process there, orphans included.
+func (n *nodeResource) expand(ws *walkState, mi moduleInst) ([]instanceWork, hcl.Diagnostics) {
+	x, diags := evalExpansion(ws.scope(mi, n.cfg, nil, nil), n.rc.Count, n.rc.ForEach, ws.op == opValidate)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	if !x.known {
+		x = expansion{mode: expUnknown, keys: []addrs.InstanceKey{addrs.NoKey}, known: true}
+	}
+	abs := n.addr.Resource.Absolute(mi.addr)
+	ws.values.expand(abs, x.mode, x.keys, n.ty)
+	var work []instanceWork
+	inConfig := make(map[addrs.InstanceKey]bool, len(x.keys))
+	for _, k := range x.keys {
+		inConfig[k] = true
+		inst := abs.Instance(k)
+		if n.targeted(inst) {
+			work = append(work, instanceWork{addr: inst, mod: mi, rep: x.rep(k)})
+		}
+	}
+	if ws.op == opValidate {
+		return work, diags
+	}
+	if rs := ws.prevState.Resource(abs); rs != nil {
+		for _, k := range sortedKeys(rs.Instances) {
+			if inConfig[k] || !n.targeted(abs.Instance(k)) {
+				continue
+			}
+			work = append(work, instanceWork{addr: abs.Instance(k), mod: mi, orphan: orphanReason(x, k), gone: true})
+		}
+	}
+	return work, diags
+}
+
+// orphanReason says why key k of a resource is no longer in expansion x.
+func orphanReason(x expansion, k addrs.InstanceKey) plans.ResourceInstanceChangeActionReason {
+	switch k.(type) {
+	case addrs.IntKey:
+		if x.mode == expCount {
+			return plans.ReasonDeleteBecauseCountIndex
+		}
+	case addrs.StringKey:
+		if x.mode == expForEach {
+			return plans.ReasonDeleteBecauseEachKey
+		}
+	}
+	return plans.ReasonDeleteBecauseWrongRepetition
+}
+
+// orphanedModuleInstances returns the state's instances of this resource
+// in module instances the configuration no longer has (every module
+// instance when the resource block itself is gone).
+func (n *nodeResource) orphanedModuleInstances(ws *walkState, expanded map[string]bool) []instanceWork {
+	var work []instanceWork
+	reason := plans.ReasonDeleteBecauseNoModule
+	if n.rc == nil && n.cfg != nil {
+		reason = plans.ReasonDeleteBecauseNoResourceConfig
+	}
+	for _, m := range ws.stateModules(n.addr.Module) {
+		key := m.String()
+		if expanded[key] {
+			continue
+		}
+		rs := ws.prevState.Resource(n.addr.Resource.Absolute(m))
+		if rs == nil {
+			continue
+		}
+		mi := moduleInst{addr: m, key: key}
+		for _, k := range sortedKeys(rs.Instances) {
+			if inst := rs.Addr.Instance(k); n.targeted(inst) {
+				work = append(work, instanceWork{addr: inst, mod: mi, orphan: reason, gone: true})
+			}
+		}
+	}
+	return work
+}
+
+func (n *nodeResource) targeted(inst addrs.AbsResourceInstance) bool {
+	if n.filter == nil {
+		return true
+	}
+	for _, t := range n.filter {
+		if addrs.TargetContains(t, inst) {
+			return true
+		}
+	}
+	return false
+}
+
+func (n *nodeResource) missingSchemaDiag() *hcl.Diagnostic {
+	what := "resource type"
+	if n.addr.Resource.Mode == addrs.DataResourceMode {
+		what = "data source"
+	}
+	d := &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Invalid " + what,
+		Detail:   "The provider " + n.provider.Provider.ForDisplay() + " does not support " + what + " \"" + n.typ + "\".",
+	}
+	if n.rc != nil {
+		d.Subject = n.rc.TypeRange.Ptr()
+	}
+	return d
+}
+
+// executeInstance processes one instance under a provider slot.
+func (n *nodeResource) executeInstance(ctx context.Context, ws *walkState, w instanceWork) hcl.Diagnostics {
+	if !ws.acquire(ctx) {
+		return hcl.Diagnostics{tfdiags.Error("Operation cancelled", w.addr.String()+" was not processed because the operation was cancelled.")}
+	}
+	defer ws.release()
+	p, diags := ws.provs.get(n.provider)
+	if diags.HasErrors() {
+		return diags
+	}
+	ic := &instanceCtx{ws: ws, n: n, p: p, w: w}
+	if n.addr.Resource.Mode == addrs.DataResourceMode {
+		return ic.data(ctx)
+	}
+	return ic.managed(ctx)
+}
+
+// runInstances runs fn for every work item, up to the parallelism at once,
+// and returns the diagnostics in work order (deterministic).
+func runInstances(ctx context.Context, ws *walkState, work []instanceWork, fn func(instanceWork) hcl.Diagnostics) hcl.Diagnostics {
+	switch len(work) {
+	case 0:
+		return nil
+	case 1:
+		return fn(work[0])
+	}
+	results := make([]hcl.Diagnostics, len(work))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(len(work), ws.c.parallelism) {
+		wg.Go(func() {
+			for i := range next {
+				results[i] = fn(work[i])
+			}
+		})
+	}
+	for i := range work {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	var diags hcl.Diagnostics
+	for _, d := range results {
+		diags = append(diags, d...)
+	}
+	return diags
+}
+
+// sortedKeys returns the instance keys of a state resource in address order.
+func sortedKeys(m map[addrs.InstanceKey]*states.ResourceInstance) []addrs.InstanceKey {
+	keys := make([]addrs.InstanceKey, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sortInstanceKeys(keys)
+	return keys
+}

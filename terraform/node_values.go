@@ -1,0 +1,199 @@
+package terraform
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/configs"
+	"github.com/plankit/plankit/lang/marks"
+	"github.com/plankit/plankit/terraform/namedvals"
+	"github.com/plankit/plankit/terraform/variables"
+)
+
+// nodeVariable is an input variable of a static module: a root variable
+// (value from the command line) or a module variable (value from the
+// calling module block, evaluated in the caller's scope once per module
+// instance).
+type nodeVariable struct {
+	cfg *configs.Config // the module declaring the variable
+	v   *configs.Variable
+	// expr is the module block's argument for a module variable (nil when
+	// not set or for a root variable).
+	expr hcl.Expression
+}
+
+var (
+	_ executable    = (*nodeVariable)(nil)
+	_ referencer    = (*nodeVariable)(nil)
+	_ referenceable = (*nodeVariable)(nil)
+)
+
+func (n *nodeVariable) Name() string { return joinAddr(n.cfg.Path.String(), "var."+n.v.Name) }
+
+func (n *nodeVariable) referenceKeys() []refKey { return []refKey{keyIn(n.cfg.Path, "var."+n.v.Name)} }
+
+func (n *nodeVariable) references() []refKey {
+	if n.cfg.Path.IsRoot() {
+		return nil
+	}
+	return append(exprKeys(n.cfg.Path.Parent(), n.expr), moduleCallKey(n.cfg.Path))
+}
+
+func (n *nodeVariable) Execute(ctx context.Context, ws *walkState) hcl.Diagnostics {
+	if n.cfg.Path.IsRoot() {
+		return n.executeRoot(ws)
+	}
+	var diags hcl.Diagnostics
+	where := fmt.Sprintf("input variable of %s", n.cfg.Path)
+	for _, mi := range ws.exp.moduleInstances(n.cfg.Path) {
+		raw := cty.NilVal
+		rng := n.v.DeclRange
+		if n.expr != nil {
+			parent := moduleInst{addr: mi.addr.Parent()}
+			parent.key = parent.addr.String()
+			rep := mi.rep
+			v, d := ws.scope(parent, n.cfg.Parent, &rep, nil).EvalExpr(n.expr, cty.DynamicPseudoType)
+			diags = append(diags, d...)
+			raw, rng = v, n.expr.Range()
+		}
+		val, d := variables.Prepare(n.v, raw, rng, where)
+		diags = append(diags, d...)
+		if !d.HasErrors() && ws.op != opValidate {
+			diags = append(diags, variables.Validate(n.v, val, ws.scope(mi, n.cfg, nil, nil).Functions())...)
+		}
+		ws.named.SetKey(mi.key, namedvals.Variable, n.v.Name, val)
+	}
+	return diags
+}
+
+func (n *nodeVariable) executeRoot(ws *walkState) hcl.Diagnostics {
+	raw, rng := cty.NilVal, hcl.Range{}
+	if ws.opts != nil {
+		if iv := ws.opts.SetVariables[n.v.Name]; iv != nil {
+			raw, rng = iv.Value, iv.SourceRange
+		}
+	}
+	if ws.op == opValidate && raw == cty.NilVal && n.v.Required() {
+		ws.named.SetKey("", namedvals.Variable, n.v.Name, cty.UnknownVal(variables.TypeOf(n.v)))
+		return nil
+	}
+	val, diags := variables.Prepare(n.v, raw, rng, "root module input variable")
+	if !diags.HasErrors() {
+		root := rootInst[0]
+		diags = append(diags, variables.Validate(n.v, val, ws.scope(root, n.cfg, nil, nil).Functions())...)
+	}
+	ws.named.SetKey("", namedvals.Variable, n.v.Name, val)
+	return diags
+}
+
+
+// nodeLocal is a local value of a static module, evaluated once per module
+// instance.
+type nodeLocal struct {
+	cfg *configs.Config
+	l   *configs.Local
+}
+
+var (
+	_ executable    = (*nodeLocal)(nil)
+	_ referencer    = (*nodeLocal)(nil)
+	_ referenceable = (*nodeLocal)(nil)
+)
+
+func (n *nodeLocal) Name() string            { return joinAddr(n.cfg.Path.String(), "local."+n.l.Name) }
+func (n *nodeLocal) referenceKeys() []refKey { return []refKey{keyIn(n.cfg.Path, "local."+n.l.Name)} }
+
+func (n *nodeLocal) references() []refKey {
+	keys := exprKeys(n.cfg.Path, n.l.Expr)
+	if !n.cfg.Path.IsRoot() {
+		keys = append(keys, moduleCallKey(n.cfg.Path))
+	}
+	return keys
+}
+
+func (n *nodeLocal) Execute(ctx context.Context, ws *walkState) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, mi := range ws.exp.moduleInstances(n.cfg.Path) {
+		v, d := ws.scope(mi, n.cfg, nil, nil).EvalExpr(n.l.Expr, cty.DynamicPseudoType)
+		diags = append(diags, d...)
+		ws.named.SetKey(mi.key, namedvals.Local, n.l.Name, v)
+	}
+	return diags
+}
+
+// nodeOutput is an output value of a static module, evaluated once per
+// module instance. Root outputs become output changes (plan) or state
+// outputs (apply).
+type nodeOutput struct {
+	cfg *configs.Config
+	o   *configs.Output
+}
+
+var (
+	_ executable    = (*nodeOutput)(nil)
+	_ referencer    = (*nodeOutput)(nil)
+	_ referenceable = (*nodeOutput)(nil)
+)
+
+func (n *nodeOutput) Name() string { return joinAddr(n.cfg.Path.String(), "output."+n.o.Name) }
+
+func (n *nodeOutput) referenceKeys() []refKey {
+	keys := []refKey{keyIn(n.cfg.Path, "output."+n.o.Name)}
+	if !n.cfg.Path.IsRoot() {
+		p := n.cfg.Path
+		keys = append(keys, keyIn(p.Parent(), "module."+p[len(p)-1]))
+	}
+	return keys
+}
+
+func (n *nodeOutput) references() []refKey {
+	keys := append(exprKeys(n.cfg.Path, n.o.Expr), traversalKeys(n.cfg.Path, n.o.DependsOn)...)
+	if !n.cfg.Path.IsRoot() {
+		keys = append(keys, moduleCallKey(n.cfg.Path))
+	}
+	return keys
+}
+
+func (n *nodeOutput) Execute(ctx context.Context, ws *walkState) hcl.Diagnostics {
+	if ws.op == opPlanDestroy {
+		return nil // root outputs are planned for deletion from the state
+	}
+	var diags hcl.Diagnostics
+	for _, mi := range ws.exp.moduleInstances(n.cfg.Path) {
+		v, d := ws.scope(mi, n.cfg, nil, nil).EvalExpr(n.o.Expr, cty.DynamicPseudoType)
+		diags = append(diags, d...)
+		if !n.o.Sensitive && marks.Contains(v, marks.Sensitive) && !d.HasErrors() {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Output refers to sensitive values",
+				Detail:   "To reduce the risk of accidentally exporting sensitive data that was intended to be only internal, an output that includes sensitive values must itself be declared sensitive. Add sensitive = true to this output block if you intend to export it.",
+				Subject:  n.o.DeclRange.Ptr(),
+			})
+		}
+		if n.o.Sensitive {
+			v = v.Mark(marks.Sensitive)
+		}
+		ws.named.SetKey(mi.key, namedvals.Output, n.o.Name, v)
+		if mi.addr.IsRoot() && !d.HasErrors() {
+			ws.rootOutput(n.o.Name, v, n.o.Sensitive)
+		}
+	}
+	return diags
+}
+
+// joinAddr prefixes rest with a module address when there is one.
+func joinAddr(mod, rest string) string {
+	if mod == "" {
+		return rest
+	}
+	return mod + "." + rest
+}
+
+// rootOutputAddr is the address of root output name.
+func rootOutputAddr(name string) addrs.AbsOutputValue {
+	return addrs.OutputValue{Name: name}.Absolute(addrs.RootModuleInstance)
+}

@@ -1,0 +1,268 @@
+package terraform
+
+import (
+	"context"
+	"sort"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/configs"
+	"github.com/plankit/plankit/lang/marks"
+	"github.com/plankit/plankit/plans"
+	"github.com/plankit/plankit/providers"
+	"github.com/plankit/plankit/states"
+	"github.com/plankit/plankit/terraform/namedvals"
+	"github.com/plankit/plankit/tfdiags"
+)
+
+// Plan builds the plan graph for opts.Mode and walks it once: each
+// resource instance is refreshed (unless SkipRefresh) right before it is
+// planned, the refreshed objects forming the plan's PriorState and the
+// differences its DriftedResources. prevRunState is not modified. The plan
+// is returned even when planning failed (Errored set), with the
+// diagnostics.
+func (c *Context) Plan(ctx context.Context, config *configs.Config, prevRunState *states.State, opts *PlanOpts) (*plans.Plan, hcl.Diagnostics) {
+	if opts == nil {
+		opts = &PlanOpts{}
+	}
+	if prevRunState == nil {
+		prevRunState = states.NewState()
+	}
+	var op walkOp
+	switch opts.Mode {
+	case plans.NormalMode:
+		op = opPlan
+	case plans.DestroyMode:
+		op = opPlanDestroy
+	case plans.RefreshOnlyMode:
+		op = opRefreshOnly
+	default:
+		return nil, hcl.Diagnostics{tfdiags.Errorf("Unsupported plan mode", "Plan mode %s is not supported.", opts.Mode)}
+	}
+	diags := checkRootVariables(config, opts.SetVariables)
+	schemas, d := c.schemasFor(neededProviders(config, prevRunState))
+	diags = append(diags, d...)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	ws := c.newWalkState(op, config, schemas)
+	ws.prevState = prevRunState
+	ws.state = prevRunState.DeepCopy().SyncWrapper()
+	ws.opts = opts
+	ws.skipRefr = opts.SkipRefresh
+	ws.replace = map[string]bool{}
+	for _, a := range opts.ForceReplace {
+		ws.replace[a.String()] = true
+	}
+	in := &buildInput{config: config, schemas: schemas, state: prevRunState, targets: opts.Targets}
+	builder := planBuilder(in)
+	if op == opPlanDestroy {
+		builder = planDestroyBuilder(in)
+	}
+	g, d := builder.Build()
+	diags = append(diags, d...)
+	if d.HasErrors() {
+		return nil, diags
+	}
+	diags = append(diags, ws.walk(ctx, g)...)
+	if ctx.Err() != nil && !diags.HasErrors() {
+		diags = append(diags, tfdiags.Error("Operation cancelled", "The plan was interrupted before it completed."))
+	}
+	return ws.assemblePlan(opts, diags.HasErrors()), diags
+}
+
+// neededProviders lists the providers the configuration and the state use.
+func neededProviders(config *configs.Config, st *states.State) []addrs.Provider {
+	ps := config.ProviderTypes()
+	for _, mi := range st.ModuleInstances() {
+		for _, rs := range st.Module(mi).Resources {
+			ps = append(ps, rs.ProviderConfig.Provider)
+		}
+	}
+	return ps
+}
+
+// assemblePlan builds the plan from what the walk collected.
+func (ws *walkState) assemblePlan(opts *PlanOpts, errored bool) *plans.Plan {
+	prior := ws.state.Close()
+	p := &plans.Plan{
+		UIMode:            opts.Mode,
+		VariableValues:    map[string]cty.Value{},
+		VariableSensitive: map[string]bool{},
+		Changes:           &plans.Changes{Resources: ws.changes.sorted(), Outputs: ws.outputChanges(opts.Mode)},
+		DriftedResources:  ws.drift.sorted(),
+		TargetAddrs:       opts.Targets,
+		ForceReplaceAddrs: opts.ForceReplace,
+		PrevRunState:      ws.prevState,
+		PriorState:        prior,
+		Errored:           errored,
+		Complete:          !errored && len(opts.Targets) == 0,
+		Timestamp:         time.Now().UTC(),
+	}
+	for name, v := range ws.config.Module.Variables {
+		val, ok := ws.named.GetKey("", namedvals.Variable, name)
+		if !ok {
+			continue
+		}
+		u, _ := val.UnmarkDeep()
+		p.VariableValues[name] = u
+		if v.Sensitive || marks.Contains(val, marks.Sensitive) {
+			p.VariableSensitive[name] = true
+		}
+	}
+	p.ProviderSchemas = ws.touchedSchemas(p)
+	p.Applyable = !errored && (!p.Changes.Empty() || (opts.Mode == plans.RefreshOnlyMode && len(p.DriftedResources) > 0))
+	return p
+}
+
+// outputChanges returns the root output changes, sorted by name: each
+// evaluated output against its previous value, and deletions of outputs
+// the configuration (or, in destroy mode, the plan) no longer has.
+func (ws *walkState) outputChanges(mode plans.Mode) []*plans.OutputChange {
+	prev := ws.prevState.RootOutputValues()
+	names := map[string]bool{}
+	for n := range prev {
+		names[n] = true
+	}
+	for n := range ws.outputs {
+		names[n] = true
+	}
+	var out []*plans.OutputChange
+	for _, name := range sortedNames(names) {
+		before := cty.NullVal(cty.DynamicPseudoType)
+		bSens := false
+		if pv := prev[name]; pv != nil {
+			before, bSens = pv.Value, pv.Sensitive
+		}
+		after := cty.NullVal(cty.DynamicPseudoType)
+		aSens := false
+		r, ok := ws.outputs[name]
+		if ok && mode != plans.DestroyMode {
+			after, aSens = r.val, r.sensitive || marks.Contains(r.val, marks.Sensitive)
+		}
+		after, _ = after.UnmarkDeep()
+		before, _ = before.UnmarkDeep()
+		oc := &plans.OutputChange{Addr: rootOutputAddr(name), Sensitive: aSens || bSens,
+			Change: plans.Change{Before: before, After: after}}
+		switch {
+		case before.IsNull() && !after.IsNull():
+			oc.Action = plans.Create
+		case after.IsNull() && !before.IsNull():
+			oc.Action = plans.Delete
+		case before.IsNull() && after.IsNull():
+			oc.Action = plans.NoOp
+		default:
+			if eq := before.Equals(after); !eq.IsKnown() || eq.False() {
+				oc.Action = plans.Update
+			}
+		}
+		out = append(out, oc)
+	}
+	return out
+}
+
+// touchedSchemas returns, per provider, the provider schema and the
+// schemas of only the resource types the plan's changes, drift and prior
+// state use.
+func (ws *walkState) touchedSchemas(p *plans.Plan) map[addrs.Provider]*providers.GetProviderSchemaResponse {
+	type use struct {
+		mode addrs.ResourceMode
+		typ  string
+	}
+	used := map[addrs.Provider]map[use]bool{}
+	note := func(pr addrs.Provider, r addrs.Resource) {
+		if used[pr] == nil {
+			used[pr] = map[use]bool{}
+		}
+		used[pr][use{r.Mode, r.Type}] = true
+	}
+	for _, rc := range p.Changes.Resources {
+		note(rc.ProviderAddr.Provider, rc.Addr.Resource.Resource)
+	}
+	for _, rc := range p.DriftedResources {
+		note(rc.ProviderAddr.Provider, rc.Addr.Resource.Resource)
+	}
+	for _, st := range []*states.State{p.PriorState, p.PrevRunState} {
+		for _, mi := range st.ModuleInstances() {
+			for _, rs := range st.Module(mi).Resources {
+				note(rs.ProviderConfig.Provider, rs.Addr.Resource)
+			}
+		}
+	}
+	out := map[addrs.Provider]*providers.GetProviderSchemaResponse{}
+	for pr, uses := range used {
+		full := ws.schemas[pr]
+		if full == nil {
+			continue
+		}
+		s := &providers.GetProviderSchemaResponse{Provider: full.Provider, ProviderMeta: full.ProviderMeta,
+			ResourceTypes: map[string]providers.Schema{}, DataSources: map[string]providers.Schema{},
+			ServerCapabilities: full.ServerCapabilities}
+		for u := range uses {
+			if u.mode == addrs.DataResourceMode {
+				if rs, ok := full.DataSources[u.typ]; ok {
+					s.DataSources[u.typ] = rs
+				}
+			} else if rs, ok := full.ResourceTypes[u.typ]; ok {
+				s.ResourceTypes[u.typ] = rs
+			}
+		}
+		out[pr] = s
+	}
+	return out
+}
+
+// checkRootVariables reports values given for variables the root module
+// does not declare: an error for -var, a warning for files, nothing for
+// the environment (as Terraform does).
+func checkRootVariables(config *configs.Config, vals InputValues) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	names := make([]string, 0, len(vals))
+	for n := range vals {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if _, ok := config.Module.Variables[name]; ok {
+			continue
+		}
+		iv := vals[name]
+		d := &hcl.Diagnostic{Summary: "Value for undeclared variable",
+			Detail: "A variable named \"" + name + "\" was assigned a value, but the root module does not declare a variable of that name. To use this value, add a \"variable\" block to the configuration."}
+		if iv.SourceRange.Filename != "" {
+			d.Subject = iv.SourceRange.Ptr()
+		}
+		switch iv.SourceType {
+		case ValueFromCLIArg:
+			d.Severity = hcl.DiagError
+		case ValueFromNamedFile, ValueFromAutoFile:
+			d.Severity = hcl.DiagWarning
+		default:
+			continue
+		}
+		diags = append(diags, d)
+	}
+	return diags
+}
+
+// Validate checks the configuration without state or variable values:
+// expressions, references, types, and each provider's validation of its
+// configuration and of every resource's.
+func (c *Context) Validate(config *configs.Config) hcl.Diagnostics {
+	schemas, diags := c.schemasFor(config.ProviderTypes())
+	if diags.HasErrors() {
+		return diags
+	}
+	ws := c.newWalkState(opValidate, config, schemas)
+	ws.prevState = states.NewState()
+	ws.state = states.NewState().SyncWrapper()
+	g, d := validateBuilder(&buildInput{config: config, schemas: schemas}).Build()
+	diags = append(diags, d...)
+	if d.HasErrors() {
+		return diags
+	}
+	return append(diags, ws.walk(context.Background(), g)...)
+}

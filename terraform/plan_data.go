@@ -1,0 +1,94 @@
+package terraform
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/lang/marks"
+	"github.com/plankit/plankit/plans"
+	"github.com/plankit/plankit/providers"
+	"github.com/plankit/plankit/providers/objchange"
+	"github.com/plankit/plankit/states"
+	"github.com/plankit/plankit/tfdiags"
+)
+
+// data reads one data source instance during the plan when its
+// configuration is wholly known and none of the managed resources it
+// depends on has a pending change; otherwise it plans a read at apply
+// (in normal mode) with the reason. The value read goes to the working
+// state, as Terraform keeps data sources in the prior state.
+func (ic *instanceCtx) data(ctx context.Context) hcl.Diagnostics {
+	ws, n, addr := ic.ws, ic.n, ic.w.addr
+	if ic.w.gone {
+		if ws.op != opValidate {
+			ws.state.SetResourceInstanceCurrent(addr, nil, n.provider)
+		}
+		return nil
+	}
+	cfg, cfgMarks, diags := ic.evalConfig()
+	if diags.HasErrors() || ws.op == opValidate {
+		ws.values.set(addr, cty.UnknownVal(n.ty))
+		return diags
+	}
+	reason := plans.ReasonNone
+	switch {
+	case !cfg.IsWhollyKnown():
+		reason = plans.ReasonReadBecauseConfigUnknown
+	case ws.op == opPlan && n.depsPending(ws):
+		reason = plans.ReasonReadBecauseDependencyPending
+	}
+	if reason != plans.ReasonNone {
+		planned := objchange.ProposedNew(n.schema.Block, cty.NullVal(n.ty), cfg)
+		plannedM := ic.markSchema(planned.MarkWithPaths(cfgMarks))
+		ws.values.set(addr, plannedM)
+		if ws.op != opPlan {
+			return diags
+		}
+		_, ap := marks.SensitivePaths(plannedM)
+		ws.changes.add(&plans.ResourceInstanceChange{
+			Addr: addr, PrevRunAddr: addr, ProviderAddr: n.provider,
+			Change:       plans.Change{Action: plans.Read, Before: cty.NullVal(n.ty), After: planned, AfterSensitivePaths: ap},
+			ActionReason: reason,
+		})
+		ws.changed.Store(n.addr.String(), true)
+		return diags
+	}
+	return append(diags, ic.readData(cfg, cfgMarks)...)
+}
+
+// readData calls ReadDataSource and stores the result.
+func (ic *instanceCtx) readData(cfg cty.Value, cfgMarks []cty.PathValueMarks) hcl.Diagnostics {
+	ws, n, addr := ic.ws, ic.n, ic.w.addr
+	resp := ic.p.ReadDataSource(providers.ReadDataSourceRequest{TypeName: n.typ, Config: cfg})
+	diags := ic.subjectDiags(resp.Diagnostics)
+	if diags.HasErrors() {
+		ws.values.set(addr, cty.UnknownVal(n.ty))
+		return diags
+	}
+	v := resp.State
+	if v == cty.NilVal || v.IsNull() || !v.IsWhollyKnown() || len(v.Type().TestConformance(n.ty)) > 0 {
+		ws.values.set(addr, cty.UnknownVal(n.ty))
+		return append(diags, tfdiags.Errorf("Provider produced invalid object",
+			"Provider %s returned a null, partly unknown or wrongly typed value for %s. This is a bug in the provider.", n.provider.Provider.ForDisplay(), addr))
+	}
+	marked := ic.markSchema(v.MarkWithPaths(cfgMarks))
+	ws.values.set(addr, marked)
+	return append(diags, ic.writeObject(addrs.NotDeposed, &states.ResourceInstanceObject{Value: marked, Status: states.ObjectReady})...)
+}
+
+// depsPending reports whether a managed resource this data source depends
+// on has a pending change.
+func (n *nodeResource) depsPending(ws *walkState) bool {
+	for _, d := range n.deps {
+		if _, ok := ws.changed.Load(d.addr.String()); ok {
+			return true
+		}
+	}
+	return false
+}
+
+var _ = fmt.Sprintf

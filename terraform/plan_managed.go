@@ -1,0 +1,180 @@
+package terraform
+
+import (
+	"fmt"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/lang/marks"
+	"github.com/plankit/plankit/plans"
+	"github.com/plankit/plankit/providers"
+	"github.com/plankit/plankit/providers/objchange"
+	"github.com/plankit/plankit/states"
+	"github.com/plankit/plankit/tfdiags"
+)
+
+// plan evaluates the instance's configuration and asks the provider to
+// plan it: ProposedNew, then PlanResourceChange, then the action and its
+// reason. A replacement is planned again from a null prior so the planned
+// object is the new one.
+func (ic *instanceCtx) plan(cur *states.ResourceInstanceObjectSrc, prior cty.Value) hcl.Diagnostics {
+	ws, n, addr := ic.ws, ic.n, ic.w.addr
+	cfg, cfgMarks, diags := ic.evalConfig()
+	if diags.HasErrors() {
+		return diags
+	}
+	priorU, _ := prior.UnmarkDeep()
+	var priv []byte
+	if cur != nil {
+		priv = cur.Private
+	}
+	if !priorU.IsNull() {
+		cfg = ic.ignoreChanges(priorU, cfg)
+	}
+	resp, d := ic.planChange(priorU, cfg, priv)
+	diags = append(diags, d...)
+	if diags.HasErrors() {
+		return diags
+	}
+	action, reason := ic.decide(cur, priorU, resp)
+	planned, private := resp.PlannedState, resp.PlannedPrivate
+	if action.IsReplace() {
+		resp2, d := ic.planChange(cty.NullVal(n.ty), cfg, nil)
+		diags = append(diags, d...)
+		if d.HasErrors() {
+			return diags
+		}
+		planned, private = resp2.PlannedState, resp2.PlannedPrivate
+	}
+	if d := ic.preventDestroy(action); d != nil {
+		return append(diags, d)
+	}
+	plannedM := ic.markSchema(planned.MarkWithPaths(cfgMarks))
+	_, ap := marks.SensitivePaths(plannedM)
+	_, bp := marks.SensitivePaths(prior)
+	ws.changes.add(&plans.ResourceInstanceChange{
+		Addr: addr, PrevRunAddr: addr, ProviderAddr: n.provider,
+		Change: plans.Change{Action: action, Before: priorU, After: planned,
+			BeforeSensitivePaths: bp, AfterSensitivePaths: ap},
+		ActionReason: reason, RequiredReplace: resp.RequiresReplace, Private: private,
+		CreateBeforeDestroy: n.cbd,
+	})
+	if action != plans.NoOp {
+		ws.changed.Store(n.addr.String(), true)
+	}
+	ws.values.set(addr, plannedM)
+	ws.hook(func(h Hook) (HookAction, error) { return h.PostDiff(addr, addrs.NotDeposed, action, priorU, planned) })
+	return diags
+}
+
+// evalConfig evaluates the resource body for this instance and returns it
+// unmarked, with the marks it carried.
+func (ic *instanceCtx) evalConfig() (cty.Value, []cty.PathValueMarks, hcl.Diagnostics) {
+	n, w := ic.n, ic.w
+	val, diags := ic.ws.scope(w.mod, n.cfg, &w.rep, nil).EvalBlock(n.rc.Config, n.spec)
+	if diags.HasErrors() {
+		return cty.NilVal, nil, diags
+	}
+	u, pvm := val.UnmarkDeepWithPaths()
+	if n.rc.Mode == addrs.DataResourceMode {
+		r := ic.p.ValidateDataResourceConfig(providers.ValidateDataResourceConfigRequest{TypeName: n.typ, Config: u})
+		diags = append(diags, ic.subjectDiags(r.Diagnostics)...)
+	} else {
+		r := ic.p.ValidateResourceConfig(providers.ValidateResourceConfigRequest{TypeName: n.typ, Config: u})
+		diags = append(diags, ic.subjectDiags(r.Diagnostics)...)
+	}
+	return u, pvm, diags
+}
+
+// planChange calls PlanResourceChange with the proposed new state and
+// checks that the answer has the schema's type.
+func (ic *instanceCtx) planChange(prior, cfg cty.Value, priv []byte) (providers.PlanResourceChangeResponse, hcl.Diagnostics) {
+	n, addr := ic.n, ic.w.addr
+	proposed := objchange.ProposedNew(n.schema.Block, prior, cfg)
+	ic.ws.hook(func(h Hook) (HookAction, error) { return h.PreDiff(addr, addrs.NotDeposed, prior, proposed) })
+	resp := ic.p.PlanResourceChange(providers.PlanResourceChangeRequest{
+		TypeName: n.typ, PriorState: prior, ProposedNewState: proposed, Config: cfg, PriorPrivate: priv,
+	})
+	diags := ic.subjectDiags(resp.Diagnostics)
+	if diags.HasErrors() {
+		return resp, diags
+	}
+	if resp.PlannedState == cty.NilVal || resp.PlannedState.IsNull() {
+		return resp, append(diags, tfdiags.Errorf("Provider produced invalid plan",
+			"Provider %s planned a null object for %s, which is not being destroyed. This is a bug in the provider.", n.provider.Provider.ForDisplay(), addr))
+	}
+	if errs := resp.PlannedState.Type().TestConformance(n.ty); len(errs) > 0 {
+		return resp, append(diags, tfdiags.Errorf("Provider produced invalid plan",
+			"Provider %s planned a value of the wrong type for %s: %s. This is a bug in the provider.", n.provider.Provider.ForDisplay(), addr, errs[0]))
+	}
+	return resp, diags
+}
+
+// decide returns the action and reason for a planned change.
+func (ic *instanceCtx) decide(cur *states.ResourceInstanceObjectSrc, prior cty.Value, resp providers.PlanResourceChangeResponse) (plans.Action, plans.ResourceInstanceChangeActionReason) {
+	replace := plans.DeleteThenCreate
+	if ic.n.cbd {
+		replace = plans.CreateThenDelete
+	}
+	switch {
+	case prior.IsNull():
+		return plans.Create, plans.ReasonNone
+	case cur != nil && cur.Status == states.ObjectTainted:
+		return replace, plans.ReasonReplaceBecauseTainted
+	case ic.ws.replace[ic.w.addr.String()]:
+		return replace, plans.ReasonReplaceByRequest
+	case ic.triggered():
+		return replace, plans.ReasonReplaceByTriggers
+	case changedAt(prior, resp.PlannedState, resp.RequiresReplace):
+		return replace, plans.ReasonReplaceBecauseCannotUpdate
+	}
+	if eq := prior.Equals(resp.PlannedState); eq.IsKnown() && eq.True() {
+		return plans.NoOp, plans.ReasonNone
+	}
+	return plans.Update, plans.ReasonNone
+}
+
+// changedAt reports whether any of paths differs (or is unknown) between
+// before and after.
+func changedAt(before, after cty.Value, paths []cty.Path) bool {
+	for _, p := range paths {
+		b, err1 := p.Apply(before)
+		a, err2 := p.Apply(after)
+		if err1 != nil || err2 != nil {
+			if (err1 == nil) != (err2 == nil) {
+				return true
+			}
+			continue
+		}
+		if eq := b.Equals(a); !eq.IsKnown() || eq.False() {
+			return true
+		}
+	}
+	return false
+}
+
+// preventDestroy returns the error for a plan that would destroy a
+// resource with lifecycle.prevent_destroy, nil otherwise.
+func (ic *instanceCtx) preventDestroy(action plans.Action) *hcl.Diagnostic {
+	rc := ic.n.rc
+	if rc == nil || rc.Managed == nil || !rc.Managed.PreventDestroy || (action != plans.Delete && !action.IsReplace()) {
+		return nil
+	}
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Instance cannot be destroyed",
+		Detail: fmt.Sprintf("Resource %s has lifecycle.prevent_destroy set, but the plan calls for this resource to be destroyed. To avoid this error and continue with the plan, either disable lifecycle.prevent_destroy or reduce the scope of the plan using the -target flag.",
+			ic.w.addr),
+		Subject: rc.DeclRange.Ptr(),
+	}
+}
+
+// validateManaged evaluates the configuration (count/each unknown) and
+// asks the provider to validate it.
+func (ic *instanceCtx) validateManaged() hcl.Diagnostics {
+	_, _, diags := ic.evalConfig()
+	ic.ws.values.set(ic.w.addr, cty.UnknownVal(ic.n.ty))
+	return diags
+}

@@ -1,0 +1,91 @@
+package terraform
+
+import (
+	"sync"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/providers"
+	"github.com/plankit/plankit/tfdiags"
+)
+
+// providerSet holds the provider instances of one walk: one per provider
+// configuration, started and configured by its provider node and closed by
+// its close node.
+type providerSet struct {
+	c  *Context
+	mu sync.Mutex
+	m  map[string]providers.Interface // by AbsProviderConfig.String()
+}
+
+func newProviderSet(c *Context) *providerSet {
+	return &providerSet{c: c, m: map[string]providers.Interface{}}
+}
+
+// start creates the instance for addr from its factory.
+func (s *providerSet) start(addr addrs.AbsProviderConfig) (providers.Interface, hcl.Diagnostics) {
+	f, ok := s.c.factories[addr.Provider]
+	if !ok {
+		return nil, hcl.Diagnostics{tfdiags.Errorf("Missing required provider",
+			"Provider %s is not available. Run init to install it.", addr.Provider.ForDisplay())}
+	}
+	p, err := f()
+	if err != nil {
+		return nil, tfdiags.FromError("Failed to start provider "+addr.String(), err)
+	}
+	s.mu.Lock()
+	s.m[addr.String()] = p
+	s.mu.Unlock()
+	return p, nil
+}
+
+// get returns the started instance for addr.
+func (s *providerSet) get(addr addrs.AbsProviderConfig) (providers.Interface, hcl.Diagnostics) {
+	s.mu.Lock()
+	p := s.m[addr.String()]
+	s.mu.Unlock()
+	if p == nil {
+		return nil, hcl.Diagnostics{tfdiags.Errorf("Provider not initialized",
+			"%s was used before it was configured; this is a bug in plankit's graph.", addr)}
+	}
+	return p, nil
+}
+
+// close closes and forgets the instance for addr.
+func (s *providerSet) close(addr addrs.AbsProviderConfig) {
+	s.mu.Lock()
+	p := s.m[addr.String()]
+	delete(s.m, addr.String())
+	s.mu.Unlock()
+	if p != nil {
+		_ = p.Close()
+	}
+}
+
+// stopAll asks every running instance to stop (cancellation).
+func (s *providerSet) stopAll() {
+	s.mu.Lock()
+	ps := make([]providers.Interface, 0, len(s.m))
+	for _, p := range s.m {
+		ps = append(ps, p)
+	}
+	s.mu.Unlock()
+	for _, p := range ps {
+		_ = p.Stop()
+	}
+}
+
+// closeAll closes whatever is left (after a failed or cancelled walk).
+func (s *providerSet) closeAll() {
+	s.mu.Lock()
+	ps := s.m
+	s.m = map[string]providers.Interface{}
+	s.mu.Unlock()
+	for _, p := range ps {
+		_ = p.Close()
+	}
+}
+
+// providersSchema is a resource type's schema with its version.
+type providersSchema = providers.Schema

@@ -1,0 +1,236 @@
+package terraform
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/configs"
+	"github.com/plankit/plankit/providers"
+	"github.com/plankit/plankit/providers/configschema"
+	"github.com/plankit/plankit/states"
+)
+
+// buildInput is what the transformers of a builder read.
+type buildInput struct {
+	config  *configs.Config
+	schemas map[addrs.Provider]*providers.GetProviderSchemaResponse
+	state   *states.State // nil when there is none (validate)
+	targets []addrs.Targetable
+}
+
+// eachModule calls fn for every module of the configuration, root first,
+// children by name.
+func (b *buildInput) eachModule(fn func(*configs.Config)) { b.config.DeepEach(fn) }
+
+func sortedNames[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// rootVariableTransformer adds a node per root input variable.
+type rootVariableTransformer struct{ in *buildInput }
+
+func (t rootVariableTransformer) Transform(g *Graph) error {
+	root := t.in.config
+	for _, name := range sortedNames(root.Module.Variables) {
+		g.Add(&nodeVariable{cfg: root, v: root.Module.Variables[name]})
+	}
+	return nil
+}
+
+// localTransformer adds a node per local value of every module.
+type localTransformer struct{ in *buildInput }
+
+func (t localTransformer) Transform(g *Graph) error {
+	t.in.eachModule(func(c *configs.Config) {
+		for _, name := range sortedNames(c.Module.Locals) {
+			g.Add(&nodeLocal{cfg: c, l: c.Module.Locals[name]})
+		}
+	})
+	return nil
+}
+
+// outputTransformer adds a node per output value of every module.
+type outputTransformer struct{ in *buildInput }
+
+func (t outputTransformer) Transform(g *Graph) error {
+	t.in.eachModule(func(c *configs.Config) {
+		for _, name := range sortedNames(c.Module.Outputs) {
+			g.Add(&nodeOutput{cfg: c, o: c.Module.Outputs[name]})
+		}
+	})
+	return nil
+}
+
+// resourceTransformer adds a node per resource block (mode managed) or data
+// block (mode data) of every module; instances come at walk time.
+type resourceTransformer struct {
+	in   *buildInput
+	mode addrs.ResourceMode
+}
+
+func (t resourceTransformer) Transform(g *Graph) error {
+	t.in.eachModule(func(c *configs.Config) {
+		set := c.Module.ManagedResources
+		if t.mode == addrs.DataResourceMode {
+			set = c.Module.DataResources
+		}
+		for _, key := range sortedNames(set) {
+			rc := set[key]
+			n := &nodeResource{cfg: c, rc: rc, typ: rc.Type, addr: rc.Addr().InModule(c.Path),
+				provider: resolveProvider(c, rc.ProviderConfigAddr(), rc.Provider)}
+			t.in.attachSchema(n, rc.Provider, rc.Mode)
+			if m := rc.Managed; m != nil && n.schema != nil {
+				n.ignore = ignorePaths(n.schema.Block, m.IgnoreChanges, m.IgnoreAllChanges)
+				n.cbd = m.CreateBeforeDestroy
+			}
+			g.Add(n)
+		}
+	})
+	return nil
+}
+
+// attachSchema sets the schema-derived fields of n.
+func (b *buildInput) attachSchema(n *nodeResource, p addrs.Provider, mode addrs.ResourceMode) {
+	ps := b.schemas[p]
+	if ps == nil {
+		return
+	}
+	var s providers.Schema
+	var ok bool
+	if mode == addrs.DataResourceMode {
+		s, ok = ps.DataSources[n.typ]
+	} else {
+		s, ok = ps.ResourceTypes[n.typ]
+	}
+	if !ok || s.Block == nil {
+		return
+	}
+	n.schema = &s
+	n.spec = s.Block.DecoderSpec()
+	n.ty = s.Block.ImpliedType()
+	n.sensitive = hasSensitive(s.Block)
+}
+
+// hasSensitive reports whether any attribute of b, however nested, is
+// sensitive.
+func hasSensitive(b *configschema.Block) bool {
+	for _, a := range b.Attributes {
+		if a.Sensitive {
+			return true
+		}
+	}
+	for _, nb := range b.BlockTypes {
+		if hasSensitive(&nb.Block) {
+			return true
+		}
+	}
+	return false
+}
+
+// orphanResourceTransformer adds a node per resource the state has whose
+// block is gone from the configuration (or whose module is gone); it plans
+// the deletion of every instance. Count and for_each shrinkage is found by
+// the resource's own node at walk time.
+type orphanResourceTransformer struct{ in *buildInput }
+
+func (t orphanResourceTransformer) Transform(g *Graph) error {
+	st := t.in.state
+	if st == nil {
+		return nil
+	}
+	seen := map[string]bool{}
+	for _, mi := range st.ModuleInstances() {
+		sm := st.Module(mi)
+		c := t.in.config.Descendant(mi.Module())
+		for _, rkey := range sortedNames(sm.Resources) {
+			rs := sm.Resources[rkey]
+			if c != nil && c.Module.ResourceByAddr(rs.Addr.Resource) != nil {
+				continue
+			}
+			ca := rs.Addr.Config()
+			if seen[ca.String()] {
+				continue
+			}
+			seen[ca.String()] = true
+			n := &nodeResource{cfg: c, typ: ca.Resource.Type, addr: ca, provider: rs.ProviderConfig}
+			t.in.attachSchema(n, rs.ProviderConfig.Provider, ca.Resource.Mode)
+			g.Add(n)
+		}
+	}
+	return nil
+}
+
+// moduleCallTransformer adds, per module call, its expansion node and a
+// node per input variable of the child module, whose value is the call's
+// argument. An argument the child does not declare is an error.
+type moduleCallTransformer struct{ in *buildInput }
+
+func (t moduleCallTransformer) Transform(g *Graph) error {
+	var diags hcl.Diagnostics
+	t.in.eachModule(func(c *configs.Config) {
+		if c.Path.IsRoot() {
+			return
+		}
+		call := c.Parent.Module.ModuleCalls[c.Path[len(c.Path)-1]]
+		g.Add(&nodeModuleExpand{cfg: c, call: call})
+		attrs, d := call.Config.JustAttributes()
+		diags = append(diags, d...)
+		for name, a := range attrs {
+			if _, ok := c.Module.Variables[name]; !ok {
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unsupported argument",
+					Detail:  fmt.Sprintf("An argument named %q is not expected here: module %q declares no such input variable.", name, call.Name),
+					Subject: a.NameRange.Ptr()})
+			}
+		}
+		for _, name := range sortedNames(c.Module.Variables) {
+			n := &nodeVariable{cfg: c, v: c.Module.Variables[name]}
+			if a, ok := attrs[name]; ok {
+				n.expr = a.Expr
+			}
+			g.Add(n)
+		}
+	})
+	if diags.HasErrors() {
+		return diags
+	}
+	return nil
+}
+
+// resolveProvider finds the provider configuration a resource in module c
+// uses for local configuration name local: a provider block in c, else one
+// passed by the module call's providers map, else (for a default, not
+// aliased, configuration) the parent's by inheritance, up to an implied
+// empty configuration in the root module.
+func resolveProvider(c *configs.Config, local addrs.LocalProviderConfig, typ addrs.Provider) addrs.AbsProviderConfig {
+	for {
+		if _, ok := c.Module.ProviderConfigs[local.String()]; ok || c.Parent == nil {
+			return addrs.AbsProviderConfig{Module: c.Path, Provider: typ, Alias: local.Alias}
+		}
+		call := c.Parent.Module.ModuleCalls[c.Path[len(c.Path)-1]]
+		passed := false
+		for _, pp := range call.Providers {
+			if pp.InChild == local {
+				local, passed = pp.InParent, true
+				break
+			}
+		}
+		if !passed {
+			if local.Alias != "" {
+				return addrs.AbsProviderConfig{Module: c.Path, Provider: typ, Alias: local.Alias}
+			}
+			local = addrs.LocalProviderConfig{LocalName: c.Parent.Module.LocalNameForProvider(typ)}
+		}
+		c = c.Parent
+	}
+}
+
+var _ = cty.NilVal

@@ -1,0 +1,120 @@
+package terraform
+
+import (
+	"sync"
+
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/plankit/plankit/addrs"
+)
+
+// expMode is how a resource or module call repeats.
+type expMode uint8
+
+const (
+	expSingle  expMode = iota // no count or for_each
+	expCount                  // count: IntKeys
+	expForEach                // for_each: StringKeys
+	expUnknown                // not known yet (validate walk)
+)
+
+// repetition is what count.index / each.key / each.value mean inside one
+// instance of a resource or module call.
+type repetition struct {
+	mode      expMode
+	key       addrs.InstanceKey
+	eachValue cty.Value
+}
+
+// resourceValues holds the current value (planned during plan, new during
+// apply) of every instance of one resource in one module instance.
+type resourceValues struct {
+	mu   sync.Mutex
+	mode expMode
+	keys []addrs.InstanceKey // in instance order
+	vals map[addrs.InstanceKey]cty.Value
+	ty   cty.Type // the schema's implied type, for unknown placeholders
+}
+
+// valueStore holds resourceValues by AbsResource. A reference resolves with
+// one map lookup plus O(instances) to build the collection value.
+type valueStore struct {
+	mu sync.RWMutex
+	m  map[string]*resourceValues
+}
+
+func newValueStore() *valueStore { return &valueStore{m: map[string]*resourceValues{}} }
+
+// expand records how a resource expanded; the instances' values are set
+// later with set. O(len(keys)).
+func (s *valueStore) expand(addr addrs.AbsResource, mode expMode, keys []addrs.InstanceKey, ty cty.Type) {
+	rv := &resourceValues{mode: mode, keys: keys, vals: make(map[addrs.InstanceKey]cty.Value, len(keys)), ty: ty}
+	s.mu.Lock()
+	s.m[addr.String()] = rv
+	s.mu.Unlock()
+}
+
+// set records the value of one instance. O(1).
+func (s *valueStore) set(addr addrs.AbsResourceInstance, v cty.Value) {
+	key := addr.ContainingResource().String()
+	s.mu.RLock()
+	rv := s.m[key]
+	s.mu.RUnlock()
+	if rv == nil {
+		s.mu.Lock()
+		if rv = s.m[key]; rv == nil {
+			rv = &resourceValues{mode: expSingle, vals: map[addrs.InstanceKey]cty.Value{}}
+			s.m[key] = rv
+		}
+		s.mu.Unlock()
+	}
+	rv.mu.Lock()
+	rv.vals[addr.Resource.Key] = v
+	rv.mu.Unlock()
+}
+
+// get returns the value of the whole resource: its object, or a tuple
+// (count) or object (for_each) of instance objects; ok is false when the
+// resource was never expanded. O(instances).
+func (s *valueStore) get(addr addrs.AbsResource) (cty.Value, bool) {
+	s.mu.RLock()
+	rv := s.m[addr.String()]
+	s.mu.RUnlock()
+	if rv == nil {
+		return cty.DynamicVal, false
+	}
+	rv.mu.Lock()
+	defer rv.mu.Unlock()
+	inst := func(k addrs.InstanceKey) cty.Value {
+		if v, ok := rv.vals[k]; ok {
+			return v
+		}
+		if rv.ty != cty.NilType {
+			return cty.UnknownVal(rv.ty)
+		}
+		return cty.DynamicVal
+	}
+	switch rv.mode {
+	case expSingle:
+		return inst(addrs.NoKey), true
+	case expCount:
+		if len(rv.keys) == 0 {
+			return cty.EmptyTupleVal, true
+		}
+		elems := make([]cty.Value, len(rv.keys))
+		for i, k := range rv.keys {
+			elems[i] = inst(k)
+		}
+		return cty.TupleVal(elems), true
+	case expForEach:
+		if len(rv.keys) == 0 {
+			return cty.EmptyObjectVal, true
+		}
+		attrs := make(map[string]cty.Value, len(rv.keys))
+		for _, k := range rv.keys {
+			attrs[string(k.(addrs.StringKey))] = inst(k)
+		}
+		return cty.ObjectVal(attrs), true
+	}
+	return cty.DynamicVal, true
+}

@@ -1,0 +1,180 @@
+package terraform
+
+import (
+	"context"
+	"sync"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/configs"
+	"github.com/plankit/plankit/dag"
+	"github.com/plankit/plankit/plans"
+	"github.com/plankit/plankit/providers"
+	"github.com/plankit/plankit/states"
+	"github.com/plankit/plankit/terraform/namedvals"
+)
+
+// walkOp is what a walk does at each node.
+type walkOp uint8
+
+const (
+	opValidate    walkOp = iota + 1
+	opPlan               // refresh (unless skipped) then plan each instance
+	opPlanDestroy        // refresh then plan deleting everything
+	opRefreshOnly        // refresh only: drift, no changes
+	opApply
+)
+
+// walkState is everything the nodes of one walk share. Each store is safe
+// for concurrent use and answers in O(1) per lookup.
+type walkState struct {
+	c       *Context
+	op      walkOp
+	config  *configs.Config
+	schemas map[addrs.Provider]*providers.GetProviderSchemaResponse
+
+	// prevState is the state as given (read-only); state is the working
+	// state: the refreshed prior state during plan, the new state during
+	// apply.
+	prevState *states.State
+	state     *states.SyncState
+
+	values *valueStore
+	named  *namedvals.Store
+	exp    *expander
+	provs  *providerSet
+	// sem bounds concurrent provider operations to the parallelism.
+	sem chan struct{}
+
+	changes  *changeCollector
+	drift    *changeCollector
+	changed  sync.Map // config resource String() -> true when an instance has a pending change
+	plan     *plans.Plan // the plan being applied (apply walk)
+	opts     *PlanOpts
+	replace  map[string]bool // -replace addresses by String()
+	halted   func()          // cancels the walk (hook halt)
+	skipRefr bool
+	stateIdx stateIndex
+
+	outMu   sync.Mutex
+	outputs map[string]outputResult // root outputs by name
+}
+
+// outputResult is a root output's value as evaluated in the walk.
+type outputResult struct {
+	val       cty.Value
+	sensitive bool
+}
+
+// rootOutput records the value of a root output.
+func (ws *walkState) rootOutput(name string, v cty.Value, sensitive bool) {
+	ws.outMu.Lock()
+	if ws.outputs == nil {
+		ws.outputs = map[string]outputResult{}
+	}
+	ws.outputs[name] = outputResult{val: v, sensitive: sensitive}
+	ws.outMu.Unlock()
+}
+
+func (c *Context) newWalkState(op walkOp, config *configs.Config, schemas map[addrs.Provider]*providers.GetProviderSchemaResponse) *walkState {
+	return &walkState{
+		c: c, op: op, config: config, schemas: schemas,
+		values: newValueStore(), named: namedvals.New(), exp: newExpander(),
+		provs: newProviderSet(c), sem: make(chan struct{}, c.parallelism),
+		changes: &changeCollector{}, drift: &changeCollector{},
+	}
+}
+
+// executable is a node that does work during a walk.
+type executable interface {
+	Execute(ctx context.Context, ws *walkState) hcl.Diagnostics
+}
+
+// walk runs every executable node of g, in dependency order, with the
+// Context's parallelism. Provider instances left open (after failures) are
+// closed at the end.
+func (ws *walkState) walk(ctx context.Context, g *Graph) hcl.Diagnostics {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	ws.halted = cancel
+	stop := context.AfterFunc(ctx, ws.provs.stopAll)
+	res := dag.Walk(ctx, &g.Graph, dag.WalkOptions{Parallelism: ws.c.parallelism}, func(ctx context.Context, n Node) hcl.Diagnostics {
+		if e, ok := n.(executable); ok {
+			return e.Execute(ctx, ws)
+		}
+		return nil
+	})
+	stop()
+	ws.provs.closeAll()
+	return res.Diagnostics()
+}
+
+// acquire takes a provider-operation slot; false when ctx is done first.
+func (ws *walkState) acquire(ctx context.Context) bool {
+	select {
+	case ws.sem <- struct{}{}:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+func (ws *walkState) release() { <-ws.sem }
+
+// hook calls fn on every hook; a halt cancels the walk.
+func (ws *walkState) hook(fn func(Hook) (HookAction, error)) {
+	if ws.c.hookAll(fn) && ws.halted != nil {
+		ws.halted()
+	}
+}
+
+// changeCollector gathers resource instance changes from many goroutines;
+// the result is sorted once at the end, so the plan is deterministic.
+type changeCollector struct {
+	mu    sync.Mutex
+	list  []*plans.ResourceInstanceChange
+	index map[string]*plans.ResourceInstanceChange // by address (current objects only)
+}
+
+func (c *changeCollector) add(rc *plans.ResourceInstanceChange) {
+	c.mu.Lock()
+	c.list = append(c.list, rc)
+	if rc.DeposedKey == addrs.NotDeposed {
+		if c.index == nil {
+			c.index = map[string]*plans.ResourceInstanceChange{}
+		}
+		c.index[rc.Addr.String()] = rc
+	}
+	c.mu.Unlock()
+}
+
+// get returns the change of the current object at addr, or nil. O(1).
+func (c *changeCollector) get(addr addrs.AbsResourceInstance) *plans.ResourceInstanceChange {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.index[addr.String()]
+}
+
+// forResource returns the changes of every current instance of addr.
+// O(changes) — used only by replace_triggered_by on whole resources.
+func (c *changeCollector) forResource(addr addrs.AbsResource) []*plans.ResourceInstanceChange {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []*plans.ResourceInstanceChange
+	for _, rc := range c.list {
+		if rc.DeposedKey == addrs.NotDeposed && rc.Addr.ContainingResource().Equal(addr) {
+			out = append(out, rc)
+		}
+	}
+	return out
+}
+
+func (c *changeCollector) sorted() []*plans.ResourceInstanceChange {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ch := &plans.Changes{Resources: c.list}
+	ch.Sort()
+	return ch.Resources
+}
