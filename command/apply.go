@@ -1,0 +1,257 @@
+package command
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/plankit/plankit/command/render"
+	"github.com/plankit/plankit/configs"
+	"github.com/plankit/plankit/planfile"
+	"github.com/plankit/plankit/plans"
+	"github.com/plankit/plankit/states"
+	"github.com/plankit/plankit/states/statefile"
+	"github.com/plankit/plankit/terraform"
+	"github.com/plankit/plankit/tfdiags"
+)
+
+type applyFlags struct {
+	planFlags
+	autoApprove bool
+	verifyKey   string
+}
+
+// Apply runs the apply binary: `apply [options] FILE` applies a plan
+// archive; `apply [options]` plans and applies in one step. It returns
+// the exit code.
+func Apply(m *Meta, args []string) (code int) {
+	defer recoverPanic(m, &code)
+	chdir, rest := splitChdir(args)
+	if len(rest) > 0 && (rest[0] == "help" || rest[0] == "-help" || rest[0] == "--help" || rest[0] == "-h") {
+		fmt.Fprint(m.Stdout, applyUsage)
+		return ExitOK
+	}
+	var f applyFlags
+	fs := newFlagSetT("apply", m.Stderr, applyUsage)
+	f.planFlags.register(fs)
+	fs.BoolVar(&f.autoApprove, "auto-approve", false, "apply without asking for confirmation")
+	fs.StringVar(&f.verifyKey, "verify-key", "", "refuse a plan archive not signed by this ed25519 public key")
+	if err := fs.Parse(rest); err != nil {
+		return ExitError
+	}
+	if chdir != "" && f.chdir == "" {
+		f.chdir = chdir
+	}
+	if fs.NArg() > 1 {
+		return usageError(m, "apply takes at most one plan file")
+	}
+	wd := f.chdir
+	if wd == "" {
+		wd = "."
+	}
+	ui := newUI(m, f.json, f.noColor)
+	if fs.NArg() == 1 {
+		return applyPlanFile(m, ui, wd, fs.Arg(0), &f)
+	}
+	return planAndApply(m, ui, wd, &f)
+}
+
+// applyPlanFile applies a saved archive, after refusing it if it was made
+// for another state, is stale, or needs providers this binary lacks.
+func applyPlanFile(m *Meta, ui *ui, wd, file string, f *applyFlags) int {
+	path := resolve(wd, file)
+	r, err := planfile.Open(path)
+	if err != nil {
+		ui.diags(hcl.Diagnostics{tfdiags.Errorf("Failed to read plan file", "Opening %s failed: %s", file, err)}, Sources{})
+		return ExitError
+	}
+	defer r.Close()
+	if f.verifyKey != "" {
+		pub, err := planfile.LoadVerifyKey(resolve(wd, f.verifyKey))
+		if err != nil {
+			ui.diags(hcl.Diagnostics{tfdiags.Errorf("Failed to load the verify key", "Reading -verify-key %s failed: %s", f.verifyKey, err)}, Sources{})
+			return ExitError
+		}
+		if err := r.Verify(pub); err != nil {
+			ui.diags(hcl.Diagnostics{tfdiags.Errorf("Plan signature check failed", "The plan file %s is not signed by the given key: %s. Nothing was applied.", file, err)}, Sources{})
+			return ExitError
+		}
+	}
+	plan, err := r.ReadPlan()
+	if err != nil {
+		ui.diags(hcl.Diagnostics{tfdiags.Errorf("Failed to read plan file", "Reading the plan in %s failed: %s", file, err)}, Sources{})
+		return ExitError
+	}
+	sf, err := r.ReadStateFile()
+	if err != nil {
+		ui.diags(hcl.Diagnostics{tfdiags.Errorf("Failed to read plan file", "Reading the prior state in %s failed: %s", file, err)}, Sources{})
+		return ExitError
+	}
+	config, diags := r.ReadConfig()
+	src := Sources{}
+	if config != nil {
+		src.Files = config.SourceFiles()
+	}
+	if diags.HasErrors() {
+		ui.diags(diags, src)
+		return ExitError
+	}
+	locks, err := r.ReadDependencyLocks()
+	if err != nil {
+		ui.diags(hcl.Diagnostics{tfdiags.Errorf("Failed to read plan file", "Reading the lock file in %s failed: %s", file, err)}, src)
+		return ExitError
+	}
+	if ds := providerMismatch(locks, m); ds.HasErrors() {
+		ui.diags(ds, src)
+		return ExitError
+	}
+	return applyPlan(m, ui, wd, f, plan, config, sf, src)
+}
+
+// planAndApply plans in-process, shows the plan, asks for approval
+// unless -auto-approve, and applies it.
+func planAndApply(m *Meta, ui *ui, wd string, f *applyFlags) int {
+	if !f.autoApprove && !m.StdinTTY {
+		ui.diags(hcl.Diagnostics{tfdiags.Error("No plan file and no -auto-approve",
+			"apply without a plan file asks for confirmation, but standard input is not a terminal. Pass -auto-approve, or apply a saved plan: plan -out=FILE, then apply FILE.")}, Sources{})
+		return ExitError
+	}
+	f.inline = true
+	f.out = ""
+	res := runPlan(m, ui, wd, &f.planFlags)
+	if res.code != ExitOK {
+		return res.code
+	}
+	if !planHasChanges(res.plan) {
+		ui.applySummary(render.Counts{}, false, res.plan.PriorState)
+		return ExitOK
+	}
+	if !f.autoApprove {
+		fmt.Fprint(m.Stdout, "\nDo you want to perform these actions?\n  plankit will perform the actions described above.\n  Only 'yes' will be accepted to approve.\n\n  Enter a value: ")
+		line, _ := bufio.NewReader(m.Stdin).ReadString('\n')
+		if strings.TrimSpace(line) != "yes" {
+			fmt.Fprintln(m.Stdout, "\nApply cancelled.")
+			return ExitError
+		}
+		fmt.Fprintln(m.Stdout)
+	}
+	return applyPlan(m, ui, wd, f, res.plan, res.config, res.sf, Sources{Dir: wd, Files: res.config.SourceFiles()})
+}
+
+// applyPlan checks the state against the plan's, then applies with state
+// persisted as it goes.
+func applyPlan(m *Meta, ui *ui, wd string, f *applyFlags, plan *plans.Plan, config *configs.Config, sf *statefile.File, src Sources) int {
+	spath, diags := statePath(wd, f.state, config)
+	if diags.HasErrors() {
+		ui.diags(diags, src)
+		return ExitError
+	}
+	ctx, cancel := context.WithCancel(m.ctx())
+	defer cancel()
+	mgr, release, ds := openState(ctx, spath, f.lock, f.lockTimeout, "OperationTypeApply")
+	if ds.HasErrors() {
+		ui.diags(ds, src)
+		return ExitError
+	}
+	released := false
+	unlock := func() {
+		if !released {
+			released = true
+			ui.diags(release(), src)
+		}
+	}
+	defer unlock()
+	if ds := checkStateMatches(mgr.StateFile(), sf); ds.HasErrors() {
+		ui.diags(ds, src)
+		return ExitError
+	}
+	counts := render.CountChanges(plan.Changes)
+	destroy := plan.UIMode == plans.DestroyMode
+	if !planHasChanges(plan) {
+		ui.applySummary(render.Counts{}, destroy, mgr.State())
+		return ExitOK
+	}
+
+	// persistMu serialises state writes between the background persister,
+	// the final write and the second Ctrl-C.
+	var persistMu sync.Mutex
+	var lastSnapshot *states.State
+	persist := func(s *states.State) error {
+		persistMu.Lock()
+		defer persistMu.Unlock()
+		lastSnapshot = s
+		if err := mgr.WriteState(s); err != nil {
+			return err
+		}
+		return mgr.PersistState()
+	}
+	stop := watchInterrupts(m, ui, cancel, func() {
+		persistMu.Lock()
+		defer persistMu.Unlock()
+		if lastSnapshot != nil {
+			_ = mgr.WriteState(lastSnapshot)
+			_ = mgr.PersistState()
+		}
+		unlock()
+	})
+	defer stop()
+
+	hook := newApplyHook(ui.out, ui.json)
+	core, ds := terraform.NewContext(&terraform.ContextOpts{Providers: m.Providers, Parallelism: f.parallelism, Hooks: []terraform.Hook{hook}})
+	if ds.HasErrors() {
+		ui.diags(ds, src)
+		return ExitError
+	}
+	newState, applyDiags := core.Apply(ctx, plan, config, &terraform.ApplyOpts{Persist: persist})
+	hook.stopAll()
+	if newState != nil {
+		if err := persist(newState); err != nil {
+			applyDiags = append(applyDiags, tfdiags.Errorf("Failed to save state",
+				"Writing the state to %s failed: %s\n\nThe apply changed real objects; keep the state file safe and retry writing it.", spath, err))
+		}
+	}
+	ui.diags(applyDiags, src)
+	if applyDiags.HasErrors() || ctx.Err() != nil {
+		if ctx.Err() != nil && !applyDiags.HasErrors() {
+			ui.diags(hcl.Diagnostics{tfdiags.Error("Apply interrupted",
+				"The apply was interrupted: operations in progress finished and the state records what was completed. Plan again to continue.")}, src)
+		}
+		return ExitError
+	}
+	ui.applySummary(counts, destroy, newState)
+	return ExitOK
+}
+
+// checkStateMatches refuses to apply a plan made for another state
+// (different lineage) or a stale one (the serial moved since the plan).
+func checkStateMatches(cur, planned *statefile.File) hcl.Diagnostics {
+	if planned == nil {
+		return nil
+	}
+	curLineage, curSerial := "", uint64(0)
+	curEmpty := true
+	if cur != nil {
+		curLineage, curSerial = cur.Lineage, cur.Serial
+		curEmpty = cur.State == nil || cur.State.Empty()
+	}
+	plannedEmpty := planned.State == nil || planned.State.Empty()
+	switch {
+	case curLineage != "" && planned.Lineage != "" && curLineage != planned.Lineage:
+		return hcl.Diagnostics{tfdiags.Errorf("Saved plan is for a different state",
+			"This plan was made for another state: the plan's state lineage is %s but the state to apply to has lineage %s. Check -state (or the backend path), or plan again against this state.", planned.Lineage, curLineage)}
+	case planned.Lineage == "" && !curEmpty:
+		return hcl.Diagnostics{tfdiags.Error("Saved plan is stale",
+			"The plan is stale: the state changed after it was made (the plan was made with no state, and now there is one). Plan again.")}
+	case curLineage == "" && !plannedEmpty:
+		return hcl.Diagnostics{tfdiags.Errorf("Saved plan is for a different state",
+			"This plan was made for another state: it was made from a state with lineage %s, but there is no state at the path being applied to. Check -state (or the backend path).", planned.Lineage)}
+	case curLineage == planned.Lineage && curSerial != planned.Serial:
+		return hcl.Diagnostics{tfdiags.Errorf("Saved plan is stale",
+			"The plan is stale: the state changed after it was made (serial %d when planned, %d now); plan again.", planned.Serial, curSerial)}
+	}
+	return nil
+}

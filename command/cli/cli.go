@@ -1,0 +1,61 @@
+// Package cli wires a command to the process: streams, terminal detection,
+// environment, signals and the exit code. It is the one place that reads
+// the process state; cmd/plan and cmd/apply are two lines each.
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/plankit/plankit/command"
+	"github.com/plankit/plankit/providers/builtin"
+)
+
+// Run builds a Meta from the process and runs cmd with os.Args[1:], then
+// exits with its code. A panic anywhere is turned into a bug-report
+// message, never a raw stack trace.
+func Run(cmd func(*command.Meta, []string) int) {
+	code := run(cmd)
+	os.Exit(code)
+}
+
+func run(cmd func(*command.Meta, []string) int) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(os.Stderr, "\nplankit crashed! This is always a bug in plankit; please report it with the steps that led to it.\n\npanic: %v\n", r)
+			code = command.ExitError
+		}
+	}()
+	sig := make(chan os.Signal, 4)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sig)
+	interrupts := make(chan struct{}, 4)
+	go func() {
+		for range sig {
+			interrupts <- struct{}{}
+		}
+	}()
+	m := &command.Meta{
+		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
+		StdinTTY: isTerminal(os.Stdin), StdoutTTY: isTerminal(os.Stdout), StderrTTY: isTerminal(os.Stderr),
+		Env:        os.Environ(),
+		Providers:  builtin.Factories(),
+		Interrupts: interrupts,
+		Exit:       os.Exit,
+		Context:    context.Background(),
+	}
+	return cmd(m, os.Args[1:])
+}
+
+// isTerminal reports whether f is a character device (a terminal), and
+// honours TERM=dumb as not one.
+func isTerminal(f *os.File) bool {
+	st, err := f.Stat()
+	if err != nil {
+		return false
+	}
+	return st.Mode()&os.ModeCharDevice != 0 && os.Getenv("TERM") != "dumb"
+}

@@ -1,0 +1,183 @@
+package command
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/plankit/plankit/tfdiags"
+)
+
+// Sources finds a source file's bytes for a diagnostic snippet: first
+// among Files (the configuration or its snapshot), then on disk under Dir.
+type Sources struct {
+	Files map[string][]byte
+	Dir   string
+}
+
+func (s Sources) hclFiles(diags hcl.Diagnostics) map[string]*hcl.File {
+	out := map[string]*hcl.File{}
+	for _, d := range diags {
+		for _, r := range []*hcl.Range{d.Subject, d.Context} {
+			if r == nil || r.Filename == "" {
+				continue
+			}
+			if _, ok := out[r.Filename]; ok {
+				continue
+			}
+			if src, ok := s.Files[r.Filename]; ok {
+				out[r.Filename] = &hcl.File{Bytes: src}
+				continue
+			}
+			p := r.Filename
+			if !filepath.IsAbs(p) && s.Dir != "" {
+				p = filepath.Join(s.Dir, p)
+			}
+			if src, err := os.ReadFile(p); err == nil {
+				out[r.Filename] = &hcl.File{Bytes: src}
+			}
+		}
+	}
+	return out
+}
+
+// WriteDiagnostics renders diags for a person: severity and summary, the
+// file:line with a source snippet where there is one, then the detail.
+// Attribute paths recorded with tfdiags.WithPath are named after the
+// summary. Errors come after warnings, each in input order.
+func WriteDiagnostics(w io.Writer, diags hcl.Diagnostics, src Sources, color bool) {
+	if len(diags) == 0 {
+		return
+	}
+	ordered := append(hcl.Diagnostics(nil), diags...)
+	sort.SliceStable(ordered, func(i, j int) bool {
+		return ordered[i].Severity == hcl.DiagWarning && ordered[j].Severity == hcl.DiagError
+	})
+	files := src.hclFiles(ordered)
+	for _, d := range ordered {
+		dd := *d
+		if p := tfdiags.AttributePath(d); len(p) > 0 {
+			dd.Summary = fmt.Sprintf("%s (at %s)", dd.Summary, formatPath(p))
+		}
+		var buf bytes.Buffer
+		tw := hcl.NewDiagnosticTextWriter(&buf, files, 78, color)
+		_ = tw.WriteDiagnostic(&dd)
+		fmt.Fprintf(w, "\n%s", buf.String())
+	}
+}
+
+// diagJSON is a diagnostic in the machine-readable UI's shape.
+type diagJSON struct {
+	Severity string     `json:"severity"`
+	Summary  string     `json:"summary"`
+	Detail   string     `json:"detail"`
+	Address  string     `json:"address,omitempty"`
+	Range    *rangeJSON `json:"range,omitempty"`
+	Snippet  *snippet   `json:"snippet,omitempty"`
+}
+
+type posJSON struct {
+	Line   int `json:"line"`
+	Column int `json:"column"`
+	Byte   int `json:"byte"`
+}
+
+type rangeJSON struct {
+	Filename string  `json:"filename"`
+	Start    posJSON `json:"start"`
+	End      posJSON `json:"end"`
+}
+
+type snippet struct {
+	Context              *string `json:"context"`
+	Code                 string  `json:"code"`
+	StartLine            int     `json:"start_line"`
+	HighlightStartOffset int     `json:"highlight_start_offset"`
+	HighlightEndOffset   int     `json:"highlight_end_offset"`
+	Values               []any   `json:"values"`
+}
+
+func toDiagJSON(d *hcl.Diagnostic, files map[string]*hcl.File) diagJSON {
+	out := diagJSON{Severity: "error", Summary: d.Summary, Detail: d.Detail}
+	if d.Severity == hcl.DiagWarning {
+		out.Severity = "warning"
+	}
+	if p := tfdiags.AttributePath(d); len(p) > 0 {
+		out.Address = formatPath(p)
+	}
+	if r := d.Subject; r != nil {
+		out.Range = &rangeJSON{Filename: r.Filename,
+			Start: posJSON{r.Start.Line, r.Start.Column, r.Start.Byte},
+			End:   posJSON{r.End.Line, r.End.Column, r.End.Byte}}
+		if f := files[r.Filename]; f != nil {
+			lines := strings.Split(string(f.Bytes), "\n")
+			if r.Start.Line >= 1 && r.Start.Line <= len(lines) {
+				code := lines[r.Start.Line-1]
+				lineStart := 0
+				for i := 0; i < r.Start.Line-1; i++ {
+					lineStart += len(lines[i]) + 1
+				}
+				hs := min(max(r.Start.Byte-lineStart, 0), len(code))
+				he := min(max(r.End.Byte-lineStart, hs), len(code))
+				out.Snippet = &snippet{Code: code, StartLine: r.Start.Line, HighlightStartOffset: hs, HighlightEndOffset: he, Values: []any{}}
+			}
+		}
+	}
+	return out
+}
+
+// JSONView writes the machine-readable UI: one JSON object per line with
+// @level, @message, @module, @timestamp and type, as `terraform plan
+// -json` does. Safe for use from one goroutine at a time; the apply hook
+// serialises its calls.
+type JSONView struct {
+	W   io.Writer
+	Now func() time.Time
+}
+
+// Emit writes one message. fields are merged into the object.
+func (v *JSONView) Emit(level, typ, message string, fields map[string]any) {
+	now := time.Now
+	if v.Now != nil {
+		now = v.Now
+	}
+	obj := map[string]any{
+		"@level": level, "@message": message, "@module": "plankit.ui",
+		"@timestamp": now().UTC().Format("2006-01-02T15:04:05.000000Z07:00"), "type": typ,
+	}
+	for k, val := range fields {
+		obj[k] = val
+	}
+	b, err := json.Marshal(obj)
+	if err != nil {
+		return
+	}
+	b = append(b, '\n')
+	_, _ = v.W.Write(b)
+}
+
+// Version emits the version message that opens every -json stream.
+func (v *JSONView) Version() {
+	v.Emit("info", "version", "plankit "+Version, map[string]any{"terraform": Version, "ui": "1.2"})
+}
+
+// Diagnostics emits one diagnostic message each.
+func (v *JSONView) Diagnostics(diags hcl.Diagnostics, src Sources) {
+	files := src.hclFiles(diags)
+	for _, d := range diags {
+		dj := toDiagJSON(d, files)
+		prefix := "Error: "
+		if dj.Severity == "warning" {
+			prefix = "Warning: "
+		}
+		v.Emit(dj.Severity, "diagnostic", prefix+d.Summary, map[string]any{"diagnostic": dj})
+	}
+}

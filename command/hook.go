@@ -1,0 +1,269 @@
+package command
+
+import (
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/command/jsonplan"
+	"github.com/plankit/plankit/plans"
+	"github.com/plankit/plankit/terraform"
+)
+
+// progressHook shows counts of refreshed and planned instances on one
+// terminal line, redrawn at most every 100ms; a line per resource is not
+// wanted on large configurations. Used only when stderr is a terminal.
+type progressHook struct {
+	terraform.NilHook
+	w io.Writer
+
+	mu                 sync.Mutex
+	refreshed, planned int
+	last               time.Time
+	drawn              bool
+}
+
+var _ terraform.Hook = (*progressHook)(nil)
+
+func (h *progressHook) draw(force bool) {
+	if !force && time.Since(h.last) < 100*time.Millisecond {
+		return
+	}
+	h.last = time.Now()
+	h.drawn = true
+	fmt.Fprintf(h.w, "\r\x1b[KRefreshed %d, planned %d resource instances...", h.refreshed, h.planned)
+}
+
+func (h *progressHook) PostRefresh(addrs.AbsResourceInstance, addrs.DeposedKey, cty.Value, cty.Value) (terraform.HookAction, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.refreshed++
+	h.draw(false)
+	return terraform.HookActionContinue, nil
+}
+
+func (h *progressHook) PostDiff(addrs.AbsResourceInstance, addrs.DeposedKey, plans.Action, cty.Value, cty.Value) (terraform.HookAction, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.planned++
+	h.draw(false)
+	return terraform.HookActionContinue, nil
+}
+
+// done clears the progress line.
+func (h *progressHook) done() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.drawn {
+		fmt.Fprint(h.w, "\r\x1b[K")
+	}
+}
+
+// applyHook prints each resource operation as it starts, every 10 s while
+// it runs ("Still creating... [10s elapsed]"), and when it completes, in
+// human text or as -json messages.
+type applyHook struct {
+	terraform.NilHook
+	mu       sync.Mutex
+	w        io.Writer
+	json     *JSONView
+	interval time.Duration
+	inflight map[string]*op
+}
+
+type op struct {
+	action plans.Action
+	start  time.Time
+	stop   chan struct{}
+	idKey  string
+	idVal  string
+}
+
+var _ terraform.Hook = (*applyHook)(nil)
+
+func newApplyHook(w io.Writer, jv *JSONView) *applyHook {
+	return &applyHook{w: w, json: jv, interval: 10 * time.Second, inflight: map[string]*op{}}
+}
+
+func hookKey(addr addrs.AbsResourceInstance, dk addrs.DeposedKey) string {
+	if dk != addrs.NotDeposed {
+		return addr.String() + " (deposed object " + string(dk) + ")"
+	}
+	return addr.String()
+}
+
+// idOf returns the "id" attribute of an object when it is a known string.
+func idOf(v cty.Value) (string, string) {
+	if v == cty.NilVal {
+		return "", ""
+	}
+	v, _ = v.UnmarkDeep()
+	if v.IsNull() || !v.IsKnown() || !v.Type().IsObjectType() || !v.Type().HasAttribute("id") {
+		return "", ""
+	}
+	id := v.GetAttr("id")
+	if id.IsNull() || !id.IsKnown() || id.Type() != cty.String {
+		return "", ""
+	}
+	return "id", id.AsString()
+}
+
+var verbs = map[plans.Action][3]string{
+	plans.Create: {"Creating...", "Still creating...", "Creation complete"},
+	plans.Update: {"Modifying...", "Still modifying...", "Modifications complete"},
+	plans.Delete: {"Destroying...", "Still destroying...", "Destruction complete"},
+	plans.Read:   {"Reading...", "Still reading...", "Read complete"},
+}
+
+func resourceJSON(addr addrs.AbsResourceInstance) map[string]any {
+	res := addr.Resource.Resource
+	return map[string]any{
+		"addr": addr.String(), "module": addr.Module.String(), "resource": addr.Resource.String(),
+		"implied_provider": res.ImpliedProvider(), "resource_type": res.Type, "resource_name": res.Name,
+		"resource_key": jsonKey(addr.Resource.Key),
+	}
+}
+
+func jsonKey(k addrs.InstanceKey) any {
+	switch k := k.(type) {
+	case addrs.IntKey:
+		return int(k)
+	case addrs.StringKey:
+		return string(k)
+	}
+	return nil
+}
+
+func actionWord(a plans.Action) string {
+	return jsonplan.Actions(a)[0]
+}
+
+func (h *applyHook) PreApply(addr addrs.AbsResourceInstance, dk addrs.DeposedKey, action plans.Action, prior, planned cty.Value) (terraform.HookAction, error) {
+	if action.IsReplace() {
+		// The core reports the two halves of a replace separately.
+		action = plans.Create
+		if planned == cty.NilVal || planned.IsNull() {
+			action = plans.Delete
+		}
+	}
+	v, ok := verbs[action]
+	if !ok {
+		return terraform.HookActionContinue, nil
+	}
+	key := hookKey(addr, dk)
+	idKey, idVal := idOf(prior)
+	o := &op{action: action, start: time.Now(), stop: make(chan struct{}), idKey: idKey, idVal: idVal}
+	h.mu.Lock()
+	h.inflight[key] = o
+	msg := key + ": " + v[0]
+	if idVal != "" && action != plans.Create {
+		msg += " [" + idKey + "=" + idVal + "]"
+	}
+	if h.json != nil {
+		h.json.Emit("info", "apply_start", msg, map[string]any{"hook": map[string]any{
+			"resource": resourceJSON(addr), "action": actionWord(action), "id_key": idKey, "id_value": idVal}})
+	} else {
+		fmt.Fprintln(h.w, msg)
+	}
+	h.mu.Unlock()
+	go h.tick(addr, key, o, v[1])
+	return terraform.HookActionContinue, nil
+}
+
+// tick reports a running operation every interval until it completes.
+func (h *applyHook) tick(addr addrs.AbsResourceInstance, key string, o *op, still string) {
+	t := time.NewTicker(h.interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-o.stop:
+			return
+		case <-t.C:
+			elapsed := time.Since(o.start).Truncate(time.Second)
+			h.mu.Lock()
+			msg := fmt.Sprintf("%s: %s [%s elapsed]", key, still, formatElapsed(elapsed))
+			if h.json != nil {
+				h.json.Emit("info", "apply_progress", msg, map[string]any{"hook": map[string]any{
+					"resource": resourceJSON(addr), "action": actionWord(o.action), "elapsed_seconds": int(elapsed.Seconds())}})
+			} else {
+				fmt.Fprintln(h.w, msg)
+			}
+			h.mu.Unlock()
+		}
+	}
+}
+
+func formatElapsed(d time.Duration) string {
+	s := int(d.Seconds())
+	if s < 60 {
+		return fmt.Sprintf("%ds", s)
+	}
+	return fmt.Sprintf("%dm%ds", s/60, s%60)
+}
+
+func (h *applyHook) PostApply(addr addrs.AbsResourceInstance, dk addrs.DeposedKey, newVal cty.Value, err error) (terraform.HookAction, error) {
+	key := hookKey(addr, dk)
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	o := h.inflight[key]
+	if o == nil {
+		return terraform.HookActionContinue, nil
+	}
+	delete(h.inflight, key)
+	close(o.stop)
+	elapsed := time.Since(o.start).Truncate(time.Second)
+	if err != nil {
+		if h.json != nil {
+			h.json.Emit("error", "apply_errored", fmt.Sprintf("%s: %s errored after %s", key, actionWord(o.action), formatElapsed(elapsed)),
+				map[string]any{"hook": map[string]any{"resource": resourceJSON(addr), "action": actionWord(o.action), "elapsed_seconds": int(elapsed.Seconds())}})
+		}
+		return terraform.HookActionContinue, nil
+	}
+	idKey, idVal := idOf(newVal)
+	msg := fmt.Sprintf("%s: %s after %s", key, verbs[o.action][2], formatElapsed(elapsed))
+	if idVal != "" && o.action != plans.Delete {
+		msg += " [" + idKey + "=" + idVal + "]"
+	}
+	if h.json != nil {
+		h.json.Emit("info", "apply_complete", msg, map[string]any{"hook": map[string]any{
+			"resource": resourceJSON(addr), "action": actionWord(o.action), "id_key": idKey, "id_value": idVal,
+			"elapsed_seconds": int(elapsed.Seconds())}})
+	} else {
+		fmt.Fprintln(h.w, msg)
+	}
+	return terraform.HookActionContinue, nil
+}
+
+func (h *applyHook) PreProvisionInstanceStep(addr addrs.AbsResourceInstance, typeName string) (terraform.HookAction, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.json == nil {
+		fmt.Fprintf(h.w, "%s: Provisioning with '%s'...\n", addr, typeName)
+	}
+	return terraform.HookActionContinue, nil
+}
+
+func (h *applyHook) ProvisionOutput(addr addrs.AbsResourceInstance, typeName string, line string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.json != nil {
+		h.json.Emit("info", "provision_progress", fmt.Sprintf("%s: (%s): %s", addr, typeName, line),
+			map[string]any{"hook": map[string]any{"resource": resourceJSON(addr), "provisioner": typeName, "output": line}})
+		return
+	}
+	fmt.Fprintf(h.w, "%s (%s): %s\n", addr, typeName, line)
+}
+
+// stopAll ends the progress tickers of operations that never completed.
+func (h *applyHook) stopAll() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for k, o := range h.inflight {
+		close(o.stop)
+		delete(h.inflight, k)
+	}
+}

@@ -1,0 +1,58 @@
+// Package command holds what the plan and apply binaries share: flag
+// parsing, variable values, diagnostics and progress views (human and
+// -json), and the plan, apply, show, graph and diff commands themselves.
+// main packages are thin: they gather the process environment into a Meta
+// and call Plan or Apply, which return the exit code.
+package command
+
+import (
+	"context"
+	"io"
+	"path/filepath"
+
+	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/providers"
+)
+
+// Version is plankit's version, reported in -json output, show -json's
+// terraform_version and the lock file entries of built-in providers.
+const Version = "0.1.0"
+
+// Meta is everything a command takes from its process: streams, whether
+// they are terminals, the environment and the provider factories. Nothing
+// below main reads os.Args, os.Environ or the terminal itself.
+type Meta struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	// StdinTTY, StdoutTTY, StderrTTY say whether each stream is a terminal:
+	// colour and progress need one; apply without a plan asks for "yes"
+	// only on one.
+	StdinTTY, StdoutTTY, StderrTTY bool
+	// Env is the process environment as KEY=VALUE (TF_VAR_ values).
+	Env []string
+	// Providers are the provider factories available to the core.
+	Providers map[addrs.Provider]providers.Factory
+	// Interrupts delivers one value per Ctrl-C (SIGINT/SIGTERM); nil when
+	// signals are not wired.
+	Interrupts <-chan struct{}
+	// Exit ends the process at once (the second Ctrl-C); nil means return.
+	Exit func(code int)
+	// Context is the parent context of the command.
+	Context context.Context
+}
+
+func (m *Meta) ctx() context.Context {
+	if m.Context != nil {
+		return m.Context
+	}
+	return context.Background()
+}
+
+// resolve makes a path given on the command line relative to the working
+// directory chosen with -chdir.
+func resolve(wd, p string) string {
+	if p == "" || filepath.IsAbs(p) || p == "-" {
+		return p
+	}
+	return filepath.Join(wd, p)
+}

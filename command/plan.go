@@ -1,0 +1,316 @@
+package command
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/command/render"
+	"github.com/plankit/plankit/configs"
+	"github.com/plankit/plankit/depsfile"
+	"github.com/plankit/plankit/planfile"
+	"github.com/plankit/plankit/plans"
+	"github.com/plankit/plankit/states"
+	"github.com/plankit/plankit/states/statefile"
+	"github.com/plankit/plankit/terraform"
+	"github.com/plankit/plankit/tfdiags"
+)
+
+// Exit codes shared by both binaries.
+const (
+	ExitOK      = 0
+	ExitError   = 1
+	ExitChanges = 2 // plan -detailed-exitcode: the plan has changes
+)
+
+// planFlags are plan's options.
+type planFlags struct {
+	commonFlags
+	out              string
+	vars             []varArg
+	targets, replace multiFlag
+	destroy          bool
+	refreshOnly      bool
+	refresh          bool
+	detailedExitcode bool
+	signKey          string
+	inline           bool // apply without a plan file
+}
+
+func (f *planFlags) register(fs *flagSet) {
+	f.commonFlags.register(fs.FlagSet)
+	fs.StringVar(&f.out, "out", "", "write the plan to this file")
+	fs.Var(varFlags{args: &f.vars}, "var", "set a root input variable, 'name=value'")
+	fs.Var(varFlags{args: &f.vars, file: true}, "var-file", "load variable values from a .tfvars or .tfvars.json file")
+	fs.Var(&f.targets, "target", "limit planning to this resource or module (repeatable)")
+	fs.Var(&f.replace, "replace", "force replacement of this resource instance (repeatable)")
+	fs.BoolVar(&f.destroy, "destroy", false, "plan to destroy every object the state tracks")
+	fs.BoolVar(&f.refreshOnly, "refresh-only", false, "plan only to update the state to match remote objects")
+	fs.BoolVar(&f.refresh, "refresh", true, "refresh remote objects before planning")
+	fs.BoolVar(&f.detailedExitcode, "detailed-exitcode", false, "exit 0 when no changes, 1 on error, 2 when there are changes")
+	fs.StringVar(&f.signKey, "sign-key", "", "sign the plan archive with this ed25519 private key file")
+}
+
+// Plan runs the plan binary: `plan [options]`, or one of its
+// subcommands show, graph and diff. It returns the exit code.
+func Plan(m *Meta, args []string) (code int) {
+	defer recoverPanic(m, &code)
+	chdir, rest := splitChdir(args)
+	if len(rest) > 0 {
+		switch rest[0] {
+		case "show":
+			return Show(m, chdir, rest[1:])
+		case "graph":
+			return Graph(m, chdir, rest[1:])
+		case "diff":
+			return Diff(m, chdir, rest[1:])
+		case "help", "-help", "--help", "-h":
+			fmt.Fprint(m.Stdout, planUsage)
+			return ExitOK
+		}
+	}
+	var f planFlags
+	fs := newFlagSetT("plan", m.Stderr, planUsage)
+	f.register(fs)
+	if err := fs.Parse(rest); err != nil {
+		return ExitError
+	}
+	if chdir != "" && f.chdir == "" {
+		f.chdir = chdir
+	}
+	if fs.NArg() > 0 {
+		return usageError(m, fmt.Sprintf("plan takes no positional arguments (got %q); the configuration directory is the working directory, or -chdir=DIR", fs.Arg(0)))
+	}
+	if f.destroy && f.refreshOnly {
+		return usageError(m, "-destroy and -refresh-only are mutually exclusive")
+	}
+	ui := newUI(m, f.json, f.noColor)
+	wd := f.chdir
+	if wd == "" {
+		wd = "."
+	}
+	if st, err := os.Stat(wd); err != nil || !st.IsDir() {
+		ui.diags(hcl.Diagnostics{tfdiags.Errorf("Invalid -chdir directory", "The directory %q does not exist or is not a directory.", wd)}, Sources{})
+		return ExitError
+	}
+	res := runPlan(m, ui, wd, &f)
+	if res.code != ExitOK {
+		return res.code
+	}
+	if f.detailedExitcode && res.changes {
+		return ExitChanges
+	}
+	return ExitOK
+}
+
+type planResult struct {
+	code    int
+	changes bool
+	plan    *plans.Plan
+	config  *configs.Config
+	// sf is the state file the plan was made from (lineage, serial).
+	sf *statefile.File
+	// inline is set by apply without a plan file: no "-out" advice.
+	inline bool
+}
+
+// runPlan loads everything, plans, renders and writes the archive.
+func runPlan(m *Meta, ui *ui, wd string, f *planFlags) planResult {
+	src := Sources{Dir: wd}
+	config, diags := configs.LoadConfigDir(wd)
+	if diags.HasErrors() {
+		ui.diags(diags, src)
+		return planResult{code: ExitError}
+	}
+	src.Files = config.SourceFiles()
+	warnings := diags
+
+	vals, ds := CollectVariables(config, wd, f.vars, m.Env)
+	warnings = append(warnings, ds...)
+	targets, ds := parseTargets(f.targets, "-target")
+	warnings = append(warnings, ds...)
+	replace, ds := parseReplace(f.replace)
+	warnings = append(warnings, ds...)
+	spath, ds := statePath(wd, f.state, config)
+	warnings = append(warnings, ds...)
+	if warnings.HasErrors() {
+		ui.diags(warnings, src)
+		return planResult{code: ExitError}
+	}
+
+	ctx, cancel := context.WithCancel(m.ctx())
+	defer cancel()
+	stopInterrupts := watchInterrupts(m, ui, cancel, nil)
+	defer stopInterrupts()
+
+	mgr, release, ds := openState(ctx, spath, f.lock, f.lockTimeout, "OperationTypePlan")
+	if ds.HasErrors() {
+		ui.diags(append(warnings, ds...), src)
+		return planResult{code: ExitError}
+	}
+	defer func() { ui.diags(release(), src) }()
+	prior := mgr.State()
+	if prior == nil {
+		prior = states.NewState()
+	}
+	sf := mgr.StateFile()
+
+	hooks := []terraform.Hook{}
+	var progress *progressHook
+	if m.StderrTTY && !f.json {
+		progress = &progressHook{w: m.Stderr}
+		hooks = append(hooks, progress)
+	}
+	core, ds := terraform.NewContext(&terraform.ContextOpts{Providers: m.Providers, Parallelism: f.parallelism, Hooks: hooks})
+	if ds.HasErrors() {
+		ui.diags(append(warnings, ds...), src)
+		return planResult{code: ExitError}
+	}
+	mode := plans.NormalMode
+	switch {
+	case f.destroy:
+		mode = plans.DestroyMode
+	case f.refreshOnly:
+		mode = plans.RefreshOnlyMode
+	}
+	plan, ds := core.Plan(ctx, config, prior, &terraform.PlanOpts{
+		Mode: mode, SkipRefresh: !f.refresh, SetVariables: vals, Targets: targets, ForceReplace: replace,
+	})
+	if progress != nil {
+		progress.done()
+	}
+	diags = append(warnings, ds...)
+	if diags.HasErrors() || plan == nil || plan.Errored {
+		ui.diags(diags, src)
+		if !diags.HasErrors() {
+			ui.diags(hcl.Diagnostics{tfdiags.Error("Planning failed", "The plan did not complete; see the messages above.")}, src)
+		}
+		return planResult{code: ExitError}
+	}
+	ui.diags(diags, src) // warnings
+	ui.plan(plan)
+
+	if f.out != "" {
+		out := resolve(wd, f.out)
+		if ds := writePlanFile(out, f.signKey, wd, plan, config, sf, m); ds.HasErrors() {
+			ui.diags(ds, src)
+			return planResult{code: ExitError}
+		}
+		if !f.json {
+			fmt.Fprintf(ui.out, "\n%s\n\nSaved the plan to: %s\n\nTo perform exactly these actions, run the following command to apply:\n    apply %q\n",
+				ui.col.Gray(hr), f.out, f.out)
+		}
+	} else if !f.json && !f.inline {
+		fmt.Fprintf(ui.out, "\n%s\n\nNote: You didn't use the -out option to save this plan, so plankit can't\nguarantee to take exactly these actions if you run \"apply\" now.\n", ui.col.Gray(hr))
+	}
+	return planResult{code: ExitOK, changes: planHasChanges(plan), plan: plan, config: config, sf: sf}
+}
+
+const hr = "─────────────────────────────────────────────────────────────────────────────"
+
+// planHasChanges is what -detailed-exitcode reports: resource or output
+// changes, or drift to record in a refresh-only plan.
+func planHasChanges(p *plans.Plan) bool {
+	if p.Changes != nil && !p.Changes.Empty() {
+		return true
+	}
+	if p.UIMode == plans.RefreshOnlyMode {
+		for _, d := range p.DriftedResources {
+			if d.Action != plans.NoOp {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// writePlanFile writes the archive: the plan, the prior and previous-run
+// states with the lineage and serial they came from, the configuration
+// snapshot and the provider locks.
+func writePlanFile(out, signKey, wd string, plan *plans.Plan, config *configs.Config, sf *statefile.File, m *Meta) hcl.Diagnostics {
+	locks, diags := planLocks(wd, config, m)
+	if diags.HasErrors() {
+		return diags
+	}
+	lineage, serial := "", uint64(0)
+	if sf != nil {
+		lineage, serial = sf.Lineage, sf.Serial
+	}
+	args := &planfile.CreateArgs{
+		Plan:                 plan,
+		StateFile:            &statefile.File{Lineage: lineage, Serial: serial, State: plan.PriorState},
+		PreviousRunStateFile: &statefile.File{Lineage: lineage, Serial: serial, State: plan.PrevRunState},
+		ConfigSnapshot:       config.Snapshot(),
+		DependencyLocks:      locks,
+	}
+	if signKey != "" {
+		key, err := planfile.LoadSigningKey(resolve(wd, signKey))
+		if err != nil {
+			return hcl.Diagnostics{tfdiags.Errorf("Failed to load the signing key", "Reading -sign-key %s failed: %s", signKey, err)}
+		}
+		args.SignKey = key
+	}
+	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+		return hcl.Diagnostics{tfdiags.Errorf("Failed to write plan file", "Creating the directory of %s failed: %s", out, err)}
+	}
+	if err := planfile.Write(out, args); err != nil {
+		return hcl.Diagnostics{tfdiags.Errorf("Failed to write plan file", "Writing %s failed: %s", out, err)}
+	}
+	return diags
+}
+
+// planLocks returns the dependency locks to record: the working
+// directory's .terraform.lock.hcl when there is one, else one entry per
+// non-built-in provider the configuration needs, at the version plankit
+// provides it.
+func planLocks(wd string, config *configs.Config, m *Meta) (*depsfile.Locks, hcl.Diagnostics) {
+	path := filepath.Join(wd, ".terraform.lock.hcl")
+	if _, err := os.Stat(path); err == nil {
+		return depsfile.LoadLocksFromFile(path)
+	}
+	locks := depsfile.NewLocks()
+	for _, p := range config.ProviderTypes() {
+		if p.IsBuiltIn() {
+			continue
+		}
+		if _, ok := m.Providers[p]; !ok {
+			continue
+		}
+		locks.SetProvider(p, Version, "", nil)
+	}
+	return locks, nil
+}
+
+// providerMismatch compares an archive's locks with the providers this
+// binary has: every locked provider must be available at the locked
+// version (built-ins report plankit's Version).
+func providerMismatch(locks *depsfile.Locks, m *Meta) hcl.Diagnostics {
+	if locks == nil {
+		return nil
+	}
+	all := locks.AllProviders()
+	ps := make([]addrs.Provider, 0, len(all))
+	for p := range all {
+		ps = append(ps, p)
+	}
+	sort.Slice(ps, func(i, j int) bool { return ps[i].String() < ps[j].String() })
+	var diags hcl.Diagnostics
+	for _, p := range ps {
+		lock := all[p]
+		if _, ok := m.Providers[p]; !ok {
+			diags = append(diags, tfdiags.Errorf("Provider not available",
+				"The plan was made with provider %s %s, which this plankit does not provide. Apply the plan with the plankit that made it, or plan again.", p.ForDisplay(), lock.Version()))
+			continue
+		}
+		if lock.Version() != Version {
+			diags = append(diags, tfdiags.Errorf("Provider version does not match the plan",
+				"The plan was made with provider %s %s, but this plankit provides version %s. Apply the plan with the same plankit version that made it, or plan again.", p.ForDisplay(), lock.Version(), Version))
+		}
+	}
+	return diags
+}

@@ -1,0 +1,340 @@
+package command
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/plankit/plankit/command/jsonplan"
+	"github.com/plankit/plankit/command/render"
+	"github.com/plankit/plankit/configs"
+	"github.com/plankit/plankit/planfile"
+	"github.com/plankit/plankit/plans"
+	"github.com/plankit/plankit/states"
+	"github.com/plankit/plankit/terraform"
+	"github.com/plankit/plankit/tfdiags"
+)
+
+// readArchive opens a plan archive and reads its plan; it needs no
+// configuration directory, providers or state.
+func readArchive(path string) (*planfile.Reader, *plans.Plan, hcl.Diagnostics) {
+	r, err := planfile.Open(path)
+	if err != nil {
+		return nil, nil, hcl.Diagnostics{tfdiags.Errorf("Failed to read plan file", "Opening %s failed: %s", path, err)}
+	}
+	p, err := r.ReadPlan()
+	if err != nil {
+		r.Close()
+		return nil, nil, hcl.Diagnostics{tfdiags.Errorf("Failed to read plan file", "Reading the plan in %s failed: %s", path, err)}
+	}
+	return r, p, nil
+}
+
+// Show is `plan show [-json] [-no-color] FILE`.
+func Show(m *Meta, chdir string, args []string) int {
+	fs := newFlagSetT("plan show", m.Stderr, showUsage)
+	jsonOut := fs.Bool("json", false, "print Terraform's JSON plan representation")
+	noColor := fs.Bool("no-color", false, "disable colour")
+	if err := fs.Parse(args); err != nil {
+		return ExitError
+	}
+	if fs.NArg() != 1 {
+		return usageError(m, "plan show needs exactly one plan file")
+	}
+	wd := chdir
+	if wd == "" {
+		wd = "."
+	}
+	u := &ui{out: m.Stdout, errw: m.Stderr, col: render.Colorizer{Enabled: !*noColor && m.StdoutTTY}}
+	r, p, diags := readArchive(resolve(wd, fs.Arg(0)))
+	if diags.HasErrors() {
+		u.diags(diags, Sources{})
+		return ExitError
+	}
+	defer r.Close()
+	if !*jsonOut {
+		if err := render.Plan(m.Stdout, p, u.col.Enabled); err != nil {
+			return ExitError
+		}
+		return ExitOK
+	}
+	config, cdiags := r.ReadConfig()
+	if cdiags.HasErrors() {
+		config = nil // the configuration section is left out rather than failing show
+	}
+	b, err := jsonplan.Marshal(p, jsonplan.Options{Version: Version, Config: config})
+	if err != nil {
+		u.diags(hcl.Diagnostics{tfdiags.Errorf("Failed to render the plan as JSON", "%s", err)}, Sources{})
+		return ExitError
+	}
+	fmt.Fprintln(m.Stdout, string(b))
+	return ExitOK
+}
+
+// Graph is `plan graph [-type=plan|apply|plan-destroy] [-plan=FILE]`: the
+// core's graph in DOT. With -plan the archive alone is used (default type
+// apply); without, the working directory's configuration and state
+// (default type plan).
+func Graph(m *Meta, chdir string, args []string) int {
+	fs := newFlagSetT("plan graph", m.Stderr, graphUsage)
+	typ := fs.String("type", "", "plan, plan-destroy or apply")
+	planPath := fs.String("plan", "", "render the graph of this plan archive")
+	statePathFlag := fs.String("state", "", "state file (without -plan)")
+	if err := fs.Parse(args); err != nil {
+		return ExitError
+	}
+	if fs.NArg() > 0 {
+		return usageError(m, "plan graph takes no positional arguments")
+	}
+	wd := chdir
+	if wd == "" {
+		wd = "."
+	}
+	u := &ui{out: m.Stdout, errw: m.Stderr}
+	kinds := map[string]terraform.GraphKind{"plan": terraform.GraphKindPlan, "plan-destroy": terraform.GraphKindPlanDestroy, "apply": terraform.GraphKindApply}
+	if *typ == "" {
+		*typ = "plan"
+		if *planPath != "" {
+			*typ = "apply"
+		}
+	}
+	kind, ok := kinds[*typ]
+	if !ok {
+		return usageError(m, fmt.Sprintf("-type must be plan, plan-destroy or apply, not %q", *typ))
+	}
+	var config *configs.Config
+	var state *states.State
+	var p *plans.Plan
+	src := Sources{Dir: wd}
+	if *planPath != "" {
+		r, pl, diags := readArchive(resolve(wd, *planPath))
+		if diags.HasErrors() {
+			u.diags(diags, src)
+			return ExitError
+		}
+		defer r.Close()
+		p = pl
+		state = pl.PriorState
+		if config, diags = r.ReadConfig(); diags.HasErrors() {
+			u.diags(diags, src)
+			return ExitError
+		}
+	} else {
+		var diags hcl.Diagnostics
+		if config, diags = configs.LoadConfigDir(wd); diags.HasErrors() {
+			u.diags(diags, src)
+			return ExitError
+		}
+		spath, ds := statePath(wd, *statePathFlag, config)
+		if ds.HasErrors() {
+			u.diags(ds, src)
+			return ExitError
+		}
+		mgr, release, ds := openState(m.ctx(), spath, false, 0, "graph")
+		if ds.HasErrors() {
+			u.diags(ds, src)
+			return ExitError
+		}
+		release()
+		state = mgr.State()
+		if state == nil {
+			state = states.NewState()
+		}
+	}
+	if config != nil {
+		src.Files = config.SourceFiles()
+	}
+	core, diags := terraform.NewContext(&terraform.ContextOpts{Providers: m.Providers})
+	if diags.HasErrors() {
+		u.diags(diags, src)
+		return ExitError
+	}
+	dot, diags := core.GraphDOT(config, state, p, kind)
+	if diags.HasErrors() {
+		u.diags(diags, src)
+		return ExitError
+	}
+	fmt.Fprint(m.Stdout, dot)
+	return ExitOK
+}
+
+// resourceDiff is one resource instance whose planned change differs
+// between two plans.
+type resourceDiff struct {
+	Address string   `json:"address"`
+	Deposed string   `json:"deposed,omitempty"`
+	Status  string   `json:"status"` // added, removed, changed
+	ActionA []string `json:"actions_a,omitempty"`
+	ActionB []string `json:"actions_b,omitempty"`
+	Fields  []string `json:"changed_fields,omitempty"`
+}
+
+// Diff is `plan diff [-json] A.tfplan B.tfplan`: the resource instances
+// whose planned change differs between two plans. Exit code 0 when the
+// plans plan the same changes, 2 when they differ, 1 on error.
+func Diff(m *Meta, chdir string, args []string) int {
+	fs := newFlagSetT("plan diff", m.Stderr, diffUsage)
+	jsonOut := fs.Bool("json", false, "machine-readable output")
+	noColor := fs.Bool("no-color", false, "disable colour")
+	if err := fs.Parse(args); err != nil {
+		return ExitError
+	}
+	if fs.NArg() != 2 {
+		return usageError(m, "plan diff needs two plan files")
+	}
+	wd := chdir
+	if wd == "" {
+		wd = "."
+	}
+	u := &ui{out: m.Stdout, errw: m.Stderr, col: render.Colorizer{Enabled: !*noColor && m.StdoutTTY}}
+	var ps [2]*plans.Plan
+	for i := range ps {
+		r, p, diags := readArchive(resolve(wd, fs.Arg(i)))
+		if diags.HasErrors() {
+			u.diags(diags, Sources{})
+			return ExitError
+		}
+		r.Close()
+		ps[i] = p
+	}
+	diffs, err := DiffPlans(ps[0], ps[1])
+	if err != nil {
+		u.diags(hcl.Diagnostics{tfdiags.Errorf("Failed to compare plans", "%s", err)}, Sources{})
+		return ExitError
+	}
+	if *jsonOut {
+		b, _ := json.Marshal(map[string]any{"format_version": "1.0", "a": fs.Arg(0), "b": fs.Arg(1), "resources": diffs})
+		fmt.Fprintln(m.Stdout, string(b))
+	} else if len(diffs) == 0 {
+		fmt.Fprintln(m.Stdout, "The two plans propose the same changes.")
+	} else {
+		for _, d := range diffs {
+			addr := d.Address
+			if d.Deposed != "" {
+				addr += " (deposed object " + d.Deposed + ")"
+			}
+			switch d.Status {
+			case "added":
+				fmt.Fprintf(m.Stdout, "%s %s: only in %s (%s)\n", u.col.Green("+"), addr, fs.Arg(1), strings.Join(d.ActionB, ", "))
+			case "removed":
+				fmt.Fprintf(m.Stdout, "%s %s: only in %s (%s)\n", u.col.Red("-"), addr, fs.Arg(0), strings.Join(d.ActionA, ", "))
+			default:
+				fmt.Fprintf(m.Stdout, "%s %s: %s -> %s", u.col.Yellow("~"), addr, strings.Join(d.ActionA, ", "), strings.Join(d.ActionB, ", "))
+				if len(d.Fields) > 0 {
+					fmt.Fprintf(m.Stdout, " (differs in %s)", strings.Join(d.Fields, ", "))
+				}
+				fmt.Fprintln(m.Stdout)
+			}
+		}
+	}
+	if len(diffs) > 0 {
+		return ExitChanges
+	}
+	return ExitOK
+}
+
+// DiffPlans compares the resource instance changes and root output
+// changes of two plans, keyed by address and deposed key, via their JSON
+// plan representation so that unknowns and sensitivity compare as they
+// are shown. Outputs appear with address "output.NAME". O(size of plans).
+func DiffPlans(a, b *plans.Plan) ([]resourceDiff, error) {
+	type entry struct {
+		actions []string
+		fields  map[string]json.RawMessage
+	}
+	index := func(p *plans.Plan) (map[string]entry, error) {
+		raw, err := jsonplan.Marshal(p, jsonplan.Options{})
+		if err != nil {
+			return nil, err
+		}
+		var doc struct {
+			ResourceChanges []struct {
+				Address string                     `json:"address"`
+				Deposed string                     `json:"deposed"`
+				Change  map[string]json.RawMessage `json:"change"`
+			} `json:"resource_changes"`
+			OutputChanges map[string]map[string]json.RawMessage `json:"output_changes"`
+		}
+		if err := json.Unmarshal(raw, &doc); err != nil {
+			return nil, err
+		}
+		out := map[string]entry{}
+		add := func(key string, ch map[string]json.RawMessage) {
+			var acts []string
+			_ = json.Unmarshal(ch["actions"], &acts)
+			if len(acts) == 1 && acts[0] == "no-op" {
+				return
+			}
+			out[key] = entry{acts, ch}
+		}
+		for _, rc := range doc.ResourceChanges {
+			add(rc.Address+"\x00"+rc.Deposed, rc.Change)
+		}
+		for name, ch := range doc.OutputChanges {
+			add("output."+name+"\x00", ch)
+		}
+		return out, nil
+	}
+	ia, err := index(a)
+	if err != nil {
+		return nil, err
+	}
+	ib, err := index(b)
+	if err != nil {
+		return nil, err
+	}
+	keys := map[string]bool{}
+	for k := range ia {
+		keys[k] = true
+	}
+	for k := range ib {
+		keys[k] = true
+	}
+	sorted := make([]string, 0, len(keys))
+	for k := range keys {
+		sorted = append(sorted, k)
+	}
+	sort.Strings(sorted)
+	var out []resourceDiff
+	for _, k := range sorted {
+		addr, deposed, _ := strings.Cut(k, "\x00")
+		ea, inA := ia[k]
+		eb, inB := ib[k]
+		d := resourceDiff{Address: addr, Deposed: deposed, ActionA: ea.actions, ActionB: eb.actions}
+		switch {
+		case !inA:
+			d.Status = "added"
+		case !inB:
+			d.Status = "removed"
+		default:
+			var fields []string
+			for _, f := range []string{"actions", "before", "after", "after_unknown", "before_sensitive", "after_sensitive", "replace_paths"} {
+				if !jsonEqual(ea.fields[f], eb.fields[f]) {
+					fields = append(fields, f)
+				}
+			}
+			if len(fields) == 0 {
+				continue
+			}
+			d.Status, d.Fields = "changed", fields
+		}
+		out = append(out, d)
+	}
+	return out, nil
+}
+
+func jsonEqual(a, b json.RawMessage) bool {
+	if bytes.Equal(a, b) {
+		return true
+	}
+	var x, y any
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return false
+	}
+	return reflect.DeepEqual(x, y)
+}

@@ -1,0 +1,73 @@
+package command
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/plankit/plankit/configs"
+	"github.com/plankit/plankit/states/statemgr"
+	"github.com/plankit/plankit/tfdiags"
+)
+
+// statePath picks the state file: -state if given, else the config's
+// local backend path, else terraform.tfstate in the working directory.
+func statePath(wd, flagPath string, config *configs.Config) (string, hcl.Diagnostics) {
+	if flagPath != "" {
+		return resolve(wd, flagPath), nil
+	}
+	if config != nil && config.Module.Backend != nil {
+		be := config.Module.Backend
+		if be.Type != "local" {
+			return "", hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Unsupported backend",
+				Detail:  fmt.Sprintf("The %q backend is not supported; plankit supports only the \"local\" backend. Remove the backend block or pass -state=PATH.", be.Type),
+				Subject: be.TypeRange.Ptr()}}
+		}
+		content, diags := be.Config.Content(configs.LocalBackendSchema)
+		if diags.HasErrors() {
+			return "", diags
+		}
+		if a, ok := content.Attributes["path"]; ok {
+			v, ds := a.Expr.Value(nil)
+			if ds.HasErrors() {
+				return "", ds
+			}
+			if v.IsKnown() && !v.IsNull() && v.Type().FriendlyName() == "string" {
+				return resolve(wd, v.AsString()), nil
+			}
+		}
+	}
+	return resolve(wd, "terraform.tfstate"), nil
+}
+
+// openState opens and, unless lock is false, locks the state at path.
+// The returned release unlocks it; call it once.
+func openState(ctx context.Context, path string, lock bool, timeout time.Duration, operation string) (*statemgr.Filesystem, func() hcl.Diagnostics, hcl.Diagnostics) {
+	mgr := statemgr.NewFilesystem(path)
+	mgr.SetBackupPath(path + ".backup")
+	release := func() hcl.Diagnostics { return nil }
+	if lock {
+		info := statemgr.NewLockInfo()
+		info.Operation = operation
+		id, err := mgr.LockWithTimeout(ctx, info, timeout)
+		if err != nil {
+			return nil, release, hcl.Diagnostics{tfdiags.Errorf("Error acquiring the state lock",
+				"%s\n\nplankit acquires a state lock to protect the state from being written by multiple users at the same time. Please resolve the issue above and try again. For most commands, you can disable locking with the \"-lock=false\" flag, but this is not recommended.", err)}
+		}
+		release = func() hcl.Diagnostics {
+			if err := mgr.Unlock(id); err != nil {
+				return hcl.Diagnostics{tfdiags.Errorf("Error releasing the state lock",
+					"%s\n\nThe lock file may need to be removed by hand (%s.lock.info).", err, path)}
+			}
+			return nil
+		}
+	}
+	if err := mgr.RefreshState(); err != nil {
+		diags := release()
+		return nil, func() hcl.Diagnostics { return nil }, append(hcl.Diagnostics{tfdiags.Errorf("Failed to load state",
+			"Reading the state file %s failed: %s", path, err)}, diags...)
+	}
+	return mgr, release, nil
+}

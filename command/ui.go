@@ -1,0 +1,278 @@
+package command
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+	ctyjson "github.com/zclconf/go-cty/cty/json"
+
+	"github.com/plankit/plankit/command/jsonplan"
+	"github.com/plankit/plankit/command/render"
+	"github.com/plankit/plankit/lang/marks"
+	"github.com/plankit/plankit/plans"
+	"github.com/plankit/plankit/states"
+)
+
+// flagSet is a flag.FlagSet whose -help prints the command's usage text.
+type flagSet struct {
+	*flag.FlagSet
+}
+
+func newFlagSetT(name string, out io.Writer, usage string) *flagSet {
+	fs := newFlagSet(name, out)
+	fs.Usage = func() { fmt.Fprint(out, usage) }
+	return &flagSet{fs}
+}
+
+// ui renders a command's results for a person or, with -json, as the
+// machine-readable UI stream.
+type ui struct {
+	out, errw io.Writer
+	col       render.Colorizer
+	json      *JSONView
+}
+
+func newUI(m *Meta, jsonMode, noColor bool) *ui {
+	u := &ui{out: m.Stdout, errw: m.Stderr, col: render.Colorizer{Enabled: !noColor && m.StdoutTTY}}
+	if jsonMode {
+		u.json = &JSONView{W: m.Stdout}
+		u.json.Version()
+	}
+	return u
+}
+
+// diags renders diagnostics: -json messages, or errors on stderr and
+// warnings on stdout as Terraform does.
+func (u *ui) diags(diags hcl.Diagnostics, src Sources) {
+	if len(diags) == 0 {
+		return
+	}
+	if u.json != nil {
+		u.json.Diagnostics(diags, src)
+		return
+	}
+	var errs, warns hcl.Diagnostics
+	for _, d := range diags {
+		if d.Severity == hcl.DiagError {
+			errs = append(errs, d)
+		} else {
+			warns = append(warns, d)
+		}
+	}
+	WriteDiagnostics(u.out, warns, src, u.col.Enabled)
+	WriteDiagnostics(u.errw, errs, src, u.col.Enabled)
+}
+
+// plan renders a plan: the human text, or the -json messages (drift,
+// planned changes, summary, outputs).
+func (u *ui) plan(p *plans.Plan) {
+	if u.json == nil {
+		_ = render.Plan(u.out, p, u.col.Enabled)
+		return
+	}
+	for _, rc := range render.SortedChanges(p.DriftedResources) {
+		if rc.Action == plans.NoOp {
+			continue
+		}
+		u.json.Emit("info", "resource_drift", fmt.Sprintf("%s: Drift detected (%s)", rc.Addr, jsonplan.Actions(rc.Action)[0]),
+			map[string]any{"change": changeJSON(rc)})
+	}
+	changes := p.Changes
+	if changes == nil {
+		changes = plans.NewChanges()
+	}
+	for _, rc := range render.SortedChanges(changes.Resources) {
+		if rc.Action == plans.NoOp {
+			continue
+		}
+		u.json.Emit("info", "planned_change", fmt.Sprintf("%s: Plan to %s", rc.Addr, planVerb(rc.Action)),
+			map[string]any{"change": changeJSON(rc)})
+	}
+	c := render.CountChanges(changes)
+	msg := fmt.Sprintf("Plan: %d to add, %d to change, %d to destroy.", c.Add, c.Change, c.Destroy)
+	if !render.HasResourceChanges(changes) && !render.HasOutputChanges(changes) {
+		msg = "No changes. Your infrastructure matches the configuration."
+	}
+	u.json.Emit("info", "change_summary", msg, map[string]any{"changes": map[string]any{
+		"add": c.Add, "change": c.Change, "import": 0, "remove": c.Destroy, "operation": "plan"}})
+	outs := map[string]any{}
+	for _, oc := range changes.Outputs {
+		if !oc.Addr.Module.IsRoot() || oc.Action == plans.NoOp {
+			continue
+		}
+		outs[oc.Addr.OutputValue.Name] = map[string]any{"sensitive": oc.Sensitive, "action": planVerb(oc.Action)}
+	}
+	if len(outs) > 0 {
+		u.json.Emit("info", "outputs", fmt.Sprintf("Outputs: %d", len(outs)), map[string]any{"outputs": outs})
+	}
+}
+
+func planVerb(a plans.Action) string {
+	switch a {
+	case plans.DeleteThenCreate, plans.CreateThenDelete:
+		return "replace"
+	}
+	return jsonplan.Actions(a)[0]
+}
+
+func changeJSON(rc *plans.ResourceInstanceChange) map[string]any {
+	out := map[string]any{"resource": resourceJSON(rc.Addr), "action": planVerb(rc.Action)}
+	if r := jsonplan.ActionReason(rc.ActionReason); r != "" {
+		out["reason"] = r
+	}
+	if !rc.PrevRunAddr.Equal(rc.Addr) && rc.PrevRunAddr.Resource.Resource.Type != "" {
+		out["previous_resource"] = resourceJSON(rc.PrevRunAddr)
+	}
+	return out
+}
+
+// applySummary prints "Apply complete!" and the root outputs.
+func (u *ui) applySummary(c render.Counts, destroy bool, state *states.State) {
+	msg := fmt.Sprintf("Apply complete! Resources: %d added, %d changed, %d destroyed.", c.Add, c.Change, c.Destroy)
+	if destroy {
+		msg = fmt.Sprintf("Destroy complete! Resources: %d destroyed.", c.Destroy)
+	}
+	var outs map[string]*states.OutputValue
+	if state != nil {
+		outs = state.RootOutputValues()
+	}
+	names := make([]string, 0, len(outs))
+	for n := range outs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	if u.json != nil {
+		u.json.Emit("info", "change_summary", msg, map[string]any{"changes": map[string]any{
+			"add": c.Add, "change": c.Change, "import": 0, "remove": c.Destroy, "operation": map[bool]string{true: "destroy", false: "apply"}[destroy]}})
+		jo := map[string]any{}
+		for _, n := range names {
+			ov := outs[n]
+			v, _ := ov.Value.UnmarkDeep()
+			entry := map[string]any{"sensitive": ov.Sensitive}
+			if v.IsWhollyKnown() {
+				if raw, err := ctyjson.Marshal(v, v.Type()); err == nil {
+					entry["value"] = jsonRaw(raw)
+				}
+				if raw, err := ctyjson.MarshalType(v.Type()); err == nil {
+					entry["type"] = jsonRaw(raw)
+				}
+			}
+			jo[n] = entry
+		}
+		u.json.Emit("info", "outputs", fmt.Sprintf("Outputs: %d", len(jo)), map[string]any{"outputs": jo})
+		return
+	}
+	fmt.Fprintf(u.out, "\n%s\n", u.col.Green(u.col.Bold(msg)))
+	if len(names) == 0 {
+		return
+	}
+	fmt.Fprintf(u.out, "\n%s\n\n", u.col.Green(u.col.Bold("Outputs:")))
+	for _, n := range names {
+		ov := outs[n]
+		if ov.Sensitive || marks.Contains(ov.Value, marks.Sensitive) {
+			fmt.Fprintf(u.out, "%s = <sensitive>\n", n)
+			continue
+		}
+		fmt.Fprintf(u.out, "%s = %s\n", n, FormatValue(ov.Value, 0))
+	}
+}
+
+type jsonRaw []byte
+
+func (r jsonRaw) MarshalJSON() ([]byte, error) { return r, nil }
+
+// FormatValue renders a value as HCL-ish text for the Outputs section:
+// strings quoted (heredoc when multi-line), collections over lines.
+func FormatValue(v cty.Value, indent int) string {
+	v, _ = v.UnmarkDeep()
+	switch {
+	case !v.IsKnown():
+		return "(known after apply)"
+	case v.IsNull():
+		return "null"
+	}
+	ty := v.Type()
+	switch {
+	case ty == cty.String:
+		s := v.AsString()
+		if strings.Contains(strings.TrimSuffix(s, "\n"), "\n") {
+			pad := strings.Repeat(" ", indent)
+			var b strings.Builder
+			b.WriteString("<<EOT\n")
+			for _, l := range strings.Split(strings.TrimSuffix(s, "\n"), "\n") {
+				b.WriteString(pad + l + "\n")
+			}
+			b.WriteString(pad + "EOT")
+			return b.String()
+		}
+		return fmt.Sprintf("%q", s)
+	case ty == cty.Number:
+		return v.AsBigFloat().Text('f', -1)
+	case ty == cty.Bool:
+		return fmt.Sprint(v.True())
+	case ty.IsListType() || ty.IsSetType() || ty.IsTupleType():
+		if v.LengthInt() == 0 {
+			return "[]"
+		}
+		var b strings.Builder
+		b.WriteString("[\n")
+		for it := v.ElementIterator(); it.Next(); {
+			_, ev := it.Element()
+			b.WriteString(strings.Repeat(" ", indent+2) + FormatValue(ev, indent+2) + ",\n")
+		}
+		b.WriteString(strings.Repeat(" ", indent) + "]")
+		return b.String()
+	case ty.IsMapType() || ty.IsObjectType():
+		if v.LengthInt() == 0 {
+			return "{}"
+		}
+		var keys []string
+		vals := map[string]cty.Value{}
+		width := 0
+		for it := v.ElementIterator(); it.Next(); {
+			k, ev := it.Element()
+			label := k.AsString()
+			if ty.IsMapType() {
+				label = fmt.Sprintf("%q", label)
+			}
+			keys = append(keys, label)
+			vals[label] = ev
+			width = max(width, len(label))
+		}
+		sort.Strings(keys)
+		var b strings.Builder
+		b.WriteString("{\n")
+		for _, k := range keys {
+			b.WriteString(strings.Repeat(" ", indent+2) + k + strings.Repeat(" ", width-len(k)) + " = " + FormatValue(vals[k], indent+2) + "\n")
+		}
+		b.WriteString(strings.Repeat(" ", indent) + "}")
+		return b.String()
+	}
+	return v.GoString()
+}
+
+// usageError reports a command-line mistake.
+func usageError(m *Meta, msg string) int {
+	fmt.Fprintf(m.Stderr, "Error: %s\n\nRun with -help for usage.\n", msg)
+	return ExitError
+}
+
+// recoverPanic turns a panic into a bug-report message and exit code 1,
+// so no Go stack trace reaches a user who gave bad input; the trace is
+// printed after the message for the bug report.
+func recoverPanic(m *Meta, code *int) {
+	if r := recover(); r != nil {
+		log := filepath.Join(os.TempDir(), fmt.Sprintf("plankit-crash-%d.log", os.Getpid()))
+		_ = os.WriteFile(log, []byte(fmt.Sprintf("panic: %v\n\n%s", r, debug.Stack())), 0o600)
+		fmt.Fprintf(m.Stderr, "\nplankit crashed! This is always a bug in plankit, not in your configuration.\n\nPlease report it with the steps that led to it and the crash log written to\n%s\n\npanic: %v\n", log, r)
+		*code = ExitError
+	}
+}

@@ -1,0 +1,68 @@
+package command
+
+const planUsage = `Usage: plan [options]
+       plan show [-json] [-no-color] FILE
+       plan graph [-type=plan|plan-destroy|apply] [-plan=FILE]
+       plan diff [-json] [-no-color] A.tfplan B.tfplan
+
+  Plans the changes that make the real infrastructure match the
+  configuration in the working directory.
+
+Options:
+  -chdir=DIR           Switch to DIR before anything else.
+  -out=FILE            Write the plan archive to FILE, for "apply FILE".
+  -var 'NAME=VALUE'    Set a root input variable (repeatable).
+  -var-file=FILE       Load variable values from a .tfvars(.json) file.
+  -target=ADDR         Plan only this resource or module (repeatable).
+  -replace=ADDR        Force replacement of this instance (repeatable).
+  -destroy             Plan to destroy every object in the state.
+  -refresh-only        Plan only to update the state to match real objects.
+  -refresh=false       Skip refreshing objects before planning.
+  -parallelism=N       Limit concurrent operations (default 10).
+  -state=PATH          State file (default terraform.tfstate, or the local
+                       backend's path).
+  -lock=false          Do not lock the state file.
+  -lock-timeout=D      Retry a held state lock for D (e.g. 30s).
+  -json                Machine-readable output, one JSON object per line.
+  -no-color            No colour.
+  -detailed-exitcode   Exit 0 with no changes, 1 on error, 2 with changes.
+  -sign-key=FILE       Sign the archive with an ed25519 private key.
+`
+
+const applyUsage = `Usage: apply [options] [FILE]
+
+  With FILE, applies the plan archive FILE exactly. Without, plans and
+  applies in one step (needs -auto-approve unless stdin is a terminal).
+
+Options:
+  -chdir=DIR           Switch to DIR before anything else.
+  -state=PATH          State file (default terraform.tfstate, or the local
+                       backend's path recorded in the plan).
+  -parallelism=N       Limit concurrent operations (default 10).
+  -lock=false          Do not lock the state file.
+  -lock-timeout=D      Retry a held state lock for D.
+  -json                Machine-readable output, one JSON object per line.
+  -no-color            No colour.
+  -verify-key=FILE     Refuse an archive not signed by this ed25519 public key.
+  -auto-approve        Without FILE: apply without asking.
+  Without FILE, plan's -var, -var-file, -target, -replace, -destroy,
+  -refresh-only and -refresh are accepted too.
+`
+
+const showUsage = `Usage: plan show [-json] [-no-color] FILE
+
+  Shows a plan archive, reading nothing but the archive. -json prints
+  Terraform's JSON plan representation.
+`
+
+const graphUsage = `Usage: plan graph [-type=plan|plan-destroy|apply] [-plan=FILE] [-state=PATH]
+
+  Prints the dependency graph in DOT.
+`
+
+const diffUsage = `Usage: plan diff [-json] [-no-color] A.tfplan B.tfplan
+
+  Lists the resource instances whose planned change differs between two
+  plans. Exit code 0 when they propose the same changes, 2 when they
+  differ, 1 on error.
+`

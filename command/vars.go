@@ -1,0 +1,203 @@
+package command
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclparse"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/plankit/plankit/configs"
+	"github.com/plankit/plankit/terraform"
+)
+
+// varArg is one -var or -var-file argument, kept in command-line order
+// because later ones win.
+type varArg struct {
+	file  bool
+	value string
+}
+
+// varFlags collects -var and -var-file into one ordered list.
+type varFlags struct {
+	args *[]varArg
+	file bool
+}
+
+func (f varFlags) String() string { return "" }
+func (f varFlags) Set(s string) error {
+	*f.args = append(*f.args, varArg{file: f.file, value: s})
+	return nil
+}
+
+// CollectVariables gathers root input variable values the way Terraform
+// does, later sources winning: TF_VAR_ environment variables, then
+// terraform.tfvars, terraform.tfvars.json, *.auto.tfvars(.json) in the
+// working directory in lexical order, then -var and -var-file in
+// command-line order. A raw string (-var, TF_VAR_) is taken literally for
+// a string-typed variable and parsed as an HCL expression otherwise; type
+// conversion and validation are the core's. O(total input size).
+func CollectVariables(config *configs.Config, wd string, args []varArg, env []string) (terraform.InputValues, hcl.Diagnostics) {
+	var diags hcl.Diagnostics
+	vals := terraform.InputValues{}
+	decls := config.Module.Variables
+
+	for _, kv := range env {
+		name, raw, ok := strings.Cut(kv, "=")
+		if !ok || !strings.HasPrefix(name, "TF_VAR_") {
+			continue
+		}
+		name = strings.TrimPrefix(name, "TF_VAR_")
+		decl := decls[name]
+		if decl == nil {
+			continue // as Terraform: undeclared env vars are ignored
+		}
+		v, ds := parseRawVar(decl, raw, "the environment variable TF_VAR_"+name)
+		diags = append(diags, ds...)
+		if !ds.HasErrors() {
+			vals[name] = &terraform.InputValue{Value: v, SourceType: terraform.ValueFromEnvVar}
+		}
+	}
+
+	var autoFiles []string
+	for _, n := range []string{"terraform.tfvars", "terraform.tfvars.json"} {
+		if _, err := os.Stat(filepath.Join(wd, n)); err == nil {
+			autoFiles = append(autoFiles, n)
+		}
+	}
+	if entries, err := os.ReadDir(wd); err == nil {
+		var names []string
+		for _, e := range entries {
+			if !e.IsDir() && (strings.HasSuffix(e.Name(), ".auto.tfvars") || strings.HasSuffix(e.Name(), ".auto.tfvars.json")) {
+				names = append(names, e.Name())
+			}
+		}
+		sort.Strings(names)
+		autoFiles = append(autoFiles, names...)
+	}
+	for _, n := range autoFiles {
+		diags = append(diags, loadVarFile(filepath.Join(wd, n), decls, vals, terraform.ValueFromAutoFile)...)
+	}
+
+	for _, a := range args {
+		if a.file {
+			diags = append(diags, loadVarFile(resolve(wd, a.value), decls, vals, terraform.ValueFromNamedFile)...)
+			continue
+		}
+		name, raw, ok := strings.Cut(a.value, "=")
+		name = strings.TrimSpace(name)
+		if !ok || name == "" {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid -var option",
+				Detail: fmt.Sprintf("The given -var option %q is not correctly specified. It must be a variable name and value separated by an equals sign, like -var=\"key=value\".", a.value)})
+			continue
+		}
+		decl := decls[name]
+		if decl == nil {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Value for undeclared variable",
+				Detail: fmt.Sprintf("A variable named %q was assigned on the command line, but the root module does not declare a variable of that name. To use this value, add a \"variable\" block to the configuration.", name)})
+			continue
+		}
+		v, ds := parseRawVar(decl, raw, "the -var option for "+name)
+		diags = append(diags, ds...)
+		if !ds.HasErrors() {
+			vals[name] = &terraform.InputValue{Value: v, SourceType: terraform.ValueFromCLIArg}
+		}
+	}
+	return vals, diags
+}
+
+// parseRawVar turns a raw string into a value for decl.
+func parseRawVar(decl *configs.Variable, raw, where string) (cty.Value, hcl.Diagnostics) {
+	if decl.Type == cty.String || (decl.Type.IsPrimitiveType() && decl.Type != cty.Number && decl.Type != cty.Bool) {
+		return cty.StringVal(raw), nil
+	}
+	expr, diags := hclsyntax.ParseExpression([]byte(raw), where, hcl.InitialPos)
+	if diags.HasErrors() {
+		if decl.Type == cty.DynamicPseudoType {
+			// An untyped variable takes an unparseable value as a string.
+			return cty.StringVal(raw), nil
+		}
+		return cty.NilVal, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid value for variable " + decl.Name,
+			Detail: fmt.Sprintf("The value given in %s is not a valid expression: %s", where, diags[0].Detail)}}
+	}
+	v, diags := expr.Value(nil)
+	if diags.HasErrors() {
+		if decl.Type == cty.DynamicPseudoType {
+			return cty.StringVal(raw), nil
+		}
+		return cty.NilVal, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid value for variable " + decl.Name,
+			Detail: fmt.Sprintf("The value given in %s must be a constant expression (no references or functions): %s", where, diags[0].Detail)}}
+	}
+	return v, nil
+}
+
+// loadVarFile reads a .tfvars (HCL) or .tfvars.json file into vals.
+func loadVarFile(path string, decls map[string]*configs.Variable, vals terraform.InputValues, src terraform.ValueSourceType) hcl.Diagnostics {
+	bytes, err := os.ReadFile(path)
+	if err != nil {
+		return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Failed to read variables file",
+			Detail: fmt.Sprintf("Given variables file %s does not exist or cannot be read: %v.", path, err)}}
+	}
+	p := hclparse.NewParser()
+	var f *hcl.File
+	var diags hcl.Diagnostics
+	if strings.HasSuffix(path, ".json") {
+		f, diags = p.ParseJSON(bytes, path)
+	} else {
+		f, diags = p.ParseHCL(bytes, path)
+	}
+	if diags.HasErrors() {
+		return diags
+	}
+	attrs, ds := f.Body.JustAttributes()
+	diags = append(diags, ds...)
+	names := make([]string, 0, len(attrs))
+	for n := range attrs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		a := attrs[n]
+		if decls[n] == nil {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Value for undeclared variable",
+				Detail:  fmt.Sprintf("The root module does not declare a variable named %q but a value was found in file %q. To use this value, add a \"variable\" block to the configuration.", n, path),
+				Subject: a.NameRange.Ptr()})
+			continue
+		}
+		v, ds := a.Expr.Value(nil)
+		diags = append(diags, ds...)
+		if !ds.HasErrors() {
+			vals[n] = &terraform.InputValue{Value: v, SourceType: src, SourceRange: a.Expr.Range()}
+		}
+	}
+	return diags
+}
+
+// formatPath renders an attribute path as HCL would write it: a.b["k"][0].
+func formatPath(p cty.Path) string {
+	var b strings.Builder
+	for _, s := range p {
+		switch s := s.(type) {
+		case cty.GetAttrStep:
+			if b.Len() > 0 {
+				b.WriteByte('.')
+			}
+			b.WriteString(s.Name)
+		case cty.IndexStep:
+			switch {
+			case s.Key.Type() == cty.String:
+				fmt.Fprintf(&b, "[%q]", s.Key.AsString())
+			case s.Key.Type() == cty.Number:
+				fmt.Fprintf(&b, "[%s]", s.Key.AsBigFloat().Text('f', -1))
+			default:
+				b.WriteString("[...]")
+			}
+		}
+	}
+	return b.String()
+}
