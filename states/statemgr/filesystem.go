@@ -1,0 +1,282 @@
+package statemgr
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+
+	version "github.com/hashicorp/go-version"
+	"github.com/plankit/plankit/states"
+	"github.com/plankit/plankit/states/statefile"
+)
+
+// Filesystem is the local state manager: a v4 state file on disk, guarded
+// by a lock file beside it, replaced atomically on each persist, with the
+// previous snapshot saved once to a backup file.
+//
+// Rules, as Terraform's local state follows them:
+//   - the serial increases only when a persisted state differs from the
+//     last one read or written (an unchanged state is not rewritten);
+//   - a lineage is created on the first persist of a state that has none;
+//   - before the first overwrite in this manager's lifetime the file as read
+//     is copied to the backup path (path + ".backup" unless SetBackupPath).
+//
+// All methods are safe for concurrent use.
+type Filesystem struct {
+	mu         sync.Mutex
+	path       string
+	backupPath string
+	tfVersion  *version.Version
+
+	loaded     bool
+	file       *statefile.File // the transient state with its lineage and serial
+	readBytes  []byte          // the file as read by the last refresh, for the backup
+	lastBytes  []byte          // our encoding of the last state read or written
+	backupDone bool
+
+	lockFile *os.File
+	lockInfo *LockInfo
+
+	// beforeRename is a test hook run between writing the temporary file
+	// and renaming it over the state file.
+	beforeRename func() error
+}
+
+// NewFilesystem returns a manager for the state file at path. Nothing is
+// read until first use.
+func NewFilesystem(path string) *Filesystem {
+	return &Filesystem{path: path, backupPath: path + ".backup"}
+}
+
+// SetBackupPath sets where the previous snapshot is saved; "" disables it.
+func (s *Filesystem) SetBackupPath(p string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.backupPath = p
+}
+
+// SetTerraformVersion sets the "terraform_version" written to the file
+// (statefile.DefaultTerraformVersion when nil). A newer version recorded in
+// the file already is kept, so Terraform never sees a downgrade.
+func (s *Filesystem) SetTerraformVersion(v *version.Version) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.tfVersion = v
+}
+
+// Path returns the state file's path.
+func (s *Filesystem) Path() string { return s.path }
+
+// BackupPath returns the backup file's path ("" when disabled).
+func (s *Filesystem) BackupPath() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.backupPath
+}
+
+// State returns a deep copy of the in-memory state. O(size of the state).
+func (s *Filesystem) State() *states.State {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.ensureLoaded(); err != nil {
+		return nil
+	}
+	return s.file.State.DeepCopy()
+}
+
+// StateFile returns a copy of the in-memory state with its lineage, serial
+// and version, as it would be persisted now.
+func (s *Filesystem) StateFile() *statefile.File {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.ensureLoaded(); err != nil {
+		return nil
+	}
+	f := s.file.DeepCopy()
+	f.TerraformVersion = s.writeVersion()
+	return f
+}
+
+// Lineage returns the state's lineage ("" before the first persist of a
+// new state).
+func (s *Filesystem) Lineage() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ensureLoaded() != nil {
+		return ""
+	}
+	return s.file.Lineage
+}
+
+// Serial returns the serial of the last state read or persisted.
+func (s *Filesystem) Serial() uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ensureLoaded() != nil {
+		return 0
+	}
+	return s.file.Serial
+}
+
+// WriteState replaces the in-memory state; PersistState stores it. The
+// manager keeps a Snapshot of st: st's objects are shared, not copied, so
+// they must not be modified afterwards (see package states). O(number of
+// objects).
+func (s *Filesystem) WriteState(st *states.State) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.ensureLoaded(); err != nil {
+		return err
+	}
+	if st == nil {
+		st = states.NewState()
+	}
+	s.file.State = st.Snapshot()
+	return nil
+}
+
+// RefreshState reads the state file again, replacing the in-memory state.
+// A missing or empty file is an empty state with no lineage and serial 0.
+func (s *Filesystem) RefreshState() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.refresh()
+}
+
+func (s *Filesystem) ensureLoaded() error {
+	if s.loaded {
+		return nil
+	}
+	return s.refresh()
+}
+
+func (s *Filesystem) refresh() error {
+	src, err := os.ReadFile(s.path)
+	if errors.Is(err, fs.ErrNotExist) {
+		src, err = nil, nil
+	}
+	if err != nil {
+		return fmt.Errorf("reading the state file %s: %w", s.path, err)
+	}
+	f, err := statefile.Read(bytes.NewReader(src))
+	switch {
+	case errors.Is(err, statefile.ErrNoState):
+		s.file = &statefile.File{State: states.NewState()}
+		s.readBytes, s.lastBytes = nil, nil
+	case err != nil:
+		return fmt.Errorf("the state file %s: %w", s.path, err)
+	default:
+		s.file = f
+		s.readBytes = src
+		// Our encoding of what we read, at the version we would write, is
+		// the baseline that tells whether a later state changed anything.
+		var buf bytes.Buffer
+		if err := statefile.Write(s.withWriteVersion(f), &buf); err != nil {
+			return fmt.Errorf("the state file %s: %w", s.path, err)
+		}
+		s.lastBytes = buf.Bytes()
+	}
+	s.loaded = true
+	return nil
+}
+
+// writeVersion is the terraform_version to record: ours, unless the file
+// already records a newer one.
+func (s *Filesystem) writeVersion() *version.Version {
+	v := s.tfVersion
+	if v == nil {
+		v = version.Must(version.NewVersion(statefile.DefaultTerraformVersion))
+	}
+	if s.file != nil && s.file.TerraformVersion != nil && s.file.TerraformVersion.GreaterThan(v) {
+		return s.file.TerraformVersion
+	}
+	return v
+}
+
+func (s *Filesystem) withWriteVersion(f *statefile.File) *statefile.File {
+	c := *f
+	c.TerraformVersion = s.writeVersion()
+	return &c
+}
+
+// PersistState writes the in-memory state to the file if it changed since
+// the last read or write: lineage created if missing, serial increased,
+// backup saved before the first overwrite, file replaced atomically.
+// O(size of the state); unchanged objects are copied from their cached
+// encoding.
+func (s *Filesystem) PersistState() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.ensureLoaded(); err != nil {
+		return err
+	}
+	f := s.withWriteVersion(s.file)
+	if f.Lineage == "" {
+		f.Lineage = states.NewLineage()
+	}
+	var buf bytes.Buffer
+	buf.Grow(len(s.lastBytes) + 4096)
+	if err := statefile.Write(f, &buf); err != nil {
+		return fmt.Errorf("encoding the state: %w", err)
+	}
+	data := buf.Bytes()
+	if s.lastBytes != nil && bytes.Equal(data, s.lastBytes) {
+		return nil
+	}
+	serial := f.Serial + 1
+	data, err := setSerial(data, f.Serial, serial)
+	if err != nil {
+		return err
+	}
+	if !s.backupDone && s.backupPath != "" && s.readBytes != nil {
+		if err := writeFileAtomic(s.backupPath, s.readBytes, fileMode(s.path), nil); err != nil {
+			return fmt.Errorf("writing the state backup: %w", err)
+		}
+	}
+	s.backupDone = true
+	if err := writeFileAtomic(s.path, data, fileMode(s.path), s.beforeRename); err != nil {
+		return fmt.Errorf("writing the state file: %w", err)
+	}
+	s.file.Lineage = f.Lineage
+	s.file.Serial = serial
+	s.file.TerraformVersion = f.TerraformVersion
+	s.lastBytes = data
+	return nil
+}
+
+// setSerial replaces the top-level serial in an encoded state: the writer
+// puts it on the fourth line, `  "serial": N,`, before any user content, so
+// encoding twice to change one number is not needed. O(size) for the copy.
+func setSerial(data []byte, from, to uint64) ([]byte, error) {
+	old := []byte("\n  \"serial\": " + strconv.FormatUint(from, 10) + ",\n")
+	i := bytes.Index(data, old)
+	if i < 0 {
+		return nil, fmt.Errorf("internal error: no serial line in the encoded state")
+	}
+	repl := "\n  \"serial\": " + strconv.FormatUint(to, 10) + ",\n"
+	out := make([]byte, 0, len(data)+len(repl)-len(old))
+	out = append(out, data[:i]...)
+	out = append(out, repl...)
+	return append(out, data[i+len(old):]...), nil
+}
+
+// fileMode keeps an existing state file's permissions; a new file gets 0644,
+// as Terraform's local state does.
+func fileMode(path string) os.FileMode {
+	if fi, err := os.Stat(path); err == nil {
+		return fi.Mode().Perm()
+	}
+	return 0o644
+}
+
+// LockInfoPath returns the lock file's path: ".NAME.lock.info" beside the
+// state file (".terraform.tfstate.lock.info"), as Terraform names it.
+func (s *Filesystem) LockInfoPath() string {
+	dir, base := filepath.Split(s.path)
+	return filepath.Join(dir, "."+base+".lock.info")
+}

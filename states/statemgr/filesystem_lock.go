@@ -1,0 +1,224 @@
+package statemgr
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// Lock takes the state lock for this manager and returns its ID.
+//
+// The lock is the file LockInfoPath() holding info as JSON. It is created
+// complete and already flock'ed: the info is written to an exclusively
+// created temporary file, which is then hard-linked into place (the link
+// fails if a lock file exists). The flock lives as long as this process
+// holds the lock, so when the lock file exists but nobody holds its flock,
+// the holder died: Lock then reports a *LockError with ErrStaleLock and
+// the holder's info rather than taking over a lock that might still matter.
+// A live holder gives a *LockError with ErrLocked.
+func (s *Filesystem) Lock(info *LockInfo) (string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.lockFile != nil {
+		return "", &LockError{Info: s.lockInfo, Err: errors.New("this state manager already holds the lock")}
+	}
+	li := NewLockInfo()
+	if info != nil {
+		li = copyInfo(info)
+	}
+	li.Path = s.path
+	if li.Created.IsZero() {
+		li.Created = time.Now().UTC()
+	}
+	var f *os.File
+	var err error
+	for range 3 {
+		f, err = s.createLockFile(li)
+		var le *LockError
+		if !errors.As(err, &le) || le.Info != nil {
+			break
+		}
+		// The lock file vanished between our attempt and our probe: try again.
+	}
+	if err != nil {
+		return "", err
+	}
+	s.lockFile, s.lockInfo = f, li
+	return li.ID, nil
+}
+
+func copyInfo(info *LockInfo) *LockInfo {
+	c := *info
+	if c.ID == "" {
+		c.ID = NewLockInfo().ID
+	}
+	if c.Who == "" {
+		c.Who = whoAmI()
+	}
+	return &c
+}
+
+func (s *Filesystem) createLockFile(li *LockInfo) (*os.File, error) {
+	path := s.LockInfoPath()
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	tmp, err := os.CreateTemp(dir, base+".tmp-*") // O_EXCL
+	if err != nil {
+		return nil, fmt.Errorf("creating the lock file beside %s: %w", s.path, err)
+	}
+	fail := func(err error) (*os.File, error) {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return nil, err
+	}
+	if ok, err := tryFlock(tmp); err != nil || !ok {
+		return fail(fmt.Errorf("locking %s: %v", tmp.Name(), err))
+	}
+	if _, err := tmp.Write(li.Marshal()); err != nil {
+		return fail(fmt.Errorf("writing the lock file: %w", err))
+	}
+	if err := tmp.Sync(); err != nil {
+		return fail(fmt.Errorf("writing the lock file: %w", err))
+	}
+	err = os.Link(tmp.Name(), path)
+	os.Remove(tmp.Name()) // the inode lives on under path, or not at all
+	switch {
+	case err == nil:
+		return tmp, syncDir(dir)
+	case errors.Is(err, fs.ErrExist):
+		tmp.Close()
+		return nil, s.probeLock(path)
+	}
+	// No hard links here (some network and FUSE file systems): fall back to
+	// creating the lock file itself with O_EXCL.
+	tmp.Close()
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
+	if errors.Is(err, fs.ErrExist) {
+		return nil, s.probeLock(path)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("creating the lock file %s: %w", path, err)
+	}
+	if _, err := tryFlock(f); err != nil {
+		f.Close()
+		os.Remove(path)
+		return nil, fmt.Errorf("locking %s: %w", path, err)
+	}
+	if _, err := f.Write(li.Marshal()); err != nil {
+		f.Close()
+		os.Remove(path)
+		return nil, fmt.Errorf("writing the lock file: %w", err)
+	}
+	return f, f.Sync()
+}
+
+// probeLock explains why an existing lock file stops us: held by a live
+// process (its flock is taken) or stale (nobody holds the flock).
+func (s *Filesystem) probeLock(path string) error {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		// Released between our attempt and now; the caller may retry.
+		return &LockError{Err: ErrLocked}
+	}
+	if err != nil {
+		return fmt.Errorf("reading the lock file %s: %w", path, err)
+	}
+	defer f.Close()
+	info := readLockInfo(f, path)
+	if !flockSupported {
+		return &LockError{Info: info, Err: ErrLocked}
+	}
+	free, err := tryFlock(f)
+	if err != nil {
+		return &LockError{Info: info, Err: fmt.Errorf("%w (and probing it failed: %v)", ErrLocked, err)}
+	}
+	if !free {
+		return &LockError{Info: info, Err: ErrLocked}
+	}
+	_ = unflock(f)
+	return &LockError{Info: info, Err: ErrStaleLock}
+}
+
+func readLockInfo(f *os.File, path string) *LockInfo {
+	var info LockInfo
+	data, err := os.ReadFile(f.Name())
+	if err != nil || json.Unmarshal(data, &info) != nil {
+		return &LockInfo{Path: path, Info: "the lock file " + path + " is unreadable"}
+	}
+	return &info
+}
+
+// Unlock releases the lock with the given ID. Called on a manager that does
+// not hold it, it removes another holder's (for example a stale) lock file
+// when id matches: that is force-unlock.
+func (s *Filesystem) Unlock(id string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	path := s.LockInfoPath()
+	if s.lockFile != nil {
+		if id != s.lockInfo.ID {
+			return &LockError{Info: s.lockInfo, Err: ErrLockIDMismatch}
+		}
+		err := os.Remove(path)
+		_ = unflock(s.lockFile)
+		s.lockFile.Close()
+		s.lockFile, s.lockInfo = nil, nil
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("removing the lock file %s: %w", path, err)
+		}
+		return nil
+	}
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("the state %s is not locked (no %s)", s.path, path)
+	}
+	if err != nil {
+		return fmt.Errorf("reading the lock file %s: %w", path, err)
+	}
+	info := readLockInfo(f, path)
+	f.Close()
+	if info.ID != id {
+		return &LockError{Info: info, Err: ErrLockIDMismatch}
+	}
+	if err := os.Remove(path); err != nil {
+		return fmt.Errorf("removing the lock file %s: %w", path, err)
+	}
+	return nil
+}
+
+// LockWithTimeout calls Lock until it succeeds, retrying while a live
+// process holds the lock, for up to timeout (the -lock-timeout flag; zero
+// tries once). A stale lock or any other error is returned at once: waiting
+// would not help. ctx cancels the wait.
+func (s *Filesystem) LockWithTimeout(ctx context.Context, info *LockInfo, timeout time.Duration) (string, error) {
+	if info == nil {
+		info = NewLockInfo()
+	}
+	deadline := time.Now().Add(timeout)
+	delay := 50 * time.Millisecond
+	for {
+		id, err := s.Lock(info)
+		if err == nil || !errors.Is(err, ErrLocked) {
+			return id, err
+		}
+		remaining := time.Until(deadline)
+		if remaining <= 0 {
+			return "", err
+		}
+		t := time.NewTimer(min(delay, remaining))
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return "", fmt.Errorf("waiting for the state lock: %w (last attempt: %v)", ctx.Err(), err)
+		case <-t.C:
+		}
+		delay = min(delay*2, 2*time.Second)
+	}
+}

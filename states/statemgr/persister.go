@@ -1,0 +1,230 @@
+package statemgr
+
+import (
+	"sync"
+	"time"
+
+	"github.com/plankit/plankit/states"
+)
+
+// PersisterOptions configures a BackgroundPersister.
+type PersisterOptions struct {
+	// Source is the live state the apply walk updates; each write persists
+	// a Snapshot of it. When nil, the persister starts from an empty state
+	// (see BackgroundPersister.State).
+	Source *states.SyncState
+	// GapFactor: after a write that took d (snapshot, encode, disk), the
+	// next write waits at least GapFactor×d, so writing takes at most about
+	// 1/(1+GapFactor) of the run whatever the state's size: the apply stays
+	// linear. Default 4 (≤ 20%).
+	GapFactor float64
+	// MinGap is the least time between the end of one write and the start
+	// of the next. Default 0.
+	MinGap time.Duration
+	// ErrorBackoff is the least wait after a failed write before retrying.
+	// Default 1s.
+	ErrorBackoff time.Duration
+}
+
+// PersisterStats counts what a BackgroundPersister did.
+type PersisterStats struct {
+	Changes   uint64        // MarkDirty/Update calls
+	Writes    uint64        // write attempts
+	Failures  uint64        // failed attempts
+	WriteTime time.Duration // total time spent writing (snapshot, encode, disk)
+	LastWrite time.Duration // duration of the last attempt
+}
+
+// BackgroundPersister persists a live state during apply. Changes are
+// announced with MarkDirty (or made with Update); a background goroutine
+// writes whenever the state is dirty, coalescing every change since its last
+// write into one write, and waits GapFactor times the last write's duration
+// between writes. Each write is a Snapshot of the state (no attribute
+// copying) written through the manager, whose per-object encoding cache
+// makes a write cost a copy of the unchanged objects' bytes. Flush and Close
+// force a write of everything announced so far.
+type BackgroundPersister struct {
+	mgr  Storage
+	src  *states.SyncState
+	opts PersisterOptions
+
+	mu          sync.Mutex
+	cond        *sync.Cond // broadcast after each write attempt
+	gen         uint64     // changes announced so far
+	writtenGen  uint64     // gen covered by the last successful write
+	attemptGen  uint64     // gen covered by the last finished attempt
+	lastFailGen uint64     // gen covered by the last failed attempt
+	flushGen    uint64     // gen a Flush or Close is waiting for
+	lastErr     error      // error of the last failed attempt
+	nextAllowed time.Time  // earliest start of the next unforced write
+	closing     bool
+	stats       PersisterStats
+
+	wake chan struct{}
+	done chan struct{}
+}
+
+// NewBackgroundPersister starts a persister writing through mgr. Call Close
+// when the apply is over.
+func NewBackgroundPersister(mgr Storage, opts PersisterOptions) *BackgroundPersister {
+	if opts.GapFactor <= 0 {
+		opts.GapFactor = 4
+	}
+	if opts.ErrorBackoff <= 0 {
+		opts.ErrorBackoff = time.Second
+	}
+	if opts.Source == nil {
+		opts.Source = states.NewState().SyncWrapper()
+	}
+	p := &BackgroundPersister{
+		mgr:  mgr,
+		src:  opts.Source,
+		opts: opts,
+		wake: make(chan struct{}, 1),
+		done: make(chan struct{}),
+	}
+	p.cond = sync.NewCond(&p.mu)
+	go p.run()
+	return p
+}
+
+// State returns the live state the persister writes.
+func (p *BackgroundPersister) State() *states.SyncState { return p.src }
+
+// Update runs fn on the live state under its lock, then marks it dirty.
+func (p *BackgroundPersister) Update(fn func(*states.State)) {
+	s := p.src.Lock()
+	fn(s)
+	p.src.Unlock()
+	p.MarkDirty()
+}
+
+// MarkDirty announces a change to the live state. O(1); it never waits for
+// a write.
+func (p *BackgroundPersister) MarkDirty() {
+	p.mu.Lock()
+	wasClean := p.gen == p.writtenGen
+	p.gen++
+	p.stats.Changes++
+	p.mu.Unlock()
+	if wasClean {
+		p.signal() // the goroutine may be idle; a dirty one wakes on its own
+	}
+}
+
+func (p *BackgroundPersister) signal() {
+	select {
+	case p.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Flush writes every change announced so far, now, and waits for the
+// write. It returns nil once a write covering them succeeded, or the error
+// of a failed attempt to write them.
+func (p *BackgroundPersister) Flush() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.flushLocked()
+}
+
+func (p *BackgroundPersister) flushLocked() error {
+	target := p.gen
+	failures := p.stats.Failures
+	if target > p.flushGen {
+		p.flushGen = target
+	}
+	p.signal()
+	for {
+		if p.writtenGen >= target {
+			return nil
+		}
+		if p.stats.Failures > failures && p.lastFailGen >= target {
+			return p.lastErr
+		}
+		p.cond.Wait()
+	}
+}
+
+// Close makes a final write of everything announced, stops the goroutine and
+// returns the final write's error. Changes announced after Close are not
+// written.
+func (p *BackgroundPersister) Close() error {
+	p.mu.Lock()
+	err := p.flushLocked()
+	p.closing = true
+	p.mu.Unlock()
+	p.signal()
+	<-p.done
+	return err
+}
+
+// Stats returns counts so far.
+func (p *BackgroundPersister) Stats() PersisterStats {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.stats
+}
+
+// run is the writer goroutine: idle while clean; when dirty, wait out the
+// gap after the last write (unless a Flush is waiting), then write.
+func (p *BackgroundPersister) run() {
+	defer close(p.done)
+	for {
+		p.mu.Lock()
+		if p.closing {
+			p.mu.Unlock()
+			return
+		}
+		dirty := p.gen > p.writtenGen
+		forced := p.flushGen > p.attemptGen
+		wait := time.Until(p.nextAllowed)
+		p.mu.Unlock()
+		switch {
+		case !dirty:
+			<-p.wake
+			continue
+		case !forced && wait > 0:
+			t := time.NewTimer(wait)
+			select {
+			case <-t.C:
+			case <-p.wake: // a Flush, or Close: re-evaluate
+				t.Stop()
+				continue
+			}
+		}
+		p.writeOnce()
+	}
+}
+
+// writeOnce persists a snapshot of the live state, timing the whole of it
+// (snapshot under the state's lock, encode, disk) to set the next gap.
+func (p *BackgroundPersister) writeOnce() {
+	p.mu.Lock()
+	g := p.gen
+	p.mu.Unlock()
+
+	start := time.Now()
+	err := p.mgr.WriteState(p.src.Snapshot())
+	if err == nil {
+		err = p.mgr.PersistState()
+	}
+	d := time.Since(start)
+
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.stats.Writes++
+	p.stats.WriteTime += d
+	p.stats.LastWrite = d
+	gap := max(time.Duration(float64(d)*p.opts.GapFactor), p.opts.MinGap)
+	p.attemptGen = g
+	if err != nil {
+		p.stats.Failures++
+		p.lastErr, p.lastFailGen = err, g
+		gap = max(gap, p.opts.ErrorBackoff)
+	} else {
+		p.writtenGen = g
+	}
+	p.nextAllowed = time.Now().Add(gap)
+	p.cond.Broadcast()
+}
