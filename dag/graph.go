@@ -30,6 +30,7 @@ type Graph[K comparable] struct {
 	up    [][]int32 // id -> dependents, in the order the edges were added
 	dead  int       // tombstones in keys
 	edges int
+	arena []int32 // backing store for the first two entries of new lists
 }
 
 // Edge is one dependency: From depends on To (To happens before From).
@@ -49,6 +50,18 @@ func (g *Graph[K]) name(v K) string {
 		return g.Name(v)
 	}
 	return fmt.Sprint(v)
+}
+
+// Grow reserves room for n more vertices, sparing the rehashing and
+// copying of a graph built one vertex at a time.
+func (g *Graph[K]) Grow(n int) {
+	if len(g.ids) == 0 {
+		g.ids = make(map[K]int32, n)
+	}
+	g.keys = slices.Grow(g.keys, n)
+	g.alive = slices.Grow(g.alive, n)
+	g.down = slices.Grow(g.down, n)
+	g.up = slices.Grow(g.up, n)
 }
 
 // Add inserts v and reports whether it was new. O(1) amortized.
@@ -181,10 +194,28 @@ func (g *Graph[K]) Connect(a, b K) bool {
 	if g.hasEdge(ia, ib) {
 		return false
 	}
-	g.down[ia] = append(g.down[ia], ib)
-	g.up[ib] = append(g.up[ib], ia)
+	g.down[ia] = g.appendID(g.down[ia], ib)
+	g.up[ib] = g.appendID(g.up[ib], ia)
 	g.edges++
 	return true
+}
+
+// appendID appends x to list. A list's first entry is carved, with room
+// for a second, out of a shared arena, so that building a graph of mostly
+// low-degree vertices costs a few large allocations instead of two per
+// vertex; longer lists grow by append as usual.
+func (g *Graph[K]) appendID(list []int32, x int32) []int32 {
+	if cap(list) > 0 {
+		return append(list, x)
+	}
+	if cap(g.arena)-len(g.arena) < 2 {
+		g.arena = make([]int32, 0, 4096)
+	}
+	n := len(g.arena)
+	g.arena = g.arena[:n+2]
+	list = g.arena[n : n+1 : n+2]
+	list[0] = x
+	return list
 }
 
 func (g *Graph[K]) hasEdge(ia, ib int32) bool {
