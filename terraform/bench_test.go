@@ -1,0 +1,69 @@
+package terraform
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/plankit/plankit/bench/gen"
+	"github.com/plankit/plankit/providers/builtin"
+)
+
+func builtinContext(tb testing.TB) *Context {
+	c, diags := NewContext(&ContextOpts{Providers: builtin.Factories()})
+	if diags.HasErrors() {
+		tb.Fatal(diags.Error())
+	}
+	return c
+}
+
+// BenchmarkPlan plans N=1000 terraform_data resources of each shape from an
+// empty state (configuration loading excluded).
+func BenchmarkPlan(b *testing.B) {
+	for _, shape := range gen.Shapes {
+		b.Run(fmt.Sprintf("%s-1000", shape), func(b *testing.B) {
+			src, err := gen.Config(shape, 1000)
+			if err != nil {
+				b.Fatal(err)
+			}
+			cfg := loadConfig(b, map[string]string{"main.tf": src})
+			c := builtinContext(b)
+			b.ResetTimer()
+			for b.Loop() {
+				p, diags := c.Plan(context.Background(), cfg, nil, nil)
+				if diags.HasErrors() {
+					b.Fatal(diags.Error())
+				}
+				if n := len(p.Changes.Resources); n != 1000 {
+					b.Fatalf("%d changes", n)
+				}
+			}
+		})
+	}
+}
+
+// TestPlanChainLinear checks that planning a chain scales linearly: a
+// chain four times as long may take at most ~8x as long (quadratic would
+// be 16x). Skipped in -short mode.
+func TestPlanChainLinear(t *testing.T) {
+	if testing.Short() {
+		t.Skip("timing test")
+	}
+	timeOf := func(n int) float64 {
+		src, _ := gen.Config(gen.Chain, n)
+		cfg := loadConfig(t, map[string]string{"main.tf": src})
+		c := builtinContext(t)
+		res := testing.Benchmark(func(b *testing.B) {
+			for b.Loop() {
+				if _, diags := c.Plan(context.Background(), cfg, nil, nil); diags.HasErrors() {
+					b.Fatal(diags.Error())
+				}
+			}
+		})
+		return float64(res.NsPerOp())
+	}
+	small, large := timeOf(500), timeOf(2000)
+	if ratio := large / small; ratio > 8 {
+		t.Errorf("chain of 2000 took %.1fx a chain of 500 (want ≤ 8x: linear)", ratio)
+	}
+}
