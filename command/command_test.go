@@ -78,7 +78,7 @@ variable "order" {}
 	}
 	want := map[string]cty.Value{
 		"s": cty.StringVal("hello world"), "n": cty.NumberIntVal(42),
-		"l": cty.TupleVal([]cty.Value{cty.StringVal("x"), cty.StringVal("y")}),
+		"l":     cty.TupleVal([]cty.Value{cty.StringVal("x"), cty.StringVal("y")}),
 		"any":   cty.ObjectVal(map[string]cty.Value{"a": cty.NumberIntVal(1)}),
 		"order": cty.StringVal("auto"),
 	}

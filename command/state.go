@@ -51,6 +51,7 @@ func openState(ctx context.Context, path string, lock bool, timeout time.Duratio
 	if lock {
 		info := statemgr.NewLockInfo()
 		info.Operation = operation
+		info.Version = Version
 		id, err := mgr.LockWithTimeout(ctx, info, timeout)
 		if err != nil {
 			return nil, release, hcl.Diagnostics{tfdiags.Errorf("Error acquiring the state lock",
