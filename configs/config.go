@@ -87,12 +87,18 @@ func (c *Config) SourceFiles() map[string][]byte {
 	return out
 }
 
-// SourceHCLFiles wraps SourceFiles as *hcl.File values (Bytes only), the map
-// hcl.NewDiagnosticTextWriter takes to print source snippets.
+// SourceHCLFiles returns SourceFiles parsed again as *hcl.File values, the
+// map hcl.NewDiagnosticTextWriter takes to print source snippets and the
+// enclosing block ("in resource ..."). It costs a parse of every file, so
+// call it only when there are diagnostics to print.
 func (c *Config) SourceHCLFiles() map[string]*hcl.File {
 	out := map[string]*hcl.File{}
 	for name, src := range c.SourceFiles() {
-		out[name] = &hcl.File{Bytes: src}
+		f, _ := parseSource(name, src)
+		if f == nil {
+			f = &hcl.File{Bytes: src}
+		}
+		out[name] = f
 	}
 	return out
 }

@@ -72,6 +72,7 @@ func (l *Loader) loadChildren(cfg *Config, src moduleSource, chain []chainLink) 
 				Subject:  mod.Backend.DeclRange.Ptr(),
 			})
 		}
+		diags = append(diags, checkRepeatedProviderModule(call, mod)...)
 		child := &Config{
 			Root: cfg.Root, Parent: cfg, Path: p, Children: map[string]*Config{},
 			Module: mod, CallRange: call.DeclRange, SourceAddr: call.SourceAddr,
@@ -81,6 +82,36 @@ func (l *Loader) loadChildren(cfg *Config, src moduleSource, chain []chainLink) 
 		diags = append(diags, l.loadChildren(child, src, next)...)
 	}
 	return diags
+}
+
+// checkRepeatedProviderModule reports a module that configures providers
+// itself yet is called with count, for_each or depends_on: Terraform forbids
+// it because the provider configurations would be duplicated or ordered
+// behind other objects.
+func checkRepeatedProviderModule(call *ModuleCall, mod *Module) hcl.Diagnostics {
+	if len(mod.ProviderConfigs) == 0 {
+		return nil
+	}
+	var subject hcl.Range
+	var arg string
+	switch {
+	case call.Count != nil:
+		subject, arg = call.Count.Range(), "count"
+	case call.ForEach != nil:
+		subject, arg = call.ForEach.Range(), "for_each"
+	case len(call.DependsOn) > 0:
+		subject, arg = call.DependsOn[0].SourceRange(), "depends_on"
+	default:
+		return nil
+	}
+	first := mod.ProviderConfigs[sortedKeys(mod.ProviderConfigs)[0]]
+	return hcl.Diagnostics{{
+		Severity: hcl.DiagError,
+		Summary:  "Module is incompatible with count, for_each, and depends_on",
+		Detail: fmt.Sprintf("The module %q uses %s, but its source contains a provider configuration (at %s). "+
+			"Move provider blocks to the root module and pass them in with the providers argument.", call.Name, arg, first.DeclRange),
+		Subject: subject.Ptr(),
+	}}
 }
 
 // findCycle returns an error if the module at id is already on the chain.
