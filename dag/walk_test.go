@@ -30,6 +30,16 @@ func errDiags(summary string) hcl.Diagnostics {
 	return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: summary}}
 }
 
+// recordPeak raises peak to n if n is higher.
+func recordPeak(peak *atomic.Int64, n int64) {
+	for {
+		m := peak.Load()
+		if n <= m || peak.CompareAndSwap(m, n) {
+			return
+		}
+	}
+}
+
 // TestWalkParallelismBound proves the bound is reached and never exceeded:
 // the first P callbacks wait until P are in flight at once, and every
 // callback checks the in-flight count.
@@ -42,12 +52,7 @@ func TestWalkParallelismBound(t *testing.T) {
 			var once sync.Once
 			res := Walk(context.Background(), g, WalkOptions{Parallelism: p}, func(ctx context.Context, v int) hcl.Diagnostics {
 				n := inflight.Add(1)
-				for {
-					m := peak.Load()
-					if n <= m || peak.CompareAndSwap(m, n) {
-						break
-					}
-				}
+				recordPeak(&peak, n)
 				if n == int64(p) {
 					once.Do(func() { close(allIn) })
 				}
@@ -80,9 +85,7 @@ func TestWalkDefaultParallelism(t *testing.T) {
 	var once sync.Once
 	Walk(context.Background(), g, WalkOptions{}, func(ctx context.Context, v int) hcl.Diagnostics {
 		n := inflight.Add(1)
-		if n > peak.Load() {
-			peak.Store(n) // only raced by callbacks below the bound
-		}
+		recordPeak(&peak, n)
 		if n > DefaultParallelism {
 			t.Errorf("%d in flight", n)
 		}
