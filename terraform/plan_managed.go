@@ -73,7 +73,9 @@ func (ic *instanceCtx) plan(cur *states.ResourceInstanceObjectSrc, prior cty.Val
 // unmarked, with the marks it carried.
 func (ic *instanceCtx) evalConfig() (cty.Value, []cty.PathValueMarks, hcl.Diagnostics) {
 	n, w := ic.n, ic.w
-	val, diags := ic.ws.scope(w.mod, n.cfg, &w.rep, nil).EvalBlock(n.rc.Config, n.spec)
+	scope := ic.ws.scope(w.mod, n.cfg, &w.rep, nil)
+	val, diags := scope.EvalBlock(n.rc.Config, n.spec)
+	ic.ws.putScope(scope)
 	if diags.HasErrors() {
 		return cty.NilVal, nil, diags
 	}

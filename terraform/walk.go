@@ -57,6 +57,7 @@ type walkState struct {
 	halted   func()          // cancels the walk (hook halt)
 	skipRefr bool
 	stateIdx stateIndex
+	scopes   sync.Map // module directory -> *sync.Pool of *lang.Scope
 
 	outMu   sync.Mutex
 	outputs map[string]outputResult // root outputs by name
