@@ -17,9 +17,66 @@ func duplicate(summary, what string, first, second hcl.Range) *hcl.Diagnostic {
 	}
 }
 
+// addUnique stores obj under key unless the key is taken, in which case it
+// returns the duplicate diagnostic made by dup from the first object.
+func addUnique[T any](dst map[string]T, key string, obj T, dup func(prev T) *hcl.Diagnostic) hcl.Diagnostics {
+	if prev, ok := dst[key]; ok {
+		return hcl.Diagnostics{dup(prev)}
+	}
+	dst[key] = obj
+	return nil
+}
+
 // appendFile adds a primary file's objects to m, reporting duplicates.
 // O(objects in f).
 func (m *Module) appendFile(f *file) hcl.Diagnostics {
+	diags := m.appendSettings(f)
+	for _, p := range f.providerConfigs {
+		diags = append(diags, addUnique(m.ProviderConfigs, p.Addr().String(), p, func(prev *Provider) *hcl.Diagnostic {
+			what := fmt.Sprintf("A default (non-aliased) configuration for provider %q", p.Name)
+			if p.Alias != "" {
+				what = fmt.Sprintf("A configuration for provider %q with alias %q", p.Name, p.Alias)
+			}
+			return duplicate("Duplicate provider configuration", what, prev.DeclRange, p.DeclRange)
+		})...)
+	}
+	for _, v := range f.variables {
+		diags = append(diags, addUnique(m.Variables, v.Name, v, func(prev *Variable) *hcl.Diagnostic {
+			return duplicate("Duplicate variable declaration", fmt.Sprintf("A variable named %q", v.Name), prev.DeclRange, v.DeclRange)
+		})...)
+	}
+	for _, l := range f.locals {
+		diags = append(diags, addUnique(m.Locals, l.Name, l, func(prev *Local) *hcl.Diagnostic {
+			return duplicate("Duplicate local value definition", fmt.Sprintf("A local value named %q", l.Name), prev.DeclRange, l.DeclRange)
+		})...)
+	}
+	for _, o := range f.outputs {
+		diags = append(diags, addUnique(m.Outputs, o.Name, o, func(prev *Output) *hcl.Diagnostic {
+			return duplicate("Duplicate output definition", fmt.Sprintf("An output named %q", o.Name), prev.DeclRange, o.DeclRange)
+		})...)
+	}
+	for _, mc := range f.moduleCalls {
+		diags = append(diags, addUnique(m.ModuleCalls, mc.Name, mc, func(prev *ModuleCall) *hcl.Diagnostic {
+			return duplicate("Duplicate module call", fmt.Sprintf("A module call named %q", mc.Name), prev.DeclRange, mc.DeclRange)
+		})...)
+	}
+	for _, r := range f.managedResources {
+		diags = append(diags, addUnique(m.ManagedResources, r.Addr().String(), r, func(prev *Resource) *hcl.Diagnostic {
+			return duplicate(fmt.Sprintf("Duplicate resource %q configuration", r.Type), fmt.Sprintf("A %s resource named %q", r.Type, r.Name), prev.DeclRange, r.DeclRange)
+		})...)
+	}
+	for _, r := range f.dataResources {
+		diags = append(diags, addUnique(m.DataResources, r.Addr().String(), r, func(prev *Resource) *hcl.Diagnostic {
+			return duplicate(fmt.Sprintf("Duplicate data %q configuration", r.Type), fmt.Sprintf("A %s data resource named %q", r.Type, r.Name), prev.DeclRange, r.DeclRange)
+		})...)
+	}
+	return diags
+}
+
+// appendSettings adds a primary file's terraform block content to m: core
+// version constraints, required providers (one block per module) and the
+// backend (one per module).
+func (m *Module) appendSettings(f *file) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	m.CoreVersionConstraints = append(m.CoreVersionConstraints, f.coreVersionConstraints...)
 	for _, rng := range f.requiredProvidersRange {
@@ -36,11 +93,9 @@ func (m *Module) appendFile(f *file) hcl.Diagnostics {
 		m.requiredProvidersRange = &r
 	}
 	for _, rp := range f.requiredProviders {
-		if prev, ok := m.ProviderRequirements[rp.Name]; ok {
-			diags = append(diags, duplicate("Duplicate required provider", fmt.Sprintf("The provider local name %q", rp.Name), prev.DeclRange, rp.DeclRange))
-			continue
-		}
-		m.ProviderRequirements[rp.Name] = rp
+		diags = append(diags, addUnique(m.ProviderRequirements, rp.Name, rp, func(prev *RequiredProvider) *hcl.Diagnostic {
+			return duplicate("Duplicate required provider", fmt.Sprintf("The provider local name %q", rp.Name), prev.DeclRange, rp.DeclRange)
+		})...)
 	}
 	for _, be := range f.backends {
 		if m.Backend != nil {
@@ -53,62 +108,6 @@ func (m *Module) appendFile(f *file) hcl.Diagnostics {
 			continue
 		}
 		m.Backend = be
-	}
-	for _, p := range f.providerConfigs {
-		key := p.Addr().String()
-		if prev, ok := m.ProviderConfigs[key]; ok {
-			what := fmt.Sprintf("A default (non-aliased) configuration for provider %q", p.Name)
-			if p.Alias != "" {
-				what = fmt.Sprintf("A configuration for provider %q with alias %q", p.Name, p.Alias)
-			}
-			diags = append(diags, duplicate("Duplicate provider configuration", what, prev.DeclRange, p.DeclRange))
-			continue
-		}
-		m.ProviderConfigs[key] = p
-	}
-	for _, v := range f.variables {
-		if prev, ok := m.Variables[v.Name]; ok {
-			diags = append(diags, duplicate("Duplicate variable declaration", fmt.Sprintf("A variable named %q", v.Name), prev.DeclRange, v.DeclRange))
-			continue
-		}
-		m.Variables[v.Name] = v
-	}
-	for _, l := range f.locals {
-		if prev, ok := m.Locals[l.Name]; ok {
-			diags = append(diags, duplicate("Duplicate local value definition", fmt.Sprintf("A local value named %q", l.Name), prev.DeclRange, l.DeclRange))
-			continue
-		}
-		m.Locals[l.Name] = l
-	}
-	for _, o := range f.outputs {
-		if prev, ok := m.Outputs[o.Name]; ok {
-			diags = append(diags, duplicate("Duplicate output definition", fmt.Sprintf("An output named %q", o.Name), prev.DeclRange, o.DeclRange))
-			continue
-		}
-		m.Outputs[o.Name] = o
-	}
-	for _, mc := range f.moduleCalls {
-		if prev, ok := m.ModuleCalls[mc.Name]; ok {
-			diags = append(diags, duplicate("Duplicate module call", fmt.Sprintf("A module call named %q", mc.Name), prev.DeclRange, mc.DeclRange))
-			continue
-		}
-		m.ModuleCalls[mc.Name] = mc
-	}
-	for _, r := range f.managedResources {
-		key := r.Addr().String()
-		if prev, ok := m.ManagedResources[key]; ok {
-			diags = append(diags, duplicate(fmt.Sprintf("Duplicate resource %q configuration", r.Type), fmt.Sprintf("A %s resource named %q", r.Type, r.Name), prev.DeclRange, r.DeclRange))
-			continue
-		}
-		m.ManagedResources[key] = r
-	}
-	for _, r := range f.dataResources {
-		key := r.Addr().String()
-		if prev, ok := m.DataResources[key]; ok {
-			diags = append(diags, duplicate(fmt.Sprintf("Duplicate data %q configuration", r.Type), fmt.Sprintf("A %s data resource named %q", r.Type, r.Name), prev.DeclRange, r.DeclRange))
-			continue
-		}
-		m.DataResources[key] = r
 	}
 	return diags
 }
