@@ -78,7 +78,7 @@ var validationBlockSchema = &hcl.BodySchema{
 	},
 }
 
-func decodeVariableBlock(block *hcl.Block, override bool) (*Variable, hcl.Diagnostics) {
+func decodeVariableBlock(block *hcl.Block) (*Variable, hcl.Diagnostics) {
 	v := &Variable{
 		Name: block.Labels[0], Type: cty.DynamicPseudoType, Nullable: true,
 		DeclRange: block.DefRange, set: map[string]bool{},

@@ -101,7 +101,7 @@ func decodeFile(body hcl.Body, override bool) (*file, hcl.Diagnostics) {
 				f.providerConfigs = append(f.providerConfigs, p)
 			}
 		case "variable":
-			v, ds := decodeVariableBlock(block, override)
+			v, ds := decodeVariableBlock(block)
 			diags = append(diags, ds...)
 			if v != nil {
 				f.variables = append(f.variables, v)
