@@ -30,8 +30,11 @@ type instanceCtx struct {
 // list.
 func (ic *instanceCtx) managed(ctx context.Context) hcl.Diagnostics {
 	ws, w := ic.ws, ic.w
-	if ws.op == opValidate {
+	switch ws.op {
+	case opValidate:
 		return ic.validateManaged()
+	case opApply:
+		return ic.apply(ctx)
 	}
 	cur, deposed := ws.currentObject(w.addr)
 	prior, diags := ic.prior(cur, addrs.NotDeposed)
@@ -74,18 +77,24 @@ func (ic *instanceCtx) prior(src *states.ResourceInstanceObjectSrc, dk addrs.Dep
 	if src == nil {
 		return cty.NullVal(ic.n.ty), nil
 	}
+	v, diags := ic.priorNoRefresh(src)
+	if diags.HasErrors() || ic.ws.skipRefr || ic.ws.op == opApply {
+		return v, diags
+	}
+	nv, d := ic.refresh(v, src, dk)
+	return nv, append(diags, d...)
+}
+
+// priorNoRefresh decodes a stored object through the provider without
+// refreshing it.
+func (ic *instanceCtx) priorNoRefresh(src *states.ResourceInstanceObjectSrc) (cty.Value, hcl.Diagnostics) {
 	resp := ic.p.UpgradeResourceState(providers.UpgradeResourceStateRequest{
 		TypeName: ic.n.typ, Version: int64(src.SchemaVersion), RawStateJSON: src.AttrsJSON,
 	})
 	if resp.Diagnostics.HasErrors() {
 		return cty.NullVal(ic.n.ty), ic.subjectDiags(resp.Diagnostics)
 	}
-	v := ic.markSchema(marks.MarkSensitivePaths(resp.UpgradedState, src.AttrSensitivePaths))
-	if ic.ws.skipRefr {
-		return v, resp.Diagnostics
-	}
-	nv, diags := ic.refresh(v, src, dk)
-	return nv, append(resp.Diagnostics, diags...)
+	return ic.markSchema(marks.MarkSensitivePaths(resp.UpgradedState, src.AttrSensitivePaths)), resp.Diagnostics
 }
 
 // refresh reads the object from the real world, writes the result to the

@@ -40,6 +40,9 @@ type nodeResource struct {
 	// filter, when non-nil, limits the instances planned to those the
 	// -target addresses contain.
 	filter []addrs.Targetable
+	// stateDeps are the resources this one depends on, recorded with each
+	// object in the state (apply).
+	stateDeps []addrs.ConfigResource
 	// deps are the managed resources a data source depends on directly.
 	deps []*nodeResource
 }
@@ -110,7 +113,7 @@ func (n *nodeResource) Execute(ctx context.Context, ws *walkState) hcl.Diagnosti
 		diags = append(diags, d...)
 		work = append(work, w...)
 	}
-	if ws.op != opValidate {
+	if ws.op != opValidate && ws.op != opApply {
 		work = append(work, n.orphanedModuleInstances(ws, expanded)...)
 	}
 	if diags.HasErrors() {
@@ -144,7 +147,7 @@ func (n *nodeResource) expand(ws *walkState, mi moduleInst) ([]instanceWork, hcl
 			work = append(work, instanceWork{addr: inst, mod: mi, rep: x.rep(k)})
 		}
 	}
-	if ws.op == opValidate {
+	if ws.op == opValidate || ws.op == opApply {
 		return work, diags
 	}
 	if rs := ws.prevState.Resource(abs); rs != nil {

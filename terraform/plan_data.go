@@ -29,6 +29,9 @@ func (ic *instanceCtx) data(ctx context.Context) hcl.Diagnostics {
 		}
 		return nil
 	}
+	if ws.op == opApply {
+		return ic.applyData()
+	}
 	cfg, cfgMarks, diags := ic.evalConfig()
 	if diags.HasErrors() || ws.op == opValidate {
 		ws.values.set(addr, cty.UnknownVal(n.ty))

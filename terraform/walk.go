@@ -57,6 +57,8 @@ type walkState struct {
 	halted   func()          // cancels the walk (hook halt)
 	skipRefr bool
 	stateIdx stateIndex
+	applied  *applyIndex
+	dirty    func() // announces a state change to the persister (apply)
 	scopes   sync.Map // module directory -> *sync.Pool of *lang.Scope
 
 	outMu   sync.Mutex

@@ -1,0 +1,153 @@
+package terraform
+
+import (
+	"context"
+	"sync"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/configs"
+	"github.com/plankit/plankit/lang/marks"
+	"github.com/plankit/plankit/plans"
+	"github.com/plankit/plankit/states"
+	"github.com/plankit/plankit/states/statemgr"
+	"github.com/plankit/plankit/terraform/namedvals"
+	"github.com/plankit/plankit/tfdiags"
+)
+
+// Apply makes the plan's changes real. The apply graph comes from the
+// plan's changes and config, the configuration the plan was made from. The
+// walk is parallel (bounded by the parallelism); the state is persisted by
+// a background persister while it runs (opts.Persist, batched) and once
+// more at the end. Apply never returns a nil state: after a failure or a
+// cancellation it holds everything that succeeded.
+func (c *Context) Apply(ctx context.Context, plan *plans.Plan, config *configs.Config, opts *ApplyOpts) (*states.State, hcl.Diagnostics) {
+	if opts == nil {
+		opts = &ApplyOpts{}
+	}
+	prior := plan.PriorState
+	if prior == nil {
+		prior = states.NewState()
+	}
+	if plan.Errored || plan.Changes == nil {
+		return prior.DeepCopy(), hcl.Diagnostics{tfdiags.Error("Cannot apply an incomplete plan", "The plan was produced with errors, so it cannot be applied. Fix the errors and plan again.")}
+	}
+	schemas, diags := c.schemasFor(neededProviders(config, prior))
+	if diags.HasErrors() {
+		return prior.DeepCopy(), diags
+	}
+	ws := c.newWalkState(opApply, config, schemas)
+	ws.prevState = prior
+	ws.state = prior.DeepCopy().SyncWrapper()
+	ws.plan = plan
+	ws.applied = newApplyIndex(plan.Changes)
+	ws.opts = &PlanOpts{Mode: plan.UIMode, SetVariables: InputValues{}}
+	for name, v := range plan.VariableValues {
+		ws.opts.SetVariables[name] = &InputValue{Value: v, SourceType: ValueFromPlan}
+	}
+	g, d := applyBuilder(&buildInput{config: config, schemas: schemas, state: prior}, plan).Build()
+	diags = append(diags, d...)
+	if d.HasErrors() {
+		return prior.DeepCopy(), diags
+	}
+	var persister *statemgr.BackgroundPersister
+	if opts.Persist != nil {
+		persister = statemgr.NewBackgroundPersister(&persistFunc{fn: opts.Persist}, statemgr.PersisterOptions{Source: ws.state})
+		ws.dirty = persister.MarkDirty
+	}
+	diags = append(diags, ws.walk(ctx, g)...)
+	if ctx.Err() != nil {
+		diags = append(diags, tfdiags.Error("Apply cancelled", "The apply was interrupted: operations in progress were allowed to finish and the state records everything that completed."))
+	}
+	ws.applyOutputs(plan.UIMode)
+	if persister != nil {
+		persister.MarkDirty()
+		if err := persister.Close(); err != nil {
+			diags = append(diags, tfdiags.FromError("Failed to persist state", err)...)
+		}
+	}
+	return ws.state.Close(), diags
+}
+
+// persistFunc adapts ApplyOpts.Persist to statemgr.Storage.
+type persistFunc struct {
+	mu  sync.Mutex
+	st  *states.State
+	fn  func(*states.State) error
+}
+
+func (p *persistFunc) WriteState(s *states.State) error {
+	p.mu.Lock()
+	p.st = s
+	p.mu.Unlock()
+	return nil
+}
+
+func (p *persistFunc) PersistState() error {
+	p.mu.Lock()
+	s := p.st
+	p.mu.Unlock()
+	if s == nil {
+		return nil
+	}
+	return p.fn(s)
+}
+
+// applyOutputs writes the root outputs evaluated during the walk to the
+// state (removing them all in destroy mode, and those no longer declared).
+func (ws *walkState) applyOutputs(mode plans.Mode) {
+	s := ws.state.Lock()
+	defer ws.state.Unlock()
+	for name := range s.RootOutputValues() {
+		if _, ok := ws.config.Module.Outputs[name]; !ok || mode == plans.DestroyMode {
+			s.RemoveOutputValue(rootOutputAddr(name))
+		}
+	}
+	if mode == plans.DestroyMode {
+		return
+	}
+	for name, r := range ws.outputs {
+		v, _ := r.val.UnmarkDeep()
+		if !v.IsWhollyKnown() {
+			continue
+		}
+		s.SetOutputValue(rootOutputAddr(name), v, r.sensitive || marks.Contains(r.val, marks.Sensitive))
+	}
+}
+
+// applyIndex finds the planned change of an object in O(1) and records the
+// deposed keys create-before-destroy replacements make during the apply.
+type applyIndex struct {
+	current map[string]*plans.ResourceInstanceChange
+	mu      sync.Mutex
+	deposed map[string]addrs.DeposedKey // instance -> key its CBD replacement deposed
+}
+
+func newApplyIndex(ch *plans.Changes) *applyIndex {
+	ix := &applyIndex{current: map[string]*plans.ResourceInstanceChange{}, deposed: map[string]addrs.DeposedKey{}}
+	for _, rc := range ch.Resources {
+		if rc.DeposedKey == addrs.NotDeposed {
+			ix.current[rc.Addr.String()] = rc
+		}
+	}
+	return ix
+}
+
+func (ix *applyIndex) setDeposed(addr addrs.AbsResourceInstance, k addrs.DeposedKey) {
+	ix.mu.Lock()
+	ix.deposed[addr.String()] = k
+	ix.mu.Unlock()
+}
+
+func (ix *applyIndex) deposedKey(addr addrs.AbsResourceInstance) addrs.DeposedKey {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	return ix.deposed[addr.String()]
+}
+
+var (
+	_ = cty.NilVal
+	_ = namedvals.Output
+)

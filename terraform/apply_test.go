@@ -1,0 +1,171 @@
+package terraform
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/plans"
+	"github.com/plankit/plankit/providers"
+	"github.com/plankit/plankit/providers/providertest"
+	"github.com/plankit/plankit/states"
+)
+
+// planApply plans cfg against st and applies the plan with p, returning
+// the new state, the apply diagnostics' text, and the apply calls.
+func planApply(t *testing.T, p *providertest.Provider, files map[string]string, st *states.State, opts *PlanOpts, par int) (*states.State, string, []string) {
+	t.Helper()
+	cfg := loadConfig(t, files)
+	c := testContext(t, p, par)
+	plan := mustPlan(t, c, cfg, st, opts)
+	p.ResetCalls()
+	var mu sync.Mutex
+	persisted := 0
+	newState, diags := c.Apply(context.Background(), plan, cfg, &ApplyOpts{Persist: func(*states.State) error {
+		mu.Lock()
+		persisted++
+		mu.Unlock()
+		return nil
+	}})
+	if newState == nil {
+		t.Fatal("Apply returned a nil state")
+	}
+	if persisted == 0 {
+		t.Errorf("state never persisted")
+	}
+	return newState, diagsString(diags), p.CallStrings(providertest.ApplyResourceChange)
+}
+
+func stateNames(st *states.State) []string {
+	var out []string
+	for _, a := range st.AllResourceInstances() {
+		out = append(out, a.String())
+	}
+	return out
+}
+
+func TestApplyOrders(t *testing.T) {
+	chain := map[string]string{"main.tf": `
+resource "test_thing" "a" { name = "a" }
+resource "test_thing" "b" { name = "b-${test_thing.a.id}" }
+resource "test_thing" "c" { name = "c-${test_thing.b.id}" }`}
+	tests := []struct {
+		name  string
+		files map[string]string
+		state map[string]string
+		opts  *PlanOpts
+		want  []string
+	}{
+		{"create chain", chain, nil, nil, []string{"ApplyResourceChange create test_thing.a", "ApplyResourceChange create test_thing.b-test_thing-1", "ApplyResourceChange create test_thing.c-test_thing-2"}},
+		{"destroy chain in reverse", chain, map[string]string{"test_thing.a": thing("A", "a"), "test_thing.b": thing("B", "b-A"), "test_thing.c": thing("C", "c-B")},
+			&PlanOpts{Mode: plans.DestroyMode}, []string{"ApplyResourceChange delete test_thing.c-B", "ApplyResourceChange delete test_thing.b-A", "ApplyResourceChange delete test_thing.a"}},
+		{"replace: delete then create", map[string]string{"main.tf": `resource "test_thing" "a" {` + "\nname = \"a\"\nami = \"new\"\n}"},
+			map[string]string{"test_thing.a": `{"id":"A","name":"a","ami":"old"}`}, nil,
+			[]string{"ApplyResourceChange delete test_thing.a", "ApplyResourceChange create test_thing.a"}},
+		{"create before destroy: create, update dependent, delete deposed", map[string]string{"main.tf": `
+resource "test_thing" "a" {
+  name = "a"
+  ami  = "new"
+  lifecycle { create_before_destroy = true }
+}
+resource "test_thing" "b" { name = "b-${test_thing.a.id}" }`},
+			map[string]string{"test_thing.a": `{"id":"A","name":"a","ami":"old"}`, "test_thing.b": thing("B", "b-A")}, nil,
+			[]string{"ApplyResourceChange create test_thing.a", "ApplyResourceChange update test_thing.b-test_thing-1", "ApplyResourceChange delete test_thing.a"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := newTestProvider()
+			_, diags, calls := planApply(t, p, tc.files, thingState(t, tc.state), tc.opts, 1)
+			if diags != "" {
+				t.Fatalf("apply: %s", diags)
+			}
+			if d := cmp.Diff(tc.want, calls); d != "" {
+				t.Errorf("apply calls (-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+func TestApplyDiamondDestroyOrder(t *testing.T) {
+	files := map[string]string{"main.tf": `
+resource "test_thing" "top" {}
+resource "test_thing" "l" { name = "l-${test_thing.top.id}" }
+resource "test_thing" "r" { name = "r-${test_thing.top.id}" }
+resource "test_thing" "bottom" { name = "${test_thing.l.id}${test_thing.r.id}" }`}
+	st := thingState(t, map[string]string{"test_thing.top": thing("T", ""), "test_thing.l": thing("L", "l-T"), "test_thing.r": thing("R", "r-T"), "test_thing.bottom": thing("B", "LR")})
+	p := newTestProvider()
+	_, diags, calls := planApply(t, p, files, st, &PlanOpts{Mode: plans.DestroyMode}, 4)
+	if diags != "" {
+		t.Fatal(diags)
+	}
+	pos := map[string]int{}
+	for i, c := range calls {
+		pos[c[strings.LastIndex(c, ".")+1:]] = i
+	}
+	if !(pos["LR"] < pos["l-T"] && pos["LR"] < pos["r-T"] && pos["l-T"] < pos["T"] && pos["r-T"] < pos["T"]) || len(calls) != 4 {
+		t.Errorf("diamond destroyed in wrong order: %v", calls)
+	}
+}
+
+func TestApplyFailureMidChain(t *testing.T) {
+	files := map[string]string{"main.tf": `
+resource "test_thing" "a" { name = "a" }
+resource "test_thing" "b" { name = "b${test_thing.a.id}" }
+resource "test_thing" "c" { name = "c${test_thing.b.id}" }
+resource "test_thing" "x" { name = "x" }
+resource "test_thing" "y" { name = "y${test_thing.x.id}" }`}
+	p := newTestProvider()
+	p.Inject(&providertest.Fault{Method: providertest.ApplyResourceChange, Key: "x", Err: errors.New("boom")})
+	p.ApplyFn = func(req providers.ApplyResourceChangeRequest) providers.ApplyResourceChangeResponse {
+		m := req.PlannedState.AsValueMap()
+		m["id"] = cty.StringVal("id-" + m["name"].AsString())
+		return providers.ApplyResourceChangeResponse{NewState: cty.ObjectVal(m)}
+	}
+	st, diags, _ := planApply(t, p, files, nil, nil, 2)
+	if !strings.Contains(diags, "boom") {
+		t.Fatalf("diagnostics %q lack the failure", diags)
+	}
+	if d := cmp.Diff([]string{"test_thing.a", "test_thing.b", "test_thing.c"}, stateNames(st)); d != "" {
+		t.Errorf("state (-want +got):\n%s", d)
+	}
+}
+
+func TestApplyTaintsFailedCreate(t *testing.T) {
+	p := newTestProvider()
+	p.ApplyFn = func(req providers.ApplyResourceChangeRequest) providers.ApplyResourceChangeResponse {
+		m := req.PlannedState.AsValueMap()
+		m["id"] = cty.StringVal("half")
+		return providers.ApplyResourceChangeResponse{NewState: cty.ObjectVal(m), Diagnostics: hclErr("create failed halfway")}
+	}
+	st, diags, _ := planApply(t, p, map[string]string{"main.tf": `resource "test_thing" "a" { name = "a" }`}, nil, nil, 1)
+	if !strings.Contains(diags, "create failed halfway") {
+		t.Fatalf("diagnostics: %q", diags)
+	}
+	obj := st.ResourceInstanceObject(mustInst(t, "test_thing.a"), addrs.NotDeposed)
+	if obj == nil || obj.Status != states.ObjectTainted {
+		t.Fatalf("failed create not recorded tainted: %+v", obj)
+	}
+}
+
+func TestApplyInconsistentResult(t *testing.T) {
+	p := newTestProvider()
+	p.ApplyFn = func(req providers.ApplyResourceChangeRequest) providers.ApplyResourceChangeResponse {
+		m := req.PlannedState.AsValueMap()
+		m["id"] = cty.StringVal("I")
+		m["name"] = cty.StringVal("changed")
+		return providers.ApplyResourceChangeResponse{NewState: cty.ObjectVal(m)}
+	}
+	_, diags, _ := planApply(t, p, map[string]string{"main.tf": `resource "test_thing" "a" { name = "a" }`}, nil, nil, 1)
+	if !strings.Contains(diags, "Provider produced inconsistent result after apply") || !strings.Contains(diags, ".name") || !strings.Contains(diags, "test_thing.a") {
+		t.Errorf("diagnostics: %q", diags)
+	}
+}
+
+func hclErr(s string) hcl.Diagnostics { return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: s}} }

@@ -1,0 +1,75 @@
+package terraform
+
+import (
+	"context"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/plans"
+	"github.com/plankit/plankit/providers"
+	"github.com/plankit/plankit/tfdiags"
+)
+
+// nodeDestroy destroys one object: a planned delete, the old object of a
+// replacement (current for delete-then-create, deposed by the create for
+// create-before-destroy), or an already deposed object.
+type nodeDestroy struct {
+	change *plans.ResourceInstanceChange
+	res    *nodeResource // schema and provider of the object's resource type
+}
+
+var _ executable = (*nodeDestroy)(nil)
+
+func (n *nodeDestroy) Name() string {
+	s := n.change.Addr.String() + " (destroy"
+	if n.change.DeposedKey != addrs.NotDeposed {
+		s += " deposed " + string(n.change.DeposedKey)
+	}
+	return s + ")"
+}
+
+func (n *nodeDestroy) providerAddr() addrs.AbsProviderConfig { return n.change.ProviderAddr }
+
+func (n *nodeDestroy) Execute(ctx context.Context, ws *walkState) hcl.Diagnostics {
+	addr := n.change.Addr
+	if n.res.schema == nil {
+		return hcl.Diagnostics{n.res.missingSchemaDiag()}
+	}
+	dk := n.change.DeposedKey
+	if n.change.Action == plans.CreateThenDelete {
+		if dk = ws.applied.deposedKey(addr); dk == addrs.NotDeposed {
+			return nil // the create failed before deposing: nothing to destroy
+		}
+	}
+	src := ws.stateObject(addr, dk)
+	if src == nil {
+		return nil
+	}
+	if !ws.acquire(ctx) {
+		return hcl.Diagnostics{tfdiags.Error("Operation cancelled", addr.String()+" was not destroyed because the apply was cancelled.")}
+	}
+	defer ws.release()
+	p, diags := ws.provs.get(n.change.ProviderAddr)
+	if diags.HasErrors() {
+		return diags
+	}
+	ic := &instanceCtx{ws: ws, n: n.res, p: p, w: instanceWork{addr: addr}}
+	prior, diags := ic.priorNoRefresh(src)
+	if diags.HasErrors() {
+		return diags
+	}
+	priorU, _ := prior.UnmarkDeep()
+	null := cty.NullVal(n.res.ty)
+	ws.hook(func(h Hook) (HookAction, error) { return h.PreApply(addr, dk, plans.Delete, priorU, null) })
+	resp := p.ApplyResourceChange(providers.ApplyResourceChangeRequest{TypeName: n.res.typ, PriorState: priorU, PlannedState: null, Config: null, PlannedPrivate: src.Private})
+	d := ic.subjectDiags(resp.Diagnostics)
+	ws.hook(func(h Hook) (HookAction, error) { return h.PostApply(addr, dk, null, tfdiags.Err(d)) })
+	if d.HasErrors() {
+		return d
+	}
+	ic.setState(dk, nil)
+	ws.markDirty()
+	return d
+}
