@@ -169,3 +169,112 @@ func TestApplyInconsistentResult(t *testing.T) {
 }
 
 func hclErr(s string) hcl.Diagnostics { return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: s}} }
+
+func TestApplyParallelismBound(t *testing.T) {
+	var b strings.Builder
+	for i := range 12 {
+		b.WriteString("resource \"test_thing\" \"r" + string(rune('a'+i)) + "\" { name = \"" + string(rune('a'+i)) + "\" }\n")
+	}
+	p := newTestProvider()
+	var mu sync.Mutex
+	cur, peak := 0, 0
+	entered := make(chan struct{}, 100)
+	release := make(chan struct{})
+	p.ApplyFn = func(req providers.ApplyResourceChangeRequest) providers.ApplyResourceChangeResponse {
+		mu.Lock()
+		cur++
+		peak = max(peak, cur)
+		mu.Unlock()
+		entered <- struct{}{}
+		<-release
+		mu.Lock()
+		cur--
+		mu.Unlock()
+		m := req.PlannedState.AsValueMap()
+		m["id"] = cty.StringVal("id")
+		return providers.ApplyResourceChangeResponse{NewState: cty.ObjectVal(m)}
+	}
+	cfg := loadConfig(t, map[string]string{"main.tf": b.String()})
+	c := testContext(t, p, 3)
+	plan := mustPlan(t, c, cfg, nil, nil)
+	go func() {
+		for range 12 {
+			<-entered
+			release <- struct{}{}
+		}
+	}()
+	if _, diags := c.Apply(context.Background(), plan, cfg, nil); diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	if peak > 3 || peak < 1 {
+		t.Errorf("peak concurrent applies = %d, want ≤ 3", peak)
+	}
+}
+
+func TestApplyCancel(t *testing.T) {
+	files := map[string]string{"main.tf": `
+resource "test_thing" "a" { name = "a" }
+resource "test_thing" "b" { name = "b${test_thing.a.id}" }`}
+	p := newTestProvider()
+	entered := make(chan providertest.Call, 1)
+	gate := make(chan struct{})
+	p.Inject(&providertest.Fault{Method: providertest.ApplyResourceChange, Key: "a", Entered: entered, Gate: gate})
+	cfg := loadConfig(t, files)
+	c := testContext(t, p, 2)
+	plan := mustPlan(t, c, cfg, nil, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	var persisted *states.State
+	var mu sync.Mutex
+	done := make(chan struct{})
+	var st *states.State
+	go func() {
+		defer close(done)
+		st, _ = c.Apply(ctx, plan, cfg, &ApplyOpts{Persist: func(s *states.State) error {
+			mu.Lock()
+			persisted = s
+			mu.Unlock()
+			return nil
+		}})
+	}()
+	<-entered
+	cancel()
+	close(gate)
+	<-done
+	if len(p.CallStrings(providertest.Stop)) == 0 {
+		t.Errorf("provider Stop not called on cancel")
+	}
+	if got := p.CallStrings(providertest.ApplyResourceChange); len(got) != 1 {
+		t.Errorf("applies after cancel: %v", got)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if persisted == nil || len(stateNames(st)) != len(stateNames(persisted)) {
+		t.Errorf("final state not persisted: %v vs %v", stateNames(st), persisted)
+	}
+}
+
+func TestApplyPersistedStateAfterFailure(t *testing.T) {
+	files := map[string]string{"main.tf": `
+resource "test_thing" "ok1" { name = "ok1" }
+resource "test_thing" "ok2" { name = "ok2" }
+resource "test_thing" "bad" { name = "bad" }`}
+	p := newTestProvider()
+	p.Inject(&providertest.Fault{Method: providertest.ApplyResourceChange, Key: "bad", Err: errors.New("nope")})
+	cfg := loadConfig(t, files)
+	c := testContext(t, p, 2)
+	plan := mustPlan(t, c, cfg, nil, nil)
+	var last *states.State
+	var mu sync.Mutex
+	_, diags := c.Apply(context.Background(), plan, cfg, &ApplyOpts{Persist: func(s *states.State) error {
+		mu.Lock()
+		last = s
+		mu.Unlock()
+		return nil
+	}})
+	if !diags.HasErrors() {
+		t.Fatal("expected the apply to fail")
+	}
+	if d := cmp.Diff([]string{"test_thing.ok1", "test_thing.ok2"}, stateNames(last)); d != "" {
+		t.Errorf("persisted state (-want +got):\n%s", d)
+	}
+}
