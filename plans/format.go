@@ -44,8 +44,9 @@ func (e *FormatVersionError) Error() string {
 		e.Got, by, FormatVersionMajor)
 }
 
-// checkFormat accepts every minor version of the current major.
-func checkFormat(f FormatInfo) error {
+// CheckFormatInfo accepts every minor version of the current major and
+// refuses any other major with a *FormatVersionError.
+func CheckFormatInfo(f FormatInfo) error {
 	if f.Major != FormatVersionMajor {
 		return &FormatVersionError{Got: f}
 	}

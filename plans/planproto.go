@@ -45,7 +45,7 @@ func Unmarshal(b []byte) (*Plan, FormatInfo, error) {
 	if err != nil {
 		return nil, info, err
 	}
-	if err := checkFormat(info); err != nil {
+	if err := CheckFormatInfo(info); err != nil {
 		return nil, info, err
 	}
 	var pp planproto.Plan

@@ -1,0 +1,257 @@
+package planfile
+
+import (
+	"bytes"
+	"crypto/ed25519"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/plankit/plankit/configs"
+	"github.com/plankit/plankit/depsfile"
+	"github.com/plankit/plankit/plans"
+	"github.com/plankit/plankit/states/statefile"
+)
+
+// Reader is an opened, checked plan archive. Every entry is in memory and
+// has matched its CRC-32 and its SHA-256; the Read methods decode entries
+// on demand. A Reader is safe for concurrent use.
+type Reader struct {
+	path    string
+	entries map[string][]byte
+	format  plans.FormatInfo
+}
+
+// Option adjusts Open.
+type Option func(*openOptions)
+
+type openOptions struct {
+	limits    Limits
+	verifyKey ed25519.PublicKey
+}
+
+// WithLimits replaces DefaultLimits.
+func WithLimits(l Limits) Option { return func(o *openOptions) { o.limits = l } }
+
+// WithVerifyKey makes Open also check the archive's signature against pub
+// (see Reader.Verify), so an unsigned or re-signed archive is refused
+// before anything in it is decoded.
+func WithVerifyKey(pub ed25519.PublicKey) Option { return func(o *openOptions) { o.verifyKey = pub } }
+
+// Open reads and checks the archive at path. It refuses, with an *Error of
+// the matching Kind: a file that is not a ZIP or is truncated, unsafe or
+// duplicate entry names, more entries or bytes than the limits, suspicious
+// compression ratios, unsupported compression, CRC mismatches, missing
+// required entries, a plan of another major format version, and entries
+// that do not match the integrity manifest. O(archive size).
+func Open(path string, opts ...Option) (*Reader, error) {
+	o := applyOptions(opts)
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, &Error{Kind: KindIO, Path: path, Err: err}
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, &Error{Kind: KindIO, Path: path, Err: err}
+	}
+	if st.Size() > o.limits.MaxArchiveSize {
+		return nil, &Error{Kind: KindTooLarge, Path: path, Err: fmt.Errorf("the archive is %d bytes; at most %d are accepted", st.Size(), o.limits.MaxArchiveSize)}
+	}
+	data := make([]byte, st.Size())
+	if _, err := io.ReadFull(f, data); err != nil {
+		return nil, &Error{Kind: KindIO, Path: path, Err: err}
+	}
+	r, err := open(data, o)
+	if err != nil {
+		var pe *Error
+		if errors.As(err, &pe) {
+			pe.Path = path
+		}
+		return nil, err
+	}
+	r.path = path
+	return r, nil
+}
+
+// OpenBytes is Open for an archive already in memory.
+func OpenBytes(data []byte, opts ...Option) (*Reader, error) {
+	o := applyOptions(opts)
+	if int64(len(data)) > o.limits.MaxArchiveSize {
+		return nil, newErr(KindTooLarge, "", "the archive is %d bytes; at most %d are accepted", len(data), o.limits.MaxArchiveSize)
+	}
+	return open(data, o)
+}
+
+func applyOptions(opts []Option) openOptions {
+	o := openOptions{limits: DefaultLimits()}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	return o
+}
+
+func open(data []byte, o openOptions) (*Reader, error) {
+	entries, err := readEntries(data, o.limits)
+	if err != nil {
+		return nil, err
+	}
+	for _, name := range requiredEntries {
+		if _, ok := entries[name]; ok {
+			continue
+		}
+		if name == EntryPlan {
+			return nil, newErr(KindMissingEntry, name, "the archive has no plan; it is not a plan file")
+		}
+		if name != EntryManifest { // a missing manifest is an integrity failure
+			return nil, newErr(KindMissingEntry, name, "the archive lacks a required entry; it is incomplete")
+		}
+	}
+	// The version comes before the integrity check: a plan of a newer
+	// format may protect itself differently, and the version is the
+	// useful thing to report.
+	info, err := plans.ReadFormatInfo(entries[EntryPlan])
+	if err != nil {
+		return nil, wrapErr(KindCorrupt, EntryPlan, err)
+	}
+	if err := plans.CheckFormatInfo(info); err != nil {
+		return nil, wrapErr(KindFormatVersion, EntryPlan, err)
+	}
+	if err := checkIntegrity(entries); err != nil {
+		return nil, err
+	}
+	if o.verifyKey != nil {
+		if err := verifySignature(entries, o.verifyKey); err != nil {
+			return nil, err
+		}
+	}
+	return &Reader{entries: entries, format: info}, nil
+}
+
+// FormatInfo returns the plan's format version and the version of the
+// program that wrote it.
+func (r *Reader) FormatInfo() plans.FormatInfo { return r.format }
+
+// Signed reports whether the archive carries a signature (Verify checks it).
+func (r *Reader) Signed() bool {
+	_, ok := r.entries[EntrySignature]
+	return ok
+}
+
+// Verify checks the archive's Ed25519 signature against pub. Open has
+// already checked every entry against the signed manifest, so a good
+// signature vouches for the whole archive. KindUnsigned means there is no
+// signature, KindSignature that it does not match.
+func (r *Reader) Verify(pub ed25519.PublicKey) error {
+	return r.withPath(verifySignature(r.entries, pub))
+}
+
+// EntryNames returns the names of the archive's entries, sorted.
+func (r *Reader) EntryNames() []string {
+	names := make([]string, 0, len(r.entries))
+	for name := range r.entries {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// Entry returns a copy of an entry's raw bytes, for tooling.
+func (r *Reader) Entry(name string) ([]byte, bool) {
+	b, ok := r.entries[name]
+	return bytes.Clone(b), ok
+}
+
+// ReadPlan decodes the plan, with PriorState and PrevRunState taken from
+// the archive's state files.
+func (r *Reader) ReadPlan() (*plans.Plan, error) {
+	p, _, err := plans.Unmarshal(r.entries[EntryPlan])
+	if err != nil {
+		kind := KindCorrupt
+		var ve *plans.FormatVersionError
+		if errors.As(err, &ve) {
+			kind = KindFormatVersion
+		}
+		return nil, r.withPath(wrapErr(kind, EntryPlan, err))
+	}
+	prior, err := r.ReadStateFile()
+	if err != nil {
+		return nil, err
+	}
+	prev, err := r.ReadPrevStateFile()
+	if err != nil {
+		return nil, err
+	}
+	p.PriorState, p.PrevRunState = prior.State, prev.State
+	return p, nil
+}
+
+// ReadStateFile decodes the prior state file (lineage and serial included).
+func (r *Reader) ReadStateFile() (*statefile.File, error) {
+	return r.readState(EntryPriorState)
+}
+
+// ReadPrevStateFile decodes the previous-run state file.
+func (r *Reader) ReadPrevStateFile() (*statefile.File, error) {
+	return r.readState(EntryPrevRunState)
+}
+
+func (r *Reader) readState(name string) (*statefile.File, error) {
+	f, err := statefile.Read(bytes.NewReader(r.entries[name]))
+	if err != nil {
+		return nil, r.withPath(wrapErr(KindCorrupt, name, err))
+	}
+	return f, nil
+}
+
+// ReadConfigSnapshot returns the configuration snapshot.
+func (r *Reader) ReadConfigSnapshot() (*configs.Snapshot, error) {
+	s, err := readSnapshot(r.entries)
+	if err != nil {
+		return nil, r.withPath(err)
+	}
+	return s, nil
+}
+
+// ReadConfig loads the configuration from the snapshot, reading nothing
+// from disk.
+func (r *Reader) ReadConfig() (*configs.Config, hcl.Diagnostics) {
+	s, err := r.ReadConfigSnapshot()
+	if err != nil {
+		return nil, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid configuration snapshot in plan file",
+			Detail:   err.Error() + ". Create a new plan.",
+		}}
+	}
+	return configs.LoadConfigSnapshot(s)
+}
+
+// ReadDependencyLocks decodes the lock file stored at plan time. Warnings
+// the lock file parser reports are dropped; errors give a KindCorrupt
+// *Error.
+func (r *Reader) ReadDependencyLocks() (*depsfile.Locks, error) {
+	locks, diags := depsfile.LoadLocksFromBytes(r.entries[EntryLocks], EntryLocks)
+	if diags.HasErrors() {
+		return nil, r.withPath(wrapErr(KindCorrupt, EntryLocks, diags))
+	}
+	return locks, nil
+}
+
+// Close releases the archive's memory. The Reader must not be used after.
+func (r *Reader) Close() error {
+	r.entries = nil
+	return nil
+}
+
+func (r *Reader) withPath(err error) error {
+	var pe *Error
+	if errors.As(err, &pe) && pe.Path == "" {
+		pe.Path = r.path
+	}
+	return err
+}

@@ -1,0 +1,185 @@
+package planfile
+
+import (
+	"bytes"
+	"crypto/ed25519"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/klauspost/compress/flate"
+	"github.com/klauspost/compress/zip"
+
+	"github.com/plankit/plankit/configs"
+	"github.com/plankit/plankit/depsfile"
+	"github.com/plankit/plankit/plans"
+	"github.com/plankit/plankit/states"
+	"github.com/plankit/plankit/states/statefile"
+)
+
+// CreateArgs is what a plan archive holds.
+type CreateArgs struct {
+	// Plan is stored in tfplan; its PrevRunState and PriorState are not
+	// (the state files below are).
+	Plan *plans.Plan
+	// PreviousRunStateFile and StateFile are the previous-run and prior
+	// states with their lineage and serial. Both are required; a nil State
+	// in them is stored as an empty state.
+	PreviousRunStateFile, StateFile *statefile.File
+	// ConfigSnapshot is the configuration the plan was made from; nil
+	// stores an empty snapshot.
+	ConfigSnapshot *configs.Snapshot
+	// DependencyLocks are the provider locks at plan time; nil stores an
+	// empty lock file.
+	DependencyLocks *depsfile.Locks
+	// SignKey, when set, signs the archive's integrity manifest.
+	SignKey ed25519.PrivateKey
+
+	// ToolVersion is recorded in tfplan as the writer's version.
+	ToolVersion string
+	// Time is the modification time of every entry. Zero means
+	// 1980-01-01 00:00:00 UTC (the earliest a ZIP can say), keeping the
+	// archive free of wall-clock time; pass SOURCE_DATE_EPOCH here if the
+	// build wants it. The library never reads the clock or the environment.
+	Time time.Time
+}
+
+// CompressionLevel is the fixed deflate level of every entry: part of what
+// makes the same plan give the same bytes.
+const CompressionLevel = 6
+
+// Write writes the archive to path atomically: to a temporary file in the
+// same directory, synced, then renamed over path. O(plan size).
+func Write(path string, args *CreateArgs) error {
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return &Error{Kind: KindIO, Path: path, Err: err}
+	}
+	fail := func(kind Kind, err error) error {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		if pe, ok := err.(*Error); ok {
+			pe.Path = path
+			return pe
+		}
+		return &Error{Kind: kind, Path: path, Err: err}
+	}
+	if err := WriteTo(tmp, args); err != nil {
+		return fail(KindIO, err)
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		return fail(KindIO, err)
+	}
+	if err := tmp.Sync(); err != nil {
+		return fail(KindIO, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fail(KindIO, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
+		return &Error{Kind: KindIO, Path: path, Err: err}
+	}
+	syncDir(dir)
+	return nil
+}
+
+// syncDir makes the rename durable where the platform allows; failure only
+// weakens durability, not correctness, so it is ignored.
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+}
+
+// WriteTo writes the archive to w (not atomically; Write is the atomic
+// form). The bytes depend only on args.
+func WriteTo(w io.Writer, args *CreateArgs) error {
+	entries, err := buildEntries(args)
+	if err != nil {
+		return err
+	}
+	mtime := args.Time
+	if mtime.IsZero() {
+		mtime = time.Date(1980, 1, 1, 0, 0, 0, 0, time.UTC)
+	}
+	names := make([]string, 0, len(entries))
+	for name := range entries {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+
+	zw := zip.NewWriter(w)
+	zw.RegisterCompressor(zip.Deflate, func(out io.Writer) (io.WriteCloser, error) {
+		return flate.NewWriter(out, CompressionLevel)
+	})
+	for _, name := range names {
+		fh := &zip.FileHeader{Name: name, Method: zip.Deflate, Modified: mtime.UTC()}
+		fh.SetMode(0o644)
+		ew, err := zw.CreateHeader(fh)
+		if err != nil {
+			return wrapErr(KindIO, name, err)
+		}
+		if _, err := ew.Write(entries[name]); err != nil {
+			return wrapErr(KindIO, name, err)
+		}
+	}
+	if err := zw.Close(); err != nil {
+		return wrapErr(KindIO, "", err)
+	}
+	return nil
+}
+
+// buildEntries encodes every entry in memory, then the manifest and the
+// signature over them.
+func buildEntries(args *CreateArgs) (map[string][]byte, error) {
+	switch {
+	case args == nil || args.Plan == nil:
+		return nil, fmt.Errorf("planfile: there is no plan to write")
+	case args.StateFile == nil:
+		return nil, fmt.Errorf("planfile: the prior state file is missing")
+	case args.PreviousRunStateFile == nil:
+		return nil, fmt.Errorf("planfile: the previous-run state file is missing")
+	case args.SignKey != nil && len(args.SignKey) != ed25519.PrivateKeySize:
+		return nil, fmt.Errorf("planfile: the signing key is not an Ed25519 private key")
+	}
+	entries := map[string][]byte{}
+	var err error
+	if entries[EntryPlan], err = plans.Marshal(args.Plan, args.ToolVersion); err != nil {
+		return nil, fmt.Errorf("encoding the plan: %w", err)
+	}
+	for name, f := range map[string]*statefile.File{EntryPriorState: args.StateFile, EntryPrevRunState: args.PreviousRunStateFile} {
+		if f.State == nil { // no state yet: store an empty one, as a first plan has
+			cp := *f
+			cp.State = states.NewState()
+			f = &cp
+		}
+		var buf bytes.Buffer
+		if err := statefile.Write(f, &buf); err != nil {
+			return nil, fmt.Errorf("encoding %s: %w", name, err)
+		}
+		entries[name] = buf.Bytes()
+	}
+	locks := args.DependencyLocks
+	if locks == nil {
+		locks = depsfile.NewLocks()
+	}
+	lockBytes, diags := depsfile.SaveLocksToBytes(locks)
+	if diags.HasErrors() {
+		return nil, fmt.Errorf("encoding the lock file: %s", diags.Error())
+	}
+	entries[EntryLocks] = lockBytes
+	if err := snapshotEntries(args.ConfigSnapshot, entries); err != nil {
+		return nil, err
+	}
+	entries[EntryManifest] = buildManifest(entries)
+	if args.SignKey != nil {
+		entries[EntrySignature] = ed25519.Sign(args.SignKey, entries[EntryManifest])
+	}
+	return entries, nil
+}
