@@ -182,3 +182,5 @@ func diagsString(diags hcl.Diagnostics) string {
 	}
 	return strings.Join(s, "\n")
 }
+
+func ctyString(s string) cty.Value { return cty.StringVal(s) }
