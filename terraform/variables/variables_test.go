@@ -1,0 +1,46 @@
+package variables
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/plankit/plankit/configs"
+	"github.com/plankit/plankit/lang/marks"
+)
+
+func TestPrepare(t *testing.T) {
+	tests := []struct {
+		name    string
+		v       *configs.Variable
+		raw     cty.Value
+		want    cty.Value
+		wantErr string
+	}{
+		{"default", &configs.Variable{Name: "a", Type: cty.Number, Default: cty.NumberIntVal(1), Nullable: true}, cty.NilVal, cty.NumberIntVal(1), ""},
+		{"converted", &configs.Variable{Name: "a", Type: cty.Number, Nullable: true}, cty.StringVal("5"), cty.NumberIntVal(5), ""},
+		{"missing", &configs.Variable{Name: "a", Type: cty.String, Nullable: true}, cty.NilVal, cty.NilVal, "No value for required variable"},
+		{"wrong type", &configs.Variable{Name: "a", Type: cty.Number, Nullable: true}, cty.StringVal("x"), cty.NilVal, "Invalid value for input variable"},
+		{"not nullable", &configs.Variable{Name: "a", Type: cty.String, Default: cty.StringVal("d")}, cty.NullVal(cty.String), cty.StringVal("d"), ""},
+		{"sensitive", &configs.Variable{Name: "a", Type: cty.String, Sensitive: true, Nullable: true}, cty.StringVal("s"), cty.StringVal("s").Mark(marks.Sensitive), ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, diags := Prepare(tc.v, tc.raw, hcl.Range{}, "root module input variable")
+			if tc.wantErr != "" {
+				if !strings.Contains(diags.Error(), tc.wantErr) {
+					t.Fatalf("diags %q lack %q", diags.Error(), tc.wantErr)
+				}
+				return
+			}
+			if diags.HasErrors() {
+				t.Fatal(diags.Error())
+			}
+			if !got.RawEquals(tc.want) {
+				t.Errorf("got %#v, want %#v", got, tc.want)
+			}
+		})
+	}
+}
