@@ -73,9 +73,9 @@ func (c *Context) Apply(ctx context.Context, plan *plans.Plan, config *configs.C
 
 // persistFunc adapts ApplyOpts.Persist to statemgr.Storage.
 type persistFunc struct {
-	mu  sync.Mutex
-	st  *states.State
-	fn  func(*states.State) error
+	mu sync.Mutex
+	st *states.State
+	fn func(*states.State) error
 }
 
 func (p *persistFunc) WriteState(s *states.State) error {

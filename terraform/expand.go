@@ -187,7 +187,7 @@ func unknownExpansionDiag(expr hcl.Expression, arg string) *hcl.Diagnostic {
 	return &hcl.Diagnostic{
 		Severity: hcl.DiagError,
 		Summary:  fmt.Sprintf("Invalid %s argument", arg),
-		Detail: what + fmt.Sprintf(" To work around this, use the -target argument to first apply only the resources that the %s depends on, then plan again.", arg),
+		Detail:   what + fmt.Sprintf(" To work around this, use the -target argument to first apply only the resources that the %s depends on, then plan again.", arg),
 		Subject:  expr.Range().Ptr(),
 	}
 }

@@ -90,7 +90,6 @@ func (n *nodeVariable) executeRoot(ws *walkState) hcl.Diagnostics {
 	return diags
 }
 
-
 // nodeLocal is a local value of a static module, evaluated once per module
 // instance.
 type nodeLocal struct {

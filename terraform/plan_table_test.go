@@ -275,7 +275,7 @@ output "o" { value = var.pw }`},
 			wantErr: "Cycle: test_thing.a, test_thing.b, test_thing.a",
 		},
 		{
-			name:  "variables: default, conversion, optional attrs",
+			name: "variables: default, conversion, optional attrs",
 			files: map[string]string{"main.tf": `
 variable "n" { default = 3 }
 variable "o" {

@@ -50,7 +50,7 @@ type walkState struct {
 
 	changes  *changeCollector
 	drift    *changeCollector
-	changed  sync.Map // config resource String() -> true when an instance has a pending change
+	changed  sync.Map    // config resource String() -> true when an instance has a pending change
 	plan     *plans.Plan // the plan being applied (apply walk)
 	opts     *PlanOpts
 	replace  map[string]bool // -replace addresses by String()
@@ -58,7 +58,7 @@ type walkState struct {
 	skipRefr bool
 	stateIdx stateIndex
 	applied  *applyIndex
-	dirty    func() // announces a state change to the persister (apply)
+	dirty    func()   // announces a state change to the persister (apply)
 	scopes   sync.Map // module directory -> *sync.Pool of *lang.Scope
 
 	outMu   sync.Mutex

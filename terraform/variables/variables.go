@@ -77,7 +77,6 @@ func Prepare(v *configs.Variable, raw cty.Value, rng hcl.Range, where string) (c
 	return val, nil
 }
 
-
 // Validate evaluates v's validation blocks with var.NAME bound to val and
 // the given functions. A condition that is unknown (the value is not known
 // yet) is skipped, as Terraform does; a false one gives the block's error
