@@ -102,14 +102,20 @@ func (ws *walkState) walk(ctx context.Context, g *Graph) hcl.Diagnostics {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	ws.halted = cancel
-	stop := context.AfterFunc(ctx, ws.provs.stopAll)
+	stopped := make(chan struct{})
+	stop := context.AfterFunc(ctx, func() {
+		ws.provs.stopAll()
+		close(stopped)
+	})
 	res := dag.Walk(ctx, &g.Graph, dag.WalkOptions{Parallelism: ws.c.parallelism}, func(ctx context.Context, n Node) hcl.Diagnostics {
 		if e, ok := n.(executable); ok {
 			return e.Execute(ctx, ws)
 		}
 		return nil
 	})
-	stop()
+	if !stop() && ctx.Err() != nil {
+		<-stopped // cancelled: let Stop reach every provider before closing them
+	}
 	ws.provs.closeAll()
 	return res.Diagnostics()
 }
