@@ -97,6 +97,9 @@ func (d decodedTypes) decodeValue(b []byte, idx uint32) (v cty.Value, err error)
 	if int64(idx) >= int64(len(d)) {
 		return cty.NilVal, fmt.Errorf("type index %d is outside the type table (%d types)", idx, len(d))
 	}
+	if err := checkMsgpackBounds(b); err != nil {
+		return cty.NilVal, fmt.Errorf("malformed value: %w", err)
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			v, err = cty.NilVal, fmt.Errorf("malformed value: %v", r)
