@@ -9,6 +9,8 @@
 package terraform
 
 import (
+	"os"
+	"path/filepath"
 	"sync"
 
 	"github.com/hashicorp/hcl/v2"
@@ -29,6 +31,11 @@ type ContextOpts struct {
 	// Parallelism bounds concurrent provider operations; ≤ 0 means 10.
 	Parallelism int
 	Hooks       []Hook
+	// WorkingDir is what path.cwd evaluates to: the directory the user
+	// ran the command from. Empty means the process's working directory,
+	// read once by NewContext. Made absolute either way, as Terraform
+	// returns it.
+	WorkingDir string
 }
 
 // Context runs core operations. It caches provider schemas (fetched once
@@ -37,6 +44,7 @@ type Context struct {
 	factories   map[addrs.Provider]providers.Factory
 	parallelism int
 	hooks       []Hook
+	workingDir  string // absolute; path.cwd
 
 	schemaMu sync.Mutex
 	schemas  map[addrs.Provider]*providers.GetProviderSchemaResponse
@@ -55,12 +63,27 @@ func NewContext(opts *ContextOpts) (*Context, hcl.Diagnostics) {
 	for k, v := range opts.Providers {
 		f[k] = v
 	}
+	wd, err := absWorkingDir(opts.WorkingDir)
+	if err != nil {
+		return nil, tfdiags.FromError("Cannot determine the working directory", err)
+	}
 	return &Context{
 		factories:   f,
 		parallelism: p,
 		hooks:       append([]Hook(nil), opts.Hooks...),
+		workingDir:  wd,
 		schemas:     map[addrs.Provider]*providers.GetProviderSchemaResponse{},
 	}, nil
+}
+
+// absWorkingDir returns dir made absolute, or the process's working
+// directory when dir is empty. Called once per Context, never during a
+// walk.
+func absWorkingDir(dir string) (string, error) {
+	if dir == "" {
+		return os.Getwd()
+	}
+	return filepath.Abs(dir)
 }
 
 // ValueSourceType says where an input variable's value came from.

@@ -174,7 +174,9 @@ func (d *evalData) GetPathAttr(addr addrs.PathAttr, rng hcl.Range) (cty.Value, h
 	switch addr.Name {
 	case "module":
 		return cty.StringVal(d.cfg.Module.SourceDir), nil
-	default: // root, cwd: the root module directory
+	case "cwd":
+		return cty.StringVal(d.ws.c.workingDir), nil
+	default: // root: the root module directory
 		return cty.StringVal(d.ws.config.Root.Module.SourceDir), nil
 	}
 }

@@ -184,3 +184,5 @@ func diagsString(diags hcl.Diagnostics) string {
 }
 
 func ctyString(s string) cty.Value { return cty.StringVal(s) }
+
+func contains(s, sub string) bool { return strings.Contains(s, sub) }
