@@ -52,10 +52,10 @@ type BackgroundPersister struct {
 	cond        *sync.Cond // broadcast after each write attempt
 	gen         uint64     // changes announced so far
 	writtenGen  uint64     // gen covered by the last successful write
-	attemptGen  uint64     // gen covered by the last finished attempt
-	lastFailGen uint64     // gen covered by the last failed attempt
-	flushGen    uint64     // gen a Flush or Close is waiting for
-	lastErr     error      // error of the last failed attempt
+	flushReq    uint64     // Flush/Close requests so far
+	attemptReq  uint64     // flushReq when the last attempt started
+	lastFailReq uint64     // attemptReq of the last failed attempt
+	lastErr     error      // error of the last attempt, nil after a success
 	nextAllowed time.Time  // earliest start of the next unforced write
 	closing     bool
 	stats       PersisterStats
@@ -130,16 +130,18 @@ func (p *BackgroundPersister) Flush() error {
 
 func (p *BackgroundPersister) flushLocked() error {
 	target := p.gen
-	failures := p.stats.Failures
-	if target > p.flushGen {
-		p.flushGen = target
+	if p.writtenGen >= target {
+		return nil
 	}
+	p.flushReq++
+	req := p.flushReq
 	p.signal()
 	for {
 		if p.writtenGen >= target {
 			return nil
 		}
-		if p.stats.Failures > failures && p.lastFailGen >= target {
+		if p.lastErr != nil && p.lastFailReq >= req {
+			// An attempt started after this request failed.
 			return p.lastErr
 		}
 		p.cond.Wait()
@@ -177,7 +179,7 @@ func (p *BackgroundPersister) run() {
 			return
 		}
 		dirty := p.gen > p.writtenGen
-		forced := p.flushGen > p.attemptGen
+		forced := p.flushReq > p.attemptReq
 		wait := time.Until(p.nextAllowed)
 		p.mu.Unlock()
 		switch {
@@ -201,7 +203,8 @@ func (p *BackgroundPersister) run() {
 // (snapshot under the state's lock, encode, disk) to set the next gap.
 func (p *BackgroundPersister) writeOnce() {
 	p.mu.Lock()
-	g := p.gen
+	g, req := p.gen, p.flushReq
+	p.attemptReq = req
 	p.mu.Unlock()
 
 	start := time.Now()
@@ -217,13 +220,12 @@ func (p *BackgroundPersister) writeOnce() {
 	p.stats.WriteTime += d
 	p.stats.LastWrite = d
 	gap := max(time.Duration(float64(d)*p.opts.GapFactor), p.opts.MinGap)
-	p.attemptGen = g
 	if err != nil {
 		p.stats.Failures++
-		p.lastErr, p.lastFailGen = err, g
+		p.lastErr, p.lastFailReq = err, req
 		gap = max(gap, p.opts.ErrorBackoff)
 	} else {
-		p.writtenGen = g
+		p.writtenGen, p.lastErr = g, nil
 	}
 	p.nextAllowed = time.Now().Add(gap)
 	p.cond.Broadcast()

@@ -1,0 +1,140 @@
+package statemgr
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/states"
+)
+
+func TestPersisterNoLostUpdates(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "terraform.tfstate")
+	mgr := NewFilesystem(path)
+	p := NewBackgroundPersister(mgr, PersisterOptions{Source: states.NewState().SyncWrapper()})
+	const workers, each = 8, 100
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range each {
+				n := w*each + i
+				p.Update(func(s *states.State) {
+					s.SetResourceInstanceCurrent(instAddr(n), objSrc(fmt.Sprint(n)), nullProvider)
+				})
+				if i == each/2 {
+					if err := p.Flush(); err != nil {
+						t.Error(err)
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if err := p.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f := readFile(t, path)
+	if n := len(f.State.AllResourceInstances()); n != workers*each {
+		t.Fatalf("%d instances on disk, want %d", n, workers*each)
+	}
+	st := p.Stats()
+	if st.Changes != workers*each || st.Writes == 0 || st.Writes > st.Changes {
+		t.Fatalf("stats %+v", st)
+	}
+	if f.Serial != uint64(st.Writes) {
+		// Every write carried a change, so each bumped the serial once.
+		t.Fatalf("serial %d after %d writes", f.Serial, st.Writes)
+	}
+}
+
+func TestPersisterFinalFlushWritesLastState(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "terraform.tfstate")
+	// A huge gap: only Flush/Close can make the later writes happen.
+	p := NewBackgroundPersister(NewFilesystem(path), PersisterOptions{MinGap: time.Hour})
+	p.Update(func(s *states.State) { s.SetResourceInstanceCurrent(instAddr(0), objSrc("a"), nullProvider) })
+	if err := p.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i < 50; i++ {
+		p.Update(func(s *states.State) { s.SetResourceInstanceCurrent(instAddr(i), objSrc("b"), nullProvider) })
+	}
+	p.Update(func(s *states.State) { s.SetResourceInstanceCurrent(instAddr(0), nil, nullProvider) })
+	if err := p.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f := readFile(t, path)
+	got := f.State.AllResourceInstances()
+	if len(got) != 49 || got[0].Resource.Key != addrs.IntKey(1) {
+		t.Fatalf("final state on disk has %d instances, first %v", len(got), got)
+	}
+	if w := p.Stats().Writes; w != 2 {
+		t.Fatalf("%d writes, want 2: the flushed one and the coalesced final one", w)
+	}
+}
+
+// failingStorage fails every PersistState until healed.
+type failingStorage struct {
+	mu       sync.Mutex
+	fail     bool
+	persists int
+	last     *states.State
+}
+
+func (f *failingStorage) WriteState(s *states.State) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.last = s
+	return nil
+}
+
+func (f *failingStorage) PersistState() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.persists++
+	if f.fail {
+		return errors.New("disk full")
+	}
+	return nil
+}
+
+func TestPersisterReportsAndRecoversFromErrors(t *testing.T) {
+	fs := &failingStorage{fail: true}
+	p := NewBackgroundPersister(fs, PersisterOptions{ErrorBackoff: time.Hour})
+	p.Update(func(s *states.State) { s.SetResourceInstanceCurrent(instAddr(0), objSrc("a"), nullProvider) })
+	if err := p.Flush(); err == nil || err.Error() != "disk full" {
+		t.Fatalf("Flush = %v, want the write error", err)
+	}
+	fs.mu.Lock()
+	fs.fail = false
+	fs.mu.Unlock()
+	// Flush retries at once despite the backoff.
+	if err := p.Flush(); err != nil {
+		t.Fatalf("Flush after recovery = %v", err)
+	}
+	if err := p.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if fs.last.ResourceInstance(instAddr(0)) == nil {
+		t.Fatal("the recovered write did not carry the state")
+	}
+	if st := p.Stats(); st.Failures != 1 {
+		t.Fatalf("stats %+v", st)
+	}
+}
+
+func TestPersisterCloseWithoutChangesWritesNothing(t *testing.T) {
+	fs := &failingStorage{}
+	p := NewBackgroundPersister(fs, PersisterOptions{})
+	if err := p.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if fs.persists != 0 {
+		t.Fatalf("%d writes without any change", fs.persists)
+	}
+}
