@@ -31,7 +31,10 @@ func (ws *walkState) markDirty() {
 
 // apply makes the planned change of one instance (create, update, or the
 // create half of a replacement), or, when it has none, publishes its
-// current object for references.
+// current object for references. The change is planned again with the
+// final configuration (values unknown at plan time are known now); that
+// final plan must keep every value the saved plan knew, and the new object
+// every value the final plan knew.
 func (ic *instanceCtx) apply(ctx context.Context) hcl.Diagnostics {
 	ws, n, addr := ic.ws, ic.n, ic.w.addr
 	ch := ws.applied.current[addr.String()]
@@ -45,41 +48,32 @@ func (ic *instanceCtx) apply(ctx context.Context) hcl.Diagnostics {
 	prior := cty.NullVal(n.ty)
 	var priv []byte
 	if ch.Action == plans.Update {
-		src := ws.stateObject(addr, addrs.NotDeposed)
-		if src != nil {
+		if src := ws.stateObject(addr, addrs.NotDeposed); src != nil {
 			v, d := ic.prior(src, addrs.NotDeposed)
 			diags = append(diags, d...)
 			prior, _ = v.UnmarkDeep()
 			priv = src.Private
 		}
 	}
-	if ch.Action == plans.CreateThenDelete {
-		s := ws.state.Lock()
-		dk := s.DeposeResourceInstanceObject(addr)
-		ws.state.Unlock()
-		ws.applied.setDeposed(addr, dk)
-		ws.markDirty()
-	}
 	resp, d := ic.planChange(prior, cfg, priv)
 	diags = append(diags, d...)
 	if diags.HasErrors() {
 		return diags
 	}
-	ws.hook(func(h Hook) (HookAction, error) {
-		return h.PreApply(addr, addrs.NotDeposed, ch.Action, prior, resp.PlannedState)
-	})
-	ar := ic.p.ApplyResourceChange(providers.ApplyResourceChangeRequest{TypeName: n.typ, PriorState: prior,
-		PlannedState: resp.PlannedState, Config: cfg, PlannedPrivate: resp.PlannedPrivate})
-	adiags := ic.subjectDiags(ar.Diagnostics)
-	nv := ar.NewState
-	if !adiags.HasErrors() {
-		adiags = append(adiags, ic.checkConsistent(ch.After, nv)...)
+	if d := ic.checkFinalPlan(ch, prior, resp, cfgMarks); d.HasErrors() {
+		return append(diags, d...)
 	}
-	ws.hook(func(h Hook) (HookAction, error) { return h.PostApply(addr, addrs.NotDeposed, nv, tfdiags.Err(adiags)) })
+	dk := addrs.NotDeposed
+	if ch.Action == plans.CreateThenDelete {
+		dk = ic.deposeCurrent()
+	}
+	nv, ar, adiags := ic.applyChange(prior, cfg, resp, cfgMarks)
 	diags = append(diags, adiags...)
 	if adiags.HasErrors() {
 		if prior.IsNull() && nv != cty.NilVal && !nv.IsNull() && nv.IsWhollyKnown() {
 			ic.storeNew(nv, cfgMarks, ar.Private, states.ObjectTainted)
+		} else if dk != addrs.NotDeposed {
+			ic.restoreDeposed(dk)
 		}
 		return diags
 	}
@@ -91,6 +85,52 @@ func (ic *instanceCtx) apply(ctx context.Context) hcl.Diagnostics {
 		}
 	}
 	return diags
+}
+
+// applyChange calls ApplyResourceChange with the final plan and checks the
+// new object against it.
+func (ic *instanceCtx) applyChange(prior, cfg cty.Value, resp providers.PlanResourceChangeResponse, cfgMarks []cty.PathValueMarks) (cty.Value, providers.ApplyResourceChangeResponse, hcl.Diagnostics) {
+	ws, n, addr := ic.ws, ic.n, ic.w.addr
+	action := ws.applied.current[addr.String()].Action
+	ws.hook(func(h Hook) (HookAction, error) {
+		return h.PreApply(addr, addrs.NotDeposed, action, prior, resp.PlannedState)
+	})
+	ar := ic.p.ApplyResourceChange(providers.ApplyResourceChangeRequest{TypeName: n.typ, PriorState: prior,
+		PlannedState: resp.PlannedState, Config: cfg, PlannedPrivate: resp.PlannedPrivate})
+	diags := ic.subjectDiags(ar.Diagnostics)
+	nv := ar.NewState
+	if !diags.HasErrors() {
+		diags = append(diags, ic.checkConsistent(resp.PlannedState, nv, cfgMarks, resp.LegacyTypeSystem || ar.LegacyTypeSystem)...)
+	}
+	ws.hook(func(h Hook) (HookAction, error) { return h.PostApply(addr, addrs.NotDeposed, nv, tfdiags.Err(diags)) })
+	return nv, ar, diags
+}
+
+// deposeCurrent moves the current object aside for a create-before-destroy
+// replacement and records the key for the destroy node.
+func (ic *instanceCtx) deposeCurrent() addrs.DeposedKey {
+	s := ic.ws.state.Lock()
+	dk := s.DeposeResourceInstanceObject(ic.w.addr)
+	ic.ws.state.Unlock()
+	ic.ws.applied.setDeposed(ic.w.addr, dk)
+	ic.ws.markDirty()
+	return dk
+}
+
+// restoreDeposed puts back the object a failed create-before-destroy
+// replacement deposed, when the create left no new object: the old object
+// is still the one in use, and its destroy node will not run.
+func (ic *instanceCtx) restoreDeposed(dk addrs.DeposedKey) {
+	s := ic.ws.state.Lock()
+	if s.ResourceInstanceObject(ic.w.addr, addrs.NotDeposed) == nil {
+		if obj := s.ResourceInstanceObject(ic.w.addr, dk); obj != nil {
+			s.SetResourceInstanceCurrent(ic.w.addr, obj, ic.n.provider)
+			s.SetResourceInstanceDeposed(ic.w.addr, dk, nil, ic.n.provider)
+		}
+	}
+	ic.ws.state.Unlock()
+	ic.ws.applied.setDeposed(ic.w.addr, addrs.NotDeposed)
+	ic.ws.markDirty()
 }
 
 // storeNew writes the new object to the state and publishes its value.
@@ -120,38 +160,70 @@ func (ic *instanceCtx) publishCurrent() hcl.Diagnostics {
 	return nil
 }
 
-// checkConsistent reports every top-level attribute the plan knew that
-// the provider's result contradicts.
-func (ic *instanceCtx) checkConsistent(planned, got cty.Value) hcl.Diagnostics {
+// checkConsistent reports every value the final plan knew that the
+// provider's new object contradicts, at any depth, naming its path. A
+// provider on the legacy type system is not held to it, as in Terraform.
+func (ic *instanceCtx) checkConsistent(planned, got cty.Value, cfgMarks []cty.PathValueMarks, legacy bool) hcl.Diagnostics {
+	const summary = "Provider produced inconsistent result after apply"
 	if got == cty.NilVal || got.IsNull() {
-		return hcl.Diagnostics{tfdiags.Errorf("Provider produced inconsistent result after apply",
+		return hcl.Diagnostics{tfdiags.Errorf(summary,
 			"When applying changes to %s, provider %s produced a null object. This is a bug in the provider.", ic.w.addr, ic.n.provider.Provider.ForDisplay())}
 	}
 	if errs := got.Type().TestConformance(ic.n.ty); len(errs) > 0 || !got.IsWhollyKnown() {
-		return hcl.Diagnostics{tfdiags.Errorf("Provider produced inconsistent result after apply",
+		return hcl.Diagnostics{tfdiags.Errorf(summary,
 			"When applying changes to %s, provider %s produced an object of the wrong type or with unknown values. This is a bug in the provider.", ic.w.addr, ic.n.provider.Provider.ForDisplay())}
 	}
-	if planned == cty.NilVal || planned.IsNull() || !planned.Type().IsObjectType() {
+	if legacy || planned == cty.NilVal || planned.IsNull() {
 		return nil
 	}
 	var diags hcl.Diagnostics
-	for _, name := range sortedNames(planned.Type().AttributeTypes()) {
-		pv := planned.GetAttr(name)
-		if !pv.IsWhollyKnown() {
-			continue
-		}
-		if eq := pv.Equals(got.GetAttr(name)); eq.IsKnown() && eq.True() {
-			continue
-		}
+	for _, m := range compatibleValues(planned, got, ic.secret(cfgMarks)) {
 		diags = append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
-			Summary:  "Provider produced inconsistent result after apply",
-			Detail: fmt.Sprintf("When applying changes to %s, provider %s produced an unexpected new value: .%s: the planned value was known and the result differs. This is a bug in the provider, which should be reported in the provider's own issue tracker.",
-				ic.w.addr, ic.n.provider.Provider.ForDisplay(), name),
+			Summary:  summary,
+			Detail: fmt.Sprintf("When applying changes to %s, provider %s produced an unexpected new value: %s.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.",
+				ic.w.addr, ic.n.provider.Provider.ForDisplay(), m),
 			Subject: ic.declRange(),
 		})
 	}
 	return diags
+}
+
+// checkFinalPlan compares the plan made at apply with the saved one: a
+// value the saved plan knew must not change (unknowns may become known),
+// and an update must not turn into a replacement. Either is a provider
+// bug; the change is not applied.
+func (ic *instanceCtx) checkFinalPlan(ch *plans.ResourceInstanceChange, prior cty.Value, resp providers.PlanResourceChangeResponse, cfgMarks []cty.PathValueMarks) hcl.Diagnostics {
+	const summary = "Provider produced inconsistent final plan"
+	bug := func(what string) *hcl.Diagnostic {
+		return &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  summary,
+			Detail: fmt.Sprintf("When expanding the plan for %s to include new values learned so far during apply, provider %s %s.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.",
+				ic.w.addr, ic.n.provider.Provider.ForDisplay(), what),
+			Subject: ic.declRange(),
+		}
+	}
+	var diags hcl.Diagnostics
+	if ch.Action == plans.Update && changedAt(prior, resp.PlannedState, resp.RequiresReplace) {
+		diags = append(diags, bug("now requires replacing the object, but the saved plan only updates it"))
+	}
+	if resp.LegacyTypeSystem || ch.After == cty.NilVal || ch.After.IsNull() {
+		return diags
+	}
+	for _, m := range compatibleValues(ch.After, resp.PlannedState, ic.secret(cfgMarks)) {
+		diags = append(diags, bug("changed a planned value: "+m.String()))
+	}
+	return diags
+}
+
+// secret tells which paths of this instance's objects must not be shown.
+func (ic *instanceCtx) secret(cfgMarks []cty.PathValueMarks) func(cty.Path) bool {
+	var marked []cty.Path
+	for _, pm := range cfgMarks {
+		marked = append(marked, pm.Path)
+	}
+	return secretPaths(ic.n.schema.Block, marked)
 }
 
 func (ic *instanceCtx) declRange() *hcl.Range {

@@ -278,3 +278,29 @@ resource "test_thing" "bad" { name = "bad" }`}
 		t.Errorf("persisted state (-want +got):\n%s", d)
 	}
 }
+
+// TestApplyCreateBeforeDestroyFailedCreateRestores checks that when the
+// create half of a create-before-destroy replacement fails without
+// producing an object, the old object is current again (not left deposed)
+// and is not destroyed.
+func TestApplyCreateBeforeDestroyFailedCreateRestores(t *testing.T) {
+	files := map[string]string{"main.tf": `
+resource "test_thing" "a" {
+  name = "a"
+  ami  = "new"
+  lifecycle { create_before_destroy = true }
+}`}
+	p := newTestProvider()
+	p.Inject(&providertest.Fault{Method: providertest.ApplyResourceChange, Action: providertest.Create, Err: errors.New("quota")})
+	st, diags, calls := planApply(t, p, files, thingState(t, map[string]string{"test_thing.a": `{"id":"A","name":"a","ami":"old"}`}), nil, 1)
+	if !strings.Contains(diags, "quota") {
+		t.Fatalf("diagnostics: %q", diags)
+	}
+	if d := cmp.Diff([]string{"ApplyResourceChange create test_thing.a"}, calls); d != "" {
+		t.Errorf("calls (-want +got):\n%s", d)
+	}
+	ri := st.ResourceInstance(mustInst(t, "test_thing.a"))
+	if ri == nil || ri.Current == nil || len(ri.Deposed) != 0 || !strings.Contains(string(ri.Current.AttrsJSON), `"old"`) {
+		t.Errorf("old object not restored as current: %+v", ri)
+	}
+}
