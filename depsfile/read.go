@@ -7,9 +7,9 @@ import (
 	"os"
 	"strings"
 
+	version "github.com/hashicorp/go-version"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
-	version "github.com/hashicorp/go-version"
 	"github.com/plankit/plankit/addrs"
 	"github.com/zclconf/go-cty/cty"
 )
