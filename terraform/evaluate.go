@@ -24,6 +24,18 @@ type evalData struct {
 	rep repetition
 	// hasRep says count/each are available (inside a repeated object).
 	hasRep bool
+	// self, when set, is what "self" means in a provisioner: the object
+	// itself, given directly rather than looked up in the value store
+	// (where a destroyed object no longer is, and where looking one
+	// instance up would cost building its whole resource).
+	self *selfValue
+}
+
+// selfValue is a provisioner's own object and the address that stands
+// for it.
+type selfValue struct {
+	addr addrs.Resource
+	val  cty.Value
 }
 
 var _ lang.Data = (*evalData)(nil)
@@ -44,6 +56,14 @@ func (ws *walkState) scope(mod moduleInst, cfg *configs.Config, rep *repetition,
 		s = &lang.Scope{BaseDir: cfg.Module.SourceDir, PureOnly: ws.op != opApply}
 	}
 	s.Data, s.SelfAddr = d, self
+	return s
+}
+
+// selfScope is scope for a provisioner of res's instance whose object is
+// val: "self" evaluates to val. O(1).
+func (ws *walkState) selfScope(mod moduleInst, cfg *configs.Config, rep *repetition, res addrs.Resource, val cty.Value) *lang.Scope {
+	s := ws.scope(mod, cfg, rep, res)
+	s.Data.(*evalData).self = &selfValue{addr: res, val: val}
 	return s
 }
 
@@ -88,6 +108,9 @@ func (d *evalData) GetForEachAttr(addr addrs.ForEachAttr, rng hcl.Range) (cty.Va
 }
 
 func (d *evalData) GetResource(addr addrs.Resource, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
+	if d.self != nil && d.self.addr == addr {
+		return d.self.val, nil
+	}
 	rc := d.cfg.Module.ResourceByAddr(addr)
 	if rc == nil {
 		return cty.DynamicVal, refErr(rng, "Reference to undeclared resource",

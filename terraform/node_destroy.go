@@ -9,6 +9,7 @@ import (
 	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/providers"
+	"github.com/plankit/plankit/states"
 	"github.com/plankit/plankit/tfdiags"
 )
 
@@ -55,7 +56,7 @@ func (n *nodeDestroy) Execute(ctx context.Context, ws *walkState) hcl.Diagnostic
 	if diags.HasErrors() {
 		return diags
 	}
-	ic := &instanceCtx{ws: ws, n: n.res, p: p, w: instanceWork{addr: addr}}
+	ic := &instanceCtx{ws: ws, n: n.res, p: p, w: instanceWork{addr: addr, mod: moduleInstOf(addr.Module), rep: repetitionOf(addr.Resource.Key)}}
 	prior, diags := ic.priorNoRefresh(src)
 	if diags.HasErrors() {
 		return diags
@@ -63,13 +64,39 @@ func (n *nodeDestroy) Execute(ctx context.Context, ws *walkState) hcl.Diagnostic
 	priorU, _ := prior.UnmarkDeep()
 	null := cty.NullVal(n.res.ty)
 	ws.hook(func(h Hook) (HookAction, error) { return h.PreApply(addr, dk, plans.Delete, priorU, null) })
+	if dk == addrs.NotDeposed && src.Status != states.ObjectTainted {
+		pd := ic.provision(ctx, prior, true)
+		diags = append(diags, pd...)
+		if pd.HasErrors() {
+			ws.hook(func(h Hook) (HookAction, error) { return h.PostApply(addr, dk, priorU, tfdiags.Err(pd)) })
+			return diags // on_failure = fail: the object is not destroyed and stays in the state
+		}
+	}
 	resp := p.ApplyResourceChange(providers.ApplyResourceChangeRequest{TypeName: n.res.typ, PriorState: priorU, PlannedState: null, Config: null, PlannedPrivate: src.Private})
 	d := ic.subjectDiags(resp.Diagnostics)
+	diags = append(diags, d...)
 	ws.hook(func(h Hook) (HookAction, error) { return h.PostApply(addr, dk, null, tfdiags.Err(d)) })
 	if d.HasErrors() {
-		return d
+		return diags
 	}
 	ic.setState(dk, nil)
 	ws.markDirty()
-	return d
+	return diags
+}
+
+// moduleInstOf is the moduleInst of a module instance address.
+func moduleInstOf(addr addrs.ModuleInstance) moduleInst {
+	return moduleInst{addr: addr, key: addr.String()}
+}
+
+// repetitionOf is what count.index and each.key mean for an instance key
+// when only the key is known (a destroy: each.value is not available).
+func repetitionOf(k addrs.InstanceKey) repetition {
+	switch k := k.(type) {
+	case addrs.IntKey:
+		return repetition{mode: expCount, key: k}
+	case addrs.StringKey:
+		return repetition{mode: expForEach, key: k, eachValue: cty.DynamicVal}
+	}
+	return repetition{mode: expSingle, key: addrs.NoKey}
 }

@@ -72,6 +72,9 @@ func (n *nodeResource) references() []refKey {
 	if m := n.rc.Managed; m != nil {
 		keys = append(keys, exprKeys(mod, m.ReplaceTriggeredBy...)...)
 		for _, p := range m.Provisioners {
+			if p.When == configs.ProvisionerWhenDestroy {
+				continue // self, count and each only (destroyProvisionerDiags)
+			}
 			attrs, _ := p.Config.JustAttributes()
 			for _, a := range attrs {
 				keys = append(keys, exprKeys(mod, a.Expr)...)
@@ -105,6 +108,9 @@ func (n *nodeResource) Execute(ctx context.Context, ws *walkState) hcl.Diagnosti
 		})
 	}
 	var diags hcl.Diagnostics
+	if ws.op != opApply {
+		diags = destroyProvisionerDiags(n.rc)
+	}
 	var work []instanceWork
 	expanded := map[string]bool{}
 	for _, mi := range ws.exp.moduleInstances(n.addr.Module) {

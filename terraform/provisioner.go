@@ -12,16 +12,18 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/configs"
 	"github.com/plankit/plankit/lang"
 	"github.com/plankit/plankit/tfdiags"
 )
 
 // provision runs the instance's local-exec provisioners for creation
-// (destroy=false) or destruction (destroy=true), streaming their output to
-// the hooks line by line. A failing provisioner is an error unless its
-// on_failure is continue. Other provisioner types are reported as
-// unsupported.
+// (destroy=false) or destruction (destroy=true), in order, with self the
+// object (the new one, or the one about to be destroyed), streaming their
+// output to the hooks line by line. A failing provisioner stops the rest
+// and is an error, unless its on_failure is continue (a warning, and the
+// next one runs). Other provisioner types are reported as unsupported.
 func (ic *instanceCtx) provision(ctx context.Context, self cty.Value, destroy bool) hcl.Diagnostics {
 	rc := ic.n.rc
 	if rc == nil || rc.Managed == nil {
@@ -32,7 +34,7 @@ func (ic *instanceCtx) provision(ctx context.Context, self cty.Value, destroy bo
 		if (pv.When == configs.ProvisionerWhenDestroy) != destroy {
 			continue
 		}
-		err := ic.runProvisioner(ctx, pv)
+		err := ic.runProvisioner(ctx, pv, self)
 		if err == nil {
 			continue
 		}
@@ -48,21 +50,21 @@ func (ic *instanceCtx) provision(ctx context.Context, self cty.Value, destroy bo
 	return diags
 }
 
-func (ic *instanceCtx) runProvisioner(ctx context.Context, pv *configs.Provisioner) error {
+func (ic *instanceCtx) runProvisioner(ctx context.Context, pv *configs.Provisioner, self cty.Value) error {
 	addr := ic.w.addr
 	ic.ws.hook(func(h Hook) (HookAction, error) { return h.PreProvisionInstanceStep(addr, pv.Type) })
-	err := ic.localExec(ctx, pv)
+	err := ic.localExec(ctx, pv, self)
 	ic.ws.hook(func(h Hook) (HookAction, error) { return h.PostProvisionInstanceStep(addr, pv.Type, err) })
 	return err
 }
 
 // localExec evaluates a local-exec block (command, interpreter,
 // working_dir, environment; self is the instance) and runs it.
-func (ic *instanceCtx) localExec(ctx context.Context, pv *configs.Provisioner) error {
+func (ic *instanceCtx) localExec(ctx context.Context, pv *configs.Provisioner, self cty.Value) error {
 	if pv.Type != "local-exec" {
 		return fmt.Errorf("provisioner type %q is not supported by plankit; only local-exec is", pv.Type)
 	}
-	scope := ic.ws.scope(ic.w.mod, ic.n.cfg, &ic.w.rep, ic.w.addr.Resource)
+	scope := ic.ws.selfScope(ic.w.mod, ic.n.cfg, &ic.w.rep, ic.w.addr.Resource.Resource, self)
 	attrs, diags := pv.Config.JustAttributes()
 	vals := map[string]cty.Value{}
 	for name, a := range attrs {
@@ -70,6 +72,7 @@ func (ic *instanceCtx) localExec(ctx context.Context, pv *configs.Provisioner) e
 		diags = append(diags, d...)
 		vals[name], _ = v.UnmarkDeep()
 	}
+	ic.ws.putScope(scope)
 	if diags.HasErrors() {
 		return tfdiags.Err(diags)
 	}
@@ -119,4 +122,49 @@ func (ic *instanceCtx) localExec(ctx context.Context, pv *configs.Provisioner) e
 	return err
 }
 
-var _ = lang.Scope{}
+// destroyProvisionerDiags reports the references destroy-time
+// provisioners of rc may not make: when they run, other objects may
+// already be destroyed, so, as in Terraform, only self, count.index,
+// each.key, path.* and terraform.* are allowed. Checked once per resource
+// block (validate and plan).
+func destroyProvisionerDiags(rc *configs.Resource) hcl.Diagnostics {
+	if rc == nil || rc.Managed == nil {
+		return nil
+	}
+	var diags hcl.Diagnostics
+	for _, pv := range rc.Managed.Provisioners {
+		if pv.When != configs.ProvisionerWhenDestroy {
+			continue
+		}
+		attrs, _ := pv.Config.JustAttributes()
+		for _, name := range sortedNames(attrs) {
+			refs, _ := lang.ReferencesInExpr(attrs[name].Expr)
+			for _, ref := range refs {
+				if destroyRefAllowed(ref.Subject) {
+					continue
+				}
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Invalid reference from destroy provisioner",
+					Detail: fmt.Sprintf("Destroy-time provisioners may refer only to their own resource instance, through self, count.index or each.key (and to path.* and terraform.*): when they run, %s may already be destroyed or not yet known. Copy the value into an attribute of this resource (for example the input of a terraform_data resource) and use self to read it.",
+						ref.Subject),
+					Subject: ref.SourceRange.Ptr(),
+				})
+			}
+		}
+	}
+	return diags
+}
+
+func destroyRefAllowed(s addrs.Referenceable) bool {
+	if s == addrs.Referenceable(addrs.Self) {
+		return true
+	}
+	switch s := s.(type) {
+	case addrs.CountAttr, addrs.PathAttr, addrs.TerraformAttr:
+		return true
+	case addrs.ForEachAttr:
+		return s.Name == "key"
+	}
+	return false
+}

@@ -26,23 +26,37 @@ func applyBuilder(in *buildInput, plan *plans.Plan) graphBuilder {
 	}}
 }
 
-// destroyTransformer adds a destroy node per planned deletion.
+// destroyTransformer adds a destroy node per planned deletion. When the
+// resource block is still in the configuration (the one the plan was made
+// from), the node carries it, for its destroy-time provisioners; one
+// shared nodeResource per resource block. O(changes).
 type destroyTransformer struct {
 	in   *buildInput
 	plan *plans.Plan
 }
 
 func (t destroyTransformer) Transform(g *Graph) error {
+	shared := map[string]*nodeResource{}
 	for _, rc := range t.plan.Changes.Resources {
 		switch rc.Action {
 		case plans.Delete, plans.DeleteThenCreate, plans.CreateThenDelete:
 		default:
 			continue
 		}
-		n := &nodeDestroy{change: rc, res: &nodeResource{typ: rc.Addr.Resource.Resource.Type,
-			addr: rc.Addr.ConfigResource(), provider: rc.ProviderAddr}}
-		t.in.attachSchema(n.res, rc.ProviderAddr.Provider, rc.Addr.Resource.Resource.Mode)
-		g.Add(n)
+		key := rc.Addr.ContainingResource().String() + "\x00" + rc.ProviderAddr.String()
+		res := shared[key]
+		if res == nil {
+			ca := rc.Addr.ConfigResource()
+			res = &nodeResource{typ: ca.Resource.Type, addr: ca, provider: rc.ProviderAddr}
+			if c := t.in.config.Descendant(ca.Module); c != nil {
+				if b := c.Module.ResourceByAddr(ca.Resource); b != nil && b.Managed != nil {
+					res.cfg, res.rc = c, b
+				}
+			}
+			t.in.attachSchema(res, rc.ProviderAddr.Provider, ca.Resource.Mode)
+			shared[key] = res
+		}
+		g.Add(&nodeDestroy{change: rc, res: res})
 	}
 	return nil
 }
