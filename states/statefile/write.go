@@ -12,6 +12,7 @@ import (
 
 	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/states"
+	"github.com/zclconf/go-cty/cty"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 )
 
@@ -106,8 +107,12 @@ func writeV4(f *File, bw *bufio.Writer) error {
 func marshalOutputs(s *states.State) ([]byte, error) {
 	out := map[string]outputStateV4{}
 	for name, o := range s.RootOutputValues() {
-		ty := o.Value.Type()
-		val, err := ctyjson.Marshal(o.Value, ty)
+		v := o.Value
+		if v == cty.NilVal {
+			v = cty.NullVal(cty.DynamicPseudoType)
+		}
+		ty := v.Type()
+		val, err := ctyjson.Marshal(v, ty)
 		if err != nil {
 			return nil, fmt.Errorf("output %q cannot be stored: %w", name, err)
 		}
