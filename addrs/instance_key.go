@@ -66,8 +66,10 @@ func ParseInstanceKey(v cty.Value) (InstanceKey, error) {
 	}
 }
 
-// compareKeys orders NoKey first, then int keys numerically, then string
-// keys lexically, as Terraform lists instances.
+// CompareInstanceKeys orders NoKey first, then int keys numerically, then
+// string keys lexically, as Terraform lists instances (in state files too).
+func CompareInstanceKeys(a, b InstanceKey) int { return compareKeys(a, b) }
+
 func compareKeys(a, b InstanceKey) int {
 	rank := func(k InstanceKey) int {
 		switch k.(type) {

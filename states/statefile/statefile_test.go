@@ -7,6 +7,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -282,5 +283,35 @@ func TestWriteUsesCache(t *testing.T) {
 	}
 	if second := writeBytes(t, f); !bytes.Equal(first, second) {
 		t.Fatal("second Write re-encoded objects instead of using their cache")
+	}
+}
+
+// TestWriteInstanceOrder pins Terraform's order of a resource's objects in
+// the file: by index key first, then the current object before the deposed
+// ones of the same key.
+func TestWriteInstanceOrder(t *testing.T) {
+	s := states.NewState()
+	res := addrs.Resource{Mode: addrs.ManagedResourceMode, Type: "null_resource", Name: "a"}.Absolute(addrs.RootModuleInstance)
+	provider := addrs.AbsProviderConfig{Provider: addrs.NewDefaultProvider("null")}
+	obj := func(id string) *states.ResourceInstanceObjectSrc {
+		return &states.ResourceInstanceObjectSrc{AttrsJSON: []byte(`{"id":"` + id + `"}`), Status: states.ObjectReady}
+	}
+	s.SetResourceInstanceCurrent(res.Instance(addrs.IntKey(1)), obj("one"), provider)
+	s.SetResourceInstanceCurrent(res.Instance(addrs.IntKey(0)), obj("zero"), provider)
+	s.SetResourceInstanceDeposed(res.Instance(addrs.IntKey(0)), "0000beef", obj("zero-old"), provider)
+	s.SetResourceInstanceDeposed(res.Instance(addrs.IntKey(10)), "0000cafe", obj("ten-old"), provider)
+
+	out := string(writeBytes(t, &File{Lineage: "l", Serial: 1, State: s}))
+	var got []string
+	for _, id := range []string{`"zero"`, `"zero-old"`, `"one"`, `"ten-old"`} {
+		got = append(got, id)
+		if !strings.Contains(out, id) {
+			t.Fatalf("%s missing from output:\n%s", id, out)
+		}
+	}
+	slices.SortFunc(got, func(a, b string) int { return strings.Index(out, a) - strings.Index(out, b) })
+	want := []string{`"zero"`, `"zero-old"`, `"one"`, `"ten-old"`}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Fatalf("object order in the file (-want +got):\n%s\n%s", d, out)
 	}
 }

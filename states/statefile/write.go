@@ -192,9 +192,9 @@ type keyedObject struct {
 	obj     *states.ResourceInstanceObjectSrc
 }
 
-// sortedObjects lists r's objects as Terraform orders them: by deposed key
-// (current objects, with the empty key, first), then index key (none, then
-// numbers ascending, then strings).
+// sortedObjects lists r's objects as Terraform orders them: by index key
+// (none, then numbers ascending, then strings), then deposed key (the
+// current object, with the empty key, before its deposed ones).
 func sortedObjects(r *states.Resource) []keyedObject {
 	var out []keyedObject
 	for key, ri := range r.Instances {
@@ -208,34 +208,12 @@ func sortedObjects(r *states.Resource) []keyedObject {
 		}
 	}
 	slices.SortFunc(out, func(a, b keyedObject) int {
-		if c := strings.Compare(string(a.deposed), string(b.deposed)); c != 0 {
+		if c := addrs.CompareInstanceKeys(a.key, b.key); c != 0 {
 			return c
 		}
-		return compareKeys(a.key, b.key)
+		return strings.Compare(string(a.deposed), string(b.deposed))
 	})
 	return out
-}
-
-func compareKeys(a, b addrs.InstanceKey) int {
-	rank := func(k addrs.InstanceKey) int {
-		switch k.(type) {
-		case nil:
-			return 0
-		case addrs.IntKey:
-			return 1
-		}
-		return 2
-	}
-	if c := rank(a) - rank(b); c != 0 {
-		return c
-	}
-	switch a := a.(type) {
-	case addrs.IntKey:
-		return int(a) - int(b.(addrs.IntKey))
-	case addrs.StringKey:
-		return strings.Compare(string(a), string(b.(addrs.StringKey)))
-	}
-	return 0
 }
 
 // eachMode returns "list" for count instances, "map" for for_each ones,
