@@ -47,11 +47,13 @@ func (c *Context) Apply(ctx context.Context, plan *plans.Plan, config *configs.C
 	for name, v := range plan.VariableValues {
 		ws.opts.SetVariables[name] = &InputValue{Value: v, SourceType: ValueFromPlan}
 	}
-	g, d := applyBuilder(&buildInput{config: config, schemas: schemas, state: prior}, plan).Build()
+	in := &buildInput{config: config, schemas: schemas, state: prior, targets: plan.TargetAddrs}
+	g, d := applyBuilder(in, plan).Build()
 	diags = append(diags, d...)
 	if d.HasErrors() {
 		return prior.DeepCopy(), diags
 	}
+	ws.outputsKept = in.outputsKept
 	var persister *statemgr.BackgroundPersister
 	if opts.Persist != nil {
 		persister = statemgr.NewBackgroundPersister(&persistFunc{fn: opts.Persist}, statemgr.PersisterOptions{Source: ws.state})
@@ -97,10 +99,14 @@ func (p *persistFunc) PersistState() error {
 
 // applyOutputs writes the root outputs evaluated during the walk to the
 // state (removing them all in destroy mode, and those no longer declared).
+// A targeted apply touches only the outputs its graph kept.
 func (ws *walkState) applyOutputs(mode plans.Mode) {
 	s := ws.state.Lock()
 	defer ws.state.Unlock()
 	for name := range s.RootOutputValues() {
+		if ws.outputsKept != nil && !ws.outputsKept[name] {
+			continue
+		}
 		if _, ok := ws.config.Module.Outputs[name]; !ok || mode == plans.DestroyMode {
 			s.RemoveOutputValue(rootOutputAddr(name))
 		}

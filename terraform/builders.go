@@ -19,7 +19,7 @@ func planBuilder(in *buildInput) graphBuilder {
 		referenceTransformer{},
 		createBeforeDestroyTransformer{},
 		dataDependencyTransformer{},
-		targetsTransformer{in.targets},
+		targetsTransformer{in, targetPlan},
 		rootTransformer{},
 	}}
 }
@@ -33,6 +33,11 @@ func planBuilder(in *buildInput) graphBuilder {
 func planDestroyBuilder(in *buildInput) graphBuilder {
 	b := planBuilder(in)
 	b.name = "destroy plan"
+	for i, s := range b.steps {
+		if _, ok := s.(targetsTransformer); ok {
+			b.steps[i] = targetsTransformer{in, targetPlanDestroy}
+		}
+	}
 	return b
 }
 

@@ -35,6 +35,7 @@ func (c *Context) GraphDOT(config *configs.Config, state *states.State, plan *pl
 		if plan == nil || plan.Changes == nil {
 			return "", hcl.Diagnostics{tfdiags.Error("No plan", "The apply graph is built from a plan; give one.")}
 		}
+		in.targets = plan.TargetAddrs
 		b = applyBuilder(in, plan)
 	default:
 		return "", hcl.Diagnostics{tfdiags.Errorf("Unsupported graph kind", "Graph kind %d is not supported.", kind)}

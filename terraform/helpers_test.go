@@ -186,3 +186,13 @@ func diagsString(diags hcl.Diagnostics) string {
 func ctyString(s string) cty.Value { return cty.StringVal(s) }
 
 func contains(s, sub string) bool { return strings.Contains(s, sub) }
+
+// loadFixture loads a shared configuration from testdata/fixtures.
+func loadFixture(t testing.TB, dir string) *configs.Config {
+	t.Helper()
+	cfg, diags := configs.LoadConfigDir(dir)
+	if diags.HasErrors() {
+		t.Fatalf("loading %s: %s", dir, diags.Error())
+	}
+	return cfg
+}

@@ -67,6 +67,7 @@ func (c *Context) Plan(ctx context.Context, config *configs.Config, prevRunState
 	if d.HasErrors() {
 		return nil, diags
 	}
+	ws.outputsKept = in.outputsKept
 	diags = append(diags, ws.walk(ctx, g)...)
 	if ctx.Err() != nil && !diags.HasErrors() {
 		diags = append(diags, tfdiags.Error("Operation cancelled", "The plan was interrupted before it completed."))
@@ -120,7 +121,8 @@ func (ws *walkState) assemblePlan(opts *PlanOpts, errored bool) *plans.Plan {
 
 // outputChanges returns the root output changes, sorted by name: each
 // evaluated output against its previous value, and deletions of outputs
-// the configuration (or, in destroy mode, the plan) no longer has.
+// the configuration (or, in destroy mode, the plan) no longer has. A
+// targeted plan changes only the outputs its graph kept.
 func (ws *walkState) outputChanges(mode plans.Mode) []*plans.OutputChange {
 	prev := ws.prevState.RootOutputValues()
 	names := map[string]bool{}
@@ -129,6 +131,13 @@ func (ws *walkState) outputChanges(mode plans.Mode) []*plans.OutputChange {
 	}
 	for n := range ws.outputs {
 		names[n] = true
+	}
+	if ws.outputsKept != nil {
+		for n := range names {
+			if !ws.outputsKept[n] {
+				delete(names, n)
+			}
+		}
 	}
 	var out []*plans.OutputChange
 	for _, name := range sortedNames(names) {

@@ -9,7 +9,7 @@ import (
 // resource nodes apply the creates, updates and reads of their
 // instances), one destroy node per deletion (orphans, destroy mode, the
 // destroy half of replacements, deposed objects), providers, references,
-// then destroy ordering.
+// the plan's targets, then destroy ordering.
 func applyBuilder(in *buildInput, plan *plans.Plan) graphBuilder {
 	return graphBuilder{name: "apply", steps: []Transformer{
 		rootVariableTransformer{in},
@@ -21,6 +21,7 @@ func applyBuilder(in *buildInput, plan *plans.Plan) graphBuilder {
 		destroyTransformer{in, plan},
 		providerTransformer{in},
 		referenceTransformer{},
+		targetsTransformer{in, targetApply},
 		destroyEdgeTransformer{in},
 		rootTransformer{},
 	}}

@@ -20,6 +20,10 @@ type buildInput struct {
 	schemas map[addrs.Provider]*providers.GetProviderSchemaResponse
 	state   *states.State // nil when there is none (validate)
 	targets []addrs.Targetable
+
+	// outputsKept, set by targetsTransformer, are the root outputs a
+	// targeted graph kept; nil when the graph is not targeted (all kept).
+	outputsKept map[string]bool
 }
 
 // eachModule calls fn for every module of the configuration, root first,

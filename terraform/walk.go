@@ -63,6 +63,8 @@ type walkState struct {
 
 	outMu   sync.Mutex
 	outputs map[string]outputResult // root outputs by name
+	// outputsKept are the root outputs a targeted graph kept (nil: all).
+	outputsKept map[string]bool
 }
 
 // outputResult is a root output's value as evaluated in the walk.
