@@ -18,8 +18,8 @@ func planBuilder(in *buildInput) graphBuilder {
 		providerTransformer{in},
 		referenceTransformer{},
 		createBeforeDestroyTransformer{},
-		dataDependencyTransformer{},
 		targetsTransformer{in, targetPlan},
+		pendingUpstreamTransformer{},
 		rootTransformer{},
 	}}
 }

@@ -43,8 +43,9 @@ type nodeResource struct {
 	// stateDeps are the resources this one depends on, recorded with each
 	// object in the state (apply).
 	stateDeps []addrs.ConfigResource
-	// deps are the managed resources a data source depends on directly.
-	deps []*nodeResource
+	// upstream, for a data source in a plan, tells whether something it
+	// depends on has a pending change (see pendingUpstreamTransformer).
+	upstream *upstreamEntry
 }
 
 var (

@@ -17,8 +17,8 @@ import (
 )
 
 // data reads one data source instance during the plan when its
-// configuration is wholly known and none of the managed resources it
-// depends on has a pending change; otherwise it plans a read at apply
+// configuration is wholly known and nothing it depends on has a pending
+// change (depsPending); otherwise it plans a read at apply
 // (in normal mode) with the reason. The value read goes to the working
 // state, as Terraform keeps data sources in the prior state.
 func (ic *instanceCtx) data(ctx context.Context) hcl.Diagnostics {
@@ -41,7 +41,7 @@ func (ic *instanceCtx) data(ctx context.Context) hcl.Diagnostics {
 	switch {
 	case !cfg.IsWhollyKnown():
 		reason = plans.ReasonReadBecauseConfigUnknown
-	case ws.op == opPlan && n.depsPending(ws):
+	case ws.op == opPlan && n.depsPending():
 		reason = plans.ReasonReadBecauseDependencyPending
 	}
 	if reason != plans.ReasonNone {
@@ -83,15 +83,11 @@ func (ic *instanceCtx) readData(cfg cty.Value, cfgMarks []cty.PathValueMarks) hc
 	return append(diags, ic.writeObject(addrs.NotDeposed, &states.ResourceInstanceObject{Value: marked, Status: states.ObjectReady})...)
 }
 
-// depsPending reports whether a managed resource this data source depends
-// on has a pending change.
-func (n *nodeResource) depsPending(ws *walkState) bool {
-	for _, d := range n.deps {
-		if _, ok := ws.changed.Load(d.addr.String()); ok {
-			return true
-		}
-	}
-	return false
+// depsPending reports whether a resource this data source depends on,
+// directly or through locals, variables, outputs or module calls, has a
+// pending change. O(1): the flags were propagated along the walk.
+func (n *nodeResource) depsPending() bool {
+	return n.upstream != nil && n.upstream.direct
 }
 
 var _ = fmt.Sprintf

@@ -92,24 +92,4 @@ func (createBeforeDestroyTransformer) Transform(g *Graph) error {
 	return nil
 }
 
-// dataDependencyTransformer records, for each data source, the managed
-// resources it depends on directly (by reference or depends_on), whose
-// pending changes defer its read to apply. O(V+E).
-type dataDependencyTransformer struct{}
-
-func (dataDependencyTransformer) Transform(g *Graph) error {
-	for _, n := range g.Vertices() {
-		r, ok := n.(*nodeResource)
-		if !ok || r.addr.Resource.Mode != addrs.DataResourceMode {
-			continue
-		}
-		for _, d := range g.DownEdges(n) {
-			if dr, ok := d.(*nodeResource); ok && dr.addr.Resource.Mode == addrs.ManagedResourceMode {
-				r.deps = append(r.deps, dr)
-			}
-		}
-	}
-	return nil
-}
-
 var _ = (*configs.Config)(nil)

@@ -1,0 +1,93 @@
+package terraform
+
+import "github.com/plankit/plankit/addrs"
+
+// pendingUpstreamTransformer prepares, for every data source, the answer
+// to "does a resource I depend on have a pending change?", which defers
+// its read to apply. As in Terraform, a dependency counts directly when it
+// is a resource (its own change), and through everything upstream when it
+// is anything else (a local, variable, output or module call: any
+// resource behind it, however far). The flags are settled along the walk,
+// each node's from its direct dependencies' once those have run, so the
+// whole costs O(V+E) once rather than a search per data source (which
+// would be quadratic on a chain). Only the ancestors of data sources get
+// an entry; provider configurations are not followed.
+type pendingUpstreamTransformer struct{}
+
+// upstreamEntry is one node's place in the propagation. Its fields are
+// written by the walk worker that runs the node, before the node runs,
+// and read by the workers of its dependents, which the walk starts only
+// after it finished.
+type upstreamEntry struct {
+	res  *nodeResource    // the node itself, when it is a resource
+	deps []*upstreamEntry // its direct dependencies (providers left out)
+	// up: some resource among the node's ancestors has a pending change.
+	up bool
+	// direct: a direct resource dependency has a pending change, or some
+	// other direct dependency has one upstream (what a data source asks).
+	direct bool
+}
+
+func (pendingUpstreamTransformer) Transform(g *Graph) error {
+	var data []Node
+	for _, n := range g.Vertices() {
+		if r, ok := n.(*nodeResource); ok && r.rc != nil && r.addr.Resource.Mode == addrs.DataResourceMode {
+			data = append(data, n)
+		}
+	}
+	if len(data) == 0 {
+		return nil
+	}
+	nodes := append(g.Ancestors(data...), data...)
+	g.upstream = make(map[Node]*upstreamEntry, len(nodes))
+	for _, n := range nodes {
+		if isProviderNode(n) {
+			continue
+		}
+		e := &upstreamEntry{}
+		if r, ok := n.(*nodeResource); ok {
+			e.res = r
+		}
+		g.upstream[n] = e
+	}
+	for n, e := range g.upstream {
+		for _, d := range g.DownEdges(n) {
+			if de := g.upstream[d]; de != nil {
+				e.deps = append(e.deps, de)
+			}
+		}
+	}
+	for _, n := range data {
+		n.(*nodeResource).upstream = g.upstream[n]
+	}
+	return nil
+}
+
+func isProviderNode(n Node) bool {
+	switch n.(type) {
+	case *nodeProvider, *nodeProviderClose:
+		return true
+	}
+	return false
+}
+
+// settle computes e's flags from its dependencies' (all settled, since
+// they ran first). O(len(e.deps)).
+func (e *upstreamEntry) settle(ws *walkState) {
+	for _, d := range e.deps {
+		changed := d.res != nil && ws.hasPendingChange(d.res)
+		e.up = e.up || changed || d.up
+		if d.res != nil {
+			e.direct = e.direct || changed
+		} else {
+			e.direct = e.direct || d.up
+		}
+	}
+}
+
+// hasPendingChange reports whether an instance of resource r has a planned
+// action other than no-op (a read deferred to apply included).
+func (ws *walkState) hasPendingChange(r *nodeResource) bool {
+	_, ok := ws.changed.Load(r.addr.String())
+	return ok
+}
