@@ -138,4 +138,3 @@ func TestPlanDataChainLinear(t *testing.T) {
 		t.Errorf("a chain of 1000 data sources took %.1fx a chain of 250 (want ≤ 10x: linear is 4x, quadratic 16x)", ratio)
 	}
 }
-
