@@ -12,6 +12,8 @@ import (
 	uuid "github.com/hashicorp/go-uuid"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
+	"github.com/zclconf/go-cty/cty/gocty"
+	"golang.org/x/crypto/bcrypt"
 )
 
 // Hash functions over a string's UTF-8 bytes: hex digests and base64 ones.
@@ -143,5 +145,41 @@ var UUIDV5Func = function.New(&function.Spec{
 			return cty.NilVal, err
 		}
 		return cty.StringVal(s), nil
+	},
+})
+
+// BcryptFunc hashes a string with bcrypt at the given cost (default 10),
+// in Modular Crypt Format ("$2a$10$..."). The salt is random, so every call
+// gives a different hash: it is impure, and lang.Scope makes it return
+// unknown during plan. A cost below 4 means the default, as in the bcrypt
+// library Terraform uses (so such configurations keep working); a cost
+// above 31 and strings over 72 bytes are errors. Cost: 2^cost Blowfish key
+// setups (about 50ms at cost 10).
+var BcryptFunc = function.New(&function.Spec{
+	Description:  "Computes a hash of the given string using the Blowfish cipher, in Modular Crypt Format.",
+	Params:       []function.Parameter{{Name: "str", Type: cty.String}},
+	VarParam:     &function.Parameter{Name: "cost", Type: cty.Number},
+	Type:         function.StaticReturnType(cty.String),
+	RefineResult: refineNotNull,
+	Impl: func(args []cty.Value, retType cty.Type) (cty.Value, error) {
+		cost := bcrypt.DefaultCost
+		switch len(args) {
+		case 1:
+		case 2:
+			if err := gocty.FromCtyValue(args[1], &cost); err != nil {
+				return cty.NilVal, function.NewArgErrorf(1, "cost must be a whole number: %s", err)
+			}
+			if cost > bcrypt.MaxCost {
+				return cty.NilVal, function.NewArgErrorf(1, "cost must be at most %d; each step doubles the work, and 10 to 12 is usual", bcrypt.MaxCost)
+			}
+		default:
+			return cty.NilVal, function.NewArgErrorf(2, "bcrypt takes at most two arguments: the string and the cost")
+		}
+		hash, err := bcrypt.GenerateFromPassword([]byte(args[0].AsString()), cost)
+		if err != nil {
+			// The message names the limit, never the input.
+			return cty.NilVal, function.NewArgErrorf(0, "cannot hash this string with bcrypt: %s", err)
+		}
+		return cty.StringVal(string(hash)), nil
 	},
 })

@@ -4,10 +4,14 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
+	"golang.org/x/crypto/bcrypt"
+
+	"github.com/plankit/plankit/lang/marks"
 )
 
 // Digests of "test", computed independently (Python hashlib).
@@ -77,5 +81,67 @@ func TestUUIDV5(t *testing.T) {
 		{name: "bad namespace", args: []cty.Value{s("nope"), s("x")}, err: `must be one of "dns", "url", "oid", "x500", or a UUID string`},
 		{name: "unknown", args: []cty.Value{s("dns"), cty.UnknownVal(cty.String)}, want: cty.UnknownVal(cty.String)},
 		{name: "sensitive", args: []cty.Value{s("dns"), sens(s("www.example.com"))}, want: sens(s("2ed6657d-e927-568b-95e1-2665a8aea6a2"))},
+	})
+}
+
+func TestBcrypt(t *testing.T) {
+	s, n := cty.StringVal, cty.NumberIntVal
+	runCases(t, BcryptFunc, []callCase{
+		{name: "unknown", args: []cty.Value{cty.UnknownVal(cty.String)}, want: cty.UnknownVal(cty.String)},
+		{name: "unknown cost", args: []cty.Value{s("x"), cty.UnknownVal(cty.Number)}, want: cty.UnknownVal(cty.String)},
+		{name: "null", args: []cty.Value{cty.NullVal(cty.String)}, err: "must not be null"},
+		{name: "cost too high", args: []cty.Value{s("x"), n(32)}, err: "cost must be at most 31"},
+		{name: "fractional cost", args: []cty.Value{s("x"), cty.NumberFloatVal(4.5)}, err: "whole number"},
+		{name: "three arguments", args: []cty.Value{s("x"), n(4), n(4)}, err: "at most two arguments"},
+		{name: "too long", args: []cty.Value{s(strings.Repeat("a", 73)), n(4)}, err: "cannot hash"},
+	})
+	check := func(t *testing.T, got cty.Value, password, prefix string) {
+		t.Helper()
+		hash := got.AsString()
+		if !strings.HasPrefix(hash, prefix) {
+			t.Errorf("hash %q does not start with %q", hash, prefix)
+		}
+		if err := bcrypt.CompareHashAndPassword([]byte(hash), []byte(password)); err != nil {
+			t.Errorf("hash %q does not verify: %s", hash, err)
+		}
+	}
+	t.Run("known", func(t *testing.T) {
+		a, err := BcryptFunc.Call([]cty.Value{s("hello world"), n(4)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(t, a, "hello world", "$2a$04$")
+		b, err := BcryptFunc.Call([]cty.Value{s("hello world"), n(4)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.RawEquals(b) {
+			t.Errorf("two calls gave the same hash %q; the salt must be random", a.AsString())
+		}
+	})
+	t.Run("default cost", func(t *testing.T) {
+		got, err := BcryptFunc.Call([]cty.Value{s("pw")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(t, got, "pw", "$2a$10$")
+	})
+	t.Run("cost below minimum means default", func(t *testing.T) {
+		got, err := BcryptFunc.Call([]cty.Value{s("pw"), n(2)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(t, got, "pw", "$2a$10$")
+	})
+	t.Run("sensitive", func(t *testing.T) {
+		got, err := BcryptFunc.Call([]cty.Value{sens(s("pw")), n(4)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !got.HasMark(marks.Sensitive) {
+			t.Fatalf("result of a sensitive input is not sensitive: %#v", got)
+		}
+		plain, _ := got.Unmark()
+		check(t, plain, "pw", "$2a$04$")
 	})
 }
