@@ -1,6 +1,7 @@
 package random
 
 import (
+	mrand "math/rand"
 	"strconv"
 	"strings"
 
@@ -50,8 +51,7 @@ func integerResource() *framework.Resource {
 			if !ok1 || !ok2 || lo > hi || hi-lo < 0 || hi-lo >= 1<<62 {
 				return cty.NilVal, hcl.Diagnostics{tfdiags.Error("Invalid range", "min and max must be whole numbers with min <= max and a range below 2^62.")}
 			}
-			r := seededRand(framework.Str(req.PlannedState.GetAttr("seed")))
-			n := r.Int63n(hi-lo+1) + lo
+			n := drawInteger(seededRand(framework.Str(req.PlannedState.GetAttr("seed"))), lo, hi)
 			return framework.With(req.PlannedState, map[string]cty.Value{
 				"result": cty.NumberIntVal(n), "id": cty.StringVal(strconv.FormatInt(n, 10)),
 			}), nil
@@ -82,4 +82,11 @@ func integerResource() *framework.Resource {
 			}), nil
 		},
 	}
+}
+
+// drawInteger is the real provider's draw: Intn over the range size, so a
+// seed gives the same result as there (Intn, not Int63n: for ranges below
+// 2^31 the two consume the source differently). Needs hi-lo+1 > 0.
+func drawInteger(r *mrand.Rand, lo, hi int64) int64 {
+	return int64(r.Intn(int(hi-lo+1))) + lo
 }

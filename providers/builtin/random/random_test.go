@@ -257,6 +257,11 @@ func TestRandomShuffle(t *testing.T) {
 	if a, b := h.Create(h.Config(cfg)).GetAttr("result"), h.Create(h.Config(cfg)).GetAttr("result"); !a.RawEquals(b) {
 		t.Fatal("same seed, different shuffles")
 	}
+	// result_count = 0 means one result per input element, as in the
+	// real provider.
+	if r := h.Create(h.Config("input = [\"a\",\"b\",\"c\"]\nresult_count = 0")).GetAttr("result"); r.LengthInt() != 3 {
+		t.Fatalf("result_count 0 gave %d results, want 3", r.LengthInt())
+	}
 	if e := h.Create(h.Config(`input = []`)).GetAttr("result"); e.LengthInt() != 0 {
 		t.Fatal("empty input gave results")
 	}
