@@ -3,6 +3,7 @@ package funcs
 import (
 	"math/big"
 	"net"
+	"strings"
 
 	"github.com/apparentlymart/go-cidr/cidr"
 	"github.com/zclconf/go-cty/cty"
@@ -11,14 +12,50 @@ import (
 )
 
 // parseCIDR parses a prefix argument with an error naming the argument.
-// Go's parser rejects IPv4 octets with leading zeros, which Terraform
-// (through an older parser) accepted.
+// Terraform's CIDR functions read IPv4 octets with leading zeros as
+// decimal ("010.1.0.0/16" is 10.1.0.0/16), a behaviour its documentation
+// keeps for compatibility; Go's net.ParseCIDR rejects them, so the
+// dotted-quad part is normalised first.
 func parseCIDR(argIdx int, v cty.Value) (*net.IPNet, error) {
-	_, network, err := net.ParseCIDR(v.AsString())
+	_, network, err := net.ParseCIDR(normalizeLeadingZeros(v.AsString()))
 	if err != nil {
 		return nil, function.NewArgErrorf(argIdx, "invalid CIDR expression: %s", err)
 	}
 	return network, nil
+}
+
+// normalizeLeadingZeros rewrites the dotted-quad IPv4 part of a CIDR
+// prefix (a whole IPv4 address, or the embedded tail of an IPv6 one such
+// as "::ffff:010.0.0.1") and the prefix length without leading zeros.
+// Anything else is returned unchanged for net.ParseCIDR to judge. O(len).
+func normalizeLeadingZeros(s string) string {
+	addr, bits, hasBits := strings.Cut(s, "/")
+	head, quad := "", addr
+	if i := strings.LastIndexByte(addr, ':'); i >= 0 {
+		head, quad = addr[:i+1], addr[i+1:]
+	}
+	if octets := strings.Split(quad, "."); len(octets) == 4 {
+		for i, o := range octets {
+			octets[i] = trimDecimalZeros(o)
+		}
+		quad = strings.Join(octets, ".")
+	}
+	if !hasBits {
+		return head + quad
+	}
+	return head + quad + "/" + trimDecimalZeros(bits)
+}
+
+// trimDecimalZeros drops leading zeros from an all-digit string, keeping
+// one digit; other strings are returned unchanged.
+func trimDecimalZeros(d string) string {
+	if d == "" || strings.Trim(d, "0123456789") != "" {
+		return d
+	}
+	if t := strings.TrimLeft(d, "0"); t != "" {
+		return t
+	}
+	return "0"
 }
 
 // CidrHostFunc returns the address of host number hostnum within prefix;
