@@ -3,6 +3,7 @@ package funcs
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/zclconf/go-cty/cty"
@@ -95,6 +96,8 @@ func TestFileSet(t *testing.T) {
 		"files/b.json":      "",
 		"files/sub/c.txt":   "",
 		"files/sub/d/e.txt": "",
+		"files/.hidden.txt": "",
+		"files/{x}.txt":     "",
 	})
 	set := func(ss ...string) cty.Value {
 		vs := make([]cty.Value, len(ss))
@@ -105,8 +108,20 @@ func TestFileSet(t *testing.T) {
 	}
 	s := cty.StringVal
 	runCases(t, MakeFileSetFunc(dir), []callCase{
-		{name: "star", args: []cty.Value{s("files"), s("*.txt")}, want: set("a.txt")},
-		{name: "double star", args: []cty.Value{s("files"), s("**/*.txt")}, want: set("a.txt", "sub/c.txt", "sub/d/e.txt")},
+		{name: "star", args: []cty.Value{s("files"), s("*.txt")}, want: set(".hidden.txt", "a.txt", "{x}.txt")},
+		{name: "double star", args: []cty.Value{s("files"), s("**/*.txt")}, want: set(".hidden.txt", "a.txt", "sub/c.txt", "sub/d/e.txt", "{x}.txt")},
+		{name: "all", args: []cty.Value{s("files"), s("**")}, want: set(".hidden.txt", "a.txt", "b.json", "sub/c.txt", "sub/d/e.txt", "{x}.txt")},
+		{name: "double star inside a segment is a star", args: []cty.Value{s("files"), s("su**/*.txt")}, want: set("sub/c.txt")},
+		{name: "alternatives", args: []cty.Value{s("files"), s("{a,b}.*")}, want: set("a.txt", "b.json")},
+		{name: "alternatives with globs", args: []cty.Value{s("files"), s("*.{json,nope}")}, want: set("b.json")},
+		{name: "alternatives across directories", args: []cty.Value{s("files"), s("{sub/d,sub}/*.txt")}, want: set("sub/c.txt", "sub/d/e.txt")},
+		{name: "nested alternatives", args: []cty.Value{s("files"), s("{a.{txt,md},b.json}")}, want: set("a.txt", "b.json")},
+		{name: "empty alternative", args: []cty.Value{s("files"), s("sub/{,d/}*.txt")}, want: set("sub/c.txt", "sub/d/e.txt")},
+		{name: "escaped braces are literal", args: []cty.Value{s("files"), s(`\{x\}.txt`)}, want: set("{x}.txt")},
+		{name: "unmatched brace", args: []cty.Value{s("files"), s("{a,b.txt")}, err: "unmatched '{'"},
+		{name: "stray closing brace", args: []cty.Value{s("files"), s("a}.txt")}, err: "unmatched '}'"},
+		{name: "explosion", args: []cty.Value{s("files"), s(strings.Repeat("{a,b}", 11))}, err: "more than 1024 alternatives"},
+		{name: "null", args: []cty.Value{s("files"), cty.NullVal(cty.String)}, err: "must not be null"},
 		{name: "prefix double star", args: []cty.Value{s("files"), s("sub/**")}, want: set("sub/c.txt", "sub/d/e.txt")},
 		{name: "class", args: []cty.Value{s("files"), s("[ab].*")}, want: set("a.txt", "b.json")},
 		{name: "literal", args: []cty.Value{s("files"), s("b.json")}, want: set("b.json")},
