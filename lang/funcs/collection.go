@@ -354,3 +354,72 @@ var CoalesceFunc = function.New(&function.Spec{
 		return cty.NilVal, errors.New("no non-null, non-empty-string arguments")
 	},
 })
+
+// LookupFunc returns map[key], or the default when the key is absent. As in
+// Terraform the default may be omitted (the historical two-argument form):
+// then a missing key is an error, like map[key]. Marks on the map and the
+// key carry to the result; an unknown map gives an unknown result.
+var LookupFunc = function.New(&function.Spec{
+	Description: "Returns the value of the element with the given key from a map or object, or the default when there is no such element.",
+	Params: []function.Parameter{
+		{Name: "inputMap", Type: cty.DynamicPseudoType, AllowMarked: true},
+		{Name: "key", Type: cty.String, AllowMarked: true},
+	},
+	VarParam: &function.Parameter{Name: "default", Type: cty.DynamicPseudoType, AllowMarked: true, AllowNull: true, AllowUnknown: true, AllowDynamicType: true},
+	Type: func(args []cty.Value) (cty.Type, error) {
+		if len(args) > 3 {
+			return cty.NilType, function.NewArgErrorf(3, "lookup takes two or three arguments: a map, a key and an optional default")
+		}
+		hasDefault := len(args) == 3
+		ty := args[0].Type()
+		switch {
+		case ty.IsObjectType():
+			if !args[1].IsKnown() {
+				return cty.DynamicPseudoType, nil
+			}
+			key, _ := args[1].Unmark()
+			if ty.HasAttribute(key.AsString()) {
+				return ty.AttributeType(key.AsString()), nil
+			}
+			if hasDefault {
+				return args[2].Type(), nil
+			}
+			return cty.NilType, function.NewArgErrorf(1, "the object has no attribute %q; give a default as the third argument", key.AsString())
+		case ty.IsMapType():
+			if hasDefault {
+				if _, err := convert.Convert(args[2], ty.ElementType()); err != nil {
+					return cty.NilType, function.NewArgErrorf(2, "the default value must have the same type as the map elements")
+				}
+			}
+			return ty.ElementType(), nil
+		case ty == cty.DynamicPseudoType:
+			return cty.DynamicPseudoType, nil
+		}
+		return cty.NilType, function.NewArgErrorf(0, "lookup() requires a map as the first argument")
+	},
+	Impl: func(args []cty.Value, retType cty.Type) (cty.Value, error) {
+		m, mapMarks := args[0].Unmark()
+		key, keyMarks := args[1].Unmark()
+		if !m.IsWhollyKnown() || !key.IsKnown() {
+			return cty.UnknownVal(retType).WithMarks(mapMarks, keyMarks), nil
+		}
+		k := key.AsString()
+		switch {
+		case m.Type().IsObjectType() && m.Type().HasAttribute(k):
+			return m.GetAttr(k).WithMarks(mapMarks, keyMarks), nil
+		case m.Type().IsMapType() && m.HasIndex(cty.StringVal(k)).True():
+			return m.Index(cty.StringVal(k)).WithMarks(mapMarks, keyMarks), nil
+		case len(args) < 3:
+			// The key may be sensitive: do not quote it then.
+			if len(keyMarks) > 0 {
+				return cty.NilVal, function.NewArgErrorf(1, "the map has no element for the given key; give a default as the third argument")
+			}
+			return cty.NilVal, function.NewArgErrorf(1, "the map has no element for key %q; give a default as the third argument", k)
+		}
+		def, err := convert.Convert(args[2], retType)
+		if err != nil {
+			return cty.NilVal, function.NewArgErrorf(2, "the default value must have the same type as the map elements: %s", err)
+		}
+		return def.WithMarks(mapMarks, keyMarks), nil
+	},
+})

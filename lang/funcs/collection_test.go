@@ -138,3 +138,31 @@ func TestCoalesce(t *testing.T) {
 		{name: "sensitive", args: []cty.Value{sens(s("")), s("b")}, want: sens(s("b"))},
 	})
 }
+
+func TestLookup(t *testing.T) {
+	s := cty.StringVal
+	m := cty.MapVal(map[string]cty.Value{"a": s("ay"), "b": s("bee")})
+	o := cty.ObjectVal(map[string]cty.Value{"a": s("ay"), "n": cty.NumberIntVal(1)})
+	runCases(t, LookupFunc, []callCase{
+		{name: "found", args: []cty.Value{m, s("a"), s("what?")}, want: s("ay")},
+		{name: "default", args: []cty.Value{m, s("c"), s("what?")}, want: s("what?")},
+		{name: "two arguments found", args: []cty.Value{m, s("b")}, want: s("bee")},
+		{name: "two arguments missing", args: []cty.Value{m, s("c")}, err: `no element for key "c"`},
+		{name: "object attribute", args: []cty.Value{o, s("n")}, want: cty.NumberIntVal(1)},
+		{name: "object default", args: []cty.Value{o, s("z"), cty.True}, want: cty.True},
+		{name: "object missing", args: []cty.Value{o, s("z")}, err: `no attribute "z"`},
+		{name: "default converts", args: []cty.Value{m, s("c"), cty.NumberIntVal(3)}, want: s("3")},
+		{name: "null default", args: []cty.Value{m, s("c"), cty.NullVal(cty.String)}, want: cty.NullVal(cty.String)},
+		{name: "bad default type", args: []cty.Value{m, s("c"), cty.EmptyObjectVal}, err: "same type as the map elements"},
+		{name: "four arguments", args: []cty.Value{m, s("a"), s("x"), s("y")}, err: "two or three arguments"},
+		{name: "not a map", args: []cty.Value{s("x"), s("a")}, err: "requires a map"},
+		{name: "unknown map", args: []cty.Value{cty.UnknownVal(cty.Map(cty.String)), s("a")}, want: cty.UnknownVal(cty.String)},
+		{name: "unknown key", args: []cty.Value{m, cty.UnknownVal(cty.String), s("x")}, want: cty.UnknownVal(cty.String)},
+		{name: "unknown default unused", args: []cty.Value{m, s("a"), cty.UnknownVal(cty.String)}, want: s("ay")},
+		{name: "sensitive map", args: []cty.Value{sens(m), s("a")}, want: sens(s("ay"))},
+		{name: "sensitive key", args: []cty.Value{m, sens(s("a"))}, want: sens(s("ay"))},
+		{name: "sensitive key missing not quoted", args: []cty.Value{m, sens(s("secret"))}, err: "no element for the given key"},
+		{name: "sensitive default", args: []cty.Value{m, s("c"), sens(s("d"))}, want: sens(s("d"))},
+		{name: "null map", args: []cty.Value{cty.NullVal(cty.Map(cty.String)), s("a")}, err: "must not be null"},
+	})
+}
