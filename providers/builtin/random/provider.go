@@ -2,7 +2,9 @@
 // provider: random_id, random_string, random_password, random_integer,
 // random_uuid, random_shuffle and random_pet, schema-compatible with the
 // real provider (3.x) so existing configurations and state work unchanged.
-// Every configurable attribute forces replacement, keepers included.
+// Every argument forces replacement when it changes, except the changes
+// the real provider applies in place (keepers gaining or losing null
+// values, override_special going from "" to unset).
 // Values come from crypto/rand, except random_integer and random_shuffle
 // with a seed, which are reproducible from it as in the real provider.
 package random
@@ -46,9 +48,20 @@ func computedString(desc string) *configschema.Attribute {
 	return &configschema.Attribute{Type: cty.String, Computed: true, Description: desc}
 }
 
-// planner returns a framework plan function for a schema with defaults.
+// planner returns the plan function shared by the random resources: every
+// argument forces replacement when it changes, except keepers changes that
+// only add or drop null values (the real provider's
+// RequiresReplaceIfValuesNotNull), which update in place.
 func planner(schema *configschema.Block, defaults map[string]cty.Value) func(providers.PlanResourceChangeRequest) providers.PlanResourceChangeResponse {
-	return func(req providers.PlanResourceChangeRequest) providers.PlanResourceChangeResponse {
-		return framework.PlanReplaceOnChange(schema, defaults, req)
+	return framework.Planner{Schema: schema, Defaults: defaults, ReplaceIf: replaceRules()}.Plan
+}
+
+// replaceRules are the random resources' exceptions to "any change
+// replaces"; override_special exists only on random_string and
+// random_password.
+func replaceRules() map[string]framework.ReplaceFunc {
+	return map[string]framework.ReplaceFunc{
+		"keepers":          framework.ReplaceIfKeepersChanged,
+		"override_special": framework.ReplaceUnlessEmptyToNull,
 	}
 }

@@ -71,7 +71,7 @@ func stringResource(password bool) *framework.Resource {
 		Schema:   providers.Schema{Version: version, Block: s},
 		Validate: validateString,
 		Plan: func(req providers.PlanResourceChangeRequest) providers.PlanResourceChangeResponse {
-			return framework.PlanReplaceOnChange(s, stringDefaults, withNumeric(req))
+			return planner(s, stringDefaults)(withNumeric(req))
 		},
 		Apply: func(req providers.ApplyResourceChangeRequest) (cty.Value, hcl.Diagnostics) {
 			if req.PlannedState.IsWhollyKnown() {

@@ -6,7 +6,6 @@ import (
 
 	"github.com/zclconf/go-cty/cty"
 
-	"github.com/plankit/plankit/providers"
 	"github.com/plankit/plankit/providers/configschema"
 )
 
@@ -43,32 +42,6 @@ func Str(v cty.Value) string {
 
 // Known reports whether v is set to a known value.
 func Known(v cty.Value) bool { return !v.IsNull() && v.IsKnown() }
-
-// PlanReplaceOnChange is the planner of resources whose every configurable
-// attribute forces replacement (random_*, null_resource): defaults fill
-// optional+computed attributes left null in config; on update, any change
-// of a configurable attribute asks for replacement and makes the
-// computed-only attributes unknown again. O(number of attributes).
-func PlanReplaceOnChange(schema *configschema.Block, defaults map[string]cty.Value, req providers.PlanResourceChangeRequest) providers.PlanResourceChangeResponse {
-	planned := ApplyDefaults(req.ProposedNewState, req.Config, defaults)
-	resp := providers.PlanResourceChangeResponse{PlannedState: planned, PlannedPrivate: req.PriorPrivate}
-	if req.PriorState.IsNull() {
-		return resp
-	}
-	for _, name := range sortedNames(schema) {
-		a := schema.Attributes[name]
-		if a.ComputedOnly() {
-			continue
-		}
-		if eq := req.PriorState.GetAttr(name).Equals(planned.GetAttr(name)); !eq.IsKnown() || eq.False() {
-			resp.RequiresReplace = append(resp.RequiresReplace, cty.GetAttrPath(name))
-		}
-	}
-	if len(resp.RequiresReplace) > 0 {
-		resp.PlannedState = UnknownComputed(schema, planned)
-	}
-	return resp
-}
 
 // ApplyDefaults sets each defaulted attribute that config leaves null.
 func ApplyDefaults(planned, config cty.Value, defaults map[string]cty.Value) cty.Value {
