@@ -73,7 +73,8 @@ func MakeTemplateFileFunc(baseDir string, funcs func() map[string]function.Funct
 
 // templateContext checks that every variable the template refers to is a
 // key of vars and builds the evaluation context: vars as variables, the
-// function table without templatefile.
+// function table with templatefile and templatestring replaced by guards
+// that refuse recursion.
 func templateContext(expr hclsyntax.Expression, vars cty.Value, funcs func() map[string]function.Function) (*hcl.EvalContext, error) {
 	ty := vars.Type()
 	if vars.IsNull() || !(ty.IsMapType() || ty.IsObjectType()) {
@@ -102,20 +103,23 @@ func templateContext(expr hclsyntax.Expression, vars cty.Value, funcs func() map
 			table[name] = f
 		}
 	}
-	table["templatefile"] = function.New(&function.Spec{
-		Params: recursionGuardParams(),
-		Type:   function.StaticReturnType(cty.DynamicPseudoType),
-		Impl: func(args []cty.Value, retType cty.Type) (cty.Value, error) {
-			return cty.NilVal, fmt.Errorf("cannot call templatefile from inside a template rendered by templatefile")
-		},
-	})
+	for _, name := range []string{"templatefile", "templatestring"} {
+		table[name] = function.New(&function.Spec{
+			Params: recursionGuardParams(),
+			Type:   function.StaticReturnType(cty.DynamicPseudoType),
+			Impl: func(args []cty.Value, retType cty.Type) (cty.Value, error) {
+				return cty.NilVal, fmt.Errorf("cannot call %s from inside a template rendered by templatefile or templatestring", name)
+			},
+		})
+	}
 	if varMap == nil {
 		varMap = map[string]cty.Value{}
 	}
 	return &hcl.EvalContext{Variables: varMap, Functions: table}, nil
 }
 
-// recursionGuardParams is templatefile's signature, for the recursion guard.
+// recursionGuardParams is a two-argument signature accepting anything, for
+// the recursion guards.
 func recursionGuardParams() []function.Parameter {
 	return []function.Parameter{
 		{Name: "path", Type: cty.String, AllowUnknown: true, AllowNull: true},

@@ -1,0 +1,79 @@
+package funcs
+
+import (
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/ext/customdecode"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
+)
+
+// MakeTemplateStringFunc builds templatestring(ref, vars) (Terraform 1.9):
+// the string that ref evaluates to, rendered as a template whose only
+// variables are the keys of vars. As in Terraform, ref must be a single
+// reference to something defined elsewhere (local.tpl,
+// data.x.y.body): a literal or a template expression there is an error,
+// because an inline template is better written as a template directly.
+// funcs supplies the functions the template may call; templatefile and
+// templatestring are not available inside it. A single-interpolation
+// template keeps its value's type; an unknown ref or vars gives an unknown
+// of unknown type; marks on the template string are kept on the result.
+func MakeTemplateStringFunc(funcs func() map[string]function.Function) function.Function {
+	render := func(args []cty.Value) (cty.Value, error) {
+		closure := customdecode.ExpressionClosureFromVal(args[0])
+		if _, diags := hcl.AbsTraversalForExpr(closure.Expression); diags.HasErrors() {
+			return cty.NilVal, function.NewArgErrorf(0, "the template must be given as a single reference to a value defined elsewhere in the module, such as local.template or data.example.body; to render a template written here, use a string template (\"...${...}...\") directly")
+		}
+		tmplVal, diags := closure.Value()
+		if diags.HasErrors() {
+			return cty.NilVal, function.NewArgError(0, diags)
+		}
+		tmplVal, marks := tmplVal.Unmark()
+		switch {
+		case !tmplVal.IsKnown():
+			return cty.DynamicVal.WithMarks(marks), nil
+		case tmplVal.IsNull():
+			return cty.NilVal, function.NewArgErrorf(0, "the template must not be null")
+		case !tmplVal.Type().Equals(cty.String):
+			return cty.NilVal, function.NewArgErrorf(0, "the template must be a string, not %s", tmplVal.Type().FriendlyName())
+		}
+		if !args[1].IsKnown() {
+			return cty.DynamicVal.WithMarks(marks), nil
+		}
+		start := closure.Expression.Range().Start
+		expr, diags := hclsyntax.ParseTemplate([]byte(tmplVal.AsString()), closure.Expression.Range().Filename, start)
+		if diags.HasErrors() {
+			return cty.NilVal, function.NewArgError(0, diags)
+		}
+		ctx, err := templateContext(expr, args[1], funcs)
+		if err != nil {
+			return cty.NilVal, err
+		}
+		val, diags := expr.Value(ctx)
+		if diags.HasErrors() {
+			return cty.NilVal, diags
+		}
+		return val.WithMarks(marks), nil
+	}
+	return function.New(&function.Spec{
+		Description: "Renders a template given as a reference to a string value, with the given variables.",
+		Params: []function.Parameter{
+			{Name: "template", Type: customdecode.ExpressionClosureType},
+			{Name: "vars", Type: cty.DynamicPseudoType},
+		},
+		Type: func(args []cty.Value) (cty.Type, error) {
+			if !args[1].IsKnown() {
+				return cty.DynamicPseudoType, nil
+			}
+			vars, _ := args[1].UnmarkDeep()
+			val, err := render([]cty.Value{args[0], vars})
+			if err != nil {
+				return cty.NilType, err
+			}
+			return val.Type(), nil
+		},
+		Impl: func(args []cty.Value, retType cty.Type) (cty.Value, error) {
+			return render(args)
+		},
+	})
+}
