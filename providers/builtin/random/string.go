@@ -5,7 +5,6 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
-	"golang.org/x/crypto/bcrypt"
 
 	"github.com/plankit/plankit/providers"
 	"github.com/plankit/plankit/providers/builtin/internal/framework"
@@ -88,11 +87,11 @@ func stringResource(password bool) *framework.Resource {
 			set := map[string]cty.Value{"result": cty.StringVal(result), "id": cty.StringVal(result)}
 			if password {
 				set["id"] = cty.StringVal("none")
-				h, err := bcrypt.GenerateFromPassword([]byte(result), bcrypt.DefaultCost)
+				h, err := bcryptHash(result)
 				if err != nil {
 					return cty.NilVal, tfdiags.FromError("Hashing random password", err)
 				}
-				set["bcrypt_hash"] = cty.StringVal(string(h))
+				set["bcrypt_hash"] = h
 			}
 			return framework.With(req.PlannedState, set), nil
 		},
@@ -105,39 +104,21 @@ func stringResource(password bool) *framework.Resource {
 				attrs[k] = v
 			}
 			attrs["number"], attrs["numeric"] = cty.True, cty.True
-			attrs["length"] = cty.NumberIntVal(int64(len([]rune(id))))
+			// The real provider records the length in bytes.
+			attrs["length"] = cty.NumberIntVal(int64(len(id)))
 			attrs["result"], attrs["id"] = cty.StringVal(id), cty.StringVal(id)
 			if password {
 				attrs["id"] = cty.StringVal("none")
-				h, err := bcrypt.GenerateFromPassword([]byte(id), bcrypt.DefaultCost)
+				h, err := bcryptHash(id)
 				if err != nil {
 					return cty.NilVal, tfdiags.FromError("Hashing imported password", err)
 				}
-				attrs["bcrypt_hash"] = cty.StringVal(string(h))
+				attrs["bcrypt_hash"] = h
 			}
 			return cty.ObjectVal(attrs), nil
 		},
-		Upgrade: func(_ int64, v cty.Value) (cty.Value, hcl.Diagnostics) {
-			// Older versions lacked numeric (v1) and bcrypt_hash (password
-			// before v3): derive them from the stored values.
-			set := map[string]cty.Value{}
-			num, numeric := v.GetAttr("number"), v.GetAttr("numeric")
-			switch {
-			case numeric.IsNull() && !num.IsNull():
-				set["numeric"] = num
-			case numeric.IsNull():
-				set["numeric"], set["number"] = cty.True, cty.True
-			case num.IsNull():
-				set["number"] = numeric
-			}
-			if password && v.GetAttr("bcrypt_hash").IsNull() && framework.Known(v.GetAttr("result")) {
-				h, err := bcrypt.GenerateFromPassword([]byte(v.GetAttr("result").AsString()), bcrypt.DefaultCost)
-				if err != nil {
-					return cty.NilVal, tfdiags.FromError("Hashing stored password", err)
-				}
-				set["bcrypt_hash"] = cty.StringVal(string(h))
-			}
-			return framework.With(v, set), nil
+		Upgrade: func(version int64, v cty.Value) (cty.Value, hcl.Diagnostics) {
+			return upgradeString(password, version, v)
 		},
 	}
 }
@@ -215,40 +196,36 @@ func stringParamsOf(v cty.Value) (stringParams, error) {
 	}
 	p.upper, p.lower, p.numeric, p.special = getb("upper"), getb("lower"), getb("numeric"), getb("special")
 	p.specialSet = specialChars
-	if o := v.GetAttr("override_special"); framework.Known(o) {
-		p.specialSet = o.AsString()
+	if o := framework.Str(v.GetAttr("override_special")); o != "" {
+		p.specialSet = o // "" keeps the default set, as in the real provider
 	}
 	return p, nil
 }
 
-// generateString draws the min_* characters from their classes first,
-// fills the rest from every enabled class, then shuffles, all with
-// crypto/rand. Characters are runes, so a multi-byte override_special
-// works. O(length).
+// generateString draws the min_* characters from their classes first
+// (even from a class that is switched off, as the real provider does), fills
+// the rest from every enabled class, then shuffles, all with crypto/rand.
+// Characters are runes, so a multi-byte override_special works (the real
+// provider works on bytes and would split such characters). O(length).
 func generateString(p stringParams) (string, error) {
 	if p.minUpper+p.minLower+p.minNumeric+p.minSpecial > p.length {
 		return "", fmt.Errorf("length %d is less than the sum of the min_* arguments", p.length)
 	}
 	var all, out []rune
 	for _, c := range []struct {
-		on   bool
-		set  string
-		min  int
-		name string
+		on  bool
+		set string
+		min int
 	}{
-		{p.upper, upperChars, p.minUpper, "upper"},
-		{p.lower, lowerChars, p.minLower, "lower"},
-		{p.numeric, numericChars, p.minNumeric, "numeric"},
-		{p.special, p.specialSet, p.minSpecial, "special"},
+		{p.upper, upperChars, p.minUpper},
+		{p.lower, lowerChars, p.minLower},
+		{p.numeric, numericChars, p.minNumeric},
+		{p.special, p.specialSet, p.minSpecial},
 	} {
 		set := []rune(c.set)
-		if !c.on || len(set) == 0 {
-			if c.min > 0 {
-				return "", fmt.Errorf("min_%s is %d but %s characters are disabled", c.name, c.min, c.name)
-			}
-			continue
+		if c.on {
+			all = append(all, set...)
 		}
-		all = append(all, set...)
 		for range c.min {
 			ch, err := pick(set)
 			if err != nil {
@@ -257,7 +234,7 @@ func generateString(p stringParams) (string, error) {
 			out = append(out, ch)
 		}
 	}
-	if len(all) == 0 && p.length > 0 {
+	if len(all) == 0 && len(out) < p.length {
 		return "", fmt.Errorf("every character class is disabled: enable at least one of upper, lower, numeric, special")
 	}
 	for len(out) < p.length {
