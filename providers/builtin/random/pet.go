@@ -51,8 +51,9 @@ func petResource() *framework.Resource {
 			if err != nil {
 				return cty.NilVal, tfdiags.FromError("Generating pet name", err)
 			}
-			if p := req.PlannedState.GetAttr("prefix"); framework.Known(p) {
-				words = append([]string{p.AsString()}, words...)
+			// An empty prefix adds nothing, as in the real provider.
+			if p := framework.Str(req.PlannedState.GetAttr("prefix")); p != "" {
+				words = append([]string{p}, words...)
 			}
 			return framework.With(req.PlannedState, map[string]cty.Value{"id": cty.StringVal(strings.Join(words, sep))}), nil
 		},

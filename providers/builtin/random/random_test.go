@@ -236,6 +236,11 @@ func TestRandomUUID(t *testing.T) {
 	if _, diags := h.Import("nope"); !diags.HasErrors() {
 		t.Fatal("bad uuid imported")
 	}
+	// The real provider stores an imported UUID re-formatted (lower-case).
+	imp, diags := h.Import("6BA7B810-9DAD-11D1-80B4-00C04FD430C8")
+	if diags.HasErrors() || imp.GetAttr("result").AsString() != "6ba7b810-9dad-11d1-80b4-00c04fd430c8" || imp.GetAttr("id").AsString() != "6ba7b810-9dad-11d1-80b4-00c04fd430c8" {
+		t.Fatalf("import of an upper-case UUID: %#v %v", imp, diags)
+	}
 }
 
 func TestRandomShuffle(t *testing.T) {
@@ -273,6 +278,9 @@ func TestRandomPet(t *testing.T) {
 	parts := strings.Split(s.GetAttr("id").AsString(), "-")
 	if len(parts) != 3 || parts[0] != "web" || !s.GetAttr("length").RawEquals(cty.NumberIntVal(2)) || s.GetAttr("separator").AsString() != "-" {
 		t.Fatalf("pet %q", s.GetAttr("id").AsString())
+	}
+	if id := h.Create(h.Config(`prefix = ""`)).GetAttr("id").AsString(); strings.HasPrefix(id, "-") || len(strings.Split(id, "-")) != 2 {
+		t.Errorf("empty prefix gave %q", id)
 	}
 	for n := 1; n <= 4; n++ {
 		id := h.Create(h.Config("separator = \"_\"\nlength = " + string(rune('0'+n)))).GetAttr("id").AsString()

@@ -38,7 +38,13 @@ func uuidResource() *framework.Resource {
 			return framework.With(req.PlannedState, map[string]cty.Value{"result": cty.StringVal(u), "id": cty.StringVal(u)}), nil
 		},
 		Import: func(id string) (cty.Value, hcl.Diagnostics) {
-			if _, err := uuid.ParseUUID(id); err != nil {
+			// Parsed and re-formatted, as the real provider does, so the
+			// stored UUID is lower-case whatever the ID's case.
+			b, err := uuid.ParseUUID(id)
+			if err == nil {
+				id, err = uuid.FormatUUID(b)
+			}
+			if err != nil {
 				return cty.NilVal, hcl.Diagnostics{tfdiags.Errorf("Invalid import ID", "random_uuid imports by the UUID itself; %q is not a UUID: %s.", id, err)}
 			}
 			return cty.ObjectVal(map[string]cty.Value{
