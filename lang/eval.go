@@ -3,6 +3,7 @@ package lang
 import (
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/ext/dynblock"
@@ -16,18 +17,31 @@ import (
 
 // Scope is where expressions are evaluated: the values references resolve
 // to (Data), what "self" means (SelfAddr, a ResourceInstance or Resource;
-// nil where self is not allowed), the directory file functions resolve
-// relative paths against (BaseDir), and whether impure functions must
-// return unknown values (PureOnly, set during plan).
+// nil where self is not allowed), and the settings of the function table.
+//
+// Paths: as in Terraform, file functions (file, fileset, templatefile,
+// filemd5, ...) and abspath resolve relative paths against the working
+// directory, never against the module's directory; modules write
+// "${path.module}/x". WorkingDir is that directory; empty means the
+// process's own working directory (where plankit runs: the root module
+// directory). BaseDir is the module's directory relative to it, the value
+// of path.module; it identifies the module and is not joined to paths.
+//
+// PureOnly (set during plan) makes impure functions (timestamp, uuid,
+// bcrypt) return unknown values. PlanTimestamp is what plantimestamp
+// returns: the time the plan was made, the same when it is applied; zero
+// (validation) makes plantimestamp unknown.
 //
 // A Scope builds its function table on first use and keeps it, so reuse one
 // Scope for many evaluations in the same module; use it by pointer and do
 // not copy it after first use (it holds a mutex). Safe for concurrent use.
 type Scope struct {
-	Data     Data
-	SelfAddr addrs.Referenceable
-	BaseDir  string
-	PureOnly bool
+	Data          Data
+	SelfAddr      addrs.Referenceable
+	BaseDir       string
+	WorkingDir    string
+	PureOnly      bool
+	PlanTimestamp time.Time
 
 	funcs funcCache
 }
@@ -85,12 +99,12 @@ func (s *Scope) EvalBlock(body hcl.Body, spec hcldec.Spec) (cty.Value, hcl.Diagn
 	return val, diags
 }
 
-// funcCache holds a Scope's function table with the settings it was built
-// for, so changing BaseDir or PureOnly between calls rebuilds it.
+// funcCache holds a Scope's function table with the options it was built
+// for, so changing WorkingDir, PureOnly or PlanTimestamp between calls
+// rebuilds it.
 type funcCache struct {
-	mu       sync.Mutex
-	built    bool
-	baseDir  string
-	pureOnly bool
-	table    map[string]function.Function
+	mu    sync.Mutex
+	built bool
+	opts  FuncOptions
+	table map[string]function.Function
 }

@@ -1,6 +1,8 @@
 package lang
 
 import (
+	"time"
+
 	"github.com/hashicorp/hcl/v2/ext/tryfunc"
 	ctyyaml "github.com/zclconf/go-cty-yaml"
 	"github.com/zclconf/go-cty/cty"
@@ -13,23 +15,37 @@ import (
 // impureFunctions return a different value on each call. In pure-only mode
 // (plan) they return unknown values of their type, so the plan shows
 // "(known after apply)" and apply picks the real value.
-var impureFunctions = []string{"timestamp", "uuid"}
+var impureFunctions = []string{"bcrypt", "timestamp", "uuid"}
+
+// FuncOptions are the settings a function table depends on; see Scope for
+// what each means.
+type FuncOptions struct {
+	WorkingDir    string
+	PureOnly      bool
+	PlanTimestamp time.Time
+}
+
+// equal reports whether two option sets build the same table.
+func (o FuncOptions) equal(p FuncOptions) bool {
+	return o.WorkingDir == p.WorkingDir && o.PureOnly == p.PureOnly && o.PlanTimestamp.Equal(p.PlanTimestamp)
+}
 
 // Functions returns the function table for expressions in this scope:
 // go-cty's stdlib where it has Terraform's semantics, lang/funcs for the
-// rest. File functions resolve relative paths against s.BaseDir; with
+// rest. File functions resolve relative paths against s.WorkingDir; with
 // s.PureOnly the impure functions return unknown.
 //
-// The table (about 120 entries, ~8µs to build) is built once per Scope and
+// The table (about 130 entries, ~8µs to build) is built once per Scope and
 // shared by every context the Scope makes: callers must not modify the
 // returned map; copy it to extend it.
 func (s *Scope) Functions() map[string]function.Function {
 	c := &s.funcs
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if !c.built || c.baseDir != s.BaseDir || c.pureOnly != s.PureOnly {
-		c.table = BuildFunctions(s.BaseDir, s.PureOnly)
-		c.built, c.baseDir, c.pureOnly = true, s.BaseDir, s.PureOnly
+	opts := FuncOptions{WorkingDir: s.WorkingDir, PureOnly: s.PureOnly, PlanTimestamp: s.PlanTimestamp}
+	if !c.built || !c.opts.equal(opts) {
+		c.table = BuildFunctions(opts)
+		c.built, c.opts = true, opts
 	}
 	return c.table
 }
@@ -37,7 +53,8 @@ func (s *Scope) Functions() map[string]function.Function {
 // BuildFunctions is Scope.Functions without a Scope, for callers (such as
 // the configuration loader) that need the table before any values exist.
 // Each call returns a new map the caller owns.
-func BuildFunctions(baseDir string, pureOnly bool) map[string]function.Function {
+func BuildFunctions(opts FuncOptions) map[string]function.Function {
+	baseDir := opts.WorkingDir
 	var fs map[string]function.Function
 	fs = map[string]function.Function{
 		// Collections.
@@ -55,7 +72,7 @@ func BuildFunctions(baseDir string, pureOnly bool) map[string]function.Function 
 		"index":           funcs.IndexFunc,
 		"keys":            stdlib.KeysFunc,
 		"length":          funcs.LengthFunc,
-		"lookup":          stdlib.LookupFunc,
+		"lookup":          funcs.LookupFunc,
 		"matchkeys":       funcs.MatchkeysFunc,
 		"merge":           stdlib.MergeFunc,
 		"one":             funcs.OneFunc,
@@ -107,19 +124,22 @@ func BuildFunctions(baseDir string, pureOnly bool) map[string]function.Function 
 		"upper":       stdlib.UpperFunc,
 
 		// Encoding.
-		"base64decode": funcs.Base64DecodeFunc,
-		"base64encode": funcs.Base64EncodeFunc,
-		"base64gzip":   funcs.Base64GzipFunc,
-		"csvdecode":    stdlib.CSVDecodeFunc,
-		"jsondecode":   stdlib.JSONDecodeFunc,
-		"jsonencode":   stdlib.JSONEncodeFunc,
-		"urlencode":    funcs.URLEncodeFunc,
-		"yamldecode":   ctyyaml.YAMLDecodeFunc,
-		"yamlencode":   ctyyaml.YAMLEncodeFunc,
+		"base64decode":     funcs.Base64DecodeFunc,
+		"base64encode":     funcs.Base64EncodeFunc,
+		"base64gzip":       funcs.Base64GzipFunc,
+		"csvdecode":        stdlib.CSVDecodeFunc,
+		"textdecodebase64": funcs.TextDecodeBase64Func,
+		"textencodebase64": funcs.TextEncodeBase64Func,
+		"jsondecode":       stdlib.JSONDecodeFunc,
+		"jsonencode":       stdlib.JSONEncodeFunc,
+		"urlencode":        funcs.URLEncodeFunc,
+		"yamldecode":       ctyyaml.YAMLDecodeFunc,
+		"yamlencode":       ctyyaml.YAMLEncodeFunc,
 
 		// Hashing and identifiers.
 		"base64sha256": funcs.Base64SHA256Func,
 		"base64sha512": funcs.Base64SHA512Func,
+		"bcrypt":       funcs.BcryptFunc,
 		"md5":          funcs.MD5Func,
 		"sha1":         funcs.SHA1Func,
 		"sha256":       funcs.SHA256Func,
@@ -128,9 +148,11 @@ func BuildFunctions(baseDir string, pureOnly bool) map[string]function.Function 
 		"uuidv5":       funcs.UUIDV5Func,
 
 		// Date and time.
-		"formatdate": stdlib.FormatDateFunc,
-		"timeadd":    stdlib.TimeAddFunc,
-		"timestamp":  funcs.TimestampFunc,
+		"formatdate":    stdlib.FormatDateFunc,
+		"plantimestamp": funcs.MakePlanTimestampFunc(opts.PlanTimestamp),
+		"timecmp":       funcs.TimeCmpFunc,
+		"timeadd":       stdlib.TimeAddFunc,
+		"timestamp":     funcs.TimestampFunc,
 
 		// Network.
 		"cidrhost":    funcs.CidrHostFunc,
@@ -151,7 +173,7 @@ func BuildFunctions(baseDir string, pureOnly bool) map[string]function.Function 
 		"tostring":     funcs.MakeToFunc(cty.String),
 		"try":          tryfunc.TryFunc,
 
-		// Filesystem, relative to baseDir.
+		// Filesystem, relative to the working directory.
 		"abspath":          funcs.MakeAbsPathFunc(baseDir),
 		"basename":         funcs.BasenameFunc,
 		"dirname":          funcs.DirnameFunc,
@@ -168,7 +190,8 @@ func BuildFunctions(baseDir string, pureOnly bool) map[string]function.Function 
 		"pathexpand":       funcs.PathExpandFunc,
 	}
 	fs["templatefile"] = funcs.MakeTemplateFileFunc(baseDir, func() map[string]function.Function { return fs })
-	if pureOnly {
+	fs["templatestring"] = funcs.MakeTemplateStringFunc(func() map[string]function.Function { return fs })
+	if opts.PureOnly {
 		for _, name := range impureFunctions {
 			fs[name] = function.Unpredictable(fs[name])
 		}

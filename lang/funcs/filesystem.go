@@ -98,10 +98,10 @@ func MakeFileExistsFunc(baseDir string) function.Function {
 	})
 }
 
-// MakeAbsPathFunc builds abspath: a relative path is made absolute against
-// baseDir (the working directory Terraform would use), cleaned, with
-// forward slashes.
-func MakeAbsPathFunc(baseDir string) function.Function {
+// MakeAbsPathFunc builds abspath: a relative path is joined to workDir,
+// which stands for Terraform's working directory ("" means the process's
+// own, as in Terraform), made absolute, cleaned, with forward slashes.
+func MakeAbsPathFunc(workDir string) function.Function {
 	return function.New(&function.Spec{
 		Description:  "Converts the argument to an absolute filesystem path.",
 		Params:       []function.Parameter{{Name: "path", Type: cty.String}},
@@ -110,7 +110,7 @@ func MakeAbsPathFunc(baseDir string) function.Function {
 		Impl: func(args []cty.Value, retType cty.Type) (cty.Value, error) {
 			p := args[0].AsString()
 			if !filepath.IsAbs(p) {
-				p = filepath.Join(baseDir, p)
+				p = filepath.Join(workDir, p)
 			}
 			abs, err := filepath.Abs(p)
 			if err != nil {
