@@ -3,6 +3,7 @@ package command
 import (
 	"bufio"
 	"context"
+	"flag"
 	"fmt"
 	"strings"
 	"sync"
@@ -53,6 +54,19 @@ func Apply(m *Meta, args []string) (code int) {
 	if wd == "" {
 		wd = "."
 	}
+	if fs.NArg() == 1 {
+		// A saved plan already fixed these; Terraform refuses them too.
+		var planOnly []string
+		fs.Visit(func(fl *flag.Flag) {
+			switch fl.Name {
+			case "var", "var-file", "target", "replace", "destroy", "refresh-only", "refresh", "out", "detailed-exitcode", "sign-key":
+				planOnly = append(planOnly, "-"+fl.Name)
+			}
+		})
+		if len(planOnly) > 0 {
+			return usageError(m, fmt.Sprintf("%s cannot be used when applying a saved plan file: the plan already records its variables, targets and mode. Pass them to plan instead.", strings.Join(planOnly, ", ")))
+		}
+	}
 	ui := newUI(m, f.json, f.noColor)
 	if fs.NArg() == 1 {
 		return applyPlanFile(m, ui, wd, fs.Arg(0), &f)
@@ -64,31 +78,25 @@ func Apply(m *Meta, args []string) (code int) {
 // for another state, is stale, or needs providers this binary lacks.
 func applyPlanFile(m *Meta, ui *ui, wd, file string, f *applyFlags) int {
 	path := resolve(wd, file)
-	r, err := planfile.Open(path)
-	if err != nil {
-		ui.diags(hcl.Diagnostics{tfdiags.Errorf("Failed to read plan file", "Opening %s failed: %s", file, err)}, Sources{})
-		return ExitError
-	}
-	defer r.Close()
+	var opts []planfile.Option
 	if f.verifyKey != "" {
 		pub, err := planfile.LoadVerifyKey(resolve(wd, f.verifyKey))
 		if err != nil {
 			ui.diags(hcl.Diagnostics{tfdiags.Errorf("Failed to load the verify key", "Reading -verify-key %s failed: %s", f.verifyKey, err)}, Sources{})
 			return ExitError
 		}
-		if err := r.Verify(pub); err != nil {
-			ui.diags(hcl.Diagnostics{tfdiags.Errorf("Plan signature check failed", "The plan file %s is not signed by the given key: %s. Nothing was applied.", file, err)}, Sources{})
-			return ExitError
-		}
+		// The signature is checked while opening, before any entry is decoded.
+		opts = append(opts, planfile.WithVerifyKey(pub))
 	}
-	plan, err := r.ReadPlan()
-	if err != nil {
-		ui.diags(hcl.Diagnostics{tfdiags.Errorf("Failed to read plan file", "Reading the plan in %s failed: %s", file, err)}, Sources{})
+	r, plan, ds := readArchive(path, opts...)
+	if ds.HasErrors() {
+		ui.diags(ds, Sources{})
 		return ExitError
 	}
+	defer r.Close()
 	sf, err := r.ReadStateFile()
 	if err != nil {
-		ui.diags(hcl.Diagnostics{tfdiags.Errorf("Failed to read plan file", "Reading the prior state in %s failed: %s", file, err)}, Sources{})
+		ui.diags(planFileDiags(err), Sources{})
 		return ExitError
 	}
 	config, diags := r.ReadConfig()
@@ -102,10 +110,10 @@ func applyPlanFile(m *Meta, ui *ui, wd, file string, f *applyFlags) int {
 	}
 	locks, err := r.ReadDependencyLocks()
 	if err != nil {
-		ui.diags(hcl.Diagnostics{tfdiags.Errorf("Failed to read plan file", "Reading the lock file in %s failed: %s", file, err)}, src)
+		ui.diags(planFileDiags(err), src)
 		return ExitError
 	}
-	if ds := providerMismatch(locks, m); ds.HasErrors() {
+	if ds := providerMismatch(locks, config, m); ds.HasErrors() {
 		ui.diags(ds, src)
 		return ExitError
 	}
@@ -213,6 +221,10 @@ func applyPlan(m *Meta, ui *ui, wd string, f *applyFlags, plan *plans.Plan, conf
 			applyDiags = append(applyDiags, tfdiags.Errorf("Failed to save state",
 				"Writing the state to %s failed: %s\n\nThe apply changed real objects; keep the state file safe and retry writing it.", spath, err))
 		}
+	}
+	if len(plan.TargetAddrs) > 0 {
+		applyDiags = append(applyDiags, tfdiags.Warning("Applied changes may be incomplete",
+			"The plan was made with -target, so the apply may not have made every change the configuration asks for. Run plan without -target to check for remaining changes."))
 	}
 	ui.diags(applyDiags, src)
 	if applyDiags.HasErrors() || ctx.Err() != nil {

@@ -73,6 +73,10 @@ type applyHook struct {
 	json     *JSONView
 	interval time.Duration
 	inflight map[string]*op
+	// created remembers when each completed create or update started:
+	// the core runs provisioners after PostApply, and "Still creating..."
+	// keeps counting from the operation's start while they run.
+	created map[string]*op
 }
 
 type op struct {
@@ -86,7 +90,7 @@ type op struct {
 var _ terraform.Hook = (*applyHook)(nil)
 
 func newApplyHook(w io.Writer, jv *JSONView) *applyHook {
-	return &applyHook{w: w, json: jv, interval: 10 * time.Second, inflight: map[string]*op{}}
+	return &applyHook{w: w, json: jv, interval: 10 * time.Second, inflight: map[string]*op{}, created: map[string]*op{}}
 }
 
 func hookKey(addr addrs.AbsResourceInstance, dk addrs.DeposedKey) string {
@@ -215,6 +219,9 @@ func (h *applyHook) PostApply(addr addrs.AbsResourceInstance, dk addrs.DeposedKe
 	}
 	delete(h.inflight, key)
 	close(o.stop)
+	if o.action == plans.Create || o.action == plans.Update {
+		h.created[key] = o
+	}
 	elapsed := time.Since(o.start).Truncate(time.Second)
 	if err != nil {
 		if h.json != nil {
@@ -243,6 +250,35 @@ func (h *applyHook) PreProvisionInstanceStep(addr addrs.AbsResourceInstance, typ
 	defer h.mu.Unlock()
 	if h.json == nil {
 		fmt.Fprintf(h.w, "%s: Provisioning with '%s'...\n", addr, typeName)
+	} else {
+		h.json.Emit("info", "provision_start", fmt.Sprintf("%s: Provisioning with '%s'...", addr, typeName),
+			map[string]any{"hook": map[string]any{"resource": resourceJSON(addr), "provisioner": typeName}})
+	}
+	key := addr.String()
+	if prev := h.created[key]; prev != nil && h.inflight[key] == nil {
+		o := &op{action: prev.action, start: prev.start, stop: make(chan struct{})}
+		h.inflight[key] = o
+		go h.tick(addr, key, o, verbs[o.action][1])
+	}
+	return terraform.HookActionContinue, nil
+}
+
+// PostProvisionInstanceStep stops the "Still creating..." ticker that
+// PreProvisionInstanceStep restarted.
+func (h *applyHook) PostProvisionInstanceStep(addr addrs.AbsResourceInstance, typeName string, err error) (terraform.HookAction, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.json != nil {
+		typ, level, msg := "provision_complete", "info", fmt.Sprintf("%s: (%s) Provisioning complete", addr, typeName)
+		if err != nil {
+			typ, level, msg = "provision_errored", "error", fmt.Sprintf("%s: (%s) Provisioning errored", addr, typeName)
+		}
+		h.json.Emit(level, typ, msg, map[string]any{"hook": map[string]any{"resource": resourceJSON(addr), "provisioner": typeName}})
+	}
+	key := addr.String()
+	if o := h.inflight[key]; o != nil && h.created[key] != nil {
+		close(o.stop)
+		delete(h.inflight, key)
 	}
 	return terraform.HookActionContinue, nil
 }

@@ -68,6 +68,8 @@ func Plan(m *Meta, args []string) (code int) {
 			return Graph(m, chdir, rest[1:])
 		case "diff":
 			return Diff(m, chdir, rest[1:])
+		case "force-unlock":
+			return ForceUnlock(m, chdir, rest[1:])
 		case "help", "-help", "--help", "-h":
 			fmt.Fprint(m.Stdout, planUsage)
 			return ExitOK
@@ -191,8 +193,12 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) planResult {
 		}
 		return planResult{code: ExitError}
 	}
-	ui.diags(diags, src) // warnings
+	if len(targets) > 0 {
+		diags = append(diags, tfdiags.Warning("Resource targeting is in effect",
+			"This plan was made with -target, so it may not include every change the configuration asks for.\n\n-target is meant for exceptional situations, such as recovering from mistakes; plan without it as soon as possible."))
+	}
 	ui.plan(plan)
+	ui.diags(diags, src) // warnings, after the plan as Terraform shows them
 
 	if f.out != "" {
 		out := resolve(wd, f.out)
@@ -263,16 +269,22 @@ func writePlanFile(out, signKey, wd string, plan *plans.Plan, config *configs.Co
 	return diags
 }
 
-// planLocks returns the dependency locks to record: the working
-// directory's .terraform.lock.hcl when there is one, else one entry per
-// non-built-in provider the configuration needs, at the version plankit
-// provides it.
+// planLocks returns the dependency locks to record in the archive: the
+// working directory's .terraform.lock.hcl when there is one (a Terraform
+// project's lock file is read as is), with every provider plankit runs
+// in-process recorded at the version it provides and no hashes, since no
+// package was downloaded. Built-in terraform.io/builtin providers are never
+// locked, as in Terraform. O(providers).
 func planLocks(wd string, config *configs.Config, m *Meta) (*depsfile.Locks, hcl.Diagnostics) {
+	locks := depsfile.NewLocks()
+	var diags hcl.Diagnostics
 	path := filepath.Join(wd, ".terraform.lock.hcl")
 	if _, err := os.Stat(path); err == nil {
-		return depsfile.LoadLocksFromFile(path)
+		locks, diags = depsfile.LoadLocksFromFile(path)
+		if diags.HasErrors() {
+			return nil, diags
+		}
 	}
-	locks := depsfile.NewLocks()
 	for _, p := range config.ProviderTypes() {
 		if p.IsBuiltIn() {
 			continue
@@ -280,17 +292,34 @@ func planLocks(wd string, config *configs.Config, m *Meta) (*depsfile.Locks, hcl
 		if _, ok := m.Providers[p]; !ok {
 			continue
 		}
-		locks.SetProvider(p, Version, "", nil)
+		constraints := ""
+		if l := locks.Provider(p); l != nil {
+			constraints = l.VersionConstraints()
+		}
+		locks.SetProvider(p, Version, constraints, nil)
 	}
-	return locks, nil
+	return locks, diags
 }
 
-// providerMismatch compares an archive's locks with the providers this
-// binary has: every locked provider must be available at the locked
-// version (built-ins report plankit's Version).
-func providerMismatch(locks *depsfile.Locks, m *Meta) hcl.Diagnostics {
+// providerMismatch compares an archive's lock file with the configuration
+// it carries and the providers this binary has, before any provider is
+// started: every provider the configuration needs (built-ins aside) must
+// be locked, and every locked provider must be available here at the
+// locked version (the in-process providers report plankit's Version).
+// O(providers).
+func providerMismatch(locks *depsfile.Locks, config *configs.Config, m *Meta) hcl.Diagnostics {
 	if locks == nil {
-		return nil
+		locks = depsfile.NewLocks()
+	}
+	var diags hcl.Diagnostics
+	if config != nil {
+		for _, p := range config.ProviderTypes() {
+			if p.IsBuiltIn() || locks.Provider(p) != nil {
+				continue
+			}
+			diags = append(diags, tfdiags.Errorf("Provider missing from the plan's lock file",
+				"The configuration in the plan needs provider %s, but the plan's dependency lock file does not record it, so the plan cannot say which version it was made with. Plan again to record it.", p.ForDisplay()))
+		}
 	}
 	all := locks.AllProviders()
 	ps := make([]addrs.Provider, 0, len(all))
@@ -298,7 +327,6 @@ func providerMismatch(locks *depsfile.Locks, m *Meta) hcl.Diagnostics {
 		ps = append(ps, p)
 	}
 	sort.Slice(ps, func(i, j int) bool { return ps[i].String() < ps[j].String() })
-	var diags hcl.Diagnostics
 	for _, p := range ps {
 		lock := all[p]
 		if _, ok := m.Providers[p]; !ok {

@@ -3,6 +3,7 @@ package command
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 	"sort"
@@ -22,17 +23,34 @@ import (
 
 // readArchive opens a plan archive and reads its plan; it needs no
 // configuration directory, providers or state.
-func readArchive(path string) (*planfile.Reader, *plans.Plan, hcl.Diagnostics) {
-	r, err := planfile.Open(path)
+func readArchive(path string, opts ...planfile.Option) (*planfile.Reader, *plans.Plan, hcl.Diagnostics) {
+	r, err := planfile.Open(path, opts...)
 	if err != nil {
-		return nil, nil, hcl.Diagnostics{tfdiags.Errorf("Failed to read plan file", "Opening %s failed: %s", path, err)}
+		return nil, nil, planFileDiags(err)
 	}
 	p, err := r.ReadPlan()
 	if err != nil {
 		r.Close()
-		return nil, nil, hcl.Diagnostics{tfdiags.Errorf("Failed to read plan file", "Reading the plan in %s failed: %s", path, err)}
+		return nil, nil, planFileDiags(err)
 	}
 	return r, p, nil
+}
+
+// planFileDiags explains why a plan archive was refused. The planfile
+// error already names the file, the check that failed and the entry.
+func planFileDiags(err error) hcl.Diagnostics {
+	switch {
+	case errors.Is(err, planfile.KindUnsigned), errors.Is(err, planfile.KindSignature):
+		return hcl.Diagnostics{tfdiags.Errorf("Plan signature check failed",
+			"%s\n\nNothing was applied. Apply only archives signed with the key that -verify-key trusts (plan -sign-key=FILE).", err)}
+	case errors.Is(err, planfile.KindIO):
+		return hcl.Diagnostics{tfdiags.Errorf("Failed to read plan file", "%s", err)}
+	case errors.Is(err, planfile.KindFormatVersion):
+		return hcl.Diagnostics{tfdiags.Errorf("Unsupported plan file format",
+			"%s\n\nApply the plan with the plankit version that made it, or plan again.", err)}
+	}
+	return hcl.Diagnostics{tfdiags.Errorf("Invalid plan file",
+		"%s\n\nThe file is not a usable plan archive; nothing in it was used. Create a new plan with plan -out=FILE.", err)}
 }
 
 // Show is `plan show [-json] [-no-color] FILE`.
@@ -220,9 +238,9 @@ func Diff(m *Meta, chdir string, args []string) int {
 			}
 			switch d.Status {
 			case "added":
-				fmt.Fprintf(m.Stdout, "%s %s: only in %s (%s)\n", u.col.Green("+"), addr, fs.Arg(1), strings.Join(d.ActionB, ", "))
+				fmt.Fprintf(m.Stdout, "%s %s: no change in %s, %s in %s\n", u.col.Green("+"), addr, fs.Arg(0), strings.Join(d.ActionB, ", "), fs.Arg(1))
 			case "removed":
-				fmt.Fprintf(m.Stdout, "%s %s: only in %s (%s)\n", u.col.Red("-"), addr, fs.Arg(0), strings.Join(d.ActionA, ", "))
+				fmt.Fprintf(m.Stdout, "%s %s: %s in %s, no change in %s\n", u.col.Red("-"), addr, strings.Join(d.ActionA, ", "), fs.Arg(0), fs.Arg(1))
 			default:
 				fmt.Fprintf(m.Stdout, "%s %s: %s -> %s", u.col.Yellow("~"), addr, strings.Join(d.ActionA, ", "), strings.Join(d.ActionB, ", "))
 				if len(d.Fields) > 0 {

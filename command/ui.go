@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -189,10 +190,16 @@ type jsonRaw []byte
 
 func (r jsonRaw) MarshalJSON() ([]byte, error) { return r, nil }
 
-// FormatValue renders a value as HCL-ish text for the Outputs section:
-// strings quoted (heredoc when multi-line), collections over lines.
+// FormatValue renders a value the way Terraform prints outputs after an
+// apply: strings quoted (a heredoc when multi-line), lists, sets and maps
+// wrapped in tolist/toset/tomap so the type is visible, tuples and objects
+// bare, keys quoted, one element per line, sensitive parts hidden.
+// O(size of the value).
 func FormatValue(v cty.Value, indent int) string {
-	v, _ = v.UnmarkDeep()
+	if v.HasMark(marks.Sensitive) {
+		return "(sensitive value)"
+	}
+	v, _ = v.Unmark()
 	switch {
 	case !v.IsKnown():
 		return "(known after apply)"
@@ -200,11 +207,11 @@ func FormatValue(v cty.Value, indent int) string {
 		return "null"
 	}
 	ty := v.Type()
+	pad := strings.Repeat(" ", indent)
 	switch {
 	case ty == cty.String:
 		s := v.AsString()
 		if strings.Contains(strings.TrimSuffix(s, "\n"), "\n") {
-			pad := strings.Repeat(" ", indent)
 			var b strings.Builder
 			b.WriteString("<<EOT\n")
 			for _, l := range strings.Split(strings.TrimSuffix(s, "\n"), "\n") {
@@ -213,47 +220,43 @@ func FormatValue(v cty.Value, indent int) string {
 			b.WriteString(pad + "EOT")
 			return b.String()
 		}
-		return fmt.Sprintf("%q", s)
+		return strconv.Quote(s)
 	case ty == cty.Number:
 		return v.AsBigFloat().Text('f', -1)
 	case ty == cty.Bool:
-		return fmt.Sprint(v.True())
+		return strconv.FormatBool(v.True())
 	case ty.IsListType() || ty.IsSetType() || ty.IsTupleType():
-		if v.LengthInt() == 0 {
-			return "[]"
-		}
 		var b strings.Builder
-		b.WriteString("[\n")
+		b.WriteString("[")
 		for it := v.ElementIterator(); it.Next(); {
 			_, ev := it.Element()
-			b.WriteString(strings.Repeat(" ", indent+2) + FormatValue(ev, indent+2) + ",\n")
+			b.WriteString("\n" + pad + "  " + FormatValue(ev, indent+2) + ",")
 		}
-		b.WriteString(strings.Repeat(" ", indent) + "]")
+		if v.LengthInt() > 0 {
+			b.WriteString("\n" + pad)
+		}
+		b.WriteString("]")
+		switch {
+		case ty.IsListType():
+			return "tolist(" + b.String() + ")"
+		case ty.IsSetType():
+			return "toset(" + b.String() + ")"
+		}
 		return b.String()
 	case ty.IsMapType() || ty.IsObjectType():
-		if v.LengthInt() == 0 {
-			return "{}"
-		}
-		var keys []string
-		vals := map[string]cty.Value{}
-		width := 0
+		var b strings.Builder
+		b.WriteString("{")
 		for it := v.ElementIterator(); it.Next(); {
 			k, ev := it.Element()
-			label := k.AsString()
-			if ty.IsMapType() {
-				label = fmt.Sprintf("%q", label)
-			}
-			keys = append(keys, label)
-			vals[label] = ev
-			width = max(width, len(label))
+			b.WriteString("\n" + pad + "  " + strconv.Quote(k.AsString()) + " = " + FormatValue(ev, indent+2))
 		}
-		sort.Strings(keys)
-		var b strings.Builder
-		b.WriteString("{\n")
-		for _, k := range keys {
-			b.WriteString(strings.Repeat(" ", indent+2) + k + strings.Repeat(" ", width-len(k)) + " = " + FormatValue(vals[k], indent+2) + "\n")
+		if v.LengthInt() > 0 {
+			b.WriteString("\n" + pad)
 		}
-		b.WriteString(strings.Repeat(" ", indent) + "}")
+		b.WriteString("}")
+		if ty.IsMapType() {
+			return "tomap(" + b.String() + ")"
+		}
 		return b.String()
 	}
 	return v.GoString()

@@ -4,6 +4,7 @@ const planUsage = `Usage: plan [options]
        plan show [-json] [-no-color] FILE
        plan graph [-type=plan|plan-destroy|apply] [-plan=FILE]
        plan diff [-json] [-no-color] A.tfplan B.tfplan
+       plan force-unlock [-force] [-state=PATH] LOCK_ID
 
   Plans the changes that make the real infrastructure match the
   configuration in the working directory.
@@ -65,4 +66,16 @@ const diffUsage = `Usage: plan diff [-json] [-no-color] A.tfplan B.tfplan
   Lists the resource instances whose planned change differs between two
   plans. Exit code 0 when they propose the same changes, 2 when they
   differ, 1 on error.
+`
+
+const forceUnlockUsage = `Usage: plan force-unlock [-force] [-state=PATH] LOCK_ID
+
+  Removes the state lock with the given ID, for a lock left behind by a
+  process that no longer runs. It does not touch the state itself.
+
+Options:
+  -force          Do not ask for confirmation (needed when stdin is not a
+                  terminal).
+  -state=PATH     State file (default terraform.tfstate, or the local
+                  backend's path).
 `

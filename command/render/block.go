@@ -45,6 +45,10 @@ func (d *differ) block(b *strings.Builder, schema *configschema.Block, before, a
 			if u, _ := unmark(av); u.IsNull() {
 				continue
 			}
+			// Hidden attributes still count for the alignment, as in
+			// Terraform, so a value column does not move when an
+			// unchanged attribute is hidden.
+			width = max(width, len(n))
 			if !identifying[n] {
 				hiddenAttrs++
 				continue

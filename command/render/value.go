@@ -118,7 +118,7 @@ func (d *differ) value(b *strings.Builder, before, after cty.Value, indent int, 
 		b.WriteString(" -> null" + d.forces(path))
 	case !bv.IsKnown():
 		b.WriteString("(known after apply)" + d.forces(path))
-	case !bv.Type().Equals(av.Type()) && !(bv.Type().IsObjectType() && av.Type().IsObjectType()):
+	case valueKind(bv.Type()) != valueKind(av.Type()):
 		if isPrimitive(bv) && isPrimitive(av) {
 			b.WriteString(d.prim(bv, indent, symNone) + " -> " + d.prim(av, indent, symNone) + d.forces(path))
 			return
@@ -137,6 +137,25 @@ func (d *differ) value(b *strings.Builder, before, after cty.Value, indent int, 
 	default:
 		b.WriteString(d.prim(av, indent, symNone))
 	}
+}
+
+// valueKind groups types that diff alike: a list and a tuple (or an
+// object and a map) are compared element by element even when their exact
+// types differ, as happens with dynamically typed attributes whose length
+// changed. Only a change of kind renders as a whole old value replaced by
+// a whole new one.
+func valueKind(ty cty.Type) string {
+	switch {
+	case ty.IsListType() || ty.IsTupleType():
+		return "list"
+	case ty.IsSetType():
+		return "set"
+	case ty.IsMapType() || ty.IsObjectType():
+		return "map"
+	case ty == cty.DynamicPseudoType:
+		return "dynamic"
+	}
+	return "primitive:" + ty.FriendlyName()
 }
 
 func isPrimitive(v cty.Value) bool {
@@ -314,6 +333,10 @@ func (d *differ) mapDiff(b *strings.Builder, bv, av cty.Value, indent int, path 
 		}
 		bvals[k], avals[k] = be, ae
 		sym := action(be, ae)
+		if u, _ := unmark(be); sym != symNone || !u.IsNull() {
+			// Hidden entries count for the alignment, as in Terraform.
+			width = max(width, len(keyLabel(k, isMap)))
+		}
 		if sym == symNone {
 			if u, _ := unmark(be); !u.IsNull() {
 				hidden++
@@ -321,7 +344,6 @@ func (d *differ) mapDiff(b *strings.Builder, bv, av cty.Value, indent int, path 
 			continue
 		}
 		rows = append(rows, row{k, sym})
-		width = max(width, len(keyLabel(k, isMap)))
 	}
 	b.WriteString("{" + d.forces(path) + "\n")
 	for _, r := range rows {

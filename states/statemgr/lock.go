@@ -93,7 +93,7 @@ func (e *LockError) Error() string {
 		b.WriteString("\n\nLock Info:\n")
 		b.WriteString(e.Info.String())
 		if errors.Is(e.Err, ErrStaleLock) {
-			fmt.Fprintf(&b, "\nNo process holds this lock any more. If no other operation is using the state, remove the lock with:\n  plankit force-unlock %s\n", e.Info.ID)
+			fmt.Fprintf(&b, "\nNo process holds this lock any more. If no other operation is using the state, remove the lock with:\n  plan force-unlock -state=%s %s\n", shellQuote(e.Info.Path), e.Info.ID)
 		}
 	}
 	return b.String()
@@ -101,3 +101,14 @@ func (e *LockError) Error() string {
 
 // Unwrap returns Err, so errors.Is(err, ErrLocked) works.
 func (e *LockError) Unwrap() error { return e.Err }
+
+// shellQuote quotes s for a POSIX shell when it holds anything but safe
+// characters, so the force-unlock command can be pasted as is.
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=:@+,", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

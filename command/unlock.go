@@ -1,0 +1,84 @@
+package command
+
+import (
+	"bufio"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/plankit/plankit/configs"
+	"github.com/plankit/plankit/states/statemgr"
+	"github.com/plankit/plankit/tfdiags"
+)
+
+// ForceUnlock is `plan force-unlock [-force] [-state=PATH] LOCK_ID`, as
+// `terraform force-unlock`: it removes the state lock whose ID is LOCK_ID,
+// typically one left behind by a process that died. It asks for "yes"
+// unless -force; without a terminal on stdin, -force is required.
+func ForceUnlock(m *Meta, chdir string, args []string) int {
+	fs := newFlagSetT("plan force-unlock", m.Stderr, forceUnlockUsage)
+	force := fs.Bool("force", false, "do not ask for confirmation")
+	stateFlag := fs.String("state", "", "state file (default terraform.tfstate, or the local backend's path)")
+	noColor := fs.Bool("no-color", false, "disable colour")
+	if err := fs.Parse(args); err != nil {
+		return ExitError
+	}
+	if fs.NArg() != 1 {
+		return usageError(m, "plan force-unlock needs exactly one argument: the lock ID")
+	}
+	id := fs.Arg(0)
+	wd := chdir
+	if wd == "" {
+		wd = "."
+	}
+	u := &ui{out: m.Stdout, errw: m.Stderr}
+	u.col.Enabled = !*noColor && m.StdoutTTY
+	src := Sources{Dir: wd}
+
+	var config *configs.Config
+	if *stateFlag == "" && hasConfigFiles(wd) {
+		var diags hcl.Diagnostics
+		config, diags = configs.LoadConfigDir(wd)
+		if diags.HasErrors() {
+			u.diags(diags, src)
+			return ExitError
+		}
+	}
+	path, diags := statePath(wd, *stateFlag, config)
+	if diags.HasErrors() {
+		u.diags(diags, src)
+		return ExitError
+	}
+	if !*force {
+		if !m.StdinTTY {
+			u.diags(hcl.Diagnostics{tfdiags.Error("Confirmation needed",
+				"force-unlock asks for confirmation, but standard input is not a terminal. Pass -force to remove the lock without asking.")}, src)
+			return ExitError
+		}
+		fmt.Fprintf(m.Stdout, "Do you really want to force-unlock?\n  plankit will remove the lock on the state %s.\n  This lets other commands modify the state, even though it may still be in use.\n  Only 'yes' will be accepted to confirm.\n\n  Enter a value: ", path)
+		line, _ := bufio.NewReader(m.Stdin).ReadString('\n')
+		if strings.TrimSpace(line) != "yes" {
+			fmt.Fprintln(m.Stdout, "\nforce-unlock cancelled.")
+			return ExitError
+		}
+	}
+	if err := statemgr.NewFilesystem(path).Unlock(id); err != nil {
+		u.diags(hcl.Diagnostics{tfdiags.Errorf("Failed to unlock state", "%s", err)}, src)
+		return ExitError
+	}
+	fmt.Fprintf(m.Stdout, "\n%s\n\nThe state %s has been unlocked; other commands can now take a new lock on it.\n",
+		u.col.Green(u.col.Bold("plankit state has been successfully unlocked!")), path)
+	return ExitOK
+}
+
+// hasConfigFiles reports whether dir holds any .tf or .tf.json file.
+func hasConfigFiles(dir string) bool {
+	for _, pat := range []string{"*.tf", "*.tf.json"} {
+		if m, _ := filepath.Glob(filepath.Join(dir, pat)); len(m) > 0 {
+			return true
+		}
+	}
+	return false
+}
