@@ -14,7 +14,7 @@ func FuzzImport(f *testing.F) {
 	}
 	p := New()
 	schemas := p.GetProviderSchema().ResourceTypes
-	types := []string{"random_id", "random_integer", "random_string", "random_uuid"}
+	types := []string{"random_bytes", "random_id", "random_integer", "random_string", "random_uuid"}
 	f.Fuzz(func(t *testing.T, id string) {
 		for _, typ := range types {
 			resp := p.ImportResourceState(providers.ImportResourceStateRequest{TypeName: typ, ID: id})

@@ -1,5 +1,5 @@
 // Package random is the built-in registry.terraform.io/hashicorp/random
-// provider: random_id, random_string, random_password, random_integer,
+// provider: random_bytes, random_id, random_string, random_password, random_integer,
 // random_uuid, random_shuffle and random_pet, schema-compatible with the
 // real provider (3.x) so existing configurations and state work unchanged.
 // Every argument forces replacement when it changes, except the changes
@@ -22,6 +22,7 @@ func New() providers.Interface {
 	return &framework.Provider{
 		Name: "registry.terraform.io/hashicorp/random",
 		Resources: map[string]*framework.Resource{
+			"random_bytes":    bytesResource(),
 			"random_id":       idResource(),
 			"random_string":   stringResource(false),
 			"random_password": stringResource(true),

@@ -304,3 +304,46 @@ func contains(list []string, w string) bool {
 	}
 	return false
 }
+
+func TestRandomBytes(t *testing.T) {
+	h := harness(t, "random_bytes")
+	s := lifecycleReplaceNoID(t, h, `length = 16`, "length = 16\nkeepers = { a = null }", []string{"keepers"})
+	raw, err := base64.StdEncoding.DecodeString(s.GetAttr("base64").AsString())
+	if err != nil || len(raw) != 16 || s.GetAttr("hex").AsString() != hex.EncodeToString(raw) {
+		t.Fatalf("base64 %q hex %q: %v", s.GetAttr("base64").AsString(), s.GetAttr("hex").AsString(), err)
+	}
+	sch := New().GetProviderSchema().ResourceTypes["random_bytes"].Block
+	if !sch.Attributes["base64"].Sensitive || !sch.Attributes["hex"].Sensitive {
+		t.Fatal("random_bytes encodings must be sensitive")
+	}
+	imp, diags := h.Import("AQID")
+	if diags.HasErrors() || imp.GetAttr("hex").AsString() != "010203" || !imp.GetAttr("length").RawEquals(cty.NumberIntVal(3)) {
+		t.Fatalf("import: %#v %v", imp, diags)
+	}
+	if _, diags := h.Import("AQID-_"); !diags.HasErrors() {
+		t.Fatal("URL-safe base64 accepted")
+	}
+	if d := h.Invalid(`length = 0`); !d.HasErrors() {
+		t.Fatal("length 0 accepted")
+	}
+}
+
+// lifecycleReplaceNoID is lifecycleReplace for a type without an id
+// attribute (random_bytes): create, read, no-op re-plan, replacement.
+func lifecycleReplaceNoID(t *testing.T, h *lifecycle.Harness, cfg, changed string, wantReplace []string) cty.Value {
+	t.Helper()
+	c := h.Config(cfg)
+	s := h.Create(c)
+	if got := h.Read(s); !got.RawEquals(s) {
+		t.Fatalf("read changed state: %#v", got)
+	}
+	if again := h.Plan(s, c); len(again.RequiresReplace) != 0 || !again.PlannedState.RawEquals(s) {
+		t.Fatalf("unchanged config did not plan a no-op: %v", again.RequiresReplace)
+	}
+	rp := h.Plan(s, h.Config(changed))
+	if diff := cmp.Diff(wantReplace, lifecycle.ReplacePaths(rp.RequiresReplace)); diff != "" {
+		t.Fatalf("RequiresReplace (-want +got)\n%s", diff)
+	}
+	h.Destroy(s)
+	return s
+}
