@@ -1,7 +1,7 @@
 // Package null is the built-in registry.terraform.io/hashicorp/null
 // provider: null_resource, a resource that does nothing but exist, replaced
-// whenever its triggers change. Schema-compatible with the real provider
-// (3.x, schema version 0).
+// whenever its triggers change, and the deprecated null_data_source.
+// Schema-compatible with the real provider (3.x, schema version 0).
 package null
 
 import (
@@ -38,7 +38,9 @@ func New() providers.Interface {
 					if req.PlannedState.IsWhollyKnown() {
 						return req.PlannedState, nil
 					}
-					n, err := crand.Int(crand.Reader, big.NewInt(1<<62))
+					// A non-negative int64 in decimal, like the real
+					// provider's rand.Int().
+					n, err := crand.Int(crand.Reader, new(big.Int).Lsh(big.NewInt(1), 63))
 					if err != nil {
 						return cty.NilVal, tfdiags.FromError("Generating id", err)
 					}
@@ -48,6 +50,42 @@ func New() providers.Interface {
 					return cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal(id), "triggers": cty.NullVal(cty.Map(cty.String))}), nil
 				},
 			},
+		},
+		DataSources: map[string]*framework.DataSource{"null_data_source": dataSource()},
+	}
+}
+
+// dataSource is the deprecated null_data_source: outputs copies inputs,
+// random is a fresh random number on every read, has_computed_default
+// defaults to "default", and id is always "static".
+func dataSource() *framework.DataSource {
+	return &framework.DataSource{
+		Schema: providers.Schema{Version: 0, Block: &configschema.Block{
+			Description: "Deprecated: copies inputs to outputs; use locals instead.",
+			Attributes: map[string]*configschema.Attribute{
+				"inputs":               {Type: cty.Map(cty.String), Optional: true, Description: "Values copied into outputs."},
+				"outputs":              {Type: cty.Map(cty.String), Computed: true, Description: "A copy of inputs."},
+				"random":               {Type: cty.String, Computed: true, Description: "A random decimal number, new on every read."},
+				"has_computed_default": {Type: cty.String, Optional: true, Computed: true, Description: "Stored as given; \"default\" when unset."},
+				"id":                   {Type: cty.String, Computed: true, Deprecated: true, Description: "Always \"static\"."},
+			},
+		}},
+		Read: func(cfg cty.Value) (cty.Value, hcl.Diagnostics) {
+			n, err := crand.Int(crand.Reader, new(big.Int).Lsh(big.NewInt(1), 63))
+			if err != nil {
+				return cty.NilVal, tfdiags.FromError("Generating random", err)
+			}
+			def := cfg.GetAttr("has_computed_default")
+			if framework.Str(def) == "" {
+				def = cty.StringVal("default")
+			}
+			return cty.ObjectVal(map[string]cty.Value{
+				"inputs":               cfg.GetAttr("inputs"),
+				"outputs":              cfg.GetAttr("inputs"),
+				"random":               cty.StringVal(n.String()),
+				"has_computed_default": def,
+				"id":                   cty.StringVal("static"),
+			}), nil
 		},
 	}
 }

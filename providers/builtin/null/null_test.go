@@ -1,6 +1,8 @@
 package null
 
 import (
+	"github.com/plankit/plankit/providers"
+	"github.com/zclconf/go-cty/cty"
 	"regexp"
 	"testing"
 
@@ -41,5 +43,41 @@ func TestNullResourceLifecycle(t *testing.T) {
 	imp, diags := h.Import("123")
 	if diags.HasErrors() || imp.GetAttr("id").AsString() != "123" {
 		t.Fatalf("import %#v %v", imp, diags)
+	}
+}
+
+// TestNullDataSource: the deprecated null_data_source the real provider
+// still ships; a configuration reading it must keep working.
+func TestNullDataSource(t *testing.T) {
+	p := New()
+	sch, ok := p.GetProviderSchema().DataSources["null_data_source"]
+	if !ok {
+		t.Fatal("no null_data_source")
+	}
+	tests := []struct {
+		name, src   string
+		wantOut     cty.Value
+		wantDefault string
+	}{
+		{"inputs copied, default filled", `inputs = { a = "1" }`, cty.MapVal(map[string]cty.Value{"a": cty.StringVal("1")}), "default"},
+		{"explicit default kept", `has_computed_default = "x"`, cty.NullVal(cty.Map(cty.String)), "x"},
+	}
+	for _, tt := range tests {
+		cfg, diags := lifecycle.DecodeHCL(sch.Block, tt.src)
+		if diags.HasErrors() {
+			t.Fatal(diags.Error())
+		}
+		resp := p.ReadDataSource(providers.ReadDataSourceRequest{TypeName: "null_data_source", Config: cfg})
+		if resp.Diagnostics.HasErrors() {
+			t.Fatal(resp.Diagnostics.Error())
+		}
+		st := resp.State
+		if !st.GetAttr("outputs").RawEquals(tt.wantOut) || st.GetAttr("has_computed_default").AsString() != tt.wantDefault ||
+			st.GetAttr("id").AsString() != "static" || !regexp.MustCompile(`^[0-9]+$`).MatchString(st.GetAttr("random").AsString()) {
+			t.Errorf("%s: %#v", tt.name, st)
+		}
+		if d := sch.Block.ValidateValue(st); d.HasErrors() {
+			t.Errorf("%s: %s", tt.name, d.Error())
+		}
 	}
 }
