@@ -11,7 +11,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -72,8 +71,6 @@ func fileResource(sensitive bool) *framework.Resource {
 	}
 }
 
-var permPattern = regexp.MustCompile(`^[0-7]{3,4}$`)
-
 // validateFile requires exactly one content argument (once all are known)
 // and octal permissions.
 func validateFile(cfg cty.Value, contentArgs []string) hcl.Diagnostics {
@@ -94,9 +91,11 @@ func validateFile(cfg cty.Value, contentArgs []string) hcl.Diagnostics {
 			cty.GetAttrPath(contentArgs[0])))
 	}
 	for _, k := range []string{"file_permission", "directory_permission"} {
-		if v := cfg.GetAttr(k); framework.Known(v) && !permPattern.MatchString(v.AsString()) {
-			diags = append(diags, tfdiags.WithPath(tfdiags.Errorf("Invalid "+k,
-				"%s must be an octal mode of 3 or 4 digits such as \"0644\"; got %q.", k, v.AsString()), cty.GetAttrPath(k)))
+		if v := cfg.GetAttr(k); framework.Known(v) {
+			if _, err := parsePerm(v.AsString()); err != nil {
+				diags = append(diags, tfdiags.WithPath(tfdiags.Errorf("Invalid "+k,
+					"%s must be an octal mode of 3 or 4 digits no greater than 0777, such as \"0644\"; got %q.", k, v.AsString()), cty.GetAttrPath(k)))
+			}
 		}
 	}
 	return diags
@@ -126,12 +125,15 @@ func contentOf(v cty.Value, contentArgs []string) ([]byte, error) {
 	return nil, errors.New("none of " + strings.Join(contentArgs, ", ") + " is set")
 }
 
+// parsePerm accepts what the real provider's file permission type does:
+// 3 or 4 characters parsing as an octal number from 0 to 0777 (so no
+// setuid, setgid or sticky bits).
 func parsePerm(s string) (fs.FileMode, error) {
-	if !permPattern.MatchString(s) {
+	n, err := strconv.ParseInt(s, 8, 64)
+	if len(s) < 3 || len(s) > 4 || err != nil || n < 0 || n > 0o777 {
 		return 0, errors.New("invalid permission " + strconv.Quote(s))
 	}
-	n, err := strconv.ParseUint(s, 8, 32)
-	return fs.FileMode(n) & fs.ModePerm, err
+	return fs.FileMode(n), nil
 }
 
 // writeFile creates parent directories and writes the content, then
@@ -180,7 +182,9 @@ func checksums(b []byte) map[string]cty.Value {
 }
 
 // readFile returns null if the file is gone or its content no longer
-// matches the recorded SHA-1 (id), else the prior state.
+// matches the recorded SHA-1 (id), else the prior state with the
+// checksums recomputed, as the real provider does (state from provider
+// 2.1 and older has no content_* checksums; a refresh fills them in).
 func readFile(prior cty.Value) (cty.Value, hcl.Diagnostics) {
 	name := framework.Str(prior.GetAttr("filename"))
 	b, err := os.ReadFile(name)
@@ -190,11 +194,11 @@ func readFile(prior cty.Value) (cty.Value, hcl.Diagnostics) {
 	if err != nil {
 		return prior, hcl.Diagnostics{tfdiags.Errorf("Reading file", "%s: %s", name, err)}
 	}
-	sum := sha1.Sum(b)
-	if hex.EncodeToString(sum[:]) != framework.Str(prior.GetAttr("id")) {
+	sums := checksums(b)
+	if !sums["id"].RawEquals(prior.GetAttr("id")) {
 		return cty.NullVal(prior.Type()), nil
 	}
-	return prior, nil
+	return framework.With(prior, sums), nil
 }
 
 func deleteFile(prior cty.Value) hcl.Diagnostics {

@@ -238,3 +238,45 @@ func TestLocalFileConcurrent(t *testing.T) {
 		t.Fatalf("%d files", len(entries))
 	}
 }
+
+// TestLocalFilePermissionValidation: the real provider accepts 3 or 4
+// octal digits with a value of at most 0777.
+func TestLocalFilePermissionValidation(t *testing.T) {
+	h := lifecycle.New(t, New(), "local_file")
+	tests := []struct {
+		perm string
+		ok   bool
+	}{
+		{"644", true}, {"0644", true}, {"0777", true}, {"0000", true},
+		{"1777", false}, {"4755", false}, {"64", false}, {"00644", false}, {"0988", false}, {"rw", false},
+	}
+	for _, tt := range tests {
+		d := h.Invalid(fmt.Sprintf("filename = \"x\"\ncontent = \"a\"\nfile_permission = %q\ndirectory_permission = %q", tt.perm, tt.perm))
+		if d.HasErrors() == tt.ok {
+			t.Errorf("permission %q: accepted %v, want %v (%v)", tt.perm, !d.HasErrors(), tt.ok, d)
+		}
+	}
+}
+
+// TestLocalFileReadFillsChecksums: state written by local provider 2.1 or
+// older lacks the content_* checksums; a refresh fills them in, as the
+// real provider's Read does, so the next plan is a no-op.
+func TestLocalFileReadFillsChecksums(t *testing.T) {
+	h := lifecycle.New(t, New(), "local_file")
+	name := filepath.Join(t.TempDir(), "old.txt")
+	if err := os.WriteFile(name, []byte("hello\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	old, diags := h.Upgrade(0, fmt.Sprintf(`{"content":"hello\n","content_base64":null,"directory_permission":"0777","file_permission":"0777","filename":%q,"id":"f572d396fae9206628714fb2ce00f72e94f2258f","sensitive_content":null,"source":null}`, name))
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	got := h.Read(old)
+	sum := sha256.Sum256([]byte("hello\n"))
+	if got.GetAttr("content_sha256").AsString() != hex.EncodeToString(sum[:]) || got.GetAttr("content_md5").IsNull() || got.GetAttr("content_base64sha512").IsNull() {
+		t.Fatalf("refresh did not fill checksums: %#v", got)
+	}
+	if pl := h.Plan(got, h.Config(fmt.Sprintf("filename = %q\ncontent = \"hello\\n\"", name))); len(pl.RequiresReplace) != 0 || !pl.PlannedState.RawEquals(got) {
+		t.Fatalf("plan after refresh is not a no-op: %v", pl.RequiresReplace)
+	}
+}

@@ -1,13 +1,13 @@
 package null
 
 import (
-	"github.com/plankit/plankit/providers"
-	"github.com/zclconf/go-cty/cty"
 	"regexp"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/zclconf/go-cty/cty"
 
+	"github.com/plankit/plankit/providers"
 	"github.com/plankit/plankit/providers/builtin/internal/lifecycle"
 )
 
