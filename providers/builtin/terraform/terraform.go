@@ -75,7 +75,9 @@ func planData(req providers.PlanResourceChangeRequest) providers.PlanResourceCha
 	}
 	switch {
 	case newObject:
-		planned["id"] = cty.UnknownVal(cty.String)
+		// Refined not-null, as Terraform plans it, so `id != null`
+		// is known true at plan time.
+		planned["id"] = cty.UnknownVal(cty.String).RefineNotNull()
 		planned["output"] = unknownLike(input)
 	case !req.PriorState.GetAttr("input").RawEquals(input):
 		planned["output"] = unknownLike(input)

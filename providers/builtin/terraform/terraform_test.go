@@ -93,3 +93,13 @@ func TestTerraformDataStateRoundTrip(t *testing.T) {
 		t.Fatalf("import %#v %v", imp, diags)
 	}
 }
+
+// TestPlannedIDNotNull: Terraform plans a new terraform_data id as an
+// unknown refined to not-null.
+func TestPlannedIDNotNull(t *testing.T) {
+	h := lifecycle.New(t, New(), "terraform_data")
+	id := h.Plan(h.Null(), h.Config(`input = 1`)).PlannedState.GetAttr("id")
+	if id.IsKnown() || id.Range().CouldBeNull() {
+		t.Fatalf("planned id %#v: want unknown, refined not null", id)
+	}
+}
