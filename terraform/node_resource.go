@@ -46,6 +46,10 @@ type nodeResource struct {
 	// upstream, for a data source in a plan, tells whether something it
 	// depends on has a pending change (see pendingUpstreamTransformer).
 	upstream *upstreamEntry
+	// validateOnce: all instances in a module instance share one
+	// configuration, validated once (validateConfig); set by Execute.
+	validateOnce bool
+	validated    validConfigs
 }
 
 var (
@@ -126,6 +130,7 @@ func (n *nodeResource) Execute(ctx context.Context, ws *walkState) hcl.Diagnosti
 	if diags.HasErrors() {
 		return diags
 	}
+	n.validateOnce = (ws.op == opPlan || ws.op == opPlanDestroy || ws.op == opRefreshOnly) && len(work) > 1 && n.sameConfigForAll()
 	return append(diags, runInstances(ctx, ws, work, func(w instanceWork) hcl.Diagnostics {
 		return n.executeInstance(ctx, ws, w)
 	})...)

@@ -80,14 +80,7 @@ func (ic *instanceCtx) evalConfig() (cty.Value, []cty.PathValueMarks, hcl.Diagno
 		return cty.NilVal, nil, diags
 	}
 	u, pvm := val.UnmarkDeepWithPaths()
-	if n.rc.Mode == addrs.DataResourceMode {
-		r := ic.p.ValidateDataResourceConfig(providers.ValidateDataResourceConfigRequest{TypeName: n.typ, Config: u})
-		diags = append(diags, ic.subjectDiags(r.Diagnostics)...)
-	} else {
-		r := ic.p.ValidateResourceConfig(providers.ValidateResourceConfigRequest{TypeName: n.typ, Config: u})
-		diags = append(diags, ic.subjectDiags(r.Diagnostics)...)
-	}
-	return u, pvm, diags
+	return u, pvm, append(diags, ic.validateConfig(u)...)
 }
 
 // planChange calls PlanResourceChange with the proposed new state and

@@ -12,6 +12,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/metrics"
+	"runtime/pprof"
 	"time"
 
 	"github.com/plankit/plankit/configs"
@@ -24,9 +25,24 @@ func main() {
 	dir := flag.String("dir", ".", "configuration directory")
 	apply := flag.Bool("apply", false, "apply the plan too")
 	par := flag.Int("parallelism", 10, "parallelism")
+	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of plan (and apply) to this file")
 	flag.Parse()
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "driver:", err)
+			os.Exit(1)
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fmt.Fprintln(os.Stderr, "driver:", err)
+			os.Exit(1)
+		}
+		defer pprof.StopCPUProfile()
+	}
 	if err := run(*dir, *apply, *par); err != nil {
 		fmt.Fprintln(os.Stderr, "driver:", err)
+		pprof.StopCPUProfile()
 		os.Exit(1)
 	}
 }
