@@ -61,7 +61,7 @@ func (c *Context) Apply(ctx context.Context, plan *plans.Plan, config *configs.C
 	}
 	diags = append(diags, ws.walk(ctx, g)...)
 	if ctx.Err() != nil {
-		diags = append(diags, tfdiags.Error("Apply cancelled", "The apply was interrupted: operations in progress were allowed to finish and the state records everything that completed."))
+		diags = append(diags, tfdiags.Error("Apply cancelled", "The apply was interrupted: operations in progress were allowed to finish and the state records everything that completed."+ws.notStartedNote("started")))
 	}
 	ws.applyOutputs(plan.UIMode)
 	if persister != nil {

@@ -49,7 +49,8 @@ func (n *nodeDestroy) Execute(ctx context.Context, ws *walkState) hcl.Diagnostic
 		return nil
 	}
 	if !ws.acquire(ctx) {
-		return hcl.Diagnostics{tfdiags.Error("Operation cancelled", addr.String()+" was not destroyed because the apply was cancelled.")}
+		ws.notStarted.Add(1) // cancelled: reported once for the whole walk
+		return nil
 	}
 	defer ws.release()
 	p, diags := ws.provs.get(n.change.ProviderAddr)

@@ -13,7 +13,6 @@ import (
 	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/providers"
 	"github.com/plankit/plankit/states"
-	"github.com/plankit/plankit/tfdiags"
 )
 
 // nodeResource is a resource or data block of a static module. At walk
@@ -247,7 +246,8 @@ func (n *nodeResource) missingSchemaDiag() *hcl.Diagnostic {
 // executeInstance processes one instance under a provider slot.
 func (n *nodeResource) executeInstance(ctx context.Context, ws *walkState, w instanceWork) hcl.Diagnostics {
 	if !ws.acquire(ctx) {
-		return hcl.Diagnostics{tfdiags.Error("Operation cancelled", w.addr.String()+" was not processed because the operation was cancelled.")}
+		ws.notStarted.Add(1) // cancelled: reported once for the whole walk
+		return nil
 	}
 	defer ws.release()
 	p, diags := ws.provs.get(n.provider)
@@ -262,7 +262,9 @@ func (n *nodeResource) executeInstance(ctx context.Context, ws *walkState, w ins
 }
 
 // runInstances runs fn for every work item, up to the parallelism at once,
-// and returns the diagnostics in work order (deterministic).
+// and returns the diagnostics in work order (deterministic). Once ctx is
+// cancelled the remaining items are only counted (ws.notStarted), so a
+// cancelled walk reports one diagnostic, not one per instance.
 func runInstances(ctx context.Context, ws *walkState, work []instanceWork, fn func(instanceWork) hcl.Diagnostics) hcl.Diagnostics {
 	switch len(work) {
 	case 0:
@@ -276,6 +278,10 @@ func runInstances(ctx context.Context, ws *walkState, work []instanceWork, fn fu
 	for range min(len(work), ws.c.parallelism) {
 		wg.Go(func() {
 			for i := range next {
+				if ctx.Err() != nil {
+					ws.notStarted.Add(1)
+					continue
+				}
 				results[i] = fn(work[i])
 			}
 		})

@@ -69,8 +69,8 @@ func (c *Context) Plan(ctx context.Context, config *configs.Config, prevRunState
 	}
 	ws.outputsKept = in.outputsKept
 	diags = append(diags, ws.walk(ctx, g)...)
-	if ctx.Err() != nil && !diags.HasErrors() {
-		diags = append(diags, tfdiags.Error("Operation cancelled", "The plan was interrupted before it completed."))
+	if ctx.Err() != nil {
+		diags = append(diags, tfdiags.Error("Operation cancelled", "The plan was interrupted before it completed."+ws.notStartedNote("planned")))
 	}
 	return ws.assemblePlan(opts, diags.HasErrors()), diags
 }

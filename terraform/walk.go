@@ -3,6 +3,7 @@ package terraform
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -60,6 +61,10 @@ type walkState struct {
 	applied  *applyIndex
 	dirty    func()   // announces a state change to the persister (apply)
 	scopes   sync.Map // module directory -> *sync.Pool of *lang.Scope
+
+	// notStarted counts the instances (and destroys) left undone because
+	// the walk was cancelled; Plan and Apply report them in one message.
+	notStarted atomic.Int64
 
 	outMu   sync.Mutex
 	outputs map[string]outputResult // root outputs by name
@@ -122,7 +127,11 @@ func (ws *walkState) walk(ctx context.Context, g *Graph) hcl.Diagnostics {
 		<-stopped // cancelled: let Stop reach every provider before closing them
 	}
 	ws.provs.closeAll()
-	return res.Diagnostics()
+	diags := res.Diagnostics()
+	if diags.HasErrors() {
+		diags = append(diags, ws.skippedSummary(res)...)
+	}
+	return diags
 }
 
 // acquire takes a provider-operation slot; false when ctx is done first.
