@@ -159,6 +159,9 @@ type changeCollector struct {
 	mu    sync.Mutex
 	list  []*plans.ResourceInstanceChange
 	index map[string]*plans.ResourceInstanceChange // by address (current objects only)
+	// byResource holds the current-object changes by containing resource
+	// (AbsResource.String()), for replace_triggered_by on whole resources.
+	byResource map[string][]*plans.ResourceInstanceChange
 }
 
 func (c *changeCollector) add(rc *plans.ResourceInstanceChange) {
@@ -167,8 +170,11 @@ func (c *changeCollector) add(rc *plans.ResourceInstanceChange) {
 	if rc.DeposedKey == addrs.NotDeposed {
 		if c.index == nil {
 			c.index = map[string]*plans.ResourceInstanceChange{}
+			c.byResource = map[string][]*plans.ResourceInstanceChange{}
 		}
 		c.index[rc.Addr.String()] = rc
+		k := rc.Addr.ContainingResource().String()
+		c.byResource[k] = append(c.byResource[k], rc)
 	}
 	c.mu.Unlock()
 }
@@ -181,17 +187,12 @@ func (c *changeCollector) get(addr addrs.AbsResourceInstance) *plans.ResourceIns
 }
 
 // forResource returns the changes of every current instance of addr.
-// O(changes) — used only by replace_triggered_by on whole resources.
+// O(instances of addr), not O(all changes): replace_triggered_by on a
+// whole resource asks it once per instance of the triggered resource.
 func (c *changeCollector) forResource(addr addrs.AbsResource) []*plans.ResourceInstanceChange {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	var out []*plans.ResourceInstanceChange
-	for _, rc := range c.list {
-		if rc.DeposedKey == addrs.NotDeposed && rc.Addr.ContainingResource().Equal(addr) {
-			out = append(out, rc)
-		}
-	}
-	return out
+	return append([]*plans.ResourceInstanceChange(nil), c.byResource[addr.String()]...)
 }
 
 func (c *changeCollector) sorted() []*plans.ResourceInstanceChange {
