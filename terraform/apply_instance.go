@@ -55,6 +55,9 @@ func (ic *instanceCtx) apply(ctx context.Context) hcl.Diagnostics {
 			priv = src.Private
 		}
 	}
+	if !prior.IsNull() {
+		cfg = ic.ignoreChanges(prior, cfg) // as the plan did
+	}
 	resp, d := ic.planChange(prior, cfg, priv)
 	diags = append(diags, d...)
 	if diags.HasErrors() {

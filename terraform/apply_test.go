@@ -304,3 +304,26 @@ resource "test_thing" "a" {
 		t.Errorf("old object not restored as current: %+v", ri)
 	}
 }
+
+// TestApplyIgnoreChanges checks that the apply honours ignore_changes as
+// the plan did: the ignored attribute keeps its prior value while the
+// others are updated (and the final plan agrees with the saved one).
+func TestApplyIgnoreChanges(t *testing.T) {
+	files := map[string]string{"main.tf": `resource "test_thing" "a" {
+  name  = "new"
+  value = "v2"
+  lifecycle { ignore_changes = [name] }
+}`}
+	p := newTestProvider()
+	st, diags, calls := planApply(t, p, files, thingState(t, map[string]string{"test_thing.a": `{"id":"A","name":"old","value":"v1"}`}), nil, 1)
+	if diags != "" {
+		t.Fatalf("apply: %s", diags)
+	}
+	if d := cmp.Diff([]string{"ApplyResourceChange update test_thing.old"}, calls); d != "" {
+		t.Errorf("calls (-want +got):\n%s", d)
+	}
+	obj := st.ResourceInstanceObject(mustInst(t, "test_thing.a"), addrs.NotDeposed)
+	if obj == nil || !strings.Contains(string(obj.AttrsJSON), `"name":"old"`) || !strings.Contains(string(obj.AttrsJSON), `"value":"v2"`) {
+		t.Errorf("object after apply: %s", obj.AttrsJSON)
+	}
+}
