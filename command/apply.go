@@ -41,8 +41,8 @@ func Apply(m *Meta, args []string) (code int) {
 	f.planFlags.register(fs)
 	fs.BoolVar(&f.autoApprove, "auto-approve", false, "apply without asking for confirmation")
 	fs.StringVar(&f.verifyKey, "verify-key", "", "refuse a plan archive not signed by this ed25519 public key")
-	if err := fs.Parse(rest); err != nil {
-		return ExitError
+	if code, ok := fs.parse(m, rest); !ok {
+		return code
 	}
 	if chdir != "" && f.chdir == "" {
 		f.chdir = chdir

@@ -2,9 +2,11 @@ package command
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -149,4 +151,53 @@ func TestSplitChdir(t *testing.T) {
 	if dir != "x" || !cmp.Equal(rest, []string{"show", "f"}) {
 		t.Errorf("got %q %q", dir, rest)
 	}
+}
+
+// TestWatchInterrupts: the first interrupt cancels (before telling the
+// user), the second saves what is known and exits with code 1.
+func TestWatchInterrupts(t *testing.T) {
+	ints := make(chan struct{})
+	exited := make(chan int, 1)
+	var stderr syncBuffer
+	m := &Meta{Stderr: &stderr, Interrupts: ints, Exit: func(code int) { exited <- code }}
+	ctx, cancel := context.WithCancel(context.Background())
+	saved := make(chan struct{})
+	stop := watchInterrupts(m, nil, cancel, func() { close(saved) })
+	defer stop()
+
+	ints <- struct{}{}
+	<-ctx.Done()
+	select {
+	case <-saved:
+		t.Fatal("the first interrupt ran the second's handler")
+	default:
+	}
+	ints <- struct{}{}
+	<-saved
+	if code := <-exited; code != ExitError {
+		t.Errorf("exit code %d, want %d", code, ExitError)
+	}
+	for _, want := range []string{"Interrupt received.", "Two interrupts received."} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
+		}
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for the watcher goroutine and the test.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }

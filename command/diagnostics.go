@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	hcljson "github.com/hashicorp/hcl/v2/json"
 
 	"github.com/plankit/plankit/tfdiags"
 )
@@ -34,7 +36,7 @@ func (s Sources) hclFiles(diags hcl.Diagnostics) map[string]*hcl.File {
 				continue
 			}
 			if src, ok := s.Files[r.Filename]; ok {
-				out[r.Filename] = &hcl.File{Bytes: src}
+				out[r.Filename] = parseForContext(r.Filename, src)
 				continue
 			}
 			p := r.Filename
@@ -42,17 +44,38 @@ func (s Sources) hclFiles(diags hcl.Diagnostics) map[string]*hcl.File {
 				p = filepath.Join(s.Dir, p)
 			}
 			if src, err := os.ReadFile(p); err == nil {
-				out[r.Filename] = &hcl.File{Bytes: src}
+				out[r.Filename] = parseForContext(r.Filename, src)
 			}
 		}
 	}
 	return out
 }
 
+// parseForContext parses a source file so that a diagnostic can name the
+// block it is in ("in resource "x" "y""); a file that does not parse still
+// gives its bytes for the snippet.
+func parseForContext(name string, src []byte) *hcl.File {
+	var f *hcl.File
+	switch {
+	case strings.HasSuffix(name, ".json"):
+		f, _ = hcljson.Parse(src, name)
+	case strings.HasSuffix(name, ".tf"), strings.HasSuffix(name, ".tfvars"), strings.HasSuffix(name, ".hcl"):
+		f, _ = hclsyntax.ParseConfig(src, name, hcl.InitialPos)
+	}
+	if f == nil || f.Body == nil {
+		return &hcl.File{Bytes: src}
+	}
+	return f
+}
+
 // WriteDiagnostics renders diags for a person: severity and summary, the
 // file:line with a source snippet where there is one, then the detail.
 // Attribute paths recorded with tfdiags.WithPath are named after the
-// summary. Errors come after warnings, each in input order.
+// summary. Errors come after warnings, each in input order. As Terraform
+// does, plain output (no colour) has each diagnostic between blank lines,
+// and coloured output draws each in a box (╷ │ ╵) in the severity's
+// colour. Detail paragraphs wrap at 78 columns; lines that start with a
+// space are kept as they are (commands, lock info).
 func WriteDiagnostics(w io.Writer, diags hcl.Diagnostics, src Sources, color bool) {
 	if len(diags) == 0 {
 		return
@@ -67,11 +90,65 @@ func WriteDiagnostics(w io.Writer, diags hcl.Diagnostics, src Sources, color boo
 		if p := tfdiags.AttributePath(d); len(p) > 0 {
 			dd.Summary = fmt.Sprintf("%s (at %s)", dd.Summary, formatPath(p))
 		}
+		detail := strings.TrimSpace(dd.Detail)
+		dd.Detail = ""
 		var buf bytes.Buffer
-		tw := hcl.NewDiagnosticTextWriter(&buf, files, 78, color)
-		_ = tw.WriteDiagnostic(&dd)
-		fmt.Fprintf(w, "\n%s", buf.String())
+		_ = hcl.NewDiagnosticTextWriter(&buf, files, 0, color).WriteDiagnostic(&dd)
+		body := strings.TrimRight(buf.String(), "\n")
+		width := 78
+		if color {
+			width = 76 // the box's "│ " takes two columns
+		}
+		if detail != "" {
+			body += "\n\n" + wrapDetail(detail, width)
+		}
+		if !color {
+			fmt.Fprintf(w, "\n%s\n\n", body)
+			continue
+		}
+		edge := "\x1b[31m" // red for errors
+		if d.Severity == hcl.DiagWarning {
+			edge = "\x1b[33m"
+		}
+		var b strings.Builder
+		b.WriteString(edge + "╷\x1b[0m\n")
+		for _, line := range strings.Split(body, "\n") {
+			b.WriteString(edge + "│\x1b[0m " + line + "\n")
+		}
+		b.WriteString(edge + "╵\x1b[0m\n")
+		_, _ = io.WriteString(w, b.String())
 	}
+}
+
+// wrapDetail word-wraps each paragraph of a diagnostic's detail at width
+// columns. Lines that start with a space or a tab are preformatted and
+// kept whole, so a command to copy never breaks.
+func wrapDetail(s string, width int) string {
+	var b strings.Builder
+	for i, line := range strings.Split(s, "\n") {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		if line == "" || line[0] == ' ' || line[0] == '\t' {
+			b.WriteString(strings.TrimRight(line, " "))
+			continue
+		}
+		col := 0
+		for j, word := range strings.Fields(line) {
+			switch {
+			case j == 0:
+			case col+1+len(word) > width:
+				b.WriteByte('\n')
+				col = 0
+			default:
+				b.WriteByte(' ')
+				col++
+			}
+			b.WriteString(word)
+			col += len(word)
+		}
+	}
+	return b.String()
 }
 
 // diagJSON is a diagnostic in the machine-readable UI's shape.

@@ -26,8 +26,10 @@ func watchInterrupts(m *Meta, u *ui, cancel context.CancelFunc, onSecond func())
 				}
 				count++
 				if count == 1 {
-					fmt.Fprintln(m.Stderr, "\nInterrupt received.\nPlease wait for plankit to exit or data loss may occur.\nGracefully shutting down...")
+					// Cancel before telling the user, so that whoever reads the
+					// message knows no new operation will start.
 					cancel()
+					fmt.Fprintln(m.Stderr, "\nInterrupt received.\nPlease wait for plankit to exit or data loss may occur.\nGracefully shutting down...")
 					continue
 				}
 				fmt.Fprintln(m.Stderr, "\nTwo interrupts received. Exiting immediately; the state holds what completed so far.")

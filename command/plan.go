@@ -78,8 +78,8 @@ func Plan(m *Meta, args []string) (code int) {
 	var f planFlags
 	fs := newFlagSetT("plan", m.Stderr, planUsage)
 	f.register(fs)
-	if err := fs.Parse(rest); err != nil {
-		return ExitError
+	if code, ok := fs.parse(m, rest); !ok {
+		return code
 	}
 	if chdir != "" && f.chdir == "" {
 		f.chdir = chdir

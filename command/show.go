@@ -58,8 +58,8 @@ func Show(m *Meta, chdir string, args []string) int {
 	fs := newFlagSetT("plan show", m.Stderr, showUsage)
 	jsonOut := fs.Bool("json", false, "print Terraform's JSON plan representation")
 	noColor := fs.Bool("no-color", false, "disable colour")
-	if err := fs.Parse(args); err != nil {
-		return ExitError
+	if code, ok := fs.parse(m, args); !ok {
+		return code
 	}
 	if fs.NArg() != 1 {
 		return usageError(m, "plan show needs exactly one plan file")
@@ -103,8 +103,8 @@ func Graph(m *Meta, chdir string, args []string) int {
 	typ := fs.String("type", "", "plan, plan-destroy or apply")
 	planPath := fs.String("plan", "", "render the graph of this plan archive")
 	statePathFlag := fs.String("state", "", "state file (without -plan)")
-	if err := fs.Parse(args); err != nil {
-		return ExitError
+	if code, ok := fs.parse(m, args); !ok {
+		return code
 	}
 	if fs.NArg() > 0 {
 		return usageError(m, "plan graph takes no positional arguments")
@@ -199,8 +199,8 @@ func Diff(m *Meta, chdir string, args []string) int {
 	fs := newFlagSetT("plan diff", m.Stderr, diffUsage)
 	jsonOut := fs.Bool("json", false, "machine-readable output")
 	noColor := fs.Bool("no-color", false, "disable colour")
-	if err := fs.Parse(args); err != nil {
-		return ExitError
+	if code, ok := fs.parse(m, args); !ok {
+		return code
 	}
 	if fs.NArg() != 2 {
 		return usageError(m, "plan diff needs two plan files")

@@ -1,6 +1,7 @@
 package command
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -22,15 +23,31 @@ import (
 	"github.com/plankit/plankit/states"
 )
 
-// flagSet is a flag.FlagSet whose -help prints the command's usage text.
+// flagSet is a flag.FlagSet that reports a bad flag in one line and
+// prints the command's usage for -help.
 type flagSet struct {
 	*flag.FlagSet
+	usage string
 }
 
-func newFlagSetT(name string, out io.Writer, usage string) *flagSet {
-	fs := newFlagSet(name, out)
-	fs.Usage = func() { fmt.Fprint(out, usage) }
-	return &flagSet{fs}
+func newFlagSetT(name string, _ io.Writer, usage string) *flagSet {
+	fs := newFlagSet(name, io.Discard)
+	fs.Usage = func() {}
+	return &flagSet{fs, usage}
+}
+
+// parse parses args. When it returns false the command is over and code
+// is its exit code: 0 after -help (usage on stdout), 1 after a bad flag.
+func (fs *flagSet) parse(m *Meta, args []string) (code int, ok bool) {
+	err := fs.Parse(args)
+	switch {
+	case err == nil:
+		return ExitOK, true
+	case errors.Is(err, flag.ErrHelp):
+		fmt.Fprint(m.Stdout, fs.usage)
+		return ExitOK, false
+	}
+	return usageError(m, err.Error()), false
 }
 
 // ui renders a command's results for a person or, with -json, as the

@@ -22,8 +22,8 @@ func ForceUnlock(m *Meta, chdir string, args []string) int {
 	force := fs.Bool("force", false, "do not ask for confirmation")
 	stateFlag := fs.String("state", "", "state file (default terraform.tfstate, or the local backend's path)")
 	noColor := fs.Bool("no-color", false, "disable colour")
-	if err := fs.Parse(args); err != nil {
-		return ExitError
+	if code, ok := fs.parse(m, args); !ok {
+		return code
 	}
 	if fs.NArg() != 1 {
 		return usageError(m, "plan force-unlock needs exactly one argument: the lock ID")

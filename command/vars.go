@@ -116,22 +116,32 @@ func parseRawVar(decl *configs.Variable, raw, where string) (cty.Value, hcl.Diag
 	if decl.Type == cty.String || (decl.Type.IsPrimitiveType() && decl.Type != cty.Number && decl.Type != cty.Bool) {
 		return cty.StringVal(raw), nil
 	}
+	invalid := func(why string) hcl.Diagnostics {
+		detail := fmt.Sprintf("The value %q given in %s is not valid for variable %q: %s.", raw, where, decl.Name, why)
+		switch {
+		case decl.Type == cty.Number:
+			detail = fmt.Sprintf("The value %q given in %s is not a number, and variable %q is of type number.", raw, where, decl.Name)
+		case decl.Type == cty.Bool:
+			detail = fmt.Sprintf("The value %q given in %s is not true or false, and variable %q is of type bool.", raw, where, decl.Name)
+		case !decl.Type.IsPrimitiveType():
+			detail += fmt.Sprintf(" A value of type %s is written as an HCL constant, e.g. -var 'list=[\"a\", \"b\"]' or -var 'map={a = 1}'.", decl.Type.FriendlyName())
+		}
+		return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid value for variable " + decl.Name, Detail: detail}}
+	}
 	expr, diags := hclsyntax.ParseExpression([]byte(raw), where, hcl.InitialPos)
 	if diags.HasErrors() {
 		if decl.Type == cty.DynamicPseudoType {
 			// An untyped variable takes an unparseable value as a string.
 			return cty.StringVal(raw), nil
 		}
-		return cty.NilVal, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid value for variable " + decl.Name,
-			Detail: fmt.Sprintf("The value given in %s is not a valid expression: %s", where, diags[0].Detail)}}
+		return cty.NilVal, invalid(diags[0].Detail)
 	}
 	v, diags := expr.Value(nil)
 	if diags.HasErrors() {
 		if decl.Type == cty.DynamicPseudoType {
 			return cty.StringVal(raw), nil
 		}
-		return cty.NilVal, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid value for variable " + decl.Name,
-			Detail: fmt.Sprintf("The value given in %s must be a constant expression (no references or functions): %s", where, diags[0].Detail)}}
+		return cty.NilVal, invalid("it must be a constant, with no references or function calls")
 	}
 	return v, nil
 }

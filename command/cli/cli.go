@@ -49,13 +49,3 @@ func run(cmd func(*command.Meta, []string) int) (code int) {
 	}
 	return cmd(m, os.Args[1:])
 }
-
-// isTerminal reports whether f is a character device (a terminal), and
-// honours TERM=dumb as not one.
-func isTerminal(f *os.File) bool {
-	st, err := f.Stat()
-	if err != nil {
-		return false
-	}
-	return st.Mode()&os.ModeCharDevice != 0 && os.Getenv("TERM") != "dumb"
-}

@@ -189,7 +189,7 @@ func driftSection(b *strings.Builder, p *plans.Plan, col Colorizer) bool {
 		return false
 	}
 	fmt.Fprintf(b, "\n%s\n\n", col.Bold("Note: Objects have changed outside of "+Product))
-	b.WriteString(wrapText(fmt.Sprintf("%s detected the following changes made outside of %s since the last \"%s apply\" which may have affected this plan:", Product, Product, Product)))
+	b.WriteString(wrapText(fmt.Sprintf("%s detected the following changes made outside of %s since the last apply which may have affected this plan:", Product, Product)))
 	b.WriteString("\n")
 	for _, rc := range drifted {
 		schema := ResourceSchema(p.ProviderSchemas, rc.ProviderAddr.Provider, rc.Addr.Resource.Resource)

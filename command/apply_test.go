@@ -1,0 +1,211 @@
+package command
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/depsfile"
+	"github.com/plankit/plankit/planfile"
+	"github.com/plankit/plankit/providers"
+	"github.com/plankit/plankit/providers/builtin"
+	"github.com/plankit/plankit/states"
+	"github.com/plankit/plankit/states/statefile"
+	"github.com/plankit/plankit/states/statemgr"
+)
+
+// countingMeta returns a Meta whose built-in provider factories count how
+// often they are called: a refused apply must not start any provider.
+func countingMeta(t *testing.T, calls *atomic.Int64, drop ...addrs.Provider) (*Meta, *bytes.Buffer, *bytes.Buffer) {
+	t.Helper()
+	fs := map[addrs.Provider]providers.Factory{}
+	for addr, f := range builtin.Factories() {
+		f := f
+		fs[addr] = func() (providers.Interface, error) {
+			calls.Add(1)
+			return f()
+		}
+	}
+	for _, p := range drop {
+		delete(fs, p)
+	}
+	var out, errb bytes.Buffer
+	return &Meta{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Providers: fs}, &out, &errb
+}
+
+const refusalConfig = `
+variable "dir" {
+  type = string
+}
+
+resource "null_resource" "a" {}
+
+resource "local_file" "f" {
+  filename = "${var.dir}/f.txt"
+  content  = null_resource.a.id
+}
+`
+
+// TestApplyRefusesBeforeProviders proves the checks apply makes on a saved
+// plan (state lineage and serial, the archive's lock file against the
+// providers at hand) all happen before any provider is started: the
+// counting factories are never called, and no object is created.
+func TestApplyRefusesBeforeProviders(t *testing.T) {
+	dir := t.TempDir()
+	outDir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(refusalConfig), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var calls atomic.Int64
+	plan := func(name, state string, extra ...string) string {
+		m, _, errb := countingMeta(t, &calls)
+		out := filepath.Join(dir, name)
+		if code := Plan(m, append([]string{"-chdir=" + dir, "-no-color", "-out=" + out, "-state=" + state, "-var", "dir=" + outDir}, extra...)); code != 0 {
+			t.Fatalf("plan %s: exit %d\n%s", name, code, errb)
+		}
+		return out
+	}
+	apply := func(planPath, state string, drop ...addrs.Provider) (int, string) {
+		m, _, errb := countingMeta(t, &calls, drop...)
+		code := Apply(m, []string{"-no-color", "-state=" + state, planPath})
+		return code, errb.String()
+	}
+	stateA := filepath.Join(dir, "a.tfstate")
+	fresh := plan("fresh.tfplan", stateA)
+
+	// A lock file that does not match the providers here, three ways.
+	rewriteLocks := func(name string, edit func(*depsfile.Locks) *depsfile.Locks) string {
+		r, err := planfile.Open(fresh)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		p, err := r.ReadPlan()
+		if err != nil {
+			t.Fatal(err)
+		}
+		prior, _ := r.ReadStateFile()
+		prev, _ := r.ReadPrevStateFile()
+		snap, _ := r.ReadConfigSnapshot()
+		locks, err := r.ReadDependencyLocks()
+		if err != nil {
+			t.Fatal(err)
+		}
+		locks = edit(locks)
+		out := filepath.Join(dir, name)
+		if err := planfile.Write(out, &planfile.CreateArgs{Plan: p, StateFile: prior, PreviousRunStateFile: prev, ConfigSnapshot: snap, DependencyLocks: locks}); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	null := addrs.NewDefaultProvider("null")
+	otherVersion := rewriteLocks("version.tfplan", func(l *depsfile.Locks) *depsfile.Locks {
+		l.SetProvider(null, "3.2.1", "", nil)
+		return l
+	})
+	unlocked := rewriteLocks("unlocked.tfplan", func(l *depsfile.Locks) *depsfile.Locks {
+		nl := depsfile.NewLocks()
+		for p, pl := range l.AllProviders() {
+			if p != null {
+				nl.SetProvider(p, pl.Version(), pl.VersionConstraints(), pl.Hashes())
+			}
+		}
+		return nl
+	})
+
+	// A state of another lineage at stateB.
+	stateB := filepath.Join(dir, "b.tfstate")
+	other := states.NewState()
+	other.SetOutputValue(addrs.OutputValue{Name: "x"}.Absolute(addrs.RootModuleInstance), cty.StringVal("y"), false)
+	mgr := statemgr.NewFilesystem(stateB)
+	if err := mgr.WriteState(other); err != nil {
+		t.Fatal(err)
+	}
+	if err := mgr.PersistState(); err != nil {
+		t.Fatal(err)
+	}
+
+	tests := []struct {
+		name, plan, state string
+		drop              []addrs.Provider
+		want              string
+	}{
+		{"locked version differs", otherVersion, stateA, nil, "Provider version does not match the plan"},
+		{"provider missing from lock file", unlocked, stateA, nil, "Provider missing from the plan's lock file"},
+		{"locked provider not available", fresh, stateA, []addrs.Provider{null}, "Provider not available"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			calls.Store(0)
+			code, stderr := apply(tt.plan, tt.state, tt.drop...)
+			if code != ExitError || !strings.Contains(stderr, tt.want) {
+				t.Errorf("exit %d, want 1 with %q; stderr:\n%s", code, tt.want, stderr)
+			}
+			if n := calls.Load(); n != 0 {
+				t.Errorf("%d provider factory calls before the refusal, want 0", n)
+			}
+		})
+	}
+	if _, err := os.Stat(filepath.Join(outDir, "f.txt")); !os.IsNotExist(err) {
+		t.Fatalf("a refused apply created an object: %v", err)
+	}
+
+	// The control: the same plan applies, and then it starts providers.
+	calls.Store(0)
+	if code, stderr := apply(fresh, stateA); code != ExitOK {
+		t.Fatalf("apply: exit %d\n%s", code, stderr)
+	}
+	if calls.Load() == 0 {
+		t.Fatal("the control apply started no provider: the counter does not work")
+	}
+
+	// A plan made from stateA is refused for a state of another lineage.
+	again := plan("again.tfplan", stateA, "-var", "dir="+t.TempDir()) // a change to make
+	calls.Store(0)
+	if code, stderr := apply(again, stateB); code != ExitError || !strings.Contains(stderr, "Saved plan is for a different state") {
+		t.Errorf("other lineage: exit %d\n%s", code, stderr)
+	}
+	if n := calls.Load(); n != 0 {
+		t.Errorf("%d provider factory calls before refusing another lineage's state, want 0", n)
+	}
+
+	// A plan made before that apply is now stale (the serial moved).
+	staleState := filepath.Join(dir, "c.tfstate")
+	first := plan("c1.tfplan", staleState)
+	second := plan("c2.tfplan", staleState)
+	if code, stderr := apply(first, staleState); code != ExitOK {
+		t.Fatalf("apply c1: exit %d\n%s", code, stderr)
+	}
+	sf := readStateFile(t, staleState)
+	calls.Store(0)
+	code, stderr := apply(second, staleState)
+	if code != ExitError || !strings.Contains(stderr, "Saved plan is stale") {
+		t.Errorf("stale plan: exit %d\n%s", code, stderr)
+	}
+	if n := calls.Load(); n != 0 {
+		t.Errorf("%d provider factory calls before refusing a stale plan, want 0", n)
+	}
+	if after := readStateFile(t, staleState); after.Serial != sf.Serial || after.Lineage != sf.Lineage {
+		t.Errorf("refused apply changed the state: serial %d -> %d", sf.Serial, after.Serial)
+	}
+}
+
+func readStateFile(t *testing.T, path string) *statefile.File {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sf, err := statefile.Read(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sf
+}

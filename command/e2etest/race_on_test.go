@@ -1,0 +1,6 @@
+//go:build race
+
+package e2etest
+
+// raceEnabled: the tests run with -race, so the binaries are built with it.
+const raceEnabled = true
