@@ -173,14 +173,15 @@ func (h *applyHook) PreApply(addr addrs.AbsResourceInstance, dk addrs.DeposedKey
 	} else {
 		fmt.Fprintln(h.w, msg)
 	}
+	interval := h.interval
 	h.mu.Unlock()
-	go h.tick(addr, key, o, v[1])
+	go h.tick(addr, key, o, v[1], interval)
 	return terraform.HookActionContinue, nil
 }
 
 // tick reports a running operation every interval until it completes.
-func (h *applyHook) tick(addr addrs.AbsResourceInstance, key string, o *op, still string) {
-	t := time.NewTicker(h.interval)
+func (h *applyHook) tick(addr addrs.AbsResourceInstance, key string, o *op, still string, interval time.Duration) {
+	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {
 		select {
@@ -258,7 +259,7 @@ func (h *applyHook) PreProvisionInstanceStep(addr addrs.AbsResourceInstance, typ
 	if prev := h.created[key]; prev != nil && h.inflight[key] == nil {
 		o := &op{action: prev.action, start: prev.start, stop: make(chan struct{})}
 		h.inflight[key] = o
-		go h.tick(addr, key, o, verbs[o.action][1])
+		go h.tick(addr, key, o, verbs[o.action][1], h.interval)
 	}
 	return terraform.HookActionContinue, nil
 }

@@ -1,0 +1,100 @@
+package command
+
+import (
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/plans"
+)
+
+// lineWatcher is an io.Writer that records what is written and signals
+// when a line matching want appears, so tests wait on output, not time.
+type lineWatcher struct {
+	mu   sync.Mutex
+	buf  strings.Builder
+	want *regexp.Regexp
+	seen chan struct{}
+	once sync.Once
+}
+
+func (w *lineWatcher) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.buf.Write(p)
+	if w.want.MatchString(w.buf.String()) {
+		w.once.Do(func() { close(w.seen) })
+	}
+	return len(p), nil
+}
+
+func (w *lineWatcher) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf.String()
+}
+
+// TestApplyHookProgress: an operation prints its start, "Still ..." lines
+// at every interval while it runs (also while its provisioners run, which
+// the core reports after PostApply), and its completion with the id.
+func TestApplyHookProgress(t *testing.T) {
+	addr := addrs.Resource{Mode: addrs.ManagedResourceMode, Type: "null_resource", Name: "slow"}.Instance(addrs.NoKey).Absolute(addrs.RootModuleInstance)
+	obj := cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal("42")})
+	tests := []struct {
+		name   string
+		action plans.Action
+		prior  cty.Value
+		want   []string
+	}{
+		{"create", plans.Create, cty.NullVal(obj.Type()), []string{
+			"null_resource.slow: Creating...", "null_resource.slow: Still creating... [", "null_resource.slow: Creation complete after ", "[id=42]"}},
+		{"update", plans.Update, obj, []string{
+			"null_resource.slow: Modifying... [id=42]", "null_resource.slow: Still modifying... [", "null_resource.slow: Modifications complete after "}},
+		{"destroy", plans.Delete, obj, []string{
+			"null_resource.slow: Destroying... [id=42]", "null_resource.slow: Still destroying... [", "null_resource.slow: Destruction complete after "}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := &lineWatcher{want: regexp.MustCompile(`Still [a-z]+\.\.\. \[\d+s elapsed\]\n`), seen: make(chan struct{})}
+			h := newApplyHook(w, nil)
+			h.interval = time.Millisecond
+			planned := obj
+			if tt.action == plans.Delete {
+				planned = cty.NullVal(obj.Type())
+			}
+			h.PreApply(addr, addrs.NotDeposed, tt.action, tt.prior, planned)
+			<-w.seen
+			h.PostApply(addr, addrs.NotDeposed, planned, nil)
+			for _, want := range tt.want {
+				if !strings.Contains(w.String(), want) {
+					t.Errorf("output lacks %q:\n%s", want, w.String())
+				}
+			}
+		})
+	}
+
+	t.Run("provisioners", func(t *testing.T) {
+		w := &lineWatcher{want: regexp.MustCompile(`Provisioning with 'local-exec'\.\.\.\n(.*\n)*.*Still creating\.\.\. \[\d+s elapsed\]\n`), seen: make(chan struct{})}
+		h := newApplyHook(w, nil)
+		h.interval = time.Hour // no ticks during the create itself
+		h.PreApply(addr, addrs.NotDeposed, plans.Create, cty.NullVal(obj.Type()), obj)
+		h.PostApply(addr, addrs.NotDeposed, obj, nil)
+		h.mu.Lock()
+		h.interval = time.Millisecond
+		h.mu.Unlock()
+		h.PreProvisionInstanceStep(addr, "local-exec")
+		<-w.seen
+		h.PostProvisionInstanceStep(addr, "local-exec", nil)
+		h.mu.Lock()
+		n := len(h.inflight)
+		h.mu.Unlock()
+		if n != 0 {
+			t.Errorf("%d operations still ticking after the provisioner finished", n)
+		}
+	})
+}
