@@ -123,6 +123,14 @@ type planResult struct {
 // runPlan loads everything, plans, renders and writes the archive.
 func runPlan(m *Meta, ui *ui, wd string, f *planFlags) planResult {
 	src := Sources{Dir: wd}
+	if !hasConfigFiles(wd) && !f.destroy {
+		// Planning an empty directory would destroy everything the state
+		// tracks: almost always the wrong directory, so refuse, as Terraform does.
+		abs, _ := filepath.Abs(wd)
+		ui.diags(hcl.Diagnostics{tfdiags.Errorf("No configuration files",
+			"There are no .tf or .tf.json files in %s\n\nPlanning without a configuration would mark everything in the state for destruction, which is rarely what is wanted. To destroy everything, plan with -destroy; otherwise run in the directory of the configuration, or pass -chdir=DIR.", abs)}, src)
+		return planResult{code: ExitError}
+	}
 	config, diags := configs.LoadConfigDir(wd)
 	if diags.HasErrors() {
 		ui.diags(diags, src)

@@ -3,6 +3,8 @@ package command
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -49,6 +51,12 @@ func openState(ctx context.Context, path string, lock bool, timeout time.Duratio
 	mgr.SetBackupPath(path + ".backup")
 	release := func() hcl.Diagnostics { return nil }
 	if lock {
+		// The lock file lives beside the state, so its directory must exist
+		// (a backend "local" path in a new directory); Terraform creates it too.
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return nil, release, hcl.Diagnostics{tfdiags.Errorf("Error acquiring the state lock",
+				"Creating the state's directory %s failed: %s", filepath.Dir(path), err)}
+		}
 		info := statemgr.NewLockInfo()
 		info.Operation = operation
 		info.Version = Version

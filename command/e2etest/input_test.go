@@ -41,6 +41,7 @@ func TestBadInput(t *testing.T) {
 		args           []string
 	}{
 		{"missing directory", dir, "plan", []string{"-chdir=nope"}},
+		{"no configuration", dir, "plan", nil},
 		{"syntax error", syntax, "plan", nil},
 		{"undeclared reference", ref, "plan", []string{"-var", "n=1"}},
 		{"undeclared -var", ok, "plan", []string{"-var", "n=1", "-var", "m=2"}},
