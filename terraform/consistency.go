@@ -33,23 +33,67 @@ func (m valueMismatch) String() string {
 // "inconsistent result after apply" (promised: the final planned object,
 // got: the new object) and "inconsistent final plan" (promised: the saved
 // plan, got: the plan made again at apply). secret reports paths whose
-// values must not be shown. Marks are ignored. O(size of the values),
-// O(n·m) only for sets with unknown elements.
+// values must not be shown. Marks are ignored. The mismatches are sorted
+// by path. O(size of the values) without allocating when they agree
+// (it runs for every applied instance); O(n·m) only for sets with unknown
+// elements.
 func compatibleValues(promised, got cty.Value, secret func(cty.Path) bool) []valueMismatch {
-	promised, _ = promised.UnmarkDeep()
-	got, _ = got.UnmarkDeep()
 	c := &compatChecker{secret: secret}
-	c.check(nil, promised, got)
+	c.stack = c.buf[:0]
+	c.check(promised, got)
+	if len(c.out) > 1 {
+		sort.SliceStable(c.out, func(i, j int) bool {
+			return configschema.FormatPath(c.out[i].path) < configschema.FormatPath(c.out[j].path)
+		})
+	}
 	return c.out
 }
 
+// compatChecker walks two values side by side. The path to the current
+// position is kept as a stack of plain steps and turned into a cty.Path
+// only for a mismatch, so agreeing values cost no allocation per step.
 type compatChecker struct {
 	secret func(cty.Path) bool
 	out    []valueMismatch
+	stack  []compatStep
+	buf    [8]compatStep // stack's first backing array
 }
 
-func (c *compatChecker) fail(path cty.Path, format string, args ...any) {
-	c.out = append(c.out, valueMismatch{path: path.Copy(), reason: fmt.Sprintf(format, args...)})
+// compatStep is one step of the current path: an attribute name, or an
+// index key when attr is empty.
+type compatStep struct {
+	attr string
+	key  cty.Value
+}
+
+func (c *compatChecker) push(attr string, key cty.Value) {
+	c.stack = append(c.stack, compatStep{attr, key})
+}
+func (c *compatChecker) pop() { c.stack = c.stack[:len(c.stack)-1] }
+
+// path returns the current position as a new cty.Path.
+func (c *compatChecker) path() cty.Path {
+	out := make(cty.Path, len(c.stack))
+	for i, s := range c.stack {
+		if s.attr != "" {
+			out[i] = cty.GetAttrStep{Name: s.attr}
+		} else {
+			out[i] = cty.IndexStep{Key: s.key}
+		}
+	}
+	return out
+}
+
+// fail records a mismatch at the current position; %v arguments that are
+// cty.Values are rendered with show.
+func (c *compatChecker) fail(format string, args ...any) {
+	path := c.path()
+	for i, a := range args {
+		if v, ok := a.(cty.Value); ok {
+			args[i] = c.show(path, v)
+		}
+	}
+	c.out = append(c.out, valueMismatch{path: path, reason: fmt.Sprintf(format, args...)})
 }
 
 // show renders v for a message, or hides it when path is secret.
@@ -57,6 +101,7 @@ func (c *compatChecker) show(path cty.Path, v cty.Value) string {
 	if c.secret != nil && c.secret(path) {
 		return "(sensitive value)"
 	}
+	v, _ = v.UnmarkDeep()
 	switch {
 	case !v.IsKnown():
 		return "(known after apply)"
@@ -80,88 +125,129 @@ func withArticle(name string) string {
 	return "a " + name
 }
 
-func (c *compatChecker) check(path cty.Path, p, g cty.Value) {
+func (c *compatChecker) check(p, g cty.Value) {
+	p, _ = p.Unmark() // shallow, O(1): nested marks are dropped level by level
+	g, _ = g.Unmark()
 	if !p.IsKnown() {
 		if errs := g.Type().TestConformance(p.Type()); p.Type() != cty.DynamicPseudoType && len(errs) > 0 {
-			c.fail(path, "the planned value was unknown of type %s, but the provider returned a value of type %s", p.Type().FriendlyName(), g.Type().FriendlyName())
+			c.fail("the planned value was unknown of type %s, but the provider returned a value of type %s", p.Type().FriendlyName(), g.Type().FriendlyName())
 		}
 		return
 	}
 	if !g.IsKnown() {
-		c.fail(path, "the planned value %s was known, but it is now unknown", c.show(path, p))
+		c.fail("the planned value %v was known, but it is now unknown", p)
 		return
 	}
 	if p.IsNull() || g.IsNull() {
 		if p.IsNull() != g.IsNull() {
-			c.fail(path, "the planned value was %s, but now it is %s", c.show(path, p), c.show(path, g))
+			c.fail("the planned value was %v, but now it is %v", p, g)
 		}
 		return
 	}
-	pt, gt := p.Type(), g.Type()
+	pt := p.Type()
 	switch {
 	case pt.IsPrimitiveType():
-		if eq := p.Equals(g); !gt.IsPrimitiveType() || !eq.IsKnown() || eq.False() {
-			c.fail(path, "the planned value was %s, but now it is %s", c.show(path, p), c.show(path, g))
+		if !primitiveEqual(p, g) {
+			c.fail("the planned value was %v, but now it is %v", p, g)
 		}
+	case pt.IsObjectType():
+		c.checkObject(p, g)
+	case p.RawEquals(g):
+		// a collection identical to the plan (the common case): no need
+		// to look at its elements one by one
 	case pt.IsListType() || pt.IsTupleType():
-		c.checkSequence(path, p, g)
-	case pt.IsMapType() || pt.IsObjectType():
-		c.checkMapping(path, p, g)
+		c.checkSequence(p, g)
+	case pt.IsMapType():
+		c.checkMap(p, g)
 	case pt.IsSetType():
-		c.checkSet(path, p, g)
+		c.checkSet(p, g)
 	default: // capsules: only identity can be checked
 		if !p.RawEquals(g) {
-			c.fail(path, "the planned value changed")
+			c.fail("the planned value changed")
 		}
 	}
 }
 
-func (c *compatChecker) checkSequence(path cty.Path, p, g cty.Value) {
+// primitiveEqual compares two known, non-null values of primitive type
+// without cty's general equality machinery (the hot path of the check).
+func primitiveEqual(p, g cty.Value) bool {
+	switch pt := p.Type(); {
+	case pt != g.Type():
+		return false
+	case pt == cty.String:
+		return p.AsString() == g.AsString()
+	case pt == cty.Bool:
+		return p.True() == g.True()
+	}
+	return p.AsBigFloat().Cmp(g.AsBigFloat()) == 0
+}
+
+func (c *compatChecker) typeChanged(p, g cty.Value) {
+	c.fail("the planned value was %s, but now it is %s", withArticle(p.Type().FriendlyName()), withArticle(g.Type().FriendlyName()))
+}
+
+func (c *compatChecker) checkSequence(p, g cty.Value) {
 	if !(g.Type().IsListType() || g.Type().IsTupleType()) {
-		c.fail(path, "the planned value was %s, but now it is %s", withArticle(p.Type().FriendlyName()), withArticle(g.Type().FriendlyName()))
+		c.typeChanged(p, g)
 		return
 	}
 	if pl, gl := p.LengthInt(), g.LengthInt(); pl != gl {
-		c.fail(path, "the planned value had %d elements, but now it has %d", pl, gl)
+		c.fail("the planned value had %d elements, but now it has %d", pl, gl)
 		return
 	}
 	for i := range p.LengthInt() {
 		k := cty.NumberIntVal(int64(i))
-		c.check(append(path, cty.IndexStep{Key: k}), p.Index(k), g.Index(k))
+		c.push("", k)
+		c.check(p.Index(k), g.Index(k))
+		c.pop()
 	}
 }
 
-func (c *compatChecker) checkMapping(path cty.Path, p, g cty.Value) {
-	if !(g.Type().IsMapType() || g.Type().IsObjectType()) {
-		c.fail(path, "the planned value was %s, but now it is %s", withArticle(p.Type().FriendlyName()), withArticle(g.Type().FriendlyName()))
+func (c *compatChecker) checkObject(p, g cty.Value) {
+	pt, gt := p.Type(), g.Type()
+	if !gt.IsObjectType() {
+		c.typeChanged(p, g)
 		return
 	}
-	pm, gm := p.AsValueMap(), g.AsValueMap()
-	keys := make([]string, 0, len(pm)+len(gm))
-	for k := range pm {
-		keys = append(keys, k)
+	for name := range pt.AttributeTypes() {
+		c.push(name, cty.NilVal)
+		if gt.HasAttribute(name) {
+			c.check(p.GetAttr(name), g.GetAttr(name))
+		} else {
+			c.fail("the planned value %v is missing from the result", p.GetAttr(name))
+		}
+		c.pop()
 	}
-	for k := range gm {
-		if _, ok := pm[k]; !ok {
-			keys = append(keys, k)
+	for name := range gt.AttributeTypes() {
+		if !pt.HasAttribute(name) {
+			c.push(name, cty.NilVal)
+			c.fail("the result has an element %v the plan did not have", g.GetAttr(name))
+			c.pop()
 		}
 	}
-	sort.Strings(keys)
-	obj := p.Type().IsObjectType()
-	for _, k := range keys {
-		var step cty.PathStep = cty.IndexStep{Key: cty.StringVal(k)}
-		if obj {
-			step = cty.GetAttrStep{Name: k}
+}
+
+func (c *compatChecker) checkMap(p, g cty.Value) {
+	if !g.Type().IsMapType() {
+		c.typeChanged(p, g)
+		return
+	}
+	for it := p.ElementIterator(); it.Next(); {
+		k, pv := it.Element()
+		c.push("", k)
+		if has := g.HasIndex(k); has.IsKnown() && has.True() {
+			c.check(pv, g.Index(k))
+		} else {
+			c.fail("the planned value %v is missing from the result", pv)
 		}
-		pv, pok := pm[k]
-		gv, gok := gm[k]
-		switch {
-		case !gok:
-			c.fail(append(path, step), "the planned value %s is missing from the result", c.show(append(path, step), pv))
-		case !pok:
-			c.fail(append(path, step), "the result has an element %s the plan did not have", c.show(append(path, step), gv))
-		default:
-			c.check(append(path, step), pv, gv)
+		c.pop()
+	}
+	for it := g.ElementIterator(); it.Next(); {
+		k, gv := it.Element()
+		if has := p.HasIndex(k); !has.IsKnown() || has.False() {
+			c.push("", k)
+			c.fail("the result has an element %v the plan did not have", gv)
+			c.pop()
 		}
 	}
 }
@@ -171,14 +257,14 @@ func (c *compatChecker) checkMapping(path cty.Path, p, g cty.Value) {
 // result element must match some planned element (an unknown one matching
 // anything of its type). Elements cannot be named by a path, so mismatches
 // are reported at the set.
-func (c *compatChecker) checkSet(path cty.Path, p, g cty.Value) {
+func (c *compatChecker) checkSet(p, g cty.Value) {
 	if !g.Type().IsSetType() {
-		c.fail(path, "the planned value was %s, but now it is %s", withArticle(p.Type().FriendlyName()), withArticle(g.Type().FriendlyName()))
+		c.typeChanged(p, g)
 		return
 	}
 	if p.IsWhollyKnown() && g.IsWhollyKnown() {
 		if eq := p.Equals(g); !eq.IsKnown() || eq.False() {
-			c.fail(path, "the planned set of %d elements differs from the result's %d elements", p.LengthInt(), g.LengthInt())
+			c.fail("the planned set of %d elements differs from the result's %d elements", p.LengthInt(), g.LengthInt())
 		}
 		return
 	}
@@ -186,6 +272,7 @@ func (c *compatChecker) checkSet(path cty.Path, p, g cty.Value) {
 	matches := func(a, b cty.Value) bool {
 		return len(compatibleValues(a, b, nil)) == 0
 	}
+	path := c.path()
 	var missing, extra []string
 	for _, x := range pe {
 		if !x.IsWhollyKnown() {
@@ -201,10 +288,10 @@ func (c *compatChecker) checkSet(path cty.Path, p, g cty.Value) {
 		}
 	}
 	if len(missing) > 0 {
-		c.fail(path, "planned set elements are missing from the result: %s", strings.Join(missing, ", "))
+		c.fail("planned set elements are missing from the result: %s", strings.Join(missing, ", "))
 	}
 	if len(extra) > 0 {
-		c.fail(path, "the result has set elements the plan did not allow: %s", strings.Join(extra, ", "))
+		c.fail("the result has set elements the plan did not allow: %s", strings.Join(extra, ", "))
 	}
 }
 

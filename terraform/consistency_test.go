@@ -164,3 +164,28 @@ func TestApplyInconsistentFinalPlan(t *testing.T) {
 		t.Errorf("applied despite an inconsistent final plan: %v", calls)
 	}
 }
+
+// BenchmarkCompatibleValues measures the per-instance cost of the apply
+// consistency checks on a typical object (a few attributes, a nested list
+// block and a map) that agrees with its plan.
+func BenchmarkCompatibleValues(b *testing.B) {
+	obj := func(id cty.Value) cty.Value {
+		return cty.ObjectVal(map[string]cty.Value{
+			"id":   id,
+			"name": cty.StringVal("a"),
+			"n":    cty.NumberIntVal(3),
+			"tags": cty.MapVal(map[string]cty.Value{"env": cty.StringVal("prod"), "team": cty.StringVal("x")}),
+			"rule": cty.ListVal([]cty.Value{cty.ObjectVal(map[string]cty.Value{"port": cty.NumberIntVal(80), "name": cty.StringVal("http")})}),
+			"none": cty.NullVal(cty.String),
+		})
+	}
+	planned, got := obj(cty.UnknownVal(cty.String)), obj(cty.StringVal("id-1"))
+	for b.Loop() {
+		if m := compatibleValues(planned, got, nil); len(m) != 0 {
+			b.Fatal(m)
+		}
+		if m := compatibleValues(planned, planned, nil); len(m) != 0 {
+			b.Fatal(m)
+		}
+	}
+}
