@@ -47,6 +47,9 @@ func Apply(m *Meta, args []string) (code int) {
 	if chdir != "" && f.chdir == "" {
 		f.chdir = chdir
 	}
+	if msg := f.check(); msg != "" {
+		return usageError(m, msg)
+	}
 	if fs.NArg() > 1 {
 		return usageError(m, "apply takes at most one plan file")
 	}

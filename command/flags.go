@@ -40,6 +40,17 @@ func (c *commonFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&c.input, "input", false, "accepted for compatibility; plankit never prompts for variables")
 }
 
+// check reports a bad combination of common options, as a usage error.
+func (c *commonFlags) check() string {
+	if c.parallelism < 1 {
+		return fmt.Sprintf("-parallelism must be at least 1, not %d", c.parallelism)
+	}
+	if c.lockTimeout < 0 {
+		return "-lock-timeout cannot be negative"
+	}
+	return ""
+}
+
 // newFlagSet returns a flag set that reports errors instead of exiting.
 func newFlagSet(name string, out io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)

@@ -87,6 +87,9 @@ func Plan(m *Meta, args []string) (code int) {
 	if fs.NArg() > 0 {
 		return usageError(m, fmt.Sprintf("plan takes no positional arguments (got %q); the configuration directory is the working directory, or -chdir=DIR", fs.Arg(0)))
 	}
+	if msg := f.check(); msg != "" {
+		return usageError(m, msg)
+	}
 	if f.destroy && f.refreshOnly {
 		return usageError(m, "-destroy and -refresh-only are mutually exclusive")
 	}
