@@ -2,6 +2,8 @@ package command
 
 import (
 	"bytes"
+	"crypto/ed25519"
+	"crypto/rand"
 	"os"
 	"path/filepath"
 	"strings"
@@ -131,6 +133,28 @@ func TestApplyRefusesBeforeProviders(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	// An archive signed with one key, verified with another.
+	_, signer, _ := ed25519.GenerateKey(rand.Reader)
+	trusted, _, _ := ed25519.GenerateKey(rand.Reader)
+	signed := rewriteLocks("signed.tfplan", func(l *depsfile.Locks) *depsfile.Locks { return l })
+	resign(t, signed, signer)
+	pubPEM, err := planfile.EncodeVerifyKey(trusted)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pubPath := filepath.Join(dir, "trusted.pub.pem")
+	if err := os.WriteFile(pubPath, pubPEM, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	calls.Store(0)
+	m, _, errb := countingMeta(t, &calls)
+	if code := Apply(m, []string{"-no-color", "-state=" + stateA, "-verify-key=" + pubPath, signed}); code != ExitError || !strings.Contains(errb.String(), "Plan signature check failed") {
+		t.Errorf("wrongly signed archive: exit %d\n%s", code, errb)
+	}
+	if n := calls.Load(); n != 0 {
+		t.Errorf("%d provider factory calls before refusing a bad signature, want 0", n)
+	}
+
 	tests := []struct {
 		name, plan, state string
 		drop              []addrs.Provider
@@ -208,4 +232,25 @@ func readStateFile(t *testing.T, path string) *statefile.File {
 		t.Fatal(err)
 	}
 	return sf
+}
+
+// resign rewrites the archive at path signed with key.
+func resign(t *testing.T, path string, key ed25519.PrivateKey) {
+	t.Helper()
+	r, err := planfile.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	p, err := r.ReadPlan()
+	if err != nil {
+		t.Fatal(err)
+	}
+	prior, _ := r.ReadStateFile()
+	prev, _ := r.ReadPrevStateFile()
+	snap, _ := r.ReadConfigSnapshot()
+	locks, _ := r.ReadDependencyLocks()
+	if err := planfile.Write(path, &planfile.CreateArgs{Plan: p, StateFile: prior, PreviousRunStateFile: prev, ConfigSnapshot: snap, DependencyLocks: locks, SignKey: key}); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -55,11 +55,14 @@ func (fs *flagSet) parse(m *Meta, args []string) (code int, ok bool) {
 type ui struct {
 	out, errw io.Writer
 	col       render.Colorizer
-	json      *JSONView
+	// errColor colours the errors written to errw: stdout and stderr may
+	// not both be terminals (plan 2>errors.log).
+	errColor bool
+	json     *JSONView
 }
 
 func newUI(m *Meta, jsonMode, noColor bool) *ui {
-	u := &ui{out: m.Stdout, errw: m.Stderr, col: render.Colorizer{Enabled: !noColor && m.StdoutTTY}}
+	u := &ui{out: m.Stdout, errw: m.Stderr, col: render.Colorizer{Enabled: !noColor && m.StdoutTTY}, errColor: !noColor && m.StderrTTY}
 	if jsonMode {
 		u.json = &JSONView{W: m.Stdout}
 		u.json.Version()
@@ -86,7 +89,7 @@ func (u *ui) diags(diags hcl.Diagnostics, src Sources) {
 		}
 	}
 	WriteDiagnostics(u.out, warns, src, u.col.Enabled)
-	WriteDiagnostics(u.errw, errs, src, u.col.Enabled)
+	WriteDiagnostics(u.errw, errs, src, u.errColor)
 }
 
 // plan renders a plan: the human text, or the -json messages (drift,
