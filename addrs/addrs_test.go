@@ -89,6 +89,9 @@ func TestTargetContains(t *testing.T) {
 		{"module.a[0].t.n[1]", true},
 		{"module.a[0].t.n[2]", false},
 		{"t.n", false},
+		{"module.a", true},
+		{"module.b", false},
+		{"module.a[0].module.c", false},
 	} {
 		tgt, diags := ParseTargetStr(tc.target)
 		if diags.HasErrors() {

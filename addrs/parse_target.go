@@ -26,17 +26,34 @@ type Target struct {
 
 // TargetContains reports whether target t includes instance r: the same
 // instance, an instance of the same resource, or something inside the
-// module instance.
+// module instance. A module step written without a key (-target=module.m)
+// stands for the whole module call, so it contains every instance of it,
+// as in Terraform since module expansion.
 func TargetContains(t Targetable, r AbsResourceInstance) bool {
 	switch t := t.(type) {
 	case ModuleInstance:
-		return t.IsAncestorOf(r.Module)
+		return targetModuleContains(t, r.Module)
 	case AbsResource:
 		return t.Equal(r.ContainingResource())
 	case AbsResourceInstance:
 		return t.Equal(r)
 	}
 	return false
+}
+
+func targetModuleContains(t, m ModuleInstance) bool {
+	if len(m) < len(t) {
+		return false
+	}
+	for i, step := range t {
+		if step.Name != m[i].Name {
+			return false
+		}
+		if step.InstanceKey != NoKey && step.InstanceKey != m[i].InstanceKey {
+			return false
+		}
+	}
+	return true
 }
 
 // ParseTarget parses a traversal such as module.a[0].aws_instance.b["x"].
