@@ -20,6 +20,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/providers/configschema"
 )
 
@@ -124,6 +125,28 @@ func (r GetProviderSchemaResponse) ResourceTypeSchema(typeName string) (Schema, 
 func (r GetProviderSchemaResponse) DataSourceSchema(typeName string) (Schema, bool) {
 	s, ok := r.DataSources[typeName]
 	return s, ok
+}
+
+// SchemaForResource returns the schema of res's type: a data source's for
+// a data resource, a managed resource type's otherwise.
+func (r GetProviderSchemaResponse) SchemaForResource(res addrs.Resource) (Schema, bool) {
+	if res.Mode == addrs.DataResourceMode {
+		return r.DataSourceSchema(res.Type)
+	}
+	return r.ResourceTypeSchema(res.Type)
+}
+
+// ResourceSchema finds the block schema of res's type among the schemas of
+// several providers (a plan's, say); nil when provider or type is missing.
+func ResourceSchema(schemas map[addrs.Provider]*GetProviderSchemaResponse, provider addrs.Provider, res addrs.Resource) *configschema.Block {
+	ps := schemas[provider]
+	if ps == nil {
+		return nil
+	}
+	if s, ok := ps.SchemaForResource(res); ok {
+		return s.Block
+	}
+	return nil
 }
 
 // ValidateProviderConfigRequest carries the provider configuration.

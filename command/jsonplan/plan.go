@@ -135,21 +135,6 @@ func Marshal(p *plans.Plan, opts Options) ([]byte, error) {
 	return json.Marshal(out)
 }
 
-func schemaFor(schemas map[addrs.Provider]*providers.GetProviderSchemaResponse, provider addrs.Provider, res addrs.Resource) *configschema.Block {
-	ps := schemas[provider]
-	if ps == nil {
-		return nil
-	}
-	m := ps.ResourceTypes
-	if res.Mode == addrs.DataResourceMode {
-		m = ps.DataSources
-	}
-	if s, ok := m[res.Type]; ok {
-		return s.Block
-	}
-	return nil
-}
-
 // Actions returns the JSON action list of a plans.Action.
 func Actions(a plans.Action) []string {
 	switch a {
@@ -270,7 +255,7 @@ func marshalResourceChanges(rcs []*plans.ResourceInstanceChange, schemas map[add
 	var out []resourceChange
 	for _, rc := range sortChanges(rcs) {
 		res := rc.Addr.Resource.Resource
-		schema := schemaFor(schemas, rc.ProviderAddr.Provider, res)
+		schema := providers.ResourceSchema(schemas, rc.ProviderAddr.Provider, res)
 		c, err := marshalChange(rc.Change, schema, rc.RequiredReplace)
 		if err != nil {
 			return nil, err
@@ -337,7 +322,7 @@ func plannedValues(changes *plans.Changes, schemas map[addrs.Provider]*providers
 			continue
 		}
 		res := rc.Addr.Resource.Resource
-		schema := schemaFor(schemas, rc.ProviderAddr.Provider, res)
+		schema := providers.ResourceSchema(schemas, rc.ProviderAddr.Provider, res)
 		_, after := markedChange(rc.Change, schema)
 		r := resource{
 			Address: rc.Addr.String(), Mode: modeString(res.Mode), Type: res.Type, Name: res.Name,

@@ -177,7 +177,7 @@ func stateResource(addr addrs.AbsResourceInstance, provider addrs.Provider, dk a
 	for _, d := range src.Dependencies {
 		r.DependsOn = append(r.DependsOn, d.String())
 	}
-	schema := schemaFor(schemas, provider, res)
+	schema := providers.ResourceSchema(schemas, provider, res)
 	if schema == nil {
 		r.Values = json.RawMessage(src.AttrsJSON)
 		r.SensitiveValues = json.RawMessage("{}")

@@ -81,23 +81,6 @@ func HasOutputChanges(changes *plans.Changes) bool {
 	return false
 }
 
-// ResourceSchema finds the schema of a resource instance's type among the
-// plan's provider schemas; nil when the plan does not carry it.
-func ResourceSchema(schemas map[addrs.Provider]*providers.GetProviderSchemaResponse, provider addrs.Provider, res addrs.Resource) *configschema.Block {
-	ps := schemas[provider]
-	if ps == nil {
-		return nil
-	}
-	m := ps.ResourceTypes
-	if res.Mode == addrs.DataResourceMode {
-		m = ps.DataSources
-	}
-	if s, ok := m[res.Type]; ok {
-		return s.Block
-	}
-	return nil
-}
-
 // SortedChanges returns the resource instance changes ordered by address
 // and deposed key, leaving the plan untouched.
 func SortedChanges(in []*plans.ResourceInstanceChange) []*plans.ResourceInstanceChange {
@@ -141,7 +124,7 @@ func Plan(w io.Writer, p *plans.Plan, color bool) error {
 				if rc.Action == plans.NoOp {
 					continue
 				}
-				schema := ResourceSchema(p.ProviderSchemas, rc.ProviderAddr.Provider, rc.Addr.Resource.Resource)
+				schema := providers.ResourceSchema(p.ProviderSchemas, rc.ProviderAddr.Provider, rc.Addr.Resource.Resource)
 				b.WriteString(ResourceChange(rc, schema, color, false))
 				b.WriteString("\n")
 			}
@@ -192,7 +175,7 @@ func driftSection(b *strings.Builder, p *plans.Plan, col Colorizer) bool {
 	b.WriteString(wrapText(fmt.Sprintf("%s detected the following changes made outside of %s since the last apply which may have affected this plan:", Product, Product)))
 	b.WriteString("\n")
 	for _, rc := range drifted {
-		schema := ResourceSchema(p.ProviderSchemas, rc.ProviderAddr.Provider, rc.Addr.Resource.Resource)
+		schema := providers.ResourceSchema(p.ProviderSchemas, rc.ProviderAddr.Provider, rc.Addr.Resource.Resource)
 		b.WriteString(ResourceChange(rc, schema, col.Enabled, true))
 		b.WriteString("\n")
 	}
