@@ -217,7 +217,14 @@ func applyPlan(m *Meta, ui *ui, wd string, f *applyFlags, plan *plans.Plan, conf
 		ui.diags(ds, src)
 		return ExitError
 	}
-	newState, applyDiags := core.Apply(ctx, plan, config, &terraform.ApplyOpts{Persist: persist})
+	// plantimestamp() returns the plan's recorded time; the clock serves
+	// only a plan that recorded none.
+	clock, ds := planClock(m.Env)
+	if ds.HasErrors() {
+		ui.diags(ds, src)
+		return ExitError
+	}
+	newState, applyDiags := core.Apply(ctx, plan, config, &terraform.ApplyOpts{Persist: persist, Timestamp: clock})
 	hook.stopAll()
 	if newState != nil {
 		if err := persist(newState); err != nil {

@@ -148,6 +148,8 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) planResult {
 	warnings = append(warnings, ds...)
 	replace, ds := parseReplace(f.replace)
 	warnings = append(warnings, ds...)
+	clock, ds := planClock(m.Env)
+	warnings = append(warnings, ds...)
 	spath, ds := statePath(wd, f.state, config)
 	warnings = append(warnings, ds...)
 	if warnings.HasErrors() {
@@ -191,7 +193,7 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) planResult {
 		mode = plans.RefreshOnlyMode
 	}
 	plan, ds := core.Plan(ctx, config, prior, &terraform.PlanOpts{
-		Mode: mode, SkipRefresh: !f.refresh, SetVariables: vals, Targets: targets, ForceReplace: replace,
+		Mode: mode, SkipRefresh: !f.refresh, SetVariables: vals, Targets: targets, ForceReplace: replace, Timestamp: clock,
 	})
 	if progress != nil {
 		progress.done()

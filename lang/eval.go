@@ -30,7 +30,9 @@ import (
 // PureOnly (set during plan) makes impure functions (timestamp, uuid,
 // bcrypt) return unknown values. PlanTimestamp is what plantimestamp
 // returns: the time the plan was made, the same when it is applied; zero
-// (validation) makes plantimestamp unknown.
+// (validation) makes plantimestamp unknown. PlanClock, when set, replaces
+// PlanTimestamp: the clock is read only if plantimestamp is called, so
+// the caller can tell whether the configuration used it.
 //
 // A Scope builds its function table on first use and keeps it, so reuse one
 // Scope for many evaluations in the same module; use it by pointer and do
@@ -42,6 +44,7 @@ type Scope struct {
 	WorkingDir    string
 	PureOnly      bool
 	PlanTimestamp time.Time
+	PlanClock     *PlanClock
 
 	funcs funcCache
 }
@@ -100,7 +103,7 @@ func (s *Scope) EvalBlock(body hcl.Body, spec hcldec.Spec) (cty.Value, hcl.Diagn
 }
 
 // funcCache holds a Scope's function table with the options it was built
-// for, so changing WorkingDir, PureOnly or PlanTimestamp between calls
+// for, so changing WorkingDir, PureOnly, PlanTimestamp or PlanClock between calls
 // rebuilds it.
 type funcCache struct {
 	mu    sync.Mutex

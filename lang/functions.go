@@ -23,11 +23,14 @@ type FuncOptions struct {
 	WorkingDir    string
 	PureOnly      bool
 	PlanTimestamp time.Time
+	// PlanClock, when set, is plantimestamp's source instead of
+	// PlanTimestamp, read on first call.
+	PlanClock *PlanClock
 }
 
 // equal reports whether two option sets build the same table.
 func (o FuncOptions) equal(p FuncOptions) bool {
-	return o.WorkingDir == p.WorkingDir && o.PureOnly == p.PureOnly && o.PlanTimestamp.Equal(p.PlanTimestamp)
+	return o.WorkingDir == p.WorkingDir && o.PureOnly == p.PureOnly && o.PlanTimestamp.Equal(p.PlanTimestamp) && o.PlanClock == p.PlanClock
 }
 
 // Functions returns the function table for expressions in this scope:
@@ -42,7 +45,7 @@ func (s *Scope) Functions() map[string]function.Function {
 	c := &s.funcs
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	opts := FuncOptions{WorkingDir: s.WorkingDir, PureOnly: s.PureOnly, PlanTimestamp: s.PlanTimestamp}
+	opts := FuncOptions{WorkingDir: s.WorkingDir, PureOnly: s.PureOnly, PlanTimestamp: s.PlanTimestamp, PlanClock: s.PlanClock}
 	if !c.built || !c.opts.equal(opts) {
 		c.table = BuildFunctions(opts)
 		c.built, c.opts = true, opts
@@ -149,7 +152,7 @@ func BuildFunctions(opts FuncOptions) map[string]function.Function {
 
 		// Date and time.
 		"formatdate":    stdlib.FormatDateFunc,
-		"plantimestamp": funcs.MakePlanTimestampFunc(opts.PlanTimestamp),
+		"plantimestamp": planTimestampFunc(opts),
 		"timecmp":       funcs.TimeCmpFunc,
 		"timeadd":       stdlib.TimeAddFunc,
 		"timestamp":     funcs.TimestampFunc,
@@ -197,4 +200,13 @@ func BuildFunctions(opts FuncOptions) map[string]function.Function {
 		}
 	}
 	return fs
+}
+
+// planTimestampFunc is plantimestamp for opts: from the PlanClock when
+// there is one, else the fixed PlanTimestamp.
+func planTimestampFunc(opts FuncOptions) function.Function {
+	if opts.PlanClock != nil {
+		return funcs.MakeLazyPlanTimestampFunc(opts.PlanClock.Time)
+	}
+	return funcs.MakePlanTimestampFunc(opts.PlanTimestamp)
 }

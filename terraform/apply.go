@@ -3,12 +3,14 @@ package terraform
 import (
 	"context"
 	"sync"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/configs"
+	"github.com/plankit/plankit/lang"
 	"github.com/plankit/plankit/lang/marks"
 	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/states"
@@ -43,6 +45,10 @@ func (c *Context) Apply(ctx context.Context, plan *plans.Plan, config *configs.C
 	ws.state = prior.DeepCopy().SyncWrapper()
 	ws.plan = plan
 	ws.applied = newApplyIndex(plan.Changes)
+	ws.clock = lang.NewPlanClock(opts.Timestamp)
+	if !plan.Timestamp.IsZero() {
+		ws.clock = lang.NewPlanClock(func() time.Time { return plan.Timestamp })
+	}
 	ws.opts = &PlanOpts{Mode: plan.UIMode, SetVariables: InputValues{}}
 	for name, v := range plan.VariableValues {
 		ws.opts.SetVariables[name] = &InputValue{Value: v, SourceType: ValueFromPlan}

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -116,6 +117,12 @@ type PlanOpts struct {
 	SetVariables InputValues
 	Targets      []addrs.Targetable
 	ForceReplace []addrs.AbsResourceInstance
+	// Timestamp is the clock plantimestamp() reads, once, the first time
+	// an expression calls it; nil means time.Now. The command passes
+	// SOURCE_DATE_EPOCH here when it is set. The plan records the time
+	// (plans.Plan.Timestamp) only when the configuration called
+	// plantimestamp, so plans of other configurations hold no clock time.
+	Timestamp func() time.Time
 }
 
 // ApplyOpts are the options of Context.Apply.
@@ -123,6 +130,11 @@ type ApplyOpts struct {
 	// Persist is called (from a background persister) with snapshots of
 	// the state while the apply runs; may be nil.
 	Persist func(*states.State) error
+	// Timestamp is plantimestamp()'s clock when the plan recorded no
+	// time (its configuration called plantimestamp only in expressions
+	// evaluated at apply, such as provisioners); nil means time.Now.
+	// Otherwise plantimestamp returns the plan's recorded time.
+	Timestamp func() time.Time
 }
 
 // GraphKind selects the graph GraphDOT renders.

@@ -3,13 +3,13 @@ package terraform
 import (
 	"context"
 	"sort"
-	"time"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/configs"
+	"github.com/plankit/plankit/lang"
 	"github.com/plankit/plankit/lang/marks"
 	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/providers"
@@ -53,6 +53,7 @@ func (c *Context) Plan(ctx context.Context, config *configs.Config, prevRunState
 	ws.state = prevRunState.DeepCopy().SyncWrapper()
 	ws.opts = opts
 	ws.skipRefr = opts.SkipRefresh
+	ws.clock = lang.NewPlanClock(opts.Timestamp)
 	ws.replace = map[string]bool{}
 	for _, a := range opts.ForceReplace {
 		ws.replace[a.String()] = true
@@ -101,7 +102,9 @@ func (ws *walkState) assemblePlan(opts *PlanOpts, errored bool) *plans.Plan {
 		PriorState:        prior,
 		Errored:           errored,
 		Complete:          !errored && len(opts.Targets) == 0,
-		Timestamp:         time.Now().UTC(),
+	}
+	if ws.clock.Used() {
+		p.Timestamp = ws.clock.Time()
 	}
 	for name, v := range ws.config.Module.Variables {
 		val, ok := ws.named.GetKey("", namedvals.Variable, name)

@@ -11,6 +11,7 @@ import (
 	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/configs"
 	"github.com/plankit/plankit/dag"
+	"github.com/plankit/plankit/lang"
 	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/providers"
 	"github.com/plankit/plankit/states"
@@ -61,6 +62,8 @@ type walkState struct {
 	applied  *applyIndex
 	dirty    func()   // announces a state change to the persister (apply)
 	scopes   sync.Map // module directory -> *sync.Pool of *lang.Scope
+	// clock is plantimestamp's source (nil in validation: unknown).
+	clock *lang.PlanClock
 
 	// notStarted counts the instances (and destroys) left undone because
 	// the walk was cancelled; Plan and Apply report them in one message.

@@ -64,16 +64,25 @@ func parseTimestamp(v cty.Value) (time.Time, error) {
 // evaluation outside a plan) gives an unknown string, as Terraform's
 // validate does.
 func MakePlanTimestampFunc(planTime time.Time) function.Function {
+	return MakeLazyPlanTimestampFunc(func() time.Time { return planTime })
+}
+
+// MakeLazyPlanTimestampFunc is MakePlanTimestampFunc with the time asked
+// of planTime at each call (never when the function is not called), so a
+// caller can read the clock only if the configuration uses plantimestamp.
+// A zero time gives an unknown string.
+func MakeLazyPlanTimestampFunc(planTime func() time.Time) function.Function {
 	return function.New(&function.Spec{
 		Description:  "Returns the time of the plan being made or applied, in RFC 3339 format.",
 		Params:       []function.Parameter{},
 		Type:         function.StaticReturnType(cty.String),
 		RefineResult: refineNotNull,
 		Impl: func(args []cty.Value, retType cty.Type) (cty.Value, error) {
-			if planTime.IsZero() {
+			t := planTime()
+			if t.IsZero() {
 				return cty.UnknownVal(cty.String), nil
 			}
-			return cty.StringVal(planTime.UTC().Format(time.RFC3339)), nil
+			return cty.StringVal(t.UTC().Format(time.RFC3339)), nil
 		},
 	})
 }
