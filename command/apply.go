@@ -212,7 +212,7 @@ func applyPlan(m *Meta, ui *ui, wd string, f *applyFlags, plan *plans.Plan, conf
 	defer stop()
 
 	hook := newApplyHook(ui.out, ui.json)
-	core, ds := terraform.NewContext(&terraform.ContextOpts{Providers: m.Providers, Parallelism: f.parallelism, Hooks: []terraform.Hook{hook}})
+	core, ds := terraform.NewContext(&terraform.ContextOpts{Providers: m.Providers, Parallelism: f.parallelism, Hooks: []terraform.Hook{hook}, WorkingDir: wd})
 	if ds.HasErrors() {
 		ui.diags(ds, src)
 		return ExitError

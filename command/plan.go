@@ -180,7 +180,10 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) planResult {
 		progress = &progressHook{w: m.Stderr}
 		hooks = append(hooks, progress)
 	}
-	core, ds := terraform.NewContext(&terraform.ContextOpts{Providers: m.Providers, Parallelism: f.parallelism, Hooks: hooks})
+	// The working directory is the -chdir directory, as if the process
+	// had changed into it (Terraform does): path.cwd, abspath and the
+	// file functions resolve against it.
+	core, ds := terraform.NewContext(&terraform.ContextOpts{Providers: m.Providers, Parallelism: f.parallelism, Hooks: hooks, WorkingDir: wd})
 	if ds.HasErrors() {
 		ui.diags(append(warnings, ds...), src)
 		return planResult{code: ExitError}
