@@ -28,6 +28,19 @@ data "null_data_source" "d" {
 				`data\.null_data_source\.d: Read complete after 0s \[id=static\]\n`,
 			},
 		},
+		{
+			name: "creation completes after the provisioner's output",
+			src: `
+resource "null_resource" "p" {
+  provisioner "local-exec" { command = "echo hello from ${self.id}" }
+}`,
+			want: []string{
+				`null_resource\.p: Creating\.\.\.\n`,
+				`null_resource\.p: Provisioning with 'local-exec'\.\.\.\n`,
+				`null_resource\.p \(local-exec\): hello from \d+\n`,
+				`null_resource\.p: Creation complete after 0s \[id=\d+\]\n`,
+			},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -72,11 +72,10 @@ type applyHook struct {
 	w        io.Writer
 	json     *JSONView
 	interval time.Duration
+	// inflight are the operations between PreApply and PostApply; the
+	// core calls PostApply after the provisioners, so "Still creating..."
+	// keeps counting while they run.
 	inflight map[string]*op
-	// created remembers when each completed create or update started:
-	// the core runs provisioners after PostApply, and "Still creating..."
-	// keeps counting from the operation's start while they run.
-	created map[string]*op
 }
 
 type op struct {
@@ -90,7 +89,7 @@ type op struct {
 var _ terraform.Hook = (*applyHook)(nil)
 
 func newApplyHook(w io.Writer, jv *JSONView) *applyHook {
-	return &applyHook{w: w, json: jv, interval: 10 * time.Second, inflight: map[string]*op{}, created: map[string]*op{}}
+	return &applyHook{w: w, json: jv, interval: 10 * time.Second, inflight: map[string]*op{}}
 }
 
 func hookKey(addr addrs.AbsResourceInstance, dk addrs.DeposedKey) string {
@@ -220,9 +219,6 @@ func (h *applyHook) PostApply(addr addrs.AbsResourceInstance, dk addrs.DeposedKe
 	}
 	delete(h.inflight, key)
 	close(o.stop)
-	if o.action == plans.Create || o.action == plans.Update {
-		h.created[key] = o
-	}
 	elapsed := time.Since(o.start).Truncate(time.Second)
 	if err != nil {
 		if h.json != nil {
@@ -255,17 +251,11 @@ func (h *applyHook) PreProvisionInstanceStep(addr addrs.AbsResourceInstance, typ
 		h.json.Emit("info", "provision_start", fmt.Sprintf("%s: Provisioning with '%s'...", addr, typeName),
 			map[string]any{"hook": map[string]any{"resource": resourceJSON(addr), "provisioner": typeName}})
 	}
-	key := addr.String()
-	if prev := h.created[key]; prev != nil && h.inflight[key] == nil {
-		o := &op{action: prev.action, start: prev.start, stop: make(chan struct{})}
-		h.inflight[key] = o
-		go h.tick(addr, key, o, verbs[o.action][1], h.interval)
-	}
 	return terraform.HookActionContinue, nil
 }
 
-// PostProvisionInstanceStep stops the "Still creating..." ticker that
-// PreProvisionInstanceStep restarted.
+// PostProvisionInstanceStep reports a provisioner's end in -json output
+// (the human view has no line for it, as in Terraform).
 func (h *applyHook) PostProvisionInstanceStep(addr addrs.AbsResourceInstance, typeName string, err error) (terraform.HookAction, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -275,11 +265,6 @@ func (h *applyHook) PostProvisionInstanceStep(addr addrs.AbsResourceInstance, ty
 			typ, level, msg = "provision_errored", "error", fmt.Sprintf("%s: (%s) Provisioning errored", addr, typeName)
 		}
 		h.json.Emit(level, typ, msg, map[string]any{"hook": map[string]any{"resource": resourceJSON(addr), "provisioner": typeName}})
-	}
-	key := addr.String()
-	if o := h.inflight[key]; o != nil && h.created[key] != nil {
-		close(o.stop)
-		delete(h.inflight, key)
 	}
 	return terraform.HookActionContinue, nil
 }

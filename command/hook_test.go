@@ -41,7 +41,7 @@ func (w *lineWatcher) String() string {
 
 // TestApplyHookProgress: an operation prints its start, "Still ..." lines
 // at every interval while it runs (also while its provisioners run, which
-// the core reports after PostApply), and its completion with the id.
+// the core reports before PostApply), and its completion with the id.
 func TestApplyHookProgress(t *testing.T) {
 	addr := addrs.Resource{Mode: addrs.ManagedResourceMode, Type: "null_resource", Name: "slow"}.Instance(addrs.NoKey).Absolute(addrs.RootModuleInstance)
 	obj := cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal("42")})
@@ -79,22 +79,26 @@ func TestApplyHookProgress(t *testing.T) {
 	}
 
 	t.Run("provisioners", func(t *testing.T) {
+		// The core reports the end of a create after its provisioners:
+		// "Still creating..." goes on while they run, and stops at
+		// PostApply.
 		w := &lineWatcher{want: regexp.MustCompile(`Provisioning with 'local-exec'\.\.\.\n(.*\n)*.*Still creating\.\.\. \[\d+s elapsed\]\n`), seen: make(chan struct{})}
 		h := newApplyHook(w, nil)
-		h.interval = time.Hour // no ticks during the create itself
-		h.PreApply(addr, addrs.NotDeposed, plans.Create, cty.NullVal(obj.Type()), obj)
-		h.PostApply(addr, addrs.NotDeposed, obj, nil)
-		h.mu.Lock()
 		h.interval = time.Millisecond
-		h.mu.Unlock()
+		h.PreApply(addr, addrs.NotDeposed, plans.Create, cty.NullVal(obj.Type()), obj)
 		h.PreProvisionInstanceStep(addr, "local-exec")
 		<-w.seen
 		h.PostProvisionInstanceStep(addr, "local-exec", nil)
+		h.PostApply(addr, addrs.NotDeposed, obj, nil)
 		h.mu.Lock()
 		n := len(h.inflight)
 		h.mu.Unlock()
 		if n != 0 {
-			t.Errorf("%d operations still ticking after the provisioner finished", n)
+			t.Errorf("%d operations still ticking after the create completed", n)
+		}
+		out := w.String()
+		if p, c := strings.Index(out, "Provisioning with"), strings.LastIndex(out, "Creation complete after"); p < 0 || c < p {
+			t.Errorf("Creation complete is not after the provisioner:\n%s", out)
 		}
 	})
 }

@@ -78,20 +78,34 @@ func (ic *instanceCtx) apply(ctx context.Context) hcl.Diagnostics {
 		} else if dk != addrs.NotDeposed {
 			ic.restoreDeposed(dk)
 		}
+		ic.postApply(nv, adiags)
 		return diags
 	}
 	marked := ic.storeNew(nv, cfgMarks, ar.Private, states.ObjectReady)
 	if ch.Action != plans.Update {
-		if d := ic.provision(ctx, marked, false); d.HasErrors() {
+		d := ic.provision(ctx, marked, false)
+		diags = append(diags, d...) // on_failure = continue leaves warnings
+		if d.HasErrors() {
 			ic.storeNew(nv, cfgMarks, ar.Private, states.ObjectTainted)
-			return append(diags, d...)
+			ic.postApply(nv, d)
+			return diags
 		}
 	}
+	ic.postApply(nv, nil)
 	return diags
 }
 
+// postApply reports the end of the instance's operation, provisioners
+// included (as Terraform does: "Creation complete" follows their output),
+// with the error that ended it, if any.
+func (ic *instanceCtx) postApply(nv cty.Value, diags hcl.Diagnostics) {
+	addr := ic.w.addr
+	ic.ws.hook(func(h Hook) (HookAction, error) { return h.PostApply(addr, addrs.NotDeposed, nv, tfdiags.Err(diags)) })
+}
+
 // applyChange calls ApplyResourceChange with the final plan and checks the
-// new object against it.
+// new object against it. It reports the start to the hooks (PreApply);
+// the caller reports the end (postApply), after the provisioners.
 func (ic *instanceCtx) applyChange(prior, cfg cty.Value, resp providers.PlanResourceChangeResponse, cfgMarks []cty.PathValueMarks) (cty.Value, providers.ApplyResourceChangeResponse, hcl.Diagnostics) {
 	ws, n, addr := ic.ws, ic.n, ic.w.addr
 	action := ws.applied.current[addr.String()].Action
@@ -105,7 +119,6 @@ func (ic *instanceCtx) applyChange(prior, cfg cty.Value, resp providers.PlanReso
 	if !diags.HasErrors() {
 		diags = append(diags, ic.checkConsistent(resp.PlannedState, nv, cfgMarks, resp.LegacyTypeSystem || ar.LegacyTypeSystem)...)
 	}
-	ws.hook(func(h Hook) (HookAction, error) { return h.PostApply(addr, addrs.NotDeposed, nv, tfdiags.Err(diags)) })
 	return nv, ar, diags
 }
 

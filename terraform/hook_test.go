@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/plankit/plankit/addrs"
@@ -54,6 +55,9 @@ func TestApplyHooks(t *testing.T) {
 		src   string
 		state map[string]string
 		want  []string
+		// wantErr and wantWarn are the summaries of the apply's one error
+		// or warning, if any.
+		wantErr, wantWarn string
 	}{
 		{
 			name: "data source read at apply reports a Read",
@@ -61,6 +65,38 @@ func TestApplyHooks(t *testing.T) {
 resource "test_thing" "a" { name = "a" }
 data "test_data" "d" { input = test_thing.a.id }`,
 			want: []string{"start Create test_thing.a", "done test_thing.a", "start Read data.test_data.d", "done data.test_data.d out=\"test_data-2\""},
+		},
+		{
+			name: "create ends after its provisioners",
+			src: `
+resource "test_thing" "a" {
+  name = "a"
+  provisioner "local-exec" { command = "echo hi ${self.id}" }
+}`,
+			want: []string{"start Create test_thing.a", "test_thing.a says hi test_thing-1", "done test_thing.a"},
+		},
+		{
+			name: "a failing provisioner fails the create",
+			src: `
+resource "test_thing" "a" {
+  name = "a"
+  provisioner "local-exec" { command = "echo hi; exit 3" }
+}`,
+			want:    []string{"start Create test_thing.a", "test_thing.a says hi", "done test_thing.a failed"},
+			wantErr: "Provisioner failed",
+		},
+		{
+			name: "on_failure = continue: a warning, the create completes",
+			src: `
+resource "test_thing" "a" {
+  name = "a"
+  provisioner "local-exec" {
+    command    = "exit 3"
+    on_failure = continue
+  }
+}`,
+			want:     []string{"start Create test_thing.a", "done test_thing.a"},
+			wantWarn: "Provisioner failed",
 		},
 	}
 	for _, tt := range tests {
@@ -75,8 +111,17 @@ data "test_data" "d" { input = test_thing.a.id }`,
 			}
 			plan := mustPlan(t, c, cfg, st, nil)
 			h.log = nil
-			if _, diags := c.Apply(context.Background(), plan, cfg, nil); diags.HasErrors() {
-				t.Fatal(diags.Error())
+			_, diags := c.Apply(context.Background(), plan, cfg, nil)
+			var gotErr, gotWarn string
+			for _, d := range diags {
+				if d.Severity == hcl.DiagError {
+					gotErr = d.Summary
+				} else {
+					gotWarn = d.Summary
+				}
+			}
+			if gotErr != tt.wantErr || gotWarn != tt.wantWarn {
+				t.Errorf("error %q, warning %q; want %q, %q\n%s", gotErr, gotWarn, tt.wantErr, tt.wantWarn, diagsString(diags))
 			}
 			if d := cmp.Diff(tt.want, h.log); d != "" {
 				t.Errorf("hook calls (-want +got):\n%s", d)
