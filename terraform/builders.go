@@ -38,7 +38,22 @@ func planDestroyBuilder(in *buildInput) graphBuilder {
 			b.steps[i] = targetsTransformer{in, targetPlanDestroy}
 		}
 	}
+	b.steps = append(b.steps, destroyPlanNamesTransformer{})
 	return b
+}
+
+// destroyPlanNamesTransformer names the managed resource nodes of a
+// destroy plan "ADDR (destroy)", as Terraform's plan-destroy graph does,
+// so the graph and cycle errors say what the nodes plan. O(V).
+type destroyPlanNamesTransformer struct{}
+
+func (destroyPlanNamesTransformer) Transform(g *Graph) error {
+	for _, n := range g.Vertices() {
+		if r, ok := n.(*nodeResource); ok && r.addr.Resource.Mode == addrs.ManagedResourceMode {
+			r.planDestroy = true
+		}
+	}
+	return nil
 }
 
 // validateBuilder is the graph of Validate: configuration only, no state,

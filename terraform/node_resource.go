@@ -49,6 +49,9 @@ type nodeResource struct {
 	// configuration, validated once (validateConfig); set by Execute.
 	validateOnce bool
 	validated    validConfigs
+	// planDestroy marks a managed resource's node in a destroy plan,
+	// named "ADDR (destroy)" (destroyPlanNamesTransformer).
+	planDestroy bool
 }
 
 var (
@@ -57,7 +60,12 @@ var (
 	_ referenceable = (*nodeResource)(nil)
 )
 
-func (n *nodeResource) Name() string { return n.addr.String() }
+func (n *nodeResource) Name() string {
+	if n.planDestroy {
+		return n.addr.String() + " (destroy)"
+	}
+	return n.addr.String()
+}
 
 func (n *nodeResource) referenceKeys() []refKey {
 	return []refKey{keyIn(n.addr.Module, n.addr.Resource.String())}

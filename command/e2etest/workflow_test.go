@@ -95,7 +95,9 @@ func TestTwoStepWorkflow(t *testing.T) {
 	contains(t, g.stdout, "apply graph", "digraph {", `"local_file.out (destroy)"`, `"null_resource.each[1] (destroy)"`)
 	g = plan(t, work, "graph", "-type=plan-destroy", "-state="+state)
 	must(t, g, 0, "plan graph -type=plan-destroy")
-	contains(t, g.stdout, "destroy graph", "digraph {", `"null_resource.each"`, `provider[\"registry.terraform.io/hashicorp/local\"]`)
+	contains(t, g.stdout, "destroy graph", "digraph {", `"null_resource.each (destroy)" [label = "null_resource.each (destroy)"]`,
+		`"local_file.out (destroy)"`, `"terraform_data.combined (destroy)" -> "null_resource.each (destroy)"`,
+		`"terraform_data.combined (destroy)" -> "random_id.id (destroy)"`, `provider[\"registry.terraform.io/hashicorp/local\"]`)
 
 	// third moves the state on: second is stale now, and refused before it
 	// touches anything.
