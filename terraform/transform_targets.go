@@ -68,11 +68,7 @@ func (t targetsTransformer) Transform(g *Graph) error {
 	for _, n := range g.Ancestors(direct...) {
 		keep[n] = true
 	}
-	for n := range filtered {
-		if r, ok := n.(*nodeResource); ok && !neededByKept(g, r, keep) && !wholeTargeted(targets, r.addr) {
-			r.filter = targets
-		}
-	}
+	t.setFilters(g, filtered, keep)
 	t.keepOutputs(g, keep)
 	for _, n := range g.Vertices() {
 		if c, ok := n.(*nodeProviderClose); ok {
@@ -131,17 +127,57 @@ func (t targetsTransformer) keepOutputs(g *Graph, keep map[Node]bool) {
 	}
 }
 
-// neededByKept reports whether a kept node other than a provider close
-// node depends on r, so all of r's instances must be planned. O(degree).
-func neededByKept(g *Graph, r *nodeResource, keep map[Node]bool) bool {
-	for _, u := range g.UpEdges(r) {
-		if keep[u] {
-			if _, ok := u.(*nodeProviderClose); !ok {
-				return true
-			}
+// setFilters limits each directly targeted resource to the instances the
+// targets contain, unless a target names it whole or a kept node needs
+// all of its instances (neededByKept). Dependents are decided before
+// their dependencies (reverse topological order), since whether a
+// dependent is itself limited decides what it needs. O(V+E).
+func (t targetsTransformer) setFilters(g *Graph, filtered, keep map[Node]bool) {
+	order, err := g.ReverseTopologicalOrder()
+	if err != nil {
+		return // cycles are reported by validation
+	}
+	targets := t.in.targets
+	for _, n := range order {
+		if r, ok := n.(*nodeResource); ok && filtered[n] && !wholeTargeted(targets, r.addr) && !neededByKept(g, r, keep, targets) {
+			r.filter = targets
 		}
 	}
+}
+
+// neededByKept reports whether a kept node other than a provider close
+// node depends on r, so all of r's instances must be planned. A resource
+// of the same module limited to module instances only (targets such as
+// module.m[1]) does not: each of its instances refers to r's instance in
+// the same module instance, which the same targets contain. O(degree).
+func neededByKept(g *Graph, r *nodeResource, keep map[Node]bool, targets []addrs.Targetable) bool {
+	for _, u := range g.UpEdges(r) {
+		if !keep[u] {
+			continue
+		}
+		switch u := u.(type) {
+		case *nodeProviderClose:
+			continue
+		case *nodeResource:
+			if u.filter != nil && u.addr.Module.Equal(r.addr.Module) && onlyModuleTargets(targets, u.addr) {
+				continue
+			}
+		}
+		return true
+	}
 	return false
+}
+
+// onlyModuleTargets reports whether every target matching the resource
+// block at addr is a module instance (no resource or instance target
+// names it).
+func onlyModuleTargets(targets []addrs.Targetable, addr addrs.ConfigResource) bool {
+	for _, tg := range targets {
+		if _, ok := tg.(addrs.ModuleInstance); !ok && matchesTargets([]addrs.Targetable{tg}, addr) {
+			return false
+		}
+	}
+	return true
 }
 
 // wholeTargeted reports whether a target names the resource block at addr
