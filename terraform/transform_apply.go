@@ -102,18 +102,29 @@ func (t destroyEdgeTransformer) Transform(g *Graph) error {
 		}
 		dependents[on][by] = true
 	}
+	// Only resources with destroy nodes need their dependents: without
+	// destroys (the usual create/update apply) no pair is recorded.
+	destroyed := func(d addrs.ConfigResource) bool { return len(destroys[d.String()]) > 0 }
+	deps := newResourceDepsIndex(g)
 	for _, n := range resNodes {
-		n.stateDeps = resourceDeps(g, n)
+		n.stateDeps = deps.of(n)
+		if len(destroys) == 0 {
+			continue
+		}
 		for _, d := range n.stateDeps {
-			addDep(d.String(), n.addr.String())
+			if destroyed(d) {
+				addDep(d.String(), n.addr.String())
+			}
 		}
 	}
-	if st := t.in.state; st != nil {
+	if st := t.in.state; st != nil && len(destroys) > 0 {
 		for _, rs := range st.AllResources() {
 			for _, ri := range rs.Instances {
 				if ri.Current != nil {
 					for _, d := range ri.Current.Dependencies {
-						addDep(d.String(), rs.Addr.Config().String())
+						if destroyed(d) {
+							addDep(d.String(), rs.Addr.Config().String())
+						}
 					}
 				}
 			}
@@ -156,28 +167,74 @@ func (t destroyEdgeTransformer) Transform(g *Graph) error {
 	return nil
 }
 
-// resourceDeps returns the resources n depends on: the resource nodes
-// reached through its dependencies, stopping at resource and provider
-// nodes.
-func resourceDeps(g *Graph, n *nodeResource) []addrs.ConfigResource {
-	var out []addrs.ConfigResource
-	seen := map[Node]bool{n: true}
-	stack := g.DownEdges(n)
-	for len(stack) > 0 {
-		x := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if seen[x] {
-			continue
-		}
-		seen[x] = true
-		switch x := x.(type) {
+// resourceDepsIndex finds the resources each resource node depends on:
+// the resource nodes reached through its dependencies, stopping at
+// resource and provider nodes. The set reached through each other node
+// (a local, a variable, a module output) is computed once and shared by
+// every node above it, so many resources referring to one local that
+// lists many resources cost O(V+E) plus the size of the answers, not a
+// walk of the local's dependencies per resource (which was quadratic).
+type resourceDepsIndex struct {
+	g    *Graph
+	memo map[Node][]addrs.ConfigResource
+}
+
+func newResourceDepsIndex(g *Graph) *resourceDepsIndex {
+	return &resourceDepsIndex{g: g, memo: map[Node][]addrs.ConfigResource{}}
+}
+
+// of returns the resources resource node n depends on. The slice may be
+// shared with other nodes: callers must not modify it.
+func (ix *resourceDepsIndex) of(n *nodeResource) []addrs.ConfigResource {
+	return ix.union(ix.g.DownEdges(n), n)
+}
+
+// through returns the resources reached through non-resource node x.
+func (ix *resourceDepsIndex) through(x Node) []addrs.ConfigResource {
+	if r, ok := ix.memo[x]; ok {
+		return r
+	}
+	ix.memo[x] = nil // a cycle (reported by validation) ends here
+	r := ix.union(ix.g.DownEdges(x), x)
+	ix.memo[x] = r
+	return r
+}
+
+// union merges what each of children contributes; self is excluded (a
+// resource never depends on itself). When one child contributes
+// everything its slice is returned as is, so a resource behind a single
+// local shares the local's set instead of copying it.
+func (ix *resourceDepsIndex) union(children []Node, self Node) []addrs.ConfigResource {
+	var parts [][]addrs.ConfigResource
+	var own []addrs.ConfigResource
+	for _, c := range children {
+		switch c := c.(type) {
 		case *nodeResource:
-			out = append(out, x.addr)
-			continue
+			if Node(c) != self {
+				own = append(own, c.addr)
+			}
 		case *nodeProvider, *nodeProviderClose:
-			continue
+		default:
+			if r := ix.through(c); len(r) > 0 {
+				parts = append(parts, r)
+			}
 		}
-		stack = append(stack, g.DownEdges(x)...)
+	}
+	if len(own) == 0 && len(parts) == 1 {
+		return parts[0]
+	}
+	if len(parts) == 0 {
+		return own
+	}
+	seen := map[string]bool{}
+	var out []addrs.ConfigResource
+	for _, p := range append(parts, own) {
+		for _, a := range p {
+			if k := a.String(); !seen[k] {
+				seen[k] = true
+				out = append(out, a)
+			}
+		}
 	}
 	return out
 }

@@ -20,10 +20,14 @@ const (
 	FanIn Shape = "fanin"
 	// Count is one block with count = N.
 	Count Shape = "count"
+	// Hub is N/2 independent blocks h0.., one local listing all of their
+	// outputs, and N/2 blocks d0.. each referring to that local: every d
+	// depends on every h through one node.
+	Hub Shape = "hub"
 )
 
 // Shapes lists every shape.
-var Shapes = []Shape{Independent, Chain, FanIn, Count}
+var Shapes = []Shape{Independent, Chain, FanIn, Count, Hub}
 
 // Config returns main.tf for n resources of shape s. O(n).
 func Config(s Shape, n int) (string, error) {
@@ -50,6 +54,19 @@ func Config(s Shape, n int) (string, error) {
 		}
 	case Count:
 		fmt.Fprintf(&b, "resource \"terraform_data\" \"r\" {\n  count = %d\n  input = \"v${count.index}\"\n}\n", n)
+	case Hub:
+		half := n / 2
+		for i := range half {
+			fmt.Fprintf(&b, "resource \"terraform_data\" \"h%d\" {\n  input = \"h%d\"\n}\n", i, i)
+		}
+		b.WriteString("locals {\n  all = [\n")
+		for i := range half {
+			fmt.Fprintf(&b, "    terraform_data.h%d.output,\n", i)
+		}
+		b.WriteString("  ]\n}\n")
+		for i := range n - half {
+			fmt.Fprintf(&b, "resource \"terraform_data\" \"d%d\" {\n  input = \"d%d-${length(local.all)}\"\n}\n", i, i)
+		}
 	default:
 		return "", fmt.Errorf("unknown shape %q (want one of %v)", s, Shapes)
 	}

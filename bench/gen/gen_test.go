@@ -17,6 +17,7 @@ func TestConfig(t *testing.T) {
 		{Chain, 3, 3, `input = terraform_data.r1.output`, false},
 		{FanIn, 12, 12, `input = [terraform_data.root0.output, terraform_data.root1.output]`, false},
 		{Count, 5, 1, `count = 5`, false},
+		{Hub, 6, 6, `input = "d2-${length(local.all)}"`, false},
 		{"spiral", 1, 0, "", true},
 	}
 	for _, tc := range tests {
