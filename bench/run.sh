@@ -10,10 +10,10 @@ go build -o "$work/gen" ./bench/cmd/gen
 go build -o "$work/driver" ./bench/cmd/driver
 
 cases_plan="chain:1000 chain:2000 chain:4000 chain:16000 independent:16000 independent:100000 fanin:16000 count:16000"
-cases_apply="independent:10000 independent:100000 chain:4000"
+cases_apply="independent:10000 independent:100000 chain:4000 hub:8000"
 if [ "${1:-}" = quick ]; then
   cases_plan="chain:1000 chain:4000 independent:16000"
-  cases_apply="independent:10000 chain:4000"
+  cases_apply="independent:10000 chain:4000 hub:4000"
 fi
 
 measure() { # shape n extra-flags...
