@@ -176,7 +176,7 @@ var volatile = []struct {
 	{regexp.MustCompile(`\b[0-9]{10,20}\b`), "$$NUM"},
 	{regexp.MustCompile(`\b[0-9a-f]{8}\b`), "$$HEX"},
 	{regexp.MustCompile(`= "[A-Za-z0-9_+/-]{6}(==)?"`), `= "$$B64"`}, // random_id's 4 bytes
-	{regexp.MustCompile(`(dec +=) "\d+"`), `$1 "$$NUM"`},             // and in decimal
+	{regexp.MustCompile(`(dec +=) "[^"]*"`), `$1 "$$NUM"`},           // and in decimal (any length: 8 digits look like $HEX first)
 	{regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z`), "$$TIME"},
 	{regexp.MustCompile(`after \d+s`), "after $$Ns"},
 }
