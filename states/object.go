@@ -82,9 +82,25 @@ func sortedDependencies(deps []addrs.ConfigResource) []addrs.ConfigResource {
 	if len(deps) == 0 {
 		return nil
 	}
-	out := slices.Clone(deps)
-	slices.SortFunc(out, func(a, b addrs.ConfigResource) int { return strings.Compare(a.String(), b.String()) })
-	return slices.CompactFunc(out, addrs.ConfigResource.Equal)
+	// Each address is printed once, not twice per comparison: an object in
+	// a wide fan-in can list thousands of dependencies.
+	type keyed struct {
+		key  string
+		addr addrs.ConfigResource
+	}
+	ks := make([]keyed, len(deps))
+	for i, d := range deps {
+		ks[i] = keyed{d.String(), d}
+	}
+	slices.SortFunc(ks, func(a, b keyed) int { return strings.Compare(a.key, b.key) })
+	out := make([]addrs.ConfigResource, 0, len(ks))
+	for i, k := range ks {
+		if i > 0 && k.key == ks[i-1].key {
+			continue
+		}
+		out = append(out, k.addr)
+	}
+	return out
 }
 
 // ObjectIdentity is a resource identity recorded by newer providers
