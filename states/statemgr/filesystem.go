@@ -233,6 +233,13 @@ func (s *Filesystem) PersistState() error {
 	if err != nil {
 		return err
 	}
+	// A new state may live in a directory that does not exist yet (-state
+	// or a backend "local" path in a new directory, with -lock=false so no
+	// lock file created it): create it, as Terraform does, rather than fail
+	// after the apply changed real objects.
+	if err := os.MkdirAll(filepath.Dir(s.path), 0o755); err != nil {
+		return fmt.Errorf("writing the state file: creating its directory: %w", err)
+	}
 	if !s.backupDone && s.backupPath != "" && s.readBytes != nil {
 		if err := writeFileAtomic(s.backupPath, s.readBytes, fileMode(s.path), nil); err != nil {
 			return fmt.Errorf("writing the state backup: %w", err)

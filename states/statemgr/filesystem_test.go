@@ -190,3 +190,23 @@ func TestSetSerial(t *testing.T) {
 		t.Fatalf("setSerial differs from a re-encode (err %v)", err)
 	}
 }
+
+// TestPersistCreatesDirectory: a state whose directory does not exist yet
+// (nothing locked it, so nothing created the directory) is persisted there,
+// not lost.
+func TestPersistCreatesDirectory(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "new", "dir", "s.tfstate")
+	m := NewFilesystem(path)
+	if err := m.RefreshState(); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.WriteState(stateWith(1)); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.PersistState(); err != nil {
+		t.Fatalf("PersistState: %v", err)
+	}
+	if got := readFile(t, path); got.Serial != 1 || len(got.State.AllResourceInstances()) != 1 {
+		t.Fatalf("persisted serial %d with %d instances, want serial 1 with 1", got.Serial, len(got.State.AllResourceInstances()))
+	}
+}
