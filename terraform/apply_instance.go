@@ -38,7 +38,10 @@ func (ws *walkState) markDirty() {
 func (ic *instanceCtx) apply(ctx context.Context) hcl.Diagnostics {
 	ws, n, addr := ic.ws, ic.n, ic.w.addr
 	ch := ws.applied.current[addr.String()]
-	if ch == nil || ch.Action == plans.NoOp || ch.Action == plans.Delete || ch.Action == plans.Read {
+	if ch != nil && ch.Action == plans.Delete {
+		return ic.publishPrior()
+	}
+	if ch == nil || ch.Action == plans.NoOp || ch.Action == plans.Read {
 		return ic.publishCurrent()
 	}
 	cfg, cfgMarks, diags := ic.evalConfig()
@@ -161,9 +164,22 @@ func (ic *instanceCtx) storeNew(nv cty.Value, cfgMarks []cty.PathValueMarks, pri
 }
 
 // publishCurrent sets the instance's value from its current object in the
-// working state (no change planned, or a delete still pending).
+// working state (no change planned).
 func (ic *instanceCtx) publishCurrent() hcl.Diagnostics {
-	src := ic.ws.stateObject(ic.w.addr, addrs.NotDeposed)
+	return ic.publishObject(ic.ws.stateObject(ic.w.addr, addrs.NotDeposed))
+}
+
+// publishPrior sets the value of an instance planned for deletion from its
+// object in the state the apply started from. The instance's destroy node
+// is not ordered against this node, so the working state may or may not
+// still hold the object; the prior one gives every expression that reads
+// it (a local in a destroy apply) the same value whatever the schedule.
+func (ic *instanceCtx) publishPrior() hcl.Diagnostics {
+	return ic.publishObject(ic.ws.prevState.ResourceInstanceObject(ic.w.addr, addrs.NotDeposed))
+}
+
+// publishObject sets the instance's value from src, null when nil.
+func (ic *instanceCtx) publishObject(src *states.ResourceInstanceObjectSrc) hcl.Diagnostics {
 	if src == nil {
 		ic.ws.values.set(ic.w.addr, cty.NullVal(ic.n.ty))
 		return nil

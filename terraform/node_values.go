@@ -10,6 +10,7 @@ import (
 	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/configs"
 	"github.com/plankit/plankit/lang/marks"
+	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/terraform/namedvals"
 	"github.com/plankit/plankit/terraform/variables"
 )
@@ -158,8 +159,11 @@ func (n *nodeOutput) references() []refKey {
 }
 
 func (n *nodeOutput) Execute(ctx context.Context, ws *walkState) hcl.Diagnostics {
-	if ws.op == opPlanDestroy {
-		return nil // root outputs are planned for deletion from the state
+	if ws.op == opPlanDestroy || (ws.op == opApply && ws.plan.UIMode == plans.DestroyMode) {
+		// Root outputs are planned for deletion from the state, and a
+		// destroy apply removes them without evaluating any output, as
+		// Terraform does: their resources may already be gone.
+		return nil
 	}
 	var diags hcl.Diagnostics
 	for _, mi := range ws.exp.moduleInstances(n.cfg.Path) {
