@@ -69,6 +69,9 @@ func (c *Context) Apply(ctx context.Context, plan *plans.Plan, config *configs.C
 	if ctx.Err() != nil {
 		diags = append(diags, tfdiags.Error("Apply cancelled", "The apply was interrupted: operations in progress were allowed to finish and the state records everything that completed."+ws.notStartedNote("started")))
 	}
+	if plan.UIMode == plans.DestroyMode && len(plan.TargetAddrs) == 0 {
+		ws.removeDataResources()
+	}
 	ws.applyOutputs(plan.UIMode)
 	if persister != nil {
 		persister.MarkDirty()
@@ -126,6 +129,23 @@ func (ws *walkState) applyOutputs(mode plans.Mode) {
 			continue
 		}
 		s.SetOutputValue(rootOutputAddr(name), v, r.sensitive || marks.Contains(r.val, marks.Sensitive))
+	}
+}
+
+// removeDataResources removes every data resource instance from the
+// state at the end of a (non-targeted) destroy apply, as Terraform does:
+// a destroyed configuration leaves an empty state, not the last results of
+// its data sources. O(instances).
+func (ws *walkState) removeDataResources() {
+	s := ws.state.Lock()
+	defer ws.state.Unlock()
+	for _, r := range s.AllResources() {
+		if r.Addr.Resource.Mode != addrs.DataResourceMode {
+			continue
+		}
+		for key := range r.Instances {
+			s.SetResourceInstanceCurrent(r.Addr.Instance(key), nil, r.ProviderConfig)
+		}
 	}
 }
 

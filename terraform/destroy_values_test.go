@@ -2,6 +2,8 @@ package terraform
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/plankit/plankit/plans"
@@ -47,5 +49,53 @@ output "upper" {
 		if !st.Empty() {
 			t.Fatalf("state after destroy: %v, outputs %v", st.AllResourceInstances(), st.RootOutputValues())
 		}
+	}
+}
+
+// TestDestroyApplyRemovesDataResources: as in Terraform, a destroy leaves
+// an empty state: the data sources' last results go too (they were left
+// behind, so a destroyed configuration's state still listed them).
+func TestDestroyApplyRemovesDataResources(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "in.txt")
+	if err := os.WriteFile(src, []byte("hello"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := loadConfig(t, map[string]string{"main.tf": `
+variable "src" { type = string }
+data "local_file" "in" {
+  filename = var.src
+}
+module "m" {
+  source = "./m"
+  src    = var.src
+}
+resource "terraform_data" "copy" {
+  input = data.local_file.in.content
+}
+`, "m/main.tf": `
+variable "src" { type = string }
+data "local_file" "in" {
+  count    = 2
+  filename = var.src
+}
+`})
+	c := builtinContext(t)
+	opts := &PlanOpts{SetVariables: InputValues{"src": {Value: ctyString(src), SourceType: ValueFromCLIArg}}}
+	st, diags := c.Apply(context.Background(), mustPlan(t, c, cfg, nil, opts), cfg, nil)
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	if got := len(st.AllResourceInstances()); got != 4 {
+		t.Fatalf("after apply: %v", st.AllResourceInstances())
+	}
+	destroy := *opts
+	destroy.Mode = plans.DestroyMode
+	st, diags = c.Apply(context.Background(), mustPlan(t, c, cfg, st, &destroy), cfg, nil)
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	if !st.Empty() {
+		t.Errorf("state after destroy still has %v", st.AllResourceInstances())
 	}
 }
