@@ -200,12 +200,23 @@ func applyPlan(m *Meta, ui *ui, wd string, f *applyFlags, plan *plans.Plan, conf
 		}
 		return mgr.PersistState()
 	}
+	// dump receives the state itself when neither the state file nor a
+	// recovery file can be written: stdout, unless that is the -json stream.
+	dump := m.Stdout
+	if ui.json != nil {
+		dump = m.Stderr
+	}
 	stop := watchInterrupts(m, ui, cancel, func() {
 		persistMu.Lock()
 		defer persistMu.Unlock()
 		if lastSnapshot != nil {
-			_ = mgr.WriteState(lastSnapshot)
-			_ = mgr.PersistState()
+			err := mgr.WriteState(lastSnapshot)
+			if err == nil {
+				err = mgr.PersistState()
+			}
+			if err != nil {
+				ui.diags(append(hcl.Diagnostics{stateWriteFailed(spath, err)}, saveErroredState(wd, spath, mgr.StateFile(), lastSnapshot, dump)...), src)
+			}
 		}
 		unlock()
 	})
@@ -226,10 +237,17 @@ func applyPlan(m *Meta, ui *ui, wd string, f *applyFlags, plan *plans.Plan, conf
 	}
 	newState, applyDiags := core.Apply(ctx, plan, config, &terraform.ApplyOpts{Persist: persist, Timestamp: clock})
 	hook.stopAll()
+	if newState == nil {
+		// The core gave up without a final state: keep what it persisted
+		// along the way, so a failed write of that is not lost either.
+		persistMu.Lock()
+		newState = lastSnapshot
+		persistMu.Unlock()
+	}
 	if newState != nil {
 		if err := persist(newState); err != nil {
-			applyDiags = append(applyDiags, tfdiags.Errorf("Failed to save state",
-				"Writing the state to %s failed: %s\n\nThe apply changed real objects; keep the state file safe and retry writing it.", spath, err))
+			applyDiags = append(applyDiags, stateWriteFailed(spath, err))
+			applyDiags = append(applyDiags, saveErroredState(wd, spath, mgr.StateFile(), newState, dump)...)
 		}
 	}
 	if len(plan.TargetAddrs) > 0 {
@@ -276,4 +294,10 @@ func checkStateMatches(cur, planned *statefile.File) hcl.Diagnostics {
 			"The plan is stale: the state changed after it was made (serial %d when planned, %d now); plan again.", planned.Serial, curSerial)}
 	}
 	return nil
+}
+
+// stateWriteFailed reports a failed final write of the state file; a
+// recovery copy follows it (saveErroredState).
+func stateWriteFailed(spath string, err error) *hcl.Diagnostic {
+	return tfdiags.Errorf("Failed to save state", "Writing the state to %s failed: %s", spath, err)
 }

@@ -68,7 +68,7 @@ func openState(ctx context.Context, path string, lock bool, timeout time.Duratio
 		release = func() hcl.Diagnostics {
 			if err := mgr.Unlock(id); err != nil {
 				return hcl.Diagnostics{tfdiags.Errorf("Error releasing the state lock",
-					"%s\n\nThe lock file may need to be removed by hand (%s.lock.info).", err, path)}
+					"%s\n\nThe lock file may need to be removed by hand (%s).", err, mgr.LockInfoPath())}
 			}
 			return nil
 		}
