@@ -128,6 +128,12 @@ func (ws *walkState) applyOutputs(mode plans.Mode) {
 		if !v.IsWhollyKnown() {
 			continue
 		}
+		if v.IsNull() {
+			// As in Terraform, a null root output is not stored: nothing
+			// can refer to it, and "output" lists only values.
+			s.RemoveOutputValue(rootOutputAddr(name))
+			continue
+		}
 		s.SetOutputValue(rootOutputAddr(name), v, r.sensitive || marks.Contains(r.val, marks.Sensitive))
 	}
 }

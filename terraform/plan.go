@@ -162,8 +162,8 @@ func (ws *walkState) outputChanges(mode plans.Mode) []*plans.OutputChange {
 		switch {
 		case before.IsNull() && !after.IsNull():
 			oc.Action = plans.Create
-		case after.IsNull() && !before.IsNull():
-			oc.Action = plans.Delete
+		case after.IsNull() && !before.IsNull() && (!ok || mode == plans.DestroyMode):
+			oc.Action = plans.Delete // no longer declared, or destroying
 		case before.IsNull() && after.IsNull():
 			oc.Action = plans.NoOp
 		default:
