@@ -51,7 +51,14 @@ func Apply(m *Meta, args []string) (code int) {
 		return usageError(m, msg)
 	}
 	if fs.NArg() > 1 {
-		return usageError(m, "apply takes at most one plan file")
+		// Go's flag parsing stops at the first positional argument, so an
+		// option after the plan file arrives here as a second file.
+		for _, a := range fs.Args()[1:] {
+			if strings.HasPrefix(a, "-") {
+				return usageError(m, fmt.Sprintf("option %q comes after the plan file %q: options must come first, as in apply [options] FILE", a, fs.Arg(0)))
+			}
+		}
+		return usageError(m, fmt.Sprintf("apply takes at most one plan file (got %d: %s)", fs.NArg(), strings.Join(fs.Args(), " ")))
 	}
 	wd := f.chdir
 	if wd == "" {

@@ -59,6 +59,8 @@ func TestBadInput(t *testing.T) {
 		{"show a corrupt plan file", ok, "plan", []string{"show", "garbage.tfplan"}},
 		{"variables with a saved plan", ok, "apply", []string{"-var", "n=2", "good.tfplan"}},
 		{"apply without approval or terminal", ok, "apply", []string{"-var", "n=1"}},
+		{"option after the plan file", ok, "apply", []string{"good.tfplan", "-auto-approve"}},
+		{"two plan files", ok, "apply", []string{"good.tfplan", "good.tfplan"}},
 	}
 	var all strings.Builder
 	for _, tt := range tests {
