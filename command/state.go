@@ -75,8 +75,9 @@ func openState(ctx context.Context, path string, lock bool, timeout time.Duratio
 	}
 	if err := mgr.RefreshState(); err != nil {
 		diags := release()
+		// err names the file already.
 		return nil, func() hcl.Diagnostics { return nil }, append(hcl.Diagnostics{tfdiags.Errorf("Failed to load state",
-			"Reading the state file %s failed: %s", path, err)}, diags...)
+			"%s\n\nFix the file or restore it (plankit keeps the previous state in %s.backup), or point -state at the right one. Nothing was changed.", err, path)}, diags...)
 	}
 	return mgr, release, nil
 }

@@ -35,6 +35,7 @@ func TestBadInput(t *testing.T) {
 	}
 	writeFile(t, filepath.Join(ok, "truncated.tfplan"), string(good[:len(good)/2]))
 	writeFile(t, filepath.Join(ok, "bad.tfvars"), "n = \"many\"\nundeclared = 1\n")
+	writeFile(t, filepath.Join(ok, "truncated.tfstate"), "{\n  \"version\": 4,\n  \"serial\": 3,\n  \"resources\": [\n    {\"mode\": \"man")
 
 	tests := []struct {
 		name, dir, bin string
@@ -59,6 +60,7 @@ func TestBadInput(t *testing.T) {
 		{"show a corrupt plan file", ok, "plan", []string{"show", "garbage.tfplan"}},
 		{"variables with a saved plan", ok, "apply", []string{"-var", "n=2", "good.tfplan"}},
 		{"apply without approval or terminal", ok, "apply", []string{"-var", "n=1"}},
+		{"truncated state file", ok, "plan", []string{"-var", "n=1", "-state=truncated.tfstate"}},
 		{"option after the plan file", ok, "apply", []string{"good.tfplan", "-auto-approve"}},
 		{"two plan files", ok, "apply", []string{"good.tfplan", "good.tfplan"}},
 	}

@@ -3,6 +3,7 @@ package statefile
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -32,7 +33,7 @@ func Read(r io.Reader) (*File, error) {
 		TerraformVersion string       `json:"terraform_version"`
 	}
 	if err := json.Unmarshal(src, &head); err != nil {
-		return nil, fmt.Errorf("the state file is not valid JSON: %w", err)
+		return nil, fmt.Errorf("the state file is not valid JSON%s: %w", jsonErrorPos(src, err), err)
 	}
 	if head.Version == nil {
 		return nil, fmt.Errorf(`the state file has no "version" field; it is not a Terraform state file`)
@@ -50,9 +51,31 @@ func Read(r io.Reader) (*File, error) {
 	}
 	var sV4 stateV4
 	if err := json.Unmarshal(src, &sV4); err != nil {
-		return nil, fmt.Errorf("the version 4 state file is malformed: %w", err)
+		return nil, fmt.Errorf("the version 4 state file is malformed%s: %w", jsonErrorPos(src, err), err)
 	}
 	return readV4(&sV4)
+}
+
+// jsonErrorPos returns " at line L, column C" for a JSON decoding error
+// that records where it stopped (a truncated or hand-edited state file),
+// else "". O(offset).
+func jsonErrorPos(src []byte, err error) string {
+	var off int64
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		off = se.Offset
+	case errors.As(err, &te):
+		off = te.Offset
+	default:
+		return ""
+	}
+	off = min(max(off, 0), int64(len(src)))
+	before := src[:off]
+	line := bytes.Count(before, []byte("\n")) + 1
+	col := int(off) - (bytes.LastIndexByte(before, '\n') + 1)
+	return fmt.Sprintf(" at line %d, column %d", line, col)
 }
 
 func orUnknown(s string) string {

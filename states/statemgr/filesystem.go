@@ -161,7 +161,7 @@ func (s *Filesystem) refresh() error {
 		src, err = nil, nil
 	}
 	if err != nil {
-		return fmt.Errorf("reading the state file %s: %w", s.path, err)
+		return fmt.Errorf("reading the state file: %w", err) // err names the path
 	}
 	f, err := statefile.Read(bytes.NewReader(src))
 	switch {
@@ -169,7 +169,7 @@ func (s *Filesystem) refresh() error {
 		s.file = &statefile.File{State: states.NewState()}
 		s.readBytes, s.lastBytes = nil, nil
 	case err != nil:
-		return fmt.Errorf("the state file %s: %w", s.path, err)
+		return fmt.Errorf("%s: %w", s.path, err)
 	default:
 		s.file = f
 		s.readBytes = src
@@ -177,7 +177,7 @@ func (s *Filesystem) refresh() error {
 		// the baseline that tells whether a later state changed anything.
 		var buf bytes.Buffer
 		if err := statefile.Write(s.withWriteVersion(f), &buf); err != nil {
-			return fmt.Errorf("the state file %s: %w", s.path, err)
+			return fmt.Errorf("%s: %w", s.path, err)
 		}
 		s.lastBytes = buf.Bytes()
 	}
