@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"sort"
 
 	"github.com/hashicorp/hcl/v2"
@@ -89,8 +90,15 @@ func (ic *instanceCtx) localExec(ctx context.Context, pv *configs.Provisioner, s
 		}
 	}
 	cmd := exec.CommandContext(ctx, argv[0], append(argv[1:], cmdV.AsString())...)
+	// As in Terraform, which runs in the -chdir directory, the command runs
+	// in the Context's working directory, and a relative working_dir is
+	// taken from there.
+	cmd.Dir = ic.ws.c.workingDir
 	if wd, ok := vals["working_dir"]; ok && !wd.IsNull() {
 		cmd.Dir = wd.AsString()
+		if !filepath.IsAbs(cmd.Dir) {
+			cmd.Dir = filepath.Join(ic.ws.c.workingDir, cmd.Dir)
+		}
 	}
 	if env, ok := vals["environment"]; ok && !env.IsNull() && env.CanIterateElements() {
 		cmd.Env = os.Environ()

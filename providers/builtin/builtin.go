@@ -15,13 +15,21 @@ import (
 )
 
 // Factories returns a fresh map from provider source address to factory
-// for every built-in provider. The map is the caller's to modify (tests
-// add providertest doubles to it).
-func Factories() map[addrs.Provider]providers.Factory {
+// for every built-in provider, resolving relative paths (local_file's
+// filename and source) against the process's working directory. The map
+// is the caller's to modify (tests add providertest doubles to it).
+func Factories() map[addrs.Provider]providers.Factory { return FactoriesIn("") }
+
+// FactoriesIn is Factories with relative paths resolved against
+// workingDir, the directory a command's -chdir names (the one it passes
+// as terraform.ContextOpts.WorkingDir): Terraform changes into that
+// directory, so its providers see paths such as "${path.module}/x"
+// relative to it. "" means the process's working directory.
+func FactoriesIn(workingDir string) map[addrs.Provider]providers.Factory {
 	return map[addrs.Provider]providers.Factory{
 		addrs.NewBuiltInProvider("terraform"): terraform.Factory,
 		addrs.NewDefaultProvider("null"):      null.Factory,
 		addrs.NewDefaultProvider("random"):    random.Factory,
-		addrs.NewDefaultProvider("local"):     local.Factory,
+		addrs.NewDefaultProvider("local"):     local.FactoryIn(workingDir),
 	}
 }

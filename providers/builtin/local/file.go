@@ -22,23 +22,50 @@ import (
 	"github.com/plankit/plankit/tfdiags"
 )
 
-// New returns the provider.
-func New() providers.Interface {
+// New returns the provider, resolving relative paths against the
+// process's working directory.
+func New() providers.Interface { return NewIn("") }
+
+// NewIn returns the provider resolving relative filename and source paths
+// against dir (the process's working directory when empty). Terraform runs
+// the real provider in the directory -chdir names, so a configuration's
+// "${path.module}/x" (relative to that directory) must resolve there, not
+// wherever the plankit process happens to run. Paths are recorded in the
+// state as written.
+func NewIn(dir string) providers.Interface {
+	b := baseDir(dir)
 	return &framework.Provider{
 		Name: "registry.terraform.io/hashicorp/local",
 		Resources: map[string]*framework.Resource{
-			"local_file":           fileResource(false),
-			"local_sensitive_file": fileResource(true),
+			"local_file":           fileResource(b, false),
+			"local_sensitive_file": fileResource(b, true),
 		},
 		DataSources: map[string]*framework.DataSource{
-			"local_file":           fileDataSource(false),
-			"local_sensitive_file": fileDataSource(true),
+			"local_file":           fileDataSource(b, false),
+			"local_sensitive_file": fileDataSource(b, true),
 		},
 	}
 }
 
 // Factory is New as a providers.Factory.
 func Factory() (providers.Interface, error) { return New(), nil }
+
+// FactoryIn is NewIn(dir) as a providers.Factory.
+func FactoryIn(dir string) providers.Factory {
+	return func() (providers.Interface, error) { return NewIn(dir), nil }
+}
+
+// baseDir is the directory relative paths are resolved against; "" is
+// the process's working directory.
+type baseDir string
+
+// path returns name resolved against b.
+func (b baseDir) path(name string) string {
+	if b == "" || filepath.IsAbs(name) {
+		return name
+	}
+	return filepath.Join(string(b), name)
+}
 
 func contentAttrs(sensitive bool) []string {
 	if sensitive {
@@ -47,7 +74,7 @@ func contentAttrs(sensitive bool) []string {
 	return []string{"content", "sensitive_content", "content_base64", "source"}
 }
 
-func fileResource(sensitive bool) *framework.Resource {
+func fileResource(b baseDir, sensitive bool) *framework.Resource {
 	s := fileSchema(sensitive)
 	perm := cty.StringVal("0777")
 	if sensitive {
@@ -64,10 +91,10 @@ func fileResource(sensitive bool) *framework.Resource {
 			if req.PlannedState.IsWhollyKnown() {
 				return req.PlannedState, nil
 			}
-			return writeFile(req.PlannedState, contentAttrs(sensitive))
+			return writeFile(b, req.PlannedState, contentAttrs(sensitive))
 		},
-		Read:   readFile,
-		Delete: deleteFile,
+		Read:   func(prior cty.Value) (cty.Value, hcl.Diagnostics) { return readFile(b, prior) },
+		Delete: func(prior cty.Value) hcl.Diagnostics { return deleteFile(b, prior) },
 	}
 }
 
@@ -103,7 +130,7 @@ func validateFile(cfg cty.Value, contentArgs []string) hcl.Diagnostics {
 
 // contentOf resolves the planned content bytes from whichever argument is
 // set.
-func contentOf(v cty.Value, contentArgs []string) ([]byte, error) {
+func contentOf(b baseDir, v cty.Value, contentArgs []string) ([]byte, error) {
 	for _, k := range contentArgs {
 		a := v.GetAttr(k)
 		if !framework.Known(a) {
@@ -117,7 +144,7 @@ func contentOf(v cty.Value, contentArgs []string) ([]byte, error) {
 			}
 			return b, nil
 		case "source":
-			return os.ReadFile(a.AsString())
+			return os.ReadFile(b.path(a.AsString()))
 		default:
 			return []byte(a.AsString()), nil
 		}
@@ -138,12 +165,12 @@ func parsePerm(s string) (fs.FileMode, error) {
 
 // writeFile creates parent directories and writes the content, then
 // records the checksums.
-func writeFile(planned cty.Value, contentArgs []string) (cty.Value, hcl.Diagnostics) {
+func writeFile(b baseDir, planned cty.Value, contentArgs []string) (cty.Value, hcl.Diagnostics) {
 	name := framework.Str(planned.GetAttr("filename"))
 	fail := func(summary string, err error) (cty.Value, hcl.Diagnostics) {
 		return cty.NilVal, hcl.Diagnostics{tfdiags.Errorf(summary, "%s: %s", name, err)}
 	}
-	content, err := contentOf(planned, contentArgs)
+	content, err := contentOf(b, planned, contentArgs)
 	if err != nil {
 		return fail("Reading file content", err)
 	}
@@ -155,10 +182,10 @@ func writeFile(planned cty.Value, contentArgs []string) (cty.Value, hcl.Diagnost
 	if err != nil {
 		return fail("Invalid directory_permission", err)
 	}
-	if err := os.MkdirAll(filepath.Dir(name), dirPerm); err != nil {
+	if err := os.MkdirAll(filepath.Dir(b.path(name)), dirPerm); err != nil {
 		return fail("Creating directory", err)
 	}
-	if err := os.WriteFile(name, content, filePerm); err != nil {
+	if err := os.WriteFile(b.path(name), content, filePerm); err != nil {
 		return fail("Writing file", err)
 	}
 	return framework.With(planned, checksums(content)), nil
@@ -185,9 +212,9 @@ func checksums(b []byte) map[string]cty.Value {
 // matches the recorded SHA-1 (id), else the prior state with the
 // checksums recomputed, as the real provider does (state from provider
 // 2.1 and older has no content_* checksums; a refresh fills them in).
-func readFile(prior cty.Value) (cty.Value, hcl.Diagnostics) {
+func readFile(dir baseDir, prior cty.Value) (cty.Value, hcl.Diagnostics) {
 	name := framework.Str(prior.GetAttr("filename"))
-	b, err := os.ReadFile(name)
+	b, err := os.ReadFile(dir.path(name))
 	if errors.Is(err, fs.ErrNotExist) {
 		return cty.NullVal(prior.Type()), nil
 	}
@@ -201,21 +228,21 @@ func readFile(prior cty.Value) (cty.Value, hcl.Diagnostics) {
 	return framework.With(prior, sums), nil
 }
 
-func deleteFile(prior cty.Value) hcl.Diagnostics {
+func deleteFile(b baseDir, prior cty.Value) hcl.Diagnostics {
 	name := framework.Str(prior.GetAttr("filename"))
-	if err := os.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	if err := os.Remove(b.path(name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return hcl.Diagnostics{tfdiags.Errorf("Deleting file", "%s: %s", name, err)}
 	}
 	return nil
 }
 
-func fileDataSource(sensitive bool) *framework.DataSource {
+func fileDataSource(dir baseDir, sensitive bool) *framework.DataSource {
 	s := dataFileSchema(sensitive)
 	return &framework.DataSource{
 		Schema: providers.Schema{Version: 0, Block: s},
 		Read: func(cfg cty.Value) (cty.Value, hcl.Diagnostics) {
 			name := framework.Str(cfg.GetAttr("filename"))
-			b, err := os.ReadFile(name)
+			b, err := os.ReadFile(dir.path(name))
 			if err != nil {
 				return cty.NilVal, hcl.Diagnostics{tfdiags.WithPath(tfdiags.Errorf("Reading local file",
 					"Cannot read %s: %s. Check the path (relative paths are relative to the working directory).", name, err), cty.GetAttrPath("filename"))}

@@ -280,3 +280,42 @@ func TestLocalFileReadFillsChecksums(t *testing.T) {
 		t.Fatalf("plan after refresh is not a no-op: %v", pl.RequiresReplace)
 	}
 }
+
+// TestLocalFileRelativeToBaseDir: NewIn(dir) resolves relative filename
+// and source paths against dir (the -chdir directory), as the real
+// provider does running in the directory Terraform changed into, and
+// keeps them as written in the state. New() before read and wrote them
+// relative to the process's directory instead.
+func TestLocalFileRelativeToBaseDir(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "config"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "config", "in.txt"), []byte("from source"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := NewIn(dir)
+	h := lifecycle.New(t, p, "local_file")
+	st := h.Create(h.Config("filename = \"out/a.txt\"\nsource = \"config/in.txt\""))
+	if got, err := os.ReadFile(filepath.Join(dir, "out", "a.txt")); err != nil || string(got) != "from source" {
+		t.Fatalf("out/a.txt under the base directory: %q %v", got, err)
+	}
+	if st.GetAttr("filename") != cty.StringVal("out/a.txt") {
+		t.Errorf("filename recorded as %#v, want it as written", st.GetAttr("filename"))
+	}
+	if r := h.Read(st); !r.RawEquals(st) {
+		t.Errorf("read through the base directory lost the file: %#v", r)
+	}
+
+	full := p.GetProviderSchema().DataSources["local_file"].Block.EmptyValue().AsValueMap()
+	full["filename"] = cty.StringVal("./config/in.txt")
+	resp := p.ReadDataSource(providers.ReadDataSourceRequest{TypeName: "local_file", Config: cty.ObjectVal(full)})
+	if resp.Diagnostics.HasErrors() || resp.State.GetAttr("content") != cty.StringVal("from source") {
+		t.Fatalf("data source through the base directory: %v %#v", resp.Diagnostics, resp.State)
+	}
+
+	h.Destroy(st)
+	if _, err := os.Stat(filepath.Join(dir, "out", "a.txt")); !os.IsNotExist(err) {
+		t.Errorf("delete through the base directory: %v", err)
+	}
+}
