@@ -140,7 +140,10 @@ func compatCases() []compatCase {
 				"null_resource.notify":    "DeleteThenCreate",
 			},
 			check: func(t *testing.T, round int, outs map[string]cty.Value, outDir string) {
-				checkOutputs(t, outs, map[int]string{0: `{"release":"app:1.0.0"}`, 1: `{"release":"app:2.0.0"}`}[round], "release")
+				checkOutputs(t, outs, map[int]string{
+					0: `{"release":"app:1.0.0","server":{"owner":"team-a","size":"small"}}`,
+					1: `{"release":"app:2.0.0","server":{"owner":"team-a","size":"large"}}`, // owner ignored
+				}[round], "release", "server")
 			},
 		},
 		{
