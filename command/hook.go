@@ -10,6 +10,7 @@ import (
 
 	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/command/jsonplan"
+	"github.com/plankit/plankit/lang/marks"
 	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/terraform"
 )
@@ -104,11 +105,19 @@ func idOf(v cty.Value) (string, string) {
 	if v == cty.NilVal {
 		return "", ""
 	}
-	v, _ = v.UnmarkDeep()
+	if v.HasMark(marks.Sensitive) {
+		return "", ""
+	}
+	v, _ = v.Unmark()
 	if v.IsNull() || !v.IsKnown() || !v.Type().IsObjectType() || !v.Type().HasAttribute("id") {
 		return "", ""
 	}
+	// A sensitive id is not shown, as in Terraform.
 	id := v.GetAttr("id")
+	if marks.Contains(id, marks.Sensitive) {
+		return "", ""
+	}
+	id, _ = id.UnmarkDeep()
 	if id.IsNull() || !id.IsKnown() || id.Type() != cty.String {
 		return "", ""
 	}

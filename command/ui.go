@@ -177,9 +177,12 @@ func (u *ui) applySummary(c render.Counts, destroy bool, state *states.State) {
 		for _, n := range names {
 			ov := outs[n]
 			v, _ := ov.Value.UnmarkDeep()
-			entry := map[string]any{"sensitive": ov.Sensitive}
+			sensitive := ov.Sensitive || marks.Contains(ov.Value, marks.Sensitive)
+			entry := map[string]any{"sensitive": sensitive}
 			if v.IsWhollyKnown() {
-				if raw, err := ctyjson.Marshal(v, v.Type()); err == nil {
+				// A sensitive output's value stays out of the UI stream,
+				// as in Terraform; its type is still given.
+				if raw, err := ctyjson.Marshal(v, v.Type()); err == nil && !sensitive {
 					entry["value"] = jsonRaw(raw)
 				}
 				if raw, err := ctyjson.MarshalType(v.Type()); err == nil {

@@ -84,8 +84,15 @@ func (d *differ) block(b *strings.Builder, schema *configschema.Block, before, a
 // nestedBlocks writes every block of one type and returns how many were
 // unchanged and so hidden.
 func (d *differ) nestedBlocks(b *strings.Builder, name string, nb *configschema.NestedBlock, before, after cty.Value, indent int, path cty.Path) int {
-	bv, _ := unmark(before)
-	av, _ := unmark(after)
+	bv, bs := unmark(before)
+	av, as := unmark(after)
+	if bs || as {
+		// A whole block type marked sensitive: nothing inside is shown.
+		if sym := action(before, after); sym != symNone {
+			d.sensitiveBlock(b, name, "", sym, indent, path)
+		}
+		return 0
+	}
 	if !av.IsKnown() {
 		b.WriteString("\n" + d.prefix(indent, symUpdate) + name + " {\n")
 		b.WriteString(d.prefix(indent+4, symNone) + "# (known after apply)\n")
@@ -99,6 +106,14 @@ func (d *differ) nestedBlocks(b *strings.Builder, name string, nb *configschema.
 			if u, _ := unmark(ae); !u.IsNull() {
 				hidden++
 			}
+			return
+		}
+		if _, s := unmark(be); s {
+			d.sensitiveBlock(b, name, label, sym, indent, p)
+			return
+		}
+		if _, s := unmark(ae); s {
+			d.sensitiveBlock(b, name, label, sym, indent, p)
 			return
 		}
 		b.WriteString("\n" + d.prefix(indent, sym) + name + label + " {" + d.forces(p) + "\n")
@@ -159,4 +174,13 @@ func (d *differ) nestedBlocks(b *strings.Builder, name string, nb *configschema.
 		}
 	}
 	return hidden
+}
+
+// sensitiveBlock writes a nested block whose value is marked sensitive as
+// a header and a comment, so none of its attributes are shown.
+func (d *differ) sensitiveBlock(b *strings.Builder, name, label, sym string, indent int, path cty.Path) {
+	b.WriteString("\n" + d.prefix(indent, sym) + name + label + " {" + d.forces(path) + "\n")
+	b.WriteString(d.prefix(indent+4, symNone) + d.col.Gray("# At least one attribute in this block is (or was) sensitive,") + "\n")
+	b.WriteString(d.prefix(indent+4, symNone) + d.col.Gray("# so its contents will not be displayed.") + "\n")
+	b.WriteString(strings.Repeat(" ", indent+4) + "}\n")
 }

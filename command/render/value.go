@@ -228,7 +228,11 @@ func (d *differ) primDiff(b *strings.Builder, bv, av cty.Value, indent int, path
 func (d *differ) whole(b *strings.Builder, v cty.Value, indent int, sym string, path cty.Path) {
 	v, s := unmark(v)
 	switch {
-	case s || !v.IsKnown() || v.IsNull() || isPrimitive(v):
+	case s:
+		// prim would see the unmarked value: say it here.
+		b.WriteString("(sensitive value)" + d.forces(path))
+		return
+	case !v.IsKnown() || v.IsNull() || isPrimitive(v):
 		b.WriteString(d.prim(v, indent, symNone) + d.forces(path))
 		return
 	}
