@@ -21,6 +21,11 @@ func fuzzSeeds(f *testing.F, suffix string) [][]byte {
 		[]byte(`terraform { required_providers { x = { source = "a/b", configuration_aliases = [x.y] } } }`),
 		[]byte(`{"variable": {"v": {"type": "list(string)", "default": [1]}}}`),
 		[]byte(`{"resource": {"a": {"b": {"depends_on": ["x.y"], "provider": "a.b"}}}}`),
+		// Nesting deep enough to overflow the stack in the HCL parsers
+		// (a fatal error, not a panic) unless checkNesting stops it first.
+		[]byte(deepParens(100000)),
+		[]byte(deepJSON(100000)),
+		[]byte("locals {\n  x = \"ab\xffc\"\n}\n"),
 	}
 	matches, _ := filepath.Glob(filepath.Join(fixturesDir, "config-*", "*"+suffix))
 	for _, p := range matches {

@@ -42,11 +42,41 @@ func classifyFile(name string) fileKind {
 
 // parseSource parses one file's bytes, as JSON when the name ends in
 // .tf.json and as native syntax otherwise. filename is what ranges carry.
+// A file that nests too deeply (see checkNesting) is not parsed: the
+// result is a nil file and one error. A file with invalid UTF-8 in a token
+// gives only its encoding errors and a nil file (see encodingErrors).
 func parseSource(filename string, src []byte) (*hcl.File, hcl.Diagnostics) {
-	if strings.HasSuffix(filename, ".tf.json") {
+	isJSON := strings.HasSuffix(filename, ".tf.json")
+	if diags := checkNesting(filename, src, isJSON); diags.HasErrors() {
+		return nil, diags
+	}
+	if isJSON {
 		return hcljson.Parse(src, filename)
 	}
-	return hclsyntax.ParseConfig(src, filename, hcl.InitialPos)
+	f, diags := hclsyntax.ParseConfig(src, filename, hcl.InitialPos)
+	if enc := encodingErrors(diags); len(enc) > 0 {
+		return nil, enc
+	}
+	return f, diags
+}
+
+// invalidEncodingSummary is the summary the HCL lexer gives a byte that is
+// not UTF-8 in a string, identifier or other token (not in a comment, which
+// Terraform accepts too).
+const invalidEncodingSummary = "Invalid character encoding"
+
+// encodingErrors returns the encoding errors among diags. When there are
+// any, the rest are follow-on noise: the lexer ends a quoted string at the
+// bad byte, so the parser adds "Unterminated template string" and the like.
+// Cost: O(len(diags)).
+func encodingErrors(diags hcl.Diagnostics) hcl.Diagnostics {
+	var enc hcl.Diagnostics
+	for _, d := range diags {
+		if d.Severity == hcl.DiagError && d.Summary == invalidEncodingSummary {
+			enc = append(enc, d)
+		}
+	}
+	return enc
 }
 
 // file is one source file decoded into configuration objects, before it is
