@@ -123,7 +123,7 @@ func applyPlanFile(m *Meta, ui *ui, wd, file string, f *applyFlags) int {
 		ui.diags(planFileDiags(err), src)
 		return ExitError
 	}
-	if ds := providerMismatch(locks, config, m); ds.HasErrors() {
+	if ds := providerMismatch(locks, config, m.providerFactories(wd)); ds.HasErrors() {
 		ui.diags(ds, src)
 		return ExitError
 	}
@@ -230,7 +230,7 @@ func applyPlan(m *Meta, ui *ui, wd string, f *applyFlags, plan *plans.Plan, conf
 	defer stop()
 
 	hook := newApplyHook(ui.out, ui.json)
-	core, ds := terraform.NewContext(&terraform.ContextOpts{Providers: m.Providers, Parallelism: f.parallelism, Hooks: []terraform.Hook{hook}, WorkingDir: wd})
+	core, ds := terraform.NewContext(&terraform.ContextOpts{Providers: m.providerFactories(wd), Parallelism: f.parallelism, Hooks: []terraform.Hook{hook}, WorkingDir: wd})
 	if ds.HasErrors() {
 		ui.diags(ds, src)
 		return ExitError
@@ -293,7 +293,11 @@ func checkStateMatches(cur, planned *statefile.File) hcl.Diagnostics {
 	case planned.Lineage == "" && !curEmpty:
 		return hcl.Diagnostics{tfdiags.Error("Saved plan is stale",
 			"The plan is stale: the state changed after it was made (the plan was made with no state, and now there is one). Plan again.")}
-	case curLineage == "" && !plannedEmpty:
+	case curLineage == "" && planned.Lineage != "" && !plannedEmpty:
+		// A plan made from no state (lineage "") may still carry objects:
+		// the data sources it read. It applies while there is still no
+		// state, as in Terraform; only a plan made from a real state is
+		// refused here.
 		return hcl.Diagnostics{tfdiags.Errorf("Saved plan is for a different state",
 			"This plan was made for another state: it was made from a state with lineage %s, but there is no state at the path being applied to. Check -state (or the backend path).", planned.Lineage)}
 	case curLineage == planned.Lineage && curSerial != planned.Serial:

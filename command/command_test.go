@@ -37,6 +37,9 @@ func TestCheckStateMatches(t *testing.T) {
 		{"new location, empty plan state", nil, &statefile.File{State: empty}, ""},
 		{"state appeared", &statefile.File{Lineage: "a", Serial: 1, State: nonEmpty}, &statefile.File{State: empty}, "stale"},
 		{"state missing", nil, &statefile.File{Lineage: "a", Serial: 1, State: nonEmpty}, "another state"},
+		{"no state, data source read at plan", nil, &statefile.File{State: nonEmpty}, ""},
+		{"empty state file, data source read at plan", &statefile.File{State: empty}, &statefile.File{State: nonEmpty}, ""},
+		{"no state, then a state appeared", &statefile.File{Lineage: "a", Serial: 1, State: nonEmpty}, &statefile.File{State: nonEmpty}, "stale"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

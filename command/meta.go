@@ -30,8 +30,13 @@ type Meta struct {
 	StdinTTY, StdoutTTY, StderrTTY bool
 	// Env is the process environment as KEY=VALUE (TF_VAR_ values).
 	Env []string
-	// Providers are the provider factories available to the core.
+	// Providers are the provider factories available to the core, used
+	// when ProvidersIn is nil (tests pass doubles here).
 	Providers map[addrs.Provider]providers.Factory
+	// ProvidersIn, when set, builds the provider factories for a working
+	// directory (the absolute -chdir directory), so in-process providers
+	// resolve relative paths there as Terraform's do (builtin.FactoriesIn).
+	ProvidersIn func(workingDir string) map[addrs.Provider]providers.Factory
 	// Interrupts delivers one value per Ctrl-C (SIGINT/SIGTERM); nil when
 	// signals are not wired.
 	Interrupts <-chan struct{}
@@ -55,4 +60,17 @@ func resolve(wd, p string) string {
 		return p
 	}
 	return filepath.Join(wd, p)
+}
+
+// providerFactories returns the provider factories for the working
+// directory wd: ProvidersIn(absolute wd) when set, else Providers.
+func (m *Meta) providerFactories(wd string) map[addrs.Provider]providers.Factory {
+	if m.ProvidersIn == nil {
+		return m.Providers
+	}
+	abs, err := filepath.Abs(wd)
+	if err != nil {
+		abs = wd
+	}
+	return m.ProvidersIn(abs)
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/plankit/plankit/depsfile"
 	"github.com/plankit/plankit/planfile"
 	"github.com/plankit/plankit/plans"
+	"github.com/plankit/plankit/providers"
 	"github.com/plankit/plankit/states"
 	"github.com/plankit/plankit/states/statefile"
 	"github.com/plankit/plankit/terraform"
@@ -183,7 +184,7 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) planResult {
 	// The working directory is the -chdir directory, as if the process
 	// had changed into it (Terraform does): path.cwd, abspath and the
 	// file functions resolve against it.
-	core, ds := terraform.NewContext(&terraform.ContextOpts{Providers: m.Providers, Parallelism: f.parallelism, Hooks: hooks, WorkingDir: wd})
+	core, ds := terraform.NewContext(&terraform.ContextOpts{Providers: m.providerFactories(wd), Parallelism: f.parallelism, Hooks: hooks, WorkingDir: wd})
 	if ds.HasErrors() {
 		ui.diags(append(warnings, ds...), src)
 		return planResult{code: ExitError}
@@ -292,6 +293,7 @@ func writePlanFile(out, signKey, wd string, plan *plans.Plan, config *configs.Co
 // package was downloaded. Built-in terraform.io/builtin providers are never
 // locked, as in Terraform. O(providers).
 func planLocks(wd string, config *configs.Config, m *Meta) (*depsfile.Locks, hcl.Diagnostics) {
+	factories := m.providerFactories(wd)
 	locks := depsfile.NewLocks()
 	var diags hcl.Diagnostics
 	path := filepath.Join(wd, ".terraform.lock.hcl")
@@ -305,7 +307,7 @@ func planLocks(wd string, config *configs.Config, m *Meta) (*depsfile.Locks, hcl
 		if p.IsBuiltIn() {
 			continue
 		}
-		if _, ok := m.Providers[p]; !ok {
+		if _, ok := factories[p]; !ok {
 			continue
 		}
 		constraints := ""
@@ -323,7 +325,7 @@ func planLocks(wd string, config *configs.Config, m *Meta) (*depsfile.Locks, hcl
 // be locked, and every locked provider must be available here at the
 // locked version (the in-process providers report plankit's Version).
 // O(providers).
-func providerMismatch(locks *depsfile.Locks, config *configs.Config, m *Meta) hcl.Diagnostics {
+func providerMismatch(locks *depsfile.Locks, config *configs.Config, factories map[addrs.Provider]providers.Factory) hcl.Diagnostics {
 	if locks == nil {
 		locks = depsfile.NewLocks()
 	}
@@ -345,7 +347,7 @@ func providerMismatch(locks *depsfile.Locks, config *configs.Config, m *Meta) hc
 	sort.Slice(ps, func(i, j int) bool { return ps[i].String() < ps[j].String() })
 	for _, p := range ps {
 		lock := all[p]
-		if _, ok := m.Providers[p]; !ok {
+		if _, ok := factories[p]; !ok {
 			diags = append(diags, tfdiags.Errorf("Provider not available",
 				"The plan was made with provider %s %s, which this plankit does not provide. Apply the plan with the plankit that made it, or plan again.", p.ForDisplay(), lock.Version()))
 			continue

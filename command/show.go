@@ -167,7 +167,7 @@ func Graph(m *Meta, chdir string, args []string) int {
 	if config != nil {
 		src.Files = config.SourceFiles()
 	}
-	core, diags := terraform.NewContext(&terraform.ContextOpts{Providers: m.Providers, WorkingDir: wd})
+	core, diags := terraform.NewContext(&terraform.ContextOpts{Providers: m.providerFactories(wd), WorkingDir: wd})
 	if diags.HasErrors() {
 		u.diags(diags, src)
 		return ExitError

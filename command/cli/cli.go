@@ -41,11 +41,11 @@ func run(cmd func(*command.Meta, []string) int) (code int) {
 	m := &command.Meta{
 		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
 		StdinTTY: isTerminal(os.Stdin), StdoutTTY: isTerminal(os.Stdout), StderrTTY: isTerminal(os.Stderr),
-		Env:        os.Environ(),
-		Providers:  builtin.Factories(),
-		Interrupts: interrupts,
-		Exit:       os.Exit,
-		Context:    context.Background(),
+		Env:         os.Environ(),
+		ProvidersIn: builtin.FactoriesIn,
+		Interrupts:  interrupts,
+		Exit:        os.Exit,
+		Context:     context.Background(),
 	}
 	return cmd(m, os.Args[1:])
 }
