@@ -66,7 +66,7 @@ func TestCollectVariables(t *testing.T) {
 variable "s" { type = string }
 variable "n" { type = number }
 variable "l" { type = list(string) }
-variable "any" {}
+variable "any" { type = any }
 variable "order" {}
 `)
 	write("terraform.tfvars", "order = \"tfvars\"\nn = 1\n")

@@ -46,6 +46,7 @@ func CollectVariables(config *configs.Config, wd string, args []varArg, env []st
 	var diags hcl.Diagnostics
 	vals := terraform.InputValues{}
 	decls := config.Module.Variables
+	typed := typedVariables(config.Module)
 
 	for _, kv := range env {
 		name, raw, ok := strings.Cut(kv, "=")
@@ -57,7 +58,7 @@ func CollectVariables(config *configs.Config, wd string, args []varArg, env []st
 		if decl == nil {
 			continue // as Terraform: undeclared env vars are ignored
 		}
-		v, ds := parseRawVar(decl, raw, "the environment variable TF_VAR_"+name)
+		v, ds := parseRawVar(decl, typed[name], raw, "the environment variable TF_VAR_"+name)
 		diags = append(diags, ds...)
 		if !ds.HasErrors() {
 			vals[name] = &terraform.InputValue{Value: v, SourceType: terraform.ValueFromEnvVar}
@@ -102,7 +103,7 @@ func CollectVariables(config *configs.Config, wd string, args []varArg, env []st
 				Detail: fmt.Sprintf("A variable named %q was assigned on the command line, but the root module does not declare a variable of that name. To use this value, add a \"variable\" block to the configuration.", name)})
 			continue
 		}
-		v, ds := parseRawVar(decl, raw, "the -var option for "+name)
+		v, ds := parseRawVar(decl, typed[name], raw, "the -var option for "+name)
 		diags = append(diags, ds...)
 		if !ds.HasErrors() {
 			vals[name] = &terraform.InputValue{Value: v, SourceType: terraform.ValueFromCLIArg}
@@ -111,8 +112,15 @@ func CollectVariables(config *configs.Config, wd string, args []varArg, env []st
 	return vals, diags
 }
 
-// parseRawVar turns a raw string into a value for decl.
-func parseRawVar(decl *configs.Variable, raw, where string) (cty.Value, hcl.Diagnostics) {
+// parseRawVar turns a raw string (-var, TF_VAR_) into a value for decl,
+// as Terraform does: taken literally when the variable declares no type
+// (typed false) or a primitive one (number and bool are parsed here only to
+// give a clear error; the result is what converting the literal gives),
+// parsed as an HCL constant for any other declared type, "any" included.
+func parseRawVar(decl *configs.Variable, typed bool, raw, where string) (cty.Value, hcl.Diagnostics) {
+	if !typed && decl.Type == cty.DynamicPseudoType {
+		return cty.StringVal(raw), nil
+	}
 	if decl.Type == cty.String || (decl.Type.IsPrimitiveType() && decl.Type != cty.Number && decl.Type != cty.Bool) {
 		return cty.StringVal(raw), nil
 	}
@@ -130,20 +138,49 @@ func parseRawVar(decl *configs.Variable, raw, where string) (cty.Value, hcl.Diag
 	}
 	expr, diags := hclsyntax.ParseExpression([]byte(raw), where, hcl.InitialPos)
 	if diags.HasErrors() {
-		if decl.Type == cty.DynamicPseudoType {
-			// An untyped variable takes an unparseable value as a string.
-			return cty.StringVal(raw), nil
-		}
 		return cty.NilVal, invalid(diags[0].Detail)
 	}
 	v, diags := expr.Value(nil)
 	if diags.HasErrors() {
-		if decl.Type == cty.DynamicPseudoType {
-			return cty.StringVal(raw), nil
-		}
-		return cty.NilVal, invalid("it must be a constant, with no references or function calls")
+		return cty.NilVal, invalid("it must be a constant, with no references or function calls (a string is quoted: -var 'name=\"text\"')")
 	}
 	return v, nil
+}
+
+// typedVariables returns the names of the variables whose blocks, in any
+// of mod's files (overrides included), write a type argument: the only way
+// to tell "type = any" (values parse as HCL) from no type (values are
+// literal strings), both cty.DynamicPseudoType in configs.Variable. Files
+// that do not parse are skipped: loading the configuration already
+// reported them. O(size of the module's files).
+func typedVariables(mod *configs.Module) map[string]bool {
+	typed := map[string]bool{}
+	if mod == nil {
+		return typed
+	}
+	fileSchema := &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: "variable", LabelNames: []string{"name"}}}}
+	varSchema := &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "type"}}}
+	p := hclparse.NewParser()
+	for name, src := range mod.Files {
+		var f *hcl.File
+		var diags hcl.Diagnostics
+		if strings.HasSuffix(name, ".json") {
+			f, diags = p.ParseJSON(src, name)
+		} else {
+			f, diags = p.ParseHCL(src, name)
+		}
+		if diags.HasErrors() || f == nil {
+			continue
+		}
+		content, _, _ := f.Body.PartialContent(fileSchema)
+		for _, b := range content.Blocks {
+			vc, _, _ := b.Body.PartialContent(varSchema)
+			if _, ok := vc.Attributes["type"]; ok {
+				typed[b.Labels[0]] = true
+			}
+		}
+	}
+	return typed
 }
 
 // loadVarFile reads a .tfvars (HCL) or .tfvars.json file into vals.
