@@ -142,7 +142,7 @@ func parseRawVar(decl *configs.Variable, typed bool, raw, where string) (cty.Val
 	}
 	v, diags := expr.Value(nil)
 	if diags.HasErrors() {
-		return cty.NilVal, invalid("it must be a constant, with no references or function calls (a string is quoted: -var 'name=\"text\"')")
+		return cty.NilVal, invalid("it must be a constant, with no references or function calls")
 	}
 	return v, nil
 }
