@@ -244,6 +244,9 @@ func applyPlan(m *Meta, ui *ui, wd string, f *applyFlags, plan *plans.Plan, conf
 	}
 	newState, applyDiags := core.Apply(ctx, plan, config, &terraform.ApplyOpts{Persist: persist, Timestamp: clock})
 	hook.stopAll()
+	hook.mu.Lock()
+	applyDiags = withSkippedInstances(applyDiags, plan.Changes, hook.started)
+	hook.mu.Unlock()
 	if newState == nil {
 		// The core gave up without a final state: keep what it persisted
 		// along the way, so a failed write of that is not lost either.

@@ -77,6 +77,9 @@ type applyHook struct {
 	// core calls PostApply after the provisioners, so "Still creating..."
 	// keeps counting while they run.
 	inflight map[string]*op
+	// started holds the hookKey of every operation the core began, so the
+	// command can name the planned ones that never ran (skippedDetail).
+	started map[string]bool
 }
 
 type op struct {
@@ -90,7 +93,7 @@ type op struct {
 var _ terraform.Hook = (*applyHook)(nil)
 
 func newApplyHook(w io.Writer, jv *JSONView) *applyHook {
-	return &applyHook{w: w, json: jv, interval: 10 * time.Second, inflight: map[string]*op{}}
+	return &applyHook{w: w, json: jv, interval: 10 * time.Second, inflight: map[string]*op{}, started: map[string]bool{}}
 }
 
 func hookKey(addr addrs.AbsResourceInstance, dk addrs.DeposedKey) string {
@@ -155,6 +158,9 @@ func actionWord(a plans.Action) string {
 }
 
 func (h *applyHook) PreApply(addr addrs.AbsResourceInstance, dk addrs.DeposedKey, action plans.Action, prior, planned cty.Value) (terraform.HookAction, error) {
+	h.mu.Lock()
+	h.started[hookKey(addr, dk)] = true
+	h.mu.Unlock()
 	if action.IsReplace() {
 		// The core reports the two halves of a replace separately.
 		action = plans.Create
