@@ -34,6 +34,10 @@ import (
 // PlanTimestamp: the clock is read only if plantimestamp is called, so
 // the caller can tell whether the configuration used it.
 //
+// Files, when set, serves the file functions instead of the OS: the core
+// records what a plan reads and replays it at apply. Names it is asked for
+// are relative to WorkingDir (absolute only outside it).
+//
 // A Scope builds its function table on first use and keeps it, so reuse one
 // Scope for many evaluations in the same module; use it by pointer and do
 // not copy it after first use (it holds a mutex). Safe for concurrent use.
@@ -45,6 +49,7 @@ type Scope struct {
 	PureOnly      bool
 	PlanTimestamp time.Time
 	PlanClock     *PlanClock
+	Files         FileSource
 
 	funcs funcCache
 }
@@ -103,7 +108,8 @@ func (s *Scope) EvalBlock(body hcl.Body, spec hcldec.Spec) (cty.Value, hcl.Diagn
 }
 
 // funcCache holds a Scope's function table with the options it was built
-// for, so changing WorkingDir, PureOnly, PlanTimestamp or PlanClock between calls
+// for, so changing WorkingDir, PureOnly, PlanTimestamp, PlanClock or Files
+// between calls
 // rebuilds it.
 type funcCache struct {
 	mu    sync.Mutex

@@ -26,16 +26,29 @@ type FuncOptions struct {
 	// PlanClock, when set, is plantimestamp's source instead of
 	// PlanTimestamp, read on first call.
 	PlanClock *PlanClock
+	// Files, when set, is where the file functions get files (names
+	// relative to WorkingDir); nil means the OS.
+	Files FileSource
 }
+
+// FileSource is where the file functions get their files: the OS
+// (OSFiles), or a recording or replay of them (see package
+// terraform/filerec), so a plan's file reads can travel in its archive.
+type FileSource = funcs.FileSource
+
+// OSFiles returns the FileSource of the operating system's files, relative
+// names resolving against dir ("" means the process's working directory).
+func OSFiles(dir string) FileSource { return funcs.OSFiles(dir) }
 
 // equal reports whether two option sets build the same table.
 func (o FuncOptions) equal(p FuncOptions) bool {
-	return o.WorkingDir == p.WorkingDir && o.PureOnly == p.PureOnly && o.PlanTimestamp.Equal(p.PlanTimestamp) && o.PlanClock == p.PlanClock
+	return o.WorkingDir == p.WorkingDir && o.PureOnly == p.PureOnly && o.PlanTimestamp.Equal(p.PlanTimestamp) && o.PlanClock == p.PlanClock && o.Files == p.Files
 }
 
 // Functions returns the function table for expressions in this scope:
 // go-cty's stdlib where it has Terraform's semantics, lang/funcs for the
-// rest. File functions resolve relative paths against s.WorkingDir; with
+// rest. File functions resolve relative paths against s.WorkingDir and
+// read through s.Files (the OS when nil); with
 // s.PureOnly the impure functions return unknown.
 //
 // The table (about 130 entries, ~8µs to build) is built once per Scope and
@@ -45,7 +58,7 @@ func (s *Scope) Functions() map[string]function.Function {
 	c := &s.funcs
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	opts := FuncOptions{WorkingDir: s.WorkingDir, PureOnly: s.PureOnly, PlanTimestamp: s.PlanTimestamp, PlanClock: s.PlanClock}
+	opts := FuncOptions{WorkingDir: s.WorkingDir, PureOnly: s.PureOnly, PlanTimestamp: s.PlanTimestamp, PlanClock: s.PlanClock, Files: s.Files}
 	if !c.built || !c.opts.equal(opts) {
 		c.table = BuildFunctions(opts)
 		c.built, c.opts = true, opts
@@ -58,6 +71,7 @@ func (s *Scope) Functions() map[string]function.Function {
 // Each call returns a new map the caller owns.
 func BuildFunctions(opts FuncOptions) map[string]function.Function {
 	baseDir := opts.WorkingDir
+	files := funcs.Files{Dir: opts.WorkingDir, Source: opts.Files}
 	var fs map[string]function.Function
 	fs = map[string]function.Function{
 		// Collections.
@@ -180,19 +194,19 @@ func BuildFunctions(opts FuncOptions) map[string]function.Function {
 		"abspath":          funcs.MakeAbsPathFunc(baseDir),
 		"basename":         funcs.BasenameFunc,
 		"dirname":          funcs.DirnameFunc,
-		"file":             funcs.MakeFileFunc(baseDir, false),
-		"filebase64":       funcs.MakeFileFunc(baseDir, true),
-		"filebase64sha256": funcs.MakeFileBase64SHA256Func(baseDir),
-		"filebase64sha512": funcs.MakeFileBase64SHA512Func(baseDir),
-		"fileexists":       funcs.MakeFileExistsFunc(baseDir),
-		"filemd5":          funcs.MakeFileMD5Func(baseDir),
-		"fileset":          funcs.MakeFileSetFunc(baseDir),
-		"filesha1":         funcs.MakeFileSHA1Func(baseDir),
-		"filesha256":       funcs.MakeFileSHA256Func(baseDir),
-		"filesha512":       funcs.MakeFileSHA512Func(baseDir),
+		"file":             funcs.MakeFileFunc(files, false),
+		"filebase64":       funcs.MakeFileFunc(files, true),
+		"filebase64sha256": funcs.MakeFileBase64SHA256Func(files),
+		"filebase64sha512": funcs.MakeFileBase64SHA512Func(files),
+		"fileexists":       funcs.MakeFileExistsFunc(files),
+		"filemd5":          funcs.MakeFileMD5Func(files),
+		"fileset":          funcs.MakeFileSetFunc(files),
+		"filesha1":         funcs.MakeFileSHA1Func(files),
+		"filesha256":       funcs.MakeFileSHA256Func(files),
+		"filesha512":       funcs.MakeFileSHA512Func(files),
 		"pathexpand":       funcs.PathExpandFunc,
 	}
-	fs["templatefile"] = funcs.MakeTemplateFileFunc(baseDir, func() map[string]function.Function { return fs })
+	fs["templatefile"] = funcs.MakeTemplateFileFunc(files, func() map[string]function.Function { return fs })
 	fs["templatestring"] = funcs.MakeTemplateStringFunc(func() map[string]function.Function { return fs })
 	if opts.PureOnly {
 		for _, name := range impureFunctions {

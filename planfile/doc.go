@@ -12,6 +12,9 @@
 //	tfconfig/<file>            the root module's source files
 //	tfconfig/m-<key>/<file>    source files of the module at <key>
 //	                           (module call names joined by ".", e.g. m-net.sub)
+//	tfdata/<n>                 content of the n-th file in tfdata/files.json
+//	tfdata/files.json          files the configuration's functions read
+//	                           (see below); only when there are any
 //	tfplan                     the plan, protobuf (package plans, Marshal)
 //	tfplan.sha256              SHA-256 of every other entry, `sha256sum` format
 //	tfplan.sha256.sig          optional Ed25519 signature of tfplan.sha256
@@ -21,6 +24,26 @@
 // tfconfig/modules.json is {"modules":[{"key","dir","source","files"}]},
 // sorted by key, each module's files sorted by name; it is the authority on
 // which tfconfig/ entries exist.
+//
+// # Files read by functions
+//
+// The snapshot holds only .tf and .tf.json files, yet apply evaluates the
+// configuration again, and file(), templatefile(), filebase64(),
+// fileexists(), fileset() and filemd5()/filesha*() read the disk. So the
+// plan records what those functions saw (plans.Plan.Files) and the archive
+// carries it: tfdata/files.json is {"files":[{"path","kind","entry","list"}]}
+// sorted by path, where path is the name as the function resolved it
+// (slash-separated, relative to the working directory, absolute only for
+// files outside it) and kind is "content" (the bytes are in entry
+// tfdata/<n>), "exists" (fileexists saw a file nothing read), "absent"
+// (nothing was there) or "dir" (fileset's listing, in list). Apply serves
+// these instead of the disk, so it uses the reviewed bytes even if the file
+// changed since, and works in a directory without the files; it reads the
+// disk only for files the plan never looked at (paths known only at apply).
+// Paths are lookup keys only: nothing is ever written to disk from them.
+// tfdata/ entries are covered by tfplan.sha256 and Open's limits like every
+// entry, and files.json is the authority on which of them exist. Archives
+// of configurations that read no files have no tfdata/ entries.
 //
 // The archive has no version of its own: the format version in tfplan
 // covers the whole layout. Readers accept every minor version of their

@@ -52,7 +52,7 @@ func seedArchives(t *testing.T) map[string][]byte {
 	if err := WriteTo(&buf, args); err != nil {
 		t.Fatal(err)
 	}
-	valid := buf.Bytes()
+	valid := bytes.Clone(buf.Bytes())
 	r, err := OpenBytes(valid)
 	if err != nil {
 		t.Fatal(err)
@@ -63,7 +63,16 @@ func seedArchives(t *testing.T) map[string][]byte {
 	ents := r.entries
 	ents[EntryPlan] = planHeader(99, 0)
 	v99 := rezip(t, ents, true)
+	withFiles := *args
+	planWithFiles := *args.Plan
+	planWithFiles.Files = testFiles()
+	withFiles.Plan = &planWithFiles
+	buf.Reset()
+	if err := WriteTo(&buf, &withFiles); err != nil {
+		t.Fatal(err)
+	}
 	return map[string][]byte{
+		"files":     bytes.Clone(buf.Bytes()),
 		"valid":     valid,
 		"stored":    stored,
 		"truncated": valid[:len(valid)*2/3],

@@ -14,6 +14,8 @@ const (
 	EntryLocks         = ".terraform.lock.hcl"
 	EntryConfigDir     = "tfconfig/"
 	EntryConfigModules = "tfconfig/modules.json"
+	EntryDataDir       = "tfdata/"
+	EntryDataFiles     = "tfdata/files.json"
 	EntryManifest      = "tfplan.sha256"
 	EntrySignature     = "tfplan.sha256.sig"
 )

@@ -167,7 +167,7 @@ func (r *Reader) Entry(name string) ([]byte, bool) {
 }
 
 // ReadPlan decodes the plan, with PriorState and PrevRunState taken from
-// the archive's state files.
+// the archive's state files and Files from its tfdata/ entries.
 func (r *Reader) ReadPlan() (*plans.Plan, error) {
 	p, _, err := plans.Unmarshal(r.entries[EntryPlan])
 	if err != nil {
@@ -186,7 +186,11 @@ func (r *Reader) ReadPlan() (*plans.Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	p.PriorState, p.PrevRunState = prior.State, prev.State
+	files, err := readFiles(r.entries)
+	if err != nil {
+		return nil, r.withPath(err)
+	}
+	p.PriorState, p.PrevRunState, p.Files = prior.State, prev.State, files
 	return p, nil
 }
 

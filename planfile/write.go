@@ -23,7 +23,7 @@ import (
 // CreateArgs is what a plan archive holds.
 type CreateArgs struct {
 	// Plan is stored in tfplan; its PrevRunState and PriorState are not
-	// (the state files below are).
+	// (the state files below are), and its Files are stored under tfdata/.
 	Plan *plans.Plan
 	// PreviousRunStateFile and StateFile are the previous-run and prior
 	// states with their lineage and serial. Both are required; a nil State
@@ -175,6 +175,9 @@ func buildEntries(args *CreateArgs) (map[string][]byte, error) {
 	}
 	entries[EntryLocks] = lockBytes
 	if err := snapshotEntries(args.ConfigSnapshot, entries); err != nil {
+		return nil, err
+	}
+	if err := filesEntries(args.Plan.Files, entries); err != nil {
 		return nil, err
 	}
 	entries[EntryManifest] = buildManifest(entries)

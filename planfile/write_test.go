@@ -88,6 +88,7 @@ func TestWriteIsReproducible(t *testing.T) {
 		"plain":       func(*CreateArgs) {},
 		"signed":      func(a *CreateArgs) { a.SignKey = testKey(1) },
 		"source date": func(a *CreateArgs) { a.Time = time.Unix(1700000000, 0) },
+		"files":       func(a *CreateArgs) { a.Plan.Files = testFiles() },
 	}
 	for name, mutate := range tests {
 		t.Run(name, func(t *testing.T) {

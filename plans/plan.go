@@ -15,8 +15,9 @@ import (
 // the plan archive (package planfile) stores beside it.
 //
 // Marshal keeps everything here except PrevRunState and PriorState, which
-// the archive stores as state files (with lineage and serial) and
-// planfile.Reader.ReadPlan puts back.
+// the archive stores as state files (with lineage and serial), and Files,
+// which it stores as entries of their own; planfile.Reader.ReadPlan puts
+// them back.
 type Plan struct {
 	UIMode Mode
 
@@ -51,6 +52,12 @@ type Plan struct {
 
 	// Timestamp is when planning started (plantimestamp()); zero when unset.
 	Timestamp time.Time
+
+	// Files are the files the configuration's functions (file,
+	// templatefile, fileexists, fileset, filesha256, ...) read or looked
+	// for while planning, sorted by Path (CheckFiles). Apply serves them
+	// instead of the disk. Nil when the configuration read no files.
+	Files []*File
 }
 
 // CanApply reports whether apply may proceed with p.

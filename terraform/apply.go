@@ -15,6 +15,7 @@ import (
 	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/states"
 	"github.com/plankit/plankit/states/statemgr"
+	"github.com/plankit/plankit/terraform/filerec"
 	"github.com/plankit/plankit/terraform/namedvals"
 	"github.com/plankit/plankit/tfdiags"
 )
@@ -49,6 +50,9 @@ func (c *Context) Apply(ctx context.Context, plan *plans.Plan, config *configs.C
 	if !plan.Timestamp.IsZero() {
 		ws.clock = lang.NewPlanClock(func() time.Time { return plan.Timestamp })
 	}
+	// The file functions see the files as the plan saw them; only files
+	// the plan never looked at come from the disk.
+	ws.files = filerec.NewReplay(plan.Files, lang.OSFiles(c.workingDir))
 	ws.opts = &PlanOpts{Mode: plan.UIMode, SetVariables: InputValues{}}
 	for name, v := range plan.VariableValues {
 		ws.opts.SetVariables[name] = &InputValue{Value: v, SourceType: ValueFromPlan}

@@ -14,6 +14,7 @@ import (
 	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/providers"
 	"github.com/plankit/plankit/states"
+	"github.com/plankit/plankit/terraform/filerec"
 	"github.com/plankit/plankit/terraform/namedvals"
 	"github.com/plankit/plankit/tfdiags"
 )
@@ -54,6 +55,8 @@ func (c *Context) Plan(ctx context.Context, config *configs.Config, prevRunState
 	ws.opts = opts
 	ws.skipRefr = opts.SkipRefresh
 	ws.clock = lang.NewPlanClock(opts.Timestamp)
+	ws.fileRec = filerec.NewRecorder(lang.OSFiles(c.workingDir))
+	ws.files = ws.fileRec
 	ws.replace = map[string]bool{}
 	for _, a := range opts.ForceReplace {
 		ws.replace[a.String()] = true
@@ -106,6 +109,7 @@ func (ws *walkState) assemblePlan(opts *PlanOpts, errored bool) *plans.Plan {
 	if ws.clock.Used() {
 		p.Timestamp = ws.clock.Time()
 	}
+	p.Files = ws.fileRec.Files()
 	for name, v := range ws.config.Module.Variables {
 		val, ok := ws.named.GetKey("", namedvals.Variable, name)
 		if !ok {

@@ -15,6 +15,7 @@ import (
 	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/providers"
 	"github.com/plankit/plankit/states"
+	"github.com/plankit/plankit/terraform/filerec"
 	"github.com/plankit/plankit/terraform/namedvals"
 )
 
@@ -64,6 +65,12 @@ type walkState struct {
 	scopes   sync.Map // module directory -> *sync.Pool of *lang.Scope
 	// clock is plantimestamp's source (nil in validation: unknown).
 	clock *lang.PlanClock
+	// files serves the file functions: a filerec.Recorder while planning,
+	// a filerec.Replay of the plan's files while applying, nil (the OS)
+	// in validation.
+	files lang.FileSource
+	// fileRec is the plan walk's recorder (nil otherwise).
+	fileRec *filerec.Recorder
 
 	// notStarted counts the instances (and destroys) left undone because
 	// the walk was cancelled; Plan and Apply report them in one message.

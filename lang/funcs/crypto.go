@@ -27,34 +27,34 @@ var (
 )
 
 // MakeFileMD5Func and its siblings hash the raw bytes of a file read
-// relative to baseDir, so binary files can be hashed.
-func MakeFileMD5Func(baseDir string) function.Function {
-	return makeFileHashFunc(baseDir, md5.New, hex.EncodeToString)
+// through files, so binary files can be hashed.
+func MakeFileMD5Func(files Files) function.Function {
+	return makeFileHashFunc(files, md5.New, hex.EncodeToString)
 }
 
 // MakeFileSHA1Func hashes a file with SHA-1, hex-encoded.
-func MakeFileSHA1Func(baseDir string) function.Function {
-	return makeFileHashFunc(baseDir, sha1.New, hex.EncodeToString)
+func MakeFileSHA1Func(files Files) function.Function {
+	return makeFileHashFunc(files, sha1.New, hex.EncodeToString)
 }
 
 // MakeFileSHA256Func hashes a file with SHA-256, hex-encoded.
-func MakeFileSHA256Func(baseDir string) function.Function {
-	return makeFileHashFunc(baseDir, sha256.New, hex.EncodeToString)
+func MakeFileSHA256Func(files Files) function.Function {
+	return makeFileHashFunc(files, sha256.New, hex.EncodeToString)
 }
 
 // MakeFileSHA512Func hashes a file with SHA-512, hex-encoded.
-func MakeFileSHA512Func(baseDir string) function.Function {
-	return makeFileHashFunc(baseDir, sha512.New, hex.EncodeToString)
+func MakeFileSHA512Func(files Files) function.Function {
+	return makeFileHashFunc(files, sha512.New, hex.EncodeToString)
 }
 
 // MakeFileBase64SHA256Func hashes a file with SHA-256, base64-encoded.
-func MakeFileBase64SHA256Func(baseDir string) function.Function {
-	return makeFileHashFunc(baseDir, sha256.New, base64.StdEncoding.EncodeToString)
+func MakeFileBase64SHA256Func(files Files) function.Function {
+	return makeFileHashFunc(files, sha256.New, base64.StdEncoding.EncodeToString)
 }
 
 // MakeFileBase64SHA512Func hashes a file with SHA-512, base64-encoded.
-func MakeFileBase64SHA512Func(baseDir string) function.Function {
-	return makeFileHashFunc(baseDir, sha512.New, base64.StdEncoding.EncodeToString)
+func MakeFileBase64SHA512Func(files Files) function.Function {
+	return makeFileHashFunc(files, sha512.New, base64.StdEncoding.EncodeToString)
 }
 
 func makeStringHashFunc(newHash func() hash.Hash, enc func([]byte) string) function.Function {
@@ -71,14 +71,14 @@ func makeStringHashFunc(newHash func() hash.Hash, enc func([]byte) string) funct
 	})
 }
 
-func makeFileHashFunc(baseDir string, newHash func() hash.Hash, enc func([]byte) string) function.Function {
+func makeFileHashFunc(files Files, newHash func() hash.Hash, enc func([]byte) string) function.Function {
 	return function.New(&function.Spec{
 		Description:  "Computes a hash of the contents of the given file.",
 		Params:       []function.Parameter{{Name: "path", Type: cty.String}},
 		Type:         function.StaticReturnType(cty.String),
 		RefineResult: refineNotNull,
 		Impl: func(args []cty.Value, retType cty.Type) (cty.Value, error) {
-			b, err := readFile(baseDir, args[0].AsString())
+			b, err := readFile(files, args[0].AsString())
 			if err != nil {
 				return cty.NilVal, function.NewArgError(0, err)
 			}

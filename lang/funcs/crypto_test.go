@@ -18,7 +18,7 @@ import (
 var testDigests = []struct {
 	name string
 	str  function.Function
-	file func(string) function.Function
+	file func(Files) function.Function
 	want string
 }{
 	{"md5", MD5Func, MakeFileMD5Func, "098f6bcd4621d373cade4e832627b4f6"},
@@ -43,7 +43,7 @@ func TestHashes(t *testing.T) {
 				{name: "sensitive", args: []cty.Value{sens(cty.StringVal("test"))}, want: sens(want)},
 				{name: "null", args: []cty.Value{cty.NullVal(cty.String)}, err: "must not be null"},
 			})
-			runCases(t, d.file(dir), []callCase{
+			runCases(t, d.file(Files{Dir: dir}), []callCase{
 				{name: "file", args: []cty.Value{cty.StringVal("f.txt")}, want: want},
 				{name: "missing", args: []cty.Value{cty.StringVal("nope.txt")}, err: `no file exists at "nope.txt"`},
 				{name: "unknown", args: []cty.Value{cty.UnknownVal(cty.String)}, want: cty.UnknownVal(cty.String)},

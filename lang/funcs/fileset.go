@@ -13,13 +13,13 @@ import (
 )
 
 // MakeFileSetFunc builds fileset(path, pattern): the set of regular files
-// under path (relative to baseDir) whose slash-separated path relative to
+// under path (read through files) whose slash-separated path relative to
 // it matches pattern. The syntax is doublestar's, as in Terraform: segments
 // use path.Match syntax (*, ?, [...], [^...], \ escapes), "{a,b}" matches
 // either alternative (nested, and may span "/"), and a "**" segment
 // matches zero or more directories ("a**" inside a segment is just "a*").
 // O(files under path × expanded alternatives).
-func MakeFileSetFunc(baseDir string) function.Function {
+func MakeFileSetFunc(files Files) function.Function {
 	return function.New(&function.Spec{
 		Description: "Enumerates a set of regular file names given a path and pattern.",
 		Params: []function.Parameter{
@@ -29,7 +29,7 @@ func MakeFileSetFunc(baseDir string) function.Function {
 		Type:         function.StaticReturnType(cty.Set(cty.String)),
 		RefineResult: refineNotNull,
 		Impl: func(args []cty.Value, retType cty.Type) (cty.Value, error) {
-			root, err := resolvePath(baseDir, args[0].AsString())
+			root, err := files.name(args[0].AsString())
 			if err != nil {
 				return cty.NilVal, function.NewArgError(0, err)
 			}
@@ -37,33 +37,18 @@ func MakeFileSetFunc(baseDir string) function.Function {
 			if err != nil {
 				return cty.NilVal, function.NewArgErrorf(1, "invalid glob pattern %q: %s", args[1].AsString(), err)
 			}
-			var matches []cty.Value
-			err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-				if err != nil {
-					return err
-				}
-				if !d.Type().IsRegular() {
-					return nil
-				}
-				rel, err := filepath.Rel(root, p)
-				if err != nil {
-					return err
-				}
-				segs := strings.Split(filepath.ToSlash(rel), "/")
-				for _, pattern := range patterns {
-					if globMatch(pattern, segs) {
-						matches = append(matches, cty.StringVal(filepath.ToSlash(rel)))
-						break
-					}
-				}
-				return nil
-			})
+			names, err := files.source().ListFiles(root)
 			switch {
 			case errors.Is(err, fs.ErrNotExist):
 				return cty.SetValEmpty(cty.String), nil
 			case err != nil:
 				return cty.NilVal, function.NewArgErrorf(0, "failed to list files under %q: %s", args[0].AsString(), err)
-			case len(matches) == 0:
+			}
+			var matches []cty.Value
+			for _, n := range matchGlob(names, patterns) {
+				matches = append(matches, cty.StringVal(n))
+			}
+			if len(matches) == 0 {
 				return cty.SetValEmpty(cty.String), nil
 			}
 			return cty.SetVal(matches), nil

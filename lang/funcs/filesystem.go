@@ -3,9 +3,7 @@ package funcs
 import (
 	"encoding/base64"
 	"errors"
-	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"unicode/utf8"
 
@@ -14,40 +12,10 @@ import (
 	"github.com/zclconf/go-cty/cty/function"
 )
 
-// resolvePath expands a leading "~" and makes a relative path relative to
-// baseDir, as Terraform resolves paths against its working directory.
-func resolvePath(baseDir, path string) (string, error) {
-	expanded, err := homedir.Expand(path)
-	if err != nil {
-		return "", fmt.Errorf("failed to expand ~: %w", err)
-	}
-	if !filepath.IsAbs(expanded) {
-		expanded = filepath.Join(baseDir, expanded)
-	}
-	return filepath.Clean(expanded), nil
-}
-
-// readFile reads a whole file for the file functions, with errors that say
-// what to do. The path in messages is the one the user wrote.
-func readFile(baseDir, path string) ([]byte, error) {
-	full, err := resolvePath(baseDir, path)
-	if err != nil {
-		return nil, err
-	}
-	b, err := os.ReadFile(full)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return nil, fmt.Errorf("no file exists at %q; this function reads only files present when the configuration is evaluated, so for a file created by a resource use that resource's attributes instead", path)
-	case err != nil:
-		return nil, fmt.Errorf("failed to read file %q: %w", path, err)
-	}
-	return b, nil
-}
-
 // MakeFileFunc builds file (base64 false: the file's UTF-8 text) or
-// filebase64 (base64 true: any bytes, base64-encoded). Relative paths are
-// resolved against baseDir. O(file size).
-func MakeFileFunc(baseDir string, encodeBase64 bool) function.Function {
+// filebase64 (base64 true: any bytes, base64-encoded), reading through
+// files. O(file size).
+func MakeFileFunc(files Files, encodeBase64 bool) function.Function {
 	return function.New(&function.Spec{
 		Description:  "Reads the contents of a file at the given path.",
 		Params:       []function.Parameter{{Name: "path", Type: cty.String}},
@@ -55,7 +23,7 @@ func MakeFileFunc(baseDir string, encodeBase64 bool) function.Function {
 		RefineResult: refineNotNull,
 		Impl: func(args []cty.Value, retType cty.Type) (cty.Value, error) {
 			path := args[0].AsString()
-			b, err := readFile(baseDir, path)
+			b, err := readFile(files, path)
 			if err != nil {
 				return cty.NilVal, function.NewArgError(0, err)
 			}
@@ -72,7 +40,7 @@ func MakeFileFunc(baseDir string, encodeBase64 bool) function.Function {
 
 // MakeFileExistsFunc builds fileexists: true for a regular file, false when
 // nothing is there, an error for a directory or an unreadable path.
-func MakeFileExistsFunc(baseDir string) function.Function {
+func MakeFileExistsFunc(files Files) function.Function {
 	return function.New(&function.Spec{
 		Description:  "Determines whether a file exists at the given path.",
 		Params:       []function.Parameter{{Name: "path", Type: cty.String}},
@@ -80,18 +48,18 @@ func MakeFileExistsFunc(baseDir string) function.Function {
 		RefineResult: refineNotNull,
 		Impl: func(args []cty.Value, retType cty.Type) (cty.Value, error) {
 			path := args[0].AsString()
-			full, err := resolvePath(baseDir, path)
+			name, err := files.name(path)
 			if err != nil {
 				return cty.NilVal, function.NewArgError(0, err)
 			}
-			fi, err := os.Stat(full)
+			mode, err := files.source().Stat(name)
 			switch {
 			case errors.Is(err, fs.ErrNotExist):
 				return cty.False, nil
 			case err != nil:
 				return cty.NilVal, function.NewArgErrorf(0, "failed to stat %q: %s", path, err)
-			case !fi.Mode().IsRegular():
-				return cty.NilVal, function.NewArgErrorf(0, "%q is not a regular file, but %q", path, fi.Mode().String())
+			case !mode.IsRegular():
+				return cty.NilVal, function.NewArgErrorf(0, "%q is not a regular file, but %q", path, mode.String())
 			}
 			return cty.True, nil
 		},

@@ -27,7 +27,7 @@ func TestFile(t *testing.T) {
 	dir := t.TempDir()
 	writeTree(t, dir, map[string]string{"hello.txt": "Hello World", "sub/bin": "\xff\xfe"})
 	s := cty.StringVal
-	runCases(t, MakeFileFunc(dir, false), []callCase{
+	runCases(t, MakeFileFunc(Files{Dir: dir}, false), []callCase{
 		{name: "relative", args: []cty.Value{s("hello.txt")}, want: s("Hello World")},
 		{name: "absolute", args: []cty.Value{s(filepath.Join(dir, "hello.txt"))}, want: s("Hello World")},
 		{name: "dot segments", args: []cty.Value{s("sub/../hello.txt")}, want: s("Hello World")},
@@ -38,7 +38,7 @@ func TestFile(t *testing.T) {
 		{name: "sensitive path", args: []cty.Value{sens(s("hello.txt"))}, want: sens(s("Hello World"))},
 		{name: "null", args: []cty.Value{cty.NullVal(cty.String)}, err: "must not be null"},
 	})
-	runCases(t, MakeFileFunc(dir, true), []callCase{
+	runCases(t, MakeFileFunc(Files{Dir: dir}, true), []callCase{
 		{name: "text", args: []cty.Value{s("hello.txt")}, want: s("SGVsbG8gV29ybGQ=")},
 		{name: "binary", args: []cty.Value{s("sub/bin")}, want: s("//4=")},
 		{name: "missing", args: []cty.Value{s("nope")}, err: "no file exists"},
@@ -49,7 +49,7 @@ func TestFileExists(t *testing.T) {
 	dir := t.TempDir()
 	writeTree(t, dir, map[string]string{"a.txt": "a", "d/b.txt": "b"})
 	s := cty.StringVal
-	runCases(t, MakeFileExistsFunc(dir), []callCase{
+	runCases(t, MakeFileExistsFunc(Files{Dir: dir}), []callCase{
 		{name: "exists", args: []cty.Value{s("a.txt")}, want: cty.True},
 		{name: "nested", args: []cty.Value{s("d/b.txt")}, want: cty.True},
 		{name: "missing", args: []cty.Value{s("nope")}, want: cty.False},
@@ -107,7 +107,7 @@ func TestFileSet(t *testing.T) {
 		return cty.SetVal(vs)
 	}
 	s := cty.StringVal
-	runCases(t, MakeFileSetFunc(dir), []callCase{
+	runCases(t, MakeFileSetFunc(Files{Dir: dir}), []callCase{
 		{name: "star", args: []cty.Value{s("files"), s("*.txt")}, want: set(".hidden.txt", "a.txt", "{x}.txt")},
 		{name: "double star", args: []cty.Value{s("files"), s("**/*.txt")}, want: set(".hidden.txt", "a.txt", "sub/c.txt", "sub/d/e.txt", "{x}.txt")},
 		{name: "all", args: []cty.Value{s("files"), s("**")}, want: set(".hidden.txt", "a.txt", "b.json", "sub/c.txt", "sub/d/e.txt", "{x}.txt")},

@@ -12,7 +12,7 @@ import (
 )
 
 // MakeTemplateFileFunc builds templatefile(path, vars): the file at path
-// (relative to baseDir) rendered as an HCL string template whose only
+// (read through files) rendered as an HCL string template whose only
 // variables are the keys of vars. funcs supplies the functions the template
 // may call; it is called lazily so the table may contain this function
 // itself, and templatefile inside a template is an error (no recursion).
@@ -20,14 +20,14 @@ import (
 // A template that is a single interpolation ("${x}") yields x with its own
 // type, as in Terraform; otherwise a string. With an unknown path or vars
 // the result is unknown of unknown type.
-func MakeTemplateFileFunc(baseDir string, funcs func() map[string]function.Function) function.Function {
+func MakeTemplateFileFunc(files Files, funcs func() map[string]function.Function) function.Function {
 	params := []function.Parameter{
 		{Name: "path", Type: cty.String},
 		{Name: "vars", Type: cty.DynamicPseudoType},
 	}
 	render := func(args []cty.Value) (cty.Value, error) {
 		path := args[0].AsString()
-		src, err := readFile(baseDir, path)
+		src, err := readFile(files, path)
 		if err != nil {
 			return cty.NilVal, function.NewArgError(0, err)
 		}

@@ -19,10 +19,10 @@ func TestTemplateFile(t *testing.T) {
 		"file.tmpl":    `${file("hello.tmpl")}`,
 	})
 	var table map[string]function.Function
-	tf := MakeTemplateFileFunc(dir, func() map[string]function.Function { return table })
+	tf := MakeTemplateFileFunc(Files{Dir: dir}, func() map[string]function.Function { return table })
 	table = map[string]function.Function{
 		"upper":        stdlib.UpperFunc,
-		"file":         MakeFileFunc(dir, false),
+		"file":         MakeFileFunc(Files{Dir: dir}, false),
 		"templatefile": tf,
 	}
 	s := cty.StringVal
