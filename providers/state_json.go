@@ -3,6 +3,7 @@ package providers
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/zclconf/go-cty/cty"
@@ -36,6 +37,10 @@ func DecodeStateJSON(schema *configschema.Block, raw []byte) (_ cty.Value, err e
 	}
 	v, err := ctyjson.Unmarshal(cleaned, schema.ImpliedType())
 	if err != nil {
+		var pe cty.PathError
+		if errors.As(err, &pe) && len(pe.Path) > 0 {
+			return cty.NilVal, fmt.Errorf("decoding stored attributes: %s: %w", configschema.FormatPath(pe.Path), err)
+		}
 		return cty.NilVal, fmt.Errorf("decoding stored attributes: %w", err)
 	}
 	if v.IsNull() {

@@ -47,7 +47,8 @@ func TestDecodeStateJSON(t *testing.T) {
 		{"not an object", `[1]`, cty.NilVal, "decoding stored attributes"},
 		{"null", `null`, cty.NilVal, "got null"},
 		{"wrong type", `{"id":5}`, cty.StringVal("5"), ""},
-		{"bad type", `{"tags":"x"}`, cty.NilVal, "decoding stored attributes"},
+		{"bad type", `{"tags":"x"}`, cty.NilVal, "decoding stored attributes: tags: "},
+		{"bad nested type", `{"rule":[{"port":"eighty"}]}`, cty.NilVal, "decoding stored attributes: rule[0].port: "},
 		{"trailing", `{} {}`, cty.NilVal, "trailing"},
 		{"empty", ``, cty.NilVal, "EOF"},
 	}

@@ -11,6 +11,8 @@ package terraform
 import (
 	"os"
 	"path/filepath"
+	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -157,8 +159,7 @@ func (c *Context) schema(p addrs.Provider) (*providers.GetProviderSchemaResponse
 	}
 	f, ok := c.factories[p]
 	if !ok {
-		return nil, hcl.Diagnostics{tfdiags.Errorf("Missing required provider",
-			"This configuration or its state requires provider %s, which is not available. Run init to install it, or remove the resources that use it.", p.ForDisplay())}
+		return nil, hcl.Diagnostics{c.missingProvider(p)}
 	}
 	inst, err := f()
 	if err != nil {
@@ -199,4 +200,18 @@ func (c *Context) hookAll(fn func(Hook) (HookAction, error)) bool {
 		}
 	}
 	return halt
+}
+
+// missingProvider is the error for a provider the configuration or state
+// needs but this Context has no factory for. plankit has no init step that
+// could install one, so the detail lists what is available instead.
+func (c *Context) missingProvider(p addrs.Provider) *hcl.Diagnostic {
+	var have []string
+	for a := range c.factories {
+		have = append(have, a.ForDisplay())
+	}
+	sort.Strings(have)
+	return tfdiags.Errorf("Missing required provider",
+		"This configuration or its state uses provider %s, which plankit does not have. Available providers: %s. Remove the resources that use it from the configuration (and, for objects already in the state, from the state), or manage this configuration with a tool that has the provider.",
+		p.ForDisplay(), strings.Join(have, ", "))
 }

@@ -27,8 +27,7 @@ func newProviderSet(c *Context) *providerSet {
 func (s *providerSet) start(addr addrs.AbsProviderConfig) (providers.Interface, hcl.Diagnostics) {
 	f, ok := s.c.factories[addr.Provider]
 	if !ok {
-		return nil, hcl.Diagnostics{tfdiags.Errorf("Missing required provider",
-			"Provider %s is not available. Run init to install it.", addr.Provider.ForDisplay())}
+		return nil, hcl.Diagnostics{s.c.missingProvider(addr.Provider)}
 	}
 	p, err := f()
 	if err != nil {
