@@ -162,7 +162,7 @@ func planAndApply(m *Meta, ui *ui, wd string, f *applyFlags) int {
 
 // applyPlan checks the state against the plan's, then applies with state
 // persisted as it goes.
-func applyPlan(m *Meta, ui *ui, wd string, f *applyFlags, plan *plans.Plan, config *configs.Config, sf *statefile.File, src Sources) int {
+func applyPlan(m *Meta, ui *ui, wd string, f *applyFlags, plan *plans.Plan, config *configs.Config, sf *statefile.File, src Sources) (code int) {
 	spath, diags := statePath(wd, f.state, config)
 	if diags.HasErrors() {
 		ui.diags(diags, src)
@@ -175,14 +175,21 @@ func applyPlan(m *Meta, ui *ui, wd string, f *applyFlags, plan *plans.Plan, conf
 		ui.diags(ds, src)
 		return ExitError
 	}
-	released := false
+	released, unlockFailed := false, false
 	unlock := func() {
 		if !released {
 			released = true
-			ui.diags(release(), src)
+			ds := release()
+			unlockFailed = ds.HasErrors()
+			ui.diags(ds, src)
 		}
 	}
-	defer unlock()
+	defer func() {
+		// A lock left behind blocks the next run: that is an error too.
+		if unlock(); unlockFailed {
+			code = ExitError
+		}
+	}()
 	if ds := checkStateMatches(mgr.StateFile(), sf); ds.HasErrors() {
 		ui.diags(ds, src)
 		return ExitError

@@ -125,7 +125,7 @@ type planResult struct {
 }
 
 // runPlan loads everything, plans, renders and writes the archive.
-func runPlan(m *Meta, ui *ui, wd string, f *planFlags) planResult {
+func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 	src := Sources{Dir: wd}
 	if !hasConfigFiles(wd) && !f.destroy {
 		// Planning an empty directory would destroy everything the state
@@ -168,7 +168,13 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) planResult {
 		ui.diags(append(warnings, ds...), src)
 		return planResult{code: ExitError}
 	}
-	defer func() { ui.diags(release(), src) }()
+	defer func() {
+		// A lock left behind blocks the next run: that is an error too.
+		if ds := release(); ds.HasErrors() {
+			ui.diags(ds, src)
+			res.code = ExitError
+		}
+	}()
 	prior := mgr.State()
 	if prior == nil {
 		prior = states.NewState()

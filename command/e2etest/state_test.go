@@ -29,6 +29,13 @@ resource "terraform_data" "breaks_state_dir" {
     command = "rm -rf '${var.st}' && touch '${var.st}'"
   }
 }
+
+# Created after the directory is gone, so the state always has a change
+# that cannot be written, however the background persister's writes fall.
+# Its trigger makes it follow a replacement of breaks_state_dir too.
+resource "null_resource" "after" {
+  triggers = { dep = terraform_data.breaks_state_dir.id }
+}
 `)
 	state := "-state=st/s.tfstate"
 	must(t, plan(t, dir, "-no-color", state, "-var", "st="+stDir, "-out=p.tfplan"), 0, "plan")
@@ -66,4 +73,34 @@ resource "terraform_data" "breaks_state_dir" {
 	if string(first) == string(second) || !strings.Contains(string(second), `"serial"`) {
 		t.Errorf("errored-1.tfstate should be a new state beside the first:\n%s", second)
 	}
+}
+
+// TestUnlockFailureFailsApply checks that an apply whose state was saved
+// but whose lock could not be released exits non-zero: the next run would
+// find the lock in its way, so a CI job must not go on as if all was well.
+func TestUnlockFailureFailsApply(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "main.tf"), `resource "terraform_data" "drops_lock" {
+  provisioner "local-exec" {
+    command = "rm -f st/.s.tfstate.lock.info && mkdir -p st/.s.tfstate.lock.info/x"
+  }
+}
+`)
+	state := "-state=st/s.tfstate"
+	must(t, plan(t, dir, "-no-color", state, "-out=p.tfplan"), 0, "plan")
+	r := apply(t, dir, "-no-color", state, "p.tfplan")
+	must(t, r, 1, "apply whose lock could not be released")
+	contains(t, r.stderr, "apply's errors", "Error releasing the state lock")
+	contains(t, r.stdout, "apply's output", "Apply complete!")
+	// The damaged lock stops the next run, with advice that works.
+	r = plan(t, dir, "-no-color", state, "-detailed-exitcode")
+	must(t, r, 1, "plan with the damaged lock in place")
+	contains(t, r.stderr, "plan's errors", "remove the lock file by hand", "st/.s.tfstate.lock.info")
+	if err := os.RemoveAll(filepath.Join(dir, "st", ".s.tfstate.lock.info")); err != nil {
+		t.Fatal(err)
+	}
+	// The state itself was saved.
+	r = plan(t, dir, "-no-color", state, "-detailed-exitcode")
+	must(t, r, 0, "plan after removing the lock")
 }

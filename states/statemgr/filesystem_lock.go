@@ -131,7 +131,7 @@ func (s *Filesystem) probeLock(path string) error {
 		return fmt.Errorf("reading the lock file %s: %w", path, err)
 	}
 	defer f.Close()
-	info := readLockInfo(f, path)
+	info := s.readLockInfo(f, path)
 	if !flockSupported {
 		return &LockError{Info: info, Err: ErrLocked}
 	}
@@ -146,11 +146,14 @@ func (s *Filesystem) probeLock(path string) error {
 	return &LockError{Info: info, Err: ErrStaleLock}
 }
 
-func readLockInfo(f *os.File, path string) *LockInfo {
+// readLockInfo reads the holder's info from the lock file at lockPath. An
+// unreadable one gives info with no ID, naming the state (as every
+// LockInfo's Path does) and, in Info, the lock file.
+func (s *Filesystem) readLockInfo(f *os.File, lockPath string) *LockInfo {
 	var info LockInfo
 	data, err := os.ReadFile(f.Name())
 	if err != nil || json.Unmarshal(data, &info) != nil {
-		return &LockInfo{Path: path, Info: "the lock file " + path + " is unreadable"}
+		return &LockInfo{Path: s.path, Info: "the lock file " + lockPath + " is unreadable"}
 	}
 	return &info
 }
@@ -182,7 +185,7 @@ func (s *Filesystem) Unlock(id string) error {
 	if err != nil {
 		return fmt.Errorf("reading the lock file %s: %w", path, err)
 	}
-	info := readLockInfo(f, path)
+	info := s.readLockInfo(f, path)
 	f.Close()
 	if info.ID != id {
 		return &LockError{Info: info, Err: ErrLockIDMismatch}

@@ -92,7 +92,11 @@ func (e *LockError) Error() string {
 	if e.Info != nil {
 		b.WriteString("\n\nLock Info:\n")
 		b.WriteString(e.Info.String())
-		if errors.Is(e.Err, ErrStaleLock) {
+		switch {
+		case errors.Is(e.Err, ErrStaleLock) && e.Info.ID == "":
+			// No ID to give force-unlock: the lock file itself is damaged.
+			fmt.Fprintf(&b, "\nNo process holds this lock any more, and its lock file cannot be read. If no other operation is using the state, remove the lock file by hand (it sits beside the state %s).\n", e.Info.Path)
+		case errors.Is(e.Err, ErrStaleLock):
 			fmt.Fprintf(&b, "\nNo process holds this lock any more. If no other operation is using the state, remove the lock with:\n  plan force-unlock -state=%s %s\n", shellQuote(e.Info.Path), e.Info.ID)
 		}
 	}

@@ -156,3 +156,29 @@ func TestLockAcrossProcesses(t *testing.T) {
 	}
 	m.Unlock(id)
 }
+
+// TestUnreadableStaleLock checks the advice for a stale lock whose file
+// cannot be read: there is no ID for force-unlock, so the message says to
+// remove the file by hand, and the info names the state, not the lock file.
+func TestUnreadableStaleLock(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "terraform.tfstate")
+	m := NewFilesystem(path)
+	if err := os.WriteFile(m.LockInfoPath(), []byte("not json"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := m.Lock(NewLockInfo())
+	var le *LockError
+	if !errors.As(err, &le) || !errors.Is(err, ErrStaleLock) {
+		t.Fatalf("Lock = %v, want a stale lock error", err)
+	}
+	if le.Info.Path != path || le.Info.ID != "" {
+		t.Errorf("info = %+v, want the state's path and no ID", le.Info)
+	}
+	msg := err.Error()
+	if !strings.Contains(msg, "remove the lock file by hand") || !strings.Contains(msg, m.LockInfoPath()) {
+		t.Errorf("message does not say to remove %s by hand:\n%s", m.LockInfoPath(), msg)
+	}
+	if strings.Contains(msg, "force-unlock") {
+		t.Errorf("message offers force-unlock without an ID:\n%s", msg)
+	}
+}
