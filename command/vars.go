@@ -46,7 +46,6 @@ func CollectVariables(config *configs.Config, wd string, args []varArg, env []st
 	var diags hcl.Diagnostics
 	vals := terraform.InputValues{}
 	decls := config.Module.Variables
-	typed := typedVariables(config.Module)
 
 	for _, kv := range env {
 		name, raw, ok := strings.Cut(kv, "=")
@@ -58,7 +57,7 @@ func CollectVariables(config *configs.Config, wd string, args []varArg, env []st
 		if decl == nil {
 			continue // as Terraform: undeclared env vars are ignored
 		}
-		v, ds := parseRawVar(decl, typed[name], raw, "the environment variable TF_VAR_"+name)
+		v, ds := parseRawVar(decl, decl.TypeDeclared(), raw, "the environment variable TF_VAR_"+name)
 		diags = append(diags, ds...)
 		if !ds.HasErrors() {
 			vals[name] = &terraform.InputValue{Value: v, SourceType: terraform.ValueFromEnvVar}
@@ -103,7 +102,7 @@ func CollectVariables(config *configs.Config, wd string, args []varArg, env []st
 				Detail: fmt.Sprintf("A variable named %q was assigned on the command line, but the root module does not declare a variable of that name. To use this value, add a \"variable\" block to the configuration.", name)})
 			continue
 		}
-		v, ds := parseRawVar(decl, typed[name], raw, "the -var option for "+name)
+		v, ds := parseRawVar(decl, decl.TypeDeclared(), raw, "the -var option for "+name)
 		diags = append(diags, ds...)
 		if !ds.HasErrors() {
 			vals[name] = &terraform.InputValue{Value: v, SourceType: terraform.ValueFromCLIArg}
@@ -145,42 +144,6 @@ func parseRawVar(decl *configs.Variable, typed bool, raw, where string) (cty.Val
 		return cty.NilVal, invalid("it must be a constant, with no references or function calls")
 	}
 	return v, nil
-}
-
-// typedVariables returns the names of the variables whose blocks, in any
-// of mod's files (overrides included), write a type argument: the only way
-// to tell "type = any" (values parse as HCL) from no type (values are
-// literal strings), both cty.DynamicPseudoType in configs.Variable. Files
-// that do not parse are skipped: loading the configuration already
-// reported them. O(size of the module's files).
-func typedVariables(mod *configs.Module) map[string]bool {
-	typed := map[string]bool{}
-	if mod == nil {
-		return typed
-	}
-	fileSchema := &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: "variable", LabelNames: []string{"name"}}}}
-	varSchema := &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "type"}}}
-	p := hclparse.NewParser()
-	for name, src := range mod.Files {
-		var f *hcl.File
-		var diags hcl.Diagnostics
-		if strings.HasSuffix(name, ".json") {
-			f, diags = p.ParseJSON(src, name)
-		} else {
-			f, diags = p.ParseHCL(src, name)
-		}
-		if diags.HasErrors() || f == nil {
-			continue
-		}
-		content, _, _ := f.Body.PartialContent(fileSchema)
-		for _, b := range content.Blocks {
-			vc, _, _ := b.Body.PartialContent(varSchema)
-			if _, ok := vc.Attributes["type"]; ok {
-				typed[b.Labels[0]] = true
-			}
-		}
-	}
-	return typed
 }
 
 // loadVarFile reads a .tfvars (HCL) or .tfvars.json file into vals.

@@ -388,3 +388,26 @@ func TestLoadModuleSingle(t *testing.T) {
 		t.Errorf("LoadModule must not follow module calls: %s", diags.Error())
 	}
 }
+
+// TestVariableTypeDeclared tells "type = any" from no type, which both
+// give cty.DynamicPseudoType, including a type set only by an override.
+func TestVariableTypeDeclared(t *testing.T) {
+	cfg, diags := loadInline(t, map[string]string{
+		"main.tf": `
+variable "untyped" {}
+variable "any" { type = any }
+variable "str" { type = string }
+variable "later" {}
+`,
+		"main_override.tf": `variable "later" { type = any }`,
+	})
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	want := map[string]bool{"untyped": false, "any": true, "str": true, "later": true}
+	for name, w := range want {
+		if got := cfg.Module.Variables[name].TypeDeclared(); got != w {
+			t.Errorf("%s: TypeDeclared() = %v, want %v", name, got, w)
+		}
+	}
+}

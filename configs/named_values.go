@@ -31,6 +31,12 @@ type Variable struct {
 // given.
 func (v *Variable) Required() bool { return v.Default == cty.NilVal }
 
+// TypeDeclared reports whether the block (or an override of it) wrote a
+// type argument. Type is cty.DynamicPseudoType both for "type = any" and for
+// no type at all, and Terraform parses -var and TF_VAR_ values differently
+// for the two: as an HCL expression and as a literal string.
+func (v *Variable) TypeDeclared() bool { return v.set["type"] }
+
 // CheckRule is a validation block: a condition and the message shown when
 // it is false.
 type CheckRule struct {
