@@ -17,7 +17,6 @@ import (
 
 	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/configs"
-	"github.com/plankit/plankit/lang/marks"
 	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/providers"
 	"github.com/plankit/plankit/providers/configschema"
@@ -195,23 +194,8 @@ func sortChanges(in []*plans.ResourceInstanceChange) []*plans.ResourceInstanceCh
 	return out
 }
 
-// markedChange returns before and after marked sensitive where the change
-// records it and where the schema declares it.
-func markedChange(c plans.Change, schema *configschema.Block) (cty.Value, cty.Value) {
-	mark := func(v cty.Value, paths []cty.Path) cty.Value {
-		if v == cty.NilVal {
-			return cty.NullVal(cty.DynamicPseudoType)
-		}
-		if schema != nil && v.IsKnown() && !v.IsNull() {
-			paths = append(append([]cty.Path(nil), paths...), schema.SensitivePaths(v)...)
-		}
-		return marks.MarkSensitivePaths(v, paths)
-	}
-	return mark(c.Before, c.BeforeSensitivePaths), mark(c.After, c.AfterSensitivePaths)
-}
-
 func marshalChange(c plans.Change, schema *configschema.Block, replace []cty.Path) (change, error) {
-	before, after := markedChange(c, schema)
+	before, after := c.Marked(schema)
 	out := change{Actions: Actions(c.Action)}
 	var err error
 	if out.Before, err = marshalValue(before); err != nil {
@@ -323,7 +307,7 @@ func plannedValues(changes *plans.Changes, schemas map[addrs.Provider]*providers
 		}
 		res := rc.Addr.Resource.Resource
 		schema := providers.ResourceSchema(schemas, rc.ProviderAddr.Provider, res)
-		_, after := markedChange(rc.Change, schema)
+		_, after := rc.Change.Marked(schema)
 		r := resource{
 			Address: rc.Addr.String(), Mode: modeString(res.Mode), Type: res.Type, Name: res.Name,
 			Index: indexOf(rc.Addr.Resource.Key), ProviderName: rc.ProviderAddr.Provider.String(),

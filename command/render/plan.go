@@ -256,7 +256,7 @@ func ResourceChange(rc *plans.ResourceInstanceChange, schema *configschema.Block
 		sym = "~"
 	}
 	b.WriteString(d.prefix(0, sym) + fmt.Sprintf("%s %q %q {\n", kind, res.Type, res.Name))
-	before, after := markedValues(rc, schema)
+	before, after := rc.Change.Marked(schema)
 	if schema == nil {
 		b.WriteString(d.prefix(4, symNone) + col.Gray("# (the plan carries no schema for this resource type; attributes not shown)") + "\n")
 	} else {
@@ -264,21 +264,6 @@ func ResourceChange(rc *plans.ResourceInstanceChange, schema *configschema.Block
 	}
 	b.WriteString("    }\n")
 	return b.String()
-}
-
-// markedValues returns the change's before and after values with the
-// sensitive paths recorded in the change and in the schema marked.
-func markedValues(rc *plans.ResourceInstanceChange, schema *configschema.Block) (cty.Value, cty.Value) {
-	mark := func(v cty.Value, paths []cty.Path) cty.Value {
-		if v == cty.NilVal {
-			return cty.NullVal(cty.DynamicPseudoType)
-		}
-		if schema != nil && v.IsKnown() && !v.IsNull() {
-			paths = append(append([]cty.Path(nil), paths...), schema.SensitivePaths(v)...)
-		}
-		return marks.MarkSensitivePaths(v, paths)
-	}
-	return mark(rc.Before, rc.BeforeSensitivePaths), mark(rc.After, rc.AfterSensitivePaths)
 }
 
 func description(rc *plans.ResourceInstanceChange, drift bool) string {
