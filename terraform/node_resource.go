@@ -2,7 +2,6 @@ package terraform
 
 import (
 	"context"
-	"sync"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hcldec"
@@ -115,7 +114,7 @@ func (n *nodeResource) Execute(ctx context.Context, ws *walkState) hcl.Diagnosti
 		return hcl.Diagnostics{n.missingSchemaDiag()}
 	}
 	if n.rc == nil {
-		return runInstances(ctx, ws, n.orphanedModuleInstances(ws, nil), func(w instanceWork) hcl.Diagnostics {
+		return runInstances(ctx, ws, workItems(n.orphanedModuleInstances(ws, nil)), func(w instanceWork) hcl.Diagnostics {
 			return n.executeInstance(ctx, ws, w)
 		})
 	}
@@ -123,61 +122,69 @@ func (n *nodeResource) Execute(ctx context.Context, ws *walkState) hcl.Diagnosti
 	if ws.op != opApply {
 		diags = destroyProvisionerDiags(n.rc)
 	}
-	var work []instanceWork
+	var work workList
 	expanded := map[string]bool{}
 	for _, mi := range ws.exp.moduleInstances(n.addr.Module) {
 		expanded[mi.key] = true
-		w, d := n.expand(ws, mi)
-		diags = append(diags, d...)
-		work = append(work, w...)
+		diags = append(diags, n.expand(ws, mi, &work)...)
 	}
 	if ws.op != opValidate && ws.op != opApply {
-		work = append(work, n.orphanedModuleInstances(ws, expanded)...)
+		work.addItems(n.orphanedModuleInstances(ws, expanded))
 	}
 	if diags.HasErrors() {
 		return diags
 	}
-	n.validateOnce = (ws.op == opPlan || ws.op == opPlanDestroy || ws.op == opRefreshOnly) && len(work) > 1 && n.sameConfigForAll()
+	n.validateOnce = (ws.op == opPlan || ws.op == opPlanDestroy || ws.op == opRefreshOnly) && work.len() > 1 && n.sameConfigForAll()
 	return append(diags, runInstances(ctx, ws, work, func(w instanceWork) hcl.Diagnostics {
 		return n.executeInstance(ctx, ws, w)
 	})...)
 }
 
-// expand evaluates count/for_each in module instance mi and returns the
-// instances to process there, orphans included.
-func (n *nodeResource) expand(ws *walkState, mi moduleInst) ([]instanceWork, hcl.Diagnostics) {
+// expand evaluates count/for_each in module instance mi and adds the
+// instances to process there, orphans included, to work. Without -target
+// the configured instances are added as one generated segment: O(1)
+// memory per instance beyond the expansion's keys.
+func (n *nodeResource) expand(ws *walkState, mi moduleInst, work *workList) hcl.Diagnostics {
 	scope := ws.scope(mi, n.cfg, nil, nil)
 	x, diags := evalExpansion(scope, n.rc.Count, n.rc.ForEach, ws.op == opValidate)
 	ws.putScope(scope)
 	if diags.HasErrors() {
-		return nil, diags
+		return diags
 	}
 	if !x.known {
 		x = expansion{mode: expUnknown, keys: []addrs.InstanceKey{addrs.NoKey}, known: true}
 	}
 	abs := n.addr.Resource.Absolute(mi.addr)
 	ws.values.expand(abs, x.mode, x.keys, n.ty)
-	var work []instanceWork
-	inConfig := make(map[addrs.InstanceKey]bool, len(x.keys))
-	for _, k := range x.keys {
-		inConfig[k] = true
-		inst := abs.Instance(k)
-		if n.targeted(inst) {
-			work = append(work, instanceWork{addr: inst, mod: mi, rep: x.rep(k)})
+	if n.filter == nil {
+		work.addExpansion(abs, mi, x)
+	} else {
+		var items []instanceWork
+		for _, k := range x.keys {
+			if inst := abs.Instance(k); n.targeted(inst) {
+				items = append(items, instanceWork{addr: inst, mod: mi, rep: x.rep(k)})
+			}
 		}
+		work.addItems(items)
 	}
 	if ws.op == opValidate || ws.op == opApply {
-		return work, diags
+		return diags
 	}
 	if rs := ws.prevState.Resource(abs); rs != nil {
+		inConfig := make(map[addrs.InstanceKey]bool, len(x.keys))
+		for _, k := range x.keys {
+			inConfig[k] = true
+		}
+		var orphans []instanceWork
 		for _, k := range sortedKeys(rs.Instances) {
 			if inConfig[k] || !n.targeted(abs.Instance(k)) {
 				continue
 			}
-			work = append(work, instanceWork{addr: abs.Instance(k), mod: mi, orphan: orphanReason(x, k), gone: true})
+			orphans = append(orphans, instanceWork{addr: abs.Instance(k), mod: mi, orphan: orphanReason(x, k), gone: true})
 		}
+		work.addItems(orphans)
 	}
-	return work, diags
+	return diags
 }
 
 // orphanReason says why key k of a resource is no longer in expansion x.
@@ -267,43 +274,6 @@ func (n *nodeResource) executeInstance(ctx context.Context, ws *walkState, w ins
 		return ic.data(ctx)
 	}
 	return ic.managed(ctx)
-}
-
-// runInstances runs fn for every work item, up to the parallelism at once,
-// and returns the diagnostics in work order (deterministic). Once ctx is
-// cancelled the remaining items are only counted (ws.notStarted), so a
-// cancelled walk reports one diagnostic, not one per instance.
-func runInstances(ctx context.Context, ws *walkState, work []instanceWork, fn func(instanceWork) hcl.Diagnostics) hcl.Diagnostics {
-	switch len(work) {
-	case 0:
-		return nil
-	case 1:
-		return fn(work[0])
-	}
-	results := make([]hcl.Diagnostics, len(work))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range min(len(work), ws.c.parallelism) {
-		wg.Go(func() {
-			for i := range next {
-				if ctx.Err() != nil {
-					ws.notStarted.Add(1)
-					continue
-				}
-				results[i] = fn(work[i])
-			}
-		})
-	}
-	for i := range work {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	var diags hcl.Diagnostics
-	for _, d := range results {
-		diags = append(diags, d...)
-	}
-	return diags
 }
 
 // sortedKeys returns the instance keys of a state resource in address order.

@@ -26,6 +26,7 @@ func main() {
 	apply := flag.Bool("apply", false, "apply the plan too")
 	par := flag.Int("parallelism", 10, "parallelism")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of plan (and apply) to this file")
+	memProfile := flag.String("memprofile", "", "write heap profiles to this file plus .plan (after plan, plan kept live) and, with -apply, .apply (after apply)")
 	flag.Parse()
 	if *cpuProfile != "" {
 		f, err := os.Create(*cpuProfile)
@@ -40,14 +41,21 @@ func main() {
 		}
 		defer pprof.StopCPUProfile()
 	}
-	if err := run(*dir, *apply, *par); err != nil {
+	if *memProfile != "" {
+		runtime.MemProfileRate = 64 << 10
+	}
+	if *memProfile != "" {
+		stop := watchPeak(*memProfile + ".peak")
+		defer stop()
+	}
+	if err := run(*dir, *apply, *par, *memProfile); err != nil {
 		fmt.Fprintln(os.Stderr, "driver:", err)
 		pprof.StopCPUProfile()
 		os.Exit(1)
 	}
 }
 
-func run(dir string, apply bool, par int) error {
+func run(dir string, apply bool, par int, memProfile string) error {
 	t0 := time.Now()
 	cfg, diags := configs.LoadConfigDir(dir)
 	if diags.HasErrors() {
@@ -64,6 +72,9 @@ func run(dir string, apply bool, par int) error {
 		return diags
 	}
 	tPlan := time.Since(t1)
+	if err := writeHeap(memProfile, ".plan"); err != nil {
+		return err
+	}
 	line := fmt.Sprintf("load=%.3fs plan=%.3fs changes=%d", tLoad.Seconds(), tPlan.Seconds(), len(plan.Changes.Resources))
 	if apply {
 		persists := 0
@@ -75,10 +86,65 @@ func run(dir string, apply bool, par int) error {
 		if diags.HasErrors() {
 			return diags
 		}
+		if err := writeHeap(memProfile, ".apply"); err != nil {
+			return err
+		}
+		runtime.KeepAlive(st)
 		line += fmt.Sprintf(" apply=%.3fs resources=%d persists=%d", time.Since(t2).Seconds(), len(st.AllResourceInstances()), persists)
 	}
 	fmt.Printf("%s heap_peak_mib=%.0f\n", line, float64(peakHeap())/(1<<20))
+	runtime.KeepAlive(plan)
+	runtime.KeepAlive(cfg)
 	return nil
+}
+
+// watchPeak samples the live heap every 50ms and, each time it passes the
+// previous high-water mark by a tenth, writes a heap profile to path, so the
+// file ends up describing (about) the peak. The returned func stops it.
+func watchPeak(path string) func() {
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+		var high uint64
+		t := time.NewTicker(50 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+			}
+			metrics.Read(s)
+			if live := s[0].Value.Uint64(); live > high+high/10 {
+				high = live
+				if f, err := os.Create(path); err == nil {
+					_ = pprof.Lookup("heap").WriteTo(f, 0)
+					f.Close()
+				}
+			}
+		}
+	}()
+	return func() { close(done); <-finished }
+}
+
+// writeHeap writes a heap profile (after a GC, so inuse_space is what the
+// phase retains) to base+suffix; nothing when base is empty.
+func writeHeap(base, suffix string) error {
+	if base == "" {
+		return nil
+	}
+	runtime.GC()
+	f, err := os.Create(base + suffix)
+	if err != nil {
+		return err
+	}
+	if err := pprof.WriteHeapProfile(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // peakHeap returns the heap memory obtained from the OS (an upper bound
