@@ -5,6 +5,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"strings"
 	"sync"
 
@@ -16,6 +17,7 @@ import (
 	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/states"
 	"github.com/plankit/plankit/states/statefile"
+	"github.com/plankit/plankit/states/statemgr"
 	"github.com/plankit/plankit/terraform"
 	"github.com/plankit/plankit/tfdiags"
 )
@@ -161,32 +163,21 @@ func planAndApply(m *Meta, ui *ui, wd string, f *applyFlags) int {
 }
 
 // applyPlan checks the state against the plan's, then applies with state
-// persisted as it goes.
+// persisted as it goes. The steps, in order: lockApplyState (the state is
+// locked, and released on every return), checkStateMatches and the
+// no-change shortcut (nothing has started yet), runCoreApply (providers run
+// and every snapshot is persisted), stateSaver.saveFinal and reportApply.
 func applyPlan(m *Meta, ui *ui, wd string, f *applyFlags, plan *plans.Plan, config *configs.Config, sf *statefile.File, src Sources) (code int) {
-	spath, diags := statePath(wd, f.state, config)
-	if diags.HasErrors() {
-		ui.diags(diags, src)
-		return ExitError
-	}
 	ctx, cancel := context.WithCancel(m.ctx())
 	defer cancel()
-	mgr, release, ds := openState(ctx, spath, f.lock, f.lockTimeout, "OperationTypeApply")
+	spath, mgr, lock, ds := lockApplyState(ctx, ui, wd, f, config, src)
 	if ds.HasErrors() {
 		ui.diags(ds, src)
 		return ExitError
 	}
-	released, unlockFailed := false, false
-	unlock := func() {
-		if !released {
-			released = true
-			ds := release()
-			unlockFailed = ds.HasErrors()
-			ui.diags(ds, src)
-		}
-	}
 	defer func() {
 		// A lock left behind blocks the next run: that is an error too.
-		if unlock(); unlockFailed {
+		if failed := lock.unlock(); failed {
 			code = ExitError
 		}
 	}()
@@ -201,79 +192,183 @@ func applyPlan(m *Meta, ui *ui, wd string, f *applyFlags, plan *plans.Plan, conf
 		return ExitOK
 	}
 
-	// persistMu serialises state writes between the background persister,
-	// the final write and the second Ctrl-C.
-	var persistMu sync.Mutex
-	var lastSnapshot *states.State
-	persist := func(s *states.State) error {
-		persistMu.Lock()
-		defer persistMu.Unlock()
-		lastSnapshot = s
-		if err := mgr.WriteState(s); err != nil {
-			return err
-		}
-		return mgr.PersistState()
-	}
-	// dump receives the state itself when neither the state file nor a
-	// recovery file can be written: stdout, unless that is the -json stream.
-	dump := m.Stdout
-	if ui.json != nil {
-		dump = m.Stderr
-	}
+	saver := &stateSaver{mgr: mgr, wd: wd, spath: spath, dump: applyDump(m, ui)}
 	stop := watchInterrupts(m, ui, cancel, func() {
-		persistMu.Lock()
-		defer persistMu.Unlock()
-		if lastSnapshot != nil {
-			err := mgr.WriteState(lastSnapshot)
-			if err == nil {
-				err = mgr.PersistState()
-			}
-			if err != nil {
-				ui.diags(append(hcl.Diagnostics{stateWriteFailed(spath, err)}, saveErroredState(wd, spath, mgr.StateFile(), lastSnapshot, dump)...), src)
-			}
-		}
-		unlock()
+		// The second Ctrl-C exits at once: save the last snapshot and
+		// release the lock on the way out.
+		ui.diags(saver.flushLast(), src)
+		lock.unlock()
 	})
 	defer stop()
 
+	newState, applyDiags, ok := runCoreApply(ctx, m, ui, wd, f, plan, config, saver, src)
+	if !ok {
+		return ExitError
+	}
+	newState, ds = saver.saveFinal(newState)
+	applyDiags = append(applyDiags, ds...)
+	return reportApply(ctx, ui, plan, counts, destroy, newState, applyDiags, src)
+}
+
+// lockApplyState opens the state apply writes to and takes its lock
+// (unless -lock=false). When it returns no errors, the caller owns the
+// lock and must release it through heldLock.unlock.
+func lockApplyState(ctx context.Context, ui *ui, wd string, f *applyFlags, config *configs.Config, src Sources) (string, *statemgr.Filesystem, *heldLock, hcl.Diagnostics) {
+	spath, diags := statePath(wd, f.state, config)
+	if diags.HasErrors() {
+		return "", nil, nil, diags
+	}
+	mgr, release, ds := openState(ctx, spath, f.lock, f.lockTimeout, "OperationTypeApply")
+	if ds.HasErrors() {
+		return "", nil, nil, ds
+	}
+	return spath, mgr, &heldLock{release: release, ui: ui, src: src}, nil
+}
+
+// heldLock releases a state lock exactly once, from whichever comes first:
+// the end of apply or a second Ctrl-C; a failed release makes apply exit
+// 1. Its mutex orders the two callers.
+type heldLock struct {
+	mu       sync.Mutex
+	release  func() hcl.Diagnostics
+	ui       *ui
+	src      Sources
+	released bool
+	failed   bool
+}
+
+// unlock releases the lock if that has not happened yet, showing any
+// failure, and reports whether the release failed (now or earlier).
+func (l *heldLock) unlock() (failed bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.released {
+		l.released = true
+		ds := l.release()
+		l.failed = ds.HasErrors()
+		l.ui.diags(ds, l.src)
+	}
+	return l.failed
+}
+
+// applyDump is where the state itself goes when neither the state file nor
+// a recovery file can be written: stdout, unless that is the -json stream.
+func applyDump(m *Meta, ui *ui) io.Writer {
+	if ui.json != nil {
+		return m.Stderr
+	}
+	return m.Stdout
+}
+
+// stateSaver writes the state snapshots the core hands over during apply
+// and keeps the last one, so that a second Ctrl-C, or a core that gives up
+// without a final state, still has a state to save. Its mutex serialises
+// writes between the background persister, the final write and the second
+// Ctrl-C.
+type stateSaver struct {
+	mu    sync.Mutex
+	mgr   *statemgr.Filesystem
+	last  *states.State
+	wd    string
+	spath string
+	dump  io.Writer
+}
+
+// persist writes s to the state file; the core calls it as objects change.
+func (s *stateSaver) persist(st *states.State) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.write(st)
+}
+
+// write records st as the last snapshot and writes it. s.mu must be held.
+func (s *stateSaver) write(st *states.State) error {
+	s.last = st
+	if err := s.mgr.WriteState(st); err != nil {
+		return err
+	}
+	return s.mgr.PersistState()
+}
+
+// lastSnapshot is the last state handed to persist, or nil.
+func (s *stateSaver) lastSnapshot() *states.State {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.last
+}
+
+// flushLast writes the last snapshot again (the second Ctrl-C), and when
+// that fails saves a recovery copy; it returns what to report.
+func (s *stateSaver) flushLast() hcl.Diagnostics {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.last == nil {
+		return nil
+	}
+	err := s.mgr.WriteState(s.last)
+	if err == nil {
+		err = s.mgr.PersistState()
+	}
+	if err == nil {
+		return nil
+	}
+	return append(hcl.Diagnostics{stateWriteFailed(s.spath, err)}, saveErroredState(s.wd, s.spath, s.mgr.StateFile(), s.last, s.dump)...)
+}
+
+// saveFinal writes the state the apply ended with and returns it; when
+// the core gave up without one, it writes and returns the last snapshot
+// persisted along the way, so a failed write of that is not lost either.
+// A failed write leaves a recovery copy and returns the errors that say
+// where it is.
+func (s *stateSaver) saveFinal(final *states.State) (*states.State, hcl.Diagnostics) {
+	if final == nil {
+		final = s.lastSnapshot()
+	}
+	if final == nil {
+		return nil, nil
+	}
+	if err := s.persist(final); err != nil {
+		return final, append(hcl.Diagnostics{stateWriteFailed(s.spath, err)}, saveErroredState(s.wd, s.spath, s.mgr.StateFile(), final, s.dump)...)
+	}
+	return final, nil
+}
+
+// runCoreApply starts the core and applies the plan, persisting through
+// saver. ok is false when the core could not be started (the errors are
+// already shown); otherwise the diagnostics name the instances that never
+// started.
+func runCoreApply(ctx context.Context, m *Meta, ui *ui, wd string, f *applyFlags, plan *plans.Plan, config *configs.Config, saver *stateSaver, src Sources) (*states.State, hcl.Diagnostics, bool) {
 	hook := newApplyHook(ui.out, ui.json)
 	core, ds := terraform.NewContext(&terraform.ContextOpts{Providers: m.providerFactories(wd), Parallelism: f.parallelism, Hooks: []terraform.Hook{hook}, WorkingDir: wd})
 	if ds.HasErrors() {
 		ui.diags(ds, src)
-		return ExitError
+		return nil, nil, false
 	}
 	// plantimestamp() returns the plan's recorded time; the clock serves
 	// only a plan that recorded none.
 	clock, ds := planClock(m.Env)
 	if ds.HasErrors() {
 		ui.diags(ds, src)
-		return ExitError
+		return nil, nil, false
 	}
-	newState, applyDiags := core.Apply(ctx, plan, config, &terraform.ApplyOpts{Persist: persist, Timestamp: clock})
+	newState, diags := core.Apply(ctx, plan, config, &terraform.ApplyOpts{Persist: saver.persist, Timestamp: clock})
 	hook.stopAll()
 	hook.mu.Lock()
-	applyDiags = withSkippedInstances(applyDiags, plan.Changes, hook.started)
+	diags = withSkippedInstances(diags, plan.Changes, hook.started)
 	hook.mu.Unlock()
-	if newState == nil {
-		// The core gave up without a final state: keep what it persisted
-		// along the way, so a failed write of that is not lost either.
-		persistMu.Lock()
-		newState = lastSnapshot
-		persistMu.Unlock()
-	}
-	if newState != nil {
-		if err := persist(newState); err != nil {
-			applyDiags = append(applyDiags, stateWriteFailed(spath, err))
-			applyDiags = append(applyDiags, saveErroredState(wd, spath, mgr.StateFile(), newState, dump)...)
-		}
-	}
+	return newState, diags, true
+}
+
+// reportApply shows the apply's diagnostics, then either the summary
+// (exit 0) or, for errors or an interruption, exit 1.
+func reportApply(ctx context.Context, ui *ui, plan *plans.Plan, counts render.Counts, destroy bool, newState *states.State, diags hcl.Diagnostics, src Sources) int {
 	if len(plan.TargetAddrs) > 0 {
-		applyDiags = append(applyDiags, tfdiags.Warning("Applied changes may be incomplete",
+		diags = append(diags, tfdiags.Warning("Applied changes may be incomplete",
 			"The plan was made with -target, so the apply may not have made every change the configuration asks for. Run plan without -target to check for remaining changes."))
 	}
-	ui.diags(applyDiags, src)
-	if applyDiags.HasErrors() || ctx.Err() != nil {
-		if ctx.Err() != nil && !applyDiags.HasErrors() {
+	ui.diags(diags, src)
+	if diags.HasErrors() || ctx.Err() != nil {
+		if ctx.Err() != nil && !diags.HasErrors() {
 			ui.diags(hcl.Diagnostics{tfdiags.Error("Apply interrupted",
 				"The apply was interrupted: operations in progress finished and the state records what was completed. Plan again to continue.")}, src)
 		}
