@@ -27,13 +27,39 @@ type repetition struct {
 }
 
 // resourceValues holds the current value (planned during plan, new during
-// apply) of every instance of one resource in one module instance.
+// apply) of every instance of one resource in one module instance. A
+// count's instances live in a slice indexed by count.index (32 bytes an
+// instance, no map sized per instance); other keys in a map made on first
+// use.
 type resourceValues struct {
-	mu   sync.Mutex
-	mode expMode
-	keys []addrs.InstanceKey // in instance order
-	vals map[addrs.InstanceKey]cty.Value
-	ty   cty.Type // the schema's implied type, for unknown placeholders
+	mu    sync.Mutex
+	mode  expMode
+	keys  []addrs.InstanceKey // in instance order
+	byIdx []cty.Value         // count: value of instance i; cty.NilVal until set
+	vals  map[addrs.InstanceKey]cty.Value
+	ty    cty.Type // the schema's implied type, for unknown placeholders
+}
+
+// put records the value of key k. Callers hold rv.mu.
+func (rv *resourceValues) put(k addrs.InstanceKey, v cty.Value) {
+	if i, ok := k.(addrs.IntKey); ok && int(i) >= 0 && int(i) < len(rv.byIdx) {
+		rv.byIdx[i] = v
+		return
+	}
+	if rv.vals == nil {
+		rv.vals = map[addrs.InstanceKey]cty.Value{}
+	}
+	rv.vals[k] = v
+}
+
+// lookup returns the value of key k, if set. Callers hold rv.mu.
+func (rv *resourceValues) lookup(k addrs.InstanceKey) (cty.Value, bool) {
+	if i, ok := k.(addrs.IntKey); ok && int(i) >= 0 && int(i) < len(rv.byIdx) {
+		v := rv.byIdx[i]
+		return v, v != cty.NilVal
+	}
+	v, ok := rv.vals[k]
+	return v, ok
 }
 
 // valueStore holds resourceValues by AbsResource. A reference resolves with
@@ -48,7 +74,12 @@ func newValueStore() *valueStore { return &valueStore{m: map[string]*resourceVal
 // expand records how a resource expanded; the instances' values are set
 // later with set. O(len(keys)).
 func (s *valueStore) expand(addr addrs.AbsResource, mode expMode, keys []addrs.InstanceKey, ty cty.Type) {
-	rv := &resourceValues{mode: mode, keys: keys, vals: make(map[addrs.InstanceKey]cty.Value, len(keys)), ty: ty}
+	rv := &resourceValues{mode: mode, keys: keys, ty: ty}
+	if mode == expCount {
+		rv.byIdx = make([]cty.Value, len(keys))
+	} else {
+		rv.vals = make(map[addrs.InstanceKey]cty.Value, len(keys))
+	}
 	s.mu.Lock()
 	s.m[addr.String()] = rv
 	s.mu.Unlock()
@@ -63,13 +94,13 @@ func (s *valueStore) set(addr addrs.AbsResourceInstance, v cty.Value) {
 	if rv == nil {
 		s.mu.Lock()
 		if rv = s.m[key]; rv == nil {
-			rv = &resourceValues{mode: expSingle, vals: map[addrs.InstanceKey]cty.Value{}}
+			rv = &resourceValues{mode: expSingle}
 			s.m[key] = rv
 		}
 		s.mu.Unlock()
 	}
 	rv.mu.Lock()
-	rv.vals[addr.Resource.Key] = v
+	rv.put(addr.Resource.Key, v)
 	rv.mu.Unlock()
 }
 
@@ -86,7 +117,7 @@ func (s *valueStore) get(addr addrs.AbsResource) (cty.Value, bool) {
 	rv.mu.Lock()
 	defer rv.mu.Unlock()
 	inst := func(k addrs.InstanceKey) cty.Value {
-		if v, ok := rv.vals[k]; ok {
+		if v, ok := rv.lookup(k); ok {
 			return v
 		}
 		if rv.ty != cty.NilType {
