@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -124,35 +125,20 @@ type planResult struct {
 	inline bool
 }
 
-// runPlan loads everything, plans, renders and writes the archive.
+// runPlan loads everything, plans, renders and writes the archive. The
+// steps, in order: refuseEmptyConfig and loadPlanInputs (nothing is
+// locked or started yet), the state is opened and locked (released on
+// every return), runCorePlan, showPlan, then savePlanOutput.
 func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 	src := Sources{Dir: wd}
-	if !hasConfigFiles(wd) && !f.destroy {
-		// Planning an empty directory would destroy everything the state
-		// tracks: almost always the wrong directory, so refuse, as Terraform does.
-		abs, _ := filepath.Abs(wd)
-		ui.diags(hcl.Diagnostics{tfdiags.Errorf("No configuration files",
-			"There are no .tf or .tf.json files in %s\n\nPlanning without a configuration would mark everything in the state for destruction, which is rarely what is wanted. To destroy everything, plan with -destroy; otherwise run in the directory of the configuration, or pass -chdir=DIR.", abs)}, src)
+	if ds := refuseEmptyConfig(wd, f); ds.HasErrors() {
+		ui.diags(ds, src)
 		return planResult{code: ExitError}
 	}
-	config, diags := configs.LoadConfigDir(wd)
-	if diags.HasErrors() {
-		ui.diags(diags, src)
-		return planResult{code: ExitError}
+	in, warnings := loadPlanInputs(m, wd, f)
+	if in.config != nil {
+		src.Files = in.config.SourceFiles()
 	}
-	src.Files = config.SourceFiles()
-	warnings := diags
-
-	vals, ds := CollectVariables(config, wd, f.vars, m.Env)
-	warnings = append(warnings, ds...)
-	targets, ds := parseTargets(f.targets, "-target")
-	warnings = append(warnings, ds...)
-	replace, ds := parseReplace(f.replace)
-	warnings = append(warnings, ds...)
-	clock, ds := planClock(m.Env)
-	warnings = append(warnings, ds...)
-	spath, ds := statePath(wd, f.state, config)
-	warnings = append(warnings, ds...)
 	if warnings.HasErrors() {
 		ui.diags(warnings, src)
 		return planResult{code: ExitError}
@@ -163,7 +149,7 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 	stopInterrupts := watchInterrupts(m, ui, cancel, nil)
 	defer stopInterrupts()
 
-	mgr, release, ds := openState(ctx, spath, f.lock, f.lockTimeout, "OperationTypePlan")
+	mgr, release, ds := openState(ctx, in.spath, f.lock, f.lockTimeout, "OperationTypePlan")
 	if ds.HasErrors() {
 		ui.diags(append(warnings, ds...), src)
 		return planResult{code: ExitError}
@@ -181,6 +167,69 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 	}
 	sf := mgr.StateFile()
 
+	plan, ds := runCorePlan(ctx, m, wd, f, in, prior)
+	if !showPlan(ui, plan, append(warnings, ds...), len(in.targets) > 0, src) {
+		return planResult{code: ExitError}
+	}
+	if ds := savePlanOutput(m, ui, wd, f, plan, in.config, sf); ds.HasErrors() {
+		ui.diags(ds, src)
+		return planResult{code: ExitError}
+	}
+	return planResult{code: ExitOK, changes: planHasChanges(plan), plan: plan, config: in.config, sf: sf}
+}
+
+// refuseEmptyConfig refuses to plan a directory without configuration
+// files, unless -destroy: planning it would destroy everything the state
+// tracks, almost always because it is the wrong directory. Terraform
+// refuses too.
+func refuseEmptyConfig(wd string, f *planFlags) hcl.Diagnostics {
+	if hasConfigFiles(wd) || f.destroy {
+		return nil
+	}
+	abs, _ := filepath.Abs(wd)
+	return hcl.Diagnostics{tfdiags.Errorf("No configuration files",
+		"There are no .tf or .tf.json files in %s\n\nPlanning without a configuration would mark everything in the state for destruction, which is rarely what is wanted. To destroy everything, plan with -destroy; otherwise run in the directory of the configuration, or pass -chdir=DIR.", abs)}
+}
+
+// planInputs is everything a plan needs from the configuration directory,
+// the flags and the environment, read before the state is locked.
+type planInputs struct {
+	config  *configs.Config
+	vals    terraform.InputValues
+	targets []addrs.Targetable
+	replace []addrs.AbsResourceInstance
+	clock   func() time.Time
+	spath   string
+}
+
+// loadPlanInputs loads the configuration and then every input the flags
+// and environment give. It returns all their diagnostics together, so one
+// run reports every bad input; config is nil only when loading it failed.
+func loadPlanInputs(m *Meta, wd string, f *planFlags) (planInputs, hcl.Diagnostics) {
+	var in planInputs
+	config, diags := configs.LoadConfigDir(wd)
+	if diags.HasErrors() {
+		return in, diags
+	}
+	in.config = config
+	var ds hcl.Diagnostics
+	in.vals, ds = CollectVariables(config, wd, f.vars, m.Env)
+	diags = append(diags, ds...)
+	in.targets, ds = parseTargets(f.targets, "-target")
+	diags = append(diags, ds...)
+	in.replace, ds = parseReplace(f.replace)
+	diags = append(diags, ds...)
+	in.clock, ds = planClock(m.Env)
+	diags = append(diags, ds...)
+	in.spath, ds = statePath(wd, f.state, config)
+	diags = append(diags, ds...)
+	return in, diags
+}
+
+// runCorePlan starts the core and plans against prior in the mode the
+// flags ask for, showing progress on a terminal. The plan is nil when the
+// core could not be started.
+func runCorePlan(ctx context.Context, m *Meta, wd string, f *planFlags, in planInputs, prior *states.State) (*plans.Plan, hcl.Diagnostics) {
 	hooks := []terraform.Hook{}
 	var progress *progressHook
 	if m.StderrTTY && !f.json {
@@ -192,8 +241,7 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 	// file functions resolve against it.
 	core, ds := terraform.NewContext(&terraform.ContextOpts{Providers: m.providerFactories(wd), Parallelism: f.parallelism, Hooks: hooks, WorkingDir: wd})
 	if ds.HasErrors() {
-		ui.diags(append(warnings, ds...), src)
-		return planResult{code: ExitError}
+		return nil, ds
 	}
 	mode := plans.NormalMode
 	switch {
@@ -202,32 +250,44 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 	case f.refreshOnly:
 		mode = plans.RefreshOnlyMode
 	}
-	plan, ds := core.Plan(ctx, config, prior, &terraform.PlanOpts{
-		Mode: mode, SkipRefresh: !f.refresh, SetVariables: vals, Targets: targets, ForceReplace: replace, Timestamp: clock,
+	plan, ds := core.Plan(ctx, in.config, prior, &terraform.PlanOpts{
+		Mode: mode, SkipRefresh: !f.refresh, SetVariables: in.vals, Targets: in.targets, ForceReplace: in.replace, Timestamp: in.clock,
 	})
 	if progress != nil {
 		progress.done()
 	}
-	diags = append(warnings, ds...)
+	return plan, ds
+}
+
+// showPlan renders a complete plan followed by its warnings, as Terraform
+// shows them, and reports true. A failed or incomplete plan is not
+// rendered: its errors are shown (or a generic one when the core recorded
+// none) and showPlan reports false.
+func showPlan(ui *ui, plan *plans.Plan, diags hcl.Diagnostics, targeted bool, src Sources) bool {
 	if diags.HasErrors() || plan == nil || plan.Errored {
 		ui.diags(diags, src)
 		if !diags.HasErrors() {
 			ui.diags(hcl.Diagnostics{tfdiags.Error("Planning failed", "The plan did not complete; see the messages above.")}, src)
 		}
-		return planResult{code: ExitError}
+		return false
 	}
-	if len(targets) > 0 {
+	if targeted {
 		diags = append(diags, tfdiags.Warning("Resource targeting is in effect",
 			"This plan was made with -target, so it may not include every change the configuration asks for.\n\n-target is meant for exceptional situations, such as recovering from mistakes; plan without it as soon as possible."))
 	}
 	ui.plan(plan)
-	ui.diags(diags, src) // warnings, after the plan as Terraform shows them
+	ui.diags(diags, src)
+	return true
+}
 
+// savePlanOutput writes the archive for -out and says how to apply it,
+// or notes that an unsaved plan may not be what apply does (not for
+// -json, nor for apply without a plan file).
+func savePlanOutput(m *Meta, ui *ui, wd string, f *planFlags, plan *plans.Plan, config *configs.Config, sf *statefile.File) hcl.Diagnostics {
 	if f.out != "" {
 		out := resolve(wd, f.out)
 		if ds := writePlanFile(out, f.signKey, wd, plan, config, sf, m); ds.HasErrors() {
-			ui.diags(ds, src)
-			return planResult{code: ExitError}
+			return ds
 		}
 		if !f.json {
 			fmt.Fprintf(ui.out, "\n%s\n\nSaved the plan to: %s\n\nTo perform exactly these actions, run the following command to apply:\n    apply %q\n",
@@ -236,7 +296,7 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 	} else if !f.json && !f.inline {
 		fmt.Fprintf(ui.out, "\n%s\n\nNote: You didn't use the -out option to save this plan, so plankit can't\nguarantee to take exactly these actions if you run \"apply\" now.\n", ui.col.Gray(hr))
 	}
-	return planResult{code: ExitOK, changes: planHasChanges(plan), plan: plan, config: config, sf: sf}
+	return nil
 }
 
 const hr = "─────────────────────────────────────────────────────────────────────────────"
