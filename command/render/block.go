@@ -138,23 +138,15 @@ func (d *differ) nestedBlocks(b *strings.Builder, name string, nb *configschema.
 		}
 	case configschema.NestingSet:
 		be, ae := elements(bv), elements(av)
-		in := func(v cty.Value, list []cty.Value) bool {
-			for _, o := range list {
-				if same(v, o) {
-					return true
-				}
-			}
-			return false
-		}
 		for _, e := range be {
-			if in(e, ae) {
+			if containsSame(ae, e) {
 				hidden++
 			} else {
 				one("", e, null, path)
 			}
 		}
 		for _, e := range ae {
-			if !in(e, be) {
+			if !containsSame(be, e) {
 				one("", null, e, path)
 			}
 		}

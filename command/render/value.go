@@ -69,6 +69,17 @@ func same(a, b cty.Value) bool {
 	return ua.RawEquals(ub) && len(am) == len(bm)
 }
 
+// containsSame reports whether list holds an element the same as v
+// (sensitivity included): set membership for rendering. O(len(list)).
+func containsSame(list []cty.Value, v cty.Value) bool {
+	for _, o := range list {
+		if same(v, o) {
+			return true
+		}
+	}
+	return false
+}
+
 // action returns the symbol for the change of one value.
 func action(before, after cty.Value) string {
 	b, _ := unmark(before)
@@ -433,16 +444,8 @@ func (d *differ) setDiff(b *strings.Builder, bv, av cty.Value, indent int, path 
 	be, ae := elements(bv), elements(av)
 	b.WriteString("[" + d.forces(path) + "\n")
 	hidden := 0
-	in := func(v cty.Value, list []cty.Value) bool {
-		for _, o := range list {
-			if same(v, o) {
-				return true
-			}
-		}
-		return false
-	}
 	for _, e := range be {
-		if in(e, ae) {
+		if containsSame(ae, e) {
 			hidden++
 			continue
 		}
@@ -451,7 +454,7 @@ func (d *differ) setDiff(b *strings.Builder, bv, av cty.Value, indent int, path 
 		b.WriteString(",\n")
 	}
 	for _, e := range ae {
-		if in(e, be) {
+		if containsSame(be, e) {
 			continue
 		}
 		b.WriteString(d.prefix(indent+4, symCreate))
