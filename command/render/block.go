@@ -82,7 +82,10 @@ func (d *differ) block(b *strings.Builder, schema *configschema.Block, before, a
 }
 
 // nestedBlocks writes every block of one type and returns how many were
-// unchanged and so hidden.
+// unchanged and so hidden. A block type that is sensitive or unknown as a
+// whole is written as one placeholder; otherwise each block is paired with
+// its counterpart by what identifies it in its nesting mode (position in a
+// list, value in a set, key in a map) and written by oneBlock.
 func (d *differ) nestedBlocks(b *strings.Builder, name string, nb *configschema.NestedBlock, before, after cty.Value, indent int, path cty.Path) int {
 	bv, bs := unmark(before)
 	av, as := unmark(after)
@@ -99,71 +102,101 @@ func (d *differ) nestedBlocks(b *strings.Builder, name string, nb *configschema.
 		b.WriteString(strings.Repeat(" ", indent+4) + "}\n")
 		return 0
 	}
-	hidden := 0
-	one := func(label string, be, ae cty.Value, p cty.Path) {
-		sym := action(be, ae)
-		if sym == symNone {
-			if u, _ := unmark(ae); !u.IsNull() {
-				hidden++
-			}
-			return
-		}
-		if _, s := unmark(be); s {
-			d.sensitiveBlock(b, name, label, sym, indent, p)
-			return
-		}
-		if _, s := unmark(ae); s {
-			d.sensitiveBlock(b, name, label, sym, indent, p)
-			return
-		}
-		b.WriteString("\n" + d.prefix(indent, sym) + name + label + " {" + d.forces(p) + "\n")
-		d.block(b, &nb.Block, be, ae, indent+4, p)
-		b.WriteString(strings.Repeat(" ", indent+4) + "}\n")
-	}
-	null := cty.NullVal(cty.DynamicPseudoType)
 	switch nb.Nesting {
 	case configschema.NestingSingle, configschema.NestingGroup:
-		one("", bv, av, path)
+		return d.oneBlock(b, name, "", &nb.Block, bv, av, indent, path)
 	case configschema.NestingList:
-		be, ae := elements(bv), elements(av)
-		for i := 0; i < max(len(be), len(ae)); i++ {
-			x, y := null, null
-			if i < len(be) {
-				x = be[i]
-			}
-			if i < len(ae) {
-				y = ae[i]
-			}
-			one("", x, y, append(path.Copy(), cty.IndexStep{Key: cty.NumberIntVal(int64(i))}))
-		}
+		return d.listBlocks(b, name, &nb.Block, bv, av, indent, path)
 	case configschema.NestingSet:
-		be, ae := elements(bv), elements(av)
-		for _, e := range be {
-			if containsSame(ae, e) {
-				hidden++
-			} else {
-				one("", e, null, path)
-			}
-		}
-		for _, e := range ae {
-			if !containsSame(be, e) {
-				one("", null, e, path)
-			}
-		}
+		return d.setBlocks(b, name, &nb.Block, bv, av, indent, path)
 	case configschema.NestingMap:
-		bk, bvals := entries(bv)
-		ak, avals := entries(av)
-		for _, k := range unionSorted(bk, ak) {
-			x, ok := bvals[k]
-			if !ok {
-				x = null
-			}
-			y, ok := avals[k]
-			if !ok {
-				y = null
-			}
-			one(" "+strconv.Quote(k), x, y, append(path.Copy(), cty.IndexStep{Key: cty.StringVal(k)}))
+		return d.mapBlocks(b, name, &nb.Block, bv, av, indent, path)
+	}
+	return 0
+}
+
+// oneBlock writes one nested block, labelled label, whose value goes from
+// before to after, and returns 1 when it is unchanged (and still exists)
+// and so hidden, else 0. A block marked sensitive on either side shows no
+// attributes.
+func (d *differ) oneBlock(b *strings.Builder, name, label string, schema *configschema.Block, before, after cty.Value, indent int, path cty.Path) int {
+	sym := action(before, after)
+	if sym == symNone {
+		if u, _ := unmark(after); !u.IsNull() {
+			return 1
 		}
+		return 0
+	}
+	_, bs := unmark(before)
+	_, as := unmark(after)
+	if bs || as {
+		d.sensitiveBlock(b, name, label, sym, indent, path)
+		return 0
+	}
+	b.WriteString("\n" + d.prefix(indent, sym) + name + label + " {" + d.forces(path) + "\n")
+	d.block(b, schema, before, after, indent+4, path)
+	b.WriteString(strings.Repeat(" ", indent+4) + "}\n")
+	return 0
+}
+
+// listBlocks pairs the blocks of a list by position: a longer side's
+// extra blocks are created or destroyed. Returns the hidden count.
+func (d *differ) listBlocks(b *strings.Builder, name string, schema *configschema.Block, bv, av cty.Value, indent int, path cty.Path) int {
+	null := cty.NullVal(cty.DynamicPseudoType)
+	be, ae := elements(bv), elements(av)
+	hidden := 0
+	for i := 0; i < max(len(be), len(ae)); i++ {
+		x, y := null, null
+		if i < len(be) {
+			x = be[i]
+		}
+		if i < len(ae) {
+			y = ae[i]
+		}
+		hidden += d.oneBlock(b, name, "", schema, x, y, indent, append(path.Copy(), cty.IndexStep{Key: cty.NumberIntVal(int64(i))}))
+	}
+	return hidden
+}
+
+// setBlocks pairs the blocks of a set by value: a block in both sets is
+// unchanged and hidden, one only before is destroyed, one only after is
+// created. O(n·m) comparisons. Returns the hidden count.
+func (d *differ) setBlocks(b *strings.Builder, name string, schema *configschema.Block, bv, av cty.Value, indent int, path cty.Path) int {
+	null := cty.NullVal(cty.DynamicPseudoType)
+	be, ae := elements(bv), elements(av)
+	hidden := 0
+	for _, e := range be {
+		if containsSame(ae, e) {
+			hidden++
+		} else {
+			hidden += d.oneBlock(b, name, "", schema, e, null, indent, path)
+		}
+	}
+	for _, e := range ae {
+		if !containsSame(be, e) {
+			hidden += d.oneBlock(b, name, "", schema, null, e, indent, path)
+		}
+	}
+	return hidden
+}
+
+// mapBlocks pairs the blocks of a map by key, in key order, each labelled
+// with its quoted key. Returns the hidden count.
+func (d *differ) mapBlocks(b *strings.Builder, name string, schema *configschema.Block, bv, av cty.Value, indent int, path cty.Path) int {
+	null := cty.NullVal(cty.DynamicPseudoType)
+	bk, bvals := entries(bv)
+	ak, avals := entries(av)
+	hidden := 0
+	for _, k := range unionSorted(bk, ak) {
+		x, ok := bvals[k]
+		if !ok {
+			x = null
+		}
+		y, ok := avals[k]
+		if !ok {
+			y = null
+		}
+		hidden += d.oneBlock(b, name, " "+strconv.Quote(k), schema, x, y, indent, append(path.Copy(), cty.IndexStep{Key: cty.StringVal(k)}))
 	}
 	return hidden
 }
