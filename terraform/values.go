@@ -29,19 +29,24 @@ type repetition struct {
 // resourceValues holds the current value (planned during plan, new during
 // apply) of every instance of one resource in one module instance. A
 // count's instances live in a slice indexed by count.index (32 bytes an
-// instance, no map sized per instance); other keys in a map made on first
-// use.
+// instance, no map sized per instance), a single instance in one field;
+// for_each keys in a map.
 type resourceValues struct {
 	mu    sync.Mutex
 	mode  expMode
 	keys  []addrs.InstanceKey // in instance order
 	byIdx []cty.Value         // count: value of instance i; cty.NilVal until set
+	noKey cty.Value           // the instance without a key; cty.NilVal until set
 	vals  map[addrs.InstanceKey]cty.Value
 	ty    cty.Type // the schema's implied type, for unknown placeholders
 }
 
 // put records the value of key k. Callers hold rv.mu.
 func (rv *resourceValues) put(k addrs.InstanceKey, v cty.Value) {
+	if k == addrs.NoKey {
+		rv.noKey = v
+		return
+	}
 	if i, ok := k.(addrs.IntKey); ok && int(i) >= 0 && int(i) < len(rv.byIdx) {
 		rv.byIdx[i] = v
 		return
@@ -54,6 +59,9 @@ func (rv *resourceValues) put(k addrs.InstanceKey, v cty.Value) {
 
 // lookup returns the value of key k, if set. Callers hold rv.mu.
 func (rv *resourceValues) lookup(k addrs.InstanceKey) (cty.Value, bool) {
+	if k == addrs.NoKey {
+		return rv.noKey, rv.noKey != cty.NilVal
+	}
 	if i, ok := k.(addrs.IntKey); ok && int(i) >= 0 && int(i) < len(rv.byIdx) {
 		v := rv.byIdx[i]
 		return v, v != cty.NilVal
@@ -75,9 +83,10 @@ func newValueStore() *valueStore { return &valueStore{m: map[string]*resourceVal
 // later with set. O(len(keys)).
 func (s *valueStore) expand(addr addrs.AbsResource, mode expMode, keys []addrs.InstanceKey, ty cty.Type) {
 	rv := &resourceValues{mode: mode, keys: keys, ty: ty}
-	if mode == expCount {
+	switch mode {
+	case expCount:
 		rv.byIdx = make([]cty.Value, len(keys))
-	} else {
+	case expForEach:
 		rv.vals = make(map[addrs.InstanceKey]cty.Value, len(keys))
 	}
 	s.mu.Lock()
