@@ -259,58 +259,79 @@ func Diff(m *Meta, chdir string, args []string) int {
 // DiffPlans compares the resource instance changes and root output
 // changes of two plans, keyed by address and deposed key, via their JSON
 // plan representation so that unknowns and sensitivity compare as they
-// are shown. Outputs appear with address "output.NAME". O(size of plans).
+// are shown. Outputs appear with address "output.NAME". The steps:
+// indexChanges for each plan, then compareChange for every key in either,
+// in key order. O(size of plans).
 func DiffPlans(a, b *plans.Plan) ([]resourceDiff, error) {
-	type entry struct {
-		actions []string
-		fields  map[string]json.RawMessage
-	}
-	index := func(p *plans.Plan) (map[string]entry, error) {
-		raw, err := jsonplan.Marshal(p, jsonplan.Options{})
-		if err != nil {
-			return nil, err
-		}
-		var doc struct {
-			ResourceChanges []struct {
-				Address string                     `json:"address"`
-				Deposed string                     `json:"deposed"`
-				Change  map[string]json.RawMessage `json:"change"`
-			} `json:"resource_changes"`
-			OutputChanges map[string]map[string]json.RawMessage `json:"output_changes"`
-		}
-		if err := json.Unmarshal(raw, &doc); err != nil {
-			return nil, err
-		}
-		out := map[string]entry{}
-		add := func(key string, ch map[string]json.RawMessage) {
-			var acts []string
-			_ = json.Unmarshal(ch["actions"], &acts)
-			if len(acts) == 1 && acts[0] == "no-op" {
-				return
-			}
-			out[key] = entry{acts, ch}
-		}
-		for _, rc := range doc.ResourceChanges {
-			add(rc.Address+"\x00"+rc.Deposed, rc.Change)
-		}
-		for name, ch := range doc.OutputChanges {
-			add("output."+name+"\x00", ch)
-		}
-		return out, nil
-	}
-	ia, err := index(a)
+	ia, err := indexChanges(a)
 	if err != nil {
 		return nil, err
 	}
-	ib, err := index(b)
+	ib, err := indexChanges(b)
 	if err != nil {
 		return nil, err
 	}
+	var out []resourceDiff
+	for _, k := range unionKeys(ia, ib) {
+		if d, differs := compareChange(k, ia, ib); differs {
+			out = append(out, d)
+		}
+	}
+	return out, nil
+}
+
+// plannedChange is one change of a plan's JSON representation: its
+// actions and its raw "change" fields.
+type plannedChange struct {
+	actions []string
+	fields  map[string]json.RawMessage
+}
+
+// indexChanges maps every resource instance change and root output change
+// of p that is not a no-op by its key: address, NUL, deposed key (empty
+// for outputs and current objects). O(size of p).
+func indexChanges(p *plans.Plan) (map[string]plannedChange, error) {
+	raw, err := jsonplan.Marshal(p, jsonplan.Options{})
+	if err != nil {
+		return nil, err
+	}
+	var doc struct {
+		ResourceChanges []struct {
+			Address string                     `json:"address"`
+			Deposed string                     `json:"deposed"`
+			Change  map[string]json.RawMessage `json:"change"`
+		} `json:"resource_changes"`
+		OutputChanges map[string]map[string]json.RawMessage `json:"output_changes"`
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		return nil, err
+	}
+	out := map[string]plannedChange{}
+	add := func(key string, ch map[string]json.RawMessage) {
+		var acts []string
+		_ = json.Unmarshal(ch["actions"], &acts)
+		if len(acts) == 1 && acts[0] == "no-op" {
+			return
+		}
+		out[key] = plannedChange{acts, ch}
+	}
+	for _, rc := range doc.ResourceChanges {
+		add(rc.Address+"\x00"+rc.Deposed, rc.Change)
+	}
+	for name, ch := range doc.OutputChanges {
+		add("output."+name+"\x00", ch)
+	}
+	return out, nil
+}
+
+// unionKeys returns the keys of a and b together, sorted, so that the
+// diff is deterministic.
+func unionKeys(a, b map[string]plannedChange) []string {
 	keys := map[string]bool{}
-	for k := range ia {
+	for k := range a {
 		keys[k] = true
 	}
-	for k := range ib {
+	for k := range b {
 		keys[k] = true
 	}
 	sorted := make([]string, 0, len(keys))
@@ -318,34 +339,43 @@ func DiffPlans(a, b *plans.Plan) ([]resourceDiff, error) {
 		sorted = append(sorted, k)
 	}
 	sort.Strings(sorted)
-	var out []resourceDiff
-	for _, k := range sorted {
-		addr, deposed, _ := strings.Cut(k, "\x00")
-		ea, inA := ia[k]
-		eb, inB := ib[k]
-		d := resourceDiff{Address: addr, Deposed: deposed, ActionA: ea.actions, ActionB: eb.actions}
-		switch {
-		case !inA:
-			d.Status = "added"
-		case !inB:
-			d.Status = "removed"
-		default:
-			var fields []string
-			for _, f := range []string{"actions", "before", "after", "after_unknown", "before_sensitive", "after_sensitive", "replace_paths"} {
-				if !jsonEqual(ea.fields[f], eb.fields[f]) {
-					fields = append(fields, f)
-				}
-			}
-			if len(fields) == 0 {
-				continue
-			}
-			d.Status, d.Fields = "changed", fields
-		}
-		out = append(out, d)
-	}
-	return out, nil
+	return sorted
 }
 
+// comparedFields are the fields of a change that make two plans differ,
+// in the order a diff names them.
+var comparedFields = []string{"actions", "before", "after", "after_unknown", "before_sensitive", "after_sensitive", "replace_paths"}
+
+// compareChange compares the change under key k in the two indexes:
+// added (only in b), removed (only in a), or changed in the fields that
+// differ; differs is false when both plan the same change.
+func compareChange(k string, ia, ib map[string]plannedChange) (d resourceDiff, differs bool) {
+	addr, deposed, _ := strings.Cut(k, "\x00")
+	ea, inA := ia[k]
+	eb, inB := ib[k]
+	d = resourceDiff{Address: addr, Deposed: deposed, ActionA: ea.actions, ActionB: eb.actions}
+	switch {
+	case !inA:
+		d.Status = "added"
+	case !inB:
+		d.Status = "removed"
+	default:
+		var fields []string
+		for _, f := range comparedFields {
+			if !jsonEqual(ea.fields[f], eb.fields[f]) {
+				fields = append(fields, f)
+			}
+		}
+		if len(fields) == 0 {
+			return d, false
+		}
+		d.Status, d.Fields = "changed", fields
+	}
+	return d, true
+}
+
+// jsonEqual reports whether two JSON texts hold the same value, whatever
+// their key order or spacing; an undecodable text equals only itself.
 func jsonEqual(a, b json.RawMessage) bool {
 	if bytes.Equal(a, b) {
 		return true
