@@ -97,7 +97,9 @@ func Show(m *Meta, chdir string, args []string) int {
 // Graph is `plan graph [-type=plan|apply|plan-destroy] [-plan=FILE]`: the
 // core's graph in DOT. With -plan the archive alone is used (default type
 // apply); without, the working directory's configuration and state
-// (default type plan).
+// (default type plan). The steps: graphKind checks -type, then
+// graphFromArchive or graphFromWorkingDir loads the inputs, and the core
+// draws the graph.
 func Graph(m *Meta, chdir string, args []string) int {
 	fs := newFlagSetT("plan graph", m.Stderr, graphUsage)
 	typ := fs.String("type", "", "plan, plan-destroy or apply")
@@ -114,71 +116,103 @@ func Graph(m *Meta, chdir string, args []string) int {
 		wd = "."
 	}
 	u := &ui{out: m.Stdout, errw: m.Stderr}
-	kinds := map[string]terraform.GraphKind{"plan": terraform.GraphKindPlan, "plan-destroy": terraform.GraphKindPlanDestroy, "apply": terraform.GraphKindApply}
-	if *typ == "" {
-		*typ = "plan"
-		if *planPath != "" {
-			*typ = "apply"
-		}
+	kind, msg := graphKind(*typ, *planPath != "")
+	if msg != "" {
+		return usageError(m, msg)
 	}
-	kind, ok := kinds[*typ]
-	if !ok {
-		return usageError(m, fmt.Sprintf("-type must be plan, plan-destroy or apply, not %q", *typ))
-	}
-	var config *configs.Config
-	var state *states.State
-	var p *plans.Plan
 	src := Sources{Dir: wd}
+	var in graphInputs
+	var diags hcl.Diagnostics
 	if *planPath != "" {
-		r, pl, diags := readArchive(resolve(wd, *planPath))
-		if diags.HasErrors() {
-			u.diags(diags, src)
-			return ExitError
-		}
-		defer r.Close()
-		p = pl
-		state = pl.PriorState
-		if config, diags = r.ReadConfig(); diags.HasErrors() {
-			u.diags(diags, src)
-			return ExitError
-		}
+		var done func()
+		in, done, diags = graphFromArchive(resolve(wd, *planPath))
+		defer done()
 	} else {
-		var diags hcl.Diagnostics
-		if config, diags = configs.LoadConfigDir(wd); diags.HasErrors() {
-			u.diags(diags, src)
-			return ExitError
-		}
-		spath, ds := statePath(wd, *statePathFlag, config)
-		if ds.HasErrors() {
-			u.diags(ds, src)
-			return ExitError
-		}
-		mgr, release, ds := openState(m.ctx(), spath, false, 0, "graph")
-		if ds.HasErrors() {
-			u.diags(ds, src)
-			return ExitError
-		}
-		release()
-		state = mgr.State()
-		if state == nil {
-			state = states.NewState()
-		}
+		in, diags = graphFromWorkingDir(m, wd, *statePathFlag)
 	}
-	if config != nil {
-		src.Files = config.SourceFiles()
+	if diags.HasErrors() {
+		u.diags(diags, src)
+		return ExitError
+	}
+	if in.config != nil {
+		src.Files = in.config.SourceFiles()
 	}
 	core, diags := terraform.NewContext(&terraform.ContextOpts{Providers: m.providerFactories(wd), WorkingDir: wd})
 	if diags.HasErrors() {
 		u.diags(diags, src)
 		return ExitError
 	}
-	dot, diags := core.GraphDOT(config, state, p, kind)
+	dot, diags := core.GraphDOT(in.config, in.state, in.plan, kind)
 	if diags.HasErrors() {
 		u.diags(diags, src)
 		return ExitError
 	}
 	fmt.Fprint(m.Stdout, dot)
 	return ExitOK
+}
+
+// graphKind maps -type to the graph to draw; an empty -type means apply
+// for an archive and plan otherwise. msg is the usage error for any other
+// value.
+func graphKind(typ string, fromArchive bool) (kind terraform.GraphKind, msg string) {
+	kinds := map[string]terraform.GraphKind{"plan": terraform.GraphKindPlan, "plan-destroy": terraform.GraphKindPlanDestroy, "apply": terraform.GraphKindApply}
+	if typ == "" {
+		typ = "plan"
+		if fromArchive {
+			typ = "apply"
+		}
+	}
+	kind, ok := kinds[typ]
+	if !ok {
+		return kind, fmt.Sprintf("-type must be plan, plan-destroy or apply, not %q", typ)
+	}
+	return kind, ""
+}
+
+// graphInputs is what the core draws a graph from; plan is nil unless the
+// graph comes from an archive.
+type graphInputs struct {
+	config *configs.Config
+	state  *states.State
+	plan   *plans.Plan
+}
+
+// graphFromArchive reads the plan, its prior state and its configuration
+// from the archive at path. done releases the archive; it is never nil,
+// and is to be called once the graph is drawn.
+func graphFromArchive(path string) (in graphInputs, done func(), diags hcl.Diagnostics) {
+	r, p, diags := readArchive(path)
+	if diags.HasErrors() {
+		return in, func() {}, diags
+	}
+	in.plan, in.state = p, p.PriorState
+	if in.config, diags = r.ReadConfig(); diags.HasErrors() {
+		return in, func() { r.Close() }, diags
+	}
+	return in, func() { r.Close() }, nil
+}
+
+// graphFromWorkingDir loads the configuration in wd and reads its state
+// (-state, or where the configuration says) without locking it: graph
+// only reads. No state means an empty one.
+func graphFromWorkingDir(m *Meta, wd, stateFlag string) (in graphInputs, diags hcl.Diagnostics) {
+	if in.config, diags = configs.LoadConfigDir(wd); diags.HasErrors() {
+		return in, diags
+	}
+	spath, ds := statePath(wd, stateFlag, in.config)
+	if ds.HasErrors() {
+		return in, ds
+	}
+	mgr, release, ds := openState(m.ctx(), spath, false, 0, "graph")
+	if ds.HasErrors() {
+		return in, ds
+	}
+	release()
+	in.state = mgr.State()
+	if in.state == nil {
+		in.state = states.NewState()
+	}
+	return in, nil
 }
 
 // resourceDiff is one resource instance whose planned change differs
