@@ -139,19 +139,10 @@ func resourceJSON(addr addrs.AbsResourceInstance) map[string]any {
 	return map[string]any{
 		"addr": addr.String(), "module": addr.Module.String(), "resource": addr.Resource.String(),
 		"implied_provider": res.ImpliedProvider(), "resource_type": res.Type, "resource_name": res.Name,
-		"resource_key": jsonKey(addr.Resource.Key),
+		"resource_key": jsonplan.InstanceKey(addr.Resource.Key),
 	}
 }
 
-func jsonKey(k addrs.InstanceKey) any {
-	switch k := k.(type) {
-	case addrs.IntKey:
-		return int(k)
-	case addrs.StringKey:
-		return string(k)
-	}
-	return nil
-}
 
 func actionWord(a plans.Action) string {
 	return jsonplan.Actions(a)[0]

@@ -246,7 +246,7 @@ func marshalResourceChanges(rcs []*plans.ResourceInstanceChange, schemas map[add
 		}
 		r := resourceChange{
 			Address: rc.Addr.String(), ModuleAddress: rc.Addr.Module.String(),
-			Mode: modeString(res.Mode), Type: res.Type, Name: res.Name, Index: indexOf(rc.Addr.Resource.Key),
+			Mode: modeString(res.Mode), Type: res.Type, Name: res.Name, Index: InstanceKey(rc.Addr.Resource.Key),
 			ProviderName: rc.ProviderAddr.Provider.String(), Deposed: string(rc.DeposedKey),
 			Change: c, ActionReason: ActionReason(rc.ActionReason),
 		}
@@ -310,7 +310,7 @@ func plannedValues(changes *plans.Changes, schemas map[addrs.Provider]*providers
 		_, after := rc.Change.Marked(schema)
 		r := resource{
 			Address: rc.Addr.String(), Mode: modeString(res.Mode), Type: res.Type, Name: res.Name,
-			Index: indexOf(rc.Addr.Resource.Key), ProviderName: rc.ProviderAddr.Provider.String(),
+			Index: InstanceKey(rc.Addr.Resource.Key), ProviderName: rc.ProviderAddr.Provider.String(),
 		}
 		if ps := schemas[rc.ProviderAddr.Provider]; ps != nil {
 			m := ps.ResourceTypes

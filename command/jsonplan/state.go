@@ -61,7 +61,10 @@ func modeString(m addrs.ResourceMode) string {
 	return "managed"
 }
 
-func indexOf(k addrs.InstanceKey) any {
+// InstanceKey is an instance key as Terraform's JSON formats write it:
+// a number for count, a string for for_each, null for none. The plan and
+// state "index" and the -json UI's "resource_key" share it.
+func InstanceKey(k addrs.InstanceKey) any {
 	switch k := k.(type) {
 	case addrs.IntKey:
 		return int(k)
@@ -171,7 +174,7 @@ func stateResource(addr addrs.AbsResourceInstance, provider addrs.Provider, dk a
 	res := addr.Resource.Resource
 	r := resource{
 		Address: addr.String(), Mode: modeString(res.Mode), Type: res.Type, Name: res.Name,
-		Index: indexOf(addr.Resource.Key), ProviderName: provider.String(), SchemaVersion: src.SchemaVersion,
+		Index: InstanceKey(addr.Resource.Key), ProviderName: provider.String(), SchemaVersion: src.SchemaVersion,
 		Tainted: src.Status == states.ObjectTainted, DeposedKey: string(dk),
 	}
 	for _, d := range src.Dependencies {
