@@ -143,7 +143,6 @@ func resourceJSON(addr addrs.AbsResourceInstance) map[string]any {
 	}
 }
 
-
 func actionWord(a plans.Action) string {
 	return jsonplan.Actions(a)[0]
 }
