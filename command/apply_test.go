@@ -83,27 +83,8 @@ func TestApplyRefusesBeforeProviders(t *testing.T) {
 
 	// A lock file that does not match the providers here, three ways.
 	rewriteLocks := func(name string, edit func(*depsfile.Locks) *depsfile.Locks) string {
-		r, err := planfile.Open(fresh)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer r.Close()
-		p, err := r.ReadPlan()
-		if err != nil {
-			t.Fatal(err)
-		}
-		prior, _ := r.ReadStateFile()
-		prev, _ := r.ReadPrevStateFile()
-		snap, _ := r.ReadConfigSnapshot()
-		locks, err := r.ReadDependencyLocks()
-		if err != nil {
-			t.Fatal(err)
-		}
-		locks = edit(locks)
 		out := filepath.Join(dir, name)
-		if err := planfile.Write(out, &planfile.CreateArgs{Plan: p, StateFile: prior, PreviousRunStateFile: prev, ConfigSnapshot: snap, DependencyLocks: locks}); err != nil {
-			t.Fatal(err)
-		}
+		rewriteArchive(t, fresh, out, func(a *planfile.CreateArgs) { a.DependencyLocks = edit(a.DependencyLocks) })
 		return out
 	}
 	null := addrs.NewDefaultProvider("null")
@@ -237,7 +218,14 @@ func readStateFile(t *testing.T, path string) *statefile.File {
 // resign rewrites the archive at path signed with key.
 func resign(t *testing.T, path string, key ed25519.PrivateKey) {
 	t.Helper()
-	r, err := planfile.Open(path)
+	rewriteArchive(t, path, path, func(a *planfile.CreateArgs) { a.SignKey = key })
+}
+
+// rewriteArchive reads every entry of the archive at from, lets edit
+// change them, and writes the result to to, unsigned unless edit signs it.
+func rewriteArchive(t *testing.T, from, to string, edit func(*planfile.CreateArgs)) {
+	t.Helper()
+	r, err := planfile.Open(from)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -249,8 +237,13 @@ func resign(t *testing.T, path string, key ed25519.PrivateKey) {
 	prior, _ := r.ReadStateFile()
 	prev, _ := r.ReadPrevStateFile()
 	snap, _ := r.ReadConfigSnapshot()
-	locks, _ := r.ReadDependencyLocks()
-	if err := planfile.Write(path, &planfile.CreateArgs{Plan: p, StateFile: prior, PreviousRunStateFile: prev, ConfigSnapshot: snap, DependencyLocks: locks, SignKey: key}); err != nil {
+	locks, err := r.ReadDependencyLocks()
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := &planfile.CreateArgs{Plan: p, StateFile: prior, PreviousRunStateFile: prev, ConfigSnapshot: snap, DependencyLocks: locks}
+	edit(args)
+	if err := planfile.Write(to, args); err != nil {
 		t.Fatal(err)
 	}
 }
