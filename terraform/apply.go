@@ -100,9 +100,12 @@ func (p *persistFunc) WriteState(s *states.State) error {
 	return nil
 }
 
+// PersistState hands the last snapshot written to fn and drops it, so a
+// full copy of the state is not held between persists.
 func (p *persistFunc) PersistState() error {
 	p.mu.Lock()
 	s := p.st
+	p.st = nil
 	p.mu.Unlock()
 	if s == nil {
 		return nil
