@@ -26,7 +26,11 @@ resource "null_resource" "a" {}
 resource "terraform_data" "breaks_state_dir" {
   depends_on = [null_resource.a]
   provisioner "local-exec" {
-    command = "rm -rf '${var.st}' && touch '${var.st}'"
+    # The background persister may write into the directory while it goes
+    # (rm fails) or recreate it between rm and touch (PersistState creates
+    # a missing directory): retry until the path is a plain file, which
+    # nothing in plankit replaces.
+    command = "until rm -rf '${var.st}' && touch '${var.st}' && [ -f '${var.st}' ]; do :; done"
   }
 }
 
