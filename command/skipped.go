@@ -6,7 +6,6 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
-	"github.com/plankit/plankit/command/render"
 	"github.com/plankit/plankit/plans"
 )
 
@@ -30,7 +29,7 @@ func withSkippedInstances(diags hcl.Diagnostics, changes *plans.Changes, started
 		return diags
 	}
 	var names []string
-	for _, rc := range render.SortedChanges(changes.Resources) {
+	for _, rc := range plans.SortedResourceChanges(changes.Resources) {
 		if rc.Action == plans.NoOp {
 			continue
 		}

@@ -99,7 +99,7 @@ func (u *ui) plan(p *plans.Plan) {
 		_ = render.Plan(u.out, p, u.col.Enabled)
 		return
 	}
-	for _, rc := range render.SortedChanges(p.DriftedResources) {
+	for _, rc := range plans.SortedResourceChanges(p.DriftedResources) {
 		if rc.Action == plans.NoOp {
 			continue
 		}
@@ -110,7 +110,7 @@ func (u *ui) plan(p *plans.Plan) {
 	if changes == nil {
 		changes = plans.NewChanges()
 	}
-	for _, rc := range render.SortedChanges(changes.Resources) {
+	for _, rc := range plans.SortedResourceChanges(changes.Resources) {
 		if rc.Action == plans.NoOp {
 			continue
 		}

@@ -137,6 +137,15 @@ func (c *Changes) Sort() {
 	})
 }
 
+// SortedResourceChanges returns a copy of rcs in the order Changes.Sort
+// uses, leaving rcs as it is: renderers sort what they print without
+// touching the plan. O(n log n).
+func SortedResourceChanges(rcs []*ResourceInstanceChange) []*ResourceInstanceChange {
+	out := slices.Clone(rcs)
+	slices.SortStableFunc(out, CompareResourceInstanceChanges)
+	return out
+}
+
 // CompareResourceInstanceChanges is the order Changes.Sort uses.
 func CompareResourceInstanceChanges(a, b *ResourceInstanceChange) int {
 	if c := a.Addr.Compare(b.Addr); c != 0 {

@@ -1,10 +1,12 @@
 package plans
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/lang/marks"
 	"github.com/plankit/plankit/providers/configschema"
 )
@@ -49,5 +51,27 @@ func TestChangeMarked(t *testing.T) {
 	}
 	if b, a := (Change{Action: Create, After: obj("p", "q")}).Marked(nil); !b.IsNull() || marks.Contains(a, marks.Sensitive) {
 		t.Errorf("no schema, no paths: before %#v, after marked %v", b, marks.Contains(a, marks.Sensitive))
+	}
+}
+
+func TestSortedResourceChanges(t *testing.T) {
+	addr := func(name string) addrs.AbsResourceInstance {
+		return addrs.Resource{Mode: addrs.ManagedResourceMode, Type: "t", Name: name}.Instance(addrs.NoKey).Absolute(addrs.RootModuleInstance)
+	}
+	in := []*ResourceInstanceChange{
+		{Addr: addr("b")},
+		{Addr: addr("a"), DeposedKey: "00000002"},
+		{Addr: addr("a")},
+	}
+	got := SortedResourceChanges(in)
+	var order []string
+	for _, rc := range got {
+		order = append(order, rc.Addr.String()+"/"+string(rc.DeposedKey))
+	}
+	if want := "t.a/ t.a/00000002 t.b/"; strings.Join(order, " ") != want {
+		t.Errorf("order = %v, want %s", order, want)
+	}
+	if in[0].Addr.Resource.Resource.Name != "b" {
+		t.Error("SortedResourceChanges reordered its input")
 	}
 }

@@ -10,7 +10,6 @@ package jsonplan
 
 import (
 	"encoding/json"
-	"sort"
 	"time"
 
 	"github.com/zclconf/go-cty/cty"
@@ -182,18 +181,6 @@ func ActionReason(r plans.ResourceInstanceChangeActionReason) string {
 	return ""
 }
 
-// sortChanges orders changes by address, then deposed key.
-func sortChanges(in []*plans.ResourceInstanceChange) []*plans.ResourceInstanceChange {
-	out := append([]*plans.ResourceInstanceChange(nil), in...)
-	sort.SliceStable(out, func(i, j int) bool {
-		if c := out[i].Addr.Compare(out[j].Addr); c != 0 {
-			return c < 0
-		}
-		return out[i].DeposedKey < out[j].DeposedKey
-	})
-	return out
-}
-
 func marshalChange(c plans.Change, schema *configschema.Block, replace []cty.Path) (change, error) {
 	before, after := c.Marked(schema)
 	out := change{Actions: Actions(c.Action)}
@@ -237,7 +224,7 @@ func pathSteps(p cty.Path) []any {
 
 func marshalResourceChanges(rcs []*plans.ResourceInstanceChange, schemas map[addrs.Provider]*providers.GetProviderSchemaResponse) ([]resourceChange, error) {
 	var out []resourceChange
-	for _, rc := range sortChanges(rcs) {
+	for _, rc := range plans.SortedResourceChanges(rcs) {
 		res := rc.Addr.Resource.Resource
 		schema := providers.ResourceSchema(schemas, rc.ProviderAddr.Provider, res)
 		c, err := marshalChange(rc.Change, schema, rc.RequiredReplace)
@@ -301,7 +288,7 @@ func plannedValues(changes *plans.Changes, schemas map[addrs.Provider]*providers
 		sv.Outputs[oc.Addr.OutputValue.Name] = o
 	}
 	var placed []placedResource
-	for _, rc := range sortChanges(changes.Resources) {
+	for _, rc := range plans.SortedResourceChanges(changes.Resources) {
 		if rc.Action == plans.Delete || rc.DeposedKey != addrs.NotDeposed {
 			continue
 		}

@@ -81,19 +81,6 @@ func HasOutputChanges(changes *plans.Changes) bool {
 	return false
 }
 
-// SortedChanges returns the resource instance changes ordered by address
-// and deposed key, leaving the plan untouched.
-func SortedChanges(in []*plans.ResourceInstanceChange) []*plans.ResourceInstanceChange {
-	out := append([]*plans.ResourceInstanceChange(nil), in...)
-	sort.SliceStable(out, func(i, j int) bool {
-		if c := out[i].Addr.Compare(out[j].Addr); c != 0 {
-			return c < 0
-		}
-		return out[i].DeposedKey < out[j].DeposedKey
-	})
-	return out
-}
-
 // Plan writes the complete human rendering of p: drift, actions, summary
 // and output changes, or the "No changes." message. O(size of the plan).
 func Plan(w io.Writer, p *plans.Plan, color bool) error {
@@ -120,7 +107,7 @@ func Plan(w io.Writer, p *plans.Plan, color bool) error {
 		if resChanges {
 			legend(&b, changes, col)
 			fmt.Fprintf(&b, "\n%s will perform the following actions:\n\n", Product)
-			for _, rc := range SortedChanges(changes.Resources) {
+			for _, rc := range plans.SortedResourceChanges(changes.Resources) {
 				if rc.Action == plans.NoOp {
 					continue
 				}
@@ -163,7 +150,7 @@ func noChanges(b *strings.Builder, p *plans.Plan, col Colorizer, drift bool) {
 // reports whether there was any drift.
 func driftSection(b *strings.Builder, p *plans.Plan, col Colorizer) bool {
 	var drifted []*plans.ResourceInstanceChange
-	for _, rc := range SortedChanges(p.DriftedResources) {
+	for _, rc := range plans.SortedResourceChanges(p.DriftedResources) {
 		if rc.Action != plans.NoOp {
 			drifted = append(drifted, rc)
 		}
