@@ -164,17 +164,18 @@ func (ws *walkState) removeDataResources() {
 
 // applyIndex finds the planned change of an object in O(1) and records the
 // deposed keys create-before-destroy replacements make during the apply.
+// current is built before the walk and only read during it.
 type applyIndex struct {
-	current map[string]*plans.ResourceInstanceChange
+	current instanceIndex[*plans.ResourceInstanceChange]
 	mu      sync.Mutex
 	deposed map[string]addrs.DeposedKey // instance -> key its CBD replacement deposed
 }
 
 func newApplyIndex(ch *plans.Changes) *applyIndex {
-	ix := &applyIndex{current: map[string]*plans.ResourceInstanceChange{}, deposed: map[string]addrs.DeposedKey{}}
+	ix := &applyIndex{deposed: map[string]addrs.DeposedKey{}}
 	for _, rc := range ch.Resources {
 		if rc.DeposedKey == addrs.NotDeposed {
-			ix.current[rc.Addr.String()] = rc
+			ix.current.put(rc.Addr, rc)
 		}
 	}
 	return ix

@@ -37,7 +37,7 @@ func (ws *walkState) markDirty() {
 // every value the final plan knew.
 func (ic *instanceCtx) apply(ctx context.Context) hcl.Diagnostics {
 	ws, n, addr := ic.ws, ic.n, ic.w.addr
-	ch := ws.applied.current[addr.String()]
+	ch := ws.applied.current.get(addr)
 	if ch != nil && ch.Action == plans.Delete {
 		return ic.publishPrior()
 	}
@@ -111,7 +111,7 @@ func (ic *instanceCtx) postApply(nv cty.Value, diags hcl.Diagnostics) {
 // the caller reports the end (postApply), after the provisioners.
 func (ic *instanceCtx) applyChange(prior, cfg cty.Value, resp providers.PlanResourceChangeResponse, cfgMarks []cty.PathValueMarks) (cty.Value, providers.ApplyResourceChangeResponse, hcl.Diagnostics) {
 	ws, n, addr := ic.ws, ic.n, ic.w.addr
-	action := ws.applied.current[addr.String()].Action
+	action := ws.applied.current.get(addr).Action
 	ws.hook(func(h Hook) (HookAction, error) {
 		return h.PreApply(addr, addrs.NotDeposed, action, prior, resp.PlannedState)
 	})
@@ -269,7 +269,7 @@ func (ic *instanceCtx) declRange() *hcl.Range {
 // the value the plan read.
 func (ic *instanceCtx) applyData() hcl.Diagnostics {
 	ws, addr := ic.ws, ic.w.addr
-	if ch := ws.applied.current[addr.String()]; ch != nil && ch.Action == plans.Read {
+	if ch := ws.applied.current.get(addr); ch != nil && ch.Action == plans.Read {
 		cfg, cfgMarks, diags := ic.evalConfig()
 		if diags.HasErrors() {
 			return diags

@@ -168,25 +168,18 @@ func (ws *walkState) hook(fn func(Hook) (HookAction, error)) {
 // changeCollector gathers resource instance changes from many goroutines;
 // the result is sorted once at the end, so the plan is deterministic.
 type changeCollector struct {
-	mu    sync.Mutex
-	list  []*plans.ResourceInstanceChange
-	index map[string]*plans.ResourceInstanceChange // by address (current objects only)
-	// byResource holds the current-object changes by containing resource
-	// (AbsResource.String()), for replace_triggered_by on whole resources.
-	byResource map[string][]*plans.ResourceInstanceChange
+	mu   sync.Mutex
+	list []*plans.ResourceInstanceChange
+	// current indexes the current-object changes by instance, and by
+	// containing resource for replace_triggered_by on whole resources.
+	current instanceIndex[*plans.ResourceInstanceChange]
 }
 
 func (c *changeCollector) add(rc *plans.ResourceInstanceChange) {
 	c.mu.Lock()
 	c.list = append(c.list, rc)
 	if rc.DeposedKey == addrs.NotDeposed {
-		if c.index == nil {
-			c.index = map[string]*plans.ResourceInstanceChange{}
-			c.byResource = map[string][]*plans.ResourceInstanceChange{}
-		}
-		c.index[rc.Addr.String()] = rc
-		k := rc.Addr.ContainingResource().String()
-		c.byResource[k] = append(c.byResource[k], rc)
+		c.current.put(rc.Addr, rc)
 	}
 	c.mu.Unlock()
 }
@@ -195,7 +188,7 @@ func (c *changeCollector) add(rc *plans.ResourceInstanceChange) {
 func (c *changeCollector) get(addr addrs.AbsResourceInstance) *plans.ResourceInstanceChange {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.index[addr.String()]
+	return c.current.get(addr)
 }
 
 // forResource returns the changes of every current instance of addr.
@@ -204,7 +197,7 @@ func (c *changeCollector) get(addr addrs.AbsResourceInstance) *plans.ResourceIns
 func (c *changeCollector) forResource(addr addrs.AbsResource) []*plans.ResourceInstanceChange {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return append([]*plans.ResourceInstanceChange(nil), c.byResource[addr.String()]...)
+	return append([]*plans.ResourceInstanceChange(nil), c.current.resource(addr)...)
 }
 
 func (c *changeCollector) sorted() []*plans.ResourceInstanceChange {
