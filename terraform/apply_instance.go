@@ -159,8 +159,18 @@ func (ic *instanceCtx) storeNew(nv cty.Value, cfgMarks []cty.PathValueMarks, pri
 		Dependencies: ic.n.stateDeps, CreateBeforeDestroy: ic.n.cbd}
 	_ = ic.writeObject(addrs.NotDeposed, obj)
 	ic.ws.markDirty()
-	ic.ws.values.set(ic.w.addr, marked)
+	ic.publish(marked)
 	return marked
+}
+
+// publish makes v the instance's value for references. A resource nothing
+// in the graph refers to keeps no values during the apply: the state holds
+// the object, and each value would cost a decoded object (hundreds of
+// bytes) per instance until the walk ends.
+func (ic *instanceCtx) publish(v cty.Value) {
+	if ic.n.referenced {
+		ic.ws.values.set(ic.w.addr, v)
+	}
 }
 
 // publishCurrent sets the instance's value from its current object in the
@@ -181,14 +191,14 @@ func (ic *instanceCtx) publishPrior() hcl.Diagnostics {
 // publishObject sets the instance's value from src, null when nil.
 func (ic *instanceCtx) publishObject(src *states.ResourceInstanceObjectSrc) hcl.Diagnostics {
 	if src == nil {
-		ic.ws.values.set(ic.w.addr, cty.NullVal(ic.n.ty))
+		ic.publish(cty.NullVal(ic.n.ty))
 		return nil
 	}
 	obj, err := src.Decode(ic.n.ty)
 	if err != nil {
 		return tfdiags.FromError("Invalid object in state for "+ic.w.addr.String(), err)
 	}
-	ic.ws.values.set(ic.w.addr, ic.markSchema(obj.Value))
+	ic.publish(ic.markSchema(obj.Value))
 	return nil
 }
 

@@ -48,6 +48,10 @@ type nodeResource struct {
 	// configuration, validated once (validateConfig); set by Execute.
 	validateOnce bool
 	validated    validConfigs
+	// referenced is set (referenceTransformer) when a node of the graph
+	// refers to this resource; the apply walk keeps the instances' values
+	// for expressions only then (instanceCtx.publish).
+	referenced bool
 	// planDestroy marks a managed resource's node in a destroy plan,
 	// named "ADDR (destroy)" (destroyPlanNamesTransformer).
 	planDestroy bool

@@ -82,7 +82,8 @@ func traversalKeys(mod addrs.Module, travs []hcl.Traversal) []refKey {
 }
 
 // referenceTransformer connects every referencer to the nodes its keys
-// name. One map of keys to nodes: O(V + references).
+// name, and marks the resource nodes referred to (nodeResource.referenced).
+// One map of keys to nodes: O(V + references).
 type referenceTransformer struct{}
 
 func (referenceTransformer) Transform(g *Graph) error {
@@ -102,6 +103,9 @@ func (referenceTransformer) Transform(g *Graph) error {
 		for _, k := range r.references() {
 			for _, target := range byKey[k] {
 				g.Connect(n, target)
+				if res, ok := target.(*nodeResource); ok {
+					res.referenced = true
+				}
 			}
 		}
 	}
