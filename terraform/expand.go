@@ -67,10 +67,48 @@ func (e *expander) moduleInstances(path addrs.Module) []moduleInst {
 // expansion is the evaluated count or for_each of a resource or module
 // call in one module instance.
 type expansion struct {
-	mode  expMode
-	keys  []addrs.InstanceKey // sorted: ints ascending, strings lexically
+	mode expMode
+	// count is the number of instances of a count; their keys are
+	// IntKey(0..count-1), made on demand (no slice of boxed keys).
+	count int
+	keys  []addrs.InstanceKey // other modes, sorted: strings lexically
 	each  map[addrs.InstanceKey]cty.Value
 	known bool
+}
+
+// len is the number of instances.
+func (x expansion) len() int {
+	if x.mode == expCount {
+		return x.count
+	}
+	return len(x.keys)
+}
+
+// key returns the key of instance i (0 <= i < x.len()), in key order.
+func (x expansion) key(i int) addrs.InstanceKey {
+	if x.mode == expCount {
+		return addrs.IntKey(i)
+	}
+	return x.keys[i]
+}
+
+// has reports whether k is one of the keys. O(1) for a count, O(log n)
+// otherwise.
+func (x expansion) has(k addrs.InstanceKey) bool {
+	switch x.mode {
+	case expCount:
+		i, ok := k.(addrs.IntKey)
+		return ok && int(i) >= 0 && int(i) < x.count
+	case expForEach:
+		_, ok := x.each[k]
+		return ok
+	}
+	for _, xk := range x.keys {
+		if xk == k {
+			return true
+		}
+	}
+	return false
 }
 
 // reps returns the repetition data of each key, in key order.
@@ -114,11 +152,7 @@ func evalCount(scope *lang.Scope, expr hcl.Expression, allowUnknown bool) (expan
 			Summary: "Invalid count argument", Detail: "The given \"count\" argument value is unsuitable: it must be a whole number, zero or greater.",
 			Subject: expr.Range().Ptr()})
 	}
-	x := expansion{mode: expCount, known: true, keys: make([]addrs.InstanceKey, n)}
-	for i := range x.keys {
-		x.keys[i] = addrs.IntKey(i)
-	}
-	return x, diags
+	return expansion{mode: expCount, known: true, count: int(n)}, diags
 }
 
 func evalForEach(scope *lang.Scope, expr hcl.Expression, allowUnknown bool) (expansion, hcl.Diagnostics) {

@@ -21,7 +21,7 @@ type workList struct {
 }
 
 // workSeg is one segment of a workList: when items is nil, instance i is
-// abs.Instance(x.keys[i]) in module instance mi.
+// abs.Instance(x.key(i)) in module instance mi.
 type workSeg struct {
 	abs   addrs.AbsResource
 	mi    moduleInst
@@ -33,14 +33,14 @@ func (s *workSeg) len() int {
 	if s.items != nil {
 		return len(s.items)
 	}
-	return len(s.x.keys)
+	return s.x.len()
 }
 
 func (s *workSeg) at(i int) instanceWork {
 	if s.items != nil {
 		return s.items[i]
 	}
-	k := s.x.keys[i]
+	k := s.x.key(i)
 	return instanceWork{addr: s.abs.Instance(k), mod: s.mi, rep: s.x.rep(k)}
 }
 
@@ -62,11 +62,11 @@ func (l *workList) addItems(items []instanceWork) {
 
 // addExpansion appends every key of x in module instance mi. O(1).
 func (l *workList) addExpansion(abs addrs.AbsResource, mi moduleInst, x expansion) {
-	if len(x.keys) == 0 {
+	if x.len() == 0 {
 		return
 	}
 	l.segs = append(l.segs, workSeg{abs: abs, mi: mi, x: x})
-	l.n += len(x.keys)
+	l.n += x.len()
 }
 
 // len is the number of instances.

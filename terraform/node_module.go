@@ -47,8 +47,9 @@ func (n *nodeModuleExpand) Execute(ctx context.Context, ws *walkState) hcl.Diagn
 		if !x.known {
 			x = expansion{mode: expUnknown, keys: []addrs.InstanceKey{addrs.NoKey}, known: true}
 		}
-		insts := make([]moduleInst, len(x.keys))
-		for i, k := range x.keys {
+		insts := make([]moduleInst, x.len())
+		for i := range insts {
+			k := x.key(i)
 			a := pi.addr.Child(n.call.Name, k)
 			insts[i] = moduleInst{addr: a, key: a.String(), rep: x.rep(k)}
 		}

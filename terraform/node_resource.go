@@ -159,12 +159,13 @@ func (n *nodeResource) expand(ws *walkState, mi moduleInst, work *workList) hcl.
 		x = expansion{mode: expUnknown, keys: []addrs.InstanceKey{addrs.NoKey}, known: true}
 	}
 	abs := n.addr.Resource.Absolute(mi.addr)
-	ws.values.expand(abs, x.mode, x.keys, n.ty)
+	ws.values.expand(abs, x, n.ty)
 	if n.filter == nil {
 		work.addExpansion(abs, mi, x)
 	} else {
 		var items []instanceWork
-		for _, k := range x.keys {
+		for i := range x.len() {
+			k := x.key(i)
 			if inst := abs.Instance(k); n.targeted(inst) {
 				items = append(items, instanceWork{addr: inst, mod: mi, rep: x.rep(k)})
 			}
@@ -175,13 +176,9 @@ func (n *nodeResource) expand(ws *walkState, mi moduleInst, work *workList) hcl.
 		return diags
 	}
 	if rs := ws.prevState.Resource(abs); rs != nil {
-		inConfig := make(map[addrs.InstanceKey]bool, len(x.keys))
-		for _, k := range x.keys {
-			inConfig[k] = true
-		}
 		var orphans []instanceWork
 		for _, k := range sortedKeys(rs.Instances) {
-			if inConfig[k] || !n.targeted(abs.Instance(k)) {
+			if x.has(k) || !n.targeted(abs.Instance(k)) {
 				continue
 			}
 			orphans = append(orphans, instanceWork{addr: abs.Instance(k), mod: mi, orphan: orphanReason(x, k), gone: true})

@@ -16,11 +16,12 @@ import (
 // a million instances stops handing out instances at once: only the
 // instance in flight is planned, every other one is counted as not
 // planned in one cancellation diagnostic, and nothing is built per
-// instance beyond the expansion's keys and value slots (no work item per
-// instance up front). No count is too large: Terraform has no limit either.
+// instance beyond its value slot (no key, no work item per instance up
+// front). No count is too large: Terraform has no limit either.
 // maxBytesPerCancelledInstance bounds what a cancelled plan allocates per
-// instance it never started: a key (24 bytes) and a value slot (32 bytes)
-// with room to spare; a work item per instance (~250 bytes) would exceed it.
+// instance it never started: a value slot (32 bytes; count keys are made
+// on demand) with room to spare; a work item per instance (~250 bytes)
+// would exceed it.
 const maxBytesPerCancelledInstance = 150
 
 func TestPlanCancelHugeCount(t *testing.T) {

@@ -34,7 +34,7 @@ type repetition struct {
 type resourceValues struct {
 	mu    sync.Mutex
 	mode  expMode
-	keys  []addrs.InstanceKey // in instance order
+	keys  []addrs.InstanceKey // for_each: in instance order
 	byIdx []cty.Value         // count: value of instance i; cty.NilVal until set
 	noKey cty.Value           // the instance without a key; cty.NilVal until set
 	vals  map[addrs.InstanceKey]cty.Value
@@ -79,15 +79,18 @@ type valueStore struct {
 
 func newValueStore() *valueStore { return &valueStore{m: map[string]*resourceValues{}} }
 
-// expand records how a resource expanded; the instances' values are set
-// later with set. O(len(keys)).
-func (s *valueStore) expand(addr addrs.AbsResource, mode expMode, keys []addrs.InstanceKey, ty cty.Type) {
-	rv := &resourceValues{mode: mode, keys: keys, ty: ty}
-	switch mode {
+// expand records how a resource expanded (x); the instances' values are
+// set later with set. O(instances).
+func (s *valueStore) expand(addr addrs.AbsResource, x expansion, ty cty.Type) {
+	rv := &resourceValues{mode: x.mode, ty: ty}
+	switch x.mode {
 	case expCount:
-		rv.byIdx = make([]cty.Value, len(keys))
+		rv.byIdx = make([]cty.Value, x.count)
 	case expForEach:
-		rv.vals = make(map[addrs.InstanceKey]cty.Value, len(keys))
+		rv.keys = x.keys
+		rv.vals = make(map[addrs.InstanceKey]cty.Value, len(x.keys))
+	default:
+		rv.keys = x.keys
 	}
 	s.mu.Lock()
 	s.m[addr.String()] = rv
@@ -138,12 +141,12 @@ func (s *valueStore) get(addr addrs.AbsResource) (cty.Value, bool) {
 	case expSingle:
 		return inst(addrs.NoKey), true
 	case expCount:
-		if len(rv.keys) == 0 {
+		if len(rv.byIdx) == 0 {
 			return cty.EmptyTupleVal, true
 		}
-		elems := make([]cty.Value, len(rv.keys))
-		for i, k := range rv.keys {
-			elems[i] = inst(k)
+		elems := make([]cty.Value, len(rv.byIdx))
+		for i := range elems {
+			elems[i] = inst(addrs.IntKey(i))
 		}
 		return cty.TupleVal(elems), true
 	case expForEach:
