@@ -219,7 +219,7 @@ func (ic *instanceCtx) checkConsistent(planned, got cty.Value, cfgMarks []cty.Pa
 		return nil
 	}
 	var diags hcl.Diagnostics
-	for _, m := range compatibleValues(planned, got, ic.secret(cfgMarks)) {
+	for _, m := range ic.ws.compatibleValues(planned, got, ic.secret(cfgMarks)) {
 		diags = append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  summary,
@@ -253,7 +253,7 @@ func (ic *instanceCtx) checkFinalPlan(ch *plans.ResourceInstanceChange, prior ct
 	if resp.LegacyTypeSystem || ch.After == cty.NilVal || ch.After.IsNull() {
 		return diags
 	}
-	for _, m := range compatibleValues(ch.After, resp.PlannedState, ic.secret(cfgMarks)) {
+	for _, m := range ic.ws.compatibleValues(ch.After, resp.PlannedState, ic.secret(cfgMarks)) {
 		diags = append(diags, bug("changed a planned value: "+m.String()))
 	}
 	return diags

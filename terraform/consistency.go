@@ -38,15 +38,35 @@ func (m valueMismatch) String() string {
 // (it runs for every applied instance); O(n·m) only for sets with unknown
 // elements.
 func compatibleValues(promised, got cty.Value, secret func(cty.Path) bool) []valueMismatch {
-	c := &compatChecker{secret: secret}
-	c.stack = c.buf[:0]
+	return (&compatChecker{}).run(promised, got, secret)
+}
+
+// compatibleValues is the package function with a checker from the walk's
+// pool: a checker escapes to the heap (its stack points into its own
+// buffer), and the apply checks every applied instance twice.
+func (ws *walkState) compatibleValues(promised, got cty.Value, secret func(cty.Path) bool) []valueMismatch {
+	c, _ := ws.compat.Get().(*compatChecker)
+	if c == nil {
+		c = &compatChecker{}
+	}
+	out := c.run(promised, got, secret)
+	ws.compat.Put(c)
+	return out
+}
+
+// run checks got against promised and leaves c ready for reuse.
+func (c *compatChecker) run(promised, got cty.Value, secret func(cty.Path) bool) []valueMismatch {
+	c.secret, c.stack = secret, c.buf[:0]
 	c.check(promised, got)
-	if len(c.out) > 1 {
-		sort.SliceStable(c.out, func(i, j int) bool {
-			return configschema.FormatPath(c.out[i].path) < configschema.FormatPath(c.out[j].path)
+	out := c.out
+	c.secret, c.out = nil, nil
+	clear(c.buf[:])
+	if len(out) > 1 {
+		sort.SliceStable(out, func(i, j int) bool {
+			return configschema.FormatPath(out[i].path) < configschema.FormatPath(out[j].path)
 		})
 	}
-	return c.out
+	return out
 }
 
 // compatChecker walks two values side by side. The path to the current
