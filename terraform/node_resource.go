@@ -48,6 +48,8 @@ type nodeResource struct {
 	// configuration, validated once (validateConfig); set by Execute.
 	validateOnce bool
 	validated    validConfigs
+	// refs caches the body's references (evalBody).
+	refs bodyRefs
 	// referenced is set (referenceTransformer) when a node of the graph
 	// refers to this resource; the apply walk keeps the instances' values
 	// for expressions only then (instanceCtx.publish).

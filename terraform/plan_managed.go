@@ -74,7 +74,7 @@ func (ic *instanceCtx) plan(cur *states.ResourceInstanceObjectSrc, prior cty.Val
 func (ic *instanceCtx) evalConfig() (cty.Value, []cty.PathValueMarks, hcl.Diagnostics) {
 	n, w := ic.n, ic.w
 	scope := ic.ws.scope(w.mod, n.cfg, &w.rep, nil)
-	val, diags := scope.EvalBlock(n.rc.Config, n.spec)
+	val, diags := n.evalBody(scope)
 	ic.ws.putScope(scope)
 	if diags.HasErrors() {
 		return cty.NilVal, nil, diags

@@ -1,0 +1,47 @@
+package terraform
+
+import (
+	"sync"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/ext/dynblock"
+	"github.com/hashicorp/hcl/v2/hcldec"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/lang"
+)
+
+// bodyRefs are the references of a resource body, found once per node: they
+// are the same for every instance, and finding them walks the whole body
+// (about 2 KB of garbage an instance when done per evaluation).
+type bodyRefs struct {
+	once sync.Once
+	refs []*addrs.Reference
+	ok   bool // found without diagnostics; otherwise evaluate the slow way
+}
+
+// evalBody evaluates the resource body in scope. It is what
+// lang.Scope.EvalBlock does (references, context, dynamic blocks, decode),
+// with the references taken from n.refs; a body whose references come
+// with diagnostics goes through EvalBlock, so the diagnostics are the same.
+func (n *nodeResource) evalBody(scope *lang.Scope) (cty.Value, hcl.Diagnostics) {
+	body, spec := n.rc.Config, n.spec
+	n.refs.once.Do(func() {
+		refs, diags := lang.ReferencesInBlock(body, spec)
+		n.refs.refs, n.refs.ok = refs, len(diags) == 0
+	})
+	if !n.refs.ok {
+		return scope.EvalBlock(body, spec)
+	}
+	ctx, diags := scope.EvalContext(n.refs.refs)
+	if diags.HasErrors() {
+		return cty.UnknownVal(hcldec.ImpliedType(spec)), diags
+	}
+	val, decDiags := hcldec.Decode(dynblock.Expand(body, ctx), spec, ctx)
+	diags = append(diags, decDiags...)
+	if decDiags.HasErrors() {
+		return cty.UnknownVal(hcldec.ImpliedType(spec)), diags
+	}
+	return val, diags
+}
