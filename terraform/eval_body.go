@@ -21,20 +21,28 @@ type bodyRefs struct {
 	ok   bool // found without diagnostics; otherwise evaluate the slow way
 }
 
+// bodyReferences returns the references of the resource body (n.rc and
+// n.spec set) and whether they came without diagnostics. The graph's
+// reference edges and every instance's evaluation share them. O(body) once.
+func (n *nodeResource) bodyReferences() ([]*addrs.Reference, bool) {
+	n.refs.once.Do(func() {
+		refs, diags := lang.ReferencesInBlock(n.rc.Config, n.spec)
+		n.refs.refs, n.refs.ok = refs, len(diags) == 0
+	})
+	return n.refs.refs, n.refs.ok
+}
+
 // evalBody evaluates the resource body in scope. It is what
 // lang.Scope.EvalBlock does (references, context, dynamic blocks, decode),
 // with the references taken from n.refs; a body whose references come
 // with diagnostics goes through EvalBlock, so the diagnostics are the same.
 func (n *nodeResource) evalBody(scope *lang.Scope) (cty.Value, hcl.Diagnostics) {
 	body, spec := n.rc.Config, n.spec
-	n.refs.once.Do(func() {
-		refs, diags := lang.ReferencesInBlock(body, spec)
-		n.refs.refs, n.refs.ok = refs, len(diags) == 0
-	})
-	if !n.refs.ok {
+	if _, ok := n.bodyReferences(); !ok {
 		return scope.EvalBlock(body, spec)
 	}
-	ctx, diags := scope.EvalContext(n.refs.refs)
+	refs, _ := n.bodyReferences()
+	ctx, diags := scope.EvalContext(refs)
 	if diags.HasErrors() {
 		return cty.UnknownVal(hcldec.ImpliedType(spec)), diags
 	}

@@ -84,7 +84,8 @@ func (n *nodeResource) references() []refKey {
 	keys := exprKeys(mod, n.rc.Count, n.rc.ForEach)
 	keys = append(keys, traversalKeys(mod, n.rc.DependsOn)...)
 	if n.spec != nil {
-		keys = append(keys, bodyKeys(mod, n.rc.Config, n.spec)...)
+		refs, _ := n.bodyReferences()
+		keys = append(keys, keysForRefs(mod, refs)...)
 	}
 	if m := n.rc.Managed; m != nil {
 		keys = append(keys, exprKeys(mod, m.ReplaceTriggeredBy...)...)
