@@ -47,7 +47,8 @@ type ResourceInstanceObject struct {
 
 // Encode turns o into its stored form: the value unmarked and serialized to
 // JSON with type ty, the paths that carried marks.Sensitive recorded, and
-// dependencies sorted and de-duplicated. Marks other than Sensitive are
+// dependencies sorted and de-duplicated (SortedDependencies: a sorted
+// o.Dependencies is shared, not copied). Marks other than Sensitive are
 // dropped. O(size of the value).
 func (o *ResourceInstanceObject) Encode(ty cty.Type, schemaVersion uint64) (*ResourceInstanceObjectSrc, error) {
 	val, paths := marks.SensitivePaths(o.Value)
@@ -71,34 +72,45 @@ func (o *ResourceInstanceObject) Encode(ty cty.Type, schemaVersion uint64) (*Res
 		SchemaVersion:       schemaVersion,
 		Private:             slices.Clone(o.Private),
 		Status:              status,
-		Dependencies:        sortedDependencies(o.Dependencies),
+		Dependencies:        SortedDependencies(o.Dependencies),
 		CreateBeforeDestroy: o.CreateBeforeDestroy,
 	}, nil
 }
 
-// sortedDependencies returns deps sorted by string form, duplicates removed,
-// so that the state file lists them deterministically.
-func sortedDependencies(deps []addrs.ConfigResource) []addrs.ConfigResource {
+// SortedDependencies returns deps sorted by string form, duplicates
+// removed, so that the state file lists them deterministically. A slice
+// already in that form is returned as is, not copied: the core hands the
+// same sorted slice to every instance of a resource, and an object in a
+// wide fan-in lists thousands of dependencies (a copy per object was
+// quadratic memory). Callers must not modify deps afterwards.
+// O(n) when sorted, O(n log n) otherwise.
+func SortedDependencies(deps []addrs.ConfigResource) []addrs.ConfigResource {
 	if len(deps) == 0 {
 		return nil
 	}
-	// Each address is printed once, not twice per comparison: an object in
-	// a wide fan-in can list thousands of dependencies.
-	type keyed struct {
-		key  string
-		addr addrs.ConfigResource
-	}
-	ks := make([]keyed, len(deps))
+	// Each address is printed once, not twice per comparison.
+	keys := make([]string, len(deps))
+	sorted := true
 	for i, d := range deps {
-		ks[i] = keyed{d.String(), d}
+		keys[i] = d.String()
+		if i > 0 && keys[i] <= keys[i-1] {
+			sorted = false
+		}
 	}
-	slices.SortFunc(ks, func(a, b keyed) int { return strings.Compare(a.key, b.key) })
-	out := make([]addrs.ConfigResource, 0, len(ks))
-	for i, k := range ks {
-		if i > 0 && k.key == ks[i-1].key {
+	if sorted {
+		return deps
+	}
+	idx := make([]int, len(deps))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortFunc(idx, func(a, b int) int { return strings.Compare(keys[a], keys[b]) })
+	out := make([]addrs.ConfigResource, 0, len(idx))
+	for j, i := range idx {
+		if j > 0 && keys[i] == keys[idx[j-1]] {
 			continue
 		}
-		out = append(out, k.addr)
+		out = append(out, deps[i])
 	}
 	return out
 }

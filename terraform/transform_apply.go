@@ -3,6 +3,7 @@ package terraform
 import (
 	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/plans"
+	"github.com/plankit/plankit/states"
 )
 
 // applyBuilder is the graph of an apply: the configuration's nodes (the
@@ -201,9 +202,11 @@ func (ix *resourceDepsIndex) through(x Node) []addrs.ConfigResource {
 }
 
 // union merges what each of children contributes; self is excluded (a
-// resource never depends on itself). When one child contributes
-// everything its slice is returned as is, so a resource behind a single
-// local shares the local's set instead of copying it.
+// resource never depends on itself). Every answer is in the state's order
+// (states.SortedDependencies), so the state shares it with every object
+// of the resource. When one child contributes everything its slice is
+// returned as is, so a resource behind a single local shares the local's
+// set instead of copying it.
 func (ix *resourceDepsIndex) union(children []Node, self Node) []addrs.ConfigResource {
 	var parts [][]addrs.ConfigResource
 	var own []addrs.ConfigResource
@@ -224,7 +227,7 @@ func (ix *resourceDepsIndex) union(children []Node, self Node) []addrs.ConfigRes
 		return parts[0]
 	}
 	if len(parts) == 0 {
-		return own
+		return states.SortedDependencies(own)
 	}
 	seen := map[string]bool{}
 	var out []addrs.ConfigResource
@@ -236,5 +239,5 @@ func (ix *resourceDepsIndex) union(children []Node, self Node) []addrs.ConfigRes
 			}
 		}
 	}
-	return out
+	return states.SortedDependencies(out)
 }
