@@ -37,12 +37,17 @@ type resourceValues struct {
 	keys  []addrs.InstanceKey // for_each: in instance order
 	byIdx []cty.Value         // count: value of instance i; cty.NilVal until set
 	noKey cty.Value           // the instance without a key; cty.NilVal until set
+	// whole caches get's collection value until the next put: every
+	// instance of a dependent reads the same complete resource, and
+	// building it per reference made count-to-count references quadratic.
+	whole cty.Value
 	vals  map[addrs.InstanceKey]cty.Value
 	ty    cty.Type // the schema's implied type, for unknown placeholders
 }
 
 // put records the value of key k. Callers hold rv.mu.
 func (rv *resourceValues) put(k addrs.InstanceKey, v cty.Value) {
+	rv.whole = cty.NilVal
 	if k == addrs.NoKey {
 		rv.noKey = v
 		return
@@ -118,7 +123,8 @@ func (s *valueStore) set(addr addrs.AbsResourceInstance, v cty.Value) {
 
 // get returns the value of the whole resource: its object, or a tuple
 // (count) or object (for_each) of instance objects; ok is false when the
-// resource was never expanded. O(instances).
+// resource was never expanded. O(instances) the first time after a set,
+// O(1) after that (rv.whole).
 func (s *valueStore) get(addr addrs.AbsResource) (cty.Value, bool) {
 	s.mu.RLock()
 	rv := s.m[addr.String()]
@@ -137,6 +143,9 @@ func (s *valueStore) get(addr addrs.AbsResource) (cty.Value, bool) {
 		}
 		return cty.DynamicVal
 	}
+	if rv.whole != cty.NilVal {
+		return rv.whole, true
+	}
 	switch rv.mode {
 	case expSingle:
 		return inst(addrs.NoKey), true
@@ -145,10 +154,14 @@ func (s *valueStore) get(addr addrs.AbsResource) (cty.Value, bool) {
 			return cty.EmptyTupleVal, true
 		}
 		elems := make([]cty.Value, len(rv.byIdx))
-		for i := range elems {
-			elems[i] = inst(addrs.IntKey(i))
+		for i, v := range rv.byIdx {
+			if v == cty.NilVal {
+				v = inst(addrs.IntKey(i))
+			}
+			elems[i] = v
 		}
-		return cty.TupleVal(elems), true
+		rv.whole = cty.TupleVal(elems)
+		return rv.whole, true
 	case expForEach:
 		if len(rv.keys) == 0 {
 			return cty.EmptyObjectVal, true
@@ -157,7 +170,8 @@ func (s *valueStore) get(addr addrs.AbsResource) (cty.Value, bool) {
 		for _, k := range rv.keys {
 			attrs[string(k.(addrs.StringKey))] = inst(k)
 		}
-		return cty.ObjectVal(attrs), true
+		rv.whole = cty.ObjectVal(attrs)
+		return rv.whole, true
 	}
 	return cty.DynamicVal, true
 }
