@@ -34,19 +34,7 @@ func MakeTemplateFileFunc(files Files, funcs func() map[string]function.Function
 		if !utf8.Valid(src) {
 			return cty.NilVal, function.NewArgErrorf(0, "contents of %q are not valid UTF-8", path)
 		}
-		expr, diags := hclsyntax.ParseTemplate(src, path, hcl.Pos{Line: 1, Column: 1})
-		if diags.HasErrors() {
-			return cty.NilVal, function.NewArgError(0, diags)
-		}
-		ctx, err := templateContext(expr, args[1], funcs)
-		if err != nil {
-			return cty.NilVal, err
-		}
-		val, diags := expr.Value(ctx)
-		if diags.HasErrors() {
-			return cty.NilVal, diags
-		}
-		return val, nil
+		return renderTemplate(src, path, hcl.Pos{Line: 1, Column: 1}, args[1], funcs)
 	}
 	return function.New(&function.Spec{
 		Description: "Renders a template file with the given variables.",
@@ -125,4 +113,23 @@ func recursionGuardParams() []function.Parameter {
 		{Name: "path", Type: cty.String, AllowUnknown: true, AllowNull: true},
 		{Name: "vars", Type: cty.DynamicPseudoType, AllowUnknown: true, AllowNull: true, AllowDynamicType: true},
 	}
+}
+
+// renderTemplate parses src as a template (errors placed at filename and
+// start) and evaluates it with vars and the function table: the common
+// core of templatefile and templatestring.
+func renderTemplate(src []byte, filename string, start hcl.Pos, vars cty.Value, funcs func() map[string]function.Function) (cty.Value, error) {
+	expr, diags := hclsyntax.ParseTemplate(src, filename, start)
+	if diags.HasErrors() {
+		return cty.NilVal, function.NewArgError(0, diags)
+	}
+	ctx, err := templateContext(expr, vars, funcs)
+	if err != nil {
+		return cty.NilVal, err
+	}
+	val, diags := expr.Value(ctx)
+	if diags.HasErrors() {
+		return cty.NilVal, diags
+	}
+	return val, nil
 }

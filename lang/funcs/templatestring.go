@@ -3,7 +3,6 @@ package funcs
 import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/ext/customdecode"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 )
@@ -40,18 +39,10 @@ func MakeTemplateStringFunc(funcs func() map[string]function.Function) function.
 		if !args[1].IsKnown() {
 			return cty.DynamicVal.WithMarks(marks), nil
 		}
-		start := closure.Expression.Range().Start
-		expr, diags := hclsyntax.ParseTemplate([]byte(tmplVal.AsString()), closure.Expression.Range().Filename, start)
-		if diags.HasErrors() {
-			return cty.NilVal, function.NewArgError(0, diags)
-		}
-		ctx, err := templateContext(expr, args[1], funcs)
+		rng := closure.Expression.Range()
+		val, err := renderTemplate([]byte(tmplVal.AsString()), rng.Filename, rng.Start, args[1], funcs)
 		if err != nil {
 			return cty.NilVal, err
-		}
-		val, diags := expr.Value(ctx)
-		if diags.HasErrors() {
-			return cty.NilVal, diags
 		}
 		return val.WithMarks(marks), nil
 	}
