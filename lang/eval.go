@@ -94,8 +94,15 @@ func (s *Scope) EvalExpr(expr hcl.Expression, wantType cty.Type) (cty.Value, hcl
 // plus decoding.
 func (s *Scope) EvalBlock(body hcl.Body, spec hcldec.Spec) (cty.Value, hcl.Diagnostics) {
 	refs, diags := ReferencesInBlock(body, spec)
-	ctx, ctxDiags := s.EvalContext(refs)
-	diags = append(diags, ctxDiags...)
+	val, evalDiags := s.EvalBlockWithRefs(body, spec, refs)
+	return val, append(diags, evalDiags...)
+}
+
+// EvalBlockWithRefs is EvalBlock with the body's references already found
+// (by ReferencesInBlock on the same body and spec): a caller that evaluates
+// one body many times, once per resource instance, finds them once.
+func (s *Scope) EvalBlockWithRefs(body hcl.Body, spec hcldec.Spec, refs []*addrs.Reference) (cty.Value, hcl.Diagnostics) {
+	ctx, diags := s.EvalContext(refs)
 	if diags.HasErrors() {
 		return cty.UnknownVal(hcldec.ImpliedType(spec)), diags
 	}

@@ -4,8 +4,6 @@ import (
 	"sync"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/ext/dynblock"
-	"github.com/hashicorp/hcl/v2/hcldec"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/plankit/plankit/addrs"
@@ -32,24 +30,13 @@ func (n *nodeResource) bodyReferences() ([]*addrs.Reference, bool) {
 	return n.refs.refs, n.refs.ok
 }
 
-// evalBody evaluates the resource body in scope. It is what
-// lang.Scope.EvalBlock does (references, context, dynamic blocks, decode),
-// with the references taken from n.refs; a body whose references come
-// with diagnostics goes through EvalBlock, so the diagnostics are the same.
+// evalBody evaluates the resource body in scope with the references found
+// once per node; a body whose references come with diagnostics goes
+// through EvalBlock, so the diagnostics are the same.
 func (n *nodeResource) evalBody(scope *lang.Scope) (cty.Value, hcl.Diagnostics) {
-	body, spec := n.rc.Config, n.spec
-	if _, ok := n.bodyReferences(); !ok {
-		return scope.EvalBlock(body, spec)
+	refs, ok := n.bodyReferences()
+	if !ok {
+		return scope.EvalBlock(n.rc.Config, n.spec)
 	}
-	refs, _ := n.bodyReferences()
-	ctx, diags := scope.EvalContext(refs)
-	if diags.HasErrors() {
-		return cty.UnknownVal(hcldec.ImpliedType(spec)), diags
-	}
-	val, decDiags := hcldec.Decode(dynblock.Expand(body, ctx), spec, ctx)
-	diags = append(diags, decDiags...)
-	if decDiags.HasErrors() {
-		return cty.UnknownVal(hcldec.ImpliedType(spec)), diags
-	}
-	return val, diags
+	return scope.EvalBlockWithRefs(n.rc.Config, n.spec, refs)
 }
