@@ -20,10 +20,17 @@ const maxNestingDepth = 1000
 // Native syntax is measured on the HCL lexer's own tokens, so comments,
 // heredocs, quoted strings and template directives count exactly as the
 // parser will see them; JSON is measured by a byte scan, plus the template
-// syntax inside each JSON string. Cost: O(n) in the file size.
+// syntax inside each JSON string. Cost: O(n) in the file size. Lexing a
+// whole file costs as much as parsing it and allocates every token, so
+// native files first get scanNestingBound's allocation-free upper bound,
+// and only a file whose bound reaches the limit (or that the scan cannot
+// vouch for) is lexed.
 func checkNesting(filename string, src []byte, isJSON bool) hcl.Diagnostics {
 	if isJSON {
 		return checkJSONNesting(filename, src)
+	}
+	if bound, ok := scanNestingBound(src, maxNestingDepth); ok && bound <= maxNestingDepth {
+		return nil
 	}
 	// Lexer diagnostics are ignored here: the parser repeats them.
 	tokens, _ := hclsyntax.LexConfig(src, filename, hcl.InitialPos)
@@ -38,22 +45,34 @@ func checkNesting(filename string, src []byte, isJSON bool) hcl.Diagnostics {
 func tokenNestingExceeded(tokens hclsyntax.Tokens) (hcl.Range, bool) {
 	depth := 0
 	for _, tok := range tokens {
-		switch tok.Type {
-		case hclsyntax.TokenOBrace, hclsyntax.TokenOBrack, hclsyntax.TokenOParen,
-			hclsyntax.TokenOQuote, hclsyntax.TokenOHeredoc,
-			hclsyntax.TokenTemplateInterp, hclsyntax.TokenTemplateControl:
+		switch tokenNesting(tok.Type) {
+		case +1:
 			depth++
 			if depth > maxNestingDepth {
 				return tok.Range, true
 			}
-		case hclsyntax.TokenCBrace, hclsyntax.TokenCBrack, hclsyntax.TokenCParen,
-			hclsyntax.TokenCQuote, hclsyntax.TokenCHeredoc, hclsyntax.TokenTemplateSeqEnd:
+		case -1:
 			if depth > 0 {
 				depth--
 			}
 		}
 	}
 	return hcl.Range{}, false
+}
+
+// tokenNesting is +1 for a token that opens a nesting level, -1 for one
+// that closes it, 0 otherwise.
+func tokenNesting(t hclsyntax.TokenType) int {
+	switch t {
+	case hclsyntax.TokenOBrace, hclsyntax.TokenOBrack, hclsyntax.TokenOParen,
+		hclsyntax.TokenOQuote, hclsyntax.TokenOHeredoc,
+		hclsyntax.TokenTemplateInterp, hclsyntax.TokenTemplateControl:
+		return +1
+	case hclsyntax.TokenCBrace, hclsyntax.TokenCBrack, hclsyntax.TokenCParen,
+		hclsyntax.TokenCQuote, hclsyntax.TokenCHeredoc, hclsyntax.TokenTemplateSeqEnd:
+		return -1
+	}
+	return 0
 }
 
 // checkJSONNesting is checkNesting for the JSON syntax. Every string is also
