@@ -27,182 +27,209 @@ const (
 //
 // Why the bound is safe: the scan replays the lexer's state machine
 // (hclsyntax's scan_tokens.rl) for the constructs that decide which bytes
-// are structural: comments ("#", "//", "/*...*/", an unterminated "/*" being
-// two operator tokens), quoted templates (escapes "\x", "$${" and "%%{" as
-// literals, a newline not ending the string), heredocs (introducer
-// "<<" "-"? identifier newline, the closing marker recognised only on a
-// whole line that starts a line, as the lexer does), template sequences
-// "${" and "%{" ended by the "}" at their own brace level (the lexer's
-// braces/retBraces counters, reproduced exactly, including "~}"). It counts
-// the same opener and closer tokens with the same saturation at zero, so on
-// the inputs it accepts the result equals the lexer's depth. Wherever the
-// lexer's behaviour is subtle it gives up instead of guessing: a non-ASCII
-// byte outside a quoted string or comment (Unicode identifiers, heredoc
-// bytes that split lines into several tokens), a carriage return not
-// followed by a newline in a heredoc (the lexer stops there), a heredoc line
-// that contains its marker but is not exactly the marker line. Giving up
-// only costs time; a mistake elsewhere could only miss or invent a closer,
-// which the differential tests (nesting_scan_test.go) check against the
-// lexer on every fixture, the fuzz seeds and a fuzz target.
+// are structural: comments ("#" and "//" to the newline, "/*" to the first
+// "*/", an unterminated "/*" being two operator tokens), quoted templates
+// ("\x", "$${" and "%%{" are literals, a newline does not end the string),
+// heredocs ("<<" "-"? identifier newline; the marker closes only a line
+// that starts at the beginning of a line and is one literal token, compared
+// after trimming spaces, as the lexer does), and template sequences "${"
+// and "%{", ended by the "}" or "~}" at their own level of the lexer's
+// brace counter, reproduced exactly (stray "}" included). It counts the same
+// opener and closer tokens with the same saturation at zero, so where it
+// vouches for a bound the bound equals the lexer's depth; no opening
+// character is skipped except inside a comment, a literal or an escape the
+// lexer also reads as one. A multi-byte or broken UTF-8 sequence never
+// swallows an ASCII byte in the lexer, so non-ASCII text in strings and
+// comments is skipped safely. Wherever the lexer is subtle the scan gives
+// up instead of guessing: a non-ASCII byte in expression syntax (Unicode
+// identifiers) or in a heredoc, a carriage return without a newline in a
+// heredoc (the lexer stops there), a heredoc line the lexer splits into
+// several tokens that contains the marker. Giving up only costs time. The
+// differential tests in nesting_scan_test.go hold the scan to the lexer on
+// every fixture, the fuzz seeds, random inputs and a fuzz target.
 func scanNestingBound(src []byte, limit int) (bound int, ok bool) {
-	src = bytes.TrimPrefix(src, []byte("\xef\xbb\xbf")) // the lexer skips a BOM
-	var stack []scanFrame
-	depth, maxDepth, braces := 0, 0, 0
-	noCommentEnd := len(src) + 1 // no "*/" at or after this index: keeps the scan O(n)
-	open := func() bool {
-		depth++
-		maxDepth = max(maxDepth, depth)
-		return depth <= limit && len(stack) <= limit
+	s := nestingScan{
+		src:          bytes.TrimPrefix(src, []byte("\xef\xbb\xbf")), // the lexer skips a BOM
+		limit:        limit,
+		noCommentEnd: len(src) + 1,
 	}
-	closer := func() {
-		if depth > 0 {
-			depth--
-		}
-	}
-	n := len(src)
-	for i := 0; i < n; {
-		mode := byte(0)
-		if len(stack) > 0 {
-			mode = stack[len(stack)-1].kind
-		}
-		c := src[i]
-		switch mode {
+	for i := 0; i < len(s.src); {
+		var st scanStatus
+		switch s.mode() {
 		case frameQuote:
-			switch {
-			case c == '"':
-				closer()
-				stack = stack[:len(stack)-1]
-				i++
-			case c == '\\':
-				if i+1 < n && src[i+1] != '\n' && src[i+1] != '\r' {
-					i += 2
-				} else {
-					i++
-				}
-			case c == '$' || c == '%':
-				next, seq := templateSeqStart(src, i)
-				if seq {
-					braces++
-					stack = append(stack, scanFrame{kind: frameTemplate, braces: braces})
-					if !open() {
-						return maxDepth, len(stack) <= limit
-					}
-				}
-				i = next
-			default:
-				i++
-			}
+			i, st = s.quoteStep(i)
 		case frameHeredoc:
-			f := &stack[len(stack)-1]
-			if f.sol {
-				// The lexer compares a line with the marker only when the
-				// whole line is one literal token.
-				line := src[i:]
-				if end := bytes.IndexByte(line, '\n'); end >= 0 {
-					line = line[:end+1]
-					if plainHeredocLine(line) {
-						if bytes.Equal(bytes.TrimSpace(line), f.marker) {
-							closer()
-							stack = stack[:len(stack)-1]
-						}
-						i += end + 1
-						continue
-					}
-				}
-				if bytes.Contains(line, f.marker) {
-					return maxDepth, false // a split line near the marker: leave it to the lexer
-				}
-			}
-			f.sol = false
-			switch {
-			case c >= 0x80 || (c == '\r' && (i+1 >= n || src[i+1] != '\n')):
-				return maxDepth, false
-			case c == '\n':
-				f.sol = true
-				i++
-			case c == '$' || c == '%':
-				next, seq := templateSeqStart(src, i)
-				if seq {
-					braces++
-					stack = append(stack, scanFrame{kind: frameTemplate, braces: braces})
-					if !open() {
-						return maxDepth, len(stack) <= limit
-					}
-				}
-				i = next
-			default:
-				i++
-			}
-		default: // expression syntax: the file's top level or a template sequence
-			switch c {
-			case '{':
-				braces++
-				if !open() {
-					return maxDepth, true
-				}
-				i++
-			case '}':
-				closer()
-				if len(stack) > 0 && stack[len(stack)-1].kind == frameTemplate && stack[len(stack)-1].braces == braces {
-					stack = stack[:len(stack)-1]
-				}
-				braces--
-				i++
-			case '[', '(':
-				if !open() {
-					return maxDepth, true
-				}
-				i++
-			case ']', ')':
-				closer()
-				i++
-			case '"':
-				stack = append(stack, scanFrame{kind: frameQuote})
-				if !open() {
-					return maxDepth, len(stack) <= limit
-				}
-				i++
-			case '#':
-				i = lineCommentEnd(src, i)
-			case '/':
-				switch {
-				case i+1 < n && src[i+1] == '/':
-					i = lineCommentEnd(src, i)
-				case i+1 < n && src[i+1] == '*':
-					e := -1
-					if i+2 < noCommentEnd {
-						e = bytes.Index(src[i+2:], []byte("*/"))
-					}
-					if e >= 0 {
-						i += 2 + e + 2
-					} else {
-						noCommentEnd = i + 2
-						i++ // unterminated: "/" and "*" are operators
-					}
-				default:
-					i++
-				}
-			case '<':
-				marker, next, state := heredocIntro(src, i)
-				switch state {
-				case heredocUnsure:
-					return maxDepth, false
-				case heredocYes:
-					stack = append(stack, scanFrame{kind: frameHeredoc, marker: marker, sol: true})
-					if !open() {
-						return maxDepth, len(stack) <= limit
-					}
-				}
-				i = next
-			default:
-				if c >= 0x80 {
-					return maxDepth, false
-				}
-				i++
-			}
+			i, st = s.heredocStep(i)
+		default:
+			i, st = s.exprStep(i)
+		}
+		switch st {
+		case scanOver:
+			return s.maxDepth, true
+		case scanUnsure:
+			return s.maxDepth, false
 		}
 	}
-	return maxDepth, true
+	return s.maxDepth, true
+}
+
+// nestingScan is the state of one scanNestingBound run: the lexer's mode
+// stack and brace counter, and the nesting depth counted so far.
+type nestingScan struct {
+	src          []byte
+	limit        int
+	stack        []scanFrame
+	depth        int
+	maxDepth     int
+	braces       int // the lexer's brace counter; a stray "}" makes it negative there too
+	noCommentEnd int // no "*/" at or after this index: keeps the scan O(n)
+}
+
+// scanStatus says whether a scan step lets the scan go on.
+type scanStatus int
+
+const (
+	scanGoOn   scanStatus = iota
+	scanOver              // the depth passed the limit
+	scanUnsure            // the lexer's behaviour here is not modelled
+)
+
+func (s *nestingScan) mode() byte {
+	if len(s.stack) == 0 {
+		return 0
+	}
+	return s.stack[len(s.stack)-1].kind
+}
+
+// open counts an opener token; a frame with a kind is pushed as well.
+func (s *nestingScan) open(f scanFrame) scanStatus {
+	if f.kind != 0 {
+		s.stack = append(s.stack, f)
+	}
+	s.depth++
+	s.maxDepth = max(s.maxDepth, s.depth)
+	switch {
+	case s.depth > s.limit:
+		return scanOver
+	case len(s.stack) > s.limit:
+		return scanUnsure
+	}
+	return scanGoOn
+}
+
+// close counts a closer token (ignored at depth 0, as tokenNestingExceeded
+// does) and pops the current frame if pop is set.
+func (s *nestingScan) close(pop bool) {
+	if s.depth > 0 {
+		s.depth--
+	}
+	if pop {
+		s.stack = s.stack[:len(s.stack)-1]
+	}
+}
+
+// templateSeq handles the "$" or "%" at src[i] in a quoted template or
+// heredoc: "${" and "%{" open a template sequence.
+func (s *nestingScan) templateSeq(i int) (int, scanStatus) {
+	next, seq := templateSeqStart(s.src, i)
+	if !seq {
+		return next, scanGoOn
+	}
+	s.braces++
+	return next, s.open(scanFrame{kind: frameTemplate, braces: s.braces})
+}
+
+// quoteStep scans one token's worth of a quoted template.
+func (s *nestingScan) quoteStep(i int) (int, scanStatus) {
+	switch c := s.src[i]; c {
+	case '"':
+		s.close(true)
+	case '\\': // an escape takes the next character, unless it is a newline
+		if i+1 < len(s.src) && s.src[i+1] != '\n' && s.src[i+1] != '\r' {
+			return i + 2, scanGoOn
+		}
+	case '$', '%':
+		return s.templateSeq(i)
+	}
+	return i + 1, scanGoOn
+}
+
+// heredocStep scans a heredoc: a whole line when one starts here and the
+// lexer reads it as one literal token (it may be the closing marker),
+// otherwise one character.
+func (s *nestingScan) heredocStep(i int) (int, scanStatus) {
+	f := &s.stack[len(s.stack)-1]
+	if f.sol {
+		line := s.src[i:]
+		if end := bytes.IndexByte(line, '\n'); end >= 0 {
+			line = line[:end+1]
+			if plainHeredocLine(line) {
+				if bytes.Equal(bytes.TrimSpace(line), f.marker) {
+					s.close(true)
+				}
+				return i + end + 1, scanGoOn
+			}
+		}
+		if bytes.Contains(line, f.marker) {
+			return i, scanUnsure // a line the lexer splits, near the marker
+		}
+	}
+	f.sol = false
+	switch c := s.src[i]; {
+	case c >= 0x80 || (c == '\r' && (i+1 >= len(s.src) || s.src[i+1] != '\n')):
+		return i, scanUnsure
+	case c == '\n':
+		f.sol = true
+	case c == '$' || c == '%':
+		return s.templateSeq(i)
+	}
+	return i + 1, scanGoOn
+}
+
+// exprStep scans one token of expression syntax: the file's top level or
+// the inside of a template sequence.
+func (s *nestingScan) exprStep(i int) (int, scanStatus) {
+	src := s.src
+	switch c := src[i]; c {
+	case '{':
+		s.braces++
+		return i + 1, s.open(scanFrame{})
+	case '}': // "~}" acts the same: the lexer counts braces for both
+		top := len(s.stack) - 1
+		s.close(top >= 0 && s.stack[top].kind == frameTemplate && s.stack[top].braces == s.braces)
+		s.braces--
+	case '[', '(':
+		return i + 1, s.open(scanFrame{})
+	case ']', ')':
+		s.close(false)
+	case '"':
+		return i + 1, s.open(scanFrame{kind: frameQuote})
+	case '#':
+		return lineCommentEnd(src, i), scanGoOn
+	case '/':
+		if i+1 < len(src) && src[i+1] == '/' {
+			return lineCommentEnd(src, i), scanGoOn
+		}
+		if i+1 < len(src) && src[i+1] == '*' && i+2 < s.noCommentEnd {
+			if e := bytes.Index(src[i+2:], []byte("*/")); e >= 0 {
+				return i + 2 + e + 2, scanGoOn
+			}
+			s.noCommentEnd = i + 2 // unterminated: "/" and "*" are operators
+		}
+	case '<':
+		marker, next, state := heredocIntro(src, i)
+		switch state {
+		case heredocUnsure:
+			return i, scanUnsure
+		case heredocYes:
+			return next, s.open(scanFrame{kind: frameHeredoc, marker: marker, sol: true})
+		}
+	default:
+		if c >= 0x80 {
+			return i, scanUnsure // Unicode identifiers and invalid bytes: the lexer's business
+		}
+	}
+	return i + 1, scanGoOn
 }
 
 // templateSeqStart looks at the "$" or "%" at src[i] inside a quoted
