@@ -4,10 +4,7 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/zclconf/go-cty/cty"
 )
-
-var ctyString = cty.String
 
 // Reference is a reference from an expression to something referenceable,
 // with the range it was written at and the attribute traversal after it

@@ -7,6 +7,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
 )
 
 const (
@@ -215,7 +216,7 @@ func ParseAbsProviderConfigStr(s string) (AbsProviderConfig, hcl.Diagnostics) {
 		return AbsProviderConfig{}, providerConfigErr(s, `expected provider["SOURCE"]`)
 	}
 	idx, ok := trav[1].(hcl.TraverseIndex)
-	if !ok || !idx.Key.Type().Equals(ctyString) {
+	if !ok || !idx.Key.Type().Equals(cty.String) {
 		return AbsProviderConfig{}, providerConfigErr(s, `expected provider["SOURCE"]`)
 	}
 	p, err := ParseProviderSourceString(idx.Key.AsString())
