@@ -32,23 +32,17 @@ func ProposedNew(schema *configschema.Block, prior, config cty.Value) cty.Value 
 // proposedNewObject merges one block's object. prior may be null or
 // unknown; config is known and non-null.
 func proposedNewObject(b *configschema.Block, prior, config cty.Value) cty.Value {
-	creating := prior.IsNull()
-	priorKnown := !creating && prior.IsKnown()
+	priorKnown := !prior.IsNull() && prior.IsKnown()
 	out := make(map[string]cty.Value, len(b.Attributes)+len(b.BlockTypes))
 	for name, a := range b.Attributes {
 		cv := config.GetAttr(name)
 		switch {
-		case a.Computed && cv.IsNull():
-			switch {
-			case creating:
-				out[name] = cty.UnknownVal(a.Type)
-			case !priorKnown:
-				out[name] = cty.UnknownVal(a.Type)
-			default:
-				out[name] = prior.GetAttr(name)
-			}
-		default:
+		case !a.Computed || !cv.IsNull():
 			out[name] = cv
+		case priorKnown:
+			out[name] = prior.GetAttr(name)
+		default:
+			out[name] = cty.UnknownVal(a.Type)
 		}
 	}
 	for name, nb := range b.BlockTypes {
@@ -110,13 +104,15 @@ func mergeMap(nb *configschema.NestedBlock, prior, config cty.Value) cty.Value {
 	if config.LengthInt() == 0 {
 		return config
 	}
+	var priorElems map[string]cty.Value
+	if !prior.IsNull() {
+		priorElems = prior.AsValueMap()
+	}
 	elems := make(map[string]cty.Value, config.LengthInt())
 	for k, cv := range config.AsValueMap() {
 		pv := cty.NullVal(cv.Type())
-		if !prior.IsNull() {
-			if p, ok := prior.AsValueMap()[k]; ok && p.Type().Equals(cv.Type()) {
-				pv = p
-			}
+		if p, ok := priorElems[k]; ok && p.Type().Equals(cv.Type()) {
+			pv = p
 		}
 		elems[k] = proposedNewObject(&nb.Block, pv, cv)
 	}

@@ -147,3 +147,22 @@ func TestProposedNewDynamicList(t *testing.T) {
 		t.Fatalf("\ngot  %#v\nwant %#v", got, want)
 	}
 }
+
+// TestProposedNewMap: map blocks pair elements by key, so a kept key keeps
+// its computed attributes, a new key gets unknowns and a dropped key goes.
+func TestProposedNewMap(t *testing.T) {
+	s := &configschema.Block{BlockTypes: map[string]*configschema.NestedBlock{
+		"m": {Nesting: configschema.NestingMap, Block: configschema.Block{Attributes: map[string]*configschema.Attribute{
+			"v":  {Type: cty.String, Optional: true},
+			"id": {Type: cty.String, Computed: true},
+		}}},
+	}}
+	elem := func(v string, id cty.Value) cty.Value { return cty.ObjectVal(obj{"v": cty.StringVal(v), "id": id}) }
+	nullStr := cty.NullVal(cty.String)
+	prior := cty.ObjectVal(obj{"m": cty.MapVal(obj{"a": elem("1", cty.StringVal("pa")), "gone": elem("2", cty.StringVal("pg"))})})
+	config := cty.ObjectVal(obj{"m": cty.MapVal(obj{"a": elem("3", nullStr), "new": elem("4", nullStr)})})
+	want := cty.ObjectVal(obj{"m": cty.MapVal(obj{"a": elem("3", cty.StringVal("pa")), "new": elem("4", cty.UnknownVal(cty.String))})})
+	if got := ProposedNew(s, prior, config); !got.RawEquals(want) {
+		t.Fatalf("\ngot  %#v\nwant %#v", got, want)
+	}
+}
