@@ -150,7 +150,8 @@ func ParseModuleInstanceStr(s string) (ModuleInstance, hcl.Diagnostics) {
 	return mod, nil
 }
 
-// parseModuleInstancePrefix consumes leading module.NAME[KEY] steps.
+// parseModuleInstancePrefix consumes leading module.NAME[KEY] steps. The
+// rest may start with a TraverseAttr; callers read it with stepName.
 func parseModuleInstancePrefix(trav hcl.Traversal) (ModuleInstance, hcl.Traversal, hcl.Diagnostics) {
 	var mod ModuleInstance
 	for len(trav) > 0 {
@@ -177,15 +178,6 @@ func parseModuleInstancePrefix(trav hcl.Traversal) (ModuleInstance, hcl.Traversa
 			}
 		}
 		mod = mod.Child(name.Name, key)
-	}
-	// Re-root the rest so that RootName works on it.
-	if len(trav) > 0 {
-		if a, ok := trav[0].(hcl.TraverseAttr); ok {
-			rerooted := make(hcl.Traversal, len(trav))
-			copy(rerooted, trav)
-			rerooted[0] = hcl.TraverseRoot{Name: a.Name, SrcRange: a.SrcRange}
-			trav = rerooted
-		}
 	}
 	return mod, trav, nil
 }
