@@ -64,7 +64,7 @@ func filesEntries(files []*plans.File, entries map[string][]byte) error {
 func readFiles(entries map[string][]byte) ([]*plans.File, error) {
 	raw, ok := entries[EntryDataFiles]
 	if !ok {
-		if data := dataEntries(entries, nil); len(data) > 0 {
+		if data := entriesUnder(entries, EntryDataDir, nil); len(data) > 0 {
 			return nil, newErr(KindCorrupt, data[0], "the archive has file data but no %s listing it", EntryDataFiles)
 		}
 		return nil, nil
@@ -105,7 +105,7 @@ func readFiles(entries map[string][]byte) ([]*plans.File, error) {
 	if err := plans.CheckFiles(files); err != nil {
 		return nil, wrapErr(KindCorrupt, EntryDataFiles, err)
 	}
-	if unlisted := dataEntries(entries, listed); len(unlisted) > 0 {
+	if unlisted := entriesUnder(entries, EntryDataDir, listed); len(unlisted) > 0 {
 		return nil, newErr(KindCorrupt, unlisted[0], "the file data entry is not listed in %s", EntryDataFiles)
 	}
 	if len(files) == 0 {
@@ -114,11 +114,12 @@ func readFiles(entries map[string][]byte) ([]*plans.File, error) {
 	return files, nil
 }
 
-// dataEntries returns the sorted names of the tfdata/ entries not in skip.
-func dataEntries(entries map[string][]byte, skip map[string]bool) []string {
+// entriesUnder returns the sorted names of the entries under dir (a prefix
+// ending in "/") that are not in skip: what a manifest failed to list.
+func entriesUnder(entries map[string][]byte, dir string, skip map[string]bool) []string {
 	var out []string
 	for name := range entries {
-		if strings.HasPrefix(name, EntryDataDir) && !skip[name] {
+		if strings.HasPrefix(name, dir) && !skip[name] {
 			out = append(out, name)
 		}
 	}

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/plankit/plankit/configs"
 )
@@ -103,14 +102,7 @@ func readSnapshot(entries map[string][]byte) (*configs.Snapshot, error) {
 		}
 		s.Modules[mm.Key] = sm
 	}
-	var unlisted []string
-	for name := range entries {
-		if strings.HasPrefix(name, EntryConfigDir) && !listed[name] {
-			unlisted = append(unlisted, name)
-		}
-	}
-	if len(unlisted) > 0 {
-		slices.Sort(unlisted)
+	if unlisted := entriesUnder(entries, EntryConfigDir, listed); len(unlisted) > 0 {
 		return nil, newErr(KindCorrupt, unlisted[0], "the configuration file is not listed in %s", EntryConfigModules)
 	}
 	return s, nil
