@@ -1,7 +1,8 @@
 package configschema
 
 import (
-	"sort"
+	"maps"
+	"slices"
 
 	"github.com/zclconf/go-cty/cty"
 )
@@ -59,14 +60,14 @@ func (b *Block) sensitivePaths(val cty.Value, prefix cty.Path, out *[]cty.Path) 
 	if b == nil || val.IsNull() || !val.IsKnown() || !val.Type().IsObjectType() {
 		return
 	}
-	for _, name := range sortedKeys(b.Attributes) {
+	for _, name := range slices.Sorted(maps.Keys(b.Attributes)) {
 		a := b.Attributes[name]
 		if !a.Sensitive || !val.Type().HasAttribute(name) {
 			continue
 		}
 		*out = append(*out, append(prefix.Copy(), cty.GetAttrStep{Name: name}))
 	}
-	for _, name := range sortedKeys(b.BlockTypes) {
+	for _, name := range slices.Sorted(maps.Keys(b.BlockTypes)) {
 		nb := b.BlockTypes[name]
 		if !val.Type().HasAttribute(name) {
 			continue
@@ -86,14 +87,4 @@ func (b *Block) sensitivePaths(val cty.Value, prefix cty.Path, out *[]cty.Path) 
 			}
 		}
 	}
-}
-
-// sortedKeys returns m's keys in order, for deterministic walks.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -3,7 +3,9 @@ package configschema
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -38,7 +40,7 @@ func (b *Block) validateValue(val cty.Value, path cty.Path, diags *hcl.Diagnosti
 	if b == nil || val.IsNull() || !val.IsKnown() {
 		return
 	}
-	for _, name := range sortedKeys(b.Attributes) {
+	for _, name := range slices.Sorted(maps.Keys(b.Attributes)) {
 		a := b.Attributes[name]
 		if a.Required && val.GetAttr(name).IsNull() {
 			p := append(path.Copy(), cty.GetAttrStep{Name: name})
@@ -46,7 +48,7 @@ func (b *Block) validateValue(val cty.Value, path cty.Path, diags *hcl.Diagnosti
 				tfdiags.Errorf("Missing required argument", "The argument %q is required, but no definition was found.", name), p))
 		}
 	}
-	for _, name := range sortedKeys(b.BlockTypes) {
+	for _, name := range slices.Sorted(maps.Keys(b.BlockTypes)) {
 		nb := b.BlockTypes[name]
 		bv := val.GetAttr(name)
 		p := append(path.Copy(), cty.GetAttrStep{Name: name})
@@ -139,7 +141,7 @@ func (b *Block) internalValidate(prefix string, errs *[]error) {
 	if b == nil {
 		return
 	}
-	for _, name := range sortedKeys(b.Attributes) {
+	for _, name := range slices.Sorted(maps.Keys(b.Attributes)) {
 		a := b.Attributes[name]
 		full := prefix + name
 		switch {
@@ -155,7 +157,7 @@ func (b *Block) internalValidate(prefix string, errs *[]error) {
 			*errs = append(*errs, fmt.Errorf("%s: attribute must be required, optional or computed", full))
 		}
 	}
-	for _, name := range sortedKeys(b.BlockTypes) {
+	for _, name := range slices.Sorted(maps.Keys(b.BlockTypes)) {
 		nb := b.BlockTypes[name]
 		full := prefix + name
 		if _, dup := b.Attributes[name]; dup {

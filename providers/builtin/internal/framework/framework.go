@@ -6,8 +6,8 @@
 package framework
 
 import (
-	"fmt"
-	"sort"
+	"maps"
+	"slices"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -101,7 +101,7 @@ func (p *Provider) resource(typeName string) (*Resource, hcl.Diagnostics) {
 	r, ok := p.Resources[typeName]
 	if !ok {
 		return nil, hcl.Diagnostics{tfdiags.Errorf("Unsupported resource type",
-			"The provider %s has no resource type %q. Supported types: %s.", p.Name, typeName, names(p.Resources))}
+			"The provider %s has no resource type %q. Supported types: %s.", p.Name, typeName, slices.Sorted(maps.Keys(p.Resources)))}
 	}
 	return r, nil
 }
@@ -110,7 +110,7 @@ func (p *Provider) dataSource(typeName string) (*DataSource, hcl.Diagnostics) {
 	d, ok := p.DataSources[typeName]
 	if !ok {
 		return nil, hcl.Diagnostics{tfdiags.Errorf("Unsupported data source",
-			"The provider %s has no data source %q. Supported data sources: %s.", p.Name, typeName, names(p.DataSources))}
+			"The provider %s has no data source %q. Supported data sources: %s.", p.Name, typeName, slices.Sorted(maps.Keys(p.DataSources)))}
 	}
 	return d, nil
 }
@@ -246,13 +246,4 @@ func (p *Provider) ReadDataSource(req providers.ReadDataSourceRequest) providers
 	}
 	v, diags := d.Read(req.Config)
 	return providers.ReadDataSourceResponse{State: v, Diagnostics: diags}
-}
-
-func names[V any](m map[string]V) string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return fmt.Sprint(out)
 }

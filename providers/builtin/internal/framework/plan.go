@@ -1,6 +1,9 @@
 package framework
 
 import (
+	"maps"
+	"slices"
+
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/plankit/plankit/providers"
@@ -34,7 +37,7 @@ func (p Planner) Plan(req providers.PlanResourceChangeRequest) providers.PlanRes
 	if req.PriorState.IsNull() {
 		return resp
 	}
-	for _, name := range sortedNames(p.Schema) {
+	for _, name := range slices.Sorted(maps.Keys(p.Schema.Attributes)) {
 		if p.Schema.Attributes[name].ComputedOnly() {
 			continue
 		}

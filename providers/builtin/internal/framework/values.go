@@ -2,7 +2,6 @@ package framework
 
 import (
 	"math/big"
-	"sort"
 
 	"github.com/zclconf/go-cty/cty"
 
@@ -67,13 +66,4 @@ func UnknownComputed(schema *configschema.Block, planned cty.Value) cty.Value {
 		}
 	}
 	return With(planned, set)
-}
-
-func sortedNames(b *configschema.Block) []string {
-	out := make([]string, 0, len(b.Attributes))
-	for k := range b.Attributes {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
