@@ -2,12 +2,12 @@ package command
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
 
 	"github.com/plankit/plankit/configs"
 	"github.com/plankit/plankit/states/statemgr"
@@ -16,18 +16,14 @@ import (
 
 // statePath picks the state file: -state if given, else the config's
 // local backend path, else terraform.tfstate in the working directory.
+// configs has already refused any backend but "local" and a path that is
+// not a constant string.
 func statePath(wd, flagPath string, config *configs.Config) (string, hcl.Diagnostics) {
 	if flagPath != "" {
 		return resolve(wd, flagPath), nil
 	}
 	if config != nil && config.Module.Backend != nil {
-		be := config.Module.Backend
-		if be.Type != "local" {
-			return "", hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Unsupported backend",
-				Detail:  fmt.Sprintf("The %q backend is not supported; plankit supports only the \"local\" backend. Remove the backend block or pass -state=PATH.", be.Type),
-				Subject: be.TypeRange.Ptr()}}
-		}
-		content, diags := be.Config.Content(configs.LocalBackendSchema)
+		content, diags := config.Module.Backend.Config.Content(configs.LocalBackendSchema)
 		if diags.HasErrors() {
 			return "", diags
 		}
@@ -36,7 +32,7 @@ func statePath(wd, flagPath string, config *configs.Config) (string, hcl.Diagnos
 			if ds.HasErrors() {
 				return "", ds
 			}
-			if v.IsKnown() && !v.IsNull() && v.Type().FriendlyName() == "string" {
+			if v.IsKnown() && !v.IsNull() && v.Type() == cty.String {
 				return resolve(wd, v.AsString()), nil
 			}
 		}
@@ -47,8 +43,7 @@ func statePath(wd, flagPath string, config *configs.Config) (string, hcl.Diagnos
 // openState opens and, unless lock is false, locks the state at path.
 // The returned release unlocks it; call it once.
 func openState(ctx context.Context, path string, lock bool, timeout time.Duration, operation string) (*statemgr.Filesystem, func() hcl.Diagnostics, hcl.Diagnostics) {
-	mgr := statemgr.NewFilesystem(path)
-	mgr.SetBackupPath(path + ".backup")
+	mgr := statemgr.NewFilesystem(path) // backup at path + ".backup"
 	release := func() hcl.Diagnostics { return nil }
 	if lock {
 		// The lock file lives beside the state, so its directory must exist
