@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/zclconf/go-cty/cty"
 
 	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/configs"
@@ -16,7 +15,6 @@ import (
 	"github.com/plankit/plankit/states"
 	"github.com/plankit/plankit/states/statemgr"
 	"github.com/plankit/plankit/terraform/filerec"
-	"github.com/plankit/plankit/terraform/namedvals"
 	"github.com/plankit/plankit/tfdiags"
 )
 
@@ -192,8 +190,3 @@ func (ix *applyIndex) deposedKey(addr addrs.AbsResourceInstance) addrs.DeposedKe
 	defer ix.mu.Unlock()
 	return ix.deposed[addr.String()]
 }
-
-var (
-	_ = cty.NilVal
-	_ = namedvals.Output
-)

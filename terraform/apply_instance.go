@@ -8,7 +8,6 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/plankit/plankit/addrs"
-	"github.com/plankit/plankit/lang/marks"
 	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/providers"
 	"github.com/plankit/plankit/states"
@@ -290,5 +289,3 @@ func (ic *instanceCtx) applyData() hcl.Diagnostics {
 	}
 	return ic.publishCurrent()
 }
-
-var _ = marks.Sensitive

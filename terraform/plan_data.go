@@ -2,7 +2,6 @@ package terraform
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -104,5 +103,3 @@ func (ic *instanceCtx) readDataValue(cfg cty.Value, cfgMarks []cty.PathValueMark
 func (n *nodeResource) depsPending() bool {
 	return n.upstream != nil && n.upstream.direct
 }
-
-var _ = fmt.Sprintf

@@ -255,5 +255,3 @@ func resolveProvider(c *configs.Config, local addrs.LocalProviderConfig, typ add
 		c = c.Parent
 	}
 }
-
-var _ = cty.NilVal
