@@ -31,18 +31,10 @@ func Has(v cty.Value, m any) bool {
 }
 
 // Contains reports whether v or any value nested inside it carries mark m.
-// It walks the whole value: O(size of v).
+// It walks v until the first value carrying m, building no unmarked copy:
+// O(size of v) at worst.
 func Contains(v cty.Value, m any) bool {
-	if !v.ContainsMarked() {
-		return false
-	}
-	_, pvms := v.UnmarkDeepWithPaths()
-	for _, pvm := range pvms {
-		if _, ok := pvm.Marks[m]; ok {
-			return true
-		}
-	}
-	return false
+	return v.HasMarkDeep(m)
 }
 
 // UnmarkPaths removes every mark from v, however deep, and returns the

@@ -25,6 +25,9 @@ func TestHasAndContains(t *testing.T) {
 		{"other mark", cty.StringVal("x").Mark(otherMark("o")), false, false},
 		{"unknown marked", cty.UnknownVal(cty.String).Mark(Sensitive), true, true},
 		{"null marked", cty.NullVal(cty.String).Mark(Sensitive), true, true},
+		{"in list", cty.ListVal([]cty.Value{cty.StringVal("y"), cty.StringVal("x").Mark(Sensitive)}), false, true},
+		{"in map in tuple", cty.TupleVal([]cty.Value{cty.MapVal(map[string]cty.Value{"k": cty.NumberIntVal(1).Mark(Sensitive)})}), false, true},
+		{"other mark nested", cty.ListVal([]cty.Value{cty.StringVal("x").Mark(otherMark("o"))}), false, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
