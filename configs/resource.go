@@ -80,29 +80,20 @@ type Provisioner struct {
 	DeclRange hcl.Range
 }
 
-var commonResourceAttributes = []hcl.AttributeSchema{
-	{Name: "count"}, {Name: "for_each"}, {Name: "provider"}, {Name: "depends_on"},
-}
-
+// resourceBlockSchema is the meta-argument schema of resource and data
+// blocks alike: a data block is decoded with the same schema so that its
+// connection and provisioner blocks get a specific error, not "unsupported
+// block type".
 var resourceBlockSchema = &hcl.BodySchema{
-	Attributes: commonResourceAttributes,
+	Attributes: []hcl.AttributeSchema{
+		{Name: "count"}, {Name: "for_each"}, {Name: "provider"}, {Name: "depends_on"},
+	},
 	Blocks: []hcl.BlockHeaderSchema{
 		{Type: "lifecycle"},
 		{Type: "connection"},
 		{Type: "provisioner", LabelNames: []string{"type"}},
 		{Type: "locals"}, // reserved
 		{Type: "_"},      // meta-argument escaping block, not supported
-	},
-}
-
-var dataBlockSchema = &hcl.BodySchema{
-	Attributes: commonResourceAttributes,
-	Blocks: []hcl.BlockHeaderSchema{
-		{Type: "lifecycle"},
-		{Type: "connection"},
-		{Type: "provisioner", LabelNames: []string{"type"}},
-		{Type: "locals"},
-		{Type: "_"},
 	},
 }
 
@@ -119,7 +110,7 @@ var dataLifecycleSchema = &hcl.BodySchema{
 }
 
 func decodeResourceBlock(block *hcl.Block) (*Resource, hcl.Diagnostics) {
-	r, content, diags := decodeResourceCommon(block, addrs.ManagedResourceMode, resourceBlockSchema)
+	r, content, diags := decodeResourceCommon(block, addrs.ManagedResourceMode)
 	r.Managed = &ManagedResource{set: map[string]bool{}}
 	for _, b := range content.Blocks {
 		switch b.Type {
@@ -148,7 +139,7 @@ func decodeResourceBlock(block *hcl.Block) (*Resource, hcl.Diagnostics) {
 }
 
 func decodeDataBlock(block *hcl.Block) (*Resource, hcl.Diagnostics) {
-	r, content, diags := decodeResourceCommon(block, addrs.DataResourceMode, dataBlockSchema)
+	r, content, diags := decodeResourceCommon(block, addrs.DataResourceMode)
 	for _, b := range content.Blocks {
 		switch b.Type {
 		case "lifecycle":
@@ -172,7 +163,7 @@ func decodeDataBlock(block *hcl.Block) (*Resource, hcl.Diagnostics) {
 
 // decodeResourceCommon decodes labels and the meta-arguments resource and
 // data blocks share, returning the blocks for the caller.
-func decodeResourceCommon(block *hcl.Block, mode addrs.ResourceMode, schema *hcl.BodySchema) (*Resource, *hcl.BodyContent, hcl.Diagnostics) {
+func decodeResourceCommon(block *hcl.Block, mode addrs.ResourceMode) (*Resource, *hcl.BodyContent, hcl.Diagnostics) {
 	r := &Resource{
 		Mode: mode, Type: block.Labels[0], Name: block.Labels[1],
 		DeclRange: block.DefRange, TypeRange: labelRange(block, 0), set: map[string]bool{},
@@ -183,7 +174,7 @@ func decodeResourceCommon(block *hcl.Block, mode addrs.ResourceMode, schema *hcl
 	}
 	diags := checkName(r.Type, kind+" type", r.TypeRange)
 	diags = append(diags, checkName(r.Name, kind+" name", labelRange(block, 1))...)
-	content, remain, ds := block.Body.PartialContent(schema)
+	content, remain, ds := block.Body.PartialContent(resourceBlockSchema)
 	diags = append(diags, ds...)
 	r.Config = remain
 	for name := range content.Attributes {
