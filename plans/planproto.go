@@ -2,8 +2,8 @@ package plans
 
 import (
 	"fmt"
+	"maps"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -338,7 +338,7 @@ func providerSchemasToProto(m map[addrs.Provider]*providers.GetProviderSchemaRes
 
 func namedSchemasToProto(m map[string]providers.Schema) ([]*planproto.NamedSchema, error) {
 	out := make([]*planproto.NamedSchema, 0, len(m))
-	for _, name := range sortedKeys(m) {
+	for _, name := range slices.Sorted(maps.Keys(m)) {
 		s, err := schemaToProto(m[name])
 		if err != nil {
 			return nil, fmt.Errorf("schema of %s: %w", name, err)
@@ -365,7 +365,7 @@ func schemaToProto(s providers.Schema) (*planproto.Schema, error) {
 
 func blockToProto(b *configschema.Block) (*planproto.Block, error) {
 	pb := &planproto.Block{Description: b.Description, Deprecated: b.Deprecated}
-	for _, name := range sortedKeys(b.Attributes) {
+	for _, name := range slices.Sorted(maps.Keys(b.Attributes)) {
 		a := b.Attributes[name]
 		if a == nil {
 			continue
@@ -383,7 +383,7 @@ func blockToProto(b *configschema.Block) (*planproto.Block, error) {
 			Sensitive: a.Sensitive, Deprecated: a.Deprecated,
 		})
 	}
-	for _, name := range sortedKeys(b.BlockTypes) {
+	for _, name := range slices.Sorted(maps.Keys(b.BlockTypes)) {
 		nb := b.BlockTypes[name]
 		if nb == nil {
 			continue
@@ -398,15 +398,6 @@ func blockToProto(b *configschema.Block) (*planproto.Block, error) {
 		})
 	}
 	return pb, nil
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 type decoder struct {
