@@ -84,9 +84,7 @@ func fileResource(b baseDir, sensitive bool) *framework.Resource {
 	return &framework.Resource{
 		Schema:   providers.Schema{Version: 0, Block: s},
 		Validate: func(cfg cty.Value) hcl.Diagnostics { return validateFile(cfg, contentAttrs(sensitive)) },
-		Plan: func(req providers.PlanResourceChangeRequest) providers.PlanResourceChangeResponse {
-			return framework.PlanReplaceOnChange(s, defaults, req)
-		},
+		Plan:     framework.Planner{Schema: s, Defaults: defaults}.Plan,
 		Apply: func(req providers.ApplyResourceChangeRequest) (cty.Value, hcl.Diagnostics) {
 			if req.PlannedState.IsWhollyKnown() {
 				return req.PlannedState, nil

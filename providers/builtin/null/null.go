@@ -31,9 +31,7 @@ func New() providers.Interface {
 		Resources: map[string]*framework.Resource{
 			"null_resource": {
 				Schema: providers.Schema{Version: 0, Block: s},
-				Plan: func(req providers.PlanResourceChangeRequest) providers.PlanResourceChangeResponse {
-					return framework.PlanReplaceOnChange(s, nil, req)
-				},
+				Plan:   framework.Planner{Schema: s}.Plan,
 				Apply: func(req providers.ApplyResourceChangeRequest) (cty.Value, hcl.Diagnostics) {
 					if req.PlannedState.IsWhollyKnown() {
 						return req.PlannedState, nil

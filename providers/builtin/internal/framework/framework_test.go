@@ -21,9 +21,7 @@ func testProvider() *Provider {
 		Name: "test",
 		Resources: map[string]*Resource{"t_thing": {
 			Schema: providers.Schema{Version: 1, Block: s},
-			Plan: func(req providers.PlanResourceChangeRequest) providers.PlanResourceChangeResponse {
-				return PlanReplaceOnChange(s, nil, req)
-			},
+			Plan:   Planner{Schema: s}.Plan,
 			Apply: func(req providers.ApplyResourceChangeRequest) (cty.Value, hcl.Diagnostics) {
 				return With(req.PlannedState, map[string]cty.Value{"id": cty.StringVal("x")}), nil
 			},

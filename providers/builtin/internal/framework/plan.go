@@ -56,12 +56,6 @@ func (p Planner) Plan(req providers.PlanResourceChangeRequest) providers.PlanRes
 	return resp
 }
 
-// PlanReplaceOnChange is Planner{schema, defaults, nil}.Plan: every change
-// of a configurable attribute forces replacement.
-func PlanReplaceOnChange(schema *configschema.Block, defaults map[string]cty.Value, req providers.PlanResourceChangeRequest) providers.PlanResourceChangeResponse {
-	return Planner{Schema: schema, Defaults: defaults}.Plan(req)
-}
-
 // ReplaceIfKeepersChanged is the random provider's rule for keepers: a
 // change replaces only if it adds, changes or removes a non-null value.
 // Null map values, and a null map against one holding only nulls, do not
