@@ -114,13 +114,11 @@ func (s *Scope) EvalBlockWithRefs(body hcl.Body, spec hcldec.Spec, refs []*addrs
 	return val, diags
 }
 
-// funcCache holds a Scope's function table with the options it was built
-// for, so changing WorkingDir, PureOnly, PlanTimestamp, PlanClock or Files
-// between calls
-// rebuilds it.
+// funcCache holds a Scope's function table (nil until first built) with
+// the options it was built for, so changing WorkingDir, PureOnly,
+// PlanTimestamp, PlanClock or Files between calls rebuilds it.
 type funcCache struct {
 	mu    sync.Mutex
-	built bool
 	opts  FuncOptions
 	table map[string]function.Function
 }

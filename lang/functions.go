@@ -59,9 +59,8 @@ func (s *Scope) Functions() map[string]function.Function {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	opts := FuncOptions{WorkingDir: s.WorkingDir, PureOnly: s.PureOnly, PlanTimestamp: s.PlanTimestamp, PlanClock: s.PlanClock, Files: s.Files}
-	if !c.built || !c.opts.equal(opts) {
-		c.table = BuildFunctions(opts)
-		c.built, c.opts = true, opts
+	if c.table == nil || !c.opts.equal(opts) {
+		c.table, c.opts = BuildFunctions(opts), opts
 	}
 	return c.table
 }
