@@ -305,14 +305,16 @@ func (s *stateSaver) flushLast() hcl.Diagnostics {
 	if s.last == nil {
 		return nil
 	}
-	err := s.mgr.WriteState(s.last)
-	if err == nil {
-		err = s.mgr.PersistState()
+	if err := s.write(s.last); err != nil {
+		return s.saveRecovery(s.last, err)
 	}
-	if err == nil {
-		return nil
-	}
-	return append(hcl.Diagnostics{stateWriteFailed(s.spath, err)}, saveErroredState(s.wd, s.spath, s.mgr.StateFile(), s.last, s.dump)...)
+	return nil
+}
+
+// saveRecovery reports that writing st failed with err and saves st to a
+// recovery file (or prints it), returning the diagnostics that say where.
+func (s *stateSaver) saveRecovery(st *states.State, err error) hcl.Diagnostics {
+	return append(hcl.Diagnostics{stateWriteFailed(s.spath, err)}, saveErroredState(s.wd, s.spath, s.mgr.StateFile(), st, s.dump)...)
 }
 
 // saveFinal writes the state the apply ended with and returns it; when
@@ -328,7 +330,7 @@ func (s *stateSaver) saveFinal(final *states.State) (*states.State, hcl.Diagnost
 		return nil, nil
 	}
 	if err := s.persist(final); err != nil {
-		return final, append(hcl.Diagnostics{stateWriteFailed(s.spath, err)}, saveErroredState(s.wd, s.spath, s.mgr.StateFile(), final, s.dump)...)
+		return final, s.saveRecovery(final, err)
 	}
 	return final, nil
 }
