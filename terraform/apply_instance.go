@@ -72,7 +72,7 @@ func (ic *instanceCtx) apply(ctx context.Context) hcl.Diagnostics {
 	if ch.Action == plans.CreateThenDelete {
 		dk = ic.deposeCurrent()
 	}
-	nv, ar, adiags := ic.applyChange(prior, cfg, resp, cfgMarks)
+	nv, ar, adiags := ic.applyChange(ch.Action, prior, cfg, resp, cfgMarks)
 	diags = append(diags, adiags...)
 	if adiags.HasErrors() {
 		if prior.IsNull() && nv != cty.NilVal && !nv.IsNull() && nv.IsWhollyKnown() {
@@ -105,12 +105,11 @@ func (ic *instanceCtx) postApply(nv cty.Value, diags hcl.Diagnostics) {
 	ic.ws.hook(func(h Hook) (HookAction, error) { return h.PostApply(addr, addrs.NotDeposed, nv, tfdiags.Err(diags)) })
 }
 
-// applyChange calls ApplyResourceChange with the final plan and checks the
-// new object against it. It reports the start to the hooks (PreApply);
+// applyChange calls ApplyResourceChange with the final plan of the saved
+// change's action and checks the new object against it. It reports the start to the hooks (PreApply);
 // the caller reports the end (postApply), after the provisioners.
-func (ic *instanceCtx) applyChange(prior, cfg cty.Value, resp providers.PlanResourceChangeResponse, cfgMarks []cty.PathValueMarks) (cty.Value, providers.ApplyResourceChangeResponse, hcl.Diagnostics) {
+func (ic *instanceCtx) applyChange(action plans.Action, prior, cfg cty.Value, resp providers.PlanResourceChangeResponse, cfgMarks []cty.PathValueMarks) (cty.Value, providers.ApplyResourceChangeResponse, hcl.Diagnostics) {
 	ws, n, addr := ic.ws, ic.n, ic.w.addr
-	action := ws.applied.current.get(addr).Action
 	ws.hook(func(h Hook) (HookAction, error) {
 		return h.PreApply(addr, addrs.NotDeposed, action, prior, resp.PlannedState)
 	})
