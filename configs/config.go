@@ -3,6 +3,7 @@ package configs
 import (
 	"path"
 	"sort"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -107,16 +108,7 @@ func (c *Config) SourceHCLFiles() map[string]*hcl.File {
 // names joined by "." ("" for the root).
 func (c *Config) ModuleKey() string { return moduleKey(c.Path) }
 
-func moduleKey(p addrs.Module) string {
-	s := ""
-	for i, name := range p {
-		if i > 0 {
-			s += "."
-		}
-		s += name
-	}
-	return s
-}
+func moduleKey(p addrs.Module) string { return strings.Join(p, ".") }
 
 func sortedKeys[V any](m map[string]V) []string {
 	out := make([]string, 0, len(m))
