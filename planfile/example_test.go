@@ -2,6 +2,7 @@ package planfile_test
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -50,7 +51,7 @@ func Example() {
 	fmt.Println("prior state:", prior.Lineage, "serial", prior.Serial)
 
 	snap, _ := r.ReadConfigSnapshot()
-	for _, key := range slices.Sorted(mapKeys(snap.Modules)) {
+	for _, key := range slices.Sorted(maps.Keys(snap.Modules)) {
 		m := snap.Modules[key]
 		fmt.Printf("module %q in %s: %d file(s)\n", key, m.Dir, len(m.Files))
 	}
@@ -65,16 +66,6 @@ func Example() {
 	// prior state: 0f5a7c1e-0000-4000-8000-000000000000 serial 3
 	// module "" in .: 1 file(s)
 	// provider hashicorp/null 3.2.1
-}
-
-func mapKeys[V any](m map[string]V) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
 }
 
 func writeExamplePlan(path string) error {

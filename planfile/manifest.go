@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 )
@@ -81,12 +82,7 @@ func checkIntegrity(entries map[string][]byte) error {
 	if err != nil {
 		return wrapErr(KindIntegrity, EntryManifest, err)
 	}
-	names := make([]string, 0, len(entries))
-	for name := range entries {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	for _, name := range names {
+	for _, name := range slices.Sorted(maps.Keys(entries)) {
 		if name == EntryManifest || name == EntrySignature {
 			continue
 		}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -72,20 +73,10 @@ func rezip(t *testing.T, entries map[string][]byte, rehash bool, extra ...zipEnt
 		entries[EntryManifest] = buildManifest(entries)
 	}
 	var ents []zipEntry
-	for _, name := range slices.Sorted(mapsKeys(entries)) {
+	for _, name := range slices.Sorted(maps.Keys(entries)) {
 		ents = append(ents, zipEntry{name: name, data: entries[name], method: zip.Store})
 	}
 	return makeZip(t, append(ents, extra...))
-}
-
-func mapsKeys(m map[string][]byte) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
 }
 
 func planHeader(major, minor uint64) []byte {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"slices"
 
@@ -152,12 +153,7 @@ func (r *Reader) Verify(pub ed25519.PublicKey) error {
 
 // EntryNames returns the names of the archive's entries, sorted.
 func (r *Reader) EntryNames() []string {
-	names := make([]string, 0, len(r.entries))
-	for name := range r.entries {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	return names
+	return slices.Sorted(maps.Keys(r.entries))
 }
 
 // Entry returns a copy of an entry's raw bytes, for tooling.

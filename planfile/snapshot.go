@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/plankit/plankit/configs"
@@ -26,12 +27,7 @@ type snapshotManifestModule struct {
 func snapshotEntries(s *configs.Snapshot, entries map[string][]byte) error {
 	var m snapshotManifest
 	if s != nil {
-		keys := make([]string, 0, len(s.Modules))
-		for k := range s.Modules {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		for _, key := range keys {
+		for _, key := range slices.Sorted(maps.Keys(s.Modules)) {
 			sm := s.Modules[key]
 			if sm == nil {
 				return fmt.Errorf("configuration snapshot: module %q is nil", key)

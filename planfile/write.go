@@ -5,6 +5,7 @@ import (
 	"crypto/ed25519"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -108,17 +109,11 @@ func WriteTo(w io.Writer, args *CreateArgs) error {
 	if mtime.IsZero() {
 		mtime = time.Date(1980, 1, 1, 0, 0, 0, 0, time.UTC)
 	}
-	names := make([]string, 0, len(entries))
-	for name := range entries {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-
 	zw := zip.NewWriter(w)
 	zw.RegisterCompressor(zip.Deflate, func(out io.Writer) (io.WriteCloser, error) {
 		return flate.NewWriter(out, CompressionLevel)
 	})
-	for _, name := range names {
+	for _, name := range slices.Sorted(maps.Keys(entries)) {
 		fh := &zip.FileHeader{Name: name, Method: zip.Deflate, Modified: mtime.UTC()}
 		fh.SetMode(0o644)
 		ew, err := zw.CreateHeader(fh)
