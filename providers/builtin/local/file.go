@@ -86,9 +86,6 @@ func fileResource(b baseDir, sensitive bool) *framework.Resource {
 		Validate: func(cfg cty.Value) hcl.Diagnostics { return validateFile(cfg, contentAttrs(sensitive)) },
 		Plan:     framework.Planner{Schema: s, Defaults: defaults}.Plan,
 		Apply: func(req providers.ApplyResourceChangeRequest) (cty.Value, hcl.Diagnostics) {
-			if req.PlannedState.IsWhollyKnown() {
-				return req.PlannedState, nil
-			}
 			return writeFile(b, req.PlannedState, contentAttrs(sensitive))
 		},
 		Read:   func(prior cty.Value) (cty.Value, hcl.Diagnostics) { return readFile(b, prior) },

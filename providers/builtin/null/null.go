@@ -33,9 +33,6 @@ func New() providers.Interface {
 				Schema: providers.Schema{Version: 0, Block: s},
 				Plan:   framework.Planner{Schema: s}.Plan,
 				Apply: func(req providers.ApplyResourceChangeRequest) (cty.Value, hcl.Diagnostics) {
-					if req.PlannedState.IsWhollyKnown() {
-						return req.PlannedState, nil
-					}
 					// A non-negative int64 in decimal, like the real
 					// provider's rand.Int().
 					n, err := crand.Int(crand.Reader, new(big.Int).Lsh(big.NewInt(1), 63))

@@ -43,9 +43,6 @@ func bytesResource() *framework.Resource {
 		// (the real provider uses the plain RequiresReplace here).
 		Plan: framework.Planner{Schema: s}.Plan,
 		Apply: func(req providers.ApplyResourceChangeRequest) (cty.Value, hcl.Diagnostics) {
-			if req.PlannedState.IsWhollyKnown() {
-				return req.PlannedState, nil
-			}
 			n, ok := framework.Int(req.PlannedState.GetAttr("length"))
 			if !ok || n < 1 || n > 1<<20 {
 				return cty.NilVal, hcl.Diagnostics{tfdiags.WithPath(tfdiags.Error("Invalid length",

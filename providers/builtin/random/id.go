@@ -45,9 +45,6 @@ func idResource() *framework.Resource {
 		},
 		Plan: planner(s, nil),
 		Apply: func(req providers.ApplyResourceChangeRequest) (cty.Value, hcl.Diagnostics) {
-			if req.PlannedState.IsWhollyKnown() {
-				return req.PlannedState, nil
-			}
 			n, ok := framework.Int(req.PlannedState.GetAttr("byte_length"))
 			if !ok || n < 1 || n > 1<<20 {
 				return cty.NilVal, hcl.Diagnostics{tfdiags.WithPath(tfdiags.Error("Invalid byte_length",

@@ -43,9 +43,6 @@ func integerResource() *framework.Resource {
 		},
 		Plan: planner(s, nil),
 		Apply: func(req providers.ApplyResourceChangeRequest) (cty.Value, hcl.Diagnostics) {
-			if req.PlannedState.IsWhollyKnown() {
-				return req.PlannedState, nil
-			}
 			lo, ok1 := framework.Int(req.PlannedState.GetAttr("min"))
 			hi, ok2 := framework.Int(req.PlannedState.GetAttr("max"))
 			if !ok1 || !ok2 || lo > hi || hi-lo < 0 || hi-lo >= 1<<62 {

@@ -39,9 +39,6 @@ func petResource() *framework.Resource {
 		},
 		Plan: planner(s, petDefaults),
 		Apply: func(req providers.ApplyResourceChangeRequest) (cty.Value, hcl.Diagnostics) {
-			if req.PlannedState.IsWhollyKnown() {
-				return req.PlannedState, nil
-			}
 			n, ok := framework.Int(req.PlannedState.GetAttr("length"))
 			if !ok || n < 1 || n > 1000 {
 				return cty.NilVal, hcl.Diagnostics{tfdiags.Error("Invalid length", "length must be a whole number between 1 and 1000.")}

@@ -38,9 +38,6 @@ func shuffleResource() *framework.Resource {
 		},
 		Plan: planner(s, nil),
 		Apply: func(req providers.ApplyResourceChangeRequest) (cty.Value, hcl.Diagnostics) {
-			if req.PlannedState.IsWhollyKnown() {
-				return req.PlannedState, nil
-			}
 			var input []cty.Value
 			if in := req.PlannedState.GetAttr("input"); framework.Known(in) {
 				input = in.AsValueSlice()

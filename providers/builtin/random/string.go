@@ -73,9 +73,6 @@ func stringResource(password bool) *framework.Resource {
 			return planner(s, stringDefaults)(withNumeric(req))
 		},
 		Apply: func(req providers.ApplyResourceChangeRequest) (cty.Value, hcl.Diagnostics) {
-			if req.PlannedState.IsWhollyKnown() {
-				return req.PlannedState, nil
-			}
 			p, err := stringParamsOf(req.PlannedState)
 			if err != nil {
 				return cty.NilVal, hcl.Diagnostics{tfdiags.Error("Invalid random string arguments", err.Error())}

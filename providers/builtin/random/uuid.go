@@ -28,9 +28,6 @@ func uuidResource() *framework.Resource {
 		Schema: providers.Schema{Version: 0, Block: s},
 		Plan:   planner(s, nil),
 		Apply: func(req providers.ApplyResourceChangeRequest) (cty.Value, hcl.Diagnostics) {
-			if req.PlannedState.IsWhollyKnown() {
-				return req.PlannedState, nil
-			}
 			u, err := uuid.GenerateUUID()
 			if err != nil {
 				return cty.NilVal, tfdiags.FromError("Generating UUID", err)

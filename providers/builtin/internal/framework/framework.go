@@ -26,7 +26,9 @@ type Resource struct {
 	// Plan is required.
 	Plan func(req providers.PlanResourceChangeRequest) providers.PlanResourceChangeResponse
 	// Apply handles create and update; delete (null planned state) calls
-	// Delete instead. Required.
+	// Delete instead. A wholly known planned state (an in-place update of
+	// arguments only, such as keepers) is the new state as it stands:
+	// Apply is called only when there are unknowns to decide. Required.
 	Apply func(req providers.ApplyResourceChangeRequest) (cty.Value, hcl.Diagnostics)
 	// Delete removes the object; nil means nothing to do (pure state).
 	Delete func(prior cty.Value) hcl.Diagnostics
@@ -196,7 +198,8 @@ func (p *Provider) PlanResourceChange(req providers.PlanResourceChangeRequest) p
 	return r.Plan(req)
 }
 
-// ApplyResourceChange runs Delete for a null planned state, else Apply.
+// ApplyResourceChange runs Delete for a null planned state, else Apply
+// unless the planned state is wholly known.
 // On error the prior state is returned, so nothing is lost.
 func (p *Provider) ApplyResourceChange(req providers.ApplyResourceChangeRequest) providers.ApplyResourceChangeResponse {
 	r, diags := p.resource(req.TypeName)
@@ -210,6 +213,9 @@ func (p *Provider) ApplyResourceChange(req providers.ApplyResourceChangeRequest)
 			}
 		}
 		return providers.ApplyResourceChangeResponse{NewState: req.PlannedState}
+	}
+	if req.PlannedState.IsWhollyKnown() {
+		return providers.ApplyResourceChangeResponse{NewState: req.PlannedState, Private: req.PlannedPrivate}
 	}
 	v, diags := r.Apply(req)
 	if diags.HasErrors() {

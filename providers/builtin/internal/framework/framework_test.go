@@ -69,3 +69,17 @@ func TestProviderDispatchErrors(t *testing.T) {
 		t.Fatalf("current version changed: %#v", v)
 	}
 }
+
+// TestApplyWhollyKnownPlan: a plan with nothing left to decide is the new
+// state; Apply runs only when the plan has unknowns.
+func TestApplyWhollyKnownPlan(t *testing.T) {
+	p := testProvider()
+	known := cty.ObjectVal(map[string]cty.Value{"name": cty.StringVal("n"), "id": cty.StringVal("i")})
+	if got := p.ApplyResourceChange(providers.ApplyResourceChangeRequest{TypeName: "t_thing", PriorState: known, PlannedState: known}).NewState; !got.RawEquals(known) {
+		t.Errorf("wholly known plan: got %#v, want it unchanged", got)
+	}
+	unknown := cty.ObjectVal(map[string]cty.Value{"name": cty.StringVal("n"), "id": cty.UnknownVal(cty.String)})
+	if got := p.ApplyResourceChange(providers.ApplyResourceChangeRequest{TypeName: "t_thing", PriorState: known, PlannedState: unknown}).NewState; got.GetAttr("id") != cty.StringVal("x") {
+		t.Errorf("plan with unknowns: got %#v, want Apply's id", got)
+	}
+}
