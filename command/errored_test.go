@@ -12,6 +12,7 @@ import (
 	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/states"
 	"github.com/plankit/plankit/states/statefile"
+	"github.com/plankit/plankit/states/statemgr"
 )
 
 // TestSaveErroredState: the recovery copy carries the state's lineage and
@@ -85,6 +86,57 @@ func TestSaveErroredState(t *testing.T) {
 				if b, _ := os.ReadFile(filepath.Join(wd, e)); string(b) != "earlier" {
 					t.Errorf("%s was overwritten", e)
 				}
+			}
+		})
+	}
+}
+
+// TestStateSaverFlushLast: the second Ctrl-C's flush writes the last
+// snapshot to the state file, or, when that fails, to a recovery file;
+// with no snapshot yet it writes nothing.
+func TestStateSaverFlushLast(t *testing.T) {
+	st := states.NewState()
+	st.SetOutputValue(addrs.OutputValue{Name: "x"}.Absolute(nil), cty.StringVal("kept"), false)
+	tests := []struct {
+		name     string
+		blocked  bool // the state path is a directory, so writing it fails
+		snapshot bool
+		wantFile string // where the snapshot ends up; "" for nowhere
+	}{
+		{name: "written", snapshot: true, wantFile: "terraform.tfstate"},
+		{name: "write fails", blocked: true, snapshot: true, wantFile: "errored.tfstate"},
+		{name: "no snapshot", blocked: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			wd := t.TempDir()
+			spath := filepath.Join(wd, "terraform.tfstate")
+			if tt.blocked {
+				if err := os.Mkdir(spath, 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var dump bytes.Buffer
+			s := &stateSaver{mgr: statemgr.NewFilesystem(spath), wd: wd, spath: spath, dump: &dump}
+			if tt.snapshot {
+				s.last = st
+			}
+			diags := s.flushLast()
+			if got, want := diags.HasErrors(), tt.blocked && tt.snapshot; got != want {
+				t.Fatalf("errors = %v, want %v: %v", got, want, diags)
+			}
+			if tt.wantFile == "" {
+				if _, err := os.Stat(filepath.Join(wd, "errored.tfstate")); !os.IsNotExist(err) {
+					t.Errorf("errored.tfstate: err = %v, want none written", err)
+				}
+				return
+			}
+			sf := readStateFile(t, filepath.Join(wd, tt.wantFile))
+			if got := sf.State.RootOutputValues()["x"]; got == nil || got.Value.AsString() != "kept" {
+				t.Errorf("output x in %s = %v, want \"kept\"", tt.wantFile, got)
+			}
+			if tt.blocked && !strings.Contains(diags[len(diags)-1].Detail, "cp ") {
+				t.Errorf("the last diagnostic does not say how to restore the state: %v", diags)
 			}
 		})
 	}
