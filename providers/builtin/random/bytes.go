@@ -1,7 +1,6 @@
 package random
 
 import (
-	crand "crypto/rand"
 	"encoding/base64"
 	"encoding/hex"
 
@@ -43,14 +42,9 @@ func bytesResource() *framework.Resource {
 		// (the real provider uses the plain RequiresReplace here).
 		Plan: framework.Planner{Schema: s}.Plan,
 		Apply: func(req providers.ApplyResourceChangeRequest) (cty.Value, hcl.Diagnostics) {
-			n, ok := framework.Int(req.PlannedState.GetAttr("length"))
-			if !ok || n < 1 || n > 1<<20 {
-				return cty.NilVal, hcl.Diagnostics{tfdiags.WithPath(tfdiags.Error("Invalid length",
-					"length must be a whole number between 1 and 1048576."), cty.GetAttrPath("length"))}
-			}
-			b := make([]byte, n)
-			if _, err := crand.Read(b); err != nil {
-				return cty.NilVal, tfdiags.FromError("Generating random bytes", err)
+			b, diags := randomBytes(req.PlannedState, "length")
+			if diags.HasErrors() {
+				return cty.NilVal, diags
 			}
 			return framework.With(req.PlannedState, map[string]cty.Value{
 				"base64": cty.StringVal(base64.StdEncoding.EncodeToString(b)),

@@ -1,7 +1,6 @@
 package random
 
 import (
-	crand "crypto/rand"
 	"encoding/base64"
 	"encoding/hex"
 	"math/big"
@@ -45,14 +44,9 @@ func idResource() *framework.Resource {
 		},
 		Plan: planner(s, nil),
 		Apply: func(req providers.ApplyResourceChangeRequest) (cty.Value, hcl.Diagnostics) {
-			n, ok := framework.Int(req.PlannedState.GetAttr("byte_length"))
-			if !ok || n < 1 || n > 1<<20 {
-				return cty.NilVal, hcl.Diagnostics{tfdiags.WithPath(tfdiags.Error("Invalid byte_length",
-					"byte_length must be a whole number between 1 and 1048576."), cty.GetAttrPath("byte_length"))}
-			}
-			b := make([]byte, n)
-			if _, err := crand.Read(b); err != nil {
-				return cty.NilVal, tfdiags.FromError("Generating random bytes", err)
+			b, diags := randomBytes(req.PlannedState, "byte_length")
+			if diags.HasErrors() {
+				return cty.NilVal, diags
 			}
 			return framework.With(req.PlannedState, idEncodings(b, framework.Str(req.PlannedState.GetAttr("prefix")))), nil
 		},

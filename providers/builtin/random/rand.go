@@ -6,7 +6,29 @@ import (
 	"hash/crc64"
 	"math/big"
 	mrand "math/rand"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/plankit/plankit/providers/builtin/internal/framework"
+	"github.com/plankit/plankit/tfdiags"
 )
+
+// randomBytes draws as many crypto/rand bytes as planned's attribute
+// lengthAttr says (random_bytes' length, random_id's byte_length),
+// checking it is between 1 and 1 MiB.
+func randomBytes(planned cty.Value, lengthAttr string) ([]byte, hcl.Diagnostics) {
+	n, ok := framework.Int(planned.GetAttr(lengthAttr))
+	if !ok || n < 1 || n > 1<<20 {
+		return nil, hcl.Diagnostics{tfdiags.WithPath(tfdiags.Errorf("Invalid "+lengthAttr,
+			"%s must be a whole number between 1 and 1048576.", lengthAttr), cty.GetAttrPath(lengthAttr))}
+	}
+	b := make([]byte, n)
+	if _, err := crand.Read(b); err != nil {
+		return nil, tfdiags.FromError("Generating random bytes", err)
+	}
+	return b, nil
+}
 
 // seededRand returns a math/rand generator: seeded from the CRC-64 (ISO
 // table) of seed when seed is non-empty, which reproduces the real
