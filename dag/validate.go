@@ -26,20 +26,15 @@ func (g *Graph[K]) Validate(opts ValidateOptions) error {
 			errs = append(errs, &RootError[K]{Roots: roots, name: g.name})
 		}
 	}
-	if err := g.acyclicErr(); err != nil {
-		errs = append(errs, err)
-	}
-	switch len(errs) {
-	case 0:
-		return nil
-	case 1:
-		return errs[0]
-	}
-	return errors.Join(errs...)
+	return joinErrs(append(errs, g.acyclicErrs()...))
 }
 
 // acyclicErr returns nil when g has no self references and no cycles.
-func (g *Graph[K]) acyclicErr() error {
+func (g *Graph[K]) acyclicErr() error { return joinErrs(g.acyclicErrs()) }
+
+// acyclicErrs returns the *SelfReferenceError and *CycleError describing
+// g's cycles, or none when g is acyclic. O(V+E) for an acyclic graph.
+func (g *Graph[K]) acyclicErrs() []error {
 	if g.acyclic() {
 		return nil
 	}
@@ -50,6 +45,12 @@ func (g *Graph[K]) acyclicErr() error {
 	if cycles, omitted := g.cycles(); len(cycles) > 0 {
 		errs = append(errs, &CycleError[K]{Cycles: cycles, Omitted: omitted, name: g.name})
 	}
+	return errs
+}
+
+// joinErrs returns nil, the only error (keeping its concrete type), or the
+// errors.Join of several.
+func joinErrs(errs []error) error {
 	switch len(errs) {
 	case 0:
 		return nil
