@@ -53,6 +53,14 @@ func (m *Meta) ctx() context.Context {
 	return context.Background()
 }
 
+// workDir is the working directory chosen with -chdir: "." when none.
+func workDir(chdir string) string {
+	if chdir == "" {
+		return "."
+	}
+	return chdir
+}
+
 // resolve makes a path given on the command line relative to the working
 // directory chosen with -chdir.
 func resolve(wd, p string) string {

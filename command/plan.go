@@ -96,10 +96,7 @@ func Plan(m *Meta, args []string) (code int) {
 		return usageError(m, "-destroy and -refresh-only are mutually exclusive")
 	}
 	ui := newUI(m, f.json, f.noColor)
-	wd := f.chdir
-	if wd == "" {
-		wd = "."
-	}
+	wd := workDir(f.chdir)
 	if st, err := os.Stat(wd); err != nil || !st.IsDir() {
 		ui.diags(hcl.Diagnostics{tfdiags.Errorf("Invalid -chdir directory", "The directory %q does not exist or is not a directory.", wd)}, Sources{})
 		return ExitError

@@ -64,10 +64,7 @@ func Show(m *Meta, chdir string, args []string) int {
 	if fs.NArg() != 1 {
 		return usageError(m, "plan show needs exactly one plan file")
 	}
-	wd := chdir
-	if wd == "" {
-		wd = "."
-	}
+	wd := workDir(chdir)
 	u := &ui{out: m.Stdout, errw: m.Stderr, col: render.Colorizer{Enabled: !*noColor && m.StdoutTTY}}
 	r, p, diags := readArchive(resolve(wd, fs.Arg(0)))
 	if diags.HasErrors() {
@@ -111,10 +108,7 @@ func Graph(m *Meta, chdir string, args []string) int {
 	if fs.NArg() > 0 {
 		return usageError(m, "plan graph takes no positional arguments")
 	}
-	wd := chdir
-	if wd == "" {
-		wd = "."
-	}
+	wd := workDir(chdir)
 	u := &ui{out: m.Stdout, errw: m.Stderr}
 	kind, msg := graphKind(*typ, *planPath != "")
 	if msg != "" {
@@ -239,10 +233,7 @@ func Diff(m *Meta, chdir string, args []string) int {
 	if fs.NArg() != 2 {
 		return usageError(m, "plan diff needs two plan files")
 	}
-	wd := chdir
-	if wd == "" {
-		wd = "."
-	}
+	wd := workDir(chdir)
 	u := &ui{out: m.Stdout, errw: m.Stderr, col: render.Colorizer{Enabled: !*noColor && m.StdoutTTY}}
 	var ps [2]*plans.Plan
 	for i := range ps {
