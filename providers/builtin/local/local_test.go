@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 
@@ -317,5 +318,37 @@ func TestLocalFileRelativeToBaseDir(t *testing.T) {
 	h.Destroy(st)
 	if _, err := os.Stat(filepath.Join(dir, "out", "a.txt")); !os.IsNotExist(err) {
 		t.Errorf("delete through the base directory: %v", err)
+	}
+}
+
+// TestLocalFileApplyErrors: content that cannot be resolved at apply (a
+// missing source file, content_base64 that is not base64) fails with a
+// diagnostic naming the file, writes nothing and keeps the prior state.
+func TestLocalFileApplyErrors(t *testing.T) {
+	p := New()
+	h := lifecycle.New(t, p, "local_file")
+	dir := t.TempDir()
+	name := filepath.Join(dir, "out.txt")
+	tests := []struct{ name, arg string }{
+		{"missing source", fmt.Sprintf("source = %q", filepath.Join(dir, "no-such-file"))},
+		{"bad base64", `content_base64 = "not base64!"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := h.Config(fmt.Sprintf("filename = %q\n%s", name, tt.arg))
+			resp := p.ApplyResourceChange(providers.ApplyResourceChangeRequest{
+				TypeName: "local_file", PriorState: h.Null(), Config: cfg,
+				PlannedState: h.Plan(h.Null(), cfg).PlannedState,
+			})
+			if !resp.Diagnostics.HasErrors() || !strings.Contains(resp.Diagnostics[0].Detail, name) {
+				t.Fatalf("want an error naming %s, got %v", name, resp.Diagnostics)
+			}
+			if !resp.NewState.IsNull() {
+				t.Errorf("new state %#v, want the null prior state", resp.NewState)
+			}
+			if _, err := os.Stat(name); !os.IsNotExist(err) {
+				t.Errorf("file written despite the error (stat: %v)", err)
+			}
+		})
 	}
 }
