@@ -98,6 +98,16 @@ func TestMarshalRefusesMarkedValues(t *testing.T) {
 	}
 }
 
+func TestMarshalRefusesNestedMarks(t *testing.T) {
+	p := planstest.LargePlan(1)
+	rc := p.Changes.Resources[0]
+	rc.After = cty.ObjectVal(map[string]cty.Value{"list": cty.ListVal([]cty.Value{cty.StringVal("s").Mark(marks.Sensitive)})})
+	_, err := plans.Marshal(p, "")
+	if err == nil || !strings.Contains(err.Error(), "null_resource.r[0]") || !strings.Contains(err.Error(), "marked") {
+		t.Fatalf("got %v, want an error naming the change and the mark", err)
+	}
+}
+
 func header(major, minor uint64, tool string) []byte {
 	var b []byte
 	b = protowire.AppendTag(b, 1, protowire.VarintType)

@@ -59,17 +59,19 @@ func (t *typeTable) index(ty cty.Type) (uint32, error) {
 }
 
 // encodeValue returns v's msgpack bytes and type index. v must be unmarked
-// and not cty.NilVal.
+// and not cty.NilVal. The msgpack encoder already refuses marks at every
+// depth, so marks are looked for (an O(size) walk) only when it fails, to
+// say what to do instead.
 func (t *typeTable) encodeValue(v cty.Value) ([]byte, uint32, error) {
-	if v.IsMarked() || v.ContainsMarked() {
-		return nil, 0, fmt.Errorf("the value is marked; plans store unmarked values with sensitive paths beside them")
-	}
 	ty := v.Type()
-	idx, err := t.index(ty)
+	b, err := msgpack.Marshal(v, ty)
 	if err != nil {
+		if v.ContainsMarked() {
+			return nil, 0, fmt.Errorf("the value is marked; plans store unmarked values with sensitive paths beside them")
+		}
 		return nil, 0, err
 	}
-	b, err := msgpack.Marshal(v, ty)
+	idx, err := t.index(ty)
 	if err != nil {
 		return nil, 0, err
 	}
