@@ -76,10 +76,7 @@ func contentAttrs(sensitive bool) []string {
 
 func fileResource(b baseDir, sensitive bool) *framework.Resource {
 	s := fileSchema(sensitive)
-	perm := cty.StringVal("0777")
-	if sensitive {
-		perm = cty.StringVal("0700")
-	}
+	perm := cty.StringVal(defaultPerm(sensitive))
 	defaults := map[string]cty.Value{"file_permission": perm, "directory_permission": perm}
 	return &framework.Resource{
 		Schema:   providers.Schema{Version: 0, Block: s},

@@ -29,12 +29,18 @@ var hashAttrs = map[string]string{
 	"content_base64sha512": "SHA-512 checksum of the content, base64.",
 }
 
+// defaultPerm is the file and directory permission local_file (0777) or
+// local_sensitive_file (0700) uses when configuration sets none.
+func defaultPerm(sensitive bool) string {
+	if sensitive {
+		return "0700"
+	}
+	return "0777"
+}
+
 // fileSchema is local_file or, with sensitive, local_sensitive_file.
 func fileSchema(sensitive bool) *configschema.Block {
-	perm := "0777"
-	if sensitive {
-		perm = "0700"
-	}
+	perm := defaultPerm(sensitive)
 	b := &configschema.Block{
 		Description: "A local file with the given content.",
 		Attributes: map[string]*configschema.Attribute{
