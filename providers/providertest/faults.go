@@ -9,7 +9,8 @@ import (
 )
 
 // Fault is behaviour injected into matching calls: a gate to wait on,
-// then a panic or error diagnostics. Empty match fields match anything.
+// then a panic or error diagnostics. Method must equal the call's; the
+// other match fields match anything when empty.
 type Fault struct {
 	Method   Method
 	TypeName string
