@@ -125,22 +125,31 @@ func marshalOutputs(s *states.State) ([]byte, error) {
 	return json.MarshalIndent(out, "  ", "  ")
 }
 
+// placedResource is a resource with its module address string, printed
+// once per resource rather than twice per comparison and again for the
+// "module" field.
+type placedResource struct {
+	module string
+	r      *states.Resource
+}
+
 // sortedResources orders resources as Terraform writes them: by module
 // address string, then mode word ("data" before "managed"), type, name.
-func sortedResources(s *states.State) []*states.Resource {
-	var out []*states.Resource
+// O(r log r) comparisons, no allocation in them.
+func sortedResources(s *states.State) []placedResource {
+	var out []placedResource
 	if s != nil {
 		for _, m := range s.Modules {
 			for _, r := range m.Resources {
 				if len(r.Instances) > 0 {
-					out = append(out, r)
+					out = append(out, placedResource{module: r.Addr.Module.String(), r: r})
 				}
 			}
 		}
 	}
-	slices.SortFunc(out, func(a, b *states.Resource) int {
-		ra, rb := a.Addr.Resource, b.Addr.Resource
-		if c := strings.Compare(a.Addr.Module.String(), b.Addr.Module.String()); c != 0 {
+	slices.SortFunc(out, func(a, b placedResource) int {
+		ra, rb := a.r.Addr.Resource, b.r.Addr.Resource
+		if c := strings.Compare(a.module, b.module); c != 0 {
 			return c
 		}
 		if c := strings.Compare(ra.Mode.String(), rb.Mode.String()); c != 0 {
@@ -154,10 +163,11 @@ func sortedResources(s *states.State) []*states.Resource {
 	return out
 }
 
-func writeResource(w *errWriter, r *states.Resource) error {
+func writeResource(w *errWriter, pr placedResource) error {
+	r := pr.r
 	w.str("    {\n")
-	if !r.Addr.Module.IsRoot() {
-		field(w, "      ", "module", jsonString(r.Addr.Module.String()))
+	if pr.module != "" {
+		field(w, "      ", "module", jsonString(pr.module))
 	}
 	field(w, "      ", "mode", jsonString(r.Addr.Resource.Mode.String()))
 	field(w, "      ", "type", jsonString(r.Addr.Resource.Type))
