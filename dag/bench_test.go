@@ -104,3 +104,11 @@ func BenchmarkWalkNoop(b *testing.B) {
 		}
 	}
 }
+
+func BenchmarkDot(b *testing.B) {
+	g := layered(10, 1000, 5, 0)
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = g.Dot(DotOptions[int]{})
+	}
+}
