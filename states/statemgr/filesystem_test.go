@@ -210,3 +210,35 @@ func TestPersistCreatesDirectory(t *testing.T) {
 		t.Fatalf("persisted serial %d with %d instances, want serial 1 with 1", got.Serial, len(got.State.AllResourceInstances()))
 	}
 }
+
+// TestCorruptStateFileIsNeverOverwritten: a state file that does not parse
+// (truncated, hand-edited) is an error naming the file on every use, and a
+// later write or persist fails instead of replacing it with a new state.
+func TestCorruptStateFileIsNeverOverwritten(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "terraform.tfstate")
+	corrupt := []byte("{\n  \"version\": 4,\n  \"serial\": 3,\n  \"resources\": [\n")
+	if err := os.WriteFile(path, corrupt, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m := NewFilesystem(path)
+	err := m.RefreshState()
+	if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "not valid JSON") {
+		t.Fatalf("RefreshState = %v, want an error naming %s and the JSON problem", err, path)
+	}
+	if m.State() != nil {
+		t.Errorf("State() of an unreadable file must be nil")
+	}
+	if err := m.WriteState(stateWith(1)); err == nil {
+		t.Errorf("WriteState over an unreadable file must fail")
+	}
+	if err := m.PersistState(); err == nil {
+		t.Errorf("PersistState over an unreadable file must fail")
+	}
+	got, err := os.ReadFile(path)
+	if err != nil || !bytes.Equal(got, corrupt) {
+		t.Fatalf("the unreadable state file changed: %q, %v", got, err)
+	}
+	if _, err := os.Stat(path + ".backup"); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("no backup must be written: %v", err)
+	}
+}
