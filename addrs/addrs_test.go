@@ -289,3 +289,23 @@ func FuzzParseProviderSource(f *testing.F) {
 		}
 	})
 }
+
+// TestParseModuleInstanceStr covers the module addresses state and plan
+// files carry, including the malformed ones a damaged file may hold.
+func TestParseModuleInstanceStr(t *testing.T) {
+	for _, in := range []string{"", "module.a", `module.a["x"].module.b[0]`} {
+		got, diags := ParseModuleInstanceStr(in)
+		if diags.HasErrors() {
+			t.Errorf("%q: %s", in, diags.Error())
+			continue
+		}
+		if got.String() != in {
+			t.Errorf("%q parsed as %q", in, got.String())
+		}
+	}
+	for _, in := range []string{"module", "module.a.null_resource.b", "module.a[true]", "module.a[-1]", "module[0]", "module.a[", "modul.a", "module.a.b"} {
+		if _, diags := ParseModuleInstanceStr(in); !diags.HasErrors() {
+			t.Errorf("%q: expected an error", in)
+		}
+	}
+}
