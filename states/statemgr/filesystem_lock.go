@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -131,7 +132,7 @@ func (s *Filesystem) probeLock(path string) error {
 		return fmt.Errorf("reading the lock file %s: %w", path, err)
 	}
 	defer f.Close()
-	info := s.readLockInfo(f, path)
+	info := s.readLockInfo(f)
 	if !flockSupported {
 		return &LockError{Info: info, Err: ErrLocked}
 	}
@@ -146,14 +147,15 @@ func (s *Filesystem) probeLock(path string) error {
 	return &LockError{Info: info, Err: ErrStaleLock}
 }
 
-// readLockInfo reads the holder's info from the lock file at lockPath. An
+// readLockInfo reads the holder's info from the open lock file f (the
+// inode that was opened, not whatever the name points at by now). An
 // unreadable one gives info with no ID, naming the state (as every
 // LockInfo's Path does) and, in Info, the lock file.
-func (s *Filesystem) readLockInfo(f *os.File, lockPath string) *LockInfo {
+func (s *Filesystem) readLockInfo(f *os.File) *LockInfo {
 	var info LockInfo
-	data, err := os.ReadFile(f.Name())
+	data, err := io.ReadAll(f)
 	if err != nil || json.Unmarshal(data, &info) != nil {
-		return &LockInfo{Path: s.path, Info: "the lock file " + lockPath + " is unreadable"}
+		return &LockInfo{Path: s.path, Info: "the lock file " + f.Name() + " is unreadable"}
 	}
 	return &info
 }
@@ -185,7 +187,7 @@ func (s *Filesystem) Unlock(id string) error {
 	if err != nil {
 		return fmt.Errorf("reading the lock file %s: %w", path, err)
 	}
-	info := s.readLockInfo(f, path)
+	info := s.readLockInfo(f)
 	f.Close()
 	if info.ID != id {
 		return &LockError{Info: info, Err: ErrLockIDMismatch}
