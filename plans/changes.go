@@ -81,8 +81,8 @@ func NewChanges() *Changes {
 }
 
 // ResourceInstance returns the change of the current object of addr, or nil.
-// It scans the list: O(n). Concurrent walks should look up through a
-// ChangesSync, which indexes the changes.
+// It scans the list: O(n); a caller that looks up many changes builds its
+// own index (the core's walks do).
 func (c *Changes) ResourceInstance(addr addrs.AbsResourceInstance) *ResourceInstanceChange {
 	return c.ResourceInstanceDeposed(addr, addrs.NotDeposed)
 }

@@ -2,11 +2,9 @@ package plans
 
 import (
 	"fmt"
-	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/zclconf/go-cty/cty"
 
 	"github.com/plankit/plankit/addrs"
 )
@@ -113,37 +111,3 @@ func TestActionIsReplace(t *testing.T) {
 	}
 }
 
-func TestChangesSyncConcurrent(t *testing.T) {
-	c := NewChanges()
-	s := c.SyncWrapper()
-	const n = 200
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			addr := inst(nil, "null_resource", "r", addrs.IntKey(i))
-			s.AppendResourceInstanceChange(&ResourceInstanceChange{Addr: addr, Change: Change{Action: Create, After: cty.NumberIntVal(int64(i))}})
-			if got := s.GetResourceInstanceChange(addr, addrs.NotDeposed); got == nil || !got.After.RawEquals(cty.NumberIntVal(int64(i))) {
-				t.Errorf("instance %d: got %v right after append", i, got)
-			}
-			s.AppendOutputChange(&OutputChange{Addr: addrs.OutputValue{Name: fmt.Sprint("o", i%10)}.Absolute(nil)})
-		}()
-	}
-	wg.Wait()
-	if len(c.Resources) != n || len(c.Outputs) != 10 {
-		t.Fatalf("got %d resources, %d outputs; want %d, 10", len(c.Resources), len(c.Outputs), n)
-	}
-	victim := inst(nil, "null_resource", "r", addrs.IntKey(7))
-	s.RemoveResourceInstanceChange(victim, addrs.NotDeposed)
-	if s.GetResourceInstanceChange(victim, addrs.NotDeposed) != nil || len(c.Resources) != n-1 {
-		t.Fatal("removed change is still there")
-	}
-	if got := s.GetResourceInstanceChange(inst(nil, "null_resource", "r", addrs.IntKey(8)), addrs.NotDeposed); got == nil {
-		t.Fatal("neighbour of a removed change is lost")
-	}
-	s.RemoveOutputChange(addrs.OutputValue{Name: "o3"}.Absolute(nil))
-	if s.GetOutputChange(addrs.OutputValue{Name: "o3"}.Absolute(nil)) != nil || len(c.Outputs) != 9 {
-		t.Fatal("removed output is still there")
-	}
-}
