@@ -110,4 +110,3 @@ func TestActionIsReplace(t *testing.T) {
 		}
 	}
 }
-
