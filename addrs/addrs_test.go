@@ -309,3 +309,23 @@ func TestParseModuleInstanceStr(t *testing.T) {
 		}
 	}
 }
+
+// TestReferenceablesAreComparable: lang keys maps by Referenceable, which
+// panics at run time for a non-comparable implementation.
+func TestReferenceablesAreComparable(t *testing.T) {
+	call := ModuleCallInstance{Call: ModuleCall{Name: "m"}, Key: StringKey("k")}
+	subjects := []Referenceable{
+		InputVariable{Name: "v"}, LocalValue{Name: "l"}, ModuleCall{Name: "m"}, call,
+		ModuleCallInstanceOutput{Call: call, Name: "o"},
+		Resource{Mode: ManagedResourceMode, Type: "t", Name: "n"},
+		Resource{Mode: ManagedResourceMode, Type: "t", Name: "n"}.Instance(IntKey(1)),
+		CountAttr{Name: "index"}, ForEachAttr{Name: "key"}, PathAttr{Name: "module"}, TerraformAttr{Name: "workspace"}, Self,
+	}
+	seen := map[Referenceable]bool{}
+	for _, s := range subjects {
+		seen[s] = true
+	}
+	if len(seen) != len(subjects) {
+		t.Fatalf("%d distinct keys for %d distinct subjects", len(seen), len(subjects))
+	}
+}

@@ -1,7 +1,8 @@
 package addrs
 
 // Referenceable is anything an expression can refer to: the Subject of a
-// Reference.
+// Reference. Every implementation is comparable, so a Referenceable can be
+// a map key (lang keys the subjects it has fetched by them).
 type Referenceable interface {
 	referenceableSigil()
 	String() string

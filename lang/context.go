@@ -21,7 +21,7 @@ func (s *Scope) EvalContext(refs []*addrs.Reference) (*hcl.EvalContext, hcl.Diag
 		managed:   map[string]map[string]cty.Value{},
 		data:      map[string]map[string]cty.Value{},
 		flat:      map[string]map[string]cty.Value{},
-		fetched:   map[string]bool{},
+		fetched:   map[addrs.Referenceable]bool{},
 		variables: map[string]cty.Value{},
 	}
 	for _, ref := range refs {
@@ -41,8 +41,10 @@ type contextBuilder struct {
 	// flat[root][name] holds var, local, module, count, each, path,
 	// terraform.
 	flat map[string]map[string]cty.Value
-	// fetched records subjects already asked of Data, by UniqueKey.
-	fetched   map[string]bool
+	// fetched records subjects already asked of Data. Every Referenceable
+	// is a comparable value, so the address itself is the key and no
+	// UniqueKey string is built per reference.
+	fetched   map[addrs.Referenceable]bool
 	variables map[string]cty.Value
 	diags     hcl.Diagnostics
 }
@@ -66,7 +68,7 @@ func (b *contextBuilder) add(subj addrs.Referenceable, rng hcl.Range) {
 		b.addSelf(rng)
 		return
 	}
-	if b.fetched[subj.UniqueKey()] {
+	if b.fetched[subj] {
 		return
 	}
 	d := b.scope.Data
@@ -113,7 +115,7 @@ func (b *contextBuilder) add(subj addrs.Referenceable, rng hcl.Range) {
 		})
 		return
 	}
-	b.fetched[subj.UniqueKey()] = true
+	b.fetched[subj] = true
 	b.diags = append(b.diags, diags...)
 }
 
