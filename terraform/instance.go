@@ -187,7 +187,7 @@ func (ic *instanceCtx) planDelete(prior cty.Value, dk addrs.DeposedKey, reason p
 		ActionReason:        reason,
 		CreateBeforeDestroy: ic.n.cbd,
 	})
-	ws.changed.Store(ic.n.addr.String(), true)
+	ic.n.pending.Store(true)
 	ws.hook(func(h Hook) (HookAction, error) { return h.PostDiff(addr, dk, plans.Delete, priorU, after) })
 	return nil
 }

@@ -2,6 +2,7 @@ package terraform
 
 import (
 	"context"
+	"sync/atomic"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hcldec"
@@ -41,6 +42,11 @@ type nodeResource struct {
 	// stateDeps are the resources this one depends on, recorded with each
 	// object in the state (apply).
 	stateDeps []addrs.ConfigResource
+	// pending is set when an instance has a planned action other than
+	// no-op (a read deferred to apply included); data sources downstream
+	// read it (upstreamEntry.settle). One atomic store per changed
+	// instance, no address formatting.
+	pending atomic.Bool
 	// upstream, for a data source in a plan, tells whether something it
 	// depends on has a pending change (see pendingUpstreamTransformer).
 	upstream *upstreamEntry

@@ -73,9 +73,9 @@ func isProviderNode(n Node) bool {
 
 // settle computes e's flags from its dependencies' (all settled, since
 // they ran first). O(len(e.deps)).
-func (e *upstreamEntry) settle(ws *walkState) {
+func (e *upstreamEntry) settle() {
 	for _, d := range e.deps {
-		changed := d.res != nil && ws.hasPendingChange(d.res)
+		changed := d.res != nil && d.res.pending.Load()
 		e.up = e.up || changed || d.up
 		if d.res != nil {
 			e.direct = e.direct || changed
@@ -83,11 +83,4 @@ func (e *upstreamEntry) settle(ws *walkState) {
 			e.direct = e.direct || d.up
 		}
 	}
-}
-
-// hasPendingChange reports whether an instance of resource r has a planned
-// action other than no-op (a read deferred to apply included).
-func (ws *walkState) hasPendingChange(r *nodeResource) bool {
-	_, ok := ws.changed.Load(r.addr.String())
-	return ok
 }

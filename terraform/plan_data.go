@@ -56,7 +56,7 @@ func (ic *instanceCtx) data(ctx context.Context) hcl.Diagnostics {
 			Change:       plans.Change{Action: plans.Read, Before: cty.NullVal(n.ty), After: planned, AfterSensitivePaths: ap},
 			ActionReason: reason,
 		})
-		ws.changed.Store(n.addr.String(), true)
+		n.pending.Store(true)
 		return diags
 	}
 	return append(diags, ic.readData(cfg, cfgMarks)...)

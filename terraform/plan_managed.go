@@ -62,7 +62,7 @@ func (ic *instanceCtx) plan(cur *states.ResourceInstanceObjectSrc, prior cty.Val
 		CreateBeforeDestroy: n.cbd,
 	})
 	if action != plans.NoOp {
-		ws.changed.Store(n.addr.String(), true)
+		n.pending.Store(true)
 	}
 	ws.values.set(addr, plannedM)
 	ws.hook(func(h Hook) (HookAction, error) { return h.PostDiff(addr, addrs.NotDeposed, action, priorU, planned) })

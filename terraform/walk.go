@@ -53,7 +53,6 @@ type walkState struct {
 
 	changes  *changeCollector
 	drift    *changeCollector
-	changed  sync.Map    // config resource String() -> true when an instance has a pending change
 	plan     *plans.Plan // the plan being applied (apply walk)
 	opts     *PlanOpts
 	replace  map[string]bool // -replace addresses by String()
@@ -128,7 +127,7 @@ func (ws *walkState) walk(ctx context.Context, g *Graph) hcl.Diagnostics {
 	res := dag.Walk(ctx, &g.Graph, dag.WalkOptions{Parallelism: ws.c.parallelism}, func(ctx context.Context, n Node) hcl.Diagnostics {
 		if g.upstream != nil {
 			if u := g.upstream[n]; u != nil {
-				u.settle(ws)
+				u.settle()
 			}
 		}
 		if e, ok := n.(executable); ok {
