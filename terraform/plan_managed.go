@@ -118,7 +118,7 @@ func (ic *instanceCtx) decide(cur *states.ResourceInstanceObjectSrc, prior cty.V
 		return plans.Create, plans.ReasonNone
 	case cur != nil && cur.Status == states.ObjectTainted:
 		return replace, plans.ReasonReplaceBecauseTainted
-	case ic.ws.replace[ic.w.addr.String()]:
+	case len(ic.ws.replace) > 0 && ic.ws.replace[ic.w.addr.String()]: // no address formatting per instance without -replace
 		return replace, plans.ReasonReplaceByRequest
 	case ic.triggered():
 		return replace, plans.ReasonReplaceByTriggers
