@@ -10,7 +10,7 @@ import (
 )
 
 // writeTree creates files (slash paths relative to dir) with contents.
-func writeTree(t *testing.T, dir string, files map[string]string) {
+func writeTree(t testing.TB, dir string, files map[string]string) {
 	t.Helper()
 	for name, content := range files {
 		p := filepath.Join(dir, filepath.FromSlash(name))

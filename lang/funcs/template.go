@@ -3,6 +3,7 @@ package funcs
 import (
 	"fmt"
 	"sort"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
@@ -14,7 +15,7 @@ import (
 // MakeTemplateFileFunc builds templatefile(path, vars): the file at path
 // (read through files) rendered as an HCL string template whose only
 // variables are the keys of vars. funcs supplies the functions the template
-// may call; it is called lazily so the table may contain this function
+// may call; it is called once, on first use, so the table may contain this function
 // itself, and templatefile inside a template is an error (no recursion).
 //
 // A template that is a single interpolation ("${x}") yields x with its own
@@ -25,6 +26,7 @@ func MakeTemplateFileFunc(files Files, funcs func() map[string]function.Function
 		{Name: "path", Type: cty.String},
 		{Name: "vars", Type: cty.DynamicPseudoType},
 	}
+	table := templateFuncs(funcs)
 	render := func(args []cty.Value) (cty.Value, error) {
 		path := args[0].AsString()
 		src, err := readFile(files, path)
@@ -34,7 +36,7 @@ func MakeTemplateFileFunc(files Files, funcs func() map[string]function.Function
 		if !utf8.Valid(src) {
 			return cty.NilVal, function.NewArgErrorf(0, "contents of %q are not valid UTF-8", path)
 		}
-		return renderTemplate(src, path, hcl.Pos{Line: 1, Column: 1}, args[1], funcs)
+		return renderTemplate(src, path, hcl.Pos{Line: 1, Column: 1}, args[1], table())
 	}
 	return function.New(&function.Spec{
 		Description: "Renders a template file with the given variables.",
@@ -60,10 +62,9 @@ func MakeTemplateFileFunc(files Files, funcs func() map[string]function.Function
 }
 
 // templateContext checks that every variable the template refers to is a
-// key of vars and builds the evaluation context: vars as variables, the
-// function table with templatefile and templatestring replaced by guards
-// that refuse recursion.
-func templateContext(expr hclsyntax.Expression, vars cty.Value, funcs func() map[string]function.Function) (*hcl.EvalContext, error) {
+// key of vars and builds the evaluation context: vars as variables and the
+// template function table (see templateFuncs).
+func templateContext(expr hclsyntax.Expression, vars cty.Value, table map[string]function.Function) (*hcl.EvalContext, error) {
 	ty := vars.Type()
 	if vars.IsNull() || !(ty.IsMapType() || ty.IsObjectType()) {
 		return nil, function.NewArgErrorf(1, "invalid vars value: must be a map or object")
@@ -85,25 +86,37 @@ func templateContext(expr hclsyntax.Expression, vars cty.Value, funcs func() map
 			return nil, function.NewArgErrorf(1, "vars map does not contain key %q, referenced at %s", name, trav[0].SourceRange())
 		}
 	}
-	table := map[string]function.Function{}
-	if funcs != nil {
-		for name, f := range funcs() {
-			table[name] = f
-		}
-	}
-	for _, name := range []string{"templatefile", "templatestring"} {
-		table[name] = function.New(&function.Spec{
-			Params: recursionGuardParams(),
-			Type:   function.StaticReturnType(cty.DynamicPseudoType),
-			Impl: func(args []cty.Value, retType cty.Type) (cty.Value, error) {
-				return cty.NilVal, fmt.Errorf("cannot call %s from inside a template rendered by templatefile or templatestring", name)
-			},
-		})
-	}
 	if varMap == nil {
 		varMap = map[string]cty.Value{}
 	}
 	return &hcl.EvalContext{Variables: varMap, Functions: table}, nil
+}
+
+// templateFuncs returns the function table of templates: funcs' table (nil
+// means none) with templatefile and templatestring replaced by guards that
+// refuse recursion. It is built on first use, when funcs' table is
+// complete, and shared by every later render (contexts only read it):
+// copying the ~130 entries per render cost about half of a small
+// templatefile call.
+func templateFuncs(funcs func() map[string]function.Function) func() map[string]function.Function {
+	return sync.OnceValue(func() map[string]function.Function {
+		table := map[string]function.Function{}
+		if funcs != nil {
+			for name, f := range funcs() {
+				table[name] = f
+			}
+		}
+		for _, name := range []string{"templatefile", "templatestring"} {
+			table[name] = function.New(&function.Spec{
+				Params: recursionGuardParams(),
+				Type:   function.StaticReturnType(cty.DynamicPseudoType),
+				Impl: func(args []cty.Value, retType cty.Type) (cty.Value, error) {
+					return cty.NilVal, fmt.Errorf("cannot call %s from inside a template rendered by templatefile or templatestring", name)
+				},
+			})
+		}
+		return table
+	})
 }
 
 // recursionGuardParams is a two-argument signature accepting anything, for
@@ -116,14 +129,14 @@ func recursionGuardParams() []function.Parameter {
 }
 
 // renderTemplate parses src as a template (errors placed at filename and
-// start) and evaluates it with vars and the function table: the common
-// core of templatefile and templatestring.
-func renderTemplate(src []byte, filename string, start hcl.Pos, vars cty.Value, funcs func() map[string]function.Function) (cty.Value, error) {
+// start) and evaluates it with vars and table (from templateFuncs): the
+// common core of templatefile and templatestring.
+func renderTemplate(src []byte, filename string, start hcl.Pos, vars cty.Value, table map[string]function.Function) (cty.Value, error) {
 	expr, diags := hclsyntax.ParseTemplate(src, filename, start)
 	if diags.HasErrors() {
 		return cty.NilVal, function.NewArgError(0, diags)
 	}
-	ctx, err := templateContext(expr, vars, funcs)
+	ctx, err := templateContext(expr, vars, table)
 	if err != nil {
 		return cty.NilVal, err
 	}

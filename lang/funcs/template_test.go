@@ -1,6 +1,7 @@
 package funcs
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/zclconf/go-cty/cty"
@@ -44,4 +45,25 @@ func TestTemplateFile(t *testing.T) {
 		{name: "unknown path", args: []cty.Value{cty.UnknownVal(cty.String), cty.EmptyObjectVal}, want: cty.DynamicVal},
 		{name: "sensitive var", args: []cty.Value{s("hello.tmpl"), obj(map[string]cty.Value{"name": sens(s("Jo"))})}, want: sens(s("Hello, Jo!"))},
 	})
+}
+
+// BenchmarkTemplateFile renders a small template with a function table of
+// the real table's size, as a for_each resource's templatefile call does
+// once per instance.
+func BenchmarkTemplateFile(b *testing.B) {
+	dir := b.TempDir()
+	writeTree(b, dir, map[string]string{"hello.tmpl": "Hello, ${upper(name)}!"})
+	table := map[string]function.Function{"upper": stdlib.UpperFunc}
+	for i := range 130 {
+		table[fmt.Sprintf("f%d", i)] = stdlib.LowerFunc
+	}
+	tf := MakeTemplateFileFunc(Files{Dir: dir}, func() map[string]function.Function { return table })
+	table["templatefile"] = tf
+	args := []cty.Value{cty.StringVal("hello.tmpl"), cty.ObjectVal(map[string]cty.Value{"name": cty.StringVal("x")})}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := tf.Call(args); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

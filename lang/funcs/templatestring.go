@@ -18,6 +18,7 @@ import (
 // template keeps its value's type; an unknown ref or vars gives an unknown
 // of unknown type; marks on the template string are kept on the result.
 func MakeTemplateStringFunc(funcs func() map[string]function.Function) function.Function {
+	table := templateFuncs(funcs)
 	render := func(args []cty.Value) (cty.Value, error) {
 		closure := customdecode.ExpressionClosureFromVal(args[0])
 		if _, diags := hcl.AbsTraversalForExpr(closure.Expression); diags.HasErrors() {
@@ -40,7 +41,7 @@ func MakeTemplateStringFunc(funcs func() map[string]function.Function) function.
 			return cty.DynamicVal.WithMarks(marks), nil
 		}
 		rng := closure.Expression.Range()
-		val, err := renderTemplate([]byte(tmplVal.AsString()), rng.Filename, rng.Start, args[1], funcs)
+		val, err := renderTemplate([]byte(tmplVal.AsString()), rng.Filename, rng.Start, args[1], table())
 		if err != nil {
 			return cty.NilVal, err
 		}
