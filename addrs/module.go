@@ -1,6 +1,9 @@
 package addrs
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Module is the static address of a module in the configuration tree: the
 // names of the module calls from the root, without instance keys.
@@ -29,17 +32,7 @@ func (m Module) Parent() Module {
 }
 
 // Equal reports whether m and o are the same module.
-func (m Module) Equal(o Module) bool {
-	if len(m) != len(o) {
-		return false
-	}
-	for i := range m {
-		if m[i] != o[i] {
-			return false
-		}
-	}
-	return true
-}
+func (m Module) Equal(o Module) bool { return slices.Equal(m, o) }
 
 // String returns e.g. "module.a.module.b"; the root is "".
 func (m Module) String() string {
@@ -100,17 +93,7 @@ func (m ModuleInstance) Module() Module {
 }
 
 // Equal reports whether m and o address the same module instance.
-func (m ModuleInstance) Equal(o ModuleInstance) bool {
-	if len(m) != len(o) {
-		return false
-	}
-	for i := range m {
-		if m[i].Name != o[i].Name || m[i].InstanceKey != o[i].InstanceKey {
-			return false
-		}
-	}
-	return true
-}
+func (m ModuleInstance) Equal(o ModuleInstance) bool { return slices.Equal(m, o) }
 
 // IsAncestorOf reports whether m contains o (m is o or one of its parents).
 func (m ModuleInstance) IsAncestorOf(o ModuleInstance) bool {
