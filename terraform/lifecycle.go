@@ -1,6 +1,8 @@
 package terraform
 
 import (
+	"sync"
+
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
@@ -84,19 +86,35 @@ func (ic *instanceCtx) ignoreChanges(prior, cfg cty.Value) cty.Value {
 // reference from a counted or for_each'd resource means the instance with
 // the same key, as count.index / each.key references do in Terraform.
 func (ic *instanceCtx) triggered() bool {
-	m := ic.n.rc.Managed
-	if m == nil {
-		return false
-	}
-	for _, expr := range m.ReplaceTriggeredBy {
-		refs, _ := lang.ReferencesInExpr(expr)
-		for _, ref := range refs {
-			if ic.refChanged(ref) {
-				return true
-			}
+	for _, ref := range ic.n.triggerReferences() {
+		if ic.refChanged(ref) {
+			return true
 		}
 	}
 	return false
+}
+
+// triggerRefs are the references of a resource's replace_triggered_by,
+// found once per node: they are the same for every instance.
+type triggerRefs struct {
+	once sync.Once
+	refs []*addrs.Reference
+}
+
+// triggerReferences returns the references of the replace_triggered_by
+// expressions, in order (none for a data source). O(expressions) once.
+func (n *nodeResource) triggerReferences() []*addrs.Reference {
+	n.triggers.once.Do(func() {
+		m := n.rc.Managed
+		if m == nil {
+			return
+		}
+		for _, expr := range m.ReplaceTriggeredBy {
+			refs, _ := lang.ReferencesInExpr(expr)
+			n.triggers.refs = append(n.triggers.refs, refs...)
+		}
+	})
+	return n.triggers.refs
 }
 
 func (ic *instanceCtx) refChanged(ref *addrs.Reference) bool {

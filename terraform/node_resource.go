@@ -56,6 +56,8 @@ type nodeResource struct {
 	validated    validConfigs
 	// refs caches the body's references (evalBody).
 	refs bodyRefs
+	// triggers caches the replace_triggered_by references (triggered).
+	triggers triggerRefs
 	// referenced is set (referenceTransformer) when a node of the graph
 	// refers to this resource; the apply walk keeps the instances' values
 	// for expressions only then (instanceCtx.publish).
