@@ -12,7 +12,7 @@ import (
 )
 
 func main() {
-	shape := flag.String("shape", "independent", "independent, chain, fanin or count")
+	shape := flag.String("shape", "independent", fmt.Sprint("one of ", gen.Shapes))
 	n := flag.Int("n", 1000, "number of resources")
 	out := flag.String("out", ".", "directory to write main.tf into")
 	flag.Parse()
