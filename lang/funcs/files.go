@@ -101,6 +101,11 @@ func (o osFiles) ListFiles(dir string) ([]string, error) {
 		if err != nil {
 			return err
 		}
+		if p == root && !d.IsDir() {
+			// A file is no directory to list: fileset("x.txt", "*") is empty,
+			// as globbing under a file is in Terraform.
+			return fs.SkipAll
+		}
 		if !d.Type().IsRegular() {
 			return nil
 		}

@@ -127,6 +127,7 @@ func TestFileSet(t *testing.T) {
 		{name: "literal", args: []cty.Value{s("files"), s("b.json")}, want: set("b.json")},
 		{name: "no match", args: []cty.Value{s("files"), s("*.yaml")}, want: cty.SetValEmpty(cty.String)},
 		{name: "missing dir", args: []cty.Value{s("nope"), s("*")}, want: cty.SetValEmpty(cty.String)},
+		{name: "path is a file", args: []cty.Value{s("files/a.txt"), s("*")}, want: cty.SetValEmpty(cty.String)},
 		{name: "bad pattern", args: []cty.Value{s("files"), s("[")}, err: "invalid glob pattern"},
 		{name: "unknown", args: []cty.Value{s("files"), cty.UnknownVal(cty.String)}, want: cty.UnknownVal(cty.Set(cty.String))},
 		{name: "sensitive", args: []cty.Value{sens(s("files")), s("*.json")}, want: sens(set("b.json"))},
