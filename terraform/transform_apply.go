@@ -105,27 +105,31 @@ func (t destroyEdgeTransformer) Transform(g *Graph) error {
 	}
 	// Only resources with destroy nodes need their dependents: without
 	// destroys (the usual create/update apply) no pair is recorded.
-	destroyed := func(d addrs.ConfigResource) bool { return len(destroys[d.String()]) > 0 }
+	// addIfDestroyed records that by depends on d when d has destroy
+	// nodes, formatting d's address once.
+	addIfDestroyed := func(d addrs.ConfigResource, by string) {
+		if k := d.String(); len(destroys[k]) > 0 {
+			addDep(k, by)
+		}
+	}
 	deps := newResourceDepsIndex(g)
 	for _, n := range resNodes {
 		n.stateDeps = deps.of(n)
 		if len(destroys) == 0 {
 			continue
 		}
+		by := n.addr.String()
 		for _, d := range n.stateDeps {
-			if destroyed(d) {
-				addDep(d.String(), n.addr.String())
-			}
+			addIfDestroyed(d, by)
 		}
 	}
 	if st := t.in.state; st != nil && len(destroys) > 0 {
 		for _, rs := range st.AllResources() {
+			by := rs.Addr.Config().String() // once per resource, not per instance and dependency
 			for _, ri := range rs.Instances {
 				if ri.Current != nil {
 					for _, d := range ri.Current.Dependencies {
-						if destroyed(d) {
-							addDep(d.String(), rs.Addr.Config().String())
-						}
+						addIfDestroyed(d, by)
 					}
 				}
 			}
