@@ -3,11 +3,10 @@ package planfile
 import (
 	"bytes"
 	"crypto/ed25519"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
-	"os"
-	"path/filepath"
 	"slices"
 	"time"
 
@@ -16,6 +15,7 @@ import (
 
 	"github.com/plankit/plankit/configs"
 	"github.com/plankit/plankit/depsfile"
+	"github.com/plankit/plankit/internal/atomicfile"
 	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/states"
 	"github.com/plankit/plankit/states/statefile"
@@ -55,47 +55,16 @@ const CompressionLevel = 6
 // Write writes the archive to path atomically: to a temporary file in the
 // same directory, synced, then renamed over path. O(plan size).
 func Write(path string, args *CreateArgs) error {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return &Error{Kind: KindIO, Path: path, Err: err}
+	err := atomicfile.Write(path, 0o644, func(w io.Writer) error { return WriteTo(w, args) }, nil)
+	if err == nil {
+		return nil
 	}
-	fail := func(kind Kind, err error) error {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		if pe, ok := err.(*Error); ok {
-			pe.Path = path
-			return pe
-		}
-		return &Error{Kind: kind, Path: path, Err: err}
+	var pe *Error
+	if errors.As(err, &pe) {
+		pe.Path = path
+		return pe
 	}
-	if err := WriteTo(tmp, args); err != nil {
-		return fail(KindIO, err)
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		return fail(KindIO, err)
-	}
-	if err := tmp.Sync(); err != nil {
-		return fail(KindIO, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fail(KindIO, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
-		return &Error{Kind: KindIO, Path: path, Err: err}
-	}
-	syncDir(dir)
-	return nil
-}
-
-// syncDir makes the rename durable where the platform allows; failure only
-// weakens durability, not correctness, so it is ignored.
-func syncDir(dir string) {
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
-	}
+	return &Error{Kind: KindIO, Path: path, Err: err}
 }
 
 // WriteTo writes the archive to w (not atomically; Write is the atomic

@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	version "github.com/hashicorp/go-version"
+	"github.com/plankit/plankit/internal/atomicfile"
 	"github.com/plankit/plankit/states"
 	"github.com/plankit/plankit/states/statefile"
 )
@@ -241,12 +242,12 @@ func (s *Filesystem) PersistState() error {
 		return fmt.Errorf("writing the state file: creating its directory: %w", err)
 	}
 	if !s.backupDone && s.backupPath != "" && s.readBytes != nil {
-		if err := writeFileAtomic(s.backupPath, s.readBytes, fileMode(s.path), nil); err != nil {
+		if err := atomicfile.WriteBytes(s.backupPath, s.readBytes, fileMode(s.path), nil); err != nil {
 			return fmt.Errorf("writing the state backup: %w", err)
 		}
 	}
 	s.backupDone = true
-	if err := writeFileAtomic(s.path, data, fileMode(s.path), s.beforeRename); err != nil {
+	if err := atomicfile.WriteBytes(s.path, data, fileMode(s.path), s.beforeRename); err != nil {
 		return fmt.Errorf("writing the state file: %w", err)
 	}
 	s.file.Lineage = f.Lineage

@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/plankit/plankit/internal/atomicfile"
 )
 
 // Lock takes the state lock for this manager and returns its ID.
@@ -92,7 +94,7 @@ func (s *Filesystem) createLockFile(li *LockInfo) (*os.File, error) {
 	os.Remove(tmp.Name()) // the inode lives on under path, or not at all
 	switch {
 	case err == nil:
-		return tmp, syncDir(dir)
+		return tmp, atomicfile.SyncDir(dir)
 	case errors.Is(err, fs.ErrExist):
 		tmp.Close()
 		return nil, s.probeLock(path)
