@@ -51,7 +51,7 @@ func (ic *instanceCtx) apply(ctx context.Context) hcl.Diagnostics {
 	var priv []byte
 	if ch.Action == plans.Update {
 		if src := ws.stateObject(addr, addrs.NotDeposed); src != nil {
-			v, d := ic.prior(src, addrs.NotDeposed)
+			v, d := ic.priorNoRefresh(src) // the plan refreshed it
 			diags = append(diags, d...)
 			prior, _ = v.UnmarkDeep()
 			priv = src.Private

@@ -78,7 +78,7 @@ func (ic *instanceCtx) prior(src *states.ResourceInstanceObjectSrc, dk addrs.Dep
 		return cty.NullVal(ic.n.ty), nil
 	}
 	v, diags := ic.priorNoRefresh(src)
-	if diags.HasErrors() || ic.ws.skipRefr || ic.ws.op == opApply {
+	if diags.HasErrors() || ic.ws.skipRefr {
 		return v, diags
 	}
 	nv, d := ic.refresh(v, src, dk)
