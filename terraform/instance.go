@@ -3,6 +3,8 @@ package terraform
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -220,18 +222,7 @@ func (ic *instanceCtx) subjectDiags(diags hcl.Diagnostics) hcl.Diagnostics {
 	return out
 }
 
+// sortedDeposed returns the deposed keys of m in order (nil when none).
 func sortedDeposed(m map[addrs.DeposedKey]*states.ResourceInstanceObjectSrc) []addrs.DeposedKey {
-	if len(m) == 0 {
-		return nil
-	}
-	out := make([]addrs.DeposedKey, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	for i := 1; i < len(out); i++ {
-		for j := i; j > 0 && out[j] < out[j-1]; j-- {
-			out[j], out[j-1] = out[j-1], out[j]
-		}
-	}
-	return out
+	return slices.Sorted(maps.Keys(m))
 }

@@ -2,7 +2,6 @@ package terraform
 
 import (
 	"context"
-	"sort"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -236,12 +235,7 @@ func (ws *walkState) touchedSchemas(p *plans.Plan) map[addrs.Provider]*providers
 // the environment (as Terraform does).
 func checkRootVariables(config *configs.Config, vals InputValues) hcl.Diagnostics {
 	var diags hcl.Diagnostics
-	names := make([]string, 0, len(vals))
-	for n := range vals {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, name := range names {
+	for _, name := range sortedNames(vals) {
 		if _, ok := config.Module.Variables[name]; ok {
 			continue
 		}
