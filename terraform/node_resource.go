@@ -128,9 +128,12 @@ func (n *nodeResource) Execute(ctx context.Context, ws *walkState) hcl.Diagnosti
 	if n.schema == nil {
 		return hcl.Diagnostics{n.missingSchemaDiag()}
 	}
+	// The provider is looked up once per node, not per instance (the
+	// lookup formats its address); its node ran before this one.
+	p, pdiags := ws.provs.get(n.provider)
 	if n.rc == nil {
 		return runInstances(ctx, ws, workItems(n.orphanedModuleInstances(ws, nil)), func(w instanceWork) hcl.Diagnostics {
-			return n.executeInstance(ctx, ws, w)
+			return n.executeInstance(ctx, ws, w, p, pdiags)
 		})
 	}
 	var diags hcl.Diagnostics
@@ -151,7 +154,7 @@ func (n *nodeResource) Execute(ctx context.Context, ws *walkState) hcl.Diagnosti
 	}
 	n.validateOnce = (ws.op == opPlan || ws.op == opPlanDestroy || ws.op == opRefreshOnly) && work.len() > 1 && n.sameConfigForAll()
 	return append(diags, runInstances(ctx, ws, work, func(w instanceWork) hcl.Diagnostics {
-		return n.executeInstance(ctx, ws, w)
+		return n.executeInstance(ctx, ws, w, p, pdiags)
 	})...)
 }
 
@@ -270,16 +273,16 @@ func (n *nodeResource) missingSchemaDiag() *hcl.Diagnostic {
 	return d
 }
 
-// executeInstance processes one instance under a provider slot.
-func (n *nodeResource) executeInstance(ctx context.Context, ws *walkState, w instanceWork) hcl.Diagnostics {
+// executeInstance processes one instance under a provider slot with
+// provider p (pdiags: the node's lookup of p failed).
+func (n *nodeResource) executeInstance(ctx context.Context, ws *walkState, w instanceWork, p providers.Interface, pdiags hcl.Diagnostics) hcl.Diagnostics {
 	if !ws.acquire(ctx) {
 		ws.notStarted.Add(1) // cancelled: reported once for the whole walk
 		return nil
 	}
 	defer ws.release()
-	p, diags := ws.provs.get(n.provider)
-	if diags.HasErrors() {
-		return diags
+	if pdiags.HasErrors() {
+		return pdiags
 	}
 	ic := &instanceCtx{ws: ws, n: n, p: p, w: w}
 	if n.addr.Resource.Mode == addrs.DataResourceMode {
