@@ -7,7 +7,6 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/plankit/plankit/addrs"
-	"github.com/plankit/plankit/lang"
 	"github.com/plankit/plankit/providers"
 )
 
@@ -49,7 +48,7 @@ func (n *nodeResource) sameConfigForAll() bool {
 	if n.rc == nil || n.spec == nil {
 		return false
 	}
-	refs, _ := lang.ReferencesInBlock(n.rc.Config, n.spec)
+	refs, _ := n.bodyReferences() // found once per node, shared with evalBody
 	for _, r := range refs {
 		switch r.Subject.(type) {
 		case addrs.CountAttr, addrs.ForEachAttr:
