@@ -103,7 +103,7 @@ func (c *Context) newWalkState(op walkOp, config *configs.Config, schemas map[ad
 		c: c, op: op, config: config, schemas: schemas,
 		values: newValueStore(), named: namedvals.New(), exp: newExpander(),
 		provs: newProviderSet(c), sem: make(chan struct{}, c.parallelism),
-		changes: &changeCollector{}, drift: &changeCollector{},
+		changes: &changeCollector{indexed: true}, drift: &changeCollector{},
 	}
 }
 
@@ -171,14 +171,16 @@ type changeCollector struct {
 	mu   sync.Mutex
 	list []*plans.ResourceInstanceChange
 	// current indexes the current-object changes by instance, and by
-	// containing resource for replace_triggered_by on whole resources.
+	// containing resource for replace_triggered_by on whole resources;
+	// kept only when indexed (the planned changes: nothing looks drift up).
 	current instanceIndex[*plans.ResourceInstanceChange]
+	indexed bool
 }
 
 func (c *changeCollector) add(rc *plans.ResourceInstanceChange) {
 	c.mu.Lock()
 	c.list = append(c.list, rc)
-	if rc.DeposedKey == addrs.NotDeposed {
+	if c.indexed && rc.DeposedKey == addrs.NotDeposed {
 		c.current.put(rc.Addr, rc)
 	}
 	c.mu.Unlock()
