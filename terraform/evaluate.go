@@ -67,6 +67,17 @@ func (ws *walkState) selfScope(mod moduleInst, cfg *configs.Config, rep *repetit
 	return s
 }
 
+// evalExpr evaluates expr (any type) in a pooled scope for module
+// instance mod, with rep when not nil, and hands the scope back: the
+// per-module-instance evaluations (variables, locals, outputs) would
+// otherwise rebuild a scope's function table each time.
+func (ws *walkState) evalExpr(mod moduleInst, cfg *configs.Config, rep *repetition, expr hcl.Expression) (cty.Value, hcl.Diagnostics) {
+	s := ws.scope(mod, cfg, rep, nil)
+	v, diags := s.EvalExpr(expr, cty.DynamicPseudoType)
+	ws.putScope(s)
+	return v, diags
+}
+
 // putScope returns a scope from scope to its pool.
 func (ws *walkState) putScope(s *lang.Scope) {
 	s.Data, s.SelfAddr = nil, nil

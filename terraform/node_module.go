@@ -39,7 +39,9 @@ func (n *nodeModuleExpand) references() []refKey {
 func (n *nodeModuleExpand) Execute(ctx context.Context, ws *walkState) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	for _, pi := range ws.exp.moduleInstances(n.cfg.Path.Parent()) {
-		x, d := evalExpansion(ws.scope(pi, n.cfg.Parent, nil, nil), n.call.Count, n.call.ForEach, ws.op == opValidate)
+		s := ws.scope(pi, n.cfg.Parent, nil, nil)
+		x, d := evalExpansion(s, n.call.Count, n.call.ForEach, ws.op == opValidate)
+		ws.putScope(s)
 		diags = append(diags, d...)
 		if d.HasErrors() {
 			continue

@@ -57,14 +57,16 @@ func (n *nodeVariable) Execute(ctx context.Context, ws *walkState) hcl.Diagnosti
 			parent := moduleInst{addr: mi.addr.Parent()}
 			parent.key = parent.addr.String()
 			rep := mi.rep
-			v, d := ws.scope(parent, n.cfg.Parent, &rep, nil).EvalExpr(n.expr, cty.DynamicPseudoType)
+			v, d := ws.evalExpr(parent, n.cfg.Parent, &rep, n.expr)
 			diags = append(diags, d...)
 			raw, rng = v, n.expr.Range()
 		}
 		val, d := variables.Prepare(n.v, raw, rng, where)
 		diags = append(diags, d...)
 		if !d.HasErrors() && ws.op != opValidate {
-			diags = append(diags, variables.Validate(n.v, val, ws.scope(mi, n.cfg, nil, nil).Functions())...)
+			s := ws.scope(mi, n.cfg, nil, nil)
+			diags = append(diags, variables.Validate(n.v, val, s.Functions())...)
+			ws.putScope(s)
 		}
 		ws.named.SetKey(mi.key, namedvals.Variable, n.v.Name, val)
 	}
@@ -118,7 +120,7 @@ func (n *nodeLocal) references() []refKey {
 func (n *nodeLocal) Execute(ctx context.Context, ws *walkState) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	for _, mi := range ws.exp.moduleInstances(n.cfg.Path) {
-		v, d := ws.scope(mi, n.cfg, nil, nil).EvalExpr(n.l.Expr, cty.DynamicPseudoType)
+		v, d := ws.evalExpr(mi, n.cfg, nil, n.l.Expr)
 		diags = append(diags, d...)
 		ws.named.SetKey(mi.key, namedvals.Local, n.l.Name, v)
 	}
@@ -167,7 +169,7 @@ func (n *nodeOutput) Execute(ctx context.Context, ws *walkState) hcl.Diagnostics
 	}
 	var diags hcl.Diagnostics
 	for _, mi := range ws.exp.moduleInstances(n.cfg.Path) {
-		v, d := ws.scope(mi, n.cfg, nil, nil).EvalExpr(n.o.Expr, cty.DynamicPseudoType)
+		v, d := ws.evalExpr(mi, n.cfg, nil, n.o.Expr)
 		diags = append(diags, d...)
 		if !n.o.Sensitive && marks.Contains(v, marks.Sensitive) && !d.HasErrors() {
 			diags = append(diags, &hcl.Diagnostic{
