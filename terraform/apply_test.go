@@ -3,6 +3,7 @@ package terraform
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -325,5 +326,50 @@ func TestApplyIgnoreChanges(t *testing.T) {
 	obj := st.ResourceInstanceObject(mustInst(t, "test_thing.a"), addrs.NotDeposed)
 	if obj == nil || !strings.Contains(string(obj.AttrsJSON), `"name":"old"`) || !strings.Contains(string(obj.AttrsJSON), `"value":"v2"`) {
 		t.Errorf("object after apply: %s", obj.AttrsJSON)
+	}
+}
+
+// TestApplyRefusesAndReports covers two user-facing failures of Apply: an
+// errored plan is refused (the prior state comes back unchanged), and a
+// Persist error is reported after the changes were made.
+func TestApplyRefusesAndReports(t *testing.T) {
+	files := map[string]string{"main.tf": `resource "test_thing" "a" { name = "a" }`}
+	tests := []struct {
+		name    string
+		errored bool
+		persist error
+		want    string   // a diagnostic summary Apply must report
+		applied []string // the apply calls
+	}{
+		{name: "errored plan", errored: true, want: "Cannot apply an incomplete plan"},
+		{name: "persist fails", persist: errors.New("disk full"), want: "Failed to persist state",
+			applied: []string{"ApplyResourceChange create test_thing.a"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := newTestProvider()
+			cfg := loadConfig(t, files)
+			c := testContext(t, p, 1)
+			plan := mustPlan(t, c, cfg, nil, nil)
+			plan.Errored = tc.errored
+			p.ResetCalls()
+			st, diags := c.Apply(context.Background(), plan, cfg, &ApplyOpts{Persist: func(*states.State) error { return tc.persist }})
+			if st == nil {
+				t.Fatal("Apply returned a nil state")
+			}
+			var summaries []string
+			for _, d := range diags {
+				summaries = append(summaries, d.Summary)
+			}
+			if !slices.Contains(summaries, tc.want) {
+				t.Errorf("diagnostics %q lack %q", summaries, tc.want)
+			}
+			if d := cmp.Diff(tc.applied, p.CallStrings(providertest.ApplyResourceChange)); d != "" {
+				t.Errorf("apply calls (-want +got):\n%s", d)
+			}
+			if tc.errored && len(st.AllResourceInstances()) != 0 {
+				t.Errorf("refused apply changed the state: %v", stateNames(st))
+			}
+		})
 	}
 }
