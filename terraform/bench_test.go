@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"testing"
-	"time"
 
 	"github.com/plankit/plankit/bench/gen"
 	"github.com/plankit/plankit/providers/builtin"
@@ -54,20 +53,16 @@ func TestPlanChainLinear(t *testing.T) {
 		src, _ := gen.Config(gen.Chain, n)
 		cfg := loadConfig(t, map[string]string{"main.tf": src})
 		c := builtinContext(t)
-		best := time.Duration(0)
-		for range 3 { // the best of three runs filters out load from other processes
-			t0 := time.Now()
+		return allocsOf(func() {
 			if _, diags := c.Plan(context.Background(), cfg, nil, nil); diags.HasErrors() {
 				t.Fatal(diags.Error())
 			}
-			if d := time.Since(t0); best == 0 || d < best {
-				best = d
-			}
-		}
-		return float64(best)
+		})
 	}
 	small, large := timeOf(500), timeOf(2000)
-	if ratio := large / small; ratio > 10 {
+	ratio := large / small
+	t.Logf("allocations grew %.1fx", ratio)
+	if ratio > 10 {
 		t.Errorf("chain of 2000 took %.1fx a chain of 500 (want ≤ 10x: linear is 4x, quadratic 16x)", ratio)
 	}
 }
@@ -116,21 +111,17 @@ func TestApplyGraphHubLinear(t *testing.T) {
 		if diags.HasErrors() {
 			t.Fatal(diags.Error())
 		}
-		best := time.Duration(0)
-		for range 3 { // best of three filters out load from other processes
+		return allocsOf(func() {
 			in := &buildInput{config: cfg, schemas: schemas, state: plan.PriorState}
-			t0 := time.Now()
 			if _, diags := applyBuilder(in, plan).Build(); diags.HasErrors() {
 				t.Fatal(diags.Error())
 			}
-			if d := time.Since(t0); best == 0 || d < best {
-				best = d
-			}
-		}
-		return float64(best)
+		})
 	}
 	small, large := timeOf(1000), timeOf(4000)
-	if ratio := large / small; ratio > 10 {
+	ratio := large / small
+	t.Logf("allocations grew %.1fx", ratio)
+	if ratio > 10 {
 		t.Errorf("apply graph of hub 4000 took %.1fx hub 1000 (want ≤ 10x: linear is 4x, quadratic 16x)", ratio)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"testing"
@@ -195,4 +196,18 @@ func loadFixture(t testing.TB, dir string) *configs.Config {
 		t.Fatalf("loading %s: %s", dir, diags.Error())
 	}
 	return cfg
+}
+
+// allocsOf returns how many heap allocations f makes. The linearity tests
+// compare it between sizes instead of wall-clock time: it measures the
+// work done, and does not move with the load other processes put on the
+// machine (wall-clock ratios did, enough to fail). The quadratic paths
+// these tests guard against all allocate per pair they visit.
+func allocsOf(f func()) float64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return float64(after.Mallocs - before.Mallocs)
 }
