@@ -8,6 +8,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
 
 	"github.com/plankit/plankit/configs"
 	"github.com/plankit/plankit/states/statemgr"
@@ -32,9 +33,16 @@ func statePath(wd, flagPath string, config *configs.Config) (string, hcl.Diagnos
 			if ds.HasErrors() {
 				return "", ds
 			}
-			if v.IsKnown() && !v.IsNull() && v.Type() == cty.String {
-				return resolve(wd, v.AsString()), nil
+			// A number converts to its string as in Terraform (path = 5 is
+			// "5"); anything that does not convert is an error, never a
+			// silent fall back to terraform.tfstate.
+			s, err := convert.Convert(v, cty.String)
+			if err != nil || !s.IsKnown() || s.IsNull() {
+				rng := a.Expr.Range()
+				return "", hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid backend path",
+					Detail: `The local backend's "path" must be a string naming the state file.`, Subject: &rng}}
 			}
+			return resolve(wd, s.AsString()), nil
 		}
 	}
 	return resolve(wd, "terraform.tfstate"), nil

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"sync/atomic"
 	"testing"
+
+	"github.com/plankit/plankit/configs"
 )
 
 // TestLocalBackendPath: the state goes where backend "local" { path }
@@ -42,5 +44,40 @@ output "o" { value = "v" }
 				t.Errorf("%s: err = %v, want it not written", tt.wantN, err)
 			}
 		})
+	}
+}
+
+// TestStatePathBackendValue: a number converts to its string, as in
+// Terraform; a value that is not a string is an error naming the argument,
+// never a silent fall back to terraform.tfstate.
+func TestStatePathBackendValue(t *testing.T) {
+	tests := []struct {
+		path string // the expression after path =
+		want string // the state file, relative to the directory; "" for an error
+	}{
+		{`"st/x.tfstate"`, "st/x.tfstate"},
+		{`5`, "5"},
+		{`true`, "true"},
+		{`["a"]`, ""},
+	}
+	for _, tc := range tests {
+		dir := writeConfig(t, map[string]string{"main.tf": "terraform {\n  backend \"local\" {\n    path = " + tc.path + "\n  }\n}\n"})
+		config, diags := configs.LoadConfigDir(dir)
+		if diags.HasErrors() {
+			// configs may refuse it first: that is an error too.
+			if tc.want != "" {
+				t.Errorf("path = %s: loading failed: %s", tc.path, diags.Error())
+			}
+			continue
+		}
+		got, diags := statePath(dir, "", config)
+		switch {
+		case tc.want == "" && !diags.HasErrors():
+			t.Errorf("path = %s: got %q, want an error", tc.path, got)
+		case tc.want == "" && diags[0].Subject == nil:
+			t.Errorf("path = %s: the error does not point at the argument: %s", tc.path, diags.Error())
+		case tc.want != "" && (diags.HasErrors() || got != filepath.Join(dir, tc.want)):
+			t.Errorf("path = %s: got %q, %v; want %s", tc.path, got, diags, filepath.Join(dir, tc.want))
+		}
 	}
 }
