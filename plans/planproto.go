@@ -12,6 +12,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/internal/safecty"
 	"github.com/plankit/plankit/plans/internal/planproto"
 	"github.com/plankit/plankit/providers"
 	"github.com/plankit/plankit/providers/configschema"
@@ -781,7 +782,7 @@ func blockFromProto(pb *planproto.Block, depth int) (*configschema.Block, error)
 			Computed: pa.Computed, Sensitive: pa.Sensitive, Deprecated: pa.Deprecated,
 		}
 		if len(pa.Type) > 0 {
-			ty, err := safeUnmarshalType(pa.Type)
+			ty, err := safecty.UnmarshalType(pa.Type)
 			if err != nil {
 				return nil, fmt.Errorf("attribute %s: %w", pa.Name, err)
 			}

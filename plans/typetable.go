@@ -6,6 +6,8 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 	"github.com/zclconf/go-cty/cty/msgpack"
+
+	"github.com/plankit/plankit/internal/safecty"
 )
 
 // typeTable assigns each distinct value type of a plan an index, so that
@@ -84,7 +86,7 @@ type decodedTypes []cty.Type
 func decodeTypes(jsons [][]byte) (decodedTypes, error) {
 	out := make(decodedTypes, len(jsons))
 	for i, js := range jsons {
-		ty, err := safeUnmarshalType(js)
+		ty, err := safecty.UnmarshalType(js)
 		if err != nil {
 			return nil, fmt.Errorf("type %d of the type table: %w", i, err)
 		}
@@ -108,17 +110,6 @@ func (d decodedTypes) decodeValue(b []byte, idx uint32) (v cty.Value, err error)
 		}
 	}()
 	return msgpack.Unmarshal(b, d[idx])
-}
-
-// safeUnmarshalType parses cty JSON type syntax, turning a panic on
-// hostile input into an error.
-func safeUnmarshalType(js []byte) (ty cty.Type, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			ty, err = cty.NilType, fmt.Errorf("malformed type: %v", r)
-		}
-	}()
-	return ctyjson.UnmarshalType(js)
 }
 
 // isNilVal reports whether v is cty.NilVal, the zero Value ("no value").

@@ -6,6 +6,8 @@ import (
 
 	"github.com/zclconf/go-cty/cty"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
+
+	"github.com/plankit/plankit/internal/safecty"
 )
 
 // marshalPaths encodes attribute paths in Terraform 1.x's
@@ -90,14 +92,14 @@ func unmarshalStep(st pathStepV4) (cty.PathStep, error) {
 		if err := json.Unmarshal(st.Value, &iv); err != nil {
 			return nil, fmt.Errorf(`an index path step needs a {"value","type"} object: %w`, err)
 		}
-		ty, err := ctyUnmarshalType(iv.Type)
+		ty, err := safecty.UnmarshalType(iv.Type)
 		if err != nil {
 			return nil, fmt.Errorf("invalid index path step type: %w", err)
 		}
 		if ty != cty.String && ty != cty.Number {
 			return nil, fmt.Errorf("an index path step key must be a string or a number, not %s", ty.FriendlyName())
 		}
-		key, err := ctyUnmarshal(iv.Value, ty)
+		key, err := safecty.Unmarshal(iv.Value, ty)
 		if err != nil {
 			return nil, fmt.Errorf("invalid index path step key: %w", err)
 		}

@@ -11,9 +11,8 @@ import (
 
 	version "github.com/hashicorp/go-version"
 	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/internal/safecty"
 	"github.com/plankit/plankit/states"
-	"github.com/zclconf/go-cty/cty"
-	ctyjson "github.com/zclconf/go-cty/cty/json"
 )
 
 // Read reads a state file. An empty input gives ErrNoState. Format versions
@@ -113,11 +112,11 @@ func readV4(sV4 *stateV4) (*File, error) {
 }
 
 func readOutput(s *states.State, name string, o outputStateV4) error {
-	ty, err := ctyUnmarshalType(o.ValueTypeRaw)
+	ty, err := safecty.UnmarshalType(o.ValueTypeRaw)
 	if err != nil {
 		return fmt.Errorf("output %q has an invalid type: %w", name, err)
 	}
-	val, err := ctyUnmarshal(o.ValueRaw, ty)
+	val, err := safecty.Unmarshal(o.ValueRaw, ty)
 	if err != nil {
 		return fmt.Errorf("output %q has a value that does not match its type %s: %w", name, ty.FriendlyName(), err)
 	}
@@ -312,26 +311,4 @@ func parseDependency(s string) (addrs.ConfigResource, error) {
 		}
 	}
 	return addrs.ConfigResource{}, fmt.Errorf("invalid dependency %q: want a resource address such as module.a.null_resource.b", s)
-}
-
-// ctyUnmarshal is ctyjson.Unmarshal with go-cty's panics on some malformed
-// inputs (e.g. a tuple with too few elements) turned into errors: a state
-// file is user input.
-func ctyUnmarshal(raw []byte, ty cty.Type) (v cty.Value, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("malformed value for type %s", ty.FriendlyName())
-		}
-	}()
-	return ctyjson.Unmarshal(raw, ty)
-}
-
-// ctyUnmarshalType is ctyjson.UnmarshalType with panics turned into errors.
-func ctyUnmarshalType(raw []byte) (ty cty.Type, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("malformed type")
-		}
-	}()
-	return ctyjson.UnmarshalType(raw)
 }
