@@ -1,6 +1,7 @@
 package plugin_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -11,9 +12,12 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/command/jsonplan"
+	"github.com/plankit/plankit/command/render"
 	"github.com/plankit/plankit/configs"
 	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/providers/builtin"
+	"github.com/plankit/plankit/providers/configschema"
 	"github.com/plankit/plankit/providers/plugin"
 	"github.com/plankit/plankit/providers/plugin/plugintest"
 	"github.com/plankit/plankit/states"
@@ -137,6 +141,13 @@ func TestCorePlanApply(t *testing.T) {
 			t.Errorf("first plan: %s = %q, want %q (all: %v)", k, actions(p)[k], v, actions(p))
 		}
 	}
+	checkSensitiveRendering(t, p)
+	for _, ch := range p.Changes.Resources {
+		if len(ch.RequiredReplace) > 0 {
+			t.Errorf("%s (%s) lists paths forcing replacement: %#v", ch.Addr, ch.Action, ch.RequiredReplace)
+		}
+	}
+
 	// The objects exist, wired together.
 	a := st.Resource(mustAbsResource(t, "fwtest_thing.a"))
 	if a == nil {
@@ -174,6 +185,16 @@ func TestCorePlanApply(t *testing.T) {
 	if got := actions(p3); got["fwtest_thing.a"] != "Update" || got["sdktest_thing.b"] != "DeleteThenCreate" {
 		t.Errorf("third plan: %v", got)
 	}
+	for _, ch := range p3.Changes.Resources {
+		var got []string
+		for _, rp := range ch.RequiredReplace {
+			got = append(got, configschema.FormatPath(rp))
+		}
+		want := map[string]string{"sdktest_thing.b": "name"}[ch.Addr.String()]
+		if strings.Join(got, ",") != want {
+			t.Errorf("%s: paths forcing replacement %v, want %q", ch.Addr, got, want)
+		}
+	}
 
 	// Destroy everything.
 	cfg4 := f.config(`terraform {
@@ -199,4 +220,51 @@ func mustAbsResource(t testing.TB, s string) addrs.AbsResource {
 	t.Helper()
 	typ, name, _ := strings.Cut(s, ".")
 	return addrs.AbsResource{Resource: addrs.Resource{Mode: addrs.ManagedResourceMode, Type: typ, Name: name}}
+}
+
+// checkSensitiveRendering renders the first plan as text and as JSON: the
+// values of sensitive attributes (top-level and inside nested attributes)
+// never reach the text, and the JSON marks them in after_sensitive.
+func checkSensitiveRendering(t *testing.T, p *plans.Plan) {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := render.Plan(&buf, p, false); err != nil {
+		t.Fatal(err)
+	}
+	text := buf.String()
+	for _, secret := range []string{"s3cret", "hidden", `"pw"`} {
+		if strings.Contains(text, secret) {
+			t.Errorf("rendered plan shows %s:\n%s", secret, text)
+		}
+	}
+	if !strings.Contains(text, "(sensitive value)") || !strings.Contains(text, `"l0"`) {
+		t.Errorf("rendered plan lacks the redaction or the nested values:\n%s", text)
+	}
+	js, err := jsonplan.Marshal(p, jsonplan.Options{Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		ResourceChanges []struct {
+			Address string `json:"address"`
+			Change  struct {
+				AfterSensitive map[string]any `json:"after_sensitive"`
+			} `json:"change"`
+		} `json:"resource_changes"`
+	}
+	if err := json.Unmarshal(js, &doc); err != nil {
+		t.Fatal(err)
+	}
+	for _, rc := range doc.ResourceChanges {
+		if rc.Address != "fwtest_thing.a" {
+			continue
+		}
+		as := rc.Change.AfterSensitive
+		single, _ := as["single"].(map[string]any)
+		if as["secret"] != true || single["s"] != true {
+			t.Errorf("after_sensitive = %v", as)
+		}
+		return
+	}
+	t.Errorf("no fwtest_thing.a in the JSON plan")
 }
