@@ -3,8 +3,8 @@ package plugin_test
 import (
 	"context"
 	"fmt"
-	"testing"
 	"syscall"
+	"testing"
 	"time"
 
 	"github.com/plankit/plankit/providers/plugin"
