@@ -268,3 +268,57 @@ func checkSensitiveRendering(t *testing.T, p *plans.Plan) {
 	}
 	t.Errorf("no fwtest_thing.a in the JSON plan")
 }
+
+// TestCoreCrashMidApply: a provider that panics while creating the second
+// of two dependent resources. The apply fails with an error quoting the
+// panic, and the state keeps the first object.
+func TestCoreCrashMidApply(t *testing.T) {
+	f := newCoreFixture(t)
+	cfg := f.config(`
+terraform {
+  required_providers {
+    fwtest = { source = "plankit/fwtest" }
+  }
+}
+resource "fwtest_thing" "ok" {
+  name = "ok"
+}
+resource "fwtest_thing" "boom" {
+  name  = "boom"
+  value = fwtest_thing.ok.id
+  crash = true
+}
+`)
+	p, diags := f.plan(cfg, states.NewState())
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	st, diags := f.ctx.Apply(context.Background(), p, cfg, nil)
+	if !diags.HasErrors() {
+		t.Fatal("apply succeeded")
+	}
+	msg := diagsDetail(diags)
+	for _, want := range []string{"Provider crashed", "registry.terraform.io/plankit/fwtest", `panic: fwtest: crash requested while creating "boom"`} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("diagnostics do not mention %q:\n%s", want, msg)
+		}
+	}
+	if st == nil {
+		t.Fatal("no state after the failed apply")
+	}
+	ok := st.Resource(mustAbsResource(t, "fwtest_thing.ok"))
+	if ok == nil || ok.Instances[addrs.NoKey] == nil || ok.Instances[addrs.NoKey].Current == nil {
+		t.Fatalf("state lost fwtest_thing.ok: %v", st.AllResourceInstances())
+	}
+	if b := st.Resource(mustAbsResource(t, "fwtest_thing.boom")); b != nil && b.Instances[addrs.NoKey] != nil && b.Instances[addrs.NoKey].Current != nil {
+		t.Errorf("fwtest_thing.boom in state after its crash")
+	}
+}
+
+func diagsDetail(diags hcl.Diagnostics) string {
+	var b strings.Builder
+	for _, d := range diags {
+		b.WriteString(d.Summary + ": " + d.Detail + "\n")
+	}
+	return b.String()
+}
