@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
 
 	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/command/jsonplan"
@@ -315,10 +316,49 @@ resource "fwtest_thing" "boom" {
 	}
 }
 
+func ctyString(s string) cty.Value { return cty.StringVal(s) }
+
 func diagsDetail(diags hcl.Diagnostics) string {
 	var b strings.Builder
 	for _, d := range diags {
 		b.WriteString(d.Summary + ": " + d.Detail + "\n")
 	}
 	return b.String()
+}
+
+// TestCoreProviderFunctions calls provider::fwtest::reverse in a resource
+// argument and an output, under a local name other than the type, and
+// checks a refused argument's error.
+func TestCoreProviderFunctions(t *testing.T) {
+	f := newCoreFixture(t)
+	cfg := f.config(`
+terraform {
+  required_providers {
+    fw = { source = "plankit/fwtest" }
+  }
+}
+resource "fwtest_thing" "a" {
+  provider = fw
+  name     = provider::fw::reverse("olleh")
+}
+output "r" { value = provider::fw::reverse(fwtest_thing.a.name) }
+`)
+	_, st := f.mustPlanApply(cfg, states.NewState())
+	if ov := st.RootOutputValues()["r"]; ov == nil || !ov.Value.RawEquals(ctyString("olleh")) {
+		t.Errorf("output r = %v", ov)
+	}
+	bad := f.config(`
+terraform {
+  required_providers {
+    fw = { source = "plankit/fwtest" }
+  }
+}
+output "r" { value = provider::fw::reverse("error") }
+`)
+	_, diags := f.plan(bad, states.NewState())
+	if !diags.HasErrors() || !strings.Contains(diagsDetail(diags), `the input "error" is refused`) {
+		t.Errorf("diagnostics: %s", diagsDetail(diags))
+	} else if d := diags[0]; d.Subject == nil || d.Subject.Start.Line != 7 {
+		t.Errorf("diagnostic subject %v, want main.tf line 7", d.Subject)
+	}
 }
