@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -360,5 +361,38 @@ output "r" { value = provider::fw::reverse("error") }
 		t.Errorf("diagnostics: %s", diagsDetail(diags))
 	} else if d := diags[0]; d.Subject == nil || d.Subject.Start.Line != 7 {
 		t.Errorf("diagnostic subject %v, want main.tf line 7", d.Subject)
+	}
+}
+
+// TestCoreDiagnosticRanges: provider diagnostics with attribute paths
+// point at the argument in the configuration, nested values included.
+func TestCoreDiagnosticRanges(t *testing.T) {
+	f := newCoreFixture(t)
+	cfg := f.config(`terraform {
+  required_providers {
+    fwtest = { source = "plankit/fwtest" }
+  }
+}
+resource "fwtest_thing" "a" {
+  name  = "a"
+  value = "invalid"
+  list = [
+    { a = "ok" },
+    { a = "invalid" },
+  ]
+}
+`)
+	_, diags := f.plan(cfg, states.NewState())
+	got := map[string]string{}
+	for _, d := range diags {
+		if d.Subject != nil {
+			got[d.Summary] = fmt.Sprintf("%s:%d,%d", filepath.Base(d.Subject.Filename), d.Subject.Start.Line, d.Subject.Start.Column)
+		}
+	}
+	want := map[string]string{"Invalid value": "main.tf:8,11", "Invalid nested value": "main.tf:11,11"}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s at %q, want %q (all: %v)", k, got[k], v, got)
+		}
 	}
 }
