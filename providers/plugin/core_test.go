@@ -396,3 +396,43 @@ resource "fwtest_thing" "a" {
 		}
 	}
 }
+
+// TestCoreStateUpgrade plans against a state written under fwtest_thing's
+// schema version 0 ("val", since renamed "value"): the provider upgrades
+// it and, the object matching the configuration, nothing changes.
+func TestCoreStateUpgrade(t *testing.T) {
+	f := newCoreFixture(t)
+	obj := `{"id":"x1","name":"n","value":"old","revision":1}`
+	if err := os.MkdirAll(filepath.Join(f.stateDir, "thing"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(f.stateDir, "thing", "x1.json"), []byte(obj), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fw, _ := addrs.ParseProviderSourceString(plugintest.FWAddress)
+	addr, diags := addrs.ParseAbsResourceInstanceStr("fwtest_thing.a")
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	st := states.NewState()
+	st.SetResourceInstanceCurrent(addr, &states.ResourceInstanceObjectSrc{
+		AttrsJSON: []byte(`{"id":"x1","name":"n","val":"old"}`), SchemaVersion: 0, Status: states.ObjectReady,
+	}, addrs.AbsProviderConfig{Provider: fw})
+	cfg := f.config(`terraform {
+  required_providers {
+    fwtest = { source = "plankit/fwtest" }
+  }
+}
+resource "fwtest_thing" "a" {
+  name  = "n"
+  value = "old"
+}
+`)
+	p, diags := f.plan(cfg, st)
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	if got := actions(p)["fwtest_thing.a"]; got != "NoOp" {
+		t.Errorf("action %s, want NoOp", got)
+	}
+}
