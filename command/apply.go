@@ -52,6 +52,12 @@ func Apply(m *Meta, args []string) (code int) {
 	if msg := f.check(); msg != "" {
 		return usageError(m, msg)
 	}
+	if msg := checkApplyOptions(fs, &f); msg != "" {
+		return usageError(m, msg)
+	}
+	if msg := checkPlanOptions(&f.planFlags); msg != "" {
+		return usageError(m, msg)
+	}
 	if fs.NArg() > 1 {
 		// Go's flag parsing stops at the first positional argument, so an
 		// option after the plan file arrives here as a second file.
@@ -182,6 +188,7 @@ func applyPlan(m *Meta, ui *ui, wd string, f *applyFlags, plan *plans.Plan, conf
 		ui.diags(ds, src)
 		return ExitError
 	}
+	ui.diags(stateElsewhereWarning(plan, spath, mgr.StateFile(), sf), src)
 	counts := render.CountChanges(plan.Changes)
 	destroy := plan.UIMode == plans.DestroyMode
 	if !planHasChanges(plan) {
