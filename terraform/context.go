@@ -157,7 +157,14 @@ func (c *Context) schema(p addrs.Provider) (*providers.GetProviderSchemaResponse
 	if s, ok := c.schemas[p]; ok {
 		return s, nil
 	}
-	f, ok := c.factories[p]
+	if _, own := c.factories[p]; !own {
+		// Served by its registry twin's factory: share its schema.
+		if twin, ok := p.RegistryTwin(); ok && c.schemas[twin] != nil {
+			c.schemas[p] = c.schemas[twin]
+			return c.schemas[p], nil
+		}
+	}
+	f, ok := c.factory(p)
 	if !ok {
 		return nil, hcl.Diagnostics{c.missingProvider(p)}
 	}
@@ -172,6 +179,21 @@ func (c *Context) schema(p addrs.Provider) (*providers.GetProviderSchemaResponse
 	}
 	c.schemas[p] = &resp
 	return &resp, nil
+}
+
+// factory returns the factory for provider p, else for its registry twin
+// (addrs.Provider.RegistryTwin): a state written by OpenTofu names
+// registry.opentofu.org/hashicorp/null, the same provider plankit has as
+// registry.terraform.io/hashicorp/null, and the other way round.
+func (c *Context) factory(p addrs.Provider) (providers.Factory, bool) {
+	if f, ok := c.factories[p]; ok {
+		return f, true
+	}
+	if twin, ok := p.RegistryTwin(); ok {
+		f, ok := c.factories[twin]
+		return f, ok
+	}
+	return nil, false
 }
 
 // schemasFor fetches the schemas of every provider in ps.

@@ -16,6 +16,10 @@ func TestFactories(t *testing.T) {
 		"registry.terraform.io/hashicorp/random": {"random_bytes", "random_id", "random_integer", "random_password", "random_pet", "random_shuffle", "random_string", "random_uuid"},
 		"registry.terraform.io/hashicorp/local":  {"local_file", "local_sensitive_file"},
 	}
+	// OpenTofu's addresses for the same providers serve the same types.
+	for _, typ := range []string{"null", "random", "local"} {
+		want["registry.opentofu.org/hashicorp/"+typ] = want["registry.terraform.io/hashicorp/"+typ]
+	}
 	got := map[string][]string{}
 	for addr, f := range Factories() {
 		p, err := f()
