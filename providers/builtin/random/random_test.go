@@ -386,3 +386,32 @@ func TestRandomUUIDVersions(t *testing.T) {
 		})
 	}
 }
+
+// TestRandomStringNoCharacterClass: disabling every character class is a
+// validation error, as in the real provider, so plan reports it; one
+// class left on (explicitly or by default), or an unknown one, is valid.
+func TestRandomStringNoCharacterClass(t *testing.T) {
+	for _, typ := range []string{"random_string", "random_password"} {
+		h := harness(t, typ)
+		for _, bad := range []string{
+			"length = 8\nupper = false\nlower = false\nnumeric = false\nspecial = false",
+			"length = 8\nupper = false\nlower = false\nnumber = false\nspecial = false",
+			"length = 8\nupper = false\nlower = false\nnumeric = false\nnumber = false\nspecial = false",
+		} {
+			d := h.Invalid(bad)
+			if !d.HasErrors() || d[0].Summary != "Invalid Attribute Combination" {
+				t.Errorf("%s %q: %v, want Invalid Attribute Combination", typ, bad, d)
+			}
+		}
+		for _, good := range []string{
+			"length = 8\nupper = false\nlower = false\nnumeric = false",
+			"length = 8\nupper = false\nlower = false\nspecial = false",
+			"length = 8\nupper = false\nnumeric = false\nspecial = false",
+			"length = 8\nlower = false\nnumeric = false\nspecial = false",
+		} {
+			if d := h.Invalid(good); d.HasErrors() {
+				t.Errorf("%s %q: %s", typ, good, d.Error())
+			}
+		}
+	}
+}
