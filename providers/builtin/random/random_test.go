@@ -361,7 +361,7 @@ func TestRandomUUIDVersions(t *testing.T) {
 			s := lifecycleReplace(t, h, `keepers = { a = "1" }`, `keepers = { a = "2" }`, []string{"keepers"})
 			after := time.Now().UnixMilli()
 			u := s.GetAttr("result").AsString()
-			if !regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-` + v + `[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`).MatchString(u) || s.GetAttr("id").AsString() != u {
+			if !regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-`+v+`[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`).MatchString(u) || s.GetAttr("id").AsString() != u {
 				t.Fatalf("not a version %s UUID: %q (id %q)", v, u, s.GetAttr("id").AsString())
 			}
 			if v == "7" {
