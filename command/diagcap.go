@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 )
@@ -27,6 +28,7 @@ func capPerFile(diags hcl.Diagnostics) hcl.Diagnostics {
 	var order []key
 	out := make(hcl.Diagnostics, 0, min(len(diags), 64))
 	for _, d := range diags {
+		d = withoutStackTrace(d)
 		if d.Subject == nil || d.Subject.Filename == "" {
 			out = append(out, d)
 			continue
@@ -64,4 +66,24 @@ func pathErrCause(err error) string {
 		return pe.Err.Error()
 	}
 	return err.Error()
+}
+
+// panicMarker is how go-cty's function.PanicError starts: a function that
+// panicked. Its message carries a Go stack trace, which is no message for
+// a user.
+const panicMarker = "panic in function implementation: "
+
+// withoutStackTrace returns d, or a copy whose detail keeps the panic's
+// one-line cause and drops the stack trace after it. Functions are fixed
+// not to panic on bad arguments; this is the net for any that still do.
+func withoutStackTrace(d *hcl.Diagnostic) *hcl.Diagnostic {
+	i := strings.Index(d.Detail, panicMarker)
+	if i < 0 {
+		return d
+	}
+	cause, _, _ := strings.Cut(d.Detail[i+len(panicMarker):], "\ngoroutine ")
+	c := *d
+	c.Detail = d.Detail[:i] + "plankit could not evaluate it with these arguments (" + strings.TrimSpace(cause) +
+		"). Check the arguments; if they are valid, this is a bug in plankit: please report the call."
+	return &c
 }
