@@ -32,11 +32,11 @@ func CheckExprNesting(filename string, src []byte) hcl.Diagnostics {
 
 // CheckTemplateNesting is CheckNesting for a template (templatefile,
 // templatestring). O(len(src)).
-func CheckTemplateNesting(filename string, src []byte) hcl.Diagnostics {
+func CheckTemplateNesting(filename string, src []byte, start hcl.Pos) hcl.Diagnostics {
 	if openerBound(src) <= maxNestingDepth {
 		return nil
 	}
-	tokens, _ := hclsyntax.LexTemplate(src, filename, hcl.InitialPos)
+	tokens, _ := hclsyntax.LexTemplate(src, filename, start)
 	if r, ok := tokenNestingExceeded(tokens); ok {
 		return nestingDiag(r)
 	}

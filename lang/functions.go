@@ -146,10 +146,10 @@ func BuildFunctions(opts FuncOptions) map[string]function.Function {
 		"csvdecode":        stdlib.CSVDecodeFunc,
 		"textdecodebase64": funcs.TextDecodeBase64Func,
 		"textencodebase64": funcs.TextEncodeBase64Func,
-		"jsondecode":       stdlib.JSONDecodeFunc,
+		"jsondecode":       funcs.JSONDecodeFunc,
 		"jsonencode":       stdlib.JSONEncodeFunc,
 		"urlencode":        funcs.URLEncodeFunc,
-		"yamldecode":       ctyyaml.YAMLDecodeFunc,
+		"yamldecode":       funcs.YAMLDecodeFunc,
 		"yamlencode":       ctyyaml.YAMLEncodeFunc,
 
 		// Hashing and identifiers.
