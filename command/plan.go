@@ -227,6 +227,8 @@ func loadPlanInputs(m *Meta, wd string, f *planFlags) (planInputs, hcl.Diagnosti
 	diags = append(diags, ds...)
 	in.spath, ds = statePath(wd, f.state, config)
 	diags = append(diags, ds...)
+	_, ds = envMaxInstances(m.Env)
+	diags = append(diags, ds...)
 	// A corrupt lock file is refused by every plan, saved or not (and by
 	// apply without a plan file), not only when an archive records it.
 	if _, ds = depsfile.LoadLocksFromFile(filepath.Join(wd, depsfile.LockFilePath)); ds.HasErrors() {
@@ -248,7 +250,8 @@ func runCorePlan(ctx context.Context, m *Meta, wd string, f *planFlags, in planI
 	// The working directory is the -chdir directory, as if the process
 	// had changed into it (Terraform does): path.cwd, abspath and the
 	// file functions resolve against it.
-	core, ds := terraform.NewContext(&terraform.ContextOpts{Providers: m.providerFactories(wd), Parallelism: f.parallelism, Hooks: hooks, WorkingDir: wd})
+	maxInst, _ := envMaxInstances(m.Env) // checked with the other inputs (loadPlanInputs)
+	core, ds := terraform.NewContext(&terraform.ContextOpts{Providers: m.providerFactories(wd), Parallelism: f.parallelism, Hooks: hooks, WorkingDir: wd, MaxInstances: maxInst})
 	if ds.HasErrors() {
 		return nil, ds
 	}
