@@ -67,3 +67,39 @@ func TestTemplateNestingGuard(t *testing.T) {
 		t.Fatalf("got %v, want the nesting error", err)
 	}
 }
+
+func TestSizeGuards(t *testing.T) {
+	thousand := make([]cty.Value, 1000)
+	for i := range thousand {
+		thousand[i] = cty.NumberIntVal(int64(i))
+	}
+	l := cty.ListVal(thousand)
+	small := cty.ListVal(thousand[:10])
+	tests := []struct {
+		name string
+		fn   function.Function
+		args []cty.Value
+		err  string
+	}{
+		{"setproduct of a billion", SetProductFunc, []cty.Value{l, l, l}, "has 1000000000 elements; setproduct returns at most 2000000"},
+		{"setproduct of a thousand", SetProductFunc, []cty.Value{small, small, small}, ""},
+		{"setproduct unknown", SetProductFunc, []cty.Value{l, cty.UnknownVal(cty.List(cty.Number)), l}, ""},
+		{"indent a billion", IndentFunc, []cty.Value{cty.NumberIntVal(1e9), cty.StringVal("a\nb")}, "indenting by 1000000000 spaces"},
+		{"indent a billion, one line", IndentFunc, []cty.Value{cty.NumberIntVal(1e9), cty.StringVal("a")}, "indenting by 1000000000 spaces"},
+		{"indent", IndentFunc, []cty.Value{cty.NumberIntVal(2), cty.StringVal("a\nb")}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := tt.fn.Call(tt.args)
+			switch {
+			case tt.err == "" && err != nil:
+				t.Fatalf("unexpected error: %v", err)
+			case tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)):
+				t.Fatalf("got error %v, want one containing %q", err, tt.err)
+			}
+		})
+	}
+	if got, _ := IndentFunc.Call([]cty.Value{cty.NumberIntVal(2), cty.StringVal("a\nb")}); !got.RawEquals(cty.StringVal("a\n  b")) {
+		t.Errorf("indent gave %#v", got)
+	}
+}
