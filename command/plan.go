@@ -180,6 +180,13 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 // tracks, almost always because it is the wrong directory. Terraform
 // refuses too.
 func refuseEmptyConfig(wd string, f *planFlags) hcl.Diagnostics {
+	if _, err := os.ReadDir(wd); err != nil {
+		// An unlistable directory has no visible files, but "no
+		// configuration files" would send the user the wrong way.
+		abs, _ := filepath.Abs(wd)
+		return hcl.Diagnostics{tfdiags.Errorf("Failed to read the configuration directory",
+			"The directory %s cannot be listed: %s. Check its permissions.", abs, pathErrCause(err))}
+	}
 	if hasConfigFiles(wd) || f.destroy {
 		return nil
 	}
@@ -220,6 +227,13 @@ func loadPlanInputs(m *Meta, wd string, f *planFlags) (planInputs, hcl.Diagnosti
 	diags = append(diags, ds...)
 	in.spath, ds = statePath(wd, f.state, config)
 	diags = append(diags, ds...)
+	_, ds = envMaxInstances(m.Env)
+	diags = append(diags, ds...)
+	// A corrupt lock file is refused by every plan, saved or not (and by
+	// apply without a plan file), not only when an archive records it.
+	if _, ds = depsfile.LoadLocksFromFile(filepath.Join(wd, depsfile.LockFilePath)); ds.HasErrors() {
+		diags = append(diags, ds...)
+	}
 	return in, diags
 }
 
@@ -236,7 +250,8 @@ func runCorePlan(ctx context.Context, m *Meta, wd string, f *planFlags, in planI
 	// The working directory is the -chdir directory, as if the process
 	// had changed into it (Terraform does): path.cwd, abspath and the
 	// file functions resolve against it.
-	core, ds := terraform.NewContext(&terraform.ContextOpts{Providers: m.providerFactories(wd), Parallelism: f.parallelism, Hooks: hooks, WorkingDir: wd})
+	maxInst, _ := envMaxInstances(m.Env) // checked with the other inputs (loadPlanInputs)
+	core, ds := terraform.NewContext(&terraform.ContextOpts{Providers: m.providerFactories(wd), Parallelism: f.parallelism, Hooks: hooks, WorkingDir: wd, MaxInstances: maxInst})
 	if ds.HasErrors() {
 		return nil, ds
 	}

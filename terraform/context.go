@@ -39,7 +39,18 @@ type ContextOpts struct {
 	// read once by NewContext. Made absolute either way, as Terraform
 	// returns it.
 	WorkingDir string
+	// MaxInstances bounds how many instances one count or for_each may
+	// expand to, and how many resource and module instances a walk may
+	// expand in all; ≤ 0 means DefaultMaxInstances. A larger configuration
+	// is refused, naming the expression and the number, before anything is
+	// allocated for its instances.
+	MaxInstances int
 }
+
+// DefaultMaxInstances is ContextOpts.MaxInstances when unset: ten times the
+// million instances plankit is benchmarked with, and far below what
+// exhausts memory (each instance costs a few kilobytes).
+const DefaultMaxInstances = 10_000_000
 
 // Context runs core operations. It caches provider schemas (fetched once
 // per provider type) and is safe for concurrent use.
@@ -48,6 +59,7 @@ type Context struct {
 	parallelism int
 	hooks       []Hook
 	workingDir  string // absolute; path.cwd
+	maxInst     int
 
 	schemaMu sync.Mutex
 	schemas  map[addrs.Provider]*providers.GetProviderSchemaResponse
@@ -75,6 +87,7 @@ func NewContext(opts *ContextOpts) (*Context, hcl.Diagnostics) {
 		parallelism: p,
 		hooks:       append([]Hook(nil), opts.Hooks...),
 		workingDir:  wd,
+		maxInst:     maxInstances(opts.MaxInstances),
 		schemas:     map[addrs.Provider]*providers.GetProviderSchemaResponse{},
 	}, nil
 }
