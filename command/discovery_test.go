@@ -407,3 +407,65 @@ func TestNoInstalledVersionMeetsConstraints(t *testing.T) {
 		t.Error("a failed plan wrote a lock file")
 	}
 }
+
+func TestProvidersSubcommand(t *testing.T) {
+	dir, plugins := t.TempDir(), t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"main.tf": acmeConfig + `
+module "child" {
+  source = "./child"
+}
+`,
+		"child/main.tf": `
+terraform {
+  required_providers {
+    random = { source = "hashicorp/random", version = ">= 3.0" }
+  }
+}
+resource "random_id" "x" {
+  byte_length = 2
+}
+`,
+		"terraform.tfstate": `{"version": 4, "terraform_version": "1.9.0", "serial": 1, "lineage": "l", "outputs": {}, "resources": [
+  {"mode": "managed", "type": "null_resource", "name": "old", "provider": "provider[\"registry.opentofu.org/hashicorp/null\"]",
+   "instances": [{"schema_version": 0, "attributes": {"id": "1", "triggers": null}}]}]}`,
+	})
+	pkg := fakePackage(t, plugins, acmeNull, "3.2.0")
+	var rec pluginRecorder
+	m, out, errb := discoveryMeta(t, &rec)
+	if code := Plan(m, []string{"-chdir=" + dir, "providers", "-plugin-dir=" + plugins}); code != ExitOK {
+		t.Fatalf("exit %d\n%s%s", code, out, errb)
+	}
+	want := `
+Providers required by configuration:
+.
+├── provider[example.com/acme/null] ~> 3.0
+└── module.child
+    └── provider[registry.terraform.io/hashicorp/random] >= 3.0
+
+Providers required by state:
+
+    provider[registry.opentofu.org/hashicorp/null]
+
+Where each provider comes from:
+
+    example.com/acme/null 3.2.0: -plugin-dir ` + plugins + `: ` + filepath.Join(pkg, "terraform-provider-null_v3.2.0") + ` (not yet in .terraform.lock.hcl)
+    registry.opentofu.org/hashicorp/null 3.2.4: built in
+    registry.terraform.io/hashicorp/random 3.7.2: built in
+
+`
+	if diff := cmp.Diff(want, out.String()); diff != "" {
+		t.Errorf("(-want +got)\n%s", diff)
+	}
+	if rec.starts.Load() != 0 || len(rec.chosen) != 0 {
+		t.Errorf("plan providers started or chose plugins: %v", rec.chosen)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".terraform.lock.hcl")); !os.IsNotExist(err) {
+		t.Error("plan providers wrote a lock file")
+	}
+	// Without the plugin directory: listed as not found, exit 1.
+	m, out, errb = discoveryMeta(t, &rec)
+	if code := Plan(m, []string{"-chdir=" + dir, "providers"}); code != ExitError || !strings.Contains(out.String(), "example.com/acme/null: not found") || !strings.Contains(errb.String(), "Provider not found") {
+		t.Errorf("exit %d\n%s%s", code, out, errb)
+	}
+}
