@@ -189,7 +189,7 @@ func resolvePlanProviders(m *Meta, ui *ui, wd string, pluginDirs []string, confi
 			continue
 		}
 		if lock == nil {
-			locks.SetProvider(p, sel.Version, constraintString(req.Constraints), []string{sel.Hashes[0]})
+			locks.SetProvider(p, sel.Version, constraintString(req.Constraints), sel.Hashes)
 			added = append(added, fmt.Sprintf("%s %s", p.String(), sel.Version))
 		}
 		// The archive's copy trusts the package plan used, so apply can
