@@ -11,10 +11,12 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/command/render"
 	"github.com/plankit/plankit/configs"
 	"github.com/plankit/plankit/planfile"
 	"github.com/plankit/plankit/plans"
+	"github.com/plankit/plankit/providers"
 	"github.com/plankit/plankit/states"
 	"github.com/plankit/plankit/states/statefile"
 	"github.com/plankit/plankit/states/statemgr"
@@ -122,11 +124,18 @@ func applyPlanFile(m *Meta, ui *ui, wd, file string, f *applyFlags) int {
 		ui.diags(planFileDiags(err), src)
 		return ExitError
 	}
-	if ds := providerMismatch(locks, config, m.providerFactories(wd)); ds.HasErrors() {
+	// Every installed provider is checked against the archive's lock
+	// file here, before any provider process starts.
+	var prior *states.State
+	if sf != nil {
+		prior = sf.State
+	}
+	factories, ds := resolveApplyProviders(m, wd, f.pluginDirs, config, prior, locks)
+	if ds.HasErrors() {
 		ui.diags(ds, src)
 		return ExitError
 	}
-	return applyPlan(m, ui, wd, f, plan, config, sf, src)
+	return applyPlan(m, ui, wd, f, plan, config, sf, src, factories)
 }
 
 // planAndApply plans in-process, shows the plan, asks for approval
@@ -156,7 +165,7 @@ func planAndApply(m *Meta, ui *ui, wd string, f *applyFlags) int {
 		}
 		fmt.Fprintln(m.Stdout)
 	}
-	return applyPlan(m, ui, wd, f, res.plan, res.config, res.sf, Sources{Dir: wd, Files: res.config.SourceFiles()})
+	return applyPlan(m, ui, wd, f, res.plan, res.config, res.sf, Sources{Dir: wd, Files: res.config.SourceFiles()}, res.factories)
 }
 
 // applyPlan checks the state against the plan's, then applies with state
@@ -164,7 +173,7 @@ func planAndApply(m *Meta, ui *ui, wd string, f *applyFlags) int {
 // locked, and released on every return), checkStateMatches and the
 // no-change shortcut (nothing has started yet), runCoreApply (providers run
 // and every snapshot is persisted), stateSaver.saveFinal and reportApply.
-func applyPlan(m *Meta, ui *ui, wd string, f *applyFlags, plan *plans.Plan, config *configs.Config, sf *statefile.File, src Sources) (code int) {
+func applyPlan(m *Meta, ui *ui, wd string, f *applyFlags, plan *plans.Plan, config *configs.Config, sf *statefile.File, src Sources, factories map[addrs.Provider]providers.Factory) (code int) {
 	ctx, cancel := context.WithCancel(m.ctx())
 	defer cancel()
 	spath, mgr, lock, ds := lockApplyState(ctx, ui, wd, f, config, src)
@@ -198,7 +207,7 @@ func applyPlan(m *Meta, ui *ui, wd string, f *applyFlags, plan *plans.Plan, conf
 	})
 	defer stop()
 
-	newState, applyDiags, ok := runCoreApply(ctx, m, ui, wd, f, plan, config, saver, src)
+	newState, applyDiags, ok := runCoreApply(ctx, m, ui, wd, f, plan, config, saver, src, factories)
 	if !ok {
 		return ExitError
 	}
@@ -336,10 +345,10 @@ func (s *stateSaver) saveFinal(final *states.State) (*states.State, hcl.Diagnost
 // saver. ok is false when the core could not be started (the errors are
 // already shown); otherwise the diagnostics name the instances that never
 // started.
-func runCoreApply(ctx context.Context, m *Meta, ui *ui, wd string, f *applyFlags, plan *plans.Plan, config *configs.Config, saver *stateSaver, src Sources) (*states.State, hcl.Diagnostics, bool) {
+func runCoreApply(ctx context.Context, m *Meta, ui *ui, wd string, f *applyFlags, plan *plans.Plan, config *configs.Config, saver *stateSaver, src Sources, factories map[addrs.Provider]providers.Factory) (*states.State, hcl.Diagnostics, bool) {
 	hook := newApplyHook(ui.out, ui.json)
 	maxInst, _ := envMaxInstances(m.Env) // checked with the other inputs (loadPlanInputs)
-	core, ds := terraform.NewContext(&terraform.ContextOpts{Providers: m.providerFactories(wd), Parallelism: f.parallelism, Hooks: []terraform.Hook{hook}, WorkingDir: wd, MaxInstances: maxInst})
+	core, ds := terraform.NewContext(&terraform.ContextOpts{Providers: factories, Parallelism: f.parallelism, Hooks: []terraform.Hook{hook}, WorkingDir: wd, MaxInstances: maxInst})
 	if ds.HasErrors() {
 		ui.diags(ds, src)
 		return nil, nil, false
