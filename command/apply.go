@@ -14,6 +14,7 @@ import (
 	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/command/render"
 	"github.com/plankit/plankit/configs"
+	"github.com/plankit/plankit/internal/procgroup"
 	"github.com/plankit/plankit/planfile"
 	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/providers"
@@ -52,6 +53,12 @@ func Apply(m *Meta, args []string) (code int) {
 		f.chdir = chdir
 	}
 	if msg := f.check(); msg != "" {
+		return usageError(m, msg)
+	}
+	if msg := checkApplyOptions(fs, &f); msg != "" {
+		return usageError(m, msg)
+	}
+	if msg := checkPlanOptions(&f.planFlags); msg != "" {
 		return usageError(m, msg)
 	}
 	if fs.NArg() > 1 {
@@ -191,6 +198,7 @@ func applyPlan(m *Meta, ui *ui, wd string, f *applyFlags, plan *plans.Plan, conf
 		ui.diags(ds, src)
 		return ExitError
 	}
+	ui.diags(stateElsewhereWarning(plan, spath, mgr.StateFile(), sf), src)
 	counts := render.CountChanges(plan.Changes)
 	destroy := plan.UIMode == plans.DestroyMode
 	if !planHasChanges(plan) {
@@ -199,15 +207,18 @@ func applyPlan(m *Meta, ui *ui, wd string, f *applyFlags, plan *plans.Plan, conf
 	}
 
 	saver := &stateSaver{mgr: mgr, wd: wd, spath: spath, dump: applyDump(m, ui)}
+	procs := &procgroup.Set{}
 	stop := watchInterrupts(m, ui, cancel, func() {
-		// The second Ctrl-C exits at once: save the last snapshot and
-		// release the lock on the way out.
+		// The second Ctrl-C exits at once: kill the provisioners still
+		// running, save the last snapshot and release the lock on the way
+		// out.
+		procs.KillAll()
 		ui.diags(saver.flushLast(), src)
 		lock.unlock()
 	})
 	defer stop()
 
-	newState, applyDiags, ok := runCoreApply(ctx, m, ui, wd, f, plan, config, saver, src, factories)
+	newState, applyDiags, ok := runCoreApply(ctx, m, ui, wd, f, plan, config, saver, src, factories, procs)
 	if !ok {
 		return ExitError
 	}
@@ -345,7 +356,7 @@ func (s *stateSaver) saveFinal(final *states.State) (*states.State, hcl.Diagnost
 // saver. ok is false when the core could not be started (the errors are
 // already shown); otherwise the diagnostics name the instances that never
 // started.
-func runCoreApply(ctx context.Context, m *Meta, ui *ui, wd string, f *applyFlags, plan *plans.Plan, config *configs.Config, saver *stateSaver, src Sources, factories map[addrs.Provider]providers.Factory) (*states.State, hcl.Diagnostics, bool) {
+func runCoreApply(ctx context.Context, m *Meta, ui *ui, wd string, f *applyFlags, plan *plans.Plan, config *configs.Config, saver *stateSaver, src Sources, factories map[addrs.Provider]providers.Factory, procs *procgroup.Set) (*states.State, hcl.Diagnostics, bool) {
 	hook := newApplyHook(ui.out, ui.json)
 	maxInst, _ := envMaxInstances(m.Env) // checked with the other inputs (loadPlanInputs)
 	core, ds := terraform.NewContext(&terraform.ContextOpts{Providers: factories, Parallelism: f.parallelism, Hooks: []terraform.Hook{hook}, WorkingDir: wd, MaxInstances: maxInst})
@@ -360,7 +371,7 @@ func runCoreApply(ctx context.Context, m *Meta, ui *ui, wd string, f *applyFlags
 		ui.diags(ds, src)
 		return nil, nil, false
 	}
-	newState, diags := core.Apply(ctx, plan, config, &terraform.ApplyOpts{Persist: saver.persist, Timestamp: clock})
+	newState, diags := core.Apply(ctx, plan, config, &terraform.ApplyOpts{Persist: saver.persist, Timestamp: clock, Processes: procs})
 	hook.stopAll()
 	hook.mu.Lock()
 	diags = withSkippedInstances(diags, plan.Changes, hook.started)

@@ -115,7 +115,7 @@ func WriteDiagnostics(w io.Writer, diags hcl.Diagnostics, src Sources, color boo
 			body += "\n\n" + wrapDetail(detail, width)
 		}
 		if !color {
-			fmt.Fprintf(w, "\n%s\n\n", body)
+			fmt.Fprintf(w, "\n%s\n", body)
 			continue
 		}
 		edge := "\x1b[31m" // red for errors
@@ -239,7 +239,7 @@ func (v *JSONView) Emit(level, typ, message string, fields map[string]any) {
 		now = v.Now
 	}
 	obj := map[string]any{
-		"@level": level, "@message": message, "@module": "plankit.ui",
+		"@level": level, "@message": message, "@module": "terraform.ui",
 		"@timestamp": now().UTC().Format("2006-01-02T15:04:05.000000Z07:00"), "type": typ,
 	}
 	for k, val := range fields {

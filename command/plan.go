@@ -76,6 +76,16 @@ func Plan(m *Meta, args []string) (code int) {
 			return ForceUnlock(m, chdir, rest[1:])
 		case "providers":
 			return Providers(m, chdir, rest[1:])
+		case "version", "-version", "--version", "-v":
+			return VersionCmd(m, chdir, rest[1:])
+		case "validate":
+			return Validate(m, chdir, rest[1:])
+		case "output":
+			return Output(m, chdir, rest[1:])
+		case "state":
+			return StateCmd(m, chdir, rest[1:])
+		case "fmt":
+			return Fmt(m, chdir, rest[1:])
 		case "help", "-help", "--help", "-h":
 			fmt.Fprint(m.Stdout, planUsage)
 			return ExitOK
@@ -99,10 +109,17 @@ func Plan(m *Meta, args []string) (code int) {
 	if f.destroy && f.refreshOnly {
 		return usageError(m, "-destroy and -refresh-only are mutually exclusive")
 	}
+	if msg := checkPlanOptions(&f); msg != "" {
+		return usageError(m, msg)
+	}
 	ui := newUI(m, f.json, f.noColor)
 	wd := workDir(f.chdir)
 	if st, err := os.Stat(wd); err != nil || !st.IsDir() {
 		ui.diags(hcl.Diagnostics{tfdiags.Errorf("Invalid -chdir directory", "The directory %q does not exist or is not a directory.", wd)}, Sources{})
+		return ExitError
+	}
+	if ds := checkSignKey(wd, &f); ds.HasErrors() {
+		ui.diags(ds, Sources{})
 		return ExitError
 	}
 	res := runPlan(m, ui, wd, &f)
@@ -179,6 +196,8 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 	}
 	in.factories = resolved.factories
 	plan, ds := runCorePlan(ctx, m, wd, f, in, prior)
+	recordPlanContext(plan, in.spath, in.clock)
+	ds = append(ds, replaceWarnings(plan, in.replace)...)
 	if !showPlan(ui, plan, append(warnings, ds...), len(in.targets) > 0, src) {
 		return planResult{code: ExitError}
 	}
@@ -318,10 +337,10 @@ func savePlanOutput(m *Meta, ui *ui, wd string, f *planFlags, plan *plans.Plan, 
 			return ds
 		}
 		if !f.json {
-			fmt.Fprintf(ui.out, "\n%s\n\nSaved the plan to: %s\n\nTo perform exactly these actions, run the following command to apply:\n    apply %q\n",
-				ui.col.Gray(hr), f.out, f.out)
+			fmt.Fprintf(ui.out, "\n%s\n\nSaved the plan to: %s\n\nTo perform exactly these actions, run the following command to apply:\n    %s\n",
+				ui.col.Gray(hr), f.out, applyHint(f))
 		}
-	} else if !f.json && !f.inline {
+	} else if !f.json && !f.inline && planHasChanges(plan) {
 		fmt.Fprintf(ui.out, "\n%s\n\nNote: You didn't use the -out option to save this plan, so plankit can't\nguarantee to take exactly these actions if you run \"apply\" now.\n", ui.col.Gray(hr))
 	}
 	return nil

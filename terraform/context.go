@@ -20,6 +20,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/internal/procgroup"
 	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/providers"
 	"github.com/plankit/plankit/states"
@@ -150,6 +151,10 @@ type ApplyOpts struct {
 	// evaluated at apply, such as provisioners); nil means time.Now.
 	// Otherwise plantimestamp returns the plan's recorded time.
 	Timestamp func() time.Time
+	// Processes tracks the local-exec provisioners' process groups, so
+	// that the caller can kill them (a second interrupt); may be nil.
+	// Cancelling the context interrupts them in any case.
+	Processes *procgroup.Set
 }
 
 // GraphKind selects the graph GraphDOT renders.

@@ -11,6 +11,7 @@ import (
 	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/configs"
 	"github.com/plankit/plankit/dag"
+	"github.com/plankit/plankit/internal/procgroup"
 	"github.com/plankit/plankit/lang"
 	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/providers"
@@ -43,6 +44,8 @@ type walkState struct {
 	// apply.
 	prevState *states.State
 	state     *states.SyncState
+	// procs tracks the provisioners' processes during apply (may be nil).
+	procs *procgroup.Set
 
 	values *valueStore
 	named  *namedvals.Store
