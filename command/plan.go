@@ -40,7 +40,8 @@ type planFlags struct {
 	refresh          bool
 	detailedExitcode bool
 	signKey          string
-	inline           bool // apply without a plan file
+	backendConfig    multiFlag // -backend-config KEY=VALUE or FILE
+	inline           bool      // apply without a plan file
 }
 
 func (f *planFlags) register(fs *flagSet) {
@@ -55,6 +56,7 @@ func (f *planFlags) register(fs *flagSet) {
 	fs.BoolVar(&f.refresh, "refresh", true, "refresh remote objects before planning")
 	fs.BoolVar(&f.detailedExitcode, "detailed-exitcode", false, "exit 0 when no changes, 1 on error, 2 when there are changes")
 	fs.StringVar(&f.signKey, "sign-key", "", "sign the plan archive with this ed25519 private key file")
+	fs.Var(&f.backendConfig, "backend-config", "backend setting KEY=VALUE, or a file of them (repeatable)")
 }
 
 // Plan runs the plan binary: `plan [options]`, or one of its
@@ -146,7 +148,7 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 	stopInterrupts := watchInterrupts(m, ui, cancel, nil)
 	defer stopInterrupts()
 
-	mgr, release, ds := openState(ctx, in.spath, f.lock, f.lockTimeout, "OperationTypePlan")
+	mgr, release, ds := openBackendState(ctx, in.backend, f.lock, f.lockTimeout, "OperationTypePlan")
 	if ds.HasErrors() {
 		ui.diags(append(warnings, ds...), src)
 		return planResult{code: ExitError}
@@ -168,7 +170,7 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 	if !showPlan(ui, plan, append(warnings, ds...), len(in.targets) > 0, src) {
 		return planResult{code: ExitError}
 	}
-	if ds := savePlanOutput(m, ui, wd, f, plan, in.config, sf); ds.HasErrors() {
+	if ds := savePlanOutput(m, ui, wd, f, plan, in.config, sf, in.backend.record()); ds.HasErrors() {
 		ui.diags(ds, src)
 		return planResult{code: ExitError}
 	}
@@ -196,7 +198,7 @@ type planInputs struct {
 	targets []addrs.Targetable
 	replace []addrs.AbsResourceInstance
 	clock   func() time.Time
-	spath   string
+	backend *backendSettings
 }
 
 // loadPlanInputs loads the configuration and then every input the flags
@@ -218,7 +220,7 @@ func loadPlanInputs(m *Meta, wd string, f *planFlags) (planInputs, hcl.Diagnosti
 	diags = append(diags, ds...)
 	in.clock, ds = planClock(m.Env)
 	diags = append(diags, ds...)
-	in.spath, ds = statePath(wd, f.state, config)
+	in.backend, ds = resolveBackend(m, wd, config, f.state, f.backendConfig, nil)
 	diags = append(diags, ds...)
 	return in, diags
 }
@@ -236,7 +238,7 @@ func runCorePlan(ctx context.Context, m *Meta, wd string, f *planFlags, in planI
 	// The working directory is the -chdir directory, as if the process
 	// had changed into it (Terraform does): path.cwd, abspath and the
 	// file functions resolve against it.
-	core, ds := terraform.NewContext(&terraform.ContextOpts{Providers: m.providerFactories(wd), Parallelism: f.parallelism, Hooks: hooks, WorkingDir: wd})
+	core, ds := terraform.NewContext(&terraform.ContextOpts{Providers: m.providerFactories(wd), Parallelism: f.parallelism, Hooks: hooks, WorkingDir: wd, Workspace: in.backend.ws})
 	if ds.HasErrors() {
 		return nil, ds
 	}
@@ -280,10 +282,10 @@ func showPlan(ui *ui, plan *plans.Plan, diags hcl.Diagnostics, targeted bool, sr
 // savePlanOutput writes the archive for -out and says how to apply it,
 // or notes that an unsaved plan may not be what apply does (not for
 // -json, nor for apply without a plan file).
-func savePlanOutput(m *Meta, ui *ui, wd string, f *planFlags, plan *plans.Plan, config *configs.Config, sf *statefile.File) hcl.Diagnostics {
+func savePlanOutput(m *Meta, ui *ui, wd string, f *planFlags, plan *plans.Plan, config *configs.Config, sf *statefile.File, be *planfile.Backend) hcl.Diagnostics {
 	if f.out != "" {
 		out := resolve(wd, f.out)
-		if ds := writePlanFile(out, f.signKey, wd, plan, config, sf, m); ds.HasErrors() {
+		if ds := writePlanFile(out, f.signKey, wd, plan, config, sf, be, m); ds.HasErrors() {
 			return ds
 		}
 		if !f.json {
@@ -316,8 +318,8 @@ func planHasChanges(p *plans.Plan) bool {
 
 // writePlanFile writes the archive: the plan, the prior and previous-run
 // states with the lineage and serial they came from, the configuration
-// snapshot and the provider locks.
-func writePlanFile(out, signKey, wd string, plan *plans.Plan, config *configs.Config, sf *statefile.File, m *Meta) hcl.Diagnostics {
+// snapshot, the provider locks and the backend and workspace (be).
+func writePlanFile(out, signKey, wd string, plan *plans.Plan, config *configs.Config, sf *statefile.File, be *planfile.Backend, m *Meta) hcl.Diagnostics {
 	locks, diags := planLocks(wd, config, m)
 	if diags.HasErrors() {
 		return diags
@@ -332,6 +334,7 @@ func writePlanFile(out, signKey, wd string, plan *plans.Plan, config *configs.Co
 		PreviousRunStateFile: &statefile.File{Lineage: lineage, Serial: serial, State: plan.PrevRunState},
 		ConfigSnapshot:       config.Snapshot(),
 		DependencyLocks:      locks,
+		Backend:              be,
 	}
 	if signKey != "" {
 		key, err := planfile.LoadSigningKey(resolve(wd, signKey))

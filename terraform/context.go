@@ -39,6 +39,9 @@ type ContextOpts struct {
 	// read once by NewContext. Made absolute either way, as Terraform
 	// returns it.
 	WorkingDir string
+	// Workspace is what terraform.workspace evaluates to; empty means
+	// "default".
+	Workspace string
 }
 
 // Context runs core operations. It caches provider schemas (fetched once
@@ -48,6 +51,7 @@ type Context struct {
 	parallelism int
 	hooks       []Hook
 	workingDir  string // absolute; path.cwd
+	workspace   string // terraform.workspace
 
 	schemaMu sync.Mutex
 	schemas  map[addrs.Provider]*providers.GetProviderSchemaResponse
@@ -75,6 +79,7 @@ func NewContext(opts *ContextOpts) (*Context, hcl.Diagnostics) {
 		parallelism: p,
 		hooks:       append([]Hook(nil), opts.Hooks...),
 		workingDir:  wd,
+		workspace:   workspaceOrDefault(opts.Workspace),
 		schemas:     map[addrs.Provider]*providers.GetProviderSchemaResponse{},
 	}, nil
 }
@@ -214,4 +219,11 @@ func (c *Context) missingProvider(p addrs.Provider) *hcl.Diagnostic {
 	return tfdiags.Errorf("Missing required provider",
 		"This configuration or its state uses provider %s, which plankit does not have. Available providers: %s. Remove the resources that use it from the configuration (and, for objects already in the state, from the state), or manage this configuration with a tool that has the provider.",
 		p.ForDisplay(), strings.Join(have, ", "))
+}
+
+func workspaceOrDefault(ws string) string {
+	if ws == "" {
+		return "default"
+	}
+	return ws
 }
