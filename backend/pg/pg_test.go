@@ -440,11 +440,11 @@ func TestBadConnStrNeverPrintsPassword(t *testing.T) {
 func TestRedactConnStr(t *testing.T) {
 	for in, want := range map[string]string{
 		"postgres://u:p%40ss@db.example.com:5432/tf?sslmode=require": "postgres://u@db.example.com:5432/tf?sslmode=require",
-		"postgresql://db/tf?password=x&sslmode=disable":               "postgresql://db/tf?sslmode=disable",
-		"host=db user=u password='a b\\'c' dbname=tf":                 "host=db user=u dbname=tf",
-		"host=db password=secret":                                     "host=db",
-		"":                                                            "",
-		"host='unterminated password=x":                               "",
+		"postgresql://db/tf?password=x&sslmode=disable":              "postgresql://db/tf?sslmode=disable",
+		"host=db user=u password='a b\\'c' dbname=tf":                "host=db user=u dbname=tf",
+		"host=db password=secret":                                    "host=db",
+		"":                                                           "",
+		"host='unterminated password=x":                              "",
 	} {
 		if got := RedactConnStr(in); got != want {
 			t.Errorf("RedactConnStr(%q) = %q; want %q", in, got, want)
