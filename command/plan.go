@@ -41,7 +41,8 @@ type planFlags struct {
 	detailedExitcode bool
 	signKey          string
 	pluginDirs       multiFlag
-	inline           bool // apply without a plan file
+	backendConfig    multiFlag // -backend-config KEY=VALUE or FILE
+	inline           bool      // apply without a plan file
 }
 
 func (f *planFlags) register(fs *flagSet) {
@@ -57,6 +58,7 @@ func (f *planFlags) register(fs *flagSet) {
 	fs.BoolVar(&f.detailedExitcode, "detailed-exitcode", false, "exit 0 when no changes, 1 on error, 2 when there are changes")
 	fs.StringVar(&f.signKey, "sign-key", "", "sign the plan archive with this ed25519 private key file")
 	fs.Var(&f.pluginDirs, "plugin-dir", "look for provider plugins in this filesystem mirror directory first (repeatable)")
+	fs.Var(&f.backendConfig, "backend-config", "backend setting KEY=VALUE, or a file of them (repeatable)")
 }
 
 // Plan runs the plan binary: `plan [options]`, or one of its
@@ -170,7 +172,7 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 	stopInterrupts := watchInterrupts(m, ui, cancel, nil)
 	defer stopInterrupts()
 
-	mgr, release, ds := openState(ctx, in.spath, f.lock, f.lockTimeout, "OperationTypePlan")
+	mgr, release, ds := openBackendState(ctx, in.backend, f.lock, f.lockTimeout, "OperationTypePlan")
 	if ds.HasErrors() {
 		ui.diags(append(warnings, ds...), src)
 		return planResult{code: ExitError}
@@ -196,12 +198,12 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 	}
 	in.factories = resolved.factories
 	plan, ds := runCorePlan(ctx, m, wd, f, in, prior)
-	recordPlanContext(plan, in.spath, in.clock)
+	recordPlanContext(plan, in.backend.localPath(), in.clock)
 	ds = append(ds, replaceWarnings(plan, in.replace)...)
 	if !showPlan(ui, plan, append(warnings, ds...), len(in.targets) > 0, src) {
 		return planResult{code: ExitError}
 	}
-	if ds := savePlanOutput(m, ui, wd, f, plan, in.config, sf, resolved.locks); ds.HasErrors() {
+	if ds := savePlanOutput(m, ui, wd, f, plan, in.config, sf, resolved.locks, in.backend.record()); ds.HasErrors() {
 		ui.diags(ds, src)
 		return planResult{code: ExitError}
 	}
@@ -236,9 +238,9 @@ type planInputs struct {
 	targets []addrs.Targetable
 	replace []addrs.AbsResourceInstance
 	clock   func() time.Time
-	spath   string
 	// factories serve the providers, once resolved.
 	factories map[addrs.Provider]providers.Factory
+	backend   *backendSettings
 }
 
 // loadPlanInputs loads the configuration and then every input the flags
@@ -260,7 +262,7 @@ func loadPlanInputs(m *Meta, wd string, f *planFlags) (planInputs, hcl.Diagnosti
 	diags = append(diags, ds...)
 	in.clock, ds = planClock(m.Env)
 	diags = append(diags, ds...)
-	in.spath, ds = statePath(wd, f.state, config)
+	in.backend, ds = resolveBackend(m, wd, config, f.state, f.backendConfig, nil)
 	diags = append(diags, ds...)
 	_, ds = envMaxInstances(m.Env)
 	diags = append(diags, ds...)
@@ -286,7 +288,7 @@ func runCorePlan(ctx context.Context, m *Meta, wd string, f *planFlags, in planI
 	// had changed into it (Terraform does): path.cwd, abspath and the
 	// file functions resolve against it.
 	maxInst, _ := envMaxInstances(m.Env) // checked with the other inputs (loadPlanInputs)
-	core, ds := terraform.NewContext(&terraform.ContextOpts{Providers: in.factories, Parallelism: f.parallelism, Hooks: hooks, WorkingDir: wd, MaxInstances: maxInst})
+	core, ds := terraform.NewContext(&terraform.ContextOpts{Providers: in.factories, Parallelism: f.parallelism, Hooks: hooks, WorkingDir: wd, MaxInstances: maxInst, Workspace: in.backend.ws})
 	if ds.HasErrors() {
 		return nil, ds
 	}
@@ -330,10 +332,10 @@ func showPlan(ui *ui, plan *plans.Plan, diags hcl.Diagnostics, targeted bool, sr
 // savePlanOutput writes the archive for -out and says how to apply it,
 // or notes that an unsaved plan may not be what apply does (not for
 // -json, nor for apply without a plan file).
-func savePlanOutput(m *Meta, ui *ui, wd string, f *planFlags, plan *plans.Plan, config *configs.Config, sf *statefile.File, locks *depsfile.Locks) hcl.Diagnostics {
+func savePlanOutput(m *Meta, ui *ui, wd string, f *planFlags, plan *plans.Plan, config *configs.Config, sf *statefile.File, locks *depsfile.Locks, be *planfile.Backend) hcl.Diagnostics {
 	if f.out != "" {
 		out := resolve(wd, f.out)
-		if ds := writePlanFile(out, f.signKey, wd, plan, config, sf, locks); ds.HasErrors() {
+		if ds := writePlanFile(out, f.signKey, wd, plan, config, sf, locks, be); ds.HasErrors() {
 			return ds
 		}
 		if !f.json {
@@ -366,8 +368,8 @@ func planHasChanges(p *plans.Plan) bool {
 
 // writePlanFile writes the archive: the plan, the prior and previous-run
 // states with the lineage and serial they came from, the configuration
-// snapshot and the provider locks.
-func writePlanFile(out, signKey, wd string, plan *plans.Plan, config *configs.Config, sf *statefile.File, locks *depsfile.Locks) hcl.Diagnostics {
+// snapshot, the provider locks and the backend and workspace (be).
+func writePlanFile(out, signKey, wd string, plan *plans.Plan, config *configs.Config, sf *statefile.File, locks *depsfile.Locks, be *planfile.Backend) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	lineage, serial := "", uint64(0)
 	if sf != nil {
@@ -379,6 +381,7 @@ func writePlanFile(out, signKey, wd string, plan *plans.Plan, config *configs.Co
 		PreviousRunStateFile: &statefile.File{Lineage: lineage, Serial: serial, State: plan.PrevRunState},
 		ConfigSnapshot:       config.Snapshot(),
 		DependencyLocks:      locks,
+		Backend:              be,
 	}
 	if signKey != "" {
 		key, err := planfile.LoadSigningKey(resolve(wd, signKey))

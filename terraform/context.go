@@ -46,6 +46,9 @@ type ContextOpts struct {
 	// is refused, naming the expression and the number, before anything is
 	// allocated for its instances.
 	MaxInstances int
+	// Workspace is what terraform.workspace evaluates to; empty means
+	// "default".
+	Workspace string
 }
 
 // DefaultMaxInstances is ContextOpts.MaxInstances when unset: ten times the
@@ -61,6 +64,7 @@ type Context struct {
 	hooks       []Hook
 	workingDir  string // absolute; path.cwd
 	maxInst     int
+	workspace   string // terraform.workspace
 
 	schemaMu sync.Mutex
 	schemas  map[addrs.Provider]*providers.GetProviderSchemaResponse
@@ -89,6 +93,7 @@ func NewContext(opts *ContextOpts) (*Context, hcl.Diagnostics) {
 		hooks:       append([]Hook(nil), opts.Hooks...),
 		workingDir:  wd,
 		maxInst:     maxInstances(opts.MaxInstances),
+		workspace:   workspaceOrDefault(opts.Workspace),
 		schemas:     map[addrs.Provider]*providers.GetProviderSchemaResponse{},
 	}, nil
 }
@@ -254,4 +259,11 @@ func (c *Context) missingProvider(p addrs.Provider) *hcl.Diagnostic {
 	return tfdiags.Errorf("Missing required provider",
 		"This configuration or its state uses provider %s, which plankit does not have. Available providers: %s. Remove the resources that use it from the configuration (and, for objects already in the state, from the state), or manage this configuration with a tool that has the provider.",
 		p.ForDisplay(), strings.Join(have, ", "))
+}
+
+func workspaceOrDefault(ws string) string {
+	if ws == "" {
+		return "default"
+	}
+	return ws
 }
