@@ -47,7 +47,8 @@ func recordPlanContext(p *plans.Plan, spath string, clock func() time.Time) {
 	if p == nil {
 		return
 	}
-	if abs, err := filepath.Abs(spath); err == nil {
+	// A remote backend (no spath) is recorded in the archive instead.
+	if abs, err := filepath.Abs(spath); spath != "" && err == nil {
 		p.StatePath = abs
 	}
 	if p.Timestamp.IsZero() && clock != nil {
@@ -65,6 +66,9 @@ func stateElsewhereWarning(p *plans.Plan, spath string, cur, planned *statefile.
 		return nil
 	}
 	if cur != nil && (cur.Lineage != "" || (cur.State != nil && !cur.State.Empty())) {
+		return nil
+	}
+	if spath == "" {
 		return nil
 	}
 	abs, err := filepath.Abs(spath)

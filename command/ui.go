@@ -103,6 +103,16 @@ func (u *ui) diags(diags hcl.Diagnostics, src Sources) {
 	WriteDiagnostics(u.errw, errs, src, u.errColor)
 }
 
+// note shows an informational message: a paragraph on stdout, or a
+// -json "log" message.
+func (u *ui) note(msg string) {
+	if u.json != nil {
+		u.json.Emit("info", "log", msg, nil)
+		return
+	}
+	fmt.Fprintf(u.out, "%s\n\n", msg)
+}
+
 // plan renders a plan: the human text, or the -json messages (drift,
 // planned changes, summary, outputs).
 func (u *ui) plan(p *plans.Plan) {

@@ -5,6 +5,7 @@ const planUsage = `Usage: plan [options]
        plan graph [-type=plan|plan-destroy|apply] [-plan=FILE] [-state=PATH]
        plan diff [-json] [-no-color] A.tfplan B.tfplan
        plan force-unlock [-force] [-state=PATH] LOCK_ID
+       plan providers [-plugin-dir=DIR] [-state=PATH]
        plan version [-json]
        plan validate [-json] [-no-color]
        plan output [-json] [-raw] [-state=PATH] [NAME]
@@ -38,6 +39,7 @@ Options:
   -sign-key=FILE       Sign the archive with an ed25519 private key (needs
                        -out).
   -input=false         Accepted for compatibility; plankit never prompts.
+  -plugin-dir=DIR      Look for provider plugins in DIR first (repeatable).
 `
 
 const applyUsage = `Usage: apply [options] [FILE]
@@ -57,6 +59,7 @@ Options:
   -verify-key=FILE     Refuse an archive not signed by this ed25519 public key
                        (needs FILE).
   -auto-approve        Without FILE: apply without asking.
+  -plugin-dir=DIR      Look for provider plugins in DIR first (repeatable).
   -input=false         Accepted for compatibility; plankit never prompts.
   Without FILE, plan's -var, -var-file, -target, -replace, -destroy,
   -refresh-only and -refresh are accepted too. -out, -detailed-exitcode

@@ -63,9 +63,12 @@ type walkState struct {
 	skipRefr bool
 	stateIdx stateIndex
 	applied  *applyIndex
-	dirty    func()    // announces a state change to the persister (apply)
-	scopes   sync.Map  // module directory -> *sync.Pool of *lang.Scope
-	compat   sync.Pool // *compatChecker (compatibleValues)
+	dirty    func()   // announces a state change to the persister (apply)
+	scopes   sync.Map // module directory -> *sync.Pool of *lang.Scope
+	// instTotal counts the instances every count and for_each has
+	// expanded to (checkExpansion).
+	instTotal atomic.Int64
+	compat    sync.Pool // *compatChecker (compatibleValues)
 	// clock is plantimestamp's source (nil in validation: unknown).
 	clock *lang.PlanClock
 	// files serves the file functions: a filerec.Recorder while planning,
