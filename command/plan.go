@@ -283,6 +283,8 @@ func runCorePlan(ctx context.Context, m *Meta, wd string, f *planFlags, in planI
 	if m.StderrTTY && !f.json {
 		progress = &progressHook{w: m.Stderr}
 		hooks = append(hooks, progress)
+	} else if !f.json {
+		hooks = append(hooks, &refreshLog{w: m.Stdout})
 	}
 	// The working directory is the -chdir directory, as if the process
 	// had changed into it (Terraform does): path.cwd, abspath and the
