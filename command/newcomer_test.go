@@ -1,6 +1,7 @@
 package command
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -172,5 +173,55 @@ func writeFileT(t *testing.T, p string) {
 	t.Helper()
 	if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestJSONStreamLikeTerraform: the -json UI stream uses Terraform's
+// module name, change reasons and output actions (unchanged outputs
+// included), and leaves out id_key/id_value when there is no id.
+func TestJSONStreamLikeTerraform(t *testing.T) {
+	dir := writeConfig(t, map[string]string{"main.tf": `
+resource "null_resource" "a" {}
+output "fixed" { value = "v" }
+`})
+	var calls atomic.Int64
+	m, out, errb := countingMeta(t, &calls)
+	if code := Apply(m, []string{"-chdir=" + dir, "-json", "-auto-approve"}); code != 0 {
+		t.Fatalf("apply: exit %d\n%s\n%s", code, out, errb)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		var msg map[string]any
+		if err := json.Unmarshal([]byte(line), &msg); err != nil {
+			t.Fatalf("not JSON: %s", line)
+		}
+		if msg["@module"] != "terraform.ui" {
+			t.Errorf("@module = %v", msg["@module"])
+		}
+		if msg["type"] == "apply_start" {
+			hook := msg["hook"].(map[string]any)
+			if _, ok := hook["id_key"]; ok {
+				t.Errorf("apply_start of a create has id_key: %s", line)
+			}
+		}
+	}
+	m, out, errb = countingMeta(t, &calls)
+	if code := Plan(m, []string{"-chdir=" + dir, "-json", "-replace=null_resource.a"}); code != 0 {
+		t.Fatalf("plan: exit %d\n%s\n%s", code, out, errb)
+	}
+	var reason, outputAction any
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		var msg map[string]any
+		if err := json.Unmarshal([]byte(line), &msg); err != nil {
+			t.Fatalf("not JSON: %s", line)
+		}
+		switch msg["type"] {
+		case "planned_change":
+			reason = msg["change"].(map[string]any)["reason"]
+		case "outputs":
+			outputAction = msg["outputs"].(map[string]any)["fixed"].(map[string]any)["action"]
+		}
+	}
+	if reason != "requested" || outputAction != "noop" {
+		t.Errorf("reason %v, unchanged output's action %v; want requested, noop\n%s", reason, outputAction, out)
 	}
 }
