@@ -209,6 +209,19 @@ output "secret" {
 		t.Errorf("fmt wrote %q", b)
 	}
 	must(t, plan(t, dir, "-chdir=conf", "fmt", "-check"), 0, "fmt -check when formatted")
+	cmd := command(dir, "plan", nil, "fmt", "-")
+	cmd.Stdin = strings.NewReader("variable \"v\" {\ntype = \"list\"\n}\n")
+	b, err := cmd.Output()
+	if err != nil || string(b) != "variable \"v\" {\n  type = list(string)\n}\n" {
+		t.Errorf("fmt - printed %q (%v)", b, err)
+	}
+	writeFile(t, filepath.Join(conf, "broken.tf"), "output \"x\" {\n")
+	r = plan(t, conf, "fmt", "-no-color")
+	must(t, r, 2, "fmt of a file with a syntax error")
+	contains(t, r.stderr, "fmt of a file with a syntax error", "broken.tf")
+	if b, _ := os.ReadFile(filepath.Join(conf, "broken.tf")); string(b) != "output \"x\" {\n" {
+		t.Errorf("fmt rewrote a file with a syntax error: %q", b)
+	}
 }
 
 // TestSubcommandFlagsAnywhere: plan show with options after the file and
