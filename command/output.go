@@ -25,6 +25,9 @@ Options:
                 only for strings, numbers and booleans.
   -state=PATH   State file (default terraform.tfstate, or the local
                 backend's path).
+  -backend-config=KV
+                A backend setting KEY=VALUE, or a file of them
+                (repeatable), as plan takes.
   -no-color     No colour.
 `
 

@@ -23,6 +23,9 @@ const stateShowUsage = `Usage: plan state show [options] ADDRESS
 Options:
   -state=PATH   State file (default terraform.tfstate, or the local
                 backend's path).
+  -backend-config=KV
+                A backend setting KEY=VALUE, or a file of them
+                (repeatable), as plan takes.
   -no-color     No colour.
 `
 
