@@ -23,6 +23,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/plankit/plankit/backend/pg/pgtest"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -53,7 +55,7 @@ func runMain(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, "building the binaries:", err)
 		return 1
 	}
-	return m.Run()
+	return pgtest.Run(m) // m.Run, then stops the PostgreSQL server if a test started one
 }
 
 type result struct {

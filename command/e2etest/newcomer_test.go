@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/plankit/plankit/backend/pg/pgtest"
 )
 
 // TestApplyHintKeepsState: the command plan prints after -out applies to
@@ -343,3 +345,46 @@ func processesWith(s string) []int {
 }
 
 func fmtSscan(s string, pid *int) (int, error) { return fmt.Sscan(s, pid) }
+
+// TestStateCommandsPG: state list, mv and rm and output work on a state
+// in PostgreSQL (backend "pg", connection from PG_CONN_STR), with the
+// previous state saved to a local backup before a change.
+func TestStateCommandsPG(t *testing.T) {
+	t.Parallel()
+	conn := pgtest.NewDatabase(t)
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "main.tf"), `terraform {
+  backend "pg" {}
+}
+resource "null_resource" "a" {
+  count = 2
+}
+output "o" { value = "pg" }
+`)
+	env := []string{"PG_CONN_STR=" + conn}
+	must(t, run(t, dir, "apply", env, "-no-color", "-auto-approve"), 0, "apply to pg")
+	r := run(t, dir, "plan", env, "state", "list")
+	must(t, r, 0, "state list on pg")
+	if r.stdout != "null_resource.a[0]\nnull_resource.a[1]\n" {
+		t.Errorf("state list on pg = %q", r.stdout)
+	}
+	r = run(t, dir, "plan", env, "output", "-raw", "o")
+	must(t, r, 0, "output on pg")
+	if r.stdout != "pg" {
+		t.Errorf("output -raw o on pg = %q", r.stdout)
+	}
+	must(t, run(t, dir, "plan", env, "state", "mv", "null_resource.a[1]", "null_resource.b"), 0, "state mv on pg")
+	must(t, run(t, dir, "plan", env, "state", "rm", "null_resource.a"), 0, "state rm on pg")
+	r = run(t, dir, "plan", env, "state", "list")
+	if r.stdout != "null_resource.b\n" {
+		t.Errorf("state list after mv and rm on pg = %q", r.stdout)
+	}
+	backups, _ := filepath.Glob(filepath.Join(dir, "terraform.tfstate.*.backup"))
+	if len(backups) != 2 {
+		t.Fatalf("local backups of the pg state: %v, want 2", backups)
+	}
+	b, err := os.ReadFile(backups[0])
+	if err != nil || !strings.Contains(string(b), `"null_resource"`) || !strings.Contains(string(b), `"lineage"`) {
+		t.Errorf("backup %s is not the previous state: %v\n%s", backups[0], err, b)
+	}
+}
