@@ -36,6 +36,13 @@ func TestApplyHintKeepsState(t *testing.T) {
 	if _, err := os.Stat(state); err != nil {
 		t.Fatalf("the hint did not apply to the plan's state: %v", err)
 	}
+	// No changes now: no advice about -out (Terraform gives none either).
+	r = plan(t, dir, "-no-color", "-chdir=conf", "-state="+state)
+	must(t, r, 0, "plan with no changes")
+	contains(t, r.stdout, "plan with no changes", "No changes.")
+	if strings.Contains(r.stdout, "-out option") {
+		t.Errorf("-out advice after No changes:\n%s", r.stdout)
+	}
 
 	// The same plan file, made again, applied without -state.
 	must(t, plan(t, dir, "-no-color", "-chdir=conf", "-state="+filepath.Join(dir, "new.tfstate"), "-out="+out), 0, "plan 2")
