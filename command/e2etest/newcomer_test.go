@@ -254,6 +254,14 @@ func TestSubcommandFlagsAnywhere(t *testing.T) {
 	if _, ok := shown["timestamp"]; !ok {
 		t.Errorf("show -json has no timestamp")
 	}
+	// Under SOURCE_DATE_EPOCH the recorded time is that one.
+	must(t, run(t, conf, "plan", []string{"SOURCE_DATE_EPOCH=1700000000"}, "-out=e.tfplan"), 0, "plan under SOURCE_DATE_EPOCH")
+	r = plan(t, conf, "show", "-json", "e.tfplan")
+	must(t, r, 0, "show -json e.tfplan")
+	shown = nil
+	if err := json.Unmarshal([]byte(r.stdout), &shown); err != nil || shown["timestamp"] != "2023-11-14T22:13:20Z" {
+		t.Errorf("show -json timestamp under SOURCE_DATE_EPOCH = %v (%v)", shown["timestamp"], err)
+	}
 	r = plan(t, conf, "graph", "-type=apply")
 	must(t, r, 1, "graph -type=apply without a plan")
 	contains(t, r.stderr, "graph -type=apply", "-plan=FILE")
