@@ -61,6 +61,7 @@ Options:
   -auto-approve        Without FILE: apply without asking.
   -plugin-dir=DIR      Look for provider plugins in DIR first (repeatable).
   -input=false         Accepted for compatibility; plankit never prompts.
+  -version             Print the versions (as plan version does) and exit.
   Without FILE, plan's -var, -var-file, -target, -replace, -destroy,
   -refresh-only and -refresh are accepted too. -out, -detailed-exitcode
   and -sign-key are plan's: apply refuses them.

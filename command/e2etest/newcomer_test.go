@@ -107,6 +107,9 @@ output "secret" {
 	r := plan(t, dir, "-version")
 	must(t, r, 0, "-version")
 	contains(t, r.stdout, "-version", "plankit v", "plan format 1.", "built with go")
+	r = apply(t, dir, "-version")
+	must(t, r, 0, "apply -version")
+	contains(t, r.stdout, "apply -version", "plankit v")
 	r = plan(t, dir, "version", "-json")
 	must(t, r, 0, "version -json")
 	var v map[string]string
