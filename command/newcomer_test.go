@@ -209,6 +209,7 @@ output "fixed" { value = "v" }
 		t.Fatalf("plan: exit %d\n%s\n%s", code, out, errb)
 	}
 	var reason, outputAction any
+	var refreshed []string
 	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
 		var msg map[string]any
 		if err := json.Unmarshal([]byte(line), &msg); err != nil {
@@ -219,7 +220,12 @@ output "fixed" { value = "v" }
 			reason = msg["change"].(map[string]any)["reason"]
 		case "outputs":
 			outputAction = msg["outputs"].(map[string]any)["fixed"].(map[string]any)["action"]
+		case "refresh_start", "refresh_complete":
+			refreshed = append(refreshed, msg["type"].(string)+" "+msg["@message"].(string))
 		}
+	}
+	if len(refreshed) != 2 || !strings.HasPrefix(refreshed[0], "refresh_start null_resource.a: Refreshing state... [id=") || !strings.HasPrefix(refreshed[1], "refresh_complete null_resource.a: Refresh complete [id=") {
+		t.Errorf("refresh messages: %q", refreshed)
 	}
 	if reason != "requested" || outputAction != "noop" {
 		t.Errorf("reason %v, unchanged output's action %v; want requested, noop\n%s", reason, outputAction, out)

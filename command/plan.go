@@ -286,6 +286,9 @@ func runCorePlan(ctx context.Context, m *Meta, wd string, f *planFlags, in planI
 	} else if !f.json {
 		hooks = append(hooks, &refreshLog{w: m.Stdout})
 	}
+	if f.json {
+		hooks = append(hooks, &refreshLog{json: &JSONView{W: m.Stdout}})
+	}
 	// The working directory is the -chdir directory, as if the process
 	// had changed into it (Terraform does): path.cwd, abspath and the
 	// file functions resolve against it.
