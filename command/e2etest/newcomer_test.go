@@ -335,7 +335,12 @@ func TestSignalToApplyAlone(t *testing.T) {
 			if outLines.has("(local-exec): finished") {
 				t.Errorf("the provisioner ran to the end:\n%s", outLines)
 			}
-			if pids := processesWith(marker); len(pids) > 0 {
+			// A killed process takes a moment to go: wait for it briefly.
+			pids := processesWith(marker)
+			for deadline := time.Now().Add(3 * time.Second); len(pids) > 0 && time.Now().Before(deadline); pids = processesWith(marker) {
+				time.Sleep(50 * time.Millisecond)
+			}
+			if len(pids) > 0 {
 				t.Errorf("processes left running after apply exited: %v", pids)
 				for _, p := range pids {
 					_ = syscall.Kill(p, syscall.SIGKILL)
@@ -355,6 +360,10 @@ func processesWith(s string) []int {
 			continue
 		}
 		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		stat, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if i := strings.LastIndexByte(string(stat), ')'); i >= 0 && strings.HasPrefix(string(stat[i:]), ") Z") {
+			continue // a zombie: dead, waiting to be reaped
+		}
 		if err == nil && strings.Contains(string(b), s) {
 			pids = append(pids, pid)
 		}
