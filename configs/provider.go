@@ -77,6 +77,7 @@ func decodeProviderBlock(block *hcl.Block) (*Provider, hcl.Diagnostics) {
 // decodeProviderRef reads a static NAME or NAME.ALIAS reference (the
 // provider meta-argument, providers map entries, configuration_aliases).
 func decodeProviderRef(expr hcl.Expression, what string) (*ProviderConfigRef, hcl.Diagnostics) {
+	expr, warn := unquoteTraversal(expr, false)
 	trav, diags := hcl.AbsTraversalForExpr(expr)
 	bad := func() (*ProviderConfigRef, hcl.Diagnostics) {
 		return nil, hcl.Diagnostics{{
@@ -98,5 +99,5 @@ func decodeProviderRef(expr hcl.Expression, what string) (*ProviderConfigRef, hc
 		ref.Alias = step.Name
 		ref.AliasRange = step.SrcRange.Ptr()
 	}
-	return ref, nil
+	return ref, warn
 }
