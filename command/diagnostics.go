@@ -59,7 +59,7 @@ func parseForContext(name string, src []byte) *hcl.File {
 	switch {
 	case strings.HasSuffix(name, ".json"):
 		f, _ = hcljson.Parse(src, name)
-	case strings.HasSuffix(name, ".tf"), strings.HasSuffix(name, ".tfvars"), strings.HasSuffix(name, ".hcl"):
+	case strings.HasSuffix(name, ".tf"), strings.HasSuffix(name, ".tofu"), strings.HasSuffix(name, ".tfvars"), strings.HasSuffix(name, ".hcl"):
 		f, _ = hclsyntax.ParseConfig(src, name, hcl.InitialPos)
 	}
 	if f == nil || f.Body == nil {
