@@ -221,8 +221,8 @@ func TestShowJSONKeysKnownToTerraformJSON(t *testing.T) {
 		// Written by Terraform 1.9, absent from terraform-json's structs.
 		terraformOnly := map[string]bool{
 			"applyable": true, "errored": true,
-			"configuration.root_module.variables.*.type":                         true,
-			"configuration.root_module.variables.*.required":                     true,
+			"configuration.root_module.variables.*.type":                           true,
+			"configuration.root_module.variables.*.required":                       true,
 			"configuration.root_module.module_calls.*.module.variables.*.type":     true,
 			"configuration.root_module.module_calls.*.module.variables.*.required": true,
 		}
