@@ -52,3 +52,22 @@ func TestTofuFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestProviderForEachUnsupported: OpenTofu's provider for_each and
+// provider instance references are refused with an error that says so
+// and what to write instead, not a misleading "reserved" one.
+func TestProviderForEachUnsupported(t *testing.T) {
+	_, diags := loadInline(t, map[string]string{"main.tf": `
+provider "null" {
+  alias    = "by"
+  for_each = toset(["a"])
+}
+resource "null_resource" "x" {
+  for_each = toset(["a"])
+  provider = null.by[each.key]
+}`})
+	want := []string{"main.tf:4: Provider for_each is not supported", "main.tf:8: Provider instance references are not supported"}
+	if d := cmp.Diff(want, diagSummaries(diags)); d != "" {
+		t.Errorf("(-want +got):\n%s", d)
+	}
+}

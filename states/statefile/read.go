@@ -145,6 +145,13 @@ func readResource(s *states.State, rsV4 *resourceStateV4) error {
 	if s.Resource(addr) != nil {
 		return fmt.Errorf("resource %s appears twice in the state file", addr)
 	}
+	if rsV4.ProviderConfig == "" {
+		for _, is := range rsV4.Instances {
+			if is.ProviderInstance != "" {
+				return fmt.Errorf("resource %s names its provider per instance (%s), as OpenTofu writes it for a provider configuration with for_each, which plankit does not support yet; manage this state with OpenTofu", addr, is.ProviderInstance)
+			}
+		}
+	}
 	provider, err := parseProviderConfig(rsV4.ProviderConfig)
 	if err != nil {
 		return fmt.Errorf("resource %s: %w", addr, err)
