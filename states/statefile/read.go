@@ -12,6 +12,7 @@ import (
 	version "github.com/hashicorp/go-version"
 	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/internal/safecty"
+	"github.com/plankit/plankit/internal/safeio"
 	"github.com/plankit/plankit/states"
 )
 
@@ -20,7 +21,7 @@ import (
 // supports. Attribute JSON is kept as read (compacted), never decoded.
 // O(size of the input).
 func Read(r io.Reader) (*File, error) {
-	src, err := io.ReadAll(r)
+	src, err := safeio.ReadAll(r, "the state file", safeio.StateFileLimit)
 	if err != nil {
 		return nil, fmt.Errorf("reading the state file: %w", err)
 	}
