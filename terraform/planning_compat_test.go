@@ -140,6 +140,29 @@ output "n" { value = terraform_data.d.output.n + 1 }`,
 			want:    map[string]string{"terraform_data.d": "Update"},
 			outputs: map[string]cty.Value{"a": cty.UnknownVal(cty.String), "n": cty.UnknownVal(cty.Number).RefineNotNull()},
 		},
+		{
+			name: "terraform_data output keeps the input's type when replaced or when the input is unknown",
+			before: `
+resource "terraform_data" "d" {
+  input            = { a = "x" }
+  triggers_replace = 1
+}`,
+			config: `
+resource "random_id" "r" {
+  byte_length = 2
+}
+resource "terraform_data" "d" {
+  input            = { a = "x" }
+  triggers_replace = 2
+}
+resource "terraform_data" "u" {
+  input = [random_id.r.hex]
+}
+output "a" { value = terraform_data.d.output.a }
+output "u" { value = terraform_data.u.output[0] }`,
+			want:    map[string]string{"random_id.r": "Create", "terraform_data.d": "DeleteThenCreate", "terraform_data.u": "Create"},
+			outputs: map[string]cty.Value{"a": cty.UnknownVal(cty.String), "u": cty.UnknownVal(cty.String)},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
