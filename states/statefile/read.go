@@ -304,6 +304,7 @@ func readObject(t *instanceTailV4) (*states.ResourceInstanceObjectSrc, error) {
 		Status:              states.ObjectReady,
 		Private:             t.PrivateRaw,
 		CreateBeforeDestroy: t.CreateBeforeDestroy,
+		SkipDestroy:         t.SkipDestroy,
 	}
 	switch {
 	case len(t.AttributesRaw) > 0:

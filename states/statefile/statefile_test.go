@@ -356,3 +356,24 @@ func TestReadWithoutEach(t *testing.T) {
 		}
 	}
 }
+
+// TestSkipDestroyKept: OpenTofu's skip_destroy survives a read and write,
+// so a state plankit writes back still tells OpenTofu to forget the object
+// rather than destroy it.
+func TestSkipDestroyKept(t *testing.T) {
+	const src = `{"version":4,"terraform_version":"1.12.6","serial":1,"lineage":"l","outputs":{},"resources":[
+{"mode":"managed","type":"null_resource","name":"keep","provider":"provider[\"registry.opentofu.org/hashicorp/null\"]","instances":[
+ {"schema_version":0,"attributes":{"id":"1","triggers":null},"sensitive_attributes":[],"skip_destroy":true}]}],"check_results":null}`
+	f := readBytes(t, []byte(src))
+	r := f.State.RootModule().Resources["null_resource.keep"]
+	if !r.Instances[addrs.NoKey].Current.SkipDestroy {
+		t.Fatal("skip_destroy not read")
+	}
+	out := string(writeBytes(t, f))
+	if !strings.Contains(out, `"skip_destroy": true`) {
+		t.Fatalf("skip_destroy lost:\n%s", out)
+	}
+	if again := string(writeBytes(t, readBytes(t, []byte(out)))); again != out {
+		t.Fatalf("not stable:\n%s", again)
+	}
+}

@@ -54,6 +54,7 @@ type instanceTailV4 struct {
 	PrivateRaw              []byte            `json:"private,omitempty"`
 	Dependencies            []string          `json:"dependencies,omitempty"`
 	CreateBeforeDestroy     bool              `json:"create_before_destroy,omitempty"`
+	SkipDestroy             bool              `json:"skip_destroy,omitempty"` // OpenTofu's
 }
 
 // pathStepV4 is one step of a sensitive attribute path.
