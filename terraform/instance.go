@@ -62,10 +62,16 @@ func (ic *instanceCtx) managed(ctx context.Context) hcl.Diagnostics {
 		if d := ic.preventDestroy(plans.Delete); d != nil {
 			return append(diags, d)
 		}
+		if d := skipDestroyDiag(w.addr, cur); d != nil {
+			return append(diags, d)
+		}
 		return append(diags, ic.planDelete(prior, addrs.NotDeposed, plans.ReasonNone)...)
 	case w.gone:
 		if prior.IsNull() {
 			return diags
+		}
+		if d := skipDestroyDiag(w.addr, cur); d != nil {
+			return append(diags, d)
 		}
 		return append(diags, ic.planDelete(prior, addrs.NotDeposed, w.orphan)...)
 	}
