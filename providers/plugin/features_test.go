@@ -413,3 +413,18 @@ func TestStderrAndSchemaOnce(t *testing.T) {
 		t.Errorf("GetProviderSchema calls per process = %v, want [1 0]", got)
 	}
 }
+
+// TestLargeValues sends and receives a value far over gRPC's default 4 MiB
+// message limit.
+func TestLargeValues(t *testing.T) {
+	p, _ := testProvider(t, "fw")
+	configure(t, p)
+	b := p.GetProviderSchema().ResourceTypes["fwtest_thing"].Block
+	big := cty.StringVal(strings.Repeat("x", 12<<20))
+	cfg := with(b, map[string]cty.Value{"name": cty.StringVal("big"), "value": big})
+	r := p.PlanResourceChange(providers.PlanResourceChangeRequest{TypeName: "fwtest_thing", PriorState: cty.NullVal(b.ImpliedType()), ProposedNewState: cfg, Config: cfg})
+	noErrors(t, "plan", r.Diagnostics)
+	if !r.PlannedState.GetAttr("value").RawEquals(big) {
+		t.Errorf("planned value lost its 12 MiB")
+	}
+}
