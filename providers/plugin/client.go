@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
@@ -109,6 +110,7 @@ type process struct {
 	stop func(ctx context.Context) error
 
 	closeOnce sync.Once
+	closing   atomic.Bool   // set when close starts: calls failing now were cut short
 	done      chan struct{} // closed by close; releases the start thread
 }
 
@@ -224,6 +226,7 @@ func (p *process) startError(err error) error {
 // process group for good measure and forgets the process.
 func (p *process) close() {
 	p.closeOnce.Do(func() {
+		p.closing.Store(true)
 		if p.stop != nil && !p.client.Exited() {
 			ctx, cancel := context.WithTimeout(context.Background(), stopTimeout)
 			_ = p.stop(ctx)
@@ -245,6 +248,10 @@ func (p *process) callError(method string, err error) hcl.Diagnostics {
 	deadline := time.Now().Add(crashTimeout)
 	for !p.client.Exited() && time.Now().Before(deadline) && status.Code(err) == codes.Unavailable {
 		time.Sleep(10 * time.Millisecond)
+	}
+	if p.closing.Load() {
+		return hcl.Diagnostics{tfdiags.Errorf("Provider stopped",
+			"The provider %s was stopped before %s finished (plankit was interrupted or is shutting down).", p.meta.Provider, method)}
 	}
 	if p.client.Exited() {
 		out := crashOutput(p.stderr.String())
