@@ -130,7 +130,7 @@ func start(m Meta, opts Options) (providers.Interface, error) {
 	logger := hclog.New(&hclog.LoggerOptions{
 		Name:   "plugin",
 		Level:  logLevel(opts),
-		Output: os.Stderr,
+		Output: logOutput(opts),
 	})
 	if opts.Stderr != nil {
 		logger.SetLevel(hclog.Off)
@@ -269,20 +269,49 @@ func (p *process) callError(method string, err error) hcl.Diagnostics {
 		"Calling %s on provider %s failed: %v", method, p.meta.Provider, err)}
 }
 
+// logOutput is where provider logs go with TF_LOG: the file TF_LOG_PATH
+// names (appended to, as Terraform does), else plankit's stderr.
+func logOutput(opts Options) io.Writer {
+	path := envValue(opts, "TF_LOG_PATH")
+	if path == "" {
+		return os.Stderr
+	}
+	logFiles.mu.Lock()
+	defer logFiles.mu.Unlock()
+	if f, ok := logFiles.m[path]; ok {
+		return f
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o666)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "plankit: cannot open TF_LOG_PATH %s: %v; provider logs go to stderr\n", path, err)
+		return os.Stderr
+	}
+	logFiles.m[path] = f
+	return f
+}
+
+// logFiles are the TF_LOG_PATH files opened, kept open for the process.
+var logFiles = struct {
+	mu sync.Mutex
+	m  map[string]*os.File
+}{m: map[string]*os.File{}}
+
+// envValue reads k from opts.Env (last entry wins), else the environment.
+func envValue(opts Options, k string) string {
+	for i := len(opts.Env) - 1; i >= 0; i-- {
+		if v, ok := strings.CutPrefix(opts.Env[i], k+"="); ok {
+			return v
+		}
+	}
+	return os.Getenv(k)
+}
+
 // logLevel is the go-plugin log level: from TF_LOG_PROVIDER, else TF_LOG
 // (in opts.Env first, then the environment); Off when neither is set.
 func logLevel(opts Options) hclog.Level {
-	get := func(k string) string {
-		for i := len(opts.Env) - 1; i >= 0; i-- {
-			if v, ok := strings.CutPrefix(opts.Env[i], k+"="); ok {
-				return v
-			}
-		}
-		return os.Getenv(k)
-	}
-	v := get("TF_LOG_PROVIDER")
+	v := envValue(opts, "TF_LOG_PROVIDER")
 	if v == "" {
-		v = get("TF_LOG")
+		v = envValue(opts, "TF_LOG")
 	}
 	switch strings.ToUpper(strings.TrimSpace(v)) {
 	case "":
