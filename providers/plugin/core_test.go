@@ -436,3 +436,52 @@ resource "fwtest_thing" "a" {
 		t.Errorf("action %s, want NoOp", got)
 	}
 }
+
+// TestCoreCreateBeforeDestroy replaces a fwtest_thing with
+// create_before_destroy: the new object exists before the old one goes,
+// and only the new one is left.
+func TestCoreCreateBeforeDestroy(t *testing.T) {
+	f := newCoreFixture(t)
+	src := `terraform {
+  required_providers {
+    fwtest = { source = "plankit/fwtest" }
+  }
+}
+resource "fwtest_thing" "a" {
+  name = "NAME"
+  lifecycle {
+    create_before_destroy = true
+  }
+}
+`
+	_, st := f.mustPlanApply(f.config(strings.Replace(src, "NAME", "one", 1)), states.NewState())
+	oldID := thingID(t, st, "fwtest_thing.a")
+	p, st2 := f.mustPlanApply(f.config(strings.Replace(src, "NAME", "two", 1)), st)
+	if got := actions(p)["fwtest_thing.a"]; got != "CreateThenDelete" {
+		t.Errorf("action %s, want CreateThenDelete", got)
+	}
+	newID := thingID(t, st2, "fwtest_thing.a")
+	if newID == oldID {
+		t.Fatalf("object not replaced: id %s", newID)
+	}
+	if _, err := os.Stat(filepath.Join(f.stateDir, "thing", oldID+".json")); !os.IsNotExist(err) {
+		t.Errorf("old object still exists: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(f.stateDir, "thing", newID+".json")); err != nil {
+		t.Errorf("new object: %v", err)
+	}
+}
+
+func thingID(t *testing.T, st *states.State, addr string) string {
+	t.Helper()
+	r := st.Resource(mustAbsResource(t, addr))
+	if r == nil || r.Instances[addrs.NoKey] == nil || r.Instances[addrs.NoKey].Current == nil {
+		t.Fatalf("%s not in state", addr)
+	}
+	var attrs map[string]any
+	if err := json.Unmarshal(r.Instances[addrs.NoKey].Current.AttrsJSON, &attrs); err != nil {
+		t.Fatal(err)
+	}
+	id, _ := attrs["id"].(string)
+	return id
+}
