@@ -160,6 +160,10 @@ func TestCorePlanApply(t *testing.T) {
 		t.Fatal(err)
 	}
 	id, _ := attrs["id"].(string)
+	var private map[string][]byte
+	if err := json.Unmarshal(a.Instances[addrs.NoKey].Current.Private, &private); err != nil || string(private["fwtest"]) != `{"created":"a"}` {
+		t.Errorf("private data in state = %q (%v)", a.Instances[addrs.NoKey].Current.Private, err)
+	}
 	if attrs["password_wo"] != nil {
 		t.Errorf("write-only value in state: %v", attrs["password_wo"])
 	}
@@ -186,6 +190,14 @@ func TestCorePlanApply(t *testing.T) {
 	p3, st3 := f.mustPlanApply(cfg3, st)
 	if got := actions(p3); got["fwtest_thing.a"] != "Update" || got["sdktest_thing.b"] != "DeleteThenCreate" {
 		t.Errorf("third plan: %v", got)
+	}
+	// The update received the private data the create stored in state.
+	var obj map[string]any
+	if b, err := os.ReadFile(filepath.Join(f.stateDir, "thing", id+".json")); err != nil || json.Unmarshal(b, &obj) != nil {
+		t.Fatalf("reading the updated object: %v", err)
+	}
+	if obj["value"] != "v2" || obj["private"] != `{"created":"a"}` {
+		t.Errorf("updated object = %v", obj)
 	}
 	for _, ch := range p3.Changes.Resources {
 		var got []string
