@@ -77,6 +77,9 @@ func Factory(m Meta, opts Options) providers.Factory {
 // CleanupClients stops and kills every provider process still running.
 // Safe to call more than once and concurrently with Close.
 func CleanupClients() {
+	// Wait for launches in flight, so none escapes the cleanup.
+	starting.Lock()
+	defer starting.Unlock()
 	live.mu.Lock()
 	procs := make([]*process, 0, len(live.m))
 	for p := range live.m {
@@ -93,6 +96,9 @@ func CleanupClients() {
 	}
 	wg.Wait()
 }
+
+// starting is held (shared) by every launch until its process is in live.
+var starting sync.RWMutex
 
 // live is every process started and not yet closed.
 var live = struct {
@@ -143,6 +149,8 @@ func start(m Meta, opts Options) (providers.Interface, error) {
 	}
 	setProcAttr(cmd)
 
+	starting.RLock()
+	defer starting.RUnlock()
 	p := &process{meta: m, stderr: tail, done: make(chan struct{})}
 	p.client = goplugin.NewClient(&goplugin.ClientConfig{
 		Cmd:             cmd,
