@@ -179,6 +179,17 @@ func TestCorePlanApply(t *testing.T) {
 	if diags.HasErrors() {
 		t.Fatalf("second plan: %s", diags.Error())
 	}
+	// The framework warns about the deprecated "map" argument, and the
+	// warning points at it.
+	warned := false
+	for _, d := range diags {
+		if strings.Contains(d.Detail, "Use list instead.") && d.Subject != nil && d.Subject.Start.Line == 17 {
+			warned = true
+		}
+	}
+	if !warned {
+		t.Errorf("no deprecation warning at main.tf:17: %s", diagsDetail(diags))
+	}
 	for k, v := range actions(p2) {
 		if v != "NoOp" && v != "Read" {
 			t.Errorf("second plan: %s %s", k, v)
