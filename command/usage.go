@@ -59,9 +59,10 @@ const showUsage = `Usage: plan show [-json] [-no-color] FILE
   Terraform's JSON plan representation.
 `
 
-const graphUsage = `Usage: plan graph [-type=plan|plan-destroy|apply] [-plan=FILE] [-state=PATH]
+const graphUsage = `Usage: plan graph [-type=plan|plan-destroy|apply] [-plan=FILE] [-state=PATH] [-plugin-dir=DIR]
 
-  Prints the dependency graph in DOT.
+  Prints the dependency graph in DOT. Providers are found as plan finds
+  them (-plugin-dir first, repeatable), to read their schemas.
 `
 
 const diffUsage = `Usage: plan diff [-json] [-no-color] A.tfplan B.tfplan
