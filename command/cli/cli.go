@@ -61,8 +61,9 @@ func run(cmd func(*command.Meta, []string) int) (code int) {
 	return cmd(m, os.Args[1:])
 }
 
-// pluginFactory starts the provider plugins discovery selects, with the
-// process's environment; their stderr goes to plankit's.
+// pluginFactory starts the provider plugins discovery selects, with
+// plankit's environment. Their stderr is shown only with TF_LOG or
+// TF_LOG_PROVIDER, as Terraform shows it (providers/plugin decides).
 func pluginFactory(p addrs.Provider, version, executable string) providers.Factory {
-	return plugin.Factory(plugin.Meta{Provider: p, Version: version, Executable: executable}, plugin.Options{Stderr: os.Stderr, Env: os.Environ()})
+	return plugin.Factory(plugin.Meta{Provider: p, Version: version, Executable: executable}, plugin.Options{})
 }
