@@ -338,3 +338,69 @@ func noProviderProcesses(t *testing.T, env []string) {
 		t.Errorf("process %s (%s) started by this test is still running after the command ended", p.Name(), exe)
 	}
 }
+
+// TestInitLockFileAndBuiltinConstraints (issue 19): a lock file from tofu
+// init (registry.opentofu.org entries, an entry for a provider not used
+// here) no longer breaks apply, and is left unchanged; a version
+// constraint the built-in does not meet is refused at plan, naming both
+// versions.
+func TestInitLockFileAndBuiltinConstraints(t *testing.T) {
+	dir := t.TempDir()
+	lock := `# This file is maintained automatically by "tofu init".
+# Manual edits may be lost in future updates.
+
+provider "registry.opentofu.org/hashicorp/null" {
+  version     = "3.2.3"
+  constraints = "~> 3.2"
+  hashes = [
+    "h1:I0Um8UkrMUb81Fxq/dxbr3HLP2cecTH2WMJiwKSrwQY=",
+  ]
+}
+
+provider "registry.opentofu.org/hashicorp/aws" {
+  version = "5.80.0"
+  hashes = [
+    "h1:q6ZQVHAX6EFdBLSpDcOQ1tGmZ+lX4ahlvoOxhDCq9FQ=",
+  ]
+}
+`
+	writeFile(t, filepath.Join(dir, ".terraform.lock.hcl"), lock)
+	writeFile(t, filepath.Join(dir, "main.tf"), `
+terraform {
+  required_providers {
+    null = {
+      source  = "hashicorp/null"
+      version = "~> 3.2"
+    }
+  }
+}
+
+resource "null_resource" "a" {}
+`)
+	env := pluginEnv(t)
+	must(t, run(t, dir, "plan", env, "-no-color", "-out=x.tfplan"), 0, "plan")
+	r := run(t, dir, "apply", env, "-no-color", "x.tfplan")
+	must(t, r, 0, "apply")
+	contains(t, r.stdout, "apply", "Apply complete! Resources: 1 added, 0 changed, 0 destroyed.")
+	if got, _ := os.ReadFile(filepath.Join(dir, ".terraform.lock.hcl")); string(got) != lock {
+		t.Errorf("the lock file tofu init wrote was changed:\n%s", got)
+	}
+
+	writeFile(t, filepath.Join(dir, "main.tf"), `
+terraform {
+  required_providers {
+    null = {
+      source  = "hashicorp/null"
+      version = "~> 3.6"
+    }
+  }
+}
+
+resource "null_resource" "a" {}
+`)
+	r = run(t, dir, "plan", env, "-no-color")
+	must(t, r, 1, "plan with an unmet constraint")
+	contains(t, strings.Join(strings.Fields(r.stderr), " "), "plan error",
+		"Built-in provider version does not meet the constraints",
+		"requires hashicorp/null ~> 3.6", "built-in hashicorp/null is version 3.2.4")
+}
