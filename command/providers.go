@@ -256,12 +256,9 @@ func lockOutsideConstraints(p addrs.Provider, lock *depsfile.ProviderLock, c ver
 		lockFile, p.ForDisplay(), lock.Version(), c.String(), p.String(), lockFile)
 }
 
-func constraintString(c version.Constraints) string {
-	if len(c) == 0 {
-		return ""
-	}
-	return c.String()
-}
+// constraintString is the lock file's constraints argument: Terraform's
+// canonical form of every module's constraints.
+func constraintString(c version.Constraints) string { return depsfile.ConstraintsString(c) }
 
 func installDiag(err error) *hcl.Diagnostic {
 	if e, ok := err.(*install.Error); ok {
