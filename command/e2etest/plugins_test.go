@@ -254,6 +254,17 @@ func TestPluginVersionConstraintUnmet(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, ".terraform.lock.hcl")); !os.IsNotExist(err) {
 		t.Error("a failed plan wrote a lock file")
 	}
+
+	// Nothing installed anywhere: every place searched is named.
+	env := pluginEnv(t)
+	r = run(t, dir, "plan", env, "-no-color", "-var", "objects=x")
+	must(t, r, 1, "plan with no plugins")
+	home := strings.TrimPrefix(env[0], "HOME=")
+	contains(t, strings.Join(strings.Fields(r.stderr), " "), "plan error",
+		"Provider not found", "registry.terraform.io/plankit/fwtest (~> 2.0)", "registry.terraform.io/plankit/sdktest (any version)",
+		".terraform/providers "+filepath.Join(dir, ".terraform", "providers")+": nothing",
+		"implied local mirror "+filepath.Join(home, ".terraform.d", "plugins")+": nothing",
+		"Run terraform init or tofu init")
 }
 
 // TestPluginInitialisedDirectory: a directory as terraform init leaves it
