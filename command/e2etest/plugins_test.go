@@ -10,7 +10,9 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"golang.org/x/mod/sumdb/dirhash"
 
@@ -328,26 +330,40 @@ provider "registry.terraform.io/plankit/sdktest" {
 	noProviderProcesses(t, env)
 }
 
-// noProviderProcesses fails when a provider process started with this
-// test's environment (its unique HOME, env[0]) still runs (Linux: /proc).
+// noProviderProcesses fails when a test provider process started with
+// this test's environment (its unique HOME, env[0]) still runs (Linux:
+// /proc).
 func noProviderProcesses(t *testing.T, env []string) {
 	t.Helper()
-	if runtime.GOOS != "linux" {
-		return
+	if left := providerProcesses(t, env); len(left) > 0 {
+		t.Errorf("provider processes started by this test still run after the command ended: %v", left)
 	}
+}
+
+func providerProcesses(t *testing.T, env []string) []string {
+	t.Helper()
+	if runtime.GOOS != "linux" {
+		return nil
+	}
+	bins := plugintest.Build(t)
 	procs, err := os.ReadDir("/proc")
 	if err != nil {
 		t.Fatal(err)
 	}
 	mark := []byte(env[0] + "\x00")
+	var out []string
 	for _, p := range procs {
+		exe, err := os.Readlink(filepath.Join("/proc", p.Name(), "exe"))
+		if err != nil || exe != bins.FW && exe != bins.SDK {
+			continue
+		}
 		environ, err := os.ReadFile(filepath.Join("/proc", p.Name(), "environ"))
 		if err != nil || !bytes.Contains(environ, mark) {
 			continue
 		}
-		exe, _ := os.Readlink(filepath.Join("/proc", p.Name(), "exe"))
-		t.Errorf("process %s (%s) started by this test is still running after the command ended", p.Name(), exe)
+		out = append(out, p.Name()+" "+filepath.Base(exe))
 	}
+	return out
 }
 
 // TestInitLockFileAndBuiltinConstraints (issue 19): a lock file from tofu
@@ -414,4 +430,72 @@ resource "null_resource" "a" {}
 	contains(t, strings.Join(strings.Fields(r.stderr), " "), "plan error",
 		"Built-in provider version does not meet the constraints",
 		"requires hashicorp/null ~> 3.6", "built-in hashicorp/null is version 3.2.4")
+}
+
+// TestPluginProcessesStopOnInterrupt: Ctrl-C twice during an apply with
+// plugin providers running (the second exits at once) leaves no provider
+// process behind.
+func TestPluginProcessesStopOnInterrupt(t *testing.T) {
+	mirror := newPluginMirror(t)
+	dir, objects, ctl := t.TempDir(), t.TempDir(), t.TempDir()
+	release := filepath.Join(ctl, "release")
+	writeFile(t, filepath.Join(dir, "main.tf"), fmt.Sprintf(pluginConfig, "~> 1.0")+`
+resource "fwtest_thing" "slow" {
+  name = "slow"
+  provisioner "local-exec" {
+    command = "echo ready; while [ ! -e '`+release+`' ]; do sleep 0.05; done"
+  }
+}
+`)
+	env := pluginEnv(t)
+	must(t, run(t, dir, "plan", env, "-no-color", "-plugin-dir="+mirror.dir, "-var", "objects="+objects, "-out=p.tfplan"), 0, "plan")
+	noProviderProcesses(t, env)
+
+	cmd := command(dir, "apply", env, "-no-color", "-plugin-dir="+mirror.dir, "p.tfplan")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	watchdog := time.AfterFunc(2*time.Minute, func() { _ = cmd.Process.Kill() })
+	defer watchdog.Stop()
+	defer writeFile(t, release, "")
+	outLines, ready := readLines(stdout, "fwtest_thing.slow (local-exec): ready")
+	errLines, acked := readLines(stderr, "Interrupt received.")
+	<-ready
+	if !outLines.has("(local-exec): ready") {
+		_ = cmd.Process.Kill()
+		<-outLines.done
+		<-errLines.done
+		_ = cmd.Wait()
+		t.Fatalf("the provisioner never started:\n%s\n%s", outLines, errLines)
+	}
+	if len(providerProcesses(t, env)) == 0 {
+		t.Errorf("no provider process runs during the apply: the check cannot see them")
+	}
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	<-acked
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	<-outLines.done
+	<-errLines.done
+	if err := cmd.Wait(); err == nil {
+		t.Errorf("an interrupted apply exited 0\n%s\n%s", outLines, errLines)
+	}
+	noTrace(t, result{outLines.String(), errLines.String(), 1}, "interrupted apply")
+	// The second Ctrl-C exits at once; the plugins are stopped on the way.
+	deadline := time.Now().Add(5 * time.Second)
+	for len(providerProcesses(t, env)) > 0 && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	noProviderProcesses(t, env)
 }
