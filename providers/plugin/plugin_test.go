@@ -72,6 +72,20 @@ func fwPrivate(t *testing.T, b []byte) string {
 	return string(m["fwtest"])
 }
 
+func writeObject(t *testing.T, dir, kind, id string, m map[string]any) {
+	t.Helper()
+	b, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, kind), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, kind, id+".json"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func objectExists(dir, kind, id string) bool {
 	_, err := os.Stat(filepath.Join(dir, kind, id+".json"))
 	return err == nil
