@@ -41,7 +41,8 @@ type planFlags struct {
 	detailedExitcode bool
 	signKey          string
 	pluginDirs       multiFlag
-	inline           bool // apply without a plan file
+	backendConfig    multiFlag // -backend-config KEY=VALUE or FILE
+	inline           bool      // apply without a plan file
 }
 
 func (f *planFlags) register(fs *flagSet) {
@@ -57,6 +58,7 @@ func (f *planFlags) register(fs *flagSet) {
 	fs.BoolVar(&f.detailedExitcode, "detailed-exitcode", false, "exit 0 when no changes, 1 on error, 2 when there are changes")
 	fs.StringVar(&f.signKey, "sign-key", "", "sign the plan archive with this ed25519 private key file")
 	fs.Var(&f.pluginDirs, "plugin-dir", "look for provider plugins in this filesystem mirror directory first (repeatable)")
+	fs.Var(&f.backendConfig, "backend-config", "backend setting KEY=VALUE, or a file of them (repeatable)")
 }
 
 // Plan runs the plan binary: `plan [options]`, or one of its
@@ -76,6 +78,16 @@ func Plan(m *Meta, args []string) (code int) {
 			return ForceUnlock(m, chdir, rest[1:])
 		case "providers":
 			return Providers(m, chdir, rest[1:])
+		case "version", "-version", "--version", "-v":
+			return VersionCmd(m, chdir, rest[1:])
+		case "validate":
+			return Validate(m, chdir, rest[1:])
+		case "output":
+			return Output(m, chdir, rest[1:])
+		case "state":
+			return StateCmd(m, chdir, rest[1:])
+		case "fmt":
+			return Fmt(m, chdir, rest[1:])
 		case "help", "-help", "--help", "-h":
 			fmt.Fprint(m.Stdout, planUsage)
 			return ExitOK
@@ -99,10 +111,17 @@ func Plan(m *Meta, args []string) (code int) {
 	if f.destroy && f.refreshOnly {
 		return usageError(m, "-destroy and -refresh-only are mutually exclusive")
 	}
+	if msg := checkPlanOptions(&f); msg != "" {
+		return usageError(m, msg)
+	}
 	ui := newUI(m, f.json, f.noColor)
 	wd := workDir(f.chdir)
 	if st, err := os.Stat(wd); err != nil || !st.IsDir() {
 		ui.diags(hcl.Diagnostics{tfdiags.Errorf("Invalid -chdir directory", "The directory %q does not exist or is not a directory.", wd)}, Sources{})
+		return ExitError
+	}
+	if ds := checkSignKey(wd, &f); ds.HasErrors() {
+		ui.diags(ds, Sources{})
 		return ExitError
 	}
 	res := runPlan(m, ui, wd, &f)
@@ -153,7 +172,7 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 	stopInterrupts := watchInterrupts(m, ui, cancel, nil)
 	defer stopInterrupts()
 
-	mgr, release, ds := openState(ctx, in.spath, f.lock, f.lockTimeout, "OperationTypePlan")
+	mgr, release, ds := openBackendState(ctx, in.backend, f.lock, f.lockTimeout, "OperationTypePlan")
 	if ds.HasErrors() {
 		ui.diags(append(warnings, ds...), src)
 		return planResult{code: ExitError}
@@ -179,10 +198,12 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 	}
 	in.factories = resolved.factories
 	plan, ds := runCorePlan(ctx, m, wd, f, in, prior)
+	recordPlanContext(plan, in.backend.localPath(), in.clock)
+	ds = append(ds, replaceWarnings(plan, in.replace)...)
 	if !showPlan(ui, plan, append(warnings, ds...), len(in.targets) > 0, src) {
 		return planResult{code: ExitError}
 	}
-	if ds := savePlanOutput(m, ui, wd, f, plan, in.config, sf, resolved.locks); ds.HasErrors() {
+	if ds := savePlanOutput(m, ui, wd, f, plan, in.config, sf, resolved.locks, in.backend.record()); ds.HasErrors() {
 		ui.diags(ds, src)
 		return planResult{code: ExitError}
 	}
@@ -194,6 +215,13 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 // tracks, almost always because it is the wrong directory. Terraform
 // refuses too.
 func refuseEmptyConfig(wd string, f *planFlags) hcl.Diagnostics {
+	if _, err := os.ReadDir(wd); err != nil {
+		// An unlistable directory has no visible files, but "no
+		// configuration files" would send the user the wrong way.
+		abs, _ := filepath.Abs(wd)
+		return hcl.Diagnostics{tfdiags.Errorf("Failed to read the configuration directory",
+			"The directory %s cannot be listed: %s. Check its permissions.", abs, pathErrCause(err))}
+	}
 	if hasConfigFiles(wd) || f.destroy {
 		return nil
 	}
@@ -210,9 +238,9 @@ type planInputs struct {
 	targets []addrs.Targetable
 	replace []addrs.AbsResourceInstance
 	clock   func() time.Time
-	spath   string
 	// factories serve the providers, once resolved.
 	factories map[addrs.Provider]providers.Factory
+	backend   *backendSettings
 }
 
 // loadPlanInputs loads the configuration and then every input the flags
@@ -234,8 +262,15 @@ func loadPlanInputs(m *Meta, wd string, f *planFlags) (planInputs, hcl.Diagnosti
 	diags = append(diags, ds...)
 	in.clock, ds = planClock(m.Env)
 	diags = append(diags, ds...)
-	in.spath, ds = statePath(wd, f.state, config)
+	in.backend, ds = resolveBackend(m, wd, config, f.state, f.backendConfig, nil)
 	diags = append(diags, ds...)
+	_, ds = envMaxInstances(m.Env)
+	diags = append(diags, ds...)
+	// A corrupt lock file is refused by every plan, saved or not (and by
+	// apply without a plan file), not only when an archive records it.
+	if _, ds = depsfile.LoadLocksFromFile(filepath.Join(wd, depsfile.LockFilePath)); ds.HasErrors() {
+		diags = append(diags, ds...)
+	}
 	return in, diags
 }
 
@@ -252,7 +287,8 @@ func runCorePlan(ctx context.Context, m *Meta, wd string, f *planFlags, in planI
 	// The working directory is the -chdir directory, as if the process
 	// had changed into it (Terraform does): path.cwd, abspath and the
 	// file functions resolve against it.
-	core, ds := terraform.NewContext(&terraform.ContextOpts{Providers: in.factories, Parallelism: f.parallelism, Hooks: hooks, WorkingDir: wd})
+	maxInst, _ := envMaxInstances(m.Env) // checked with the other inputs (loadPlanInputs)
+	core, ds := terraform.NewContext(&terraform.ContextOpts{Providers: in.factories, Parallelism: f.parallelism, Hooks: hooks, WorkingDir: wd, MaxInstances: maxInst, Workspace: in.backend.ws})
 	if ds.HasErrors() {
 		return nil, ds
 	}
@@ -296,17 +332,17 @@ func showPlan(ui *ui, plan *plans.Plan, diags hcl.Diagnostics, targeted bool, sr
 // savePlanOutput writes the archive for -out and says how to apply it,
 // or notes that an unsaved plan may not be what apply does (not for
 // -json, nor for apply without a plan file).
-func savePlanOutput(m *Meta, ui *ui, wd string, f *planFlags, plan *plans.Plan, config *configs.Config, sf *statefile.File, locks *depsfile.Locks) hcl.Diagnostics {
+func savePlanOutput(m *Meta, ui *ui, wd string, f *planFlags, plan *plans.Plan, config *configs.Config, sf *statefile.File, locks *depsfile.Locks, be *planfile.Backend) hcl.Diagnostics {
 	if f.out != "" {
 		out := resolve(wd, f.out)
-		if ds := writePlanFile(out, f.signKey, wd, plan, config, sf, locks); ds.HasErrors() {
+		if ds := writePlanFile(out, f.signKey, wd, plan, config, sf, locks, be); ds.HasErrors() {
 			return ds
 		}
 		if !f.json {
-			fmt.Fprintf(ui.out, "\n%s\n\nSaved the plan to: %s\n\nTo perform exactly these actions, run the following command to apply:\n    apply %q\n",
-				ui.col.Gray(hr), f.out, f.out)
+			fmt.Fprintf(ui.out, "\n%s\n\nSaved the plan to: %s\n\nTo perform exactly these actions, run the following command to apply:\n    %s\n",
+				ui.col.Gray(hr), f.out, applyHint(f))
 		}
-	} else if !f.json && !f.inline {
+	} else if !f.json && !f.inline && planHasChanges(plan) {
 		fmt.Fprintf(ui.out, "\n%s\n\nNote: You didn't use the -out option to save this plan, so plankit can't\nguarantee to take exactly these actions if you run \"apply\" now.\n", ui.col.Gray(hr))
 	}
 	return nil
@@ -332,8 +368,8 @@ func planHasChanges(p *plans.Plan) bool {
 
 // writePlanFile writes the archive: the plan, the prior and previous-run
 // states with the lineage and serial they came from, the configuration
-// snapshot and the provider locks.
-func writePlanFile(out, signKey, wd string, plan *plans.Plan, config *configs.Config, sf *statefile.File, locks *depsfile.Locks) hcl.Diagnostics {
+// snapshot, the provider locks and the backend and workspace (be).
+func writePlanFile(out, signKey, wd string, plan *plans.Plan, config *configs.Config, sf *statefile.File, locks *depsfile.Locks, be *planfile.Backend) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	lineage, serial := "", uint64(0)
 	if sf != nil {
@@ -345,6 +381,7 @@ func writePlanFile(out, signKey, wd string, plan *plans.Plan, config *configs.Co
 		PreviousRunStateFile: &statefile.File{Lineage: lineage, Serial: serial, State: plan.PrevRunState},
 		ConfigSnapshot:       config.Snapshot(),
 		DependencyLocks:      locks,
+		Backend:              be,
 	}
 	if signKey != "" {
 		key, err := planfile.LoadSigningKey(resolve(wd, signKey))
