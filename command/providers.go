@@ -340,3 +340,15 @@ func legacyLocks(locks *depsfile.Locks, config *configs.Config, factories map[ad
 	}
 	return locks
 }
+
+// validateFactories serves plan validate: the configuration's providers,
+// found as plan finds them and checked against the working directory's
+// lock file, without recording anything.
+func validateFactories(m *Meta, wd string, config *configs.Config) (map[addrs.Provider]providers.Factory, hcl.Diagnostics) {
+	locks, diags := depsfile.LoadLocksFromFile(filepath.Join(wd, depsfile.LockFilePath))
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	f, ds := discoveredFactories(m, wd, nil, config, nil, locks, depsfile.LockFilePath)
+	return f, append(diags, ds...)
+}

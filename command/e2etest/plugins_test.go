@@ -160,7 +160,8 @@ func TestPluginProvidersPlanCopyApply(t *testing.T) {
 	must(t, r, 0, "plan")
 	contains(t, r.stdout, "plan output",
 		"plankit recorded the provider selections in .terraform.lock.hcl:\n  registry.terraform.io/plankit/fwtest 1.0.0\n  registry.terraform.io/plankit/sdktest 2.1.0",
-		"# fwtest_thing.a will be created", "# sdktest_thing.b will be created", "Plan: 2 to add, 0 to change, 0 to destroy.")
+		"# fwtest_thing.a will be created", "# sdktest_thing.b will be created", "Plan: 2 to add, 0 to change, 0 to destroy.",
+		"apply -plugin-dir="+mirror.dir+" \"x.tfplan\"")
 	if got := mirror.starts(t); len(got) == 0 {
 		t.Errorf("plan started no provider process")
 	}
@@ -320,6 +321,10 @@ provider "registry.terraform.io/plankit/sdktest" {
 	if got := mirror.starts(t); len(got) != 0 {
 		t.Errorf("plan providers started %v", got)
 	}
+
+	r = run(t, dir, "plan", env, "-chdir="+dir, "validate", "-no-color")
+	must(t, r, 0, "plan validate")
+	contains(t, r.stdout, "plan validate", "Success! The configuration is valid.")
 
 	r = run(t, dir, "apply", env, "-no-color", "-auto-approve", "-var", "objects="+objects)
 	must(t, r, 0, "apply")
