@@ -136,6 +136,9 @@ func start(m Meta, opts Options) (providers.Interface, error) {
 
 	cmd := exec.Command(exe)
 	cmd.Env = append(os.Environ(), opts.Env...)
+	if logger.GetLevel() == hclog.Off && opts.Stderr == nil {
+		cmd.Env = quietProviderLogs(cmd.Env)
+	}
 	setProcAttr(cmd)
 
 	p := &process{meta: m, stderr: tail, done: make(chan struct{})}
@@ -285,4 +288,30 @@ func logLevel(opts Options) hclog.Level {
 		}
 		return hclog.Trace
 	}
+}
+
+// providerLogLevels are the variables with which providers built on
+// terraform-plugin-go, -framework and -sdk choose their log levels; unset,
+// they log every request at TRACE to stderr (several KiB per call), which
+// is the largest cost of a call. When nobody will read those logs (no
+// TF_LOG, no Options.Stderr), quietProviderLogs turns them off, except
+// the ones the user set. Panics and other stderr output are unaffected.
+var providerLogLevels = []string{
+	"TF_LOG_SDK", "TF_LOG_SDK_PROTO", "TF_LOG_SDK_FRAMEWORK",
+	"TF_LOG_SDK_HELPER_SCHEMA", "TF_LOG_SDK_HELPER_RESOURCE", "TF_LOG_PROVIDER",
+}
+
+func quietProviderLogs(env []string) []string {
+	set := map[string]bool{}
+	for _, kv := range env {
+		if k, _, ok := strings.Cut(kv, "="); ok {
+			set[k] = true
+		}
+	}
+	for _, k := range providerLogLevels {
+		if !set[k] {
+			env = append(env, k+"=off")
+		}
+	}
+	return env
 }

@@ -1,6 +1,7 @@
 package plugin_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -11,9 +12,12 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/command/jsonplan"
+	"github.com/plankit/plankit/command/render"
 	"github.com/plankit/plankit/configs"
 	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/providers/builtin"
+	"github.com/plankit/plankit/providers/configschema"
 	"github.com/plankit/plankit/providers/plugin"
 	"github.com/plankit/plankit/providers/plugin/plugintest"
 	"github.com/plankit/plankit/states"
@@ -137,6 +141,13 @@ func TestCorePlanApply(t *testing.T) {
 			t.Errorf("first plan: %s = %q, want %q (all: %v)", k, actions(p)[k], v, actions(p))
 		}
 	}
+	checkSensitiveRendering(t, p)
+	for _, ch := range p.Changes.Resources {
+		if len(ch.RequiredReplace) > 0 {
+			t.Errorf("%s (%s) lists paths forcing replacement: %#v", ch.Addr, ch.Action, ch.RequiredReplace)
+		}
+	}
+
 	// The objects exist, wired together.
 	a := st.Resource(mustAbsResource(t, "fwtest_thing.a"))
 	if a == nil {
@@ -174,6 +185,16 @@ func TestCorePlanApply(t *testing.T) {
 	if got := actions(p3); got["fwtest_thing.a"] != "Update" || got["sdktest_thing.b"] != "DeleteThenCreate" {
 		t.Errorf("third plan: %v", got)
 	}
+	for _, ch := range p3.Changes.Resources {
+		var got []string
+		for _, rp := range ch.RequiredReplace {
+			got = append(got, configschema.FormatPath(rp))
+		}
+		want := map[string]string{"sdktest_thing.b": "name"}[ch.Addr.String()]
+		if strings.Join(got, ",") != want {
+			t.Errorf("%s: paths forcing replacement %v, want %q", ch.Addr, got, want)
+		}
+	}
 
 	// Destroy everything.
 	cfg4 := f.config(`terraform {
@@ -199,4 +220,105 @@ func mustAbsResource(t testing.TB, s string) addrs.AbsResource {
 	t.Helper()
 	typ, name, _ := strings.Cut(s, ".")
 	return addrs.AbsResource{Resource: addrs.Resource{Mode: addrs.ManagedResourceMode, Type: typ, Name: name}}
+}
+
+// checkSensitiveRendering renders the first plan as text and as JSON: the
+// values of sensitive attributes (top-level and inside nested attributes)
+// never reach the text, and the JSON marks them in after_sensitive.
+func checkSensitiveRendering(t *testing.T, p *plans.Plan) {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := render.Plan(&buf, p, false); err != nil {
+		t.Fatal(err)
+	}
+	text := buf.String()
+	for _, secret := range []string{"s3cret", "hidden", `"pw"`} {
+		if strings.Contains(text, secret) {
+			t.Errorf("rendered plan shows %s:\n%s", secret, text)
+		}
+	}
+	if !strings.Contains(text, "(sensitive value)") || !strings.Contains(text, `"l0"`) {
+		t.Errorf("rendered plan lacks the redaction or the nested values:\n%s", text)
+	}
+	js, err := jsonplan.Marshal(p, jsonplan.Options{Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		ResourceChanges []struct {
+			Address string `json:"address"`
+			Change  struct {
+				AfterSensitive map[string]any `json:"after_sensitive"`
+			} `json:"change"`
+		} `json:"resource_changes"`
+	}
+	if err := json.Unmarshal(js, &doc); err != nil {
+		t.Fatal(err)
+	}
+	for _, rc := range doc.ResourceChanges {
+		if rc.Address != "fwtest_thing.a" {
+			continue
+		}
+		as := rc.Change.AfterSensitive
+		single, _ := as["single"].(map[string]any)
+		if as["secret"] != true || single["s"] != true {
+			t.Errorf("after_sensitive = %v", as)
+		}
+		return
+	}
+	t.Errorf("no fwtest_thing.a in the JSON plan")
+}
+
+// TestCoreCrashMidApply: a provider that panics while creating the second
+// of two dependent resources. The apply fails with an error quoting the
+// panic, and the state keeps the first object.
+func TestCoreCrashMidApply(t *testing.T) {
+	f := newCoreFixture(t)
+	cfg := f.config(`
+terraform {
+  required_providers {
+    fwtest = { source = "plankit/fwtest" }
+  }
+}
+resource "fwtest_thing" "ok" {
+  name = "ok"
+}
+resource "fwtest_thing" "boom" {
+  name  = "boom"
+  value = fwtest_thing.ok.id
+  crash = true
+}
+`)
+	p, diags := f.plan(cfg, states.NewState())
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	st, diags := f.ctx.Apply(context.Background(), p, cfg, nil)
+	if !diags.HasErrors() {
+		t.Fatal("apply succeeded")
+	}
+	msg := diagsDetail(diags)
+	for _, want := range []string{"Provider crashed", "registry.terraform.io/plankit/fwtest", `panic: fwtest: crash requested while creating "boom"`} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("diagnostics do not mention %q:\n%s", want, msg)
+		}
+	}
+	if st == nil {
+		t.Fatal("no state after the failed apply")
+	}
+	ok := st.Resource(mustAbsResource(t, "fwtest_thing.ok"))
+	if ok == nil || ok.Instances[addrs.NoKey] == nil || ok.Instances[addrs.NoKey].Current == nil {
+		t.Fatalf("state lost fwtest_thing.ok: %v", st.AllResourceInstances())
+	}
+	if b := st.Resource(mustAbsResource(t, "fwtest_thing.boom")); b != nil && b.Instances[addrs.NoKey] != nil && b.Instances[addrs.NoKey].Current != nil {
+		t.Errorf("fwtest_thing.boom in state after its crash")
+	}
+}
+
+func diagsDetail(diags hcl.Diagnostics) string {
+	var b strings.Builder
+	for _, d := range diags {
+		b.WriteString(d.Summary + ": " + d.Detail + "\n")
+	}
+	return b.String()
 }

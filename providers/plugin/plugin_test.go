@@ -19,6 +19,11 @@ import (
 // closes it when the test ends.
 func testProvider(t *testing.T, which string) (providers.Interface, string) {
 	t.Helper()
+	return testProviderB(t, which)
+}
+
+func testProviderB(t testing.TB, which string) (providers.Interface, string) {
+	t.Helper()
 	bins := plugintest.Build(t)
 	dir := t.TempDir()
 	exe, addr, env := bins.FW, plugintest.FWAddress, "FWTEST_STATE_DIR="

@@ -5,8 +5,9 @@ import (
 	"sync"
 )
 
-// tailBuffer keeps the last max bytes written to it. Safe for concurrent
-// use.
+// tailBuffer keeps (at least) the last max bytes written to it, trimming
+// only when twice that has accumulated, so a chatty provider costs
+// amortized O(1) per byte. Safe for concurrent use.
 type tailBuffer struct {
 	mu  sync.Mutex
 	max int
@@ -19,8 +20,8 @@ func (t *tailBuffer) Write(b []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.buf = append(t.buf, b...)
-	if over := len(t.buf) - t.max; over > 0 {
-		t.buf = append(t.buf[:0], t.buf[over:]...)
+	if len(t.buf) > 2*t.max {
+		t.buf = append(t.buf[:0], t.buf[len(t.buf)-t.max:]...)
 	}
 	return len(b), nil
 }
@@ -28,7 +29,7 @@ func (t *tailBuffer) Write(b []byte) (int, error) {
 func (t *tailBuffer) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return string(t.buf)
+	return string(t.buf[max(0, len(t.buf)-t.max):])
 }
 
 // crashOutput picks what to quote from a crashed provider's stderr: from
