@@ -77,17 +77,19 @@ Options:
   -no-color   No colour.
 `
 
-const graphUsage = `Usage: plan graph [-type=plan|plan-destroy|apply] [-plan=FILE] [-state=PATH]
+const graphUsage = `Usage: plan graph [-type=plan|plan-destroy|apply] [-plan=FILE] [-state=PATH] [-plugin-dir=DIR]
 
   Prints the dependency graph in DOT. With -plan=FILE the graph comes from
   the archive alone (default type apply); without, from the working
-  directory's configuration and state (default type plan).
+  directory's configuration and state (default type plan). Providers are
+  found as plan finds them, to read their schemas.
 
 Options:
-  -type=TYPE     plan, plan-destroy or apply (apply needs -plan=FILE).
-  -plan=FILE     Draw the graph of this plan archive.
-  -state=PATH    State file, without -plan (default terraform.tfstate, or
-                 the local backend's path).
+  -type=TYPE       plan, plan-destroy or apply (apply needs -plan=FILE).
+  -plan=FILE       Draw the graph of this plan archive.
+  -state=PATH      State file, without -plan (default terraform.tfstate, or
+                   the local backend's path).
+  -plugin-dir=DIR  Look for provider plugins here first (repeatable).
 `
 
 const diffUsage = `Usage: plan diff [-json] [-no-color] A.tfplan B.tfplan
