@@ -60,9 +60,9 @@ type walkState struct {
 	skipRefr bool
 	stateIdx stateIndex
 	applied  *applyIndex
-	dirty    func()    // announces a state change to the persister (apply)
-	scopes   sync.Map  // module directory -> *sync.Pool of *lang.Scope
-	compat   sync.Pool // *compatChecker (compatibleValues)
+	writer   StateWriter // persists state changes (apply); may be nil
+	scopes   sync.Map    // module directory -> *sync.Pool of *lang.Scope
+	compat   sync.Pool   // *compatChecker (compatibleValues)
 	// clock is plantimestamp's source (nil in validation: unknown).
 	clock *lang.PlanClock
 	// files serves the file functions: a filerec.Recorder while planning,
