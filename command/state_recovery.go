@@ -19,7 +19,10 @@ const maxInFlightListed = 50
 // state (the manager already replayed it while reading) into the state
 // file when this command holds the lock, and returns the warning that
 // names what was recovered and the instances whose fate is unknown.
-func recoverJournal(mgr *statemgr.Filesystem, path string, locked bool) hcl.Diagnostics {
+func recoverJournal(mgr interface {
+	statemgr.Journaled
+	statemgr.Persister
+}, path string, locked bool) hcl.Diagnostics {
 	rec := mgr.Recovery()
 	if rec == nil {
 		return nil

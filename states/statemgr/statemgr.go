@@ -39,6 +39,17 @@ type Storage interface {
 	Persister
 }
 
+// Journaled is a manager that keeps a Journal of the changes an apply made
+// since its last full write, and replays a journal left by an apply that
+// did not finish whenever it reads its state (ReplayJournal), reporting
+// what it found through Recovery until a PersistState stores it. Every
+// backend that stores state gives apply these guarantees by implementing
+// it; Filesystem does, with files beside the state.
+type Journaled interface {
+	Journal() (Journal, error)
+	Recovery() *Recovery
+}
+
 // Full is a complete state manager.
 type Full interface {
 	Reader
@@ -48,4 +59,7 @@ type Full interface {
 	Locker
 }
 
-var _ Full = (*Filesystem)(nil)
+var (
+	_ Full      = (*Filesystem)(nil)
+	_ Journaled = (*Filesystem)(nil)
+)
