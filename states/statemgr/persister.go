@@ -50,6 +50,10 @@ type PersisterStats struct {
 // copying) written through the manager, whose per-object encoding cache
 // makes a write cost a copy of the unchanged objects' bytes. Flush and Close
 // force a write of everything announced so far.
+//
+// With a Journal (PersisterOptions.Journal), Begin, Record and End also
+// append each operation's start and result to it before they return, so
+// the lag of the full writes loses nothing when the process dies.
 type BackgroundPersister struct {
 	mgr  Storage
 	src  *states.SyncState
