@@ -10,6 +10,13 @@ import (
 	"github.com/plankit/plankit/tfdiags"
 )
 
+// journaledState is a state manager that keeps apply's journal (the local
+// file manager; any backend implementing statemgr.Journaled).
+type journaledState interface {
+	statemgr.Journaled
+	statemgr.Persister
+}
+
 // maxInFlightListed bounds the in-flight instances a recovery warning
 // lists one by one (at most the parallelism of the interrupted apply in
 // practice).
@@ -19,20 +26,17 @@ const maxInFlightListed = 50
 // state (the manager already replayed it while reading) into the state
 // file when this command holds the lock, and returns the warning that
 // names what was recovered and the instances whose fate is unknown.
-func recoverJournal(mgr interface {
-	statemgr.Journaled
-	statemgr.Persister
-}, path string, locked bool) hcl.Diagnostics {
+func recoverJournal(mgr journaledState, where string, locked bool) hcl.Diagnostics {
 	rec := mgr.Recovery()
 	if rec == nil {
 		return nil
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "An apply on the state %s did not finish: the process stopped (killed, crashed or lost power) while it ran. ", path)
+	fmt.Fprintf(&b, "An apply on %s did not finish: the process stopped (killed, crashed or lost power) while it ran. ", where)
 	if locked {
 		if err := mgr.PersistState(); err != nil {
 			return hcl.Diagnostics{tfdiags.Errorf("Failed to save the recovered state",
-				"The journal of an interrupted apply beside %s records %d changes the state file lacks, but writing them to it failed: %s. Nothing was lost: the journal stays, and the next run tries again.", path, len(rec.Changed), err)}
+				"The journal of an interrupted apply on %s records changes to %d resource instance(s), but writing them to the state failed: %s. Nothing was lost: the journal stays, and the next run tries again.", where, len(rec.Changed), err)}
 		}
 		fmt.Fprintf(&b, "Its journal held the changes it made to %d resource instance(s) after its last full write of the state file; they are now written to the state.", len(rec.Changed))
 	} else {

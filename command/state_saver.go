@@ -3,7 +3,6 @@ package command
 import (
 	"fmt"
 	"io"
-	"os"
 	"sync"
 
 	"github.com/hashicorp/hcl/v2"
@@ -27,11 +26,12 @@ import (
 // writes between the persister, the final write and the second Ctrl-C.
 type stateSaver struct {
 	mu      sync.Mutex
-	mgr     *statemgr.Filesystem
+	mgr     savedState
 	last    *states.State
 	pending *states.State // handed over by the persister, not yet written
 	wd      string
-	spath   string
+	spath   string // where the state lives, for messages
+	remote  bool   // the state is in a remote backend: recover with state push
 	dump    io.Writer
 
 	p          *statemgr.BackgroundPersister
@@ -40,17 +40,21 @@ type stateSaver struct {
 
 var _ terraform.StateWriter = (*stateSaver)(nil)
 
-// Start starts the persister on the live state. A state file is written
-// at once when there is none yet, so a state exists from the first object
-// on, for Terraform and OpenTofu too.
+// Start starts the persister on the live state, with the manager's
+// journal when it keeps one (statemgr.Journaled: the local state does). A
+// state is written at once when none is stored yet, so a state exists
+// from the first object on, for Terraform and OpenTofu too.
 func (s *stateSaver) Start(live *states.SyncState) {
-	j, err := s.mgr.Journal()
-	if err != nil {
-		s.journalErr = err
-		j = nil
+	var j statemgr.Journal
+	if jm, ok := s.mgr.(statemgr.Journaled); ok {
+		var err error
+		if j, err = jm.Journal(); err != nil {
+			s.journalErr = err
+			j = nil
+		}
 	}
 	s.p = statemgr.NewBackgroundPersister(s, statemgr.PersisterOptions{Source: live, Journal: j})
-	if _, err := os.Stat(s.spath); os.IsNotExist(err) {
+	if sf := s.mgr.StateFile(); sf == nil || sf.Lineage == "" {
 		s.p.MarkDirty()
 		_ = s.p.Flush() // a failure shows again, and is reported, at Close
 	}
@@ -146,6 +150,9 @@ func (s *stateSaver) flushLast() hcl.Diagnostics {
 // saveRecovery reports that writing st failed with err and saves st to a
 // recovery file (or prints it), returning the diagnostics that say where.
 func (s *stateSaver) saveRecovery(st *states.State, err error) hcl.Diagnostics {
+	if s.remote {
+		return append(hcl.Diagnostics{stateWriteFailed(s.spath, err)}, saveErroredRemote(s.wd, s.spath, s.mgr.StateFile(), st, s.dump)...)
+	}
 	return append(hcl.Diagnostics{stateWriteFailed(s.spath, err)}, saveErroredState(s.wd, s.spath, s.mgr.StateFile(), st, s.dump)...)
 }
 
@@ -168,7 +175,8 @@ func (s *stateSaver) saveFinal(final *states.State) (*states.State, hcl.Diagnost
 		return final, s.saveRecovery(final, err)
 	}
 	var diags hcl.Diagnostics
-	if j, jerr := s.mgr.Journal(); jerr == nil {
+	if jm, ok := s.mgr.(statemgr.Journaled); ok && s.journalErr == nil {
+		j, _ := jm.Journal()
 		if err := j.Remove(); err != nil {
 			diags = append(diags, tfdiags.Warning("Failed to remove the state journal", fmt.Sprintf("The state %s is complete, but removing the journal beside it failed: %s. The next run removes it.", s.spath, err)))
 		}
