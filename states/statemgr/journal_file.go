@@ -88,10 +88,7 @@ func (j *fileJournal) Append(rec []byte) error {
 			return err
 		}
 	}
-	j.buf = j.buf[:0]
-	j.buf = fmt.Appendf(j.buf, "%08x %d\n", crc32.Checksum(rec, crcTable), len(rec))
-	j.buf = append(j.buf, rec...)
-	j.buf = append(j.buf, '\n')
+	j.buf = appendFrame(j.buf[:0], rec)
 	if _, err := j.f.Write(j.buf); err != nil {
 		return fmt.Errorf("writing the state journal %s: %w", j.f.Name(), err)
 	}
@@ -210,17 +207,35 @@ func (j *fileJournal) Records() ([][]byte, int, error) {
 		if err != nil {
 			return nil, 0, fmt.Errorf("reading the state journal: %w", err)
 		}
-		for len(data) > 0 {
-			rec, rest, ok := nextRecord(data)
-			if !ok {
-				damaged++
-				break
-			}
-			recs = append(recs, rec)
-			data = rest
+		r, bad := parseSegment(data)
+		recs = append(recs, r...)
+		if bad {
+			damaged++
 		}
 	}
 	return recs, damaged, nil
+}
+
+// parseSegment splits a segment's bytes into records, up to the first
+// damaged one (bad reports one).
+func parseSegment(data []byte) (recs [][]byte, bad bool) {
+	for len(data) > 0 {
+		rec, rest, ok := nextRecord(data)
+		if !ok {
+			return recs, true
+		}
+		recs = append(recs, rec)
+		data = rest
+	}
+	return recs, false
+}
+
+// appendFrame appends rec framed as a segment stores it: "CRC LEN\n",
+// the record, "\n".
+func appendFrame(dst, rec []byte) []byte {
+	dst = fmt.Appendf(dst, "%08x %d\n", crc32.Checksum(rec, crcTable), len(rec))
+	dst = append(dst, rec...)
+	return append(dst, '\n')
 }
 
 // nextRecord splits the first record off data: "CRC LEN\n", LEN bytes,
