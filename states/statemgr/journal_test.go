@@ -245,3 +245,30 @@ func journalFiles(t *testing.T, path string) []string {
 	}
 	return out
 }
+
+// TestJournalQuietAfterClose: a change announced after Close (a worker
+// the walk no longer waits for) neither panics nor leaves a journal.
+func TestJournalQuietAfterClose(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "terraform.tfstate")
+	mgr := NewFilesystem(path)
+	j, err := mgr.Journal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	live := states.NewState().SyncWrapper()
+	p := NewBackgroundPersister(mgr, PersisterOptions{Source: live, Journal: j})
+	set(t, p, live, 1, "a")
+	if err := p.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Begin(instAddr(2), "create"); err != nil {
+		t.Fatal(err)
+	}
+	set(t, p, live, 2, "b")
+	if err := p.End(instAddr(2)); err != nil {
+		t.Fatal(err)
+	}
+	if left := journalFiles(t, path); len(left) != 0 {
+		t.Errorf("journal files after Close: %v", left)
+	}
+}

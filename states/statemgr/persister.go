@@ -81,6 +81,7 @@ type BackgroundPersister struct {
 	jmu        sync.Mutex
 	inflight   map[string][]byte // instance -> its begin record, while in flight
 	journalErr error             // the first failed append or sync
+	stopped    bool              // Close began: no more records
 	syncWake   chan struct{}
 	syncDone   chan struct{}
 }
@@ -127,6 +128,9 @@ func (p *BackgroundPersister) Begin(addr addrs.AbsResourceInstance, action strin
 	rec := EncodeBegin(addr, action)
 	p.jmu.Lock()
 	defer p.jmu.Unlock()
+	if p.stopped {
+		return nil
+	}
 	if err := p.journal.Append(rec); err != nil {
 		p.noteJournalErr(err)
 		return err
@@ -155,15 +159,15 @@ func (p *BackgroundPersister) Record(addr addrs.AbsResourceInstance) error {
 		var rec []byte
 		rec, err = encodeInstanceState(mini, addr)
 		p.jmu.Lock()
-		if err == nil {
+		if err == nil && !p.stopped {
 			err = p.journal.Append(rec)
+			p.kickSync()
 		}
 		delete(p.inflight, addr.String())
 		if err != nil {
 			p.noteJournalErr(err)
 		}
 		p.jmu.Unlock()
-		p.kickSync()
 	}
 	p.MarkDirty()
 	return err
@@ -179,7 +183,7 @@ func (p *BackgroundPersister) End(addr addrs.AbsResourceInstance) error {
 	p.jmu.Lock()
 	defer p.jmu.Unlock()
 	key := addr.String()
-	if _, ok := p.inflight[key]; !ok {
+	if _, ok := p.inflight[key]; !ok || p.stopped {
 		return nil
 	}
 	delete(p.inflight, key)
@@ -204,6 +208,8 @@ func (p *BackgroundPersister) noteJournalErr(err error) {
 	}
 }
 
+// kickSync wakes syncLoop; p.jmu is held (Close closes the channel under
+// it).
 func (p *BackgroundPersister) kickSync() {
 	select {
 	case p.syncWake <- struct{}{}:
@@ -298,7 +304,10 @@ func (p *BackgroundPersister) Close() error {
 	p.signal()
 	<-p.done
 	if p.journal != nil {
+		p.jmu.Lock()
+		p.stopped = true
 		close(p.syncWake)
+		p.jmu.Unlock()
 		<-p.syncDone
 		if err == nil {
 			// The state stored now holds everything the journal recorded.
