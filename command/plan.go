@@ -74,6 +74,10 @@ func Plan(m *Meta, args []string) (code int) {
 			return Diff(m, chdir, rest[1:])
 		case "force-unlock":
 			return ForceUnlock(m, chdir, rest[1:])
+		case "workspace":
+			return Workspace(m, chdir, rest[1:])
+		case "state":
+			return stateCommand(m, chdir, rest[1:])
 		case "help", "-help", "--help", "-h":
 			fmt.Fprint(m.Stdout, planUsage)
 			return ExitOK

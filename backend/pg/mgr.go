@@ -392,3 +392,23 @@ func (m *Mgr) Close() error {
 	}
 	return err
 }
+
+// RawState returns the workspace's data column as stored (nil when the
+// workspace has no row or an empty one): `state pull`.
+func (m *Mgr) RawState() ([]byte, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var data *string
+	err := m.withConn(context.Background(), func(ctx context.Context, c *pgx.Conn) error {
+		err := c.QueryRow(ctx, fmt.Sprintf("SELECT data FROM %s WHERE name = $1", m.b.table()), m.name).Scan(&data)
+		if errors.Is(err, pgx.ErrNoRows) {
+			data = nil
+			return nil
+		}
+		return err
+	})
+	if err != nil || data == nil {
+		return nil, m.b.redact(err)
+	}
+	return []byte(*data), nil
+}
