@@ -22,6 +22,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/plankit/plankit/backend/pg/pgtest"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -52,7 +54,7 @@ func runMain(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, "building the binaries:", err)
 		return 1
 	}
-	return m.Run()
+	return pgtest.Run(m) // stops the PostgreSQL test server if a test started it
 }
 
 type result struct {
