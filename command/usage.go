@@ -5,6 +5,8 @@ const planUsage = `Usage: plan [options]
        plan graph [-type=plan|plan-destroy|apply] [-plan=FILE]
        plan diff [-json] [-no-color] A.tfplan B.tfplan
        plan force-unlock [-force] [-state=PATH] LOCK_ID
+       plan workspace list|show|new|select|delete [NAME]
+       plan state pull|push [FILE]
 
   Plans the changes that make the real infrastructure match the
   configuration in the working directory.
@@ -28,6 +30,8 @@ Options:
   -no-color            No colour.
   -detailed-exitcode   Exit 0 with no changes, 1 on error, 2 with changes.
   -sign-key=FILE       Sign the archive with an ed25519 private key.
+  -backend-config=KEY=VALUE|FILE
+                       Backend setting, or a file of them (repeatable).
 `
 
 const applyUsage = `Usage: apply [options] [FILE]
@@ -45,6 +49,9 @@ Options:
   -json                Machine-readable output, one JSON object per line.
   -no-color            No colour.
   -verify-key=FILE     Refuse an archive not signed by this ed25519 public key.
+  -backend-config=KEY=VALUE|FILE
+                       Backend setting, or a file of them (repeatable); with
+                       FILE, the plan's recorded backend and workspace apply.
   -auto-approve        Without FILE: apply without asking.
   Without FILE, plan's -var, -var-file, -target, -replace, -destroy,
   -refresh-only and -refresh are accepted too.
@@ -78,4 +85,9 @@ Options:
                   terminal).
   -state=PATH     State file (default terraform.tfstate, or the local
                   backend's path).
+  -backend-config=KEY=VALUE|FILE
+                  Backend setting (repeatable).
+
+  The lock is removed from the selected workspace (TF_WORKSPACE or
+  .terraform/environment).
 `
