@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/plankit/plankit/backend/pg/pgtest"
 	"github.com/plankit/plankit/states"
 	"github.com/plankit/plankit/states/statemgr"
 )
@@ -46,7 +47,13 @@ func BenchmarkPersist10k(b *testing.B) {
 		persist(b, statemgr.NewFilesystem(filepath.Join(b.TempDir(), "terraform.tfstate")))
 	})
 	b.Run("pg", func(b *testing.B) {
-		be := newBackend(b, Config{})
+		srv, err := pgtest.StartDurable()
+		if err != nil {
+			pgtest.Shared(b) // skips or fails as the shared server would
+			b.Fatal(err)
+		}
+		defer srv.Stop()
+		be := newBackend(b, Config{ConnStr: srv.ConnStr("postgres")})
 		m, err := be.stateMgr(context.Background(), "default")
 		if err != nil {
 			b.Fatal(err)

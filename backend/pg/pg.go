@@ -279,9 +279,12 @@ func isConnLost(conn *pgx.Conn, err error) bool {
 	if conn == nil || conn.IsClosed() {
 		return true
 	}
+	// pgx closes the connection on any I/O error, so an open one means
+	// the server answered: only its "connection" and "operator
+	// intervention" classes say the session is going away.
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) {
 		return strings.HasPrefix(pe.Code, "08") || strings.HasPrefix(pe.Code, "57P")
 	}
-	return !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded)
+	return false
 }
