@@ -266,7 +266,7 @@ func (m *Mgr) put(data []byte) error {
 		// transaction: the row holds the old state or the new one, never
 		// part of either, whatever happens to this process or the
 		// connection; and it costs one round trip, not three.
-		_, err := c.Exec(ctx, q, m.name, string(data))
+		_, err := c.Exec(ctx, q, m.name, data) // sent as text, not copied to a string
 		return err
 	})
 	if err != nil {
