@@ -11,11 +11,14 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/backend"
 	"github.com/plankit/plankit/command/render"
 	"github.com/plankit/plankit/configs"
+	"github.com/plankit/plankit/internal/procgroup"
 	"github.com/plankit/plankit/planfile"
 	"github.com/plankit/plankit/plans"
+	"github.com/plankit/plankit/providers"
 	"github.com/plankit/plankit/states"
 	"github.com/plankit/plankit/states/statefile"
 	"github.com/plankit/plankit/terraform"
@@ -50,6 +53,12 @@ func Apply(m *Meta, args []string) (code int) {
 		f.chdir = chdir
 	}
 	if msg := f.check(); msg != "" {
+		return usageError(m, msg)
+	}
+	if msg := checkApplyOptions(fs, &f); msg != "" {
+		return usageError(m, msg)
+	}
+	if msg := checkPlanOptions(&f.planFlags); msg != "" {
 		return usageError(m, msg)
 	}
 	if fs.NArg() > 1 {
@@ -122,7 +131,14 @@ func applyPlanFile(m *Meta, ui *ui, wd, file string, f *applyFlags) int {
 		ui.diags(planFileDiags(err), src)
 		return ExitError
 	}
-	if ds := providerMismatch(locks, config, m.providerFactories(wd)); ds.HasErrors() {
+	// Every installed provider is checked against the archive's lock
+	// file here, before any provider process starts.
+	var prior *states.State
+	if sf != nil {
+		prior = sf.State
+	}
+	factories, ds := resolveApplyProviders(m, wd, f.pluginDirs, config, prior, locks)
+	if ds.HasErrors() {
 		ui.diags(ds, src)
 		return ExitError
 	}
@@ -131,7 +147,7 @@ func applyPlanFile(m *Meta, ui *ui, wd, file string, f *applyFlags) int {
 		ui.diags(planFileDiags(err), src)
 		return ExitError
 	}
-	return applyPlan(m, ui, wd, f, plan, config, sf, be, src)
+	return applyPlan(m, ui, wd, f, plan, config, sf, be, src, factories)
 }
 
 // planAndApply plans in-process, shows the plan, asks for approval
@@ -161,7 +177,7 @@ func planAndApply(m *Meta, ui *ui, wd string, f *applyFlags) int {
 		}
 		fmt.Fprintln(m.Stdout)
 	}
-	return applyPlan(m, ui, wd, f, res.plan, res.config, res.sf, nil, Sources{Dir: wd, Files: res.config.SourceFiles()})
+	return applyPlan(m, ui, wd, f, res.plan, res.config, res.sf, nil, Sources{Dir: wd, Files: res.config.SourceFiles()}, res.factories)
 }
 
 // applyPlan checks the state against the plan's, then applies with state
@@ -171,7 +187,7 @@ func planAndApply(m *Meta, ui *ui, wd string, f *applyFlags) int {
 // and every snapshot is persisted), stateSaver.saveFinal and reportApply.
 // fromPlan is the archive's record of its backend and workspace (nil
 // without a saved plan, or from an archive that has none).
-func applyPlan(m *Meta, ui *ui, wd string, f *applyFlags, plan *plans.Plan, config *configs.Config, sf *statefile.File, fromPlan *planfile.Backend, src Sources) (code int) {
+func applyPlan(m *Meta, ui *ui, wd string, f *applyFlags, plan *plans.Plan, config *configs.Config, sf *statefile.File, fromPlan *planfile.Backend, src Sources, factories map[addrs.Provider]providers.Factory) (code int) {
 	ctx, cancel := context.WithCancel(m.ctx())
 	defer cancel()
 	target, mgr, lock, ds := lockApplyState(ctx, m, ui, wd, f, config, fromPlan, src)
@@ -189,6 +205,7 @@ func applyPlan(m *Meta, ui *ui, wd string, f *applyFlags, plan *plans.Plan, conf
 		ui.diags(ds, src)
 		return ExitError
 	}
+	ui.diags(stateElsewhereWarning(plan, target.localPath(), mgr.StateFile(), sf), src)
 	counts := render.CountChanges(plan.Changes)
 	destroy := plan.UIMode == plans.DestroyMode
 	if !planHasChanges(plan) {
@@ -197,15 +214,18 @@ func applyPlan(m *Meta, ui *ui, wd string, f *applyFlags, plan *plans.Plan, conf
 	}
 
 	saver := &stateSaver{mgr: mgr, wd: wd, spath: mgr.Describe(), remote: target.remote(), dump: applyDump(m, ui)}
+	procs := &procgroup.Set{}
 	stop := watchInterrupts(m, ui, cancel, func() {
-		// The second Ctrl-C exits at once: save the last snapshot and
-		// release the lock on the way out.
+		// The second Ctrl-C exits at once: kill the provisioners still
+		// running, save the last snapshot and release the lock on the way
+		// out.
+		procs.KillAll()
 		ui.diags(saver.flushLast(), src)
 		lock.unlock()
 	})
 	defer stop()
 
-	newState, applyDiags, ok := runCoreApply(ctx, m, ui, wd, f, plan, config, saver, target.ws, src)
+	newState, applyDiags, ok := runCoreApply(ctx, m, ui, wd, f, plan, config, saver, target.ws, src, factories, procs)
 	if !ok {
 		return ExitError
 	}
@@ -347,9 +367,10 @@ func (s *stateSaver) saveFinal(final *states.State) (*states.State, hcl.Diagnost
 // saver. ok is false when the core could not be started (the errors are
 // already shown); otherwise the diagnostics name the instances that never
 // started.
-func runCoreApply(ctx context.Context, m *Meta, ui *ui, wd string, f *applyFlags, plan *plans.Plan, config *configs.Config, saver *stateSaver, workspace string, src Sources) (*states.State, hcl.Diagnostics, bool) {
+func runCoreApply(ctx context.Context, m *Meta, ui *ui, wd string, f *applyFlags, plan *plans.Plan, config *configs.Config, saver *stateSaver, workspace string, src Sources, factories map[addrs.Provider]providers.Factory, procs *procgroup.Set) (*states.State, hcl.Diagnostics, bool) {
 	hook := newApplyHook(ui.out, ui.json)
-	core, ds := terraform.NewContext(&terraform.ContextOpts{Providers: m.providerFactories(wd), Parallelism: f.parallelism, Hooks: []terraform.Hook{hook}, WorkingDir: wd, Workspace: workspace})
+	maxInst, _ := envMaxInstances(m.Env) // checked with the other inputs (loadPlanInputs)
+	core, ds := terraform.NewContext(&terraform.ContextOpts{Providers: factories, Parallelism: f.parallelism, Hooks: []terraform.Hook{hook}, WorkingDir: wd, MaxInstances: maxInst, Workspace: workspace})
 	if ds.HasErrors() {
 		ui.diags(ds, src)
 		return nil, nil, false
@@ -361,7 +382,7 @@ func runCoreApply(ctx context.Context, m *Meta, ui *ui, wd string, f *applyFlags
 		ui.diags(ds, src)
 		return nil, nil, false
 	}
-	newState, diags := core.Apply(ctx, plan, config, &terraform.ApplyOpts{Persist: saver.persist, Timestamp: clock})
+	newState, diags := core.Apply(ctx, plan, config, &terraform.ApplyOpts{Persist: saver.persist, Timestamp: clock, Processes: procs})
 	hook.stopAll()
 	hook.mu.Lock()
 	diags = withSkippedInstances(diags, plan.Changes, hook.started)

@@ -269,6 +269,15 @@ func (s *backendSettings) open(ctx context.Context) (backend.Backend, error) {
 	return local.New(s.defaultPath, s.workspaceDir), nil
 }
 
+// localPath is the state file of the selected workspace for the local
+// backend, "" for a remote one.
+func (s *backendSettings) localPath() string {
+	if s.remote() {
+		return ""
+	}
+	return local.New(s.defaultPath, s.workspaceDir).StatePath(s.ws)
+}
+
 // remote reports whether the state lives outside the working directory.
 func (s *backendSettings) remote() bool { return s.typ != "local" }
 
@@ -361,4 +370,23 @@ func openBackendState(ctx context.Context, s *backendSettings, lock bool, timeou
 		return nil, nothing, append(hcl.Diagnostics{tfdiags.Errorf("Failed to load state", "%s\n\nNothing was changed.", err)}, ds...)
 	}
 	return o.mgr, release, nil
+}
+
+// stateCommandSettings resolves the backend of the state and output
+// commands: the working directory's configuration is read only for its
+// backend block (a directory without configuration is fine), and -state
+// names a local file.
+func stateCommandSettings(m *Meta, wd, stateFlag string, src *Sources) (*backendSettings, hcl.Diagnostics) {
+	var config *configs.Config
+	if stateFlag == "" && hasConfigFiles(wd) {
+		var diags hcl.Diagnostics
+		config, diags = configs.LoadConfigDir(wd)
+		if config != nil {
+			src.Files = config.SourceFiles()
+		}
+		if diags.HasErrors() {
+			return nil, diags
+		}
+	}
+	return resolveBackend(m, wd, config, stateFlag, nil, nil)
 }

@@ -222,17 +222,3 @@ func importState(mgr backend.StateMgr, f *statefile.File) error {
 	}
 	return lm.RefreshState()
 }
-
-// stateCommand dispatches `plan state pull|push`.
-func stateCommand(m *Meta, chdir string, args []string) int {
-	if len(args) > 0 {
-		switch args[0] {
-		case "pull":
-			return StatePull(m, chdir, args[1:])
-		case "push":
-			return StatePush(m, chdir, args[1:])
-		}
-	}
-	fmt.Fprint(m.Stderr, "Usage: plan state pull|push [options]\n\n"+statePullUsage+"\n"+statePushUsage)
-	return ExitError
-}

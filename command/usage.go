@@ -5,6 +5,7 @@ const planUsage = `Usage: plan [options]
        plan graph [-type=plan|plan-destroy|apply] [-plan=FILE]
        plan diff [-json] [-no-color] A.tfplan B.tfplan
        plan force-unlock [-force] [-state=PATH] LOCK_ID
+       plan providers [-plugin-dir=DIR] [-state=PATH]
        plan workspace list|show|new|select|delete [NAME]
        plan state pull|push [FILE]
 
@@ -30,6 +31,7 @@ Options:
   -no-color            No colour.
   -detailed-exitcode   Exit 0 with no changes, 1 on error, 2 with changes.
   -sign-key=FILE       Sign the archive with an ed25519 private key.
+  -plugin-dir=DIR      Look for provider plugins in DIR first (repeatable).
   -backend-config=KEY=VALUE|FILE
                        Backend setting, or a file of them (repeatable).
 `
@@ -53,6 +55,7 @@ Options:
                        Backend setting, or a file of them (repeatable); with
                        FILE, the plan's recorded backend and workspace apply.
   -auto-approve        Without FILE: apply without asking.
+  -plugin-dir=DIR      Look for provider plugins in DIR first (repeatable).
   Without FILE, plan's -var, -var-file, -target, -replace, -destroy,
   -refresh-only and -refresh are accepted too.
 `
