@@ -47,7 +47,7 @@ func classifyFile(name string) fileKind {
 // gives only its encoding errors and a nil file (see encodingErrors).
 func parseSource(filename string, src []byte) (*hcl.File, hcl.Diagnostics) {
 	isJSON := strings.HasSuffix(filename, ".tf.json")
-	if diags := checkNesting(filename, src, isJSON); diags.HasErrors() {
+	if diags := CheckNesting(filename, src, isJSON); diags.HasErrors() {
 		return nil, diags
 	}
 	if isJSON {

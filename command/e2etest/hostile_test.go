@@ -56,8 +56,6 @@ func hostileCases() []hostileCase {
 			want: []string{"Configuration nested too deeply"}},
 		{name: "deep interpolations in a .tf file", files: map[string]string{"main.tf": "locals {\n  x = " + deep(`"${`, `}"`, 50000) + "\n}\n"},
 			want: []string{"Configuration nested too deeply"}},
-		{name: "deep objects in a .tf.json file", files: map[string]string{"main.tf.json": `{"locals": {"x": ` + deep("[", "]", 100000) + "}}"},
-			want: []string{"Configuration nested too deeply"}},
 		{name: "deep terraform.tfvars", files: map[string]string{"main.tf": varAny, "terraform.tfvars": "v = " + list + "\n"},
 			want: []string{"Configuration nested too deeply", "terraform.tfvars"}},
 		{name: "deep terraform.tfvars.json", files: map[string]string{"main.tf": varAny, "terraform.tfvars.json": `{"v": ` + list + "}"},
