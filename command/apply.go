@@ -140,6 +140,12 @@ func applyPlanFile(m *Meta, ui *ui, wd, file string, f *applyFlags) int {
 	if sf != nil {
 		prior = sf.State
 	}
+	if f.install && m.discovers() {
+		if ds := installLocked(m, ui, wd, f.pluginDirs, config, prior, locks); ds.HasErrors() {
+			ui.diags(ds, src)
+			return ExitError
+		}
+	}
 	factories, ds := resolveApplyProviders(m, wd, f.pluginDirs, config, prior, locks)
 	if ds.HasErrors() {
 		ui.diags(ds, src)

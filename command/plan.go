@@ -43,6 +43,7 @@ type planFlags struct {
 	pluginDirs       multiFlag
 	backendConfig    multiFlag // -backend-config KEY=VALUE or FILE
 	inline           bool      // apply without a plan file
+	install          bool      // -install: plan init's provider installation first
 }
 
 func (f *planFlags) register(fs *flagSet) {
@@ -58,6 +59,7 @@ func (f *planFlags) register(fs *flagSet) {
 	fs.BoolVar(&f.detailedExitcode, "detailed-exitcode", false, "exit 0 when no changes, 1 on error, 2 when there are changes")
 	fs.StringVar(&f.signKey, "sign-key", "", "sign the plan archive with this ed25519 private key file")
 	fs.Var(&f.pluginDirs, "plugin-dir", "look for provider plugins in this filesystem mirror directory first (repeatable)")
+	fs.BoolVar(&f.install, "install", false, "install the providers first, as plan init does")
 	fs.Var(&f.backendConfig, "backend-config", "backend setting KEY=VALUE, or a file of them (repeatable)")
 }
 
@@ -80,6 +82,8 @@ func Plan(m *Meta, args []string) (code int) {
 			return Workspace(m, chdir, rest[1:])
 		case "providers":
 			return Providers(m, chdir, rest[1:])
+		case "init":
+			return Init(m, chdir, rest[1:])
 		case "version", "-version", "--version", "-v":
 			return VersionCmd(m, chdir, rest[1:])
 		case "validate":
@@ -193,6 +197,12 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 	}
 	sf := mgr.StateFile()
 
+	if f.install && m.discovers() {
+		if _, ds := installProviders(m, ui, wd, f.pluginDirs, false, false, in.config, prior); ds.HasErrors() {
+			ui.diags(append(warnings, ds...), src)
+			return planResult{code: ExitError}
+		}
+	}
 	resolved, ds := resolvePlanProviders(m, ui, wd, f.pluginDirs, in.config, prior)
 	warnings = append(warnings, ds...)
 	if ds.HasErrors() {

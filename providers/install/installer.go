@@ -312,8 +312,11 @@ func (in *Installer) installVersion(ctx context.Context, w Want, v *version.Vers
 		return &Error{Kind: HashMismatch, Provider: p, Summary: "Provider package does not match the lock file",
 			Detail: fmt.Sprintf("The package of %s %s from %s has hashes %s, none of which %s records for it:\n%s\n\nThe package was changed since the lock file was written. If you trust the new package, run plan init -upgrade.", p.ForDisplay(), v, where, strings.Join(have, ", "), w.LockFile, bullets(lockHashes))}
 	}
-	// Already installed?
-	if h1, err := HashDir(target); err == nil && accepts(lockHashes, []string{h1}) {
+	// Already installed? Only a locked package is reused: an unlocked one
+	// is fetched again so that it is authenticated and its source's
+	// checksums are recorded. The cache is used the same way, as
+	// Terraform uses it without plugin_cache_may_break_dependency_lock_file.
+	if h1, err := HashDir(target); err == nil && len(lockHashes) > 0 && accepts(lockHashes, []string{h1}) {
 		if _, err := executable(target, p.Type); err == nil {
 			res.Hashes = merge(lockHashes, []string{h1})
 			res.Reused = "previously-installed"
@@ -323,7 +326,7 @@ func (in *Installer) installVersion(ctx context.Context, w Want, v *version.Vers
 	// The plugin cache?
 	if in.cache != "" {
 		cached := filepath.Join(in.cache, rel)
-		if h1, err := HashDir(cached); err == nil && accepts(lockHashes, []string{h1}) {
+		if h1, err := HashDir(cached); err == nil && len(lockHashes) > 0 && accepts(lockHashes, []string{h1}) {
 			progress(fmt.Sprintf("Using %s v%s from the shared cache directory", p.ForDisplay(), v))
 			if err := placeDir(in.target, target, func(tmp string) error { return copyDir(cached, tmp) }, h1); err != nil {
 				return nil, err
