@@ -90,6 +90,9 @@ func (n *nodeResource) references() []refKey {
 	}
 	mod := n.addr.Module
 	keys := exprKeys(mod, n.rc.Count, n.rc.ForEach)
+	if n.hasProviderKey() {
+		keys = append(keys, exprKeys(mod, n.rc.ProviderConfigRef.KeyExpr)...)
+	}
 	keys = append(keys, traversalKeys(mod, n.rc.DependsOn)...)
 	if n.spec != nil {
 		refs, _ := n.bodyReferences()
@@ -284,10 +287,19 @@ func (n *nodeResource) executeInstance(ctx context.Context, ws *walkState, w ins
 		return nil
 	}
 	defer ws.release()
+	ic := &instanceCtx{ws: ws, n: n, p: p, w: w}
+	if n.hasProviderKey() || w.gone || n.rc == nil {
+		ip, key, d := n.instanceProvider(ws, w)
+		if d.HasErrors() {
+			return d
+		}
+		if ip != nil {
+			ic.p, ic.providerKey, pdiags = ip, key, nil
+		}
+	}
 	if pdiags.HasErrors() {
 		return pdiags
 	}
-	ic := &instanceCtx{ws: ws, n: n, p: p, w: w}
 	if n.addr.Resource.Mode == addrs.DataResourceMode {
 		return ic.data(ctx)
 	}
