@@ -76,6 +76,8 @@ func Plan(m *Meta, args []string) (code int) {
 			return Diff(m, chdir, rest[1:])
 		case "force-unlock":
 			return ForceUnlock(m, chdir, rest[1:])
+		case "workspace":
+			return Workspace(m, chdir, rest[1:])
 		case "providers":
 			return Providers(m, chdir, rest[1:])
 		case "version", "-version", "--version", "-v":
@@ -177,6 +179,7 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 		ui.diags(append(warnings, ds...), src)
 		return planResult{code: ExitError}
 	}
+	warnings = append(warnings, ds...) // a recovered journal
 	defer func() {
 		// A lock left behind blocks the next run: that is an error too.
 		if ds := release(); ds.HasErrors() {
@@ -283,6 +286,11 @@ func runCorePlan(ctx context.Context, m *Meta, wd string, f *planFlags, in planI
 	if m.StderrTTY && !f.json {
 		progress = &progressHook{w: m.Stderr}
 		hooks = append(hooks, progress)
+	} else if !f.json {
+		hooks = append(hooks, &refreshLog{w: m.Stdout})
+	}
+	if f.json {
+		hooks = append(hooks, &refreshLog{json: &JSONView{W: m.Stdout}})
 	}
 	// The working directory is the -chdir directory, as if the process
 	// had changed into it (Terraform does): path.cwd, abspath and the

@@ -85,10 +85,10 @@ func TestTerraformFixtureModel(t *testing.T) {
 		got = append(got, a.String())
 	}
 	want := []string{
+		"data.external.info",
 		"null_resource.counted[0]", "null_resource.counted[1]", "null_resource.counted[10]",
 		"null_resource.replaced", "null_resource.tainted",
 		`random_password.pw["admin"]`, `random_password.pw["app"]`,
-		"data.external.info",
 		`module.net["blue"].null_resource.sub`,
 	}
 	if d := cmp.Diff(want, got); d != "" {
