@@ -111,7 +111,7 @@ func decodeProviderRef(expr hcl.Expression, what string) (*ProviderConfigRef, hc
 		return nil, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "Provider instance references are not supported here",
-			Detail:   "A reference to one instance of a provider configuration with for_each (NAME.ALIAS[KEY]) is supported in a resource's provider argument only, not in a module's providers map or configuration_aliases.",
+			Detail:   "A reference to one instance of a provider configuration with for_each (NAME.ALIAS[KEY]) is allowed in a resource's provider argument and as a value of a module's providers map, not here.",
 			Subject:  expr.Range().Ptr(),
 		}}
 	}
@@ -145,15 +145,15 @@ func isProviderInstanceRef(expr hcl.Expression, trav hcl.Traversal, diags hcl.Di
 	return false
 }
 
-// decodeProviderInstanceRef reads a resource's provider argument: what
-// decodeProviderRef reads, or NAME.ALIAS[KEY], whose key expression is
-// evaluated per resource instance (it may use each, count, variables and
-// locals).
-func decodeProviderInstanceRef(expr hcl.Expression) (*ProviderConfigRef, hcl.Diagnostics) {
+// decodeProviderInstanceRef reads a resource's provider argument or a
+// providers map value: what decodeProviderRef reads, or NAME.ALIAS[KEY],
+// whose key expression is evaluated per resource (or module) instance (it
+// may use each, count, variables and locals).
+func decodeProviderInstanceRef(expr hcl.Expression, what string) (*ProviderConfigRef, hcl.Diagnostics) {
 	unq, warn := unquoteTraversal(expr, false)
 	trav, diags := hcl.AbsTraversalForExpr(unq)
 	if !isProviderInstanceRef(unq, trav, diags) {
-		return decodeProviderRef(expr, "provider argument")
+		return decodeProviderRef(expr, what)
 	}
 	var key hcl.Expression
 	if ix, ok := unq.(*hclsyntax.IndexExpr); ok {

@@ -40,5 +40,26 @@ func (m *Module) checkProviderInstances() hcl.Diagnostics {
 			}
 		}
 	}
+	for _, name := range sortedKeys(m.ModuleCalls) {
+		for _, pp := range m.ModuleCalls[name].Providers {
+			pc := m.ProviderConfigs[pp.InParent.String()]
+			switch {
+			case pp.InParentKey != nil && (pc == nil || pc.ForEach == nil):
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Invalid provider instance reference",
+					Detail:   fmt.Sprintf("%s[...] selects an instance of a provider configuration, but this module has no provider block %s with for_each.", pp.InParent, pp.InParent),
+					Subject:  pp.InParentKey.Range().Ptr(),
+				})
+			case pp.InParentKey == nil && pc != nil && pc.ForEach != nil:
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Provider instance key missing",
+					Detail:   fmt.Sprintf("The provider configuration %s has for_each, so module %q must be given one of its instances, like %s[each.key].", pp.InParent, name, pp.InParent),
+					Subject:  pp.DeclRange.Ptr(),
+				})
+			}
+		}
+	}
 	return diags
 }

@@ -101,13 +101,14 @@ resource "null_resource" "no_key" {
 }
 module "m" {
   source    = "./m"
-  providers = { null = null.by["a"] }
+  providers = { null = null.by["a"], null.x = null.plain["a"], null.y = null.by }
 }`, "m/main.tf": ``})
 	want := []string{
 		"main.tf:3: Provider for_each without an alias",
 		"main.tf:13: Invalid provider instance reference",
 		"main.tf:16: Provider instance key missing",
-		"main.tf:20: Provider instance references are not supported here",
+		"main.tf:20: Invalid provider instance reference",
+		"main.tf:20: Provider instance key missing",
 	}
 	got := diagSummaries(diags)
 	sort.Strings(got)

@@ -27,9 +27,13 @@ type nodeResource struct {
 	typ      string
 	addr     addrs.ConfigResource
 	provider addrs.AbsProviderConfig
-	schema   *providers.Schema // nil when the provider lacks the type
-	spec     hcldec.Spec
-	ty       cty.Type
+	// passedKey, when set, selects the provider instance: a module call
+	// passed the configuration as NAME.ALIAS[KEY] (provider for_each);
+	// see provider_instances.go.
+	passedKey *passedProviderKey
+	schema    *providers.Schema // nil when the provider lacks the type
+	spec      hcldec.Spec
+	ty        cty.Type
 	// sensitive is set when the schema has sensitive attributes.
 	sensitive bool
 	// ignore are the lifecycle.ignore_changes paths.
@@ -90,8 +94,11 @@ func (n *nodeResource) references() []refKey {
 	}
 	mod := n.addr.Module
 	keys := exprKeys(mod, n.rc.Count, n.rc.ForEach)
-	if n.hasProviderKey() {
+	if n.rc.ProviderConfigRef != nil && n.rc.ProviderConfigRef.KeyExpr != nil {
 		keys = append(keys, exprKeys(mod, n.rc.ProviderConfigRef.KeyExpr)...)
+	}
+	if n.passedKey != nil {
+		keys = append(keys, exprKeys(n.passedKey.call.Parent(), n.passedKey.expr)...)
 	}
 	keys = append(keys, traversalKeys(mod, n.rc.DependsOn)...)
 	if n.spec != nil {

@@ -86,3 +86,58 @@ resource "null_resource" "fixed" {
 		t.Errorf("after destroy: %v", insts)
 	}
 }
+
+// TestProviderForEachThroughModule: a module called with for_each gets one
+// provider instance per call instance through its providers map
+// (providers = { null = null.by[each.key] }), as OpenTofu's documentation
+// shows for per-region modules.
+func TestProviderForEachThroughModule(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir+"/main.tf", `
+locals {
+  regions = toset(["eu", "us"])
+}
+provider "null" {
+  alias    = "by"
+  for_each = local.regions
+}
+module "site" {
+  source    = "./site"
+  for_each  = local.regions
+  providers = { null = null.by[each.key] }
+}
+`)
+	writeFile(t, dir+"/site/main.tf", `
+resource "null_resource" "a" {}
+resource "null_resource" "b" {
+  count = 2
+}
+`)
+	c, diags := terraform.NewContext(&terraform.ContextOpts{Providers: builtin.FactoriesIn(dir), WorkingDir: dir})
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	cfg := loadCompatConfig(t, dir)
+	sf := &statefile.File{Lineage: "l", State: states.NewState()}
+	plan := compatPlan(t, c, cfg, sf, dir, nil, plans.NormalMode)
+	if got := len(actionsOf(plan)); got != 6 {
+		t.Fatalf("first plan: %v", actionsOf(plan))
+	}
+	sf = compatApply(t, c, cfg, plan, sf)
+	for _, mi := range sf.State.ModuleInstances() {
+		for _, r := range sf.State.Module(mi).Resources {
+			region := addrs.StringKey(strings.TrimSuffix(strings.TrimPrefix(mi.String(), `module.site["`), `"]`))
+			for k, ri := range r.Instances {
+				if ri.ProviderKey != region {
+					t.Errorf("%s: provider key %v, want %v", r.Addr.Instance(k), ri.ProviderKey, region)
+				}
+			}
+		}
+	}
+	compatNoChanges(t, c, cfg, sf, dir, nil, "after apply")
+	plan = compatPlan(t, c, cfg, sf, dir, nil, plans.DestroyMode)
+	sf = compatApply(t, c, cfg, plan, sf)
+	if insts := sf.State.AllResourceInstances(); len(insts) != 0 {
+		t.Errorf("after destroy: %v", insts)
+	}
+}

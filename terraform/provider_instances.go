@@ -7,6 +7,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/configs"
 	"github.com/plankit/plankit/providers"
 )
 
@@ -15,10 +16,49 @@ import (
 // the key expression of its provider argument (NAME.ALIAS[KEY]); an
 // instance no longer configured uses the key its state recorded.
 
-// hasProviderKey reports whether n's provider argument selects a
-// provider instance.
+// hasProviderKey reports whether n's provider argument, or a module call
+// passing its provider configuration, selects a provider instance.
 func (n *nodeResource) hasProviderKey() bool {
-	return n.rc != nil && n.rc.ProviderConfigRef != nil && n.rc.ProviderConfigRef.KeyExpr != nil
+	return n.passedKey != nil || n.rc != nil && n.rc.ProviderConfigRef != nil && n.rc.ProviderConfigRef.KeyExpr != nil
+}
+
+// passedProviderKey is a provider instance selection made by a module
+// call's providers map (providers = { aws = aws.by_region[each.key] }):
+// expr is evaluated in the calling module instance with the call's each
+// or count.
+type passedProviderKey struct {
+	expr hcl.Expression
+	call addrs.Module // the path of the called module
+}
+
+// resolvePassedKey follows the provider configuration a resource in c uses
+// up the module tree as resolveProvider does, and returns the instance
+// selection of the module call that passed it keyed, if any.
+func resolvePassedKey(c *configs.Config, local addrs.LocalProviderConfig, typ addrs.Provider) *passedProviderKey {
+	for c.Parent != nil {
+		if _, ok := c.Module.ProviderConfigs[local.String()]; ok {
+			return nil
+		}
+		call := c.Parent.Module.ModuleCalls[c.Path[len(c.Path)-1]]
+		passed := false
+		for _, pp := range call.Providers {
+			if pp.InChild == local {
+				if pp.InParentKey != nil {
+					return &passedProviderKey{expr: pp.InParentKey, call: c.Path}
+				}
+				local, passed = pp.InParent, true
+				break
+			}
+		}
+		if !passed {
+			if local.Alias != "" {
+				return nil
+			}
+			local = addrs.LocalProviderConfig{LocalName: c.Parent.Module.LocalNameForProvider(typ)}
+		}
+		c = c.Parent
+	}
+	return nil
 }
 
 // instanceProvider returns the provider instance for w and its key, or
@@ -32,11 +72,19 @@ func (n *nodeResource) instanceProvider(ws *walkState, w instanceWork) (provider
 			key = ri.ProviderKey
 		}
 	case n.hasProviderKey():
-		expr := n.rc.ProviderConfigRef.KeyExpr
-		rep := w.rep
-		scope := ws.scope(w.mod, n.cfg, &rep, nil)
-		v, diags := scope.EvalExpr(expr, cty.DynamicPseudoType)
-		ws.putScope(scope)
+		var v cty.Value
+		var diags hcl.Diagnostics
+		var expr hcl.Expression
+		if n.passedKey != nil {
+			expr = n.passedKey.expr
+			v, diags = n.passedKeyValue(ws, w)
+		} else {
+			expr = n.rc.ProviderConfigRef.KeyExpr
+			rep := w.rep
+			scope := ws.scope(w.mod, n.cfg, &rep, nil)
+			v, diags = scope.EvalExpr(expr, cty.DynamicPseudoType)
+			ws.putScope(scope)
+		}
 		if diags.HasErrors() {
 			return nil, nil, diags
 		}
@@ -89,4 +137,37 @@ func (s *providerSet) anyKey(addr addrs.AbsProviderConfig) (providers.Interface,
 	}
 	return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Provider not initialized",
 		Detail: fmt.Sprintf("%s has no instances to validate with.", addr)}}
+}
+
+// passedKeyValue evaluates a module call's provider instance selection for
+// resource instance w: in the module instance that calls the one w is in
+// (at the call's depth), with that call instance's each or count.
+// O(instances of the called module) to find it.
+func (n *nodeResource) passedKeyValue(ws *walkState, w instanceWork) (cty.Value, hcl.Diagnostics) {
+	pk := n.passedKey
+	depth := len(pk.call)
+	if len(w.addr.Module) < depth {
+		return cty.DynamicVal, nil
+	}
+	target := w.addr.Module[:depth]
+	callInst := w.mod
+	if len(w.addr.Module) != depth {
+		for _, mi := range ws.exp.moduleInstances(pk.call) {
+			if mi.addr.Equal(target) {
+				callInst = mi
+				break
+			}
+		}
+	}
+	parent := moduleInst{addr: target.Parent()}
+	parent.key = parent.addr.String()
+	rep := callInst.rep
+	parentCfg := n.cfg
+	for range len(n.cfg.Path) - depth + 1 {
+		parentCfg = parentCfg.Parent
+	}
+	scope := ws.scope(parent, parentCfg, &rep, nil)
+	v, diags := scope.EvalExpr(pk.expr, cty.DynamicPseudoType)
+	ws.putScope(scope)
+	return v, diags
 }
