@@ -65,8 +65,10 @@ func (n *nodeVariable) Execute(ctx context.Context, ws *walkState) hcl.Diagnosti
 		diags = append(diags, d...)
 		if !d.HasErrors() && ws.op != opValidate {
 			s := ws.scope(mi, n.cfg, nil, nil)
-			diags = append(diags, variables.Validate(n.v, val, s.Functions())...)
+			vd := variables.Validate(n.v, val, s.Functions())
 			ws.putScope(s)
+			diags = append(diags, vd...)
+			ws.checks.variable(n.cfg.Path, mi.addr, n.v, val, vd)
 		}
 		ws.named.SetKey(mi.key, namedvals.Variable, n.v.Name, val)
 	}
@@ -89,7 +91,11 @@ func (n *nodeVariable) executeRoot(ws *walkState) hcl.Diagnostics {
 	val, diags := variables.Prepare(n.v, raw, rng, "root module input variable")
 	if !diags.HasErrors() {
 		root := rootInst[0]
-		diags = append(diags, variables.Validate(n.v, val, ws.scope(root, n.cfg, nil, nil).Functions())...)
+		vd := variables.Validate(n.v, val, ws.scope(root, n.cfg, nil, nil).Functions())
+		diags = append(diags, vd...)
+		if ws.op != opValidate {
+			ws.checks.variable(nil, nil, n.v, val, vd)
+		}
 	}
 	ws.named.SetKey("", namedvals.Variable, n.v.Name, val)
 	return append(warn, diags...)
