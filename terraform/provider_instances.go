@@ -171,3 +171,27 @@ func (n *nodeResource) passedKeyValue(ws *walkState, w instanceWork) (cty.Value,
 	ws.putScope(scope)
 	return v, diags
 }
+
+// keepStateProvider keeps the provider address the previous state gave
+// the resource when it names the configuration's provider under the other
+// public registry's host (an OpenTofu state's registry.opentofu.org): a
+// replacement that destroyed the resource's only object before creating
+// the new one recreated the resource with the configuration's address.
+// (Writes to an existing resource keep it in states.) One map lookup per
+// applied object.
+func (ic *instanceCtx) keepStateProvider() {
+	twin, ok := ic.n.provider.Provider.RegistryTwin()
+	if !ok {
+		return
+	}
+	res := ic.w.addr.ContainingResource()
+	prev := ic.ws.prevState.Resource(res)
+	if prev == nil || prev.ProviderConfig.Provider != twin {
+		return
+	}
+	s := ic.ws.state.Lock()
+	if r := s.Resource(res); r != nil && r.ProviderConfig.Equivalent(prev.ProviderConfig) {
+		r.ProviderConfig = prev.ProviderConfig
+	}
+	ic.ws.state.Unlock()
+}
