@@ -24,6 +24,11 @@ type Options struct {
 	// Rand is the source of salts and nonces; crypto/rand when nil. Tests
 	// set it to get known-answer envelopes.
 	Rand io.Reader
+
+	// minIterations lowers PBKDF2MinimumIterations, for this package's
+	// tests only (a derivation at the real minimum takes a second under
+	// the race detector).
+	minIterations int
 }
 
 // Encryption is a checked configuration, ready to encrypt and decrypt
@@ -84,6 +89,13 @@ func (e *Encryption) rand() io.Reader {
 		return e.opts.Rand
 	}
 	return rand.Reader
+}
+
+func (e *Encryption) minIterations() int {
+	if e.opts.minIterations > 0 {
+		return e.opts.minIterations
+	}
+	return PBKDF2MinimumIterations
 }
 
 // State is the state target; Plan the plan target.

@@ -28,7 +28,7 @@ func TestRoundTrip(t *testing.T) {
 		"pbkdf2 sha256 aes-128": `
 key_provider "pbkdf2" "k" {
   passphrase    = "correct horse battery staple"
-  iterations    = 200000
+  iterations    = 1000
   hash_function = "sha256"
   key_length    = 16
   salt_length   = 8
@@ -38,7 +38,7 @@ method "aes_gcm" "k" { keys = key_provider.pbkdf2.k }
 		"pbkdf2 with aad and alias": `
 key_provider "pbkdf2" "k" {
   passphrase               = "correct horse battery staple"
-  iterations               = 200000
+  iterations               = 1000
   encrypted_metadata_alias = "ci"
 }
 method "aes_gcm" "k" {
@@ -57,16 +57,16 @@ method "aes_gcm" "k" {
 		"chained pbkdf2": `
 key_provider "pbkdf2" "base" {
   passphrase = "correct horse battery staple"
-  iterations = 200000
+  iterations = 1000
 }
 key_provider "pbkdf2" "k" {
   chain      = key_provider.pbkdf2.base
-  iterations = 200000
+  iterations = 1000
 }
 method "aes_gcm" "k" { keys = key_provider.pbkdf2.k }
 ` + targets("k"),
 		"JSON": `{
-  "key_provider": {"pbkdf2": {"k": {"passphrase": "correct horse battery staple", "iterations": 200000}}},
+  "key_provider": {"pbkdf2": {"k": {"passphrase": "correct horse battery staple", "iterations": 1000}}},
   "method": {"aes_gcm": {"k": {"keys": "key_provider.pbkdf2.k"}}},
   "state": {"method": "method.aes_gcm.k"},
   "plan": {"method": "method.aes_gcm.k"}
@@ -154,7 +154,7 @@ func TestKnownAnswerPlan(t *testing.T) {
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	e, diags := New(cfg, Options{Rand: &countingRand{}})
+	e, diags := New(cfg, Options{Rand: &countingRand{}, minIterations: testIterations})
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
@@ -168,11 +168,11 @@ func TestKnownAnswerPlan(t *testing.T) {
 	r.Read(salt)
 	nonce := make([]byte, 12) // then the nonce, by the method
 	r.Read(nonce)
-	key := pbkdf2Ref(sha512.New, []byte("correct horse battery staple"), salt, 200000, 32)
+	key := pbkdf2Ref(sha512.New, []byte("correct horse battery staple"), salt, testIterations, 32)
 	block, _ := aes.NewCipher(key)
 	gcm, _ := cipher.NewGCM(block)
 	data := append(append([]byte(nil), nonce...), gcm.Seal(nil, nonce, samplePlan, nil)...)
-	meta := fmt.Sprintf(`{"salt":"%s","iterations":200000,"hash_function":"sha512","key_length":32}`, base64.StdEncoding.EncodeToString(salt))
+	meta := fmt.Sprintf(`{"salt":"%s","iterations":1000,"hash_function":"sha512","key_length":32}`, base64.StdEncoding.EncodeToString(salt))
 	want := fmt.Sprintf(`{"meta":{"key_provider.pbkdf2.main":"%s"},"encrypted_data":"%s","encryption_version":"v0"}`,
 		base64.StdEncoding.EncodeToString([]byte(meta)), base64.StdEncoding.EncodeToString(data))
 	if diff := cmp.Diff(want, string(got)); diff != "" {
@@ -211,7 +211,7 @@ func TestStateEnvelopeKeepsSerialAndLineageInClear(t *testing.T) {
 	if err := json.Unmarshal(env.Meta["key_provider.pbkdf2.k"], &pm); err != nil {
 		t.Fatal(err)
 	}
-	if pm["iterations"] != 200000.0 || pm["hash_function"] != "sha512" || pm["key_length"] != 32.0 {
+	if pm["iterations"] != 1000.0 || pm["hash_function"] != "sha512" || pm["key_length"] != 32.0 {
 		t.Fatalf("pbkdf2 metadata: %v", pm)
 	}
 	if s, _ := base64.StdEncoding.DecodeString(pm["salt"].(string)); len(s) != 32 {
@@ -411,7 +411,7 @@ plan {
   method   = method.aes_gcm.k
   fallback { method = method.unencrypted.migrate }
 }`), "Unencrypted method is forbidden", "horse"},
-		{"low iterations", strings.Replace(pbkdf2Config("k", "correct horse battery staple", targets("k")), "200000", "1000", 1), "iterations must be at least 200000", "horse"},
+		{"low iterations", strings.Replace(pbkdf2Config("k", "correct horse battery staple", targets("k")), "1000", "100", 1), "iterations must be at least 1000", "horse"},
 		{"unknown hash", strings.Replace(pbkdf2Config("k", "correct horse battery staple", targets("k")), "iterations", "hash_function = \"md5\"\n  iterations", 1), `"md5"`, "horse"},
 		{"undeclared method", `state { method = method.aes_gcm.nope }`, `no method "aes_gcm" "nope"`, ""},
 		{"undeclared key provider", `
@@ -440,6 +440,7 @@ state { method = method.aes_gcm.k }`, "only to input variables", ""},
 key_provider "pbkdf2" "k" {
   passphrase = "correct horse battery staple"
   key_length = 20
+  iterations = 1000
 }
 method "aes_gcm" "k" { keys = key_provider.pbkdf2.k }
 state { method = method.aes_gcm.k }`, "", ""}, // found when keys are derived: see TestBadKeyLength
@@ -469,7 +470,7 @@ func TestBadKeyLength(t *testing.T) {
 key_provider "pbkdf2" "k" {
   passphrase = "correct horse battery staple"
   key_length = 20
-  iterations = 200000
+  iterations = 1000
 }
 method "aes_gcm" "k" { keys = key_provider.pbkdf2.k }
 state { method = method.aes_gcm.k }`, nil)
@@ -484,7 +485,7 @@ func TestVariablesAndEnvironmentMerge(t *testing.T) {
 	base := `
 key_provider "pbkdf2" "k" {
   passphrase = var.passphrase
-  iterations = 200000
+  iterations = 1000
 }
 method "aes_gcm" "k" { keys = key_provider.pbkdf2.k }
 state { method = method.aes_gcm.k }
@@ -505,7 +506,7 @@ state { method = method.aes_gcm.k }
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	merged, diags := New(Merge(cfg, env), Options{Variables: vars})
+	merged, diags := New(Merge(cfg, env), Options{Variables: vars, minIterations: testIterations})
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
@@ -519,12 +520,50 @@ state { method = method.aes_gcm.k }
 	if err != nil {
 		t.Fatal(err)
 	}
-	envOnly := mustNew(t, `{"key_provider":{"pbkdf2":{"k":{"passphrase":"passphrase from TF_ENCRYPTION","iterations":200000}}},"method":{"aes_gcm":{"k":{"keys":"key_provider.pbkdf2.k"}}},"state":{"method":"method.aes_gcm.k"}}`, nil)
+	envOnly := mustNew(t, `{"key_provider":{"pbkdf2":{"k":{"passphrase":"passphrase from TF_ENCRYPTION","iterations":1000}}},"method":{"aes_gcm":{"k":{"keys":"key_provider.pbkdf2.k"}}},"state":{"method":"method.aes_gcm.k"}}`, nil)
 	if _, _, err := envOnly.State().DecryptState(encMerged); err != nil {
 		t.Fatalf("TF_ENCRYPTION alone reads what the merged configuration wrote: %v", err)
 	}
 	// The base is unchanged by the merge.
 	if _, ok := cfg.KeyProviders[0].Attrs["passphrase"]; !ok || cfg.Plan != nil {
 		t.Fatalf("Merge modified its input")
+	}
+}
+
+// TestDefaultsAndMinimum checks OpenTofu's pbkdf2 defaults (sha512,
+// 600000 iterations, 32-byte salt and key) and minimum (200000 iterations)
+// without the tests' lowered minimum.
+func TestDefaultsAndMinimum(t *testing.T) {
+	cfg, diags := ParseConfig("test", `
+key_provider "pbkdf2" "k" { passphrase = "correct horse battery staple" }
+method "aes_gcm" "k" { keys = key_provider.pbkdf2.k }
+plan { method = method.aes_gcm.k }`)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	e, diags := New(cfg, Options{})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	enc, err := e.Plan().EncryptPlan(samplePlan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env, _ := DecodeEnvelope(enc)
+	var m pbkdf2Meta
+	if err := json.Unmarshal(env.Meta["key_provider.pbkdf2.k"], &m); err != nil {
+		t.Fatal(err)
+	}
+	if m.Iterations != 600000 || m.HashFunction != "sha512" || m.KeyLength != 32 || len(m.Salt) != 32 {
+		t.Fatalf("defaults: %+v", m)
+	}
+	if len(env.Data) != 12+len(samplePlan)+16 {
+		t.Fatalf("AES-GCM output is %d bytes, want nonce + plaintext + tag", len(env.Data))
+	}
+
+	cfg, _ = ParseConfig("test", pbkdf2Config("k", "correct horse battery staple", targets("k")))
+	_, diags = New(cfg, Options{})
+	if !strings.Contains(diagText(diags), "iterations must be at least 200000") {
+		t.Fatalf("1000 iterations accepted with the real minimum: %v", diags)
 	}
 }

@@ -50,7 +50,7 @@ func (s *session) eval(expr hcl.Expression) (cty.Value, hcl.Diagnostics) {
 			v, ok := s.enc.opts.Variables[name]
 			if !ok {
 				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "No value for variable",
-					Detail: fmt.Sprintf("The encryption configuration refers to var.%s, which has no value here. Declare the variable in the root module and set it with TF_VAR_%s (or -var, or a .tfvars file when planning).", name, name),
+					Detail:  fmt.Sprintf("The encryption configuration refers to var.%s, which has no value here. Declare the variable in the root module and set it with TF_VAR_%s (or -var, or a .tfvars file when planning).", name, name),
 					Subject: tr.SourceRange().Ptr()})
 				continue
 			}
@@ -71,7 +71,7 @@ func (s *session) eval(expr hcl.Expression) (cty.Value, hcl.Diagnostics) {
 			kps[typ][name] = v
 		default:
 			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unsupported reference in the encryption block",
-				Detail: fmt.Sprintf("The encryption configuration is evaluated before anything else, so it can refer only to input variables (var.NAME) and key providers (key_provider.TYPE.NAME), not to %q.", tr.RootName()),
+				Detail:  fmt.Sprintf("The encryption configuration is evaluated before anything else, so it can refer only to input variables (var.NAME) and key providers (key_provider.TYPE.NAME), not to %q.", tr.RootName()),
 				Subject: tr.SourceRange().Ptr()})
 		}
 	}

@@ -47,17 +47,22 @@ func build(src string, vars map[string]cty.Value) (*Encryption, hcl.Diagnostics)
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	e, ds := New(cfg, Options{Variables: vars})
+	e, ds := New(cfg, Options{Variables: vars, minIterations: testIterations})
 	return e, append(diags, ds...)
 }
 
+// testIterations is the PBKDF2 iteration count of most tests, which lower
+// the minimum to it: the parameters are what is tested, not the cost.
+// TestDefaultsAndMinimum keeps the real ones.
+const testIterations = 1000
+
 // pbkdf2Config is a state and plan configuration with one pbkdf2 key
-// provider (the minimum iterations, to keep tests fast).
+// provider (testIterations, to keep tests fast).
 func pbkdf2Config(name, passphrase string, extra string) string {
 	return `
 key_provider "pbkdf2" "` + name + `" {
   passphrase = "` + passphrase + `"
-  iterations = 200000
+  iterations = 1000
 }
 method "aes_gcm" "` + name + `" {
   keys = key_provider.pbkdf2.` + name + `

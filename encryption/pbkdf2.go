@@ -108,7 +108,7 @@ func (s *session) decodePBKDF2(kp *KeyProviderConfig, attrs hcl.Attributes) (key
 		msg  string
 	}{
 		{"key_length", &p.keyLength, 1, "key_length must be larger than zero."},
-		{"iterations", &p.iterations, PBKDF2MinimumIterations, fmt.Sprintf("iterations must be at least %d (the default is %d): fewer make the passphrase easy to guess.", PBKDF2MinimumIterations, PBKDF2DefaultIterations)},
+		{"iterations", &p.iterations, s.enc.minIterations(), fmt.Sprintf("iterations must be at least %d (the default is %d): fewer make the passphrase easy to guess.", s.enc.minIterations(), PBKDF2DefaultIterations)},
 		{"salt_length", &p.saltLength, 1, "salt_length must be larger than zero."},
 	} {
 		a, ok := attrs[f.name]
