@@ -86,6 +86,7 @@ type file struct {
 	requiredProviders      []*RequiredProvider
 	requiredProvidersRange []hcl.Range
 	backends               []*Backend
+	encryptions            []*EncryptionBlock
 	providerConfigs        []*Provider
 	variables              []*Variable
 	locals                 []*Local
