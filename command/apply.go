@@ -13,6 +13,7 @@ import (
 
 	"github.com/plankit/plankit/command/render"
 	"github.com/plankit/plankit/configs"
+	"github.com/plankit/plankit/encryption"
 	"github.com/plankit/plankit/planfile"
 	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/states"
@@ -97,7 +98,12 @@ func applyPlanFile(m *Meta, ui *ui, wd, file string, f *applyFlags) int {
 		// The signature is checked while opening, before any entry is decoded.
 		opts = append(opts, planfile.WithVerifyKey(pub))
 	}
-	r, plan, ds := readArchive(path, opts...)
+	enc, ds := loadEncryptionIn(m, wd)
+	if ds.HasErrors() {
+		ui.diags(ds, Sources{})
+		return ExitError
+	}
+	r, plan, ds := readArchiveWith(path, enc.Plan(), opts...)
 	if ds.HasErrors() {
 		ui.diags(ds, Sources{})
 		return ExitError
@@ -126,7 +132,7 @@ func applyPlanFile(m *Meta, ui *ui, wd, file string, f *applyFlags) int {
 		ui.diags(ds, src)
 		return ExitError
 	}
-	return applyPlan(m, ui, wd, f, plan, config, sf, src)
+	return applyPlan(m, ui, wd, f, plan, config, sf, src, enc)
 }
 
 // planAndApply plans in-process, shows the plan, asks for approval
@@ -156,7 +162,7 @@ func planAndApply(m *Meta, ui *ui, wd string, f *applyFlags) int {
 		}
 		fmt.Fprintln(m.Stdout)
 	}
-	return applyPlan(m, ui, wd, f, res.plan, res.config, res.sf, Sources{Dir: wd, Files: res.config.SourceFiles()})
+	return applyPlan(m, ui, wd, f, res.plan, res.config, res.sf, Sources{Dir: wd, Files: res.config.SourceFiles()}, res.enc)
 }
 
 // applyPlan checks the state against the plan's, then applies with state
@@ -164,10 +170,10 @@ func planAndApply(m *Meta, ui *ui, wd string, f *applyFlags) int {
 // locked, and released on every return), checkStateMatches and the
 // no-change shortcut (nothing has started yet), runCoreApply (providers run
 // and every snapshot is persisted), stateSaver.saveFinal and reportApply.
-func applyPlan(m *Meta, ui *ui, wd string, f *applyFlags, plan *plans.Plan, config *configs.Config, sf *statefile.File, src Sources) (code int) {
+func applyPlan(m *Meta, ui *ui, wd string, f *applyFlags, plan *plans.Plan, config *configs.Config, sf *statefile.File, src Sources, enc *encryption.Encryption) (code int) {
 	ctx, cancel := context.WithCancel(m.ctx())
 	defer cancel()
-	spath, mgr, lock, ds := lockApplyState(ctx, ui, wd, f, config, src)
+	spath, mgr, lock, ds := lockApplyState(ctx, ui, wd, f, config, src, enc)
 	if ds.HasErrors() {
 		ui.diags(ds, src)
 		return ExitError
@@ -185,6 +191,15 @@ func applyPlan(m *Meta, ui *ui, wd string, f *applyFlags, plan *plans.Plan, conf
 	counts := render.CountChanges(plan.Changes)
 	destroy := plan.UIMode == plans.DestroyMode
 	if !planHasChanges(plan) {
+		// A state read with a fallback key or in clear is written again
+		// with the configured method even when nothing changed, as
+		// OpenTofu's migration steps expect of an apply.
+		if mgr.NeedsRewrite() {
+			if err := mgr.PersistState(); err != nil {
+				ui.diags(hcl.Diagnostics{tfdiags.Errorf("Failed to save state", "%s", err)}, src)
+				return ExitError
+			}
+		}
 		ui.applySummary(render.Counts{}, destroy, mgr.State())
 		return ExitOK
 	}
@@ -210,12 +225,12 @@ func applyPlan(m *Meta, ui *ui, wd string, f *applyFlags, plan *plans.Plan, conf
 // lockApplyState opens the state apply writes to and takes its lock
 // (unless -lock=false). When it returns no errors, the caller owns the
 // lock and must release it through heldLock.unlock.
-func lockApplyState(ctx context.Context, ui *ui, wd string, f *applyFlags, config *configs.Config, src Sources) (string, *statemgr.Filesystem, *heldLock, hcl.Diagnostics) {
+func lockApplyState(ctx context.Context, ui *ui, wd string, f *applyFlags, config *configs.Config, src Sources, enc *encryption.Encryption) (string, *statemgr.Filesystem, *heldLock, hcl.Diagnostics) {
 	spath, diags := statePath(wd, f.state, config)
 	if diags.HasErrors() {
 		return "", nil, nil, diags
 	}
-	mgr, release, ds := openState(ctx, spath, f.lock, f.lockTimeout, "OperationTypeApply")
+	mgr, release, ds := openState(ctx, spath, f.lock, f.lockTimeout, "OperationTypeApply", codecFor(enc))
 	if ds.HasErrors() {
 		return "", nil, nil, ds
 	}

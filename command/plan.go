@@ -13,6 +13,7 @@ import (
 	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/configs"
 	"github.com/plankit/plankit/depsfile"
+	"github.com/plankit/plankit/encryption"
 	"github.com/plankit/plankit/planfile"
 	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/providers"
@@ -120,6 +121,8 @@ type planResult struct {
 	sf *statefile.File
 	// inline is set by apply without a plan file: no "-out" advice.
 	inline bool
+	// enc is the encryption in effect, for apply to write the state with.
+	enc *encryption.Encryption
 }
 
 // runPlan loads everything, plans, renders and writes the archive. The
@@ -146,7 +149,7 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 	stopInterrupts := watchInterrupts(m, ui, cancel, nil)
 	defer stopInterrupts()
 
-	mgr, release, ds := openState(ctx, in.spath, f.lock, f.lockTimeout, "OperationTypePlan")
+	mgr, release, ds := openState(ctx, in.spath, f.lock, f.lockTimeout, "OperationTypePlan", codecFor(in.enc))
 	if ds.HasErrors() {
 		ui.diags(append(warnings, ds...), src)
 		return planResult{code: ExitError}
@@ -168,11 +171,11 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 	if !showPlan(ui, plan, append(warnings, ds...), len(in.targets) > 0, src) {
 		return planResult{code: ExitError}
 	}
-	if ds := savePlanOutput(m, ui, wd, f, plan, in.config, sf); ds.HasErrors() {
+	if ds := savePlanOutput(m, ui, wd, f, plan, in.config, sf, in.enc); ds.HasErrors() {
 		ui.diags(ds, src)
 		return planResult{code: ExitError}
 	}
-	return planResult{code: ExitOK, changes: planHasChanges(plan), plan: plan, config: in.config, sf: sf}
+	return planResult{code: ExitOK, changes: planHasChanges(plan), plan: plan, config: in.config, sf: sf, enc: in.enc}
 }
 
 // refuseEmptyConfig refuses to plan a directory without configuration
@@ -197,6 +200,7 @@ type planInputs struct {
 	replace []addrs.AbsResourceInstance
 	clock   func() time.Time
 	spath   string
+	enc     *encryption.Encryption
 }
 
 // loadPlanInputs loads the configuration and then every input the flags
@@ -220,6 +224,10 @@ func loadPlanInputs(m *Meta, wd string, f *planFlags) (planInputs, hcl.Diagnosti
 	diags = append(diags, ds...)
 	in.spath, ds = statePath(wd, f.state, config)
 	diags = append(diags, ds...)
+	if !diags.HasErrors() {
+		in.enc, ds = loadEncryption(m, config, in.vals)
+		diags = append(diags, ds...)
+	}
 	return in, diags
 }
 
@@ -280,10 +288,10 @@ func showPlan(ui *ui, plan *plans.Plan, diags hcl.Diagnostics, targeted bool, sr
 // savePlanOutput writes the archive for -out and says how to apply it,
 // or notes that an unsaved plan may not be what apply does (not for
 // -json, nor for apply without a plan file).
-func savePlanOutput(m *Meta, ui *ui, wd string, f *planFlags, plan *plans.Plan, config *configs.Config, sf *statefile.File) hcl.Diagnostics {
+func savePlanOutput(m *Meta, ui *ui, wd string, f *planFlags, plan *plans.Plan, config *configs.Config, sf *statefile.File, enc *encryption.Encryption) hcl.Diagnostics {
 	if f.out != "" {
 		out := resolve(wd, f.out)
-		if ds := writePlanFile(out, f.signKey, wd, plan, config, sf, m); ds.HasErrors() {
+		if ds := writePlanFile(out, f.signKey, wd, plan, config, sf, m, enc); ds.HasErrors() {
 			return ds
 		}
 		if !f.json {
@@ -316,8 +324,8 @@ func planHasChanges(p *plans.Plan) bool {
 
 // writePlanFile writes the archive: the plan, the prior and previous-run
 // states with the lineage and serial they came from, the configuration
-// snapshot and the provider locks.
-func writePlanFile(out, signKey, wd string, plan *plans.Plan, config *configs.Config, sf *statefile.File, m *Meta) hcl.Diagnostics {
+// snapshot and the provider locks; encrypted when enc says so.
+func writePlanFile(out, signKey, wd string, plan *plans.Plan, config *configs.Config, sf *statefile.File, m *Meta, enc *encryption.Encryption) hcl.Diagnostics {
 	locks, diags := planLocks(wd, config, m)
 	if diags.HasErrors() {
 		return diags
@@ -343,7 +351,7 @@ func writePlanFile(out, signKey, wd string, plan *plans.Plan, config *configs.Co
 	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
 		return hcl.Diagnostics{tfdiags.Errorf("Failed to write plan file", "Creating the directory of %s failed: %s", out, err)}
 	}
-	if err := planfile.Write(out, args); err != nil {
+	if err := writePlanArchive(out, args, enc); err != nil {
 		return hcl.Diagnostics{tfdiags.Errorf("Failed to write plan file", "Writing %s failed: %s", out, err)}
 	}
 	return diags

@@ -22,18 +22,14 @@ import (
 )
 
 // readArchive opens a plan archive and reads its plan; it needs no
-// configuration directory, providers or state.
-func readArchive(path string, opts ...planfile.Option) (*planfile.Reader, *plans.Plan, hcl.Diagnostics) {
-	r, err := planfile.Open(path, opts...)
-	if err != nil {
-		return nil, nil, planFileDiags(err)
+// configuration directory, providers or state, except that an encrypted
+// archive is decrypted with TF_ENCRYPTION and wd's encryption block.
+func readArchive(m *Meta, wd, path string, opts ...planfile.Option) (*planfile.Reader, *plans.Plan, hcl.Diagnostics) {
+	enc, diags := loadEncryptionIn(m, wd)
+	if diags.HasErrors() {
+		return nil, nil, diags
 	}
-	p, err := r.ReadPlan()
-	if err != nil {
-		r.Close()
-		return nil, nil, planFileDiags(err)
-	}
-	return r, p, nil
+	return readArchiveWith(path, enc.Plan(), opts...)
 }
 
 // planFileDiags explains why a plan archive was refused. The planfile
@@ -66,7 +62,7 @@ func Show(m *Meta, chdir string, args []string) int {
 	}
 	wd := workDir(chdir)
 	u := &ui{out: m.Stdout, errw: m.Stderr, col: render.Colorizer{Enabled: !*noColor && m.StdoutTTY}}
-	r, p, diags := readArchive(resolve(wd, fs.Arg(0)))
+	r, p, diags := readArchive(m, wd, resolve(wd, fs.Arg(0)))
 	if diags.HasErrors() {
 		u.diags(diags, Sources{})
 		return ExitError
@@ -119,7 +115,7 @@ func Graph(m *Meta, chdir string, args []string) int {
 	var diags hcl.Diagnostics
 	if *planPath != "" {
 		var done func()
-		in, done, diags = graphFromArchive(resolve(wd, *planPath))
+		in, done, diags = graphFromArchive(m, wd, resolve(wd, *planPath))
 		defer done()
 	} else {
 		in, diags = graphFromWorkingDir(m, wd, *statePathFlag)
@@ -174,8 +170,8 @@ type graphInputs struct {
 // graphFromArchive reads the plan, its prior state and its configuration
 // from the archive at path. done releases the archive; it is never nil,
 // and is to be called once the graph is drawn.
-func graphFromArchive(path string) (in graphInputs, done func(), diags hcl.Diagnostics) {
-	r, p, diags := readArchive(path)
+func graphFromArchive(m *Meta, wd, path string) (in graphInputs, done func(), diags hcl.Diagnostics) {
+	r, p, diags := readArchive(m, wd, path)
 	if diags.HasErrors() {
 		return in, func() {}, diags
 	}
@@ -197,7 +193,15 @@ func graphFromWorkingDir(m *Meta, wd, stateFlag string) (in graphInputs, diags h
 	if ds.HasErrors() {
 		return in, ds
 	}
-	mgr, release, ds := openState(m.ctx(), spath, false, 0, "graph")
+	vals, ds := CollectVariables(in.config, wd, nil, m.Env)
+	if ds.HasErrors() {
+		return in, ds
+	}
+	enc, ds := loadEncryption(m, in.config, vals)
+	if ds.HasErrors() {
+		return in, ds
+	}
+	mgr, release, ds := openState(m.ctx(), spath, false, 0, "graph", codecFor(enc))
 	if ds.HasErrors() {
 		return in, ds
 	}
@@ -237,7 +241,7 @@ func Diff(m *Meta, chdir string, args []string) int {
 	u := &ui{out: m.Stdout, errw: m.Stderr, col: render.Colorizer{Enabled: !*noColor && m.StdoutTTY}}
 	var ps [2]*plans.Plan
 	for i := range ps {
-		r, p, diags := readArchive(resolve(wd, fs.Arg(i)))
+		r, p, diags := readArchive(m, wd, resolve(wd, fs.Arg(i)))
 		if diags.HasErrors() {
 			u.diags(diags, Sources{})
 			return ExitError
