@@ -149,7 +149,7 @@ func planAndApply(m *Meta, ui *ui, wd string, f *applyFlags) int {
 	if res.code != ExitOK {
 		return res.code
 	}
-	if !planHasChanges(res.plan) {
+	if !planHasChanges(res.plan) && !res.rewrite {
 		ui.applySummary(render.Counts{}, false, res.plan.PriorState)
 		return ExitOK
 	}

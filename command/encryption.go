@@ -132,7 +132,7 @@ func encryptionDiags(err error, what string) hcl.Diagnostics {
 	advice := "Set the key that encrypted it in TF_ENCRYPTION or in the working directory's terraform { encryption { ... } } block (a passphrase usually comes from a variable: TF_VAR_name)."
 	switch ee.Kind {
 	case encryption.KindUnencrypted:
-		advice = "To start encrypting an existing file, add the unencrypted method as a fallback for one run, as OpenTofu's documentation describes."
+		advice = "This is how OpenTofu migrates to encryption too."
 	case encryption.KindKeyMismatch:
 		advice = "If the key was changed, keep the old key provider and method as a fallback until everything is written with the new key."
 	}

@@ -123,6 +123,9 @@ type planResult struct {
 	inline bool
 	// enc is the encryption in effect, for apply to write the state with.
 	enc *encryption.Encryption
+	// rewrite: the state was read with a fallback method (see
+	// statemgr.Codec); apply writes it again even with no changes.
+	rewrite bool
 }
 
 // runPlan loads everything, plans, renders and writes the archive. The
@@ -175,7 +178,7 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 		ui.diags(ds, src)
 		return planResult{code: ExitError}
 	}
-	return planResult{code: ExitOK, changes: planHasChanges(plan), plan: plan, config: in.config, sf: sf, enc: in.enc}
+	return planResult{code: ExitOK, changes: planHasChanges(plan), plan: plan, config: in.config, sf: sf, enc: in.enc, rewrite: mgr.NeedsRewrite()}
 }
 
 // refuseEmptyConfig refuses to plan a directory without configuration
