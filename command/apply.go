@@ -204,7 +204,7 @@ func applyPlan(m *Meta, ui *ui, wd string, f *applyFlags, plan *plans.Plan, conf
 		return ExitOK
 	}
 
-	saver := &stateSaver{mgr: mgr, wd: wd, spath: spath, dump: applyDump(m, ui)}
+	saver := &stateSaver{mgr: mgr, wd: wd, spath: spath, dump: applyDump(m, ui), codec: codecFor(enc)}
 	stop := watchInterrupts(m, ui, cancel, func() {
 		// The second Ctrl-C exits at once: save the last snapshot and
 		// release the lock on the way out.
@@ -284,6 +284,7 @@ type stateSaver struct {
 	wd    string
 	spath string
 	dump  io.Writer
+	codec statemgr.Codec // the recovery copy is encrypted as the state is
 }
 
 // persist writes s to the state file; the core calls it as objects change.
@@ -326,7 +327,7 @@ func (s *stateSaver) flushLast() hcl.Diagnostics {
 // saveRecovery reports that writing st failed with err and saves st to a
 // recovery file (or prints it), returning the diagnostics that say where.
 func (s *stateSaver) saveRecovery(st *states.State, err error) hcl.Diagnostics {
-	return append(hcl.Diagnostics{stateWriteFailed(s.spath, err)}, saveErroredState(s.wd, s.spath, s.mgr.StateFile(), st, s.dump)...)
+	return append(hcl.Diagnostics{stateWriteFailed(s.spath, err)}, saveErroredStateCodec(s.wd, s.spath, s.mgr.StateFile(), st, s.dump, s.codec)...)
 }
 
 // saveFinal writes the state the apply ended with and returns it; when

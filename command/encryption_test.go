@@ -1,0 +1,121 @@
+package command
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/configs"
+	"github.com/plankit/plankit/encryption"
+	"github.com/plankit/plankit/states"
+	"github.com/plankit/plankit/states/statefile"
+	"github.com/plankit/plankit/terraform"
+)
+
+// literalKeyEncryption encrypts states with a fixed AES key (no key
+// derivation, so the test is fast).
+const literalKeyEncryption = `
+method "aes_gcm" "k" {
+  keys = {
+    encryption_key = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]
+    decryption_key = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]
+  }
+}
+state { method = method.aes_gcm.k }
+`
+
+// TestErroredStateIsEncrypted: the recovery copy of a state that could
+// not be written is encrypted like the state itself, and decrypts to it.
+func TestErroredStateIsEncrypted(t *testing.T) {
+	enc, diags := loadEncryption(&Meta{Env: []string{encryptionEnv + "=" + literalKeyEncryption}}, nil, nil)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	st := states.NewState()
+	st.SetOutputValue(addrs.OutputValue{Name: "x"}.Absolute(nil), cty.StringVal("kept-secret"), false)
+	wd := t.TempDir()
+	ds := saveErroredStateCodec(wd, "s.tfstate", &statefile.File{Lineage: "lin", Serial: 7}, st, &bytes.Buffer{}, codecFor(enc))
+	if len(ds) != 1 || strings.Contains(ds[0].Detail, "in clear") {
+		t.Fatalf("diagnostics %v", ds)
+	}
+	b, err := os.ReadFile(filepath.Join(wd, "errored.tfstate"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !encryption.IsEnvelope(b) || bytes.Contains(b, []byte("kept-secret")) {
+		t.Fatalf("recovery copy in clear: %s", b)
+	}
+	plain, _, err := enc.State().DecryptState(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := statefile.Read(bytes.NewReader(plain))
+	if err != nil || f.Serial != 8 || f.Lineage != "lin" {
+		t.Fatalf("decrypted recovery copy: %v %+v", err, f)
+	}
+}
+
+// TestLoadEncryption: the working directory's block, its override file
+// and TF_ENCRYPTION merge in that order; variables come from the values
+// given, else their defaults.
+func TestLoadEncryption(t *testing.T) {
+	dir := t.TempDir()
+	for name, src := range map[string]string{
+		"main.tf": `
+variable "pass" {
+  type    = string
+  default = "a default passphrase"
+}
+terraform {
+  encryption {
+    key_provider "pbkdf2" "k" {
+      passphrase = var.pass
+    }
+    method "aes_gcm" "k" { keys = key_provider.pbkdf2.k }
+    state { method = method.aes_gcm.k }
+  }
+}
+`,
+		"enc_override.tf": `
+terraform {
+  encryption {
+    plan { method = method.aes_gcm.k }
+  }
+}
+`,
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	config, diags := configs.LoadConfigDir(dir)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	enc, diags := loadEncryption(&Meta{}, config, nil)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	if !enc.State().Encrypted() || !enc.Plan().Encrypted() {
+		t.Fatalf("state %v plan %v", enc.State().Methods(), enc.Plan().Methods())
+	}
+	// TF_ENCRYPTION's plan block wins over the override file's.
+	env := encryptionEnv + `={"method":{"unencrypted":{"off":{}}},"plan":{"method":"method.unencrypted.off"}}`
+	enc, diags = loadEncryption(&Meta{Env: []string{env}}, config, nil)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	if enc.Plan().Encrypted() || !enc.State().Encrypted() {
+		t.Fatalf("after TF_ENCRYPTION: state %v plan %v", enc.State().Methods(), enc.Plan().Methods())
+	}
+	// A short passphrase from a variable is refused without showing it.
+	_, diags = loadEncryption(&Meta{}, config, terraform.InputValues{"pass": {Value: cty.StringVal("short")}})
+	if !diags.HasErrors() || !strings.Contains(diags.Error(), "at least 16 characters") || strings.Contains(diags.Error(), "short\"") {
+		t.Fatalf("got %v", diags)
+	}
+}
