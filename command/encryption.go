@@ -221,3 +221,14 @@ func readArchiveWith(path string, t *encryption.Target, opts ...planfile.Option)
 	}
 	return r, p, nil
 }
+
+// clearPlanOfEncryptedState warns when a plan archive is about to be
+// written in clear while the state is encrypted: the archive holds the
+// state (and every secret in it) as it was read.
+func clearPlanOfEncryptedState(enc *encryption.Encryption, out string) hcl.Diagnostics {
+	if enc == nil || out == "" || !enc.State().Encrypted() || enc.Plan().Encrypted() {
+		return nil
+	}
+	return hcl.Diagnostics{tfdiags.Warning("Plan file not encrypted",
+		"The state is encrypted but plans are not, so the archive written by -out holds the state and its secrets in clear. Add a plan block to the encryption configuration to encrypt it too.")}
+}

@@ -119,3 +119,16 @@ terraform {
 		t.Fatalf("got %v", diags)
 	}
 }
+
+func TestClearPlanOfEncryptedStateWarns(t *testing.T) {
+	enc, diags := loadEncryption(&Meta{Env: []string{encryptionEnv + "=" + literalKeyEncryption}}, nil, nil)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	if ds := clearPlanOfEncryptedState(enc, "p.tfplan"); len(ds) != 1 || ds[0].Summary != "Plan file not encrypted" {
+		t.Fatalf("got %v", ds)
+	}
+	if ds := clearPlanOfEncryptedState(enc, ""); len(ds) != 0 {
+		t.Fatalf("no -out, no warning: %v", ds)
+	}
+}

@@ -230,6 +230,7 @@ func loadPlanInputs(m *Meta, wd string, f *planFlags) (planInputs, hcl.Diagnosti
 	if !diags.HasErrors() {
 		in.enc, ds = loadEncryption(m, config, in.vals)
 		diags = append(diags, ds...)
+		diags = append(diags, clearPlanOfEncryptedState(in.enc, f.out)...)
 	}
 	return in, diags
 }

@@ -208,12 +208,10 @@ func (t *Target) EncryptPlan(plain []byte) ([]byte, error) {
 // its serial and lineage in clear, or as they are when the state is not
 // encrypted.
 func (t *Target) EncryptState(plain []byte) ([]byte, error) {
-	var clear struct {
-		Serial  *uint64 `json:"serial"`
-		Lineage string  `json:"lineage"`
-	}
+	var clear stateHeader
 	if t.Encrypted() {
-		if err := json.Unmarshal(plain, &clear); err != nil {
+		var err error
+		if clear, err = readStateHeader(plain); err != nil {
 			return nil, &Error{Kind: KindEnvelope, Op: "encrypt", Target: t.name, Detail: fmt.Sprintf("the state to encrypt is not a JSON state file (%v)", err)}
 		}
 	}
@@ -263,11 +261,8 @@ func (t *Target) DecryptState(data []byte) ([]byte, Status, error) {
 	if err != nil || env == nil {
 		return plain, st, err
 	}
-	var inner struct {
-		Serial  *uint64 `json:"serial"`
-		Lineage string  `json:"lineage"`
-	}
-	if err := json.Unmarshal(plain, &inner); err != nil {
+	inner, err := readStateHeader(plain)
+	if err != nil {
 		return nil, st, &Error{Kind: KindEnvelope, Op: "decrypt", Target: t.name, Detail: "the decrypted data is not a JSON state file"}
 	}
 	if env.Serial != nil && inner.Serial != nil && *env.Serial != *inner.Serial {
@@ -282,7 +277,8 @@ func (t *Target) DecryptState(data []byte) ([]byte, Status, error) {
 }
 
 func (t *Target) open(data []byte) ([]byte, *Envelope, Status, error) {
-	if !IsEnvelope(data) {
+	env, isEnv, envErr := parseEnvelope(data)
+	if !isEnv {
 		if !t.Enabled() {
 			return data, nil, Satisfied, nil
 		}
@@ -301,9 +297,8 @@ func (t *Target) open(data []byte) ([]byte, *Envelope, Status, error) {
 		return nil, nil, Satisfied, &Error{Kind: KindNotConfigured, Op: "decrypt", Target: t.name,
 			Detail: fmt.Sprintf("it is in OpenTofu's encrypted format; configure the key that encrypted it, in TF_ENCRYPTION or in the working directory's terraform { encryption { %s { method = ... } } } block", t.name)}
 	}
-	env, err := DecodeEnvelope(data)
-	if err != nil {
-		return nil, nil, Satisfied, &Error{Kind: KindEnvelope, Op: "decrypt", Target: t.name, Detail: err.Error()}
+	if envErr != nil {
+		return nil, nil, Satisfied, &Error{Kind: KindEnvelope, Op: "decrypt", Target: t.name, Detail: envErr.Error()}
 	}
 	var mismatched, problems []string
 	for i, m := range t.methods {
@@ -374,4 +369,46 @@ func diagText(diags hcl.Diagnostics) string {
 		}
 	}
 	return b.String()
+}
+
+// stateHeader is what an encrypted state shows in clear.
+type stateHeader struct {
+	Serial  *uint64
+	Lineage string
+}
+
+// readStateHeader reads the top-level serial and lineage of a JSON state,
+// stopping once it has both: a v4 state writes them first, so this costs
+// O(1) for a state of any size where json.Unmarshal would scan it all.
+func readStateHeader(data []byte) (stateHeader, error) {
+	var h stateHeader
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return h, fmt.Errorf("not a JSON object")
+	}
+	var haveSerial, haveLineage bool
+	for dec.More() && !(haveSerial && haveLineage) {
+		tok, err := dec.Token()
+		if err != nil {
+			return h, err
+		}
+		switch tok {
+		case "serial":
+			haveSerial = true
+			if err := dec.Decode(&h.Serial); err != nil {
+				return h, fmt.Errorf("serial: %w", err)
+			}
+		case "lineage":
+			haveLineage = true
+			if err := dec.Decode(&h.Lineage); err != nil {
+				return h, fmt.Errorf("lineage: %w", err)
+			}
+		default:
+			var skip json.RawMessage
+			if err := dec.Decode(&skip); err != nil {
+				return h, err
+			}
+		}
+	}
+	return h, nil
 }

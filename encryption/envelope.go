@@ -88,6 +88,35 @@ func DecodeEnvelope(data []byte) (*Envelope, error) {
 	if err := json.Unmarshal(data, &raw); err != nil {
 		return nil, fmt.Errorf("the encrypted envelope is not valid JSON: %w", err)
 	}
+	return checkEnvelope(&raw)
+}
+
+// parseEnvelope is DecodeEnvelope for data that may be in clear: ok is
+// false when data is not an envelope (not a JSON object, or no
+// encryption_version), in one pass over data.
+func parseEnvelope(data []byte) (env *Envelope, ok bool, err error) {
+	trimmed := bytes.TrimLeft(data, " \t\r\n")
+	if len(trimmed) == 0 || trimmed[0] != '{' || !bytes.Contains(data, []byte(`"encryption_version"`)) {
+		return nil, false, nil
+	}
+	var raw stateEnvelopeJSON
+	if json.Unmarshal(data, &raw) != nil {
+		// Not a well-formed envelope: IsEnvelope says whether it was meant
+		// to be one (its encryption_version alone decodes).
+		if !IsEnvelope(data) {
+			return nil, false, nil
+		}
+		_, err := DecodeEnvelope(data)
+		return nil, true, err
+	}
+	if raw.Version == "" {
+		return nil, false, nil
+	}
+	env, err = checkEnvelope(&raw)
+	return env, true, err
+}
+
+func checkEnvelope(raw *stateEnvelopeJSON) (*Envelope, error) {
 	switch {
 	case raw.Version == "":
 		return nil, fmt.Errorf("the envelope has no encryption_version")
