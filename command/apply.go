@@ -11,11 +11,15 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/backend"
 	"github.com/plankit/plankit/command/render"
 	"github.com/plankit/plankit/configs"
 	"github.com/plankit/plankit/encryption"
+	"github.com/plankit/plankit/internal/procgroup"
 	"github.com/plankit/plankit/planfile"
 	"github.com/plankit/plankit/plans"
+	"github.com/plankit/plankit/providers"
 	"github.com/plankit/plankit/states"
 	"github.com/plankit/plankit/states/statefile"
 	"github.com/plankit/plankit/states/statemgr"
@@ -51,6 +55,12 @@ func Apply(m *Meta, args []string) (code int) {
 		f.chdir = chdir
 	}
 	if msg := f.check(); msg != "" {
+		return usageError(m, msg)
+	}
+	if msg := checkApplyOptions(fs, &f); msg != "" {
+		return usageError(m, msg)
+	}
+	if msg := checkPlanOptions(&f.planFlags); msg != "" {
 		return usageError(m, msg)
 	}
 	if fs.NArg() > 1 {
@@ -128,11 +138,23 @@ func applyPlanFile(m *Meta, ui *ui, wd, file string, f *applyFlags) int {
 		ui.diags(planFileDiags(err), src)
 		return ExitError
 	}
-	if ds := providerMismatch(locks, config, m.providerFactories(wd)); ds.HasErrors() {
+	// Every installed provider is checked against the archive's lock
+	// file here, before any provider process starts.
+	var prior *states.State
+	if sf != nil {
+		prior = sf.State
+	}
+	factories, ds := resolveApplyProviders(m, wd, f.pluginDirs, config, prior, locks)
+	if ds.HasErrors() {
 		ui.diags(ds, src)
 		return ExitError
 	}
-	return applyPlan(m, ui, wd, f, plan, config, sf, src, enc)
+	be, err := r.ReadBackend()
+	if err != nil {
+		ui.diags(planFileDiags(err), src)
+		return ExitError
+	}
+	return applyPlan(m, ui, wd, f, plan, config, sf, be, src, factories, enc)
 }
 
 // planAndApply plans in-process, shows the plan, asks for approval
@@ -162,7 +184,7 @@ func planAndApply(m *Meta, ui *ui, wd string, f *applyFlags) int {
 		}
 		fmt.Fprintln(m.Stdout)
 	}
-	return applyPlan(m, ui, wd, f, res.plan, res.config, res.sf, Sources{Dir: wd, Files: res.config.SourceFiles()}, res.enc)
+	return applyPlan(m, ui, wd, f, res.plan, res.config, res.sf, nil, Sources{Dir: wd, Files: res.config.SourceFiles()}, res.factories, res.enc)
 }
 
 // applyPlan checks the state against the plan's, then applies with state
@@ -170,10 +192,13 @@ func planAndApply(m *Meta, ui *ui, wd string, f *applyFlags) int {
 // locked, and released on every return), checkStateMatches and the
 // no-change shortcut (nothing has started yet), runCoreApply (providers run
 // and every snapshot is persisted), stateSaver.saveFinal and reportApply.
-func applyPlan(m *Meta, ui *ui, wd string, f *applyFlags, plan *plans.Plan, config *configs.Config, sf *statefile.File, src Sources, enc *encryption.Encryption) (code int) {
+// fromPlan is the archive's record of its backend and workspace (nil
+// without a saved plan, or from an archive that has none).
+// enc is the encryption the state is read and written with.
+func applyPlan(m *Meta, ui *ui, wd string, f *applyFlags, plan *plans.Plan, config *configs.Config, sf *statefile.File, fromPlan *planfile.Backend, src Sources, factories map[addrs.Provider]providers.Factory, enc *encryption.Encryption) (code int) {
 	ctx, cancel := context.WithCancel(m.ctx())
 	defer cancel()
-	spath, mgr, lock, ds := lockApplyState(ctx, ui, wd, f, config, src, enc)
+	target, mgr, lock, ds := lockApplyState(ctx, m, ui, wd, f, config, fromPlan, src, enc)
 	if ds.HasErrors() {
 		ui.diags(ds, src)
 		return ExitError
@@ -188,15 +213,16 @@ func applyPlan(m *Meta, ui *ui, wd string, f *applyFlags, plan *plans.Plan, conf
 		ui.diags(ds, src)
 		return ExitError
 	}
+	ui.diags(stateElsewhereWarning(plan, target.localPath(), mgr.StateFile(), sf), src)
 	counts := render.CountChanges(plan.Changes)
 	destroy := plan.UIMode == plans.DestroyMode
 	if !planHasChanges(plan) {
 		// A state read with a fallback key or in clear is written again
 		// with the configured method even when nothing changed, as
 		// OpenTofu's migration steps expect of an apply.
-		if mgr.NeedsRewrite() {
+		if needsRewrite(mgr) {
 			if err := mgr.PersistState(); err != nil {
-				ui.diags(hcl.Diagnostics{tfdiags.Errorf("Failed to save state", "%s", err)}, src)
+				ui.diags(hcl.Diagnostics{stateWriteFailed(mgr.Describe(), err)}, src)
 				return ExitError
 			}
 		}
@@ -204,16 +230,19 @@ func applyPlan(m *Meta, ui *ui, wd string, f *applyFlags, plan *plans.Plan, conf
 		return ExitOK
 	}
 
-	saver := &stateSaver{mgr: mgr, wd: wd, spath: spath, dump: applyDump(m, ui), codec: codecFor(enc)}
+	saver := &stateSaver{mgr: mgr, wd: wd, spath: mgr.Describe(), remote: target.remote(), dump: applyDump(m, ui), codec: codecFor(enc)}
+	procs := &procgroup.Set{}
 	stop := watchInterrupts(m, ui, cancel, func() {
-		// The second Ctrl-C exits at once: save the last snapshot and
-		// release the lock on the way out.
+		// The second Ctrl-C exits at once: kill the provisioners still
+		// running, save the last snapshot and release the lock on the way
+		// out.
+		procs.KillAll()
 		ui.diags(saver.flushLast(), src)
 		lock.unlock()
 	})
 	defer stop()
 
-	newState, applyDiags, ok := runCoreApply(ctx, m, ui, wd, f, plan, config, saver, src)
+	newState, applyDiags, ok := runCoreApply(ctx, m, ui, wd, f, plan, config, saver, target.ws, src, factories, procs)
 	if !ok {
 		return ExitError
 	}
@@ -225,16 +254,16 @@ func applyPlan(m *Meta, ui *ui, wd string, f *applyFlags, plan *plans.Plan, conf
 // lockApplyState opens the state apply writes to and takes its lock
 // (unless -lock=false). When it returns no errors, the caller owns the
 // lock and must release it through heldLock.unlock.
-func lockApplyState(ctx context.Context, ui *ui, wd string, f *applyFlags, config *configs.Config, src Sources, enc *encryption.Encryption) (string, *statemgr.Filesystem, *heldLock, hcl.Diagnostics) {
-	spath, diags := statePath(wd, f.state, config)
+func lockApplyState(ctx context.Context, m *Meta, ui *ui, wd string, f *applyFlags, config *configs.Config, fromPlan *planfile.Backend, src Sources, enc *encryption.Encryption) (*backendSettings, backend.StateMgr, *heldLock, hcl.Diagnostics) {
+	target, diags := resolveBackend(m, wd, config, f.state, f.backendConfig, fromPlan)
 	if diags.HasErrors() {
-		return "", nil, nil, diags
+		return nil, nil, nil, diags
 	}
-	mgr, release, ds := openState(ctx, spath, f.lock, f.lockTimeout, "OperationTypeApply", codecFor(enc))
+	mgr, release, ds := openBackendStateWith(ctx, target, f.lock, f.lockTimeout, "OperationTypeApply", codecFor(enc))
 	if ds.HasErrors() {
-		return "", nil, nil, ds
+		return nil, nil, nil, ds
 	}
-	return spath, mgr, &heldLock{release: release, ui: ui, src: src}, nil
+	return target, mgr, &heldLock{release: release, ui: ui, src: src}, nil
 }
 
 // heldLock releases a state lock exactly once, from whichever comes first:
@@ -278,13 +307,14 @@ func applyDump(m *Meta, ui *ui) io.Writer {
 // writes between the background persister, the final write and the second
 // Ctrl-C.
 type stateSaver struct {
-	mu    sync.Mutex
-	mgr   *statemgr.Filesystem
-	last  *states.State
-	wd    string
-	spath string
-	dump  io.Writer
-	codec statemgr.Codec // the recovery copy is encrypted as the state is
+	mu     sync.Mutex
+	mgr    savedState
+	last   *states.State
+	wd     string
+	spath  string // where the state lives, for messages
+	remote bool   // the state is in a remote backend: recover with state push
+	dump   io.Writer
+	codec  statemgr.Codec // a local recovery copy is encrypted as the state is
 }
 
 // persist writes s to the state file; the core calls it as objects change.
@@ -327,6 +357,9 @@ func (s *stateSaver) flushLast() hcl.Diagnostics {
 // saveRecovery reports that writing st failed with err and saves st to a
 // recovery file (or prints it), returning the diagnostics that say where.
 func (s *stateSaver) saveRecovery(st *states.State, err error) hcl.Diagnostics {
+	if s.remote {
+		return append(hcl.Diagnostics{stateWriteFailed(s.spath, err)}, saveErroredRemote(s.wd, s.spath, s.mgr.StateFile(), st, s.dump)...)
+	}
 	return append(hcl.Diagnostics{stateWriteFailed(s.spath, err)}, saveErroredStateCodec(s.wd, s.spath, s.mgr.StateFile(), st, s.dump, s.codec)...)
 }
 
@@ -352,9 +385,10 @@ func (s *stateSaver) saveFinal(final *states.State) (*states.State, hcl.Diagnost
 // saver. ok is false when the core could not be started (the errors are
 // already shown); otherwise the diagnostics name the instances that never
 // started.
-func runCoreApply(ctx context.Context, m *Meta, ui *ui, wd string, f *applyFlags, plan *plans.Plan, config *configs.Config, saver *stateSaver, src Sources) (*states.State, hcl.Diagnostics, bool) {
+func runCoreApply(ctx context.Context, m *Meta, ui *ui, wd string, f *applyFlags, plan *plans.Plan, config *configs.Config, saver *stateSaver, workspace string, src Sources, factories map[addrs.Provider]providers.Factory, procs *procgroup.Set) (*states.State, hcl.Diagnostics, bool) {
 	hook := newApplyHook(ui.out, ui.json)
-	core, ds := terraform.NewContext(&terraform.ContextOpts{Providers: m.providerFactories(wd), Parallelism: f.parallelism, Hooks: []terraform.Hook{hook}, WorkingDir: wd})
+	maxInst, _ := envMaxInstances(m.Env) // checked with the other inputs (loadPlanInputs)
+	core, ds := terraform.NewContext(&terraform.ContextOpts{Providers: factories, Parallelism: f.parallelism, Hooks: []terraform.Hook{hook}, WorkingDir: wd, MaxInstances: maxInst, Workspace: workspace})
 	if ds.HasErrors() {
 		ui.diags(ds, src)
 		return nil, nil, false
@@ -366,7 +400,7 @@ func runCoreApply(ctx context.Context, m *Meta, ui *ui, wd string, f *applyFlags
 		ui.diags(ds, src)
 		return nil, nil, false
 	}
-	newState, diags := core.Apply(ctx, plan, config, &terraform.ApplyOpts{Persist: saver.persist, Timestamp: clock})
+	newState, diags := core.Apply(ctx, plan, config, &terraform.ApplyOpts{Persist: saver.persist, Timestamp: clock, Processes: procs})
 	hook.stopAll()
 	hook.mu.Lock()
 	diags = withSkippedInstances(diags, plan.Changes, hook.started)

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -15,6 +14,8 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	hcljson "github.com/hashicorp/hcl/v2/json"
 
+	"github.com/plankit/plankit/configs"
+	"github.com/plankit/plankit/internal/safeio"
 	"github.com/plankit/plankit/tfdiags"
 )
 
@@ -43,7 +44,7 @@ func (s Sources) hclFiles(diags hcl.Diagnostics) map[string]*hcl.File {
 			if !filepath.IsAbs(p) && s.Dir != "" {
 				p = filepath.Join(s.Dir, p)
 			}
-			if src, err := os.ReadFile(p); err == nil {
+			if src, err := safeio.ReadFile(p, safeio.ConfigFileLimit); err == nil {
 				out[r.Filename] = parseForContext(r.Filename, src)
 			}
 		}
@@ -54,12 +55,23 @@ func (s Sources) hclFiles(diags hcl.Diagnostics) map[string]*hcl.File {
 // parseForContext parses a source file so that a diagnostic can name the
 // block it is in ("in resource "x" "y""); a file that does not parse still
 // gives its bytes for the snippet.
+//
+// It parses only what the configuration loader would: a file nesting
+// deeper than the loader's guard allows (configs.CheckNesting), or that is
+// binary, gives its bytes alone, because the HCL parsers recurse once per
+// level and a deep enough file overflows the stack.
 func parseForContext(name string, src []byte) *hcl.File {
 	var f *hcl.File
+	isJSON := strings.HasSuffix(name, ".json")
+	parse := isJSON || strings.HasSuffix(name, ".tf") || strings.HasSuffix(name, ".tfvars") || strings.HasSuffix(name, ".hcl")
+	if parse && (configs.CheckText(name, src).HasErrors() || configs.CheckNesting(name, src, isJSON).HasErrors()) {
+		parse = false
+	}
 	switch {
-	case strings.HasSuffix(name, ".json"):
+	case !parse:
+	case isJSON:
 		f, _ = hcljson.Parse(src, name)
-	case strings.HasSuffix(name, ".tf"), strings.HasSuffix(name, ".tfvars"), strings.HasSuffix(name, ".hcl"):
+	default:
 		f, _ = hclsyntax.ParseConfig(src, name, hcl.InitialPos)
 	}
 	if f == nil || f.Body == nil {
@@ -80,7 +92,7 @@ func WriteDiagnostics(w io.Writer, diags hcl.Diagnostics, src Sources, color boo
 	if len(diags) == 0 {
 		return
 	}
-	ordered := append(hcl.Diagnostics(nil), diags...)
+	ordered := capPerFile(diags)
 	sort.SliceStable(ordered, func(i, j int) bool {
 		return ordered[i].Severity == hcl.DiagWarning && ordered[j].Severity == hcl.DiagError
 	})
@@ -103,7 +115,7 @@ func WriteDiagnostics(w io.Writer, diags hcl.Diagnostics, src Sources, color boo
 			body += "\n\n" + wrapDetail(detail, width)
 		}
 		if !color {
-			fmt.Fprintf(w, "\n%s\n\n", body)
+			fmt.Fprintf(w, "\n%s\n", body)
 			continue
 		}
 		edge := "\x1b[31m" // red for errors
@@ -227,7 +239,7 @@ func (v *JSONView) Emit(level, typ, message string, fields map[string]any) {
 		now = v.Now
 	}
 	obj := map[string]any{
-		"@level": level, "@message": message, "@module": "plankit.ui",
+		"@level": level, "@message": message, "@module": "terraform.ui",
 		"@timestamp": now().UTC().Format("2006-01-02T15:04:05.000000Z07:00"), "type": typ,
 	}
 	for k, val := range fields {
@@ -248,6 +260,7 @@ func (v *JSONView) Version() {
 
 // Diagnostics emits one diagnostic message each.
 func (v *JSONView) Diagnostics(diags hcl.Diagnostics, src Sources) {
+	diags = capPerFile(diags)
 	files := src.hclFiles(diags)
 	for _, d := range diags {
 		dj := toDiagJSON(d, files)

@@ -114,10 +114,12 @@ func (c stateCodec) Encode(p []byte) ([]byte, error) { return c.t.EncryptState(p
 
 var _ statemgr.Codec = stateCodec{}
 
-// codecFor is the state codec of enc (nil when enc is nil).
+// codecFor is the state codec of enc. With enc nil (no encryption
+// configured) states are stored in clear and an encrypted one is refused
+// with an error that says so.
 func codecFor(enc *encryption.Encryption) statemgr.Codec {
 	if enc == nil {
-		return nil
+		enc, _ = encryption.New(nil, encryption.Options{})
 	}
 	return stateCodec{enc.State()}
 }
@@ -231,4 +233,35 @@ func clearPlanOfEncryptedState(enc *encryption.Encryption, out string) hcl.Diagn
 	}
 	return hcl.Diagnostics{tfdiags.Warning("Plan file not encrypted",
 		"The state is encrypted but plans are not, so the archive written by -out holds the state and its secrets in clear. Add a plan block to the encryption configuration to encrypt it too.")}
+}
+
+// codecSetter is a state manager that can store states through a codec
+// (the local file manager and the pg backend's).
+type codecSetter interface {
+	SetCodec(statemgr.Codec)
+	NeedsRewrite() bool
+}
+
+// setCodec gives mgr the codec if it takes one.
+func setCodec(mgr any, c statemgr.Codec) {
+	if cs, ok := mgr.(codecSetter); ok {
+		cs.SetCodec(c)
+	}
+}
+
+// needsRewrite reports whether mgr read its state through a fallback
+// method (see statemgr.Codec).
+func needsRewrite(mgr any) bool {
+	cs, ok := mgr.(codecSetter)
+	return ok && cs.NeedsRewrite()
+}
+
+// stateCodecIn is the state codec of the encryption in effect in wd, for
+// the commands that read or change the state outside plan and apply.
+func stateCodecIn(m *Meta, wd string) (statemgr.Codec, hcl.Diagnostics) {
+	enc, diags := loadEncryptionIn(m, wd)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	return codecFor(enc), nil
 }

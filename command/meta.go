@@ -37,6 +37,10 @@ type Meta struct {
 	// directory (the absolute -chdir directory), so in-process providers
 	// resolve relative paths there as Terraform's do (builtin.FactoriesIn).
 	ProvidersIn func(workingDir string) map[addrs.Provider]providers.Factory
+	// Plugins starts provider plugins found by discovery (cli wires it to
+	// providers/plugin). Discovery (providers/install) runs when Providers
+	// is nil: plugins first, then the built-ins ProvidersIn serves.
+	Plugins PluginFactory
 	// Interrupts delivers one value per Ctrl-C (SIGINT/SIGTERM); nil when
 	// signals are not wired.
 	Interrupts <-chan struct{}

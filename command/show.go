@@ -51,7 +51,7 @@ func planFileDiags(err error) hcl.Diagnostics {
 
 // Show is `plan show [-json] [-no-color] FILE`.
 func Show(m *Meta, chdir string, args []string) int {
-	fs := newFlagSetT("plan show", m.Stderr, showUsage)
+	fs := newSubFlagSet("plan show", showUsage, chdir)
 	jsonOut := fs.Bool("json", false, "print Terraform's JSON plan representation")
 	noColor := fs.Bool("no-color", false, "disable colour")
 	if code, ok := fs.parse(m, args); !ok {
@@ -60,7 +60,7 @@ func Show(m *Meta, chdir string, args []string) int {
 	if fs.NArg() != 1 {
 		return usageError(m, "plan show needs exactly one plan file")
 	}
-	wd := workDir(chdir)
+	wd := workDir(fs.chdir)
 	u := &ui{out: m.Stdout, errw: m.Stderr, col: render.Colorizer{Enabled: !*noColor && m.StdoutTTY}}
 	r, p, diags := readArchive(m, wd, resolve(wd, fs.Arg(0)))
 	if diags.HasErrors() {
@@ -94,7 +94,7 @@ func Show(m *Meta, chdir string, args []string) int {
 // graphFromArchive or graphFromWorkingDir loads the inputs, and the core
 // draws the graph.
 func Graph(m *Meta, chdir string, args []string) int {
-	fs := newFlagSetT("plan graph", m.Stderr, graphUsage)
+	fs := newSubFlagSet("plan graph", graphUsage, chdir)
 	typ := fs.String("type", "", "plan, plan-destroy or apply")
 	planPath := fs.String("plan", "", "render the graph of this plan archive")
 	statePathFlag := fs.String("state", "", "state file (without -plan)")
@@ -104,7 +104,7 @@ func Graph(m *Meta, chdir string, args []string) int {
 	if fs.NArg() > 0 {
 		return usageError(m, "plan graph takes no positional arguments")
 	}
-	wd := workDir(chdir)
+	wd := workDir(fs.chdir)
 	u := &ui{out: m.Stdout, errw: m.Stderr}
 	kind, msg := graphKind(*typ, *planPath != "")
 	if msg != "" {
@@ -156,6 +156,9 @@ func graphKind(typ string, fromArchive bool) (kind terraform.GraphKind, msg stri
 	if !ok {
 		return kind, fmt.Sprintf("-type must be plan, plan-destroy or apply, not %q", typ)
 	}
+	if kind == terraform.GraphKindApply && !fromArchive {
+		return kind, "-type=apply draws the graph of a saved plan: pass -plan=FILE (a plan archive made by plan -out=FILE)"
+	}
 	return kind, ""
 }
 
@@ -201,7 +204,7 @@ func graphFromWorkingDir(m *Meta, wd, stateFlag string) (in graphInputs, diags h
 	if ds.HasErrors() {
 		return in, ds
 	}
-	mgr, release, ds := openState(m.ctx(), spath, false, 0, "graph", codecFor(enc))
+	mgr, release, ds := openStateWith(m.ctx(), spath, false, 0, "graph", codecFor(enc))
 	if ds.HasErrors() {
 		return in, ds
 	}
@@ -228,7 +231,7 @@ type resourceDiff struct {
 // whose planned change differs between two plans. Exit code 0 when the
 // plans plan the same changes, 2 when they differ, 1 on error.
 func Diff(m *Meta, chdir string, args []string) int {
-	fs := newFlagSetT("plan diff", m.Stderr, diffUsage)
+	fs := newSubFlagSet("plan diff", diffUsage, chdir)
 	jsonOut := fs.Bool("json", false, "machine-readable output")
 	noColor := fs.Bool("no-color", false, "disable colour")
 	if code, ok := fs.parse(m, args); !ok {
@@ -237,7 +240,7 @@ func Diff(m *Meta, chdir string, args []string) int {
 	if fs.NArg() != 2 {
 		return usageError(m, "plan diff needs two plan files")
 	}
-	wd := workDir(chdir)
+	wd := workDir(fs.chdir)
 	u := &ui{out: m.Stdout, errw: m.Stderr, col: render.Colorizer{Enabled: !*noColor && m.StdoutTTY}}
 	var ps [2]*plans.Plan
 	for i := range ps {
@@ -250,6 +253,9 @@ func Diff(m *Meta, chdir string, args []string) int {
 		ps[i] = p
 	}
 	diffs, err := DiffPlans(ps[0], ps[1])
+	if diffs == nil {
+		diffs = []resourceDiff{} // -json prints [], never null
+	}
 	if err != nil {
 		u.diags(hcl.Diagnostics{tfdiags.Errorf("Failed to compare plans", "%s", err)}, Sources{})
 		return ExitError

@@ -50,7 +50,15 @@ func statePath(wd, flagPath string, config *configs.Config) (string, hcl.Diagnos
 
 // openState opens and, unless lock is false, locks the state at path.
 // The returned release unlocks it; call it once.
-func openState(ctx context.Context, path string, lock bool, timeout time.Duration, operation string, codec statemgr.Codec) (*statemgr.Filesystem, func() hcl.Diagnostics, hcl.Diagnostics) {
+// A state file in OpenTofu's encrypted envelope is refused, saying so; use
+// openStateWith to read it with the encryption in effect.
+func openState(ctx context.Context, path string, lock bool, timeout time.Duration, operation string) (*statemgr.Filesystem, func() hcl.Diagnostics, hcl.Diagnostics) {
+	return openStateWith(ctx, path, lock, timeout, operation, codecFor(nil))
+}
+
+// openStateWith is openState storing the state through codec (state
+// encryption, see encryption.go).
+func openStateWith(ctx context.Context, path string, lock bool, timeout time.Duration, operation string, codec statemgr.Codec) (*statemgr.Filesystem, func() hcl.Diagnostics, hcl.Diagnostics) {
 	mgr := statemgr.NewFilesystem(path) // backup at path + ".backup"
 	mgr.SetCodec(codec)                 // state encryption (encryption.go)
 	release := func() hcl.Diagnostics { return nil }

@@ -28,18 +28,29 @@ import (
 type flagSet struct {
 	*flag.FlagSet
 	usage string
+	// interspersed flag sets (newSubFlagSet) take options after
+	// positional arguments too; positional holds those arguments and
+	// chdir the subcommand's -chdir.
+	interspersed bool
+	positional   []string
+	chdir        string
 }
 
 func newFlagSetT(name string, _ io.Writer, usage string) *flagSet {
 	fs := newFlagSet(name, io.Discard)
 	fs.Usage = func() {}
-	return &flagSet{fs, usage}
+	return &flagSet{FlagSet: fs, usage: usage}
 }
 
 // parse parses args. When it returns false the command is over and code
 // is its exit code: 0 after -help (usage on stdout), 1 after a bad flag.
 func (fs *flagSet) parse(m *Meta, args []string) (code int, ok bool) {
-	err := fs.Parse(args)
+	var err error
+	if fs.interspersed {
+		err = fs.parseInterspersed(args)
+	} else {
+		err = fs.Parse(args)
+	}
 	switch {
 	case err == nil:
 		return ExitOK, true
@@ -90,6 +101,16 @@ func (u *ui) diags(diags hcl.Diagnostics, src Sources) {
 	}
 	WriteDiagnostics(u.out, warns, src, u.col.Enabled)
 	WriteDiagnostics(u.errw, errs, src, u.errColor)
+}
+
+// note shows an informational message: a paragraph on stdout, or a
+// -json "log" message.
+func (u *ui) note(msg string) {
+	if u.json != nil {
+		u.json.Emit("info", "log", msg, nil)
+		return
+	}
+	fmt.Fprintf(u.out, "%s\n\n", msg)
 }
 
 // plan renders a plan: the human text, or the -json messages (drift,

@@ -18,7 +18,7 @@ import (
 // typically one left behind by a process that died. It asks for "yes"
 // unless -force; without a terminal on stdin, -force is required.
 func ForceUnlock(m *Meta, chdir string, args []string) int {
-	fs := newFlagSetT("plan force-unlock", m.Stderr, forceUnlockUsage)
+	fs := newSubFlagSet("plan force-unlock", forceUnlockUsage, chdir)
 	force := fs.Bool("force", false, "do not ask for confirmation")
 	stateFlag := fs.String("state", "", "state file (default terraform.tfstate, or the local backend's path)")
 	noColor := fs.Bool("no-color", false, "disable colour")
@@ -29,7 +29,7 @@ func ForceUnlock(m *Meta, chdir string, args []string) int {
 		return usageError(m, "plan force-unlock needs exactly one argument: the lock ID")
 	}
 	id := fs.Arg(0)
-	wd := workDir(chdir)
+	wd := workDir(fs.chdir)
 	u := &ui{out: m.Stdout, errw: m.Stderr}
 	u.col.Enabled = !*noColor && m.StdoutTTY
 	src := Sources{Dir: wd}

@@ -5,6 +5,7 @@ const planUsage = `Usage: plan [options]
        plan graph [-type=plan|plan-destroy|apply] [-plan=FILE]
        plan diff [-json] [-no-color] A.tfplan B.tfplan
        plan force-unlock [-force] [-state=PATH] LOCK_ID
+       plan providers [-plugin-dir=DIR] [-state=PATH]
 
   Plans the changes that make the real infrastructure match the
   configuration in the working directory.
@@ -28,6 +29,7 @@ Options:
   -no-color            No colour.
   -detailed-exitcode   Exit 0 with no changes, 1 on error, 2 with changes.
   -sign-key=FILE       Sign the archive with an ed25519 private key.
+  -plugin-dir=DIR      Look for provider plugins in DIR first (repeatable).
 `
 
 const applyUsage = `Usage: apply [options] [FILE]
@@ -46,6 +48,7 @@ Options:
   -no-color            No colour.
   -verify-key=FILE     Refuse an archive not signed by this ed25519 public key.
   -auto-approve        Without FILE: apply without asking.
+  -plugin-dir=DIR      Look for provider plugins in DIR first (repeatable).
   Without FILE, plan's -var, -var-file, -target, -replace, -destroy,
   -refresh-only and -refresh are accepted too.
 `

@@ -13,6 +13,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/plankit/plankit/configs"
+	"github.com/plankit/plankit/internal/safeio"
 	"github.com/plankit/plankit/terraform"
 )
 
@@ -108,8 +109,36 @@ func CollectVariables(config *configs.Config, wd string, args []varArg, env []st
 			vals[name] = &terraform.InputValue{Value: v, SourceType: terraform.ValueFromCLIArg}
 		}
 	}
-	return vals, diags
+	return vals, capUndeclaredWarnings(diags)
 }
+
+// maxUndeclaredWarnings is how many "Value for undeclared variable"
+// warnings are shown one by one, as Terraform does; the rest are counted in
+// one more warning, so a file of a million stray entries does not print a
+// million snippets.
+const maxUndeclaredWarnings = 3
+
+// capUndeclaredWarnings keeps the first maxUndeclaredWarnings warnings
+// about undeclared variables from files and sums up the rest. O(len(diags)).
+func capUndeclaredWarnings(diags hcl.Diagnostics) hcl.Diagnostics {
+	out := diags[:0:0]
+	extra := 0
+	for _, d := range diags {
+		if d.Severity == hcl.DiagWarning && d.Summary == undeclaredVarSummary {
+			if extra++; extra > maxUndeclaredWarnings {
+				continue
+			}
+		}
+		out = append(out, d)
+	}
+	if extra > maxUndeclaredWarnings {
+		out = append(out, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Values for undeclared variables",
+			Detail: fmt.Sprintf("In addition to the other similar warnings shown, %d other variable(s) defined without being declared.", extra-maxUndeclaredWarnings)})
+	}
+	return out
+}
+
+const undeclaredVarSummary = "Value for undeclared variable"
 
 // parseRawVar turns a raw string (-var, TF_VAR_) into a value for decl,
 // as Terraform does: taken literally when the variable declares no type
@@ -135,6 +164,9 @@ func parseRawVar(decl *configs.Variable, typed bool, raw, where string) (cty.Val
 		}
 		return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid value for variable " + decl.Name, Detail: detail}}
 	}
+	if ds := configs.CheckExprNesting(where, []byte(raw)); ds.HasErrors() {
+		return cty.NilVal, invalid(fmt.Sprintf("it nests brackets, braces, parentheses or strings more than %d levels deep", configs.MaxNestingDepth))
+	}
 	expr, diags := hclsyntax.ParseExpression([]byte(raw), where, hcl.InitialPos)
 	if diags.HasErrors() {
 		return cty.NilVal, invalid(diags[0].Detail)
@@ -148,15 +180,22 @@ func parseRawVar(decl *configs.Variable, typed bool, raw, where string) (cty.Val
 
 // loadVarFile reads a .tfvars (HCL) or .tfvars.json file into vals.
 func loadVarFile(path string, decls map[string]*configs.Variable, vals terraform.InputValues, src terraform.ValueSourceType) hcl.Diagnostics {
-	bytes, err := os.ReadFile(path)
+	bytes, err := safeio.ReadFile(path, safeio.VarFileLimit)
 	if err != nil {
 		return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Failed to read variables file",
 			Detail: fmt.Sprintf("Given variables file %s does not exist or cannot be read: %v.", path, err)}}
 	}
+	isJSON := strings.HasSuffix(path, ".json")
+	if ds := configs.CheckText(path, bytes); ds.HasErrors() {
+		return ds
+	}
+	if ds := configs.CheckNesting(path, bytes, isJSON); ds.HasErrors() {
+		return ds
+	}
 	p := hclparse.NewParser()
 	var f *hcl.File
 	var diags hcl.Diagnostics
-	if strings.HasSuffix(path, ".json") {
+	if isJSON {
 		f, diags = p.ParseJSON(bytes, path)
 	} else {
 		f, diags = p.ParseHCL(bytes, path)
@@ -174,7 +213,7 @@ func loadVarFile(path string, decls map[string]*configs.Variable, vals terraform
 	for _, n := range names {
 		a := attrs[n]
 		if decls[n] == nil {
-			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Value for undeclared variable",
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: undeclaredVarSummary,
 				Detail:  fmt.Sprintf("The root module does not declare a variable named %q but a value was found in file %q. To use this value, add a \"variable\" block to the configuration.", n, path),
 				Subject: a.NameRange.Ptr()})
 			continue

@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/internal/safeio"
 )
 
 // moduleSource is where a tree's module files come from: the disk, or a
@@ -193,10 +194,17 @@ func (d diskSource) readDir(dir string) (map[string][]byte, hcl.Diagnostics) {
 			continue
 		}
 		full := filepath.Join(osDir, e.Name())
-		if st, err := os.Stat(full); err != nil || st.IsDir() {
+		// A directory named like a configuration file is skipped, as
+		// Terraform does; anything else that cannot be read (a dangling
+		// or looping symlink, a FIFO, a device, a file over the size
+		// limit) is an error naming it, never silently left out.
+		if e.IsDir() {
 			continue
 		}
-		src, err := os.ReadFile(full)
+		if st, err := os.Stat(full); err == nil && st.IsDir() {
+			continue
+		}
+		src, err := safeio.ReadFile(full, safeio.ConfigFileLimit)
 		if err != nil {
 			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Failed to read file",
 				Detail: fmt.Sprintf("The configuration file %s cannot be read: %s.", full, err)})

@@ -4,13 +4,14 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"strings"
 
 	version "github.com/hashicorp/go-version"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/configs"
+	"github.com/plankit/plankit/internal/safeio"
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -20,7 +21,7 @@ const LockFilePath = ".terraform.lock.hcl"
 // LoadLocksFromFile reads the lock file at path. A missing file is an empty
 // set of locks, not an error: the first init creates it.
 func LoadLocksFromFile(path string) (*Locks, hcl.Diagnostics) {
-	src, err := os.ReadFile(path)
+	src, err := safeio.ReadFile(path, safeio.LockFileLimit)
 	if errors.Is(err, fs.ErrNotExist) {
 		return NewLocks(), nil
 	}
@@ -50,6 +51,14 @@ var providerSchema = &hcl.BodySchema{
 // diagnostics. Locks read so far are returned even with errors. O(size).
 func LoadLocksFromBytes(src []byte, filename string) (*Locks, hcl.Diagnostics) {
 	locks := NewLocks()
+	// A binary or too deeply nested file is refused before the parser
+	// sees it: one error instead of one per byte, and no stack overflow.
+	if diags := configs.CheckText(filename, src); diags.HasErrors() {
+		return locks, diags
+	}
+	if diags := configs.CheckNesting(filename, src, false); diags.HasErrors() {
+		return locks, diags
+	}
 	f, diags := hclsyntax.ParseConfig(src, filename, hcl.InitialPos)
 	if diags.HasErrors() {
 		return locks, diags

@@ -5,7 +5,8 @@ import (
 	"crypto/x509"
 	"encoding/pem"
 	"fmt"
-	"os"
+
+	"github.com/plankit/plankit/internal/safeio"
 )
 
 // LoadSigningKey reads an Ed25519 private key from a PEM file holding a
@@ -46,7 +47,7 @@ func LoadVerifyKey(path string) (ed25519.PublicKey, error) {
 }
 
 func readPEM(path, blockType string) ([]byte, error) {
-	src, err := os.ReadFile(path)
+	src, err := safeio.ReadFile(path, safeio.KeyFileLimit)
 	if err != nil {
 		return nil, err
 	}

@@ -7,13 +7,13 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"os"
 	"slices"
 
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/plankit/plankit/configs"
 	"github.com/plankit/plankit/depsfile"
+	"github.com/plankit/plankit/internal/safeio"
 	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/states/statefile"
 )
@@ -51,7 +51,7 @@ func WithVerifyKey(pub ed25519.PublicKey) Option { return func(o *openOptions) {
 // that do not match the integrity manifest. O(archive size).
 func Open(path string, opts ...Option) (*Reader, error) {
 	o := applyOptions(opts)
-	f, err := os.Open(path)
+	f, err := safeio.Open(path) // a FIFO or device is refused, never waited on
 	if err != nil {
 		return nil, &Error{Kind: KindIO, Path: path, Err: err}
 	}

@@ -11,7 +11,7 @@ import (
 // version; minor versions only add fields.
 const (
 	FormatVersionMajor = 1
-	FormatVersionMinor = 0
+	FormatVersionMinor = 1
 )
 
 // FormatInfo is the header of an encoded plan: its format version and the

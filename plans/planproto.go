@@ -70,6 +70,7 @@ func (e *encoder) plan(p *Plan) (*planproto.Plan, error) {
 	pp := &planproto.Plan{
 		UiMode:    modeToProto[p.UIMode],
 		Applyable: p.Applyable, Complete: p.Complete, Errored: p.Errored,
+		StatePath: p.StatePath,
 	}
 	if _, ok := modeToProto[p.UIMode]; !ok {
 		return nil, fmt.Errorf("unknown plan mode %s", p.UIMode)
@@ -410,6 +411,7 @@ func (d *decoder) plan(pp *planproto.Plan) (*Plan, error) {
 	p := &Plan{
 		Changes:   NewChanges(),
 		Applyable: pp.Applyable, Complete: pp.Complete, Errored: pp.Errored,
+		StatePath: pp.StatePath,
 	}
 	var ok bool
 	if p.UIMode, ok = modeFromProto[pp.UiMode]; !ok {

@@ -43,6 +43,7 @@ func (c *Context) Apply(ctx context.Context, plan *plans.Plan, config *configs.C
 	ws.prevState = prior
 	ws.state = prior.DeepCopy().SyncWrapper()
 	ws.plan = plan
+	ws.procs = opts.Processes
 	ws.applied = newApplyIndex(plan.Changes)
 	ws.clock = lang.NewPlanClock(opts.Timestamp)
 	if !plan.Timestamp.IsZero() {

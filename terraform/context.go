@@ -20,6 +20,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/internal/procgroup"
 	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/providers"
 	"github.com/plankit/plankit/states"
@@ -39,7 +40,21 @@ type ContextOpts struct {
 	// read once by NewContext. Made absolute either way, as Terraform
 	// returns it.
 	WorkingDir string
+	// MaxInstances bounds how many instances one count or for_each may
+	// expand to, and how many resource and module instances a walk may
+	// expand in all; ≤ 0 means DefaultMaxInstances. A larger configuration
+	// is refused, naming the expression and the number, before anything is
+	// allocated for its instances.
+	MaxInstances int
+	// Workspace is what terraform.workspace evaluates to; empty means
+	// "default".
+	Workspace string
 }
+
+// DefaultMaxInstances is ContextOpts.MaxInstances when unset: ten times the
+// million instances plankit is benchmarked with, and far below what
+// exhausts memory (each instance costs a few kilobytes).
+const DefaultMaxInstances = 10_000_000
 
 // Context runs core operations. It caches provider schemas (fetched once
 // per provider type) and is safe for concurrent use.
@@ -48,6 +63,8 @@ type Context struct {
 	parallelism int
 	hooks       []Hook
 	workingDir  string // absolute; path.cwd
+	maxInst     int
+	workspace   string // terraform.workspace
 
 	schemaMu sync.Mutex
 	schemas  map[addrs.Provider]*providers.GetProviderSchemaResponse
@@ -75,6 +92,8 @@ func NewContext(opts *ContextOpts) (*Context, hcl.Diagnostics) {
 		parallelism: p,
 		hooks:       append([]Hook(nil), opts.Hooks...),
 		workingDir:  wd,
+		maxInst:     maxInstances(opts.MaxInstances),
+		workspace:   workspaceOrDefault(opts.Workspace),
 		schemas:     map[addrs.Provider]*providers.GetProviderSchemaResponse{},
 	}, nil
 }
@@ -137,6 +156,10 @@ type ApplyOpts struct {
 	// evaluated at apply, such as provisioners); nil means time.Now.
 	// Otherwise plantimestamp returns the plan's recorded time.
 	Timestamp func() time.Time
+	// Processes tracks the local-exec provisioners' process groups, so
+	// that the caller can kill them (a second interrupt); may be nil.
+	// Cancelling the context interrupts them in any case.
+	Processes *procgroup.Set
 }
 
 // GraphKind selects the graph GraphDOT renders.
@@ -157,7 +180,14 @@ func (c *Context) schema(p addrs.Provider) (*providers.GetProviderSchemaResponse
 	if s, ok := c.schemas[p]; ok {
 		return s, nil
 	}
-	f, ok := c.factories[p]
+	if _, own := c.factories[p]; !own {
+		// Served by its registry twin's factory: share its schema.
+		if twin, ok := p.RegistryTwin(); ok && c.schemas[twin] != nil {
+			c.schemas[p] = c.schemas[twin]
+			return c.schemas[p], nil
+		}
+	}
+	f, ok := c.factory(p)
 	if !ok {
 		return nil, hcl.Diagnostics{c.missingProvider(p)}
 	}
@@ -172,6 +202,21 @@ func (c *Context) schema(p addrs.Provider) (*providers.GetProviderSchemaResponse
 	}
 	c.schemas[p] = &resp
 	return &resp, nil
+}
+
+// factory returns the factory for provider p, else for its registry twin
+// (addrs.Provider.RegistryTwin): a state written by OpenTofu names
+// registry.opentofu.org/hashicorp/null, the same provider plankit has as
+// registry.terraform.io/hashicorp/null, and the other way round.
+func (c *Context) factory(p addrs.Provider) (providers.Factory, bool) {
+	if f, ok := c.factories[p]; ok {
+		return f, true
+	}
+	if twin, ok := p.RegistryTwin(); ok {
+		f, ok := c.factories[twin]
+		return f, ok
+	}
+	return nil, false
 }
 
 // schemasFor fetches the schemas of every provider in ps.
@@ -214,4 +259,11 @@ func (c *Context) missingProvider(p addrs.Provider) *hcl.Diagnostic {
 	return tfdiags.Errorf("Missing required provider",
 		"This configuration or its state uses provider %s, which plankit does not have. Available providers: %s. Remove the resources that use it from the configuration (and, for objects already in the state, from the state), or manage this configuration with a tool that has the provider.",
 		p.ForDisplay(), strings.Join(have, ", "))
+}
+
+func workspaceOrDefault(ws string) string {
+	if ws == "" {
+		return "default"
+	}
+	return ws
 }

@@ -216,7 +216,7 @@ func (d *evalData) GetPathAttr(addr addrs.PathAttr, rng hcl.Range) (cty.Value, h
 }
 
 func (d *evalData) GetTerraformAttr(addr addrs.TerraformAttr, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
-	return cty.StringVal("default"), nil
+	return cty.StringVal(d.ws.c.workspace), nil
 }
 
 // resourceType returns the implied type of rc's schema, or NilType.

@@ -42,6 +42,9 @@ func (n *nodeModuleExpand) Execute(ctx context.Context, ws *walkState) hcl.Diagn
 		s := ws.scope(pi, n.cfg.Parent, nil, nil)
 		x, d := evalExpansion(s, n.call.Count, n.call.ForEach, ws.op == opValidate)
 		ws.putScope(s)
+		if !d.HasErrors() {
+			d = append(d, ws.checkExpansion(x, n.call.Count, n.call.ForEach, "module \""+n.call.Name+"\"")...)
+		}
 		diags = append(diags, d...)
 		if d.HasErrors() {
 			continue

@@ -166,6 +166,9 @@ func (n *nodeResource) expand(ws *walkState, mi moduleInst, work *workList) hcl.
 	scope := ws.scope(mi, n.cfg, nil, nil)
 	x, diags := evalExpansion(scope, n.rc.Count, n.rc.ForEach, ws.op == opValidate)
 	ws.putScope(scope)
+	if !diags.HasErrors() {
+		diags = append(diags, ws.checkExpansion(x, n.rc.Count, n.rc.ForEach, n.addr.Resource.String())...)
+	}
 	if diags.HasErrors() {
 		return diags
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/configs"
 	"github.com/plankit/plankit/dag"
+	"github.com/plankit/plankit/internal/procgroup"
 	"github.com/plankit/plankit/lang"
 	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/providers"
@@ -43,6 +44,8 @@ type walkState struct {
 	// apply.
 	prevState *states.State
 	state     *states.SyncState
+	// procs tracks the provisioners' processes during apply (may be nil).
+	procs *procgroup.Set
 
 	values *valueStore
 	named  *namedvals.Store
@@ -60,9 +63,12 @@ type walkState struct {
 	skipRefr bool
 	stateIdx stateIndex
 	applied  *applyIndex
-	dirty    func()    // announces a state change to the persister (apply)
-	scopes   sync.Map  // module directory -> *sync.Pool of *lang.Scope
-	compat   sync.Pool // *compatChecker (compatibleValues)
+	dirty    func()   // announces a state change to the persister (apply)
+	scopes   sync.Map // module directory -> *sync.Pool of *lang.Scope
+	// instTotal counts the instances every count and for_each has
+	// expanded to (checkExpansion).
+	instTotal atomic.Int64
+	compat    sync.Pool // *compatChecker (compatibleValues)
 	// clock is plantimestamp's source (nil in validation: unknown).
 	clock *lang.PlanClock
 	// files serves the file functions: a filerec.Recorder while planning,

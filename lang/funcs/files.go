@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	homedir "github.com/mitchellh/go-homedir"
+
+	"github.com/plankit/plankit/internal/safeio"
 )
 
 // FileSource is where the file functions (file, filebase64, templatefile,
@@ -83,7 +85,11 @@ func (o osFiles) path(name string) string {
 	return p
 }
 
-func (o osFiles) ReadFile(name string) ([]byte, error) { return os.ReadFile(o.path(name)) }
+// ReadFile reads a regular file of at most safeio.FunctionFileLimit bytes:
+// a FIFO or a device (a symlink to /dev/zero) is an error, never a hang.
+func (o osFiles) ReadFile(name string) ([]byte, error) {
+	return safeio.ReadFile(o.path(name), safeio.FunctionFileLimit)
+}
 
 func (o osFiles) Stat(name string) (fs.FileMode, error) {
 	fi, err := os.Stat(o.path(name))

@@ -127,6 +127,12 @@ var CidrSubnetFunc = function.New(&function.Spec{
 		if err != nil {
 			return cty.NilVal, err
 		}
+		// go-cidr panics on a subnet number far wider than the new bits
+		// (1e300), so the range is checked here first.
+		if startLen, maxLen := network.Mask.Size(); newbits >= 0 && startLen+newbits <= maxLen &&
+			(netnum.Sign() < 0 || netnum.BitLen() > newbits) {
+			return cty.NilVal, function.NewArgErrorf(2, "prefix extension of %d does not accommodate a subnet numbered %s", newbits, netnum.String())
+		}
 		newNetwork, err := cidr.SubnetBig(network, newbits, netnum)
 		if err != nil {
 			return cty.NilVal, err

@@ -10,6 +10,8 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
+
+	"github.com/plankit/plankit/configs"
 )
 
 // MakeTemplateFileFunc builds templatefile(path, vars): the file at path
@@ -132,6 +134,11 @@ func recursionGuardParams() []function.Parameter {
 // start) and evaluates it with vars and table (from templateFuncs): the
 // common core of templatefile and templatestring.
 func renderTemplate(src []byte, filename string, start hcl.Pos, vars cty.Value, table map[string]function.Function) (cty.Value, error) {
+	// The configuration's nesting guard: the template parser recurses
+	// once per level, and a deep enough template overflows the stack.
+	if diags := configs.CheckTemplateNesting(filename, src, start); diags.HasErrors() {
+		return cty.NilVal, function.NewArgError(0, diags)
+	}
 	expr, diags := hclsyntax.ParseTemplate(src, filename, start)
 	if diags.HasErrors() {
 		return cty.NilVal, function.NewArgError(0, diags)

@@ -12,6 +12,7 @@ import (
 
 	version "github.com/hashicorp/go-version"
 	"github.com/plankit/plankit/internal/atomicfile"
+	"github.com/plankit/plankit/internal/safeio"
 	"github.com/plankit/plankit/states"
 	"github.com/plankit/plankit/states/statefile"
 )
@@ -160,7 +161,7 @@ func (s *Filesystem) ensureLoaded() error {
 }
 
 func (s *Filesystem) refresh() error {
-	src, err := os.ReadFile(s.path)
+	src, err := safeio.ReadFile(s.path, safeio.StateFileLimit)
 	if errors.Is(err, fs.ErrNotExist) {
 		src, err = nil, nil
 	}

@@ -457,7 +457,11 @@ type Plan struct {
 	Complete        bool              `protobuf:"varint,14,opt,name=complete,proto3" json:"complete,omitempty"`
 	Errored         bool              `protobuf:"varint,15,opt,name=errored,proto3" json:"errored,omitempty"`
 	// timestamp is absent when the plan has none.
-	Timestamp     *Timestamp `protobuf:"bytes,16,opt,name=timestamp,proto3" json:"timestamp,omitempty"`
+	Timestamp *Timestamp `protobuf:"bytes,16,opt,name=timestamp,proto3" json:"timestamp,omitempty"`
+	// state_path is the absolute path of the state file the plan was made
+	// from (-state or the local backend's path), so that apply can warn when
+	// it applies to another one; empty when unknown (format 1.0).
+	StatePath     string `protobuf:"bytes,17,opt,name=state_path,json=statePath,proto3" json:"state_path,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -602,6 +606,13 @@ func (x *Plan) GetTimestamp() *Timestamp {
 		return x.Timestamp
 	}
 	return nil
+}
+
+func (x *Plan) GetStatePath() string {
+	if x != nil {
+		return x.StatePath
+	}
+	return ""
 }
 
 // Target is a -target address as the user writes it, e.g.
@@ -1945,7 +1956,7 @@ const file_planfile_proto_rawDesc = "" +
 	"PlanHeader\x120\n" +
 	"\x14format_version_major\x18\x01 \x01(\rR\x12formatVersionMajor\x120\n" +
 	"\x14format_version_minor\x18\x02 \x01(\rR\x12formatVersionMinor\x12!\n" +
-	"\ftool_version\x18\x03 \x01(\tR\vtoolVersion\"\xa4\x06\n" +
+	"\ftool_version\x18\x03 \x01(\tR\vtoolVersion\"\xc3\x06\n" +
 	"\x04Plan\x120\n" +
 	"\x14format_version_major\x18\x01 \x01(\rR\x12formatVersionMajor\x120\n" +
 	"\x14format_version_minor\x18\x02 \x01(\rR\x12formatVersionMinor\x12!\n" +
@@ -1963,7 +1974,9 @@ const file_planfile_proto_rawDesc = "" +
 	"\tapplyable\x18\r \x01(\bR\tapplyable\x12\x1a\n" +
 	"\bcomplete\x18\x0e \x01(\bR\bcomplete\x12\x18\n" +
 	"\aerrored\x18\x0f \x01(\bR\aerrored\x125\n" +
-	"\ttimestamp\x18\x10 \x01(\v2\x17.plankit.plan.TimestampR\ttimestamp\"\x8d\x01\n" +
+	"\ttimestamp\x18\x10 \x01(\v2\x17.plankit.plan.TimestampR\ttimestamp\x12\x1d\n" +
+	"\n" +
+	"state_path\x18\x11 \x01(\tR\tstatePath\"\x8d\x01\n" +
 	"\x06Target\x12\x12\n" +
 	"\x04addr\x18\x01 \x01(\tR\x04addr\x12-\n" +
 	"\x04kind\x18\x02 \x01(\x0e2\x19.plankit.plan.Target.KindR\x04kind\"@\n" +

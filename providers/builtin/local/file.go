@@ -17,6 +17,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/plankit/plankit/internal/safeio"
 	"github.com/plankit/plankit/providers"
 	"github.com/plankit/plankit/providers/builtin/internal/framework"
 	"github.com/plankit/plankit/tfdiags"
@@ -136,7 +137,7 @@ func contentOf(b baseDir, v cty.Value, contentArgs []string) ([]byte, error) {
 			}
 			return b, nil
 		case "source":
-			return os.ReadFile(b.path(a.AsString()))
+			return safeio.ReadFile(b.path(a.AsString()), safeio.FunctionFileLimit)
 		default:
 			return []byte(a.AsString()), nil
 		}
@@ -206,7 +207,7 @@ func checksums(b []byte) map[string]cty.Value {
 // 2.1 and older has no content_* checksums; a refresh fills them in).
 func readFile(dir baseDir, prior cty.Value) (cty.Value, hcl.Diagnostics) {
 	name := framework.Str(prior.GetAttr("filename"))
-	b, err := os.ReadFile(dir.path(name))
+	b, err := safeio.ReadFile(dir.path(name), safeio.FunctionFileLimit)
 	if errors.Is(err, fs.ErrNotExist) {
 		return cty.NullVal(prior.Type()), nil
 	}
@@ -234,7 +235,7 @@ func fileDataSource(dir baseDir, sensitive bool) *framework.DataSource {
 		Schema: providers.Schema{Version: 0, Block: s},
 		Read: func(cfg cty.Value) (cty.Value, hcl.Diagnostics) {
 			name := framework.Str(cfg.GetAttr("filename"))
-			b, err := os.ReadFile(dir.path(name))
+			b, err := safeio.ReadFile(dir.path(name), safeio.FunctionFileLimit)
 			if err != nil {
 				return cty.NilVal, hcl.Diagnostics{tfdiags.WithPath(tfdiags.Errorf("Reading local file",
 					"Cannot read %s: %s. Check the path (relative paths are relative to the working directory).", name, err), cty.GetAttrPath("filename"))}
