@@ -313,11 +313,12 @@ func (o *openedState) close() {
 
 // openWorkspace connects to the backend and opens the workspace's state
 // manager, without locking or reading it.
-func openWorkspace(ctx context.Context, s *backendSettings) (*openedState, hcl.Diagnostics) {
+func openWorkspace(ctx context.Context, s *backendSettings, codec statemgr.Codec) (*openedState, hcl.Diagnostics) {
 	be, err := s.open(ctx)
 	if err != nil {
 		return nil, hcl.Diagnostics{tfdiags.Errorf("Failed to open the state backend", "%s", err)}
 	}
+	setCodec(be, codec) // a new workspace's first state is stored encrypted too
 	mgr, err := be.StateMgr(ctx, s.ws)
 	if err != nil {
 		be.Close()
@@ -346,7 +347,7 @@ func openBackendStateWith(ctx context.Context, s *backendSettings, lock bool, ti
 		return &local.Mgr{Filesystem: mgr}, release, nil
 	}
 	nothing := func() hcl.Diagnostics { return nil }
-	o, ds := openWorkspace(ctx, s)
+	o, ds := openWorkspace(ctx, s, codec)
 	if ds.HasErrors() {
 		return nil, nothing, ds
 	}

@@ -235,16 +235,10 @@ func clearPlanOfEncryptedState(enc *encryption.Encryption, out string) hcl.Diagn
 		"The state is encrypted but plans are not, so the archive written by -out holds the state and its secrets in clear. Add a plan block to the encryption configuration to encrypt it too.")}
 }
 
-// codecSetter is a state manager that can store states through a codec
-// (the local file manager and the pg backend's).
-type codecSetter interface {
-	SetCodec(statemgr.Codec)
-	NeedsRewrite() bool
-}
-
-// setCodec gives mgr the codec if it takes one.
-func setCodec(mgr any, c statemgr.Codec) {
-	if cs, ok := mgr.(codecSetter); ok {
+// setCodec gives a state manager or backend the codec if it takes one
+// (the local file manager, the pg backend and its managers).
+func setCodec(v any, c statemgr.Codec) {
+	if cs, ok := v.(interface{ SetCodec(statemgr.Codec) }); ok {
 		cs.SetCodec(c)
 	}
 }
@@ -252,7 +246,7 @@ func setCodec(mgr any, c statemgr.Codec) {
 // needsRewrite reports whether mgr read its state through a fallback
 // method (see statemgr.Codec).
 func needsRewrite(mgr any) bool {
-	cs, ok := mgr.(codecSetter)
+	cs, ok := mgr.(interface{ NeedsRewrite() bool })
 	return ok && cs.NeedsRewrite()
 }
 

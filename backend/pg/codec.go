@@ -6,6 +6,10 @@ import (
 	"github.com/plankit/plankit/states/statemgr"
 )
 
+// SetCodec makes the managers StateMgr returns from now on store states
+// through c, including the empty state a new workspace is created with.
+func (b *Backend) SetCodec(c statemgr.Codec) { b.codec = c }
+
 // SetCodec makes the manager store states through c (state encryption;
 // nil: as they are), as statemgr.Filesystem.SetCodec does. Set it before
 // the first read.

@@ -63,7 +63,7 @@ func (b *Backend) stateMgr(ctx context.Context, workspace string) (*Mgr, error) 
 	if err != nil {
 		return nil, err
 	}
-	m := &Mgr{b: b, name: workspace, conn: conn}
+	m := &Mgr{b: b, name: workspace, conn: conn, codec: b.codec}
 	var id int64
 	err = conn.QueryRow(ctx, fmt.Sprintf("SELECT id FROM %s WHERE name = $1", b.table()), workspace).Scan(&id)
 	switch {
