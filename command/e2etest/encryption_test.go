@@ -137,6 +137,14 @@ func TestEncryptedStateAndPlan(t *testing.T) {
 	must(t, r, 0, "plan after apply")
 	contains(t, r.stdout, "plan after apply", "No changes.")
 
+	// The state subcommands and output read it too.
+	r = run(t, dir, "plan", []string{passphrase}, "state", "list", "-state="+st)
+	must(t, r, 0, "state list")
+	contains(t, r.stdout, "state list", "terraform_data.secret")
+	r = run(t, dir, "plan", []string{passphrase}, "output", "-state="+st, "-raw", "secret")
+	must(t, r, 0, "output")
+	contains(t, r.stdout, "output", "the-secret-value-42")
+
 	// The wrong passphrase for the state.
 	r = run(t, dir, "plan", []string{wrongPassphrase}, "-no-color", "-state="+st)
 	must(t, r, 1, "plan with the wrong passphrase")
