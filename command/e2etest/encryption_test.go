@@ -110,6 +110,8 @@ func TestEncryptedStateAndPlan(t *testing.T) {
 	must(t, r, 0, "show -json")
 	contains(t, r.stdout, "show -json", `"format_version"`, `"terraform_data.secret"`)
 
+	must(t, run(t, dir, "plan", []string{passphrase}, "diff", "p.tfplan", "p.tfplan"), 0, "diff of encrypted plans")
+
 	// The wrong passphrase: refused, naming the problem and not the keys.
 	r = run(t, dir, "plan", []string{wrongPassphrase}, "show", "p.tfplan")
 	must(t, r, 1, "show with the wrong passphrase")
