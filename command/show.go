@@ -14,6 +14,7 @@ import (
 	"github.com/plankit/plankit/command/jsonplan"
 	"github.com/plankit/plankit/command/render"
 	"github.com/plankit/plankit/configs"
+	"github.com/plankit/plankit/encryption"
 	"github.com/plankit/plankit/planfile"
 	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/states"
@@ -22,9 +23,16 @@ import (
 )
 
 // readArchive opens a plan archive and reads its plan; it needs no
-// configuration directory, providers or state, except that an encrypted
-// archive is decrypted with TF_ENCRYPTION and wd's encryption block.
-func readArchive(m *Meta, wd, path string, opts ...planfile.Option) (*planfile.Reader, *plans.Plan, hcl.Diagnostics) {
+// configuration directory, providers or state. An encrypted archive is
+// refused, saying so: readArchiveIn decrypts it.
+func readArchive(path string, opts ...planfile.Option) (*planfile.Reader, *plans.Plan, hcl.Diagnostics) {
+	enc, _ := encryption.New(nil, encryption.Options{})
+	return readArchiveWith(path, enc.Plan(), opts...)
+}
+
+// readArchiveIn is readArchive decrypting an encrypted archive with
+// TF_ENCRYPTION and wd's encryption block.
+func readArchiveIn(m *Meta, wd, path string, opts ...planfile.Option) (*planfile.Reader, *plans.Plan, hcl.Diagnostics) {
 	enc, diags := loadEncryptionIn(m, wd)
 	if diags.HasErrors() {
 		return nil, nil, diags
@@ -62,7 +70,7 @@ func Show(m *Meta, chdir string, args []string) int {
 	}
 	wd := workDir(fs.chdir)
 	u := &ui{out: m.Stdout, errw: m.Stderr, col: render.Colorizer{Enabled: !*noColor && m.StdoutTTY}}
-	r, p, diags := readArchive(m, wd, resolve(wd, fs.Arg(0)))
+	r, p, diags := readArchiveIn(m, wd, resolve(wd, fs.Arg(0)))
 	if diags.HasErrors() {
 		u.diags(diags, Sources{})
 		return ExitError
@@ -174,7 +182,7 @@ type graphInputs struct {
 // from the archive at path. done releases the archive; it is never nil,
 // and is to be called once the graph is drawn.
 func graphFromArchive(m *Meta, wd, path string) (in graphInputs, done func(), diags hcl.Diagnostics) {
-	r, p, diags := readArchive(m, wd, path)
+	r, p, diags := readArchiveIn(m, wd, path)
 	if diags.HasErrors() {
 		return in, func() {}, diags
 	}
@@ -244,7 +252,7 @@ func Diff(m *Meta, chdir string, args []string) int {
 	u := &ui{out: m.Stdout, errw: m.Stderr, col: render.Colorizer{Enabled: !*noColor && m.StdoutTTY}}
 	var ps [2]*plans.Plan
 	for i := range ps {
-		r, p, diags := readArchive(m, wd, resolve(wd, fs.Arg(i)))
+		r, p, diags := readArchiveIn(m, wd, resolve(wd, fs.Arg(i)))
 		if diags.HasErrors() {
 			u.diags(diags, Sources{})
 			return ExitError
