@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -57,5 +58,29 @@ method "aes_gcm" "ci" { keys = key_provider.pbkdf2.ci }
 plan { method = method.aes_gcm.ci }`, nil)
 	if _, _, err := noAAD.Plan().DecryptPlan(read("plan.tofu-1.9.4.json")); err == nil {
 		t.Fatal("decrypted without the aad")
+	}
+}
+
+// TestReadsExternalKeyProviderStateWrittenByOpenTofu: OpenTofu 1.12.6
+// wrote this state with an external key provider giving the same key as
+// keyProviderScript; its stored metadata goes back to the script.
+func TestReadsExternalKeyProviderStateWrittenByOpenTofu(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "opentofu", "state.tofu-1.12.6-external.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := os.ReadFile(filepath.Join("testdata", "opentofu", "state.json"))
+	script := writeScript(t, "keys.sh", keyProviderScript)
+	e := mustNew(t, `
+key_provider "external" "kms" { command = ["`+script+`"] }
+method "aes_gcm" "k" { keys = key_provider.external.kms }
+state { method = method.aes_gcm.k }`, nil)
+	got, _, err := e.State().DecryptState(b)
+	if err != nil || !bytes.Equal(got, want) {
+		t.Fatalf("%v\n%s", err, got)
+	}
+	inputs, _ := os.ReadFile(filepath.Join(filepath.Dir(script), "inputs"))
+	if strings.TrimSpace(string(inputs)) != `{"external_data":{"v":1}}` {
+		t.Fatalf("the script got %q", inputs)
 	}
 }
