@@ -31,73 +31,84 @@ func (s *session) buildMethod(mc *MethodConfig) (method, hcl.Diagnostics) {
 	what := fmt.Sprintf("method %q %q", mc.Type, mc.Name)
 	switch mc.Type {
 	case "aes_gcm":
-		diags := checkAttrs(mc.Attrs, what, "keys", "aad")
-		a, ok := mc.Attrs["keys"]
-		if !ok {
-			return nil, append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid " + what,
-				Detail: "keys = key_provider.TYPE.NAME is required.", Subject: mc.DeclRange.Ptr()})
-		}
-		keys, ds := s.evalKeys(a, what)
-		diags = append(diags, ds...)
-		m := &aesGCM{rand: s.enc.rand()}
-		if keys != nil {
-			m.encKey, m.decKey = keys.Encryption, keys.Decryption
-			if !s.decrypt && !validAESKey(len(m.encKey)) {
-				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid " + what,
-					Detail:  fmt.Sprintf("AES-GCM needs a key of 16, 24 or 32 bytes; the encryption key is %d bytes (set the key provider's key_length).", len(m.encKey)),
-					Subject: a.Expr.Range().Ptr()})
-			}
-			if len(m.decKey) > 0 && !validAESKey(len(m.decKey)) {
-				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid " + what,
-					Detail:  fmt.Sprintf("AES-GCM needs a key of 16, 24 or 32 bytes; the decryption key is %d bytes.", len(m.decKey)),
-					Subject: a.Expr.Range().Ptr()})
-			}
-		}
-		if a, ok := mc.Attrs["aad"]; ok {
-			v, ds := s.eval(a.Expr)
-			diags = append(diags, ds...)
-			if !ds.HasErrors() && v.IsWhollyKnown() {
-				b, err := ctyToBytes(v)
-				if err != nil {
-					diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid " + what,
-						Detail: "aad " + err.Error() + ".", Subject: a.Expr.Range().Ptr()})
-				}
-				m.aad = b
-			}
-		}
-		return m, diags
+		return s.buildAESGCM(mc, what)
 	case "unencrypted":
 		return unencrypted{}, checkAttrs(mc.Attrs, what)
 	case "external":
-		diags := checkAttrs(mc.Attrs, what, "keys", "encrypt_command", "decrypt_command")
-		m := &externalMethod{}
-		if a, ok := mc.Attrs["keys"]; ok {
-			k, ds := s.evalKeys(a, what)
-			diags = append(diags, ds...)
-			m.keys = k
-		}
-		for _, c := range []struct {
-			name string
-			dst  *[]string
-		}{{"encrypt_command", &m.encryptCommand}, {"decrypt_command", &m.decryptCommand}} {
-			a, ok := mc.Attrs[c.name]
-			if !ok {
-				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid " + what,
-					Detail: c.name + " = [\"PROGRAM\", \"ARG\", ...] is required.", Subject: mc.DeclRange.Ptr()})
-				continue
-			}
-			cmd, ds := s.evalStrings(a, c.name)
-			diags = append(diags, ds...)
-			if !ds.HasErrors() && cmd != nil && (len(cmd) == 0 || cmd[0] == "") {
-				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid " + what,
-					Detail: c.name + " must name a program.", Subject: a.Expr.Range().Ptr()})
-			}
-			*c.dst = cmd
-		}
-		return m, diags
+		return s.buildExternalMethod(mc, what)
 	}
 	return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Unsupported encryption method",
 		Detail: fmt.Sprintf("plankit supports the aes_gcm, unencrypted and external methods, not %q.", mc.Type), Subject: mc.DeclRange.Ptr()}}
+}
+
+// buildAESGCM evaluates an aes_gcm method block: keys (required), aad.
+func (s *session) buildAESGCM(mc *MethodConfig, what string) (method, hcl.Diagnostics) {
+	diags := checkAttrs(mc.Attrs, what, "keys", "aad")
+	a, ok := mc.Attrs["keys"]
+	if !ok {
+		return nil, append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid " + what,
+			Detail: "keys = key_provider.TYPE.NAME is required.", Subject: mc.DeclRange.Ptr()})
+	}
+	keys, ds := s.evalKeys(a, what)
+	diags = append(diags, ds...)
+	m := &aesGCM{rand: s.enc.rand()}
+	if keys != nil {
+		m.encKey, m.decKey = keys.Encryption, keys.Decryption
+		if !s.decrypt && !validAESKey(len(m.encKey)) {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid " + what,
+				Detail:  fmt.Sprintf("AES-GCM needs a key of 16, 24 or 32 bytes; the encryption key is %d bytes (set the key provider's key_length).", len(m.encKey)),
+				Subject: a.Expr.Range().Ptr()})
+		}
+		if len(m.decKey) > 0 && !validAESKey(len(m.decKey)) {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid " + what,
+				Detail:  fmt.Sprintf("AES-GCM needs a key of 16, 24 or 32 bytes; the decryption key is %d bytes.", len(m.decKey)),
+				Subject: a.Expr.Range().Ptr()})
+		}
+	}
+	if a, ok := mc.Attrs["aad"]; ok {
+		v, ds := s.eval(a.Expr)
+		diags = append(diags, ds...)
+		if !ds.HasErrors() && v.IsWhollyKnown() {
+			b, err := ctyToBytes(v)
+			if err != nil {
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid " + what,
+					Detail: "aad " + err.Error() + ".", Subject: a.Expr.Range().Ptr()})
+			}
+			m.aad = b
+		}
+	}
+	return m, diags
+}
+
+// buildExternalMethod evaluates an external method block: keys
+// (optional), encrypt_command and decrypt_command.
+func (s *session) buildExternalMethod(mc *MethodConfig, what string) (method, hcl.Diagnostics) {
+	diags := checkAttrs(mc.Attrs, what, "keys", "encrypt_command", "decrypt_command")
+	m := &externalMethod{}
+	if a, ok := mc.Attrs["keys"]; ok {
+		k, ds := s.evalKeys(a, what)
+		diags = append(diags, ds...)
+		m.keys = k
+	}
+	for _, c := range []struct {
+		name string
+		dst  *[]string
+	}{{"encrypt_command", &m.encryptCommand}, {"decrypt_command", &m.decryptCommand}} {
+		a, ok := mc.Attrs[c.name]
+		if !ok {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid " + what,
+				Detail: c.name + " = [\"PROGRAM\", \"ARG\", ...] is required.", Subject: mc.DeclRange.Ptr()})
+			continue
+		}
+		cmd, ds := s.evalStrings(a, c.name)
+		diags = append(diags, ds...)
+		if !ds.HasErrors() && cmd != nil && (len(cmd) == 0 || cmd[0] == "") {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid " + what,
+				Detail: c.name + " must name a program.", Subject: a.Expr.Range().Ptr()})
+		}
+		*c.dst = cmd
+	}
+	return m, diags
 }
 
 // evalKeys evaluates a keys argument; nil when unknown (validate mode).

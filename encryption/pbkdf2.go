@@ -54,6 +54,55 @@ func (s *session) decodePBKDF2(kp *KeyProviderConfig, attrs hcl.Attributes) (key
 	diags := checkAttrs(attrs, what, "passphrase", "chain", "key_length", "iterations", "salt_length", "hash_function")
 	p := &pbkdf2Provider{keyLength: PBKDF2DefaultKeyLength, iterations: PBKDF2DefaultIterations, saltLength: PBKDF2DefaultSaltLength,
 		hashFunction: PBKDF2DefaultHashFunction, rand: s.enc.rand()}
+	bad := func(a *hcl.Attribute, format string, args ...any) {
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid " + what,
+			Detail: fmt.Sprintf(format, args...), Subject: a.Expr.Range().Ptr()})
+	}
+	diags = append(diags, s.decodePBKDF2Secret(kp, attrs, p, what)...)
+	for _, f := range []struct {
+		name     string
+		dst      *int
+		min, max int
+		msg      string
+	}{
+		{"key_length", &p.keyLength, 1, 1024, "key_length must be from 1 to 1024 (bytes; AES-GCM takes 16, 24 or 32)."},
+		{"iterations", &p.iterations, s.enc.minIterations(), 100_000_000, fmt.Sprintf("iterations must be at least %d (the default is %d): fewer make the passphrase easy to guess.", s.enc.minIterations(), PBKDF2DefaultIterations)},
+		{"salt_length", &p.saltLength, 1, 1024, "salt_length must be from 1 to 1024 (bytes)."},
+	} {
+		a, ok := attrs[f.name]
+		if !ok {
+			continue
+		}
+		n, isKnown, ds := s.evalInt(a, f.name)
+		diags = append(diags, ds...)
+		if !isKnown {
+			continue
+		}
+		*f.dst = n
+		if n < f.min || n > f.max {
+			bad(a, "%s", f.msg)
+		}
+	}
+	if a, ok := attrs["hash_function"]; ok {
+		h, ds := s.evalString(a, "hash_function")
+		diags = append(diags, ds...)
+		if !ds.HasErrors() && a.Expr != nil && h != "" {
+			p.hashFunction = h
+			if pbkdf2Hashes[h] == nil {
+				bad(a, "hash_function must be \"sha256\" or \"sha512\", not %q.", h)
+			}
+		}
+	}
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	return p, diags
+}
+
+// decodePBKDF2Secret reads passphrase or chain (exactly one is required)
+// into p. The passphrase never appears in a diagnostic.
+func (s *session) decodePBKDF2Secret(kp *KeyProviderConfig, attrs hcl.Attributes, p *pbkdf2Provider, what string) hcl.Diagnostics {
+	var diags hcl.Diagnostics
 	known := true
 	bad := func(a *hcl.Attribute, format string, args ...any) {
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid " + what,
@@ -101,44 +150,7 @@ func (s *session) decodePBKDF2(kp *KeyProviderConfig, attrs hcl.Attributes) (key
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid " + what,
 			Detail: "A passphrase (at least 16 characters) or a chain = key_provider.TYPE.NAME is required.", Subject: kp.DeclRange.Ptr()})
 	}
-	for _, f := range []struct {
-		name string
-		dst  *int
-		min  int
-		msg  string
-	}{
-		{"key_length", &p.keyLength, 1, "key_length must be larger than zero."},
-		{"iterations", &p.iterations, s.enc.minIterations(), fmt.Sprintf("iterations must be at least %d (the default is %d): fewer make the passphrase easy to guess.", s.enc.minIterations(), PBKDF2DefaultIterations)},
-		{"salt_length", &p.saltLength, 1, "salt_length must be larger than zero."},
-	} {
-		a, ok := attrs[f.name]
-		if !ok {
-			continue
-		}
-		n, isKnown, ds := s.evalInt(a, f.name)
-		diags = append(diags, ds...)
-		if !isKnown {
-			continue
-		}
-		*f.dst = n
-		if n < f.min {
-			bad(a, "%s", f.msg)
-		}
-	}
-	if a, ok := attrs["hash_function"]; ok {
-		h, ds := s.evalString(a, "hash_function")
-		diags = append(diags, ds...)
-		if !ds.HasErrors() && a.Expr != nil && h != "" {
-			p.hashFunction = h
-			if pbkdf2Hashes[h] == nil {
-				bad(a, "hash_function must be \"sha256\" or \"sha512\", not %q.", h)
-			}
-		}
-	}
-	if diags.HasErrors() {
-		return nil, diags
-	}
-	return p, diags
+	return diags
 }
 
 func (p *pbkdf2Provider) provide(rawMeta []byte, encrypt bool) (Keys, []byte, error) {
