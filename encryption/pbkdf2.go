@@ -66,7 +66,7 @@ func (s *session) decodePBKDF2(kp *KeyProviderConfig, attrs hcl.Attributes) (key
 		msg      string
 	}{
 		{"key_length", &p.keyLength, 1, 1024, "key_length must be from 1 to 1024 (bytes; AES-GCM takes 16, 24 or 32)."},
-		{"iterations", &p.iterations, s.enc.minIterations(), 100_000_000, fmt.Sprintf("iterations must be at least %d (the default is %d): fewer make the passphrase easy to guess.", s.enc.minIterations(), PBKDF2DefaultIterations)},
+		{"iterations", &p.iterations, s.enc.minIterations(), 100_000_000, fmt.Sprintf("iterations must be at least %d (the default is %d; fewer make the passphrase easy to guess) and at most 100000000.", s.enc.minIterations(), PBKDF2DefaultIterations)},
 		{"salt_length", &p.saltLength, 1, 1024, "salt_length must be from 1 to 1024 (bytes)."},
 	} {
 		a, ok := attrs[f.name]
