@@ -47,3 +47,20 @@ func FuzzDecryptState(f *testing.F) {
 		e.Plan().DecryptPlan(data)
 	})
 }
+
+// FuzzParseConfig feeds arbitrary TF_ENCRYPTION text (HCL or JSON) to the
+// configuration decoder and New's checks: errors, never a panic.
+func FuzzParseConfig(f *testing.F) {
+	for _, seed := range []string{literalKeys, pbkdf2Config("k", "correct horse battery staple", targets("k")),
+		`{"key_provider":{"pbkdf2":{"k":{"passphrase":"x"}}},"method":{"aes_gcm":{"k":{"keys":"key_provider.pbkdf2.k"}}},"state":{"method":"method.aes_gcm.k","fallback":{"method":"method.aes_gcm.k"}}}`,
+		`state { fallback { fallback {} } }`, `method "aes_gcm" "x" { keys = key_provider.a.b.c }`, "{"} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		cfg, diags := ParseConfig("fuzz", src)
+		if diags.HasErrors() {
+			return
+		}
+		New(Merge(cfg, cfg), Options{minIterations: testIterations})
+	})
+}
