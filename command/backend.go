@@ -313,7 +313,13 @@ func (o *openedState) close() {
 
 // openWorkspace connects to the backend and opens the workspace's state
 // manager, without locking or reading it.
-func openWorkspace(ctx context.Context, s *backendSettings, codec statemgr.Codec) (*openedState, hcl.Diagnostics) {
+func openWorkspace(ctx context.Context, s *backendSettings) (*openedState, hcl.Diagnostics) {
+	return openWorkspaceWith(ctx, s, codecFor(nil))
+}
+
+// openWorkspaceWith is openWorkspace storing the state through codec
+// (state encryption, see encryption.go).
+func openWorkspaceWith(ctx context.Context, s *backendSettings, codec statemgr.Codec) (*openedState, hcl.Diagnostics) {
 	be, err := s.open(ctx)
 	if err != nil {
 		return nil, hcl.Diagnostics{tfdiags.Errorf("Failed to open the state backend", "%s", err)}
@@ -344,10 +350,10 @@ func openBackendStateWith(ctx context.Context, s *backendSettings, lock bool, ti
 		if ds.HasErrors() {
 			return nil, release, ds
 		}
-		return &local.Mgr{Filesystem: mgr}, release, nil
+		return &local.Mgr{Filesystem: mgr}, release, ds // ds: a recovered journal
 	}
 	nothing := func() hcl.Diagnostics { return nil }
-	o, ds := openWorkspace(ctx, s, codec)
+	o, ds := openWorkspaceWith(ctx, s, codec)
 	if ds.HasErrors() {
 		return nil, nothing, ds
 	}
@@ -380,5 +386,33 @@ func openBackendStateWith(ctx context.Context, s *backendSettings, lock bool, ti
 		}
 		return nil, nothing, append(hcl.Diagnostics{tfdiags.Errorf("Failed to load state", "%s\n\nNothing was changed.", err)}, ds...)
 	}
+	if j, ok := o.mgr.(journaledState); ok {
+		// A backend that keeps apply's journal folds and reports it as the
+		// local one does.
+		if ds := recoverJournal(j, o.mgr.Describe(), lock); ds.HasErrors() {
+			return nil, nothing, append(ds, release()...)
+		} else if len(ds) > 0 {
+			return o.mgr, release, ds
+		}
+	}
 	return o.mgr, release, nil
+}
+
+// stateCommandSettings resolves the backend of the state and output
+// commands: the working directory's configuration is read only for its
+// backend block (a directory without configuration is fine), and -state
+// names a local file.
+func stateCommandSettings(m *Meta, wd, stateFlag string, src *Sources) (*backendSettings, hcl.Diagnostics) {
+	var config *configs.Config
+	if stateFlag == "" && hasConfigFiles(wd) {
+		var diags hcl.Diagnostics
+		config, diags = configs.LoadConfigDir(wd)
+		if config != nil {
+			src.Files = config.SourceFiles()
+		}
+		if diags.HasErrors() {
+			return nil, diags
+		}
+	}
+	return resolveBackend(m, wd, config, stateFlag, nil, nil)
 }

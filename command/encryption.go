@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -15,6 +14,7 @@ import (
 	"github.com/plankit/plankit/configs"
 	"github.com/plankit/plankit/encryption"
 	"github.com/plankit/plankit/internal/atomicfile"
+	"github.com/plankit/plankit/internal/safeio"
 	"github.com/plankit/plankit/planfile"
 	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/states/statemgr"
@@ -168,7 +168,7 @@ func maxEnvelope() int64 { return planfile.DefaultLimits().MaxArchiveSize/3*4 + 
 // is in an envelope. A clear archive is refused when the configuration
 // requires plans to be encrypted.
 func openPlanArchive(path string, t *encryption.Target, opts ...planfile.Option) (*planfile.Reader, hcl.Diagnostics) {
-	f, err := os.Open(path)
+	f, err := safeio.Open(path) // a FIFO or device is refused, never waited on
 	if err != nil {
 		return nil, planFileDiags(&planfile.Error{Kind: planfile.KindIO, Path: path, Err: err})
 	}
@@ -258,4 +258,27 @@ func stateCodecIn(m *Meta, wd string) (statemgr.Codec, hcl.Diagnostics) {
 		return nil, diags
 	}
 	return codecFor(enc), nil
+}
+
+// encryptsState reports whether c stores states encrypted.
+func encryptsState(c statemgr.Codec) bool {
+	sc, ok := c.(stateCodec)
+	return ok && sc.t.Encrypted()
+}
+
+// decryptPulled returns the v4 JSON of a stored state (state pull shows
+// it decrypted; state push takes an encrypted file too). Empty stays
+// empty.
+func decryptPulled(codec statemgr.Codec, data []byte, where string) ([]byte, hcl.Diagnostics) {
+	if len(data) == 0 || codec == nil {
+		return data, nil
+	}
+	plain, _, err := codec.Decode(data)
+	if err != nil {
+		if ds := encryptionDiags(fmt.Errorf("%s: %w", where, err), "state"); ds != nil {
+			return nil, ds
+		}
+		return nil, hcl.Diagnostics{tfdiags.Errorf("Failed to read state", "%s: %s", where, err)}
+	}
+	return plain, nil
 }
