@@ -147,6 +147,19 @@ func TestEncryptedStateAndPlan(t *testing.T) {
 	must(t, r, 0, "output")
 	contains(t, r.stdout, "output", "the-secret-value-42")
 
+	// state pull shows it decrypted; push takes the clear copy back and
+	// stores it encrypted (here in a new state file of a directory whose
+	// configuration is TF_ENCRYPTION alone).
+	pullDir := t.TempDir()
+	copyFile(t, st, filepath.Join(pullDir, "terraform.tfstate"))
+	r = run(t, pullDir, "plan", []string{tfEncryption}, "state", "pull")
+	must(t, r, 0, "state pull")
+	contains(t, r.stdout, "state pull", `"the-secret-value-42"`, `"lineage"`)
+	pushDir := t.TempDir()
+	writeFile(t, filepath.Join(pushDir, "pulled.json"), r.stdout)
+	must(t, run(t, pushDir, "plan", []string{tfEncryption}, "state", "push", "pulled.json"), 0, "state push")
+	isEnvelope(t, filepath.Join(pushDir, "terraform.tfstate"))
+
 	// The wrong passphrase for the state.
 	r = run(t, dir, "plan", []string{wrongPassphrase}, "-no-color", "-state="+st)
 	must(t, r, 1, "plan with the wrong passphrase")
