@@ -13,7 +13,9 @@ import (
 	"github.com/plankit/plankit/configs"
 	"github.com/plankit/plankit/encryption"
 	"github.com/plankit/plankit/states"
+	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/states/statefile"
+	"github.com/plankit/plankit/states/statemgr"
 	"github.com/plankit/plankit/terraform"
 )
 
@@ -130,5 +132,49 @@ func TestClearPlanOfEncryptedStateWarns(t *testing.T) {
 	}
 	if ds := clearPlanOfEncryptedState(enc, ""); len(ds) != 0 {
 		t.Fatalf("no -out, no warning: %v", ds)
+	}
+}
+
+// TestEncryptedStateHasNoJournal: apply's journal keeps each changed
+// object in clear beside the state, so an encrypted state goes without it;
+// a clear one keeps it.
+func TestEncryptedStateHasNoJournal(t *testing.T) {
+	enc, diags := loadEncryption(&Meta{Env: []string{encryptionEnv + "=" + literalKeyEncryption}}, nil, nil)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	for _, tc := range []struct {
+		name        string
+		codec       statemgr.Codec
+		wantJournal bool
+	}{{"clear", codecFor(nil), true}, {"encrypted", codecFor(enc), false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "terraform.tfstate")
+			fs := statemgr.NewFilesystem(path)
+			fs.SetCodec(tc.codec)
+			s := &stateSaver{mgr: fs, wd: dir, spath: path, dump: &bytes.Buffer{}, codec: tc.codec}
+			live := states.NewState().SyncWrapper()
+			s.Start(live)
+			addr := addrs.Resource{Mode: addrs.ManagedResourceMode, Type: "terraform_data", Name: "a"}.Instance(addrs.NoKey).Absolute(nil)
+			if err := s.Begin(addr, addrs.NotDeposed, plans.Create); err != nil {
+				t.Fatal(err)
+			}
+			live.SetResourceInstanceCurrent(addr, &states.ResourceInstanceObjectSrc{AttrsJSON: []byte(`{"id":"secret-id"}`), Status: states.ObjectReady},
+				addrs.AbsProviderConfig{Provider: addrs.NewBuiltInProvider("terraform")})
+			s.Changed(addr)
+			s.End(addr)
+			journals, _ := filepath.Glob(filepath.Join(dir, ".terraform.tfstate.journal*"))
+			if (len(journals) > 0) != tc.wantJournal {
+				t.Fatalf("journal files %v, want some: %v", journals, tc.wantJournal)
+			}
+			if err := s.Close(); err != nil {
+				t.Fatal(err)
+			}
+			b, _ := os.ReadFile(path)
+			if encryption.IsEnvelope(b) == tc.wantJournal || (!tc.wantJournal && bytes.Contains(b, []byte("secret-id"))) {
+				t.Fatalf("state file: %.100s", b)
+			}
+		})
 	}
 }
