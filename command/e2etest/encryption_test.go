@@ -2,11 +2,16 @@ package e2etest
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/plankit/plankit/backend/pg/pgtest"
 )
 
 // encryptedConfig is a configuration whose state and plan are encrypted
@@ -239,4 +244,47 @@ terraform {
 	}
 	os.Remove(filepath.Join(dir, "enc.tf"))
 	must(t, plan(t, dir, "-detailed-exitcode"), 0, "clear plan after migrating back")
+}
+
+// TestPgEncryptedState: with the pg backend the workspace rows are
+// encrypted, from a new workspace's first (empty) state on; state pull
+// prints them decrypted; the wrong key is refused.
+func TestPgEncryptedState(t *testing.T) {
+	t.Parallel()
+	cs := pgtest.NewDatabase(t)
+	env := []string{"PG_CONN_STR=" + cs, tfEncryption}
+	dir := pgDir(t)
+	must(t, withEnv(t, dir, "plan", env, "-no-color", "-out=p.tfplan"), 0, "plan")
+	isEnvelope(t, filepath.Join(dir, "p.tfplan"))
+	must(t, withEnv(t, dir, "apply", env, "-no-color", "p.tfplan"), 0, "apply")
+
+	conn, err := pgx.Connect(context.Background(), cs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	row := func(ws string) string {
+		var data string
+		if err := conn.QueryRow(context.Background(), "SELECT data FROM terraform_remote_state.states WHERE name = $1", ws).Scan(&data); err != nil {
+			t.Fatal(err)
+		}
+		return data
+	}
+	if d := row("default"); !strings.Contains(d, `"encryption_version":"v0"`) || strings.Contains(d, "a-default") {
+		t.Fatalf("the default workspace's row is not encrypted: %.200s", d)
+	}
+	s, _ := pull(t, dir, env)
+	if !s.has("terraform_data.a") {
+		t.Fatalf("state pull: %+v", s)
+	}
+	must(t, withEnv(t, dir, "plan", env, "workspace", "new", "staging"), 0, "workspace new")
+	if d := row("staging"); !strings.Contains(d, `"encryption_version":"v0"`) {
+		t.Fatalf("a new workspace's first state is not encrypted: %.200s", d)
+	}
+	must(t, withEnv(t, dir, "plan", env, "-no-color"), 0, "plan in the new workspace")
+
+	wrong := []string{"PG_CONN_STR=" + cs, strings.Replace(tfEncryption, "a passphrase of some length", "another passphrase, also long", 1)}
+	r := withEnv(t, dir, "plan", wrong, "-no-color")
+	must(t, r, 1, "plan with the wrong key")
+	containsFlat(t, r.stderr, "plan with the wrong key", "cannot decrypt the state: the key does not match")
 }
