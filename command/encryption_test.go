@@ -60,6 +60,17 @@ func TestErroredStateIsEncrypted(t *testing.T) {
 	if err != nil || f.Serial != 8 || f.Lineage != "lin" {
 		t.Fatalf("decrypted recovery copy: %v %+v", err, f)
 	}
+
+	// The same for a state kept in a remote backend (pushed back later).
+	wd = t.TempDir()
+	ds = saveErroredRemote(wd, "workspace \"default\"", &statefile.File{Lineage: "lin", Serial: 7}, st, &bytes.Buffer{}, codecFor(enc))
+	if len(ds) != 1 || !strings.Contains(ds[0].Detail, "plan state push") {
+		t.Fatalf("diagnostics %v", ds)
+	}
+	b, _ = os.ReadFile(filepath.Join(wd, "errored.tfstate"))
+	if !encryption.IsEnvelope(b) || bytes.Contains(b, []byte("kept-secret")) {
+		t.Fatalf("remote recovery copy in clear: %s", b)
+	}
 }
 
 // TestLoadEncryption: the working directory's block, its override file

@@ -154,7 +154,7 @@ func (s *stateSaver) flushLast() hcl.Diagnostics {
 // recovery file (or prints it), returning the diagnostics that say where.
 func (s *stateSaver) saveRecovery(st *states.State, err error) hcl.Diagnostics {
 	if s.remote {
-		return append(hcl.Diagnostics{stateWriteFailed(s.spath, err)}, saveErroredRemote(s.wd, s.spath, s.mgr.StateFile(), st, s.dump)...)
+		return append(hcl.Diagnostics{stateWriteFailed(s.spath, err)}, saveErroredRemote(s.wd, s.spath, s.mgr.StateFile(), st, s.dump, s.codec)...)
 	}
 	return append(hcl.Diagnostics{stateWriteFailed(s.spath, err)}, saveErroredStateCodec(s.wd, s.spath, s.mgr.StateFile(), st, s.dump, s.codec)...)
 }
