@@ -56,7 +56,7 @@ func recordPlanContext(p *plans.Plan, spath string, clock func() time.Time) {
 		p.StatePath = abs
 	}
 	if p.Timestamp.IsZero() && clock != nil {
-		p.Timestamp = clock().UTC()
+		p.Timestamp = clock().UTC().Truncate(time.Second)
 	}
 }
 

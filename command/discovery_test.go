@@ -451,7 +451,7 @@ Where each provider comes from:
 
     example.com/acme/null 3.2.0: -plugin-dir ` + plugins + `: ` + filepath.Join(pkg, "terraform-provider-null_v3.2.0") + ` (not yet in .terraform.lock.hcl)
     registry.opentofu.org/hashicorp/null 3.2.4: built in
-    registry.terraform.io/hashicorp/random 3.7.2: built in
+    registry.terraform.io/hashicorp/random 3.8.1: built in
 
 `
 	if diff := cmp.Diff(want, out.String()); diff != "" {

@@ -44,7 +44,7 @@ type Options struct {
 	Env []string
 }
 
-// Handshake is Terraform's go-plugin handshake: a provider binary refuses
+// handshake is Terraform's go-plugin handshake: a provider binary refuses
 // to run unless the magic cookie is set, and the protocol version is
 // negotiated among VersionedPlugins.
 var handshake = goplugin.HandshakeConfig{

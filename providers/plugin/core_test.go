@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
 
 	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/command/jsonplan"
@@ -315,10 +317,122 @@ resource "fwtest_thing" "boom" {
 	}
 }
 
+func ctyString(s string) cty.Value { return cty.StringVal(s) }
+
 func diagsDetail(diags hcl.Diagnostics) string {
 	var b strings.Builder
 	for _, d := range diags {
 		b.WriteString(d.Summary + ": " + d.Detail + "\n")
 	}
 	return b.String()
+}
+
+// TestCoreProviderFunctions calls provider::fwtest::reverse in a resource
+// argument and an output, under a local name other than the type, and
+// checks a refused argument's error.
+func TestCoreProviderFunctions(t *testing.T) {
+	f := newCoreFixture(t)
+	cfg := f.config(`
+terraform {
+  required_providers {
+    fw = { source = "plankit/fwtest" }
+  }
+}
+resource "fwtest_thing" "a" {
+  provider = fw
+  name     = provider::fw::reverse("olleh")
+}
+output "r" { value = provider::fw::reverse(fwtest_thing.a.name) }
+`)
+	_, st := f.mustPlanApply(cfg, states.NewState())
+	if ov := st.RootOutputValues()["r"]; ov == nil || !ov.Value.RawEquals(ctyString("olleh")) {
+		t.Errorf("output r = %v", ov)
+	}
+	bad := f.config(`
+terraform {
+  required_providers {
+    fw = { source = "plankit/fwtest" }
+  }
+}
+output "r" { value = provider::fw::reverse("error") }
+`)
+	_, diags := f.plan(bad, states.NewState())
+	if !diags.HasErrors() || !strings.Contains(diagsDetail(diags), `the input "error" is refused`) {
+		t.Errorf("diagnostics: %s", diagsDetail(diags))
+	} else if d := diags[0]; d.Subject == nil || d.Subject.Start.Line != 7 {
+		t.Errorf("diagnostic subject %v, want main.tf line 7", d.Subject)
+	}
+}
+
+// TestCoreDiagnosticRanges: provider diagnostics with attribute paths
+// point at the argument in the configuration, nested values included.
+func TestCoreDiagnosticRanges(t *testing.T) {
+	f := newCoreFixture(t)
+	cfg := f.config(`terraform {
+  required_providers {
+    fwtest = { source = "plankit/fwtest" }
+  }
+}
+resource "fwtest_thing" "a" {
+  name  = "a"
+  value = "invalid"
+  list = [
+    { a = "ok" },
+    { a = "invalid" },
+  ]
+}
+`)
+	_, diags := f.plan(cfg, states.NewState())
+	got := map[string]string{}
+	for _, d := range diags {
+		if d.Subject != nil {
+			got[d.Summary] = fmt.Sprintf("%s:%d,%d", filepath.Base(d.Subject.Filename), d.Subject.Start.Line, d.Subject.Start.Column)
+		}
+	}
+	want := map[string]string{"Invalid value": "main.tf:8,11", "Invalid nested value": "main.tf:11,11"}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s at %q, want %q (all: %v)", k, got[k], v, got)
+		}
+	}
+}
+
+// TestCoreStateUpgrade plans against a state written under fwtest_thing's
+// schema version 0 ("val", since renamed "value"): the provider upgrades
+// it and, the object matching the configuration, nothing changes.
+func TestCoreStateUpgrade(t *testing.T) {
+	f := newCoreFixture(t)
+	obj := `{"id":"x1","name":"n","value":"old","revision":1}`
+	if err := os.MkdirAll(filepath.Join(f.stateDir, "thing"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(f.stateDir, "thing", "x1.json"), []byte(obj), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fw, _ := addrs.ParseProviderSourceString(plugintest.FWAddress)
+	addr, diags := addrs.ParseAbsResourceInstanceStr("fwtest_thing.a")
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	st := states.NewState()
+	st.SetResourceInstanceCurrent(addr, &states.ResourceInstanceObjectSrc{
+		AttrsJSON: []byte(`{"id":"x1","name":"n","val":"old"}`), SchemaVersion: 0, Status: states.ObjectReady,
+	}, addrs.AbsProviderConfig{Provider: fw})
+	cfg := f.config(`terraform {
+  required_providers {
+    fwtest = { source = "plankit/fwtest" }
+  }
+}
+resource "fwtest_thing" "a" {
+  name  = "n"
+  value = "old"
+}
+`)
+	p, diags := f.plan(cfg, st)
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	if got := actions(p)["fwtest_thing.a"]; got != "NoOp" {
+		t.Errorf("action %s, want NoOp", got)
+	}
 }

@@ -9,9 +9,9 @@ import (
 	goplugin "github.com/hashicorp/go-plugin"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
-	ctyjson "github.com/zclconf/go-cty/cty/json"
 	"google.golang.org/grpc"
 
+	"github.com/plankit/plankit/internal/safecty"
 	"github.com/plankit/plankit/providers"
 	"github.com/plankit/plankit/providers/configschema"
 	"github.com/plankit/plankit/providers/plugin/internal/tfplugin5"
@@ -63,6 +63,13 @@ func (p *provider5) fetchSchema() providers.GetProviderSchemaResponse {
 	if err != nil {
 		return providers.GetProviderSchemaResponse{Diagnostics: p.proc.callError("GetProviderSchema", err)}
 	}
+	return schemaResponse5(resp, p.proc.meta.Provider.String())
+}
+
+// schemaResponse5 translates a schema response; provider names the
+// provider in diagnostics.
+func schemaResponse5(resp *tfplugin5.GetProviderSchema_Response, provider string) providers.GetProviderSchemaResponse {
+	var err error
 	out := providers.GetProviderSchemaResponse{
 		ResourceTypes: make(map[string]providers.Schema, len(resp.ResourceSchemas)),
 		DataSources:   make(map[string]providers.Schema, len(resp.DataSourceSchemas)),
@@ -70,7 +77,7 @@ func (p *provider5) fetchSchema() providers.GetProviderSchemaResponse {
 	}
 	bad := func(what string, err error) providers.GetProviderSchemaResponse {
 		out.Diagnostics = append(out.Diagnostics, tfdiags.Errorf("Invalid provider schema",
-			"The provider %s returned an invalid schema for %s: %v", p.proc.meta.Provider, what, err))
+			"The provider %s returned an invalid schema for %s: %v", provider, what, err))
 		return out
 	}
 	if out.Provider, err = schema5(resp.Provider); err != nil {
@@ -602,7 +609,7 @@ func attribute5(pa *tfplugin5.Schema_Attribute) (*configschema.Attribute, error)
 		Deprecated:  pa.Deprecated || pa.DeprecationMessage != "",
 		WriteOnly:   pa.WriteOnly,
 	}
-	ty, err := ctyjson.UnmarshalType(pa.Type)
+	ty, err := safecty.UnmarshalType(pa.Type)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", pa.Name, err)
 	}
@@ -613,7 +620,7 @@ func attribute5(pa *tfplugin5.Schema_Attribute) (*configschema.Attribute, error)
 func function5(f *tfplugin5.Function) (providers.FunctionDecl, error) {
 	decl := providers.FunctionDecl{Summary: f.Summary, Description: f.Description, DeprecationMessage: f.DeprecationMessage}
 	param := func(pp *tfplugin5.Function_Parameter) (providers.FunctionParam, error) {
-		ty, err := ctyjson.UnmarshalType(pp.Type)
+		ty, err := safecty.UnmarshalType(pp.Type)
 		if err != nil {
 			return providers.FunctionParam{}, fmt.Errorf("parameter %s: %w", pp.Name, err)
 		}
@@ -637,7 +644,7 @@ func function5(f *tfplugin5.Function) (providers.FunctionDecl, error) {
 	if f.Return == nil {
 		return decl, errors.New("no return type")
 	}
-	ty, err := ctyjson.UnmarshalType(f.Return.Type)
+	ty, err := safecty.UnmarshalType(f.Return.Type)
 	if err != nil {
 		return decl, fmt.Errorf("return type: %w", err)
 	}

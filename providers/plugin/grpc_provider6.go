@@ -9,9 +9,9 @@ import (
 	goplugin "github.com/hashicorp/go-plugin"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
-	ctyjson "github.com/zclconf/go-cty/cty/json"
 	"google.golang.org/grpc"
 
+	"github.com/plankit/plankit/internal/safecty"
 	"github.com/plankit/plankit/providers"
 	"github.com/plankit/plankit/providers/configschema"
 	"github.com/plankit/plankit/providers/plugin/internal/tfplugin6"
@@ -60,6 +60,13 @@ func (p *provider6) fetchSchema() providers.GetProviderSchemaResponse {
 	if err != nil {
 		return providers.GetProviderSchemaResponse{Diagnostics: p.proc.callError("GetProviderSchema", err)}
 	}
+	return schemaResponse6(resp, p.proc.meta.Provider.String())
+}
+
+// schemaResponse6 translates a schema response; provider names the
+// provider in diagnostics.
+func schemaResponse6(resp *tfplugin6.GetProviderSchema_Response, provider string) providers.GetProviderSchemaResponse {
+	var err error
 	out := providers.GetProviderSchemaResponse{
 		ResourceTypes: make(map[string]providers.Schema, len(resp.ResourceSchemas)),
 		DataSources:   make(map[string]providers.Schema, len(resp.DataSourceSchemas)),
@@ -67,7 +74,7 @@ func (p *provider6) fetchSchema() providers.GetProviderSchemaResponse {
 	}
 	bad := func(what string, err error) providers.GetProviderSchemaResponse {
 		out.Diagnostics = append(out.Diagnostics, tfdiags.Errorf("Invalid provider schema",
-			"The provider %s returned an invalid schema for %s: %v", p.proc.meta.Provider, what, err))
+			"The provider %s returned an invalid schema for %s: %v", provider, what, err))
 		return out
 	}
 	if out.Provider, err = schema6(resp.Provider); err != nil {
@@ -608,7 +615,7 @@ func attribute6(pa *tfplugin6.Schema_Attribute) (*configschema.Attribute, error)
 		a.Type = o.ImpliedType()
 		return a, nil
 	}
-	ty, err := ctyjson.UnmarshalType(pa.Type)
+	ty, err := safecty.UnmarshalType(pa.Type)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", pa.Name, err)
 	}
@@ -647,7 +654,7 @@ func object6(po *tfplugin6.Schema_Object) (*configschema.Object, error) {
 func function6(f *tfplugin6.Function) (providers.FunctionDecl, error) {
 	decl := providers.FunctionDecl{Summary: f.Summary, Description: f.Description, DeprecationMessage: f.DeprecationMessage}
 	param := func(pp *tfplugin6.Function_Parameter) (providers.FunctionParam, error) {
-		ty, err := ctyjson.UnmarshalType(pp.Type)
+		ty, err := safecty.UnmarshalType(pp.Type)
 		if err != nil {
 			return providers.FunctionParam{}, fmt.Errorf("parameter %s: %w", pp.Name, err)
 		}
@@ -671,7 +678,7 @@ func function6(f *tfplugin6.Function) (providers.FunctionDecl, error) {
 	if f.Return == nil {
 		return decl, errors.New("no return type")
 	}
-	ty, err := ctyjson.UnmarshalType(f.Return.Type)
+	ty, err := safecty.UnmarshalType(f.Return.Type)
 	if err != nil {
 		return decl, fmt.Errorf("return type: %w", err)
 	}

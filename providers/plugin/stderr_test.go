@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/hashicorp/go-hclog"
 )
 
 func TestTailBuffer(t *testing.T) {
@@ -36,5 +38,29 @@ func TestQuietProviderLogs(t *testing.T) {
 	}
 	if slices.Contains(env, "TF_LOG_PROVIDER=off") || !slices.Contains(env, "TF_LOG_PROVIDER=debug") {
 		t.Errorf("user's TF_LOG_PROVIDER overridden: %v", env)
+	}
+}
+
+func TestLogLevel(t *testing.T) {
+	t.Setenv("TF_LOG", "")
+	t.Setenv("TF_LOG_PROVIDER", "")
+	tests := []struct {
+		env  []string
+		want hclog.Level
+	}{
+		{nil, hclog.Off},
+		{[]string{"TF_LOG=debug"}, hclog.Debug},
+		{[]string{"TF_LOG=JSON"}, hclog.Trace},
+		{[]string{"TF_LOG=trace", "TF_LOG_PROVIDER=error"}, hclog.Error},
+		{[]string{"TF_LOG=warn", "TF_LOG=info"}, hclog.Info},
+	}
+	for _, tt := range tests {
+		if got := logLevel(Options{Env: tt.env}); got != tt.want {
+			t.Errorf("%v: level %v, want %v", tt.env, got, tt.want)
+		}
+	}
+	t.Setenv("TF_LOG", "info")
+	if got := logLevel(Options{}); got != hclog.Info {
+		t.Errorf("from the environment: %v", got)
 	}
 }

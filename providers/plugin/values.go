@@ -7,9 +7,9 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
-	ctyjson "github.com/zclconf/go-cty/cty/json"
 	ctymsgpack "github.com/zclconf/go-cty/cty/msgpack"
 
+	"github.com/plankit/plankit/internal/safecty"
 	"github.com/plankit/plankit/providers"
 	"github.com/plankit/plankit/providers/configschema"
 	"github.com/plankit/plankit/tfdiags"
@@ -30,12 +30,33 @@ func encodeValue(v cty.Value, ty cty.Type) ([]byte, error) {
 
 // decodeValue decodes a DynamicValue of type ty: msgpack when present,
 // else JSON, else null (an absent DynamicValue).
+//
+// A malformed value from a buggy provider is an error, never a panic (cty's
+// decoders panic on some malformed dynamic values; see internal/safecty),
+// and so is a value not of type ty (cty's msgpack decoder returns an empty
+// object for an empty map whatever the object type).
 func decodeValue(msgpack, json []byte, ty cty.Type) (cty.Value, error) {
+	v, err := decodeRaw(msgpack, json, ty)
+	if err != nil {
+		return cty.NilVal, err
+	}
+	if errs := v.Type().TestConformance(ty); len(errs) > 0 {
+		return cty.NilVal, fmt.Errorf("value does not conform to the schema: %s", errs[0])
+	}
+	return v, nil
+}
+
+func decodeRaw(msgpack, json []byte, ty cty.Type) (v cty.Value, err error) {
 	switch {
 	case len(msgpack) > 0:
+		defer func() {
+			if r := recover(); r != nil {
+				v, err = cty.NilVal, fmt.Errorf("malformed msgpack value: %v", r)
+			}
+		}()
 		return ctymsgpack.Unmarshal(msgpack, ty)
 	case len(json) > 0:
-		return ctyjson.Unmarshal(json, ty)
+		return safecty.Unmarshal(json, ty)
 	default:
 		return cty.NullVal(ty), nil
 	}
