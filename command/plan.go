@@ -177,6 +177,7 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 		ui.diags(append(warnings, ds...), src)
 		return planResult{code: ExitError}
 	}
+	warnings = append(warnings, ds...) // a recovered journal
 	defer func() {
 		// A lock left behind blocks the next run: that is an error too.
 		if ds := release(); ds.HasErrors() {

@@ -89,7 +89,7 @@ Options:
   -plan=FILE       Draw the graph of this plan archive.
   -state=PATH      State file, without -plan (default terraform.tfstate, or
                    the local backend's path).
-  -plugin-dir=DIR  Look for provider plugins in DIR first (repeatable).
+  -plugin-dir=DIR  Look for provider plugins here first (repeatable).
 `
 
 const diffUsage = `Usage: plan diff [-json] [-no-color] A.tfplan B.tfplan

@@ -63,8 +63,8 @@ type walkState struct {
 	skipRefr bool
 	stateIdx stateIndex
 	applied  *applyIndex
-	dirty    func()   // announces a state change to the persister (apply)
-	scopes   sync.Map // module directory -> *sync.Pool of *lang.Scope
+	writer   StateWriter // persists state changes (apply); may be nil
+	scopes   sync.Map    // module directory -> *sync.Pool of *lang.Scope
 	// instTotal counts the instances every count and for_each has
 	// expanded to (checkExpansion).
 	instTotal atomic.Int64
