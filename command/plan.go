@@ -76,6 +76,8 @@ func Plan(m *Meta, args []string) (code int) {
 			return Diff(m, chdir, rest[1:])
 		case "force-unlock":
 			return ForceUnlock(m, chdir, rest[1:])
+		case "workspace":
+			return Workspace(m, chdir, rest[1:])
 		case "providers":
 			return Providers(m, chdir, rest[1:])
 		case "version", "-version", "--version", "-v":

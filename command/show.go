@@ -225,11 +225,11 @@ func graphFromWorkingDir(m *Meta, wd, stateFlag string) (in graphInputs, diags h
 	if in.config, diags = configs.LoadConfigDir(wd); diags.HasErrors() {
 		return in, diags
 	}
-	spath, ds := statePath(wd, stateFlag, in.config)
+	settings, ds := resolveBackend(m, wd, in.config, stateFlag, nil, nil)
 	if ds.HasErrors() {
 		return in, ds
 	}
-	mgr, release, ds := openState(m.ctx(), spath, false, 0, "graph")
+	mgr, release, ds := openBackendState(m.ctx(), settings, false, 0, "graph")
 	if ds.HasErrors() {
 		return in, ds
 	}

@@ -29,6 +29,8 @@ Subcommands:
     show    Show one resource instance's attributes
     mv      Move (rename) an item in the state
     rm      Remove an item from the state (the real object is untouched)
+    pull    Print the selected workspace's stored state (any backend)
+    push    Replace the selected workspace's state with a state file
 
 Run "plan state <subcommand> -help" for each one's options.
 `
@@ -49,11 +51,15 @@ func StateCmd(m *Meta, chdir string, args []string) int {
 		return StateMv(m, chdir, args[1:])
 	case "rm":
 		return StateRm(m, chdir, args[1:])
+	case "pull":
+		return StatePull(m, chdir, args[1:])
+	case "push":
+		return StatePush(m, chdir, args[1:])
 	case "help", "-help", "--help", "-h":
 		fmt.Fprint(m.Stdout, stateUsage)
 		return ExitOK
 	}
-	return usageError(m, fmt.Sprintf("unknown state subcommand %q: plankit has state list, show, mv and rm", args[0]))
+	return usageError(m, fmt.Sprintf("unknown state subcommand %q: plankit has state list, show, mv, rm, pull and push", args[0]))
 }
 
 // stateFlags are the options every state subcommand shares.

@@ -11,6 +11,8 @@ const planUsage = `Usage: plan [options]
        plan output [-json] [-raw] [-state=PATH] [NAME]
        plan state list|show|mv|rm [options] [args]
        plan fmt [-check] [-diff] [-recursive] [TARGET...]
+       plan workspace list|show|new|select|delete [NAME]
+       plan state pull|push [FILE]
 
   Each subcommand has its own -help; its options may come before or after
   its arguments.
@@ -40,6 +42,8 @@ Options:
                        -out).
   -input=false         Accepted for compatibility; plankit never prompts.
   -plugin-dir=DIR      Look for provider plugins in DIR first (repeatable).
+  -backend-config=KEY=VALUE|FILE
+                       Backend setting, or a file of them (repeatable).
 `
 
 const applyUsage = `Usage: apply [options] [FILE]
@@ -58,6 +62,9 @@ Options:
   -no-color            No colour.
   -verify-key=FILE     Refuse an archive not signed by this ed25519 public key
                        (needs FILE).
+  -backend-config=KEY=VALUE|FILE
+                       Backend setting, or a file of them (repeatable); with
+                       FILE, the plan's recorded backend and workspace apply.
   -auto-approve        Without FILE: apply without asking.
   -plugin-dir=DIR      Look for provider plugins in DIR first (repeatable).
   -input=false         Accepted for compatibility; plankit never prompts.
@@ -115,4 +122,9 @@ Options:
                   terminal).
   -state=PATH     State file (default terraform.tfstate, or the local
                   backend's path).
+  -backend-config=KEY=VALUE|FILE
+                  Backend setting (repeatable).
+
+  The lock is removed from the selected workspace (TF_WORKSPACE or
+  .terraform/environment).
 `
