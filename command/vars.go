@@ -187,6 +187,12 @@ func loadVarFile(path string, decls map[string]*configs.Variable, vals terraform
 		return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Failed to read variables file",
 			Detail: fmt.Sprintf("Given variables file %s does not exist or cannot be read: %v.", path, err)}}
 	}
+	return decodeVarFile(path, bytes, decls, vals, src)
+}
+
+// decodeVarFile parses the bytes of the variables file path (HCL, or
+// JSON when the name ends in .json) into vals. O(len(bytes)).
+func decodeVarFile(path string, bytes []byte, decls map[string]*configs.Variable, vals terraform.InputValues, src terraform.ValueSourceType) hcl.Diagnostics {
 	isJSON := strings.HasSuffix(path, ".json")
 	if ds := configs.CheckText(path, bytes); ds.HasErrors() {
 		return ds

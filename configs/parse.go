@@ -44,7 +44,7 @@ func classifyFile(name string) fileKind {
 func parseSource(filename string, src []byte) (*hcl.File, hcl.Diagnostics) {
 	_, ext := splitConfigExt(filename)
 	isJSON := strings.HasSuffix(ext, ".json")
-	if diags := checkNesting(filename, src, isJSON); diags.HasErrors() {
+	if diags := CheckNesting(filename, src, isJSON); diags.HasErrors() {
 		return nil, diags
 	}
 	if isJSON {

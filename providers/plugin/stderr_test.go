@@ -1,11 +1,16 @@
 package plugin
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/hashicorp/go-hclog"
+
+	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/providers/plugin/plugintest"
 )
 
 func TestTailBuffer(t *testing.T) {
@@ -62,5 +67,26 @@ func TestLogLevel(t *testing.T) {
 	t.Setenv("TF_LOG", "info")
 	if got := logLevel(Options{}); got != hclog.Info {
 		t.Errorf("from the environment: %v", got)
+	}
+}
+
+// TestLogPath: with TF_LOG and TF_LOG_PATH, the provider's logs land in
+// that file.
+func TestLogPath(t *testing.T) {
+	bins := plugintest.Build(t)
+	path := filepath.Join(t.TempDir(), "tf.log")
+	pa, _ := addrs.ParseProviderSourceString(plugintest.FWAddress)
+	p, err := Factory(Meta{Provider: pa, Executable: bins.FW}, Options{Env: []string{"TF_LOG=debug", "TF_LOG_PATH=" + path}})()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.GetProviderSchema()
+	p.Close()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), "terraform-provider-fwtest") {
+		t.Errorf("log file does not show provider logs:\n%.2000s", b)
 	}
 }
