@@ -250,7 +250,10 @@ func parseSHA256SUMS(src []byte) ([]string, map[string]string) {
 	sc := bufio.NewScanner(bytes.NewReader(src))
 	for sc.Scan() {
 		f := strings.Fields(sc.Text())
-		if len(f) != 2 || len(f[0]) != 64 {
+		if len(f) != 2 {
+			continue
+		}
+		if b, err := hex.DecodeString(f[0]); err != nil || len(b) != sha256.Size {
 			continue
 		}
 		name := strings.TrimPrefix(f[1], "*")
