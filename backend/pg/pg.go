@@ -30,6 +30,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"strconv"
 	"strings"
 	"time"
@@ -51,6 +52,9 @@ const (
 	creationLock  = int64(-1)
 	statesIDSeq   = "public.global_states_id_seq"
 	applicationID = "plankit"
+	// sendBufferSize is the socket send buffer asked for (see
+	// setSendBuffer): a 10,000-resource state is about 3 MB.
+	sendBufferSize = 4 << 20
 )
 
 // Config configures the backend, with the pg backend block's arguments.
@@ -106,6 +110,8 @@ func New(ctx context.Context, cfg Config) (*Backend, error) {
 	if _, ok := cc.RuntimeParams["application_name"]; !ok {
 		cc.RuntimeParams["application_name"] = applicationID
 	}
+	dialer := &net.Dialer{KeepAlive: 5 * time.Minute, Control: setSendBuffer}
+	cc.DialFunc = dialer.DialContext
 	b := &Backend{
 		cfg:      cfg,
 		connCfg:  cc,
