@@ -312,11 +312,29 @@ func (o *openedState) close() {
 }
 
 // openWorkspace connects to the backend and opens the workspace's state
-// manager, without locking or reading it.
+// manager, without locking or reading it. A workspace other than default
+// must exist: a mistyped TF_WORKSPACE must not start a new, empty state
+// (and plan to create everything again).
 func openWorkspace(ctx context.Context, s *backendSettings) (*openedState, hcl.Diagnostics) {
+	return openWorkspaceMode(ctx, s, false)
+}
+
+// createWorkspace is openWorkspace for `workspace new`: the workspace is
+// created.
+func createWorkspace(ctx context.Context, s *backendSettings) (*openedState, hcl.Diagnostics) {
+	return openWorkspaceMode(ctx, s, true)
+}
+
+func openWorkspaceMode(ctx context.Context, s *backendSettings, create bool) (*openedState, hcl.Diagnostics) {
 	be, err := s.open(ctx)
 	if err != nil {
 		return nil, hcl.Diagnostics{tfdiags.Errorf("Failed to open the state backend", "%s", err)}
+	}
+	if !create {
+		if ds := checkWorkspaceExists(ctx, s, be); ds.HasErrors() {
+			be.Close()
+			return nil, ds
+		}
 	}
 	mgr, err := be.StateMgr(ctx, s.ws)
 	if err != nil {
@@ -331,6 +349,9 @@ func openWorkspace(ctx context.Context, s *backendSettings) (*openedState, hcl.D
 // unlocks and closes; call it once.
 func openBackendState(ctx context.Context, s *backendSettings, lock bool, timeout time.Duration, operation string) (backend.StateMgr, func() hcl.Diagnostics, hcl.Diagnostics) {
 	if s.typ == "local" {
+		if ds := checkWorkspaceExists(ctx, s, local.New(s.defaultPath, s.workspaceDir)); ds.HasErrors() {
+			return nil, func() hcl.Diagnostics { return nil }, ds
+		}
 		// Local states keep the file manager's own locking and messages.
 		path := local.New(s.defaultPath, s.workspaceDir).StatePath(s.ws)
 		mgr, release, ds := openState(ctx, path, lock, timeout, operation)
@@ -389,4 +410,23 @@ func stateCommandSettings(m *Meta, wd, stateFlag string, src *Sources) (*backend
 		}
 	}
 	return resolveBackend(m, wd, config, stateFlag, nil, nil)
+}
+
+// checkWorkspaceExists refuses a selected workspace, other than default,
+// that the backend does not have.
+func checkWorkspaceExists(ctx context.Context, s *backendSettings, be backend.Backend) hcl.Diagnostics {
+	if s.ws == backend.DefaultWorkspace {
+		return nil
+	}
+	names, err := be.Workspaces(ctx)
+	if err != nil {
+		return hcl.Diagnostics{tfdiags.Errorf("Failed to list workspaces", "%s", err)}
+	}
+	for _, n := range names {
+		if n == s.ws {
+			return nil
+		}
+	}
+	return hcl.Diagnostics{tfdiags.Errorf("Workspace does not exist",
+		"The selected workspace %q does not exist in the %s backend.\n\nCreate it with \"plan workspace new %s\", or select an existing one (plan workspace list; TF_WORKSPACE and .terraform/environment select it).", s.ws, s.typ, s.ws)}
 }

@@ -187,7 +187,7 @@ func (c *workspaceCmd) create(name string) int {
 	}
 	s := *c.settings
 	s.ws = name
-	o, ds := openWorkspace(c.m.ctx(), &s) // creates it
+	o, ds := createWorkspace(c.m.ctx(), &s)
 	if ds.HasErrors() {
 		return c.fail(ds...)
 	}

@@ -195,6 +195,12 @@ func TestPgWorkspacesIsolated(t *testing.T) {
 	if list.stdout != "* default\n  prod\n\n" {
 		t.Errorf("workspace list after delete:\n%s", list.stdout)
 	}
+	typo := withEnv(t, dir, "plan", append(env, "TF_WORKSPACE=prdo"), "-no-color")
+	must(t, typo, 1, "plan in a workspace that does not exist")
+	contains(t, typo.stderr, "missing workspace", `The selected workspace "prdo" does not exist`, "plan workspace new prdo")
+	if l := withEnv(t, dir, "plan", env, "workspace", "list"); strings.Contains(l.stdout, "prdo") {
+		t.Errorf("a plan in a missing workspace created it:\n%s", l.stdout)
+	}
 	sel := withEnv(t, dir, "plan", env, "workspace", "select", "nope")
 	must(t, sel, 1, "select a missing workspace")
 	contains(t, sel.stderr, "select", `Workspace "nope" doesn't exist`)
@@ -232,6 +238,9 @@ resource "terraform_data" "a" {
 	if _, err := os.Stat(filepath.Join(dir, "terraform.tfstate.d", "dev")); err == nil {
 		t.Errorf("workspace directory left behind")
 	}
+	typo := run(t, dir, "plan", []string{"TF_WORKSPACE=dve"}, "-no-color")
+	must(t, typo, 1, "plan in a missing local workspace")
+	contains(t, typo.stderr, "missing workspace", `"dve" does not exist`)
 	bad := plan(t, dir, "workspace", "new", "a/b")
 	must(t, bad, 1, "invalid name")
 	contains(t, bad.stderr, "invalid name", "URL safe")
