@@ -83,12 +83,14 @@ func resolveBackend(m *Meta, wd string, config *configs.Config, stateFlag string
 
 	// Arguments: the configuration block (or the plan's record), then
 	// -backend-config in order.
+	// A local record carries no settings: the local backend's path comes
+	// from the configuration (the archive's snapshot when applying one).
 	args := map[string]string{}
-	if fromPlan != nil {
+	if fromPlan != nil && len(fromPlan.Config) > 0 {
 		for k, v := range fromPlan.Config {
 			args[k] = v
 		}
-	} else if block != nil {
+	} else if block != nil && block.Type == s.typ {
 		content, diags := block.Config.Content(schema)
 		if diags.HasErrors() {
 			return nil, diags
