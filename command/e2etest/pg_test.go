@@ -484,3 +484,30 @@ func TestPgLostDatabaseSavesErroredState(t *testing.T) {
 	p = withEnv(t, dir, "plan", env, "-no-color", "-detailed-exitcode")
 	must(t, p, 0, "plan after the push")
 }
+
+// TestLocalBackendPathThroughArchive: a plan records the local backend;
+// apply FILE writes the state where the archive's configuration's backend
+// "local" block says, in the selected workspace's place.
+func TestLocalBackendPathThroughArchive(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "main.tf"), `
+terraform {
+  backend "local" {
+    path = "st/main.tfstate"
+  }
+}
+resource "terraform_data" "a" {
+  input = terraform.workspace
+}
+`)
+	must(t, plan(t, dir, "-no-color", "-out=p.tfplan"), 0, "plan")
+	must(t, apply(t, dir, "-no-color", "p.tfplan"), 0, "apply")
+	if _, err := os.Stat(filepath.Join(dir, "st", "main.tfstate")); err != nil {
+		t.Errorf("the state is not at the backend's path: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "terraform.tfstate")); err == nil {
+		t.Errorf("apply wrote terraform.tfstate instead of the backend's path")
+	}
+	must(t, plan(t, dir, "-no-color", "-detailed-exitcode"), 0, "re-plan")
+}
