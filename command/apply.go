@@ -41,6 +41,9 @@ func Apply(m *Meta, args []string) (code int) {
 		fmt.Fprint(m.Stdout, applyUsage)
 		return ExitOK
 	}
+	if len(rest) > 0 && (rest[0] == "-version" || rest[0] == "--version" || rest[0] == "-v") {
+		return VersionCmd(m, chdir, rest[1:])
+	}
 	var f applyFlags
 	fs := newFlagSetT("apply", m.Stderr, applyUsage)
 	f.planFlags.register(fs)
@@ -195,6 +198,7 @@ func applyPlan(m *Meta, ui *ui, wd string, f *applyFlags, plan *plans.Plan, conf
 		ui.diags(ds, src)
 		return ExitError
 	}
+	ui.diags(ds, src) // a recovered journal
 	defer func() {
 		// A lock left behind blocks the next run: that is an error too.
 		if failed := lock.unlock(); failed {
@@ -246,7 +250,7 @@ func lockApplyState(ctx context.Context, m *Meta, ui *ui, wd string, f *applyFla
 	if ds.HasErrors() {
 		return nil, nil, nil, ds
 	}
-	return target, mgr, &heldLock{release: release, ui: ui, src: src}, nil
+	return target, mgr, &heldLock{release: release, ui: ui, src: src}, ds
 }
 
 // heldLock releases a state lock exactly once, from whichever comes first:
@@ -284,85 +288,6 @@ func applyDump(m *Meta, ui *ui) io.Writer {
 	return m.Stdout
 }
 
-// stateSaver writes the state snapshots the core hands over during apply
-// and keeps the last one, so that a second Ctrl-C, or a core that gives up
-// without a final state, still has a state to save. Its mutex serialises
-// writes between the background persister, the final write and the second
-// Ctrl-C.
-type stateSaver struct {
-	mu     sync.Mutex
-	mgr    savedState
-	last   *states.State
-	wd     string
-	spath  string // where the state lives, for messages
-	remote bool   // the state is in a remote backend: recover with state push
-	dump   io.Writer
-}
-
-// persist writes s to the state file; the core calls it as objects change.
-func (s *stateSaver) persist(st *states.State) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.write(st)
-}
-
-// write records st as the last snapshot and writes it. s.mu must be held.
-func (s *stateSaver) write(st *states.State) error {
-	s.last = st
-	if err := s.mgr.WriteState(st); err != nil {
-		return err
-	}
-	return s.mgr.PersistState()
-}
-
-// lastSnapshot is the last state handed to persist, or nil.
-func (s *stateSaver) lastSnapshot() *states.State {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.last
-}
-
-// flushLast writes the last snapshot again (the second Ctrl-C), and when
-// that fails saves a recovery copy; it returns what to report.
-func (s *stateSaver) flushLast() hcl.Diagnostics {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.last == nil {
-		return nil
-	}
-	if err := s.write(s.last); err != nil {
-		return s.saveRecovery(s.last, err)
-	}
-	return nil
-}
-
-// saveRecovery reports that writing st failed with err and saves st to a
-// recovery file (or prints it), returning the diagnostics that say where.
-func (s *stateSaver) saveRecovery(st *states.State, err error) hcl.Diagnostics {
-	if s.remote {
-		return append(hcl.Diagnostics{stateWriteFailed(s.spath, err)}, saveErroredRemote(s.wd, s.spath, s.mgr.StateFile(), st, s.dump)...)
-	}
-	return append(hcl.Diagnostics{stateWriteFailed(s.spath, err)}, saveErroredState(s.wd, s.spath, s.mgr.StateFile(), st, s.dump)...)
-}
-
-// saveFinal writes the state the apply ended with and returns it; when
-// the core gave up without one, it writes and returns the last snapshot
-// persisted along the way, so a failed write of that is not lost either.
-// A failed write leaves a recovery copy and returns the errors that say
-// where it is.
-func (s *stateSaver) saveFinal(final *states.State) (*states.State, hcl.Diagnostics) {
-	if final == nil {
-		final = s.lastSnapshot()
-	}
-	if final == nil {
-		return nil, nil
-	}
-	if err := s.persist(final); err != nil {
-		return final, s.saveRecovery(final, err)
-	}
-	return final, nil
-}
-
 // runCoreApply starts the core and applies the plan, persisting through
 // saver. ok is false when the core could not be started (the errors are
 // already shown); otherwise the diagnostics name the instances that never
@@ -382,7 +307,7 @@ func runCoreApply(ctx context.Context, m *Meta, ui *ui, wd string, f *applyFlags
 		ui.diags(ds, src)
 		return nil, nil, false
 	}
-	newState, diags := core.Apply(ctx, plan, config, &terraform.ApplyOpts{Persist: saver.persist, Timestamp: clock, Processes: procs})
+	newState, diags := core.Apply(ctx, plan, config, &terraform.ApplyOpts{State: saver, Timestamp: clock, Processes: procs})
 	hook.stopAll()
 	hook.mu.Lock()
 	diags = withSkippedInstances(diags, plan.Changes, hook.started)

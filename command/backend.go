@@ -360,7 +360,7 @@ func openBackendState(ctx context.Context, s *backendSettings, lock bool, timeou
 		if ds.HasErrors() {
 			return nil, release, ds
 		}
-		return &local.Mgr{Filesystem: mgr}, release, nil
+		return &local.Mgr{Filesystem: mgr}, release, ds // ds: a recovered journal
 	}
 	nothing := func() hcl.Diagnostics { return nil }
 	o, ds := openWorkspace(ctx, s)
@@ -391,6 +391,15 @@ func openBackendState(ctx context.Context, s *backendSettings, lock bool, timeou
 	if err := o.mgr.RefreshState(); err != nil {
 		ds := release()
 		return nil, nothing, append(hcl.Diagnostics{tfdiags.Errorf("Failed to load state", "%s\n\nNothing was changed.", err)}, ds...)
+	}
+	if j, ok := o.mgr.(journaledState); ok {
+		// A backend that keeps apply's journal folds and reports it as the
+		// local one does.
+		if ds := recoverJournal(j, o.mgr.Describe(), lock); ds.HasErrors() {
+			return nil, nothing, append(ds, release()...)
+		} else if len(ds) > 0 {
+			return o.mgr, release, ds
+		}
 	}
 	return o.mgr, release, nil
 }

@@ -25,6 +25,9 @@ Options:
                 only for strings, numbers and booleans.
   -state=PATH   State file (default terraform.tfstate, or the local
                 backend's path).
+  -backend-config=KV
+                A backend setting KEY=VALUE, or a file of them
+                (repeatable), as plan takes.
   -no-color     No colour.
 `
 
@@ -35,6 +38,8 @@ func Output(m *Meta, chdir string, args []string) int {
 	jsonOut := fs.Bool("json", false, "print as JSON")
 	raw := fs.Bool("raw", false, "print a string, number or bool value as is")
 	stateFlag := fs.String("state", "", "state file")
+	var backendConfig multiFlag
+	fs.Var(&backendConfig, "backend-config", "backend setting KEY=VALUE, or a file of them (repeatable)")
 	noColor := fs.Bool("no-color", false, "disable colour")
 	if code, ok := fs.parse(m, args); !ok {
 		return code
@@ -50,7 +55,7 @@ func Output(m *Meta, chdir string, args []string) int {
 	wd := workDir(fs.chdir)
 	u := &ui{out: m.Stdout, errw: m.Stderr, errColor: !*noColor && m.StderrTTY}
 	u.col.Enabled = !*noColor && m.StdoutTTY
-	st, src, diags := readStateForCommand(m, wd, *stateFlag)
+	st, src, diags := readStateForCommand(m, wd, *stateFlag, backendConfig)
 	if diags.HasErrors() {
 		u.diags(diags, src)
 		return ExitError
@@ -151,40 +156,22 @@ func rawOutput(v cty.Value) (string, bool) {
 	return "", false
 }
 
-// readStateForCommand reads the state a read-only command shows: -state,
-// or the local backend path of the configuration in wd when there is one,
-// or terraform.tfstate, without locking it. No state file is an empty
-// state.
-func readStateForCommand(m *Meta, wd, stateFlag string) (*states.State, Sources, hcl.Diagnostics) {
+// readStateForCommand reads the state a read-only command shows (see
+// stateTarget), without locking it. No state is an empty state.
+func readStateForCommand(m *Meta, wd, stateFlag string, backendConfig []string) (*states.State, Sources, hcl.Diagnostics) {
 	src := Sources{Dir: wd}
-	settings, diags := stateCommandSettings(m, wd, stateFlag, &src)
+	target, diags := stateTarget(m, wd, stateFlag, backendConfig, &src)
 	if diags.HasErrors() {
 		return nil, src, diags
 	}
-	mgr, release, ds := openBackendState(m.ctx(), settings, false, 0, "read")
+	mgr, release, ds := openBackendState(m.ctx(), target, false, 0, "read")
 	if ds.HasErrors() {
 		return nil, src, ds
 	}
-	release()
+	defer release()
 	st := mgr.State()
 	if st == nil {
 		st = states.NewState()
 	}
 	return st, src, nil
-}
-
-// stateCommandPath is the state file of the state commands that change
-// it: -state when given, else the selected workspace's file in the
-// configuration's local backend (terraform.tfstate by default). A state in
-// another backend is refused: pull it, change the file, push it.
-func stateCommandPath(m *Meta, wd, stateFlag string, src *Sources) (string, hcl.Diagnostics) {
-	settings, diags := stateCommandSettings(m, wd, stateFlag, src)
-	if diags.HasErrors() {
-		return "", diags
-	}
-	if settings.typ != "local" {
-		return "", hcl.Diagnostics{tfdiags.Errorf("State file commands need a local state",
-			"This configuration keeps its state in the %s backend. To change it, pull it to a file, change the file, and push it back:\n    plan state pull > s.tfstate\n    plan state mv -state=s.tfstate ...\n    plan state push s.tfstate", settings.typ)}
-	}
-	return settings.localPath(), nil
 }

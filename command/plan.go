@@ -179,6 +179,7 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 		ui.diags(append(warnings, ds...), src)
 		return planResult{code: ExitError}
 	}
+	warnings = append(warnings, ds...) // a recovered journal
 	defer func() {
 		// A lock left behind blocks the next run: that is an error too.
 		if ds := release(); ds.HasErrors() {
@@ -229,7 +230,7 @@ func refuseEmptyConfig(wd string, f *planFlags) hcl.Diagnostics {
 	}
 	abs, _ := filepath.Abs(wd)
 	return hcl.Diagnostics{tfdiags.Errorf("No configuration files",
-		"There are no .tf or .tf.json files in %s\n\nPlanning without a configuration would mark everything in the state for destruction, which is rarely what is wanted. To destroy everything, plan with -destroy; otherwise run in the directory of the configuration, or pass -chdir=DIR.", abs)}
+		"There are no .tf, .tf.json, .tofu or .tofu.json files in %s\n\nPlanning without a configuration would mark everything in the state for destruction, which is rarely what is wanted. To destroy everything, plan with -destroy; otherwise run in the directory of the configuration, or pass -chdir=DIR.", abs)}
 }
 
 // planInputs is everything a plan needs from the configuration directory,
@@ -285,6 +286,11 @@ func runCorePlan(ctx context.Context, m *Meta, wd string, f *planFlags, in planI
 	if m.StderrTTY && !f.json {
 		progress = &progressHook{w: m.Stderr}
 		hooks = append(hooks, progress)
+	} else if !f.json {
+		hooks = append(hooks, &refreshLog{w: m.Stdout})
+	}
+	if f.json {
+		hooks = append(hooks, &refreshLog{json: &JSONView{W: m.Stdout}})
 	}
 	// The working directory is the -chdir directory, as if the process
 	// had changed into it (Terraform does): path.cwd, abspath and the

@@ -78,9 +78,10 @@ func ForceUnlock(m *Meta, chdir string, args []string) int {
 	return ExitOK
 }
 
-// hasConfigFiles reports whether dir holds any .tf or .tf.json file.
+// hasConfigFiles reports whether dir holds any .tf, .tf.json, .tofu or
+// .tofu.json file.
 func hasConfigFiles(dir string) bool {
-	for _, pat := range []string{"*.tf", "*.tf.json"} {
+	for _, pat := range []string{"*.tf", "*.tf.json", "*.tofu", "*.tofu.json"} {
 		if m, _ := filepath.Glob(filepath.Join(dir, pat)); len(m) > 0 {
 			return true
 		}

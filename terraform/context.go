@@ -148,8 +148,11 @@ type PlanOpts struct {
 
 // ApplyOpts are the options of Context.Apply.
 type ApplyOpts struct {
-	// Persist is called (from a background persister) with snapshots of
-	// the state while the apply runs; may be nil.
+	// State persists the state while the apply changes it; may be nil.
+	// command/ supplies one that journals every change (states/statemgr).
+	State StateWriter
+	// Persist, when set, is called once with the final state after the
+	// walk (and after State's Close).
 	Persist func(*states.State) error
 	// Timestamp is plantimestamp()'s clock when the plan recorded no
 	// time (its configuration called plantimestamp only in expressions

@@ -52,6 +52,7 @@ func (s *Filesystem) Lock(info *LockInfo) (string, error) {
 		return "", err
 	}
 	s.lockFile, s.lockInfo = f, li
+	s.removeLeftovers()
 	return li.ID, nil
 }
 
@@ -151,7 +152,7 @@ func (s *Filesystem) probeLock(path string) error {
 		return &LockError{Info: info, Err: ErrLocked}
 	}
 	_ = unflock(f)
-	return &LockError{Info: info, Err: ErrStaleLock}
+	return &LockError{Info: info, Err: ErrStaleLock, State: s.path}
 }
 
 // readLockInfo reads the holder's info from the open lock file f (the
