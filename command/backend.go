@@ -45,6 +45,8 @@ var pgEnv = map[string]string{
 	"skip_schema_creation": "PG_SKIP_SCHEMA_CREATION",
 	"skip_table_creation":  "PG_SKIP_TABLE_CREATION",
 	"skip_index_creation":  "PG_SKIP_INDEX_CREATION",
+	"table_name":           "PG_TABLE_NAME", // OpenTofu 1.10+
+	"index_name":           "PG_INDEX_NAME", // OpenTofu 1.10+
 }
 
 // resolveBackend works out the backend settings. fromPlan is the archive's
@@ -146,7 +148,7 @@ func resolveBackend(m *Meta, wd string, config *configs.Config, stateFlag string
 				args["conn_str"] = e
 			}
 		}
-		s.pg = pg.Config{ConnStr: args["conn_str"], SchemaName: args["schema_name"]}
+		s.pg = pg.Config{ConnStr: args["conn_str"], SchemaName: args["schema_name"], TableName: args["table_name"], IndexName: args["index_name"]}
 		for name, dst := range map[string]*bool{"skip_schema_creation": &s.pg.SkipSchemaCreation, "skip_table_creation": &s.pg.SkipTableCreation, "skip_index_creation": &s.pg.SkipIndexCreation} {
 			if v, ok := args[name]; ok && v != "" {
 				b, err := strconv.ParseBool(v)
@@ -291,6 +293,11 @@ func (s *backendSettings) record() *planfile.Backend {
 		r.Config = map[string]string{"schema_name": s.pg.SchemaName}
 		if cs := pg.RedactConnStr(s.pg.ConnStr); cs != "" {
 			r.Config["conn_str"] = cs
+		}
+		for name, v := range map[string]string{"table_name": s.pg.TableName, "index_name": s.pg.IndexName} {
+			if v != "" {
+				r.Config[name] = v
+			}
 		}
 		for name, v := range map[string]bool{"skip_schema_creation": s.pg.SkipSchemaCreation, "skip_table_creation": s.pg.SkipTableCreation, "skip_index_creation": s.pg.SkipIndexCreation} {
 			if v {
