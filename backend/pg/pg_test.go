@@ -449,8 +449,10 @@ func TestRedactConnStr(t *testing.T) {
 		"postgresql://db/tf?password=x&sslmode=disable":              "postgresql://db/tf?sslmode=disable",
 		"host=db user=u password='a b\\'c' dbname=tf":                "host=db user=u dbname=tf",
 		"host=db password=secret":                                    "host=db",
-		"":                                                           "",
-		"host='unterminated password=x":                              "",
+		"host=db sslpassword=k3y sslmode=verify-full":                "host=db sslmode=verify-full",
+		"postgres://u@db/tf?sslpassword=k3y&sslmode=require":         "postgres://u@db/tf?sslmode=require",
+		"":                              "",
+		"host='unterminated password=x": "",
 	} {
 		if got := RedactConnStr(in); got != want {
 			t.Errorf("RedactConnStr(%q) = %q; want %q", in, got, want)
