@@ -187,7 +187,11 @@ func (c *workspaceCmd) create(name string) int {
 	}
 	s := *c.settings
 	s.ws = name
-	o, ds := createWorkspace(c.m.ctx(), &s)
+	codec, ds := stateCodecIn(c.m, c.wd) // its first state is encrypted too
+	if ds.HasErrors() {
+		return c.fail(ds...)
+	}
+	o, ds := createWorkspace(c.m.ctx(), &s, codec)
 	if ds.HasErrors() {
 		return c.fail(ds...)
 	}
