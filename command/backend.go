@@ -372,11 +372,7 @@ func openBackendState(ctx context.Context, s *backendSettings, lock bool, timeou
 	if j, ok := o.mgr.(journaledState); ok {
 		// A backend that keeps apply's journal folds and reports it as the
 		// local one does.
-		if ds := recoverJournal(j, o.mgr.Describe(), lock); ds.HasErrors() {
-			return nil, nothing, append(ds, release()...)
-		} else if len(ds) > 0 {
-			return o.mgr, release, ds
-		}
+		return o.mgr, release, recoverJournal(j, o.mgr.Describe(), lock)
 	}
 	return o.mgr, release, nil
 }
