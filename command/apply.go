@@ -41,6 +41,9 @@ func Apply(m *Meta, args []string) (code int) {
 		fmt.Fprint(m.Stdout, applyUsage)
 		return ExitOK
 	}
+	if len(rest) > 0 && (rest[0] == "-version" || rest[0] == "--version" || rest[0] == "-v") {
+		return VersionCmd(m, chdir, rest[1:])
+	}
 	var f applyFlags
 	fs := newFlagSetT("apply", m.Stderr, applyUsage)
 	f.planFlags.register(fs)

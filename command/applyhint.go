@@ -15,7 +15,7 @@ import (
 )
 
 // applyHint is the command printed after plan -out: apply with the same
-// -chdir and -state the plan used, so that running it as printed applies
+// -chdir, -state and -plugin-dir the plan used, so that running it as printed applies
 // to the state the plan was made from. -out and -state stay as given:
 // with the same -chdir they resolve to the same files.
 func applyHint(f *planFlags) string {
@@ -25,6 +25,10 @@ func applyHint(f *planFlags) string {
 	}
 	if f.state != "" {
 		parts = append(parts, "-state="+shellQuote(f.state))
+	}
+	// apply looks for the plugins the plan used where plan found them.
+	for _, d := range f.pluginDirs {
+		parts = append(parts, "-plugin-dir="+shellQuote(d))
 	}
 	return strings.Join(append(parts, `"`+f.out+`"`), " ")
 }
@@ -52,7 +56,7 @@ func recordPlanContext(p *plans.Plan, spath string, clock func() time.Time) {
 		p.StatePath = abs
 	}
 	if p.Timestamp.IsZero() && clock != nil {
-		p.Timestamp = clock().UTC()
+		p.Timestamp = clock().UTC().Truncate(time.Second)
 	}
 }
 

@@ -376,3 +376,22 @@ func openBackendState(ctx context.Context, s *backendSettings, lock bool, timeou
 	}
 	return o.mgr, release, nil
 }
+
+// stateCommandSettings resolves the backend of the state and output
+// commands: the working directory's configuration is read only for its
+// backend block (a directory without configuration is fine), and -state
+// names a local file.
+func stateCommandSettings(m *Meta, wd, stateFlag string, src *Sources) (*backendSettings, hcl.Diagnostics) {
+	var config *configs.Config
+	if stateFlag == "" && hasConfigFiles(wd) {
+		var diags hcl.Diagnostics
+		config, diags = configs.LoadConfigDir(wd)
+		if config != nil {
+			src.Files = config.SourceFiles()
+		}
+		if diags.HasErrors() {
+			return nil, diags
+		}
+	}
+	return resolveBackend(m, wd, config, stateFlag, nil, nil)
+}

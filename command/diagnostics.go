@@ -63,7 +63,7 @@ func (s Sources) hclFiles(diags hcl.Diagnostics) map[string]*hcl.File {
 func parseForContext(name string, src []byte) *hcl.File {
 	var f *hcl.File
 	isJSON := strings.HasSuffix(name, ".json")
-	parse := isJSON || strings.HasSuffix(name, ".tf") || strings.HasSuffix(name, ".tfvars") || strings.HasSuffix(name, ".hcl")
+	parse := isJSON || strings.HasSuffix(name, ".tf") || strings.HasSuffix(name, ".tofu") || strings.HasSuffix(name, ".tfvars") || strings.HasSuffix(name, ".hcl")
 	if parse && (configs.CheckText(name, src).HasErrors() || configs.CheckNesting(name, src, isJSON).HasErrors()) {
 		parse = false
 	}

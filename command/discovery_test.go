@@ -451,7 +451,7 @@ Where each provider comes from:
 
     example.com/acme/null 3.2.0: -plugin-dir ` + plugins + `: ` + filepath.Join(pkg, "terraform-provider-null_v3.2.0") + ` (not yet in .terraform.lock.hcl)
     registry.opentofu.org/hashicorp/null 3.2.4: built in
-    registry.terraform.io/hashicorp/random 3.7.2: built in
+    registry.terraform.io/hashicorp/random 3.8.1: built in
 
 `
 	if diff := cmp.Diff(want, out.String()); diff != "" {
@@ -467,5 +467,41 @@ Where each provider comes from:
 	m, out, errb = discoveryMeta(t, &rec)
 	if code := Plan(m, []string{"-chdir=" + dir, "providers"}); code != ExitError || !strings.Contains(out.String(), "example.com/acme/null: not found") || !strings.Contains(errb.String(), "Provider not found") {
 		t.Errorf("exit %d\n%s%s", code, out, errb)
+	}
+}
+
+// TestRecordedConstraintsAreCanonical: constraints from several modules
+// are recorded as terraform init records them.
+func TestRecordedConstraintsAreCanonical(t *testing.T) {
+	dir, plugins := t.TempDir(), t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"main.tf": `
+terraform {
+  required_providers {
+    null = { source = "example.com/acme/null", version = "< 4.0, >= 3.0" }
+  }
+}
+module "m" {
+  source = "./m"
+}
+`,
+		"m/main.tf": `
+terraform {
+  required_providers {
+    null = { source = "example.com/acme/null", version = "~> 3.1" }
+  }
+}
+resource "null_resource" "x" {}
+`,
+	})
+	fakePackage(t, plugins, acmeNull, "3.2.0")
+	var rec pluginRecorder
+	m, _, errb := discoveryMeta(t, &rec)
+	if code := Plan(m, []string{"-chdir=" + dir, "-no-color", "-plugin-dir=" + plugins}); code != ExitOK {
+		t.Fatalf("exit %d\n%s", code, errb)
+	}
+	got, _ := os.ReadFile(filepath.Join(dir, ".terraform.lock.hcl"))
+	if !strings.Contains(string(got), `constraints = ">= 3.0.0, ~> 3.1, < 4.0.0"`) {
+		t.Errorf("lock file:\n%s", got)
 	}
 }

@@ -3,6 +3,7 @@ package command
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -12,33 +13,36 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
-	"github.com/hashicorp/hcl/v2/hclwrite"
 
 	"github.com/plankit/plankit/tfdiags"
 )
 
 const fmtUsage = `Usage: plan fmt [options] [TARGET...]
 
-  Rewrites .tf, .tfvars and .tftest.hcl files in the canonical format
-  (hclwrite's formatter, as terraform fmt). TARGET is a file or a
-  directory (default: the working directory); "-" reads standard input
-  and writes the result to standard output. Files are listed as they are
-  rewritten.
+  Rewrites .tf, .tfvars and .tftest.hcl files in the canonical format, as
+  terraform fmt does: hclwrite's layout, "${x}" alone as x, and a
+  variable's legacy type ("list", or a bare list) in its explicit form.
+  TARGET is a file or a directory (default: the working directory); "-"
+  formats standard input to standard output. The files that change are
+  listed. A file with syntax errors is reported and left alone.
 
 Options:
   -list=false    Do not list the files whose formatting differs.
-  -write=false   Do not rewrite files (implied by -check and -diff's
-                 standard input).
+  -write=false   Do not rewrite files (implied by -check and by "-").
   -diff          Print the differences (needs diff on PATH).
-  -check         Change nothing; exit 3 when any file is not formatted
-                 (0 when all are).
+  -check         Change nothing; exit 3 when a file is not formatted, 0
+                 when all are (2 on errors).
   -recursive     Also process subdirectories.
   -no-color      No colour.
 `
 
 // fmtExitUnformatted is terraform fmt -check's exit code when a file is
-// not formatted.
-const fmtExitUnformatted = 3
+// not formatted; fmtExitError its exit code for errors (unreadable files,
+// syntax errors), as Terraform's.
+const (
+	fmtExitUnformatted = 3
+	fmtExitError       = 2
+)
 
 // Fmt is `plan fmt [-list] [-write] [-diff] [-check] [-recursive] [TARGET...]`.
 func Fmt(m *Meta, chdir string, args []string) int {
@@ -52,37 +56,51 @@ func Fmt(m *Meta, chdir string, args []string) int {
 	if code, ok := flags.parse(m, args); !ok {
 		return code
 	}
-	if *check {
-		*write = false
-	}
 	wd := workDir(flags.chdir)
 	u := &ui{out: m.Stdout, errw: m.Stderr, errColor: !*noColor && m.StderrTTY}
 	targets := flags.Args()
 	if len(targets) == 0 {
 		targets = []string{"."}
 	}
-	f := &formatter{m: m, list: *list, write: *write, diff: *diff}
+	stdin := targets[0] == "-"
+	if stdin {
+		// Standard input is formatted to standard output.
+		*list, *write = false, false
+	}
+	f := &formatter{m: m, out: m.Stdout, list: *list, write: *write, diff: *diff}
+	var listed bytes.Buffer
+	if *check {
+		// -check changes nothing; the files that need formatting are
+		// listed unless -list=false.
+		f.list, f.write, f.out = true, false, &listed
+	}
 	var diags hcl.Diagnostics
-	for _, t := range targets {
-		if t == "-" {
-			diags = append(diags, f.stdin()...)
-			continue
+	if stdin {
+		diags = f.stdin()
+	} else {
+		for _, t := range targets {
+			diags = append(diags, f.target(wd, t, *recursive)...)
 		}
-		diags = append(diags, f.target(wd, t, *recursive)...)
+	}
+	if *check && *list {
+		_, _ = m.Stdout.Write(listed.Bytes())
 	}
 	u.diags(diags, Sources{Dir: wd})
 	switch {
 	case diags.HasErrors():
-		return ExitError
+		return fmtExitError
 	case *check && f.unformatted > 0:
 		return fmtExitUnformatted
 	}
 	return ExitOK
 }
 
-// formatter formats files and counts those that were not formatted.
+// formatter formats files and counts those that were not formatted. out
+// receives the listed names, diffs and (with neither -list nor -write)
+// the formatted text.
 type formatter struct {
 	m                 *Meta
+	out               io.Writer
 	list, write, diff bool
 	unformatted       int
 }
@@ -149,33 +167,10 @@ func (f *formatter) file(path, name string) hcl.Diagnostics {
 	if err != nil {
 		return hcl.Diagnostics{tfdiags.Errorf("Failed to read file", "%s", err)}
 	}
-	out, diags := formatSource(src, path)
-	if diags.HasErrors() {
-		return diags
-	}
-	if bytes.Equal(src, out) {
-		return nil
-	}
-	f.unformatted++
-	if f.list {
-		fmt.Fprintln(f.m.Stdout, name)
-	}
-	if f.write {
-		st, err := os.Stat(path)
-		if err != nil {
-			return hcl.Diagnostics{tfdiags.Errorf("Failed to write file", "%s", err)}
-		}
-		if err := os.WriteFile(path, out, st.Mode().Perm()); err != nil {
-			return hcl.Diagnostics{tfdiags.Errorf("Failed to write file", "%s", err)}
-		}
-	}
-	if f.diff {
-		return f.printDiff(name, src, out)
-	}
-	return nil
+	return f.source(src, path, name)
 }
 
-// stdin formats standard input to standard output.
+// stdin formats standard input.
 func (f *formatter) stdin() hcl.Diagnostics {
 	var buf bytes.Buffer
 	if f.m.Stdin != nil {
@@ -183,18 +178,38 @@ func (f *formatter) stdin() hcl.Diagnostics {
 			return hcl.Diagnostics{tfdiags.Errorf("Failed to read standard input", "%s", err)}
 		}
 	}
-	out, diags := formatSource(buf.Bytes(), "<stdin>")
+	return f.source(buf.Bytes(), "", "<stdin>")
+}
+
+// source formats src, from the file at path ("" for standard input),
+// listing, writing and diffing as the options say.
+func (f *formatter) source(src []byte, path, name string) hcl.Diagnostics {
+	out, diags := formatSource(src, name)
 	if diags.HasErrors() {
 		return diags
 	}
-	if !bytes.Equal(buf.Bytes(), out) {
+	if !bytes.Equal(src, out) {
 		f.unformatted++
+		if f.list {
+			fmt.Fprintln(f.out, name)
+		}
+		if f.write && path != "" {
+			st, err := os.Stat(path)
+			if err == nil {
+				err = os.WriteFile(path, out, st.Mode().Perm())
+			}
+			if err != nil {
+				return hcl.Diagnostics{tfdiags.Errorf("Failed to write file", "%s", err)}
+			}
+		}
+		if f.diff {
+			if ds := f.printDiff(name, src, out); ds.HasErrors() {
+				return ds
+			}
+		}
 	}
-	if f.diff {
-		return f.printDiff("<stdin>", buf.Bytes(), out)
-	}
-	if f.write {
-		_, _ = f.m.Stdout.Write(out)
+	if !f.list && !f.write && !f.diff {
+		_, _ = f.out.Write(out)
 	}
 	return nil
 }
@@ -206,7 +221,7 @@ func formatSource(src []byte, filename string) ([]byte, hcl.Diagnostics) {
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	return hclwrite.Format(src), nil
+	return canonicalSource(src, filename), nil
 }
 
 // printDiff prints a unified diff of a file before and after formatting,
@@ -228,6 +243,6 @@ func (f *formatter) printDiff(name string, before, after []byte) hcl.Diagnostics
 	if ee, ok := err.(*exec.ExitError); err != nil && !(ok && ee.ExitCode() == 1) {
 		return hcl.Diagnostics{tfdiags.Errorf("Failed to compute diff", "Running diff -u: %s. plan fmt -diff needs the diff program on PATH.", err)}
 	}
-	_, _ = f.m.Stdout.Write(out)
+	_, _ = f.out.Write(out)
 	return nil
 }

@@ -9,7 +9,6 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
-	"github.com/plankit/plankit/configs"
 	"github.com/plankit/plankit/states"
 	"github.com/plankit/plankit/tfdiags"
 )
@@ -26,6 +25,9 @@ Options:
                 only for strings, numbers and booleans.
   -state=PATH   State file (default terraform.tfstate, or the local
                 backend's path).
+  -backend-config=KV
+                A backend setting KEY=VALUE, or a file of them
+                (repeatable), as plan takes.
   -no-color     No colour.
 `
 
@@ -36,6 +38,8 @@ func Output(m *Meta, chdir string, args []string) int {
 	jsonOut := fs.Bool("json", false, "print as JSON")
 	raw := fs.Bool("raw", false, "print a string, number or bool value as is")
 	stateFlag := fs.String("state", "", "state file")
+	var backendConfig multiFlag
+	fs.Var(&backendConfig, "backend-config", "backend setting KEY=VALUE, or a file of them (repeatable)")
 	noColor := fs.Bool("no-color", false, "disable colour")
 	if code, ok := fs.parse(m, args); !ok {
 		return code
@@ -51,7 +55,7 @@ func Output(m *Meta, chdir string, args []string) int {
 	wd := workDir(fs.chdir)
 	u := &ui{out: m.Stdout, errw: m.Stderr, errColor: !*noColor && m.StderrTTY}
 	u.col.Enabled = !*noColor && m.StdoutTTY
-	st, src, diags := readStateForCommand(m, wd, *stateFlag)
+	st, src, diags := readStateForCommand(m, wd, *stateFlag, backendConfig)
 	if diags.HasErrors() {
 		u.diags(diags, src)
 		return ExitError
@@ -152,43 +156,22 @@ func rawOutput(v cty.Value) (string, bool) {
 	return "", false
 }
 
-// readStateForCommand reads the state a read-only command shows: -state,
-// or the local backend path of the configuration in wd when there is one,
-// or terraform.tfstate, without locking it. No state file is an empty
-// state.
-func readStateForCommand(m *Meta, wd, stateFlag string) (*states.State, Sources, hcl.Diagnostics) {
+// readStateForCommand reads the state a read-only command shows (see
+// stateTarget), without locking it. No state is an empty state.
+func readStateForCommand(m *Meta, wd, stateFlag string, backendConfig []string) (*states.State, Sources, hcl.Diagnostics) {
 	src := Sources{Dir: wd}
-	spath, diags := stateCommandPath(wd, stateFlag, &src)
+	target, diags := stateTarget(m, wd, stateFlag, backendConfig, &src)
 	if diags.HasErrors() {
 		return nil, src, diags
 	}
-	mgr, release, ds := openState(m.ctx(), spath, false, 0, "read")
+	mgr, release, ds := openBackendState(m.ctx(), target, false, 0, "read")
 	if ds.HasErrors() {
 		return nil, src, ds
 	}
-	release()
+	defer release()
 	st := mgr.State()
 	if st == nil {
 		st = states.NewState()
 	}
 	return st, src, nil
-}
-
-// stateCommandPath is the state file of the state and output commands:
-// -state when given, else what the working directory's configuration
-// says (its backend "local" path), else terraform.tfstate. The
-// configuration is read only for its backend; a directory without one is
-// fine.
-func stateCommandPath(wd, stateFlag string, src *Sources) (string, hcl.Diagnostics) {
-	if stateFlag != "" || !hasConfigFiles(wd) {
-		return statePath(wd, stateFlag, nil)
-	}
-	config, diags := configs.LoadConfigDir(wd)
-	if config != nil {
-		src.Files = config.SourceFiles()
-	}
-	if diags.HasErrors() {
-		return "", diags
-	}
-	return statePath(wd, "", config)
 }

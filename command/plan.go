@@ -76,6 +76,8 @@ func Plan(m *Meta, args []string) (code int) {
 			return Diff(m, chdir, rest[1:])
 		case "force-unlock":
 			return ForceUnlock(m, chdir, rest[1:])
+		case "workspace":
+			return Workspace(m, chdir, rest[1:])
 		case "providers":
 			return Providers(m, chdir, rest[1:])
 		case "version", "-version", "--version", "-v":
@@ -228,7 +230,7 @@ func refuseEmptyConfig(wd string, f *planFlags) hcl.Diagnostics {
 	}
 	abs, _ := filepath.Abs(wd)
 	return hcl.Diagnostics{tfdiags.Errorf("No configuration files",
-		"There are no .tf or .tf.json files in %s\n\nPlanning without a configuration would mark everything in the state for destruction, which is rarely what is wanted. To destroy everything, plan with -destroy; otherwise run in the directory of the configuration, or pass -chdir=DIR.", abs)}
+		"There are no .tf, .tf.json, .tofu or .tofu.json files in %s\n\nPlanning without a configuration would mark everything in the state for destruction, which is rarely what is wanted. To destroy everything, plan with -destroy; otherwise run in the directory of the configuration, or pass -chdir=DIR.", abs)}
 }
 
 // planInputs is everything a plan needs from the configuration directory,
@@ -284,6 +286,11 @@ func runCorePlan(ctx context.Context, m *Meta, wd string, f *planFlags, in planI
 	if m.StderrTTY && !f.json {
 		progress = &progressHook{w: m.Stderr}
 		hooks = append(hooks, progress)
+	} else if !f.json {
+		hooks = append(hooks, &refreshLog{w: m.Stdout})
+	}
+	if f.json {
+		hooks = append(hooks, &refreshLog{json: &JSONView{W: m.Stdout}})
 	}
 	// The working directory is the -chdir directory, as if the process
 	// had changed into it (Terraform does): path.cwd, abspath and the

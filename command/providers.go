@@ -123,7 +123,7 @@ func (m *Meta) newFinder(wd string, pluginDirs []string) (*install.Finder, hcl.D
 }
 
 // factoryFor returns the factory serving a selection.
-func (m *Meta) factoryFor(wd string, sel *install.Selection, builtins map[addrs.Provider]providers.Factory) providers.Factory {
+func (m *Meta) factoryFor(sel *install.Selection, builtins map[addrs.Provider]providers.Factory) providers.Factory {
 	if sel.BuiltIn {
 		return builtins[builtin.Canonical(sel.Provider)]
 	}
@@ -142,6 +142,33 @@ func (m *Meta) builtinFactories(wd string) map[addrs.Provider]providers.Factory 
 		abs = wd
 	}
 	return m.ProvidersIn(abs)
+}
+
+// selectProviders runs discovery for every needed provider, holding
+// each locked one to its lock entry (lockFile names the lock for
+// messages). The selections of the providers that failed are missing and
+// their errors are in the diagnostics.
+func selectProviders(finder *install.Finder, needed []addrs.Provider, config *configs.Config, locks *depsfile.Locks, lockFile string) (map[addrs.Provider]*install.Selection, hcl.Diagnostics) {
+	constraints := versionConstraints(config)
+	out := map[addrs.Provider]*install.Selection{}
+	var diags hcl.Diagnostics
+	for _, p := range needed {
+		req := install.Requirement{Provider: p, Constraints: constraints[p], LockFile: lockFile}
+		if lock := locks.Provider(p); lock != nil {
+			req.Locked, req.LockedHashes = lock.Version(), lock.Hashes()
+			if d := lockOutsideConstraints(p, lock, req.Constraints, lockFile); d != nil && !builtinOnly(finder, p) {
+				diags = append(diags, d)
+				continue
+			}
+		}
+		sel, err := finder.Find(req)
+		if err != nil {
+			diags = append(diags, installDiag(err))
+			continue
+		}
+		out[p] = sel
+	}
+	return out, diags
 }
 
 // resolvePlanProviders finds every provider the configuration and state
@@ -163,42 +190,30 @@ func resolvePlanProviders(m *Meta, ui *ui, wd string, pluginDirs []string, confi
 	if ds.HasErrors() {
 		return nil, diags
 	}
-	res := &resolvedProviders{factories: map[addrs.Provider]providers.Factory{}, selections: map[addrs.Provider]*install.Selection{}}
+	sels, ds := selectProviders(finder, neededProviders(config, state), config, locks, depsfile.LockFilePath)
+	diags = append(diags, ds...)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	res := &resolvedProviders{factories: map[addrs.Provider]providers.Factory{}, selections: sels}
 	builtins := m.builtinFactories(wd)
 	constraints := versionConstraints(config)
 	archive := locks.DeepCopy()
 	var added []string
-	for _, p := range neededProviders(config, state) {
-		lock := locks.Provider(p)
-		req := install.Requirement{Provider: p, Constraints: constraints[p], LockFile: depsfile.LockFilePath}
-		if lock != nil {
-			req.Locked, req.LockedHashes = lock.Version(), lock.Hashes()
-			if d := lockOutsideConstraints(p, lock, req.Constraints); d != nil && !builtinOnly(finder, p) {
-				diags = append(diags, d)
-				continue
-			}
-		}
-		sel, err := finder.Find(req)
-		if err != nil {
-			diags = append(diags, installDiag(err))
-			continue
-		}
-		res.selections[p] = sel
-		res.factories[p] = m.factoryFor(wd, sel, builtins)
+	for _, p := range sortedProviders(sels) {
+		sel := sels[p]
+		res.factories[p] = m.factoryFor(sel, builtins)
 		if sel.BuiltIn {
 			continue
 		}
-		if lock == nil {
-			locks.SetProvider(p, sel.Version, constraintString(req.Constraints), sel.Hashes)
+		if locks.Provider(p) == nil {
+			locks.SetProvider(p, sel.Version, constraintString(constraints[p]), sel.Hashes)
 			added = append(added, fmt.Sprintf("%s %s", p.String(), sel.Version))
 		}
 		// The archive's copy trusts the package plan used, so apply can
 		// check an unpacked copy of a package verified here by zh:.
 		l := locks.Provider(p)
 		archive.SetProvider(p, l.Version(), l.VersionConstraints(), append(l.Hashes(), sel.Hashes...))
-	}
-	if diags.HasErrors() {
-		return nil, diags
 	}
 	if len(added) > 0 {
 		if err := depsfile.UpdateLockFile(locks, lockPath); err != nil {
@@ -208,6 +223,15 @@ func resolvePlanProviders(m *Meta, ui *ui, wd string, pluginDirs []string, confi
 	}
 	res.locks = archive
 	return res, diags
+}
+
+func sortedProviders[V any](m map[addrs.Provider]V) []addrs.Provider {
+	out := make([]addrs.Provider, 0, len(m))
+	for p := range m {
+		out = append(out, p)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].String() < out[j].String() })
+	return out
 }
 
 // builtinOnly reports whether p would be served by a built-in (no plugin
@@ -222,22 +246,19 @@ func builtinOnly(f *install.Finder, p addrs.Provider) bool {
 
 // lockOutsideConstraints is the error for a lock entry whose version the
 // configuration's constraints no longer allow.
-func lockOutsideConstraints(p addrs.Provider, lock *depsfile.ProviderLock, c version.Constraints) *hcl.Diagnostic {
+func lockOutsideConstraints(p addrs.Provider, lock *depsfile.ProviderLock, c version.Constraints, lockFile string) *hcl.Diagnostic {
 	v, err := version.NewVersion(lock.Version())
 	if err != nil || len(c) == 0 || c.Check(v) {
 		return nil
 	}
 	return tfdiags.Errorf("Locked provider version does not meet the constraints",
 		"%s locks %s at %s, but the configuration requires %s.\n\nTo move to a version that meets the constraints, run terraform init -upgrade (or tofu init -upgrade), or remove the block provider %q from %s and plan again with a matching version installed.",
-		depsfile.LockFilePath, p.ForDisplay(), lock.Version(), c.String(), p.String(), depsfile.LockFilePath)
+		lockFile, p.ForDisplay(), lock.Version(), c.String(), p.String(), lockFile)
 }
 
-func constraintString(c version.Constraints) string {
-	if len(c) == 0 {
-		return ""
-	}
-	return c.String()
-}
+// constraintString is the lock file's constraints argument: Terraform's
+// canonical form of every module's constraints.
+func constraintString(c version.Constraints) string { return depsfile.ConstraintsString(c) }
 
 func installDiag(err error) *hcl.Diagnostic {
 	if e, ok := err.(*install.Error); ok {
@@ -261,29 +282,41 @@ func resolveApplyProviders(m *Meta, wd string, pluginDirs []string, config *conf
 	if diags.HasErrors() {
 		return nil, diags
 	}
+	sels, diags := selectProviders(finder, neededProviders(config, state), config, locks, "the plan's lock file")
 	builtins := m.builtinFactories(wd)
-	constraints := versionConstraints(config)
 	factories := map[addrs.Provider]providers.Factory{}
-	for _, p := range neededProviders(config, state) {
-		req := install.Requirement{Provider: p, Constraints: constraints[p], LockFile: "the plan's lock file"}
-		lock := locks.Provider(p)
-		if lock != nil {
-			req.Locked, req.LockedHashes = lock.Version(), lock.Hashes()
-		}
-		sel, err := finder.Find(req)
-		if err != nil {
-			diags = append(diags, installDiag(err))
-			continue
-		}
-		if !sel.BuiltIn && lock == nil {
+	for _, p := range sortedProviders(sels) {
+		sel := sels[p]
+		if !sel.BuiltIn && locks.Provider(p) == nil {
 			diags = append(diags, tfdiags.Errorf("Provider missing from the plan's lock file",
 				"The plan needs provider %s, found at %s, but the plan's dependency lock file does not record it, so the package cannot be checked. Plan again to record it.", p.ForDisplay(), sel.Where()))
 			continue
 		}
-		factories[p] = m.factoryFor(wd, sel, builtins)
+		factories[p] = m.factoryFor(sel, builtins)
 	}
 	if diags.HasErrors() {
 		return nil, diags
+	}
+	return factories, diags
+}
+
+// discoveredFactories serves the providers a read-only command (graph)
+// needs, found by discovery and checked against locks, or Meta's fixed
+// map.
+func discoveredFactories(m *Meta, wd string, pluginDirs []string, config *configs.Config, state *states.State, locks *depsfile.Locks, lockFile string) (map[addrs.Provider]providers.Factory, hcl.Diagnostics) {
+	if !m.discovers() {
+		return m.Providers, nil
+	}
+	finder, diags := m.newFinder(wd, pluginDirs)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	sels, ds := selectProviders(finder, neededProviders(config, state), config, locks, lockFile)
+	diags = append(diags, ds...)
+	builtins := m.builtinFactories(wd)
+	factories := map[addrs.Provider]providers.Factory{}
+	for p, sel := range sels {
+		factories[p] = m.factoryFor(sel, builtins)
 	}
 	return factories, diags
 }
@@ -306,4 +339,16 @@ func legacyLocks(locks *depsfile.Locks, config *configs.Config, factories map[ad
 		locks.SetProvider(p, Version, constraints, nil)
 	}
 	return locks
+}
+
+// validateFactories serves plan validate: the configuration's providers,
+// found as plan finds them and checked against the working directory's
+// lock file, without recording anything.
+func validateFactories(m *Meta, wd string, config *configs.Config) (map[addrs.Provider]providers.Factory, hcl.Diagnostics) {
+	locks, diags := depsfile.LoadLocksFromFile(filepath.Join(wd, depsfile.LockFilePath))
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	f, ds := discoveredFactories(m, wd, nil, config, nil, locks, depsfile.LockFilePath)
+	return f, append(diags, ds...)
 }

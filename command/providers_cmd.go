@@ -12,7 +12,6 @@ import (
 	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/configs"
 	"github.com/plankit/plankit/depsfile"
-	"github.com/plankit/plankit/providers/install"
 	"github.com/plankit/plankit/states"
 )
 
@@ -104,17 +103,13 @@ func providerSources(m *Meta, wd string, pluginDirs []string, config *configs.Co
 	if ds.HasErrors() {
 		return nil, diags
 	}
-	constraints := versionConstraints(config)
+	sels, ds := selectProviders(finder, needed, config, locks, depsfile.LockFilePath)
+	diags = append(diags, ds...)
 	var rows []string
 	for _, p := range needed {
-		req := install.Requirement{Provider: p, Constraints: constraints[p], LockFile: depsfile.LockFilePath}
-		if l := locks.Provider(p); l != nil {
-			req.Locked, req.LockedHashes = l.Version(), l.Hashes()
-		}
-		sel, err := finder.Find(req)
-		if err != nil {
+		sel, ok := sels[p]
+		if !ok {
 			rows = append(rows, fmt.Sprintf("%s: not found", p))
-			diags = append(diags, installDiag(err))
 			continue
 		}
 		v := sel.Version
@@ -124,7 +119,7 @@ func providerSources(m *Meta, wd string, pluginDirs []string, config *configs.Co
 		where := sel.Where()
 		if !sel.BuiltIn {
 			where = sel.Package.Source.String() + ": " + sel.Executable
-			if req.Locked == "" {
+			if locks.Provider(p) == nil {
 				where += " (not yet in " + depsfile.LockFilePath + ")"
 			}
 		}

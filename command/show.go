@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"reflect"
 	"sort"
 	"strings"
@@ -14,6 +15,7 @@ import (
 	"github.com/plankit/plankit/command/jsonplan"
 	"github.com/plankit/plankit/command/render"
 	"github.com/plankit/plankit/configs"
+	"github.com/plankit/plankit/depsfile"
 	"github.com/plankit/plankit/planfile"
 	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/states"
@@ -102,6 +104,8 @@ func Graph(m *Meta, chdir string, args []string) int {
 	typ := fs.String("type", "", "plan, plan-destroy or apply")
 	planPath := fs.String("plan", "", "render the graph of this plan archive")
 	statePathFlag := fs.String("state", "", "state file (without -plan)")
+	var pluginDirs multiFlag
+	fs.Var(&pluginDirs, "plugin-dir", "look for provider plugins in this directory first (repeatable)")
 	if code, ok := fs.parse(m, args); !ok {
 		return code
 	}
@@ -131,7 +135,25 @@ func Graph(m *Meta, chdir string, args []string) int {
 	if in.config != nil {
 		src.Files = in.config.SourceFiles()
 	}
-	core, diags := terraform.NewContext(&terraform.ContextOpts{Providers: m.providerFactories(wd), WorkingDir: wd})
+	// The graph needs provider schemas: the providers are found as plan
+	// and apply find them, checked against the archive's lock file (or
+	// the working directory's), but nothing is recorded.
+	lockFile := depsfile.LockFilePath
+	if in.locks == nil {
+		var ds hcl.Diagnostics
+		if in.locks, ds = depsfile.LoadLocksFromFile(filepath.Join(wd, depsfile.LockFilePath)); ds.HasErrors() {
+			u.diags(ds, src)
+			return ExitError
+		}
+	} else {
+		lockFile = "the plan's lock file"
+	}
+	factories, diags := discoveredFactories(m, wd, pluginDirs, in.config, in.state, in.locks, lockFile)
+	if diags.HasErrors() {
+		u.diags(diags, src)
+		return ExitError
+	}
+	core, diags := terraform.NewContext(&terraform.ContextOpts{Providers: factories, WorkingDir: wd})
 	if diags.HasErrors() {
 		u.diags(diags, src)
 		return ExitError
@@ -172,6 +194,8 @@ type graphInputs struct {
 	config *configs.Config
 	state  *states.State
 	plan   *plans.Plan
+	// locks are the archive's lock file (nil without -plan).
+	locks *depsfile.Locks
 }
 
 // graphFromArchive reads the plan, its prior state and its configuration
@@ -186,6 +210,11 @@ func graphFromArchive(path string) (in graphInputs, done func(), diags hcl.Diagn
 	if in.config, diags = r.ReadConfig(); diags.HasErrors() {
 		return in, func() { r.Close() }, diags
 	}
+	locks, err := r.ReadDependencyLocks()
+	if err != nil {
+		return in, func() { r.Close() }, planFileDiags(err)
+	}
+	in.locks = locks
 	return in, func() { r.Close() }, nil
 }
 
@@ -196,11 +225,11 @@ func graphFromWorkingDir(m *Meta, wd, stateFlag string) (in graphInputs, diags h
 	if in.config, diags = configs.LoadConfigDir(wd); diags.HasErrors() {
 		return in, diags
 	}
-	spath, ds := statePath(wd, stateFlag, in.config)
+	settings, ds := resolveBackend(m, wd, in.config, stateFlag, nil, nil)
 	if ds.HasErrors() {
 		return in, ds
 	}
-	mgr, release, ds := openState(m.ctx(), spath, false, 0, "graph")
+	mgr, release, ds := openBackendState(m.ctx(), settings, false, 0, "graph")
 	if ds.HasErrors() {
 		return in, ds
 	}

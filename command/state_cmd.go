@@ -2,14 +2,19 @@ package command
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/backend"
+	"github.com/plankit/plankit/backend/local"
+	"github.com/plankit/plankit/configs"
+	"github.com/plankit/plankit/internal/atomicfile"
 	"github.com/plankit/plankit/states"
-	"github.com/plankit/plankit/states/statemgr"
+	"github.com/plankit/plankit/states/statefile"
 	"github.com/plankit/plankit/tfdiags"
 )
 
@@ -24,6 +29,8 @@ Subcommands:
     show    Show one resource instance's attributes
     mv      Move (rename) an item in the state
     rm      Remove an item from the state (the real object is untouched)
+    pull    Print the selected workspace's stored state (any backend)
+    push    Replace the selected workspace's state with a state file
 
 Run "plan state <subcommand> -help" for each one's options.
 `
@@ -44,27 +51,34 @@ func StateCmd(m *Meta, chdir string, args []string) int {
 		return StateMv(m, chdir, args[1:])
 	case "rm":
 		return StateRm(m, chdir, args[1:])
+	case "pull":
+		return StatePull(m, chdir, args[1:])
+	case "push":
+		return StatePush(m, chdir, args[1:])
 	case "help", "-help", "--help", "-h":
 		fmt.Fprint(m.Stdout, stateUsage)
 		return ExitOK
 	}
-	return usageError(m, fmt.Sprintf("unknown state subcommand %q: plankit has state list, show, mv and rm", args[0]))
+	return usageError(m, fmt.Sprintf("unknown state subcommand %q: plankit has state list, show, mv, rm, pull and push", args[0]))
 }
 
 // stateFlags are the options every state subcommand shares.
 type stateFlags struct {
-	state       string
-	lock        bool
-	lockTimeout time.Duration
-	backup      string
-	dryRun      bool
-	noColor     bool
+	state         string
+	backendConfig multiFlag
+	lock          bool
+	lockTimeout   time.Duration
+	backup        string
+	dryRun        bool
+	noColor       bool
 }
 
-// register adds -state and -no-color; changing subcommands pass
-// changes=true for -lock, -lock-timeout, -backup and -dry-run.
+// register adds -state, -backend-config and -no-color; changing
+// subcommands pass changes=true for -lock, -lock-timeout, -backup and
+// -dry-run.
 func (f *stateFlags) register(fs *flagSet, changes bool) {
 	fs.StringVar(&f.state, "state", "", "state file (default terraform.tfstate, or the local backend's path)")
+	fs.Var(&f.backendConfig, "backend-config", "backend setting KEY=VALUE, or a file of them (repeatable)")
 	fs.BoolVar(&f.noColor, "no-color", false, "disable colour")
 	if changes {
 		fs.BoolVar(&f.lock, "lock", true, "lock the state file while changing it")
@@ -82,48 +96,72 @@ func stateUI(m *Meta, noColor bool) *ui {
 }
 
 // noStateFile is the error of a state subcommand run where there is no
-// state file, as in Terraform.
-func noStateFile(spath string) hcl.Diagnostics {
+// state, as in Terraform.
+func noStateFile(where string) hcl.Diagnostics {
 	return hcl.Diagnostics{tfdiags.Errorf("No state file was found!",
-		"There is no state at %s. State management commands need a state file: run them in the directory of a configuration that has been applied, or point -state at the state file.", spath)}
+		"There is no state in %s. State management commands need a state: run them in the directory of a configuration that has been applied, or point -state at the state file.", where)}
+}
+
+// stateTarget is where the state and output commands find the state: the
+// file -state names, or else the working directory's backend (its
+// configuration is read for the backend block only; a directory without
+// configuration uses terraform.tfstate) in the selected workspace.
+func stateTarget(m *Meta, wd, stateFlag string, backendConfig []string, src *Sources) (*backendSettings, hcl.Diagnostics) {
+	var config *configs.Config
+	if stateFlag == "" && hasConfigFiles(wd) {
+		var diags hcl.Diagnostics
+		config, diags = configs.LoadConfigDir(wd)
+		if config != nil {
+			src.Files = config.SourceFiles()
+		}
+		if diags.HasErrors() {
+			return nil, diags
+		}
+	}
+	return resolveBackend(m, wd, config, stateFlag, backendConfig, nil)
+}
+
+// noState reports whether sf holds no state at all (never written).
+func noState(sf *statefile.File) bool {
+	return sf == nil || (sf.Lineage == "" && (sf.State == nil || sf.State.Empty()))
 }
 
 // readStateOnly reads the state for list and show, without locking it.
 func readStateOnly(m *Meta, wd string, f *stateFlags) (*states.State, Sources, hcl.Diagnostics) {
 	src := Sources{Dir: wd}
-	spath, diags := stateCommandPath(wd, f.state, &src)
+	target, diags := stateTarget(m, wd, f.state, f.backendConfig, &src)
 	if diags.HasErrors() {
 		return nil, src, diags
 	}
-	mgr, release, ds := openState(m.ctx(), spath, false, 0, "read")
+	mgr, release, ds := openBackendState(m.ctx(), target, false, 0, "read")
 	if ds.HasErrors() {
 		return nil, src, ds
 	}
-	release()
+	defer release()
 	sf := mgr.StateFile()
-	if sf == nil || (sf.Lineage == "" && (sf.State == nil || sf.State.Empty())) {
-		return nil, src, noStateFile(spath)
+	if noState(sf) {
+		return nil, src, noStateFile(mgr.Describe())
 	}
 	return sf.State, src, nil
 }
 
 // changeState locks the state (unless -lock=false), lets change modify
-// it, and, unless -dry-run or nothing changed, writes it with a backup of
-// the previous state. change returns the diagnostics to show and whether
-// it changed anything; its errors leave the file untouched.
+// it, and, unless -dry-run or nothing changed, writes it after saving a
+// backup of the previous state. change returns the diagnostics to show
+// and whether it changed anything; its errors leave the state untouched.
 func changeState(m *Meta, u *ui, wd string, f *stateFlags, operation string, change func(*states.State) (bool, hcl.Diagnostics)) int {
 	src := Sources{Dir: wd}
-	spath, diags := stateCommandPath(wd, f.state, &src)
+	target, diags := stateTarget(m, wd, f.state, f.backendConfig, &src)
 	if diags.HasErrors() {
 		u.diags(diags, src)
 		return ExitError
 	}
-	mgr, release, ds := openState(m.ctx(), spath, f.lock, f.lockTimeout, operation)
+	mgr, release, ds := openBackendState(m.ctx(), target, f.lock, f.lockTimeout, operation)
 	if ds.HasErrors() {
 		u.diags(ds, src)
 		return ExitError
 	}
-	code := changeLocked(u, mgr, spath, f, change, src)
+	code := changeLocked(u, mgr, wd, target, f, change, src)
 	if ds := release(); ds.HasErrors() {
 		u.diags(ds, src)
 		code = ExitError
@@ -131,13 +169,13 @@ func changeState(m *Meta, u *ui, wd string, f *stateFlags, operation string, cha
 	return code
 }
 
-func changeLocked(u *ui, mgr *statemgr.Filesystem, spath string, f *stateFlags, change func(*states.State) (bool, hcl.Diagnostics), src Sources) int {
-	sf := mgr.StateFile()
-	if sf == nil || (sf.Lineage == "" && (sf.State == nil || sf.State.Empty())) {
-		u.diags(noStateFile(spath), src)
+func changeLocked(u *ui, mgr backend.StateMgr, wd string, target *backendSettings, f *stateFlags, change func(*states.State) (bool, hcl.Diagnostics), src Sources) int {
+	before := mgr.StateFile()
+	if noState(before) {
+		u.diags(noStateFile(mgr.Describe()), src)
 		return ExitError
 	}
-	st := sf.State
+	st := before.State.DeepCopy()
 	changed, diags := change(st)
 	u.diags(diags, src)
 	if diags.HasErrors() {
@@ -146,23 +184,52 @@ func changeLocked(u *ui, mgr *statemgr.Filesystem, spath string, f *stateFlags, 
 	if f.dryRun || !changed {
 		return ExitOK
 	}
-	switch f.backup {
-	case "-":
-		mgr.SetBackupPath("")
-	case "":
-		mgr.SetBackupPath(defaultBackupPath(spath, time.Now()))
-	default:
-		mgr.SetBackupPath(f.backup)
+	if ds := backupState(mgr, wd, target, f.backup, before); ds.HasErrors() {
+		u.diags(ds, src)
+		return ExitError
 	}
 	err := mgr.WriteState(st)
 	if err == nil {
 		err = mgr.PersistState()
 	}
 	if err != nil {
-		u.diags(hcl.Diagnostics{stateWriteFailed(spath, err)}, src)
+		u.diags(hcl.Diagnostics{stateWriteFailed(mgr.Describe(), err)}, src)
 		return ExitError
 	}
 	return ExitOK
+}
+
+// backupState saves the state as it was before a change: to -backup, or
+// STATE.<unix time>.backup beside a local state file (terraform.tfstate's
+// place in the working directory for a remote backend); "-" disables it.
+// A local state manager writes it itself, on its first persist; for a
+// remote backend it is written here, before anything changes.
+func backupState(mgr backend.StateMgr, wd string, target *backendSettings, flag string, before *statefile.File) hcl.Diagnostics {
+	if flag == "-" {
+		if lm, ok := mgr.(*local.Mgr); ok {
+			lm.SetBackupPath("")
+		}
+		return nil
+	}
+	path := flag
+	if path == "" {
+		base := target.localPath()
+		if base == "" {
+			base = resolve(wd, "terraform.tfstate")
+		}
+		path = defaultBackupPath(base, time.Now())
+	} else {
+		path = resolve(wd, path)
+	}
+	if lm, ok := mgr.(*local.Mgr); ok {
+		lm.SetBackupPath(path)
+		return nil
+	}
+	err := atomicfile.Write(path, 0o600, func(w io.Writer) error { return statefile.Write(before, w) }, nil)
+	if err != nil {
+		return hcl.Diagnostics{tfdiags.Errorf("Failed to write the state backup", "Writing %s failed: %s\n\nNothing was changed.", path, err)}
+	}
+	return nil
 }
 
 // parseStateAddr parses an address given to a state subcommand: a module

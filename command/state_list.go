@@ -18,6 +18,9 @@ const stateListUsage = `Usage: plan state list [options] [ADDRESS...]
 Options:
   -state=PATH   State file (default terraform.tfstate, or the local
                 backend's path).
+  -backend-config=KV
+                A backend setting KEY=VALUE, or a file of them
+                (repeatable), as plan takes.
   -id=ID        Only the instances whose "id" attribute is ID.
 `
 

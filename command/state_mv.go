@@ -21,6 +21,9 @@ const stateMvUsage = `Usage: plan state mv [options] SOURCE DESTINATION
 Options:
   -state=PATH       State file (default terraform.tfstate, or the local
                     backend's path).
+  -backend-config=KV
+                    A backend setting KEY=VALUE, or a file of them
+                    (repeatable), as plan takes.
   -backup=PATH      Where to save the state before changing it (default
                     STATE.<unix time>.backup; "-" for no backup).
   -dry-run          Only print what would move.

@@ -23,6 +23,9 @@ const stateShowUsage = `Usage: plan state show [options] ADDRESS
 Options:
   -state=PATH   State file (default terraform.tfstate, or the local
                 backend's path).
+  -backend-config=KV
+                A backend setting KEY=VALUE, or a file of them
+                (repeatable), as plan takes.
   -no-color     No colour.
 `
 
@@ -150,6 +153,55 @@ func writeAttrs(b *strings.Builder, obj cty.Value) {
 	}
 	sort.Strings(names)
 	for _, name := range names {
-		fmt.Fprintf(b, "    %-*s = %s\n", width, name, FormatValue(obj.GetAttr(name), 4))
+		fmt.Fprintf(b, "    %-*s = %s\n", width, name, stateValue(obj.GetAttr(name), 4))
 	}
+}
+
+// stateValue renders v as state show does, four spaces a level: strings
+// quoted (multi-line ones as heredocs), lists one element a line, maps
+// and objects with their keys quoted and aligned, sensitive values as
+// (sensitive value). O(size of v).
+func stateValue(v cty.Value, indent int) string {
+	if v.HasMark(marks.Sensitive) {
+		return "(sensitive value)"
+	}
+	v, _ = v.Unmark()
+	ty := v.Type()
+	switch {
+	case v.IsNull() || !v.IsKnown() || ty.IsPrimitiveType():
+		return FormatValue(v, indent)
+	case v.LengthInt() == 0 && (ty.IsMapType() || ty.IsObjectType()):
+		return "{}"
+	case v.LengthInt() == 0:
+		return "[]"
+	}
+	pad := strings.Repeat(" ", indent)
+	var b strings.Builder
+	if ty.IsMapType() || ty.IsObjectType() {
+		var keys []string
+		width := 0
+		for it := v.ElementIterator(); it.Next(); {
+			k, _ := it.Element()
+			keys = append(keys, k.AsString())
+			width = max(width, len(fmt.Sprintf("%q", k.AsString())))
+		}
+		sort.Strings(keys)
+		b.WriteString("{\n")
+		for _, k := range keys {
+			var ev cty.Value
+			if ty.IsObjectType() {
+				ev = v.GetAttr(k)
+			} else {
+				ev = v.Index(cty.StringVal(k))
+			}
+			fmt.Fprintf(&b, "%s    %-*s = %s\n", pad, width, fmt.Sprintf("%q", k), stateValue(ev, indent+4))
+		}
+		return b.String() + pad + "}"
+	}
+	b.WriteString("[\n")
+	for it := v.ElementIterator(); it.Next(); {
+		_, ev := it.Element()
+		fmt.Fprintf(&b, "%s    %s,\n", pad, stateValue(ev, indent+4))
+	}
+	return b.String() + pad + "]"
 }

@@ -147,7 +147,8 @@ func (u *ui) plan(p *plans.Plan) {
 		"add": c.Add, "change": c.Change, "import": 0, "remove": c.Destroy, "operation": "plan"}})
 	outs := map[string]any{}
 	for _, oc := range changes.Outputs {
-		if !oc.Addr.Module.IsRoot() || oc.Action == plans.NoOp {
+		// Unchanged outputs are listed too ("noop"), as in Terraform.
+		if !oc.Addr.Module.IsRoot() {
 			continue
 		}
 		outs[oc.Addr.OutputValue.Name] = map[string]any{"sensitive": oc.Sensitive, "action": planVerb(oc.Action)}
@@ -157,17 +158,21 @@ func (u *ui) plan(p *plans.Plan) {
 	}
 }
 
+// planVerb is the action word of the -json UI stream, as Terraform's:
+// "replace" for both replacement orders, "noop" for no change.
 func planVerb(a plans.Action) string {
 	switch a {
 	case plans.DeleteThenCreate, plans.CreateThenDelete:
 		return "replace"
+	case plans.NoOp:
+		return "noop"
 	}
 	return jsonplan.Actions(a)[0]
 }
 
 func changeJSON(rc *plans.ResourceInstanceChange) map[string]any {
 	out := map[string]any{"resource": resourceJSON(rc.Addr), "action": planVerb(rc.Action)}
-	if r := jsonplan.ActionReason(rc.ActionReason); r != "" {
+	if r := uiReason(rc.ActionReason); r != "" {
 		out["reason"] = r
 	}
 	if !rc.PrevRunAddr.Equal(rc.Addr) && rc.PrevRunAddr.Resource.Resource.Type != "" {

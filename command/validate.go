@@ -46,9 +46,16 @@ func Validate(m *Meta, chdir string, args []string) int {
 			src.Files = config.SourceFiles()
 		}
 		if !diags.HasErrors() {
-			core, ds := terraform.NewContext(&terraform.ContextOpts{Providers: m.providerFactories(wd), WorkingDir: wd})
+			// Provider schemas come from the providers plan would use
+			// (plugins found by discovery, checked against the lock file).
+			factories, ds := validateFactories(m, wd, config)
 			diags = append(diags, ds...)
+			var core *terraform.Context
 			if !ds.HasErrors() {
+				core, ds = terraform.NewContext(&terraform.ContextOpts{Providers: factories, WorkingDir: wd})
+				diags = append(diags, ds...)
+			}
+			if core != nil && !ds.HasErrors() {
 				diags = append(diags, core.Validate(config)...)
 			}
 		}

@@ -150,6 +150,10 @@ func checkJSONString(filename string, tok []byte, start hcl.Pos) hcl.Diagnostics
 		// removed; the string's own start is exact.
 		return nestingDiag(hcl.Range{Filename: filename, Start: start, End: hcl.Pos{Line: start.Line, Column: start.Column + 1, Byte: start.Byte + 1}})
 	}
+	if diags := literalRunDiag(tokens); diags.HasErrors() {
+		diags[0].Subject = &hcl.Range{Filename: filename, Start: start, End: hcl.Pos{Line: start.Line, Column: start.Column + 1, Byte: start.Byte + 1}}
+		return diags
+	}
 	return nil
 }
 

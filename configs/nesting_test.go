@@ -48,7 +48,7 @@ func TestNestingLimit(t *testing.T) {
 		{"heredoc with braces", "main.tf",
 			"locals {\n  x = <<EOT\n" + strings.Repeat("{[(", 5000) + "\nEOT\n  y = <<-EOT\n    " + strings.Repeat("}", 5000) + "\n    EOT\n}\n", nil},
 		{"quoted string with braces and escapes", "main.tf",
-			"locals {\n  x = \"" + strings.Repeat(`{[(\"$${%%{`, 5000) + "\"\n}\n", nil},
+			"locals {\n  x = \"" + strings.Repeat(`{[(\"$${%%{`, 3000) + "\"\n}\n", nil},
 		{"template directives", "main.tf",
 			"locals {\n  x = \"%{ for v in [1, 2] }${v}%{ endfor }" + strings.Repeat("{", 5000) + "\"\n" +
 				"  y = <<EOT\n%{ if true ~}\n" + strings.Repeat("{{", 3000) + "\n%{ endif ~}\nEOT\n}\n", nil},

@@ -1,8 +1,10 @@
 package depsfile
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -16,6 +18,12 @@ func FuzzLoadLocksFromBytes(f *testing.F) {
 			f.Add(src)
 		}
 	}
+	// Nesting deep enough to overflow the HCL parser's stack, and binary
+	// input (one error, not one per byte): both crashed or crawled before
+	// the lock file got the configuration's guards.
+	f.Add([]byte("x = " + strings.Repeat("[", 100000) + strings.Repeat("]", 100000)))
+	f.Add([]byte("provider \"registry.terraform.io/a/b\" {\n  version = \"1.0.0\"\n  hashes = [" + strings.Repeat("(", 100000) + "]\n}\n"))
+	f.Add(append([]byte{0}, bytes.Repeat([]byte{0xff, '"', '{'}, 40000)...))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		locks, diags := LoadLocksFromBytes(src, "fuzz.lock.hcl")
 		if diags.HasErrors() {

@@ -1,5 +1,5 @@
 // Package providers defines the interface between plankit's core and a
-// provider, whether it runs in-process (providers/builtin) or, later, as a
+// provider, whether it runs in-process (providers/builtin) or as a
 // plugin process speaking protocol 5 or 6 (providers/plugin). The shape
 // follows plugin protocol 6 so that the gRPC client is a thin translation:
 // one method per RPC, requests and responses carrying cty.Values, opaque

@@ -53,7 +53,8 @@ func (ws *walkState) scope(mod moduleInst, cfg *configs.Config, rep *repetition,
 	pool, _ := ws.scopes.LoadOrStore(cfg.Module.SourceDir, &sync.Pool{})
 	s, _ := pool.(*sync.Pool).Get().(*lang.Scope)
 	if s == nil {
-		s = &lang.Scope{BaseDir: cfg.Module.SourceDir, WorkingDir: ws.c.workingDir, PureOnly: ws.op != opApply, PlanClock: ws.clock, Files: ws.files}
+		s = &lang.Scope{BaseDir: cfg.Module.SourceDir, WorkingDir: ws.c.workingDir, PureOnly: ws.op != opApply, PlanClock: ws.clock, Files: ws.files,
+			ProviderFunctions: ws.providerFunctions(cfg)}
 	}
 	s.Data, s.SelfAddr = d, self
 	return s

@@ -2,6 +2,7 @@ package terraform_test
 
 import (
 	"bytes"
+	"context"
 	"strings"
 	"testing"
 
@@ -147,5 +148,31 @@ resource "null_resource" "b" {}
 			}
 			compatNoChanges(t, c, cfg, sf, dir, nil, "after apply")
 		})
+	}
+}
+
+// TestSkipDestroyOrphanRefused: an object OpenTofu marked skip_destroy
+// (lifecycle { destroy = false }) whose resource block is gone is not
+// planned for destruction (OpenTofu would forget it): the plan is an
+// error saying so, in normal and destroy mode.
+func TestSkipDestroyOrphanRefused(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir+"/main.tf", `resource "null_resource" "other" {}`)
+	sf, err := statefile.Read(strings.NewReader(`{"version":4,"terraform_version":"1.12.6","serial":1,"lineage":"l","outputs":{},"resources":[
+{"mode":"managed","type":"null_resource","name":"keep","provider":"provider[\"registry.opentofu.org/hashicorp/null\"]","instances":[
+ {"schema_version":0,"attributes":{"id":"1","triggers":null},"sensitive_attributes":[],"skip_destroy":true}]}],"check_results":null}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, diags := terraform.NewContext(&terraform.ContextOpts{Providers: builtin.FactoriesIn(dir), WorkingDir: dir})
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	cfg := loadCompatConfig(t, dir)
+	for _, mode := range []plans.Mode{plans.NormalMode, plans.DestroyMode} {
+		_, diags := c.Plan(context.Background(), cfg, sf.State, &terraform.PlanOpts{Mode: mode})
+		if !diags.HasErrors() || !strings.Contains(diagsText(diags), "null_resource.keep is marked skip_destroy") {
+			t.Errorf("%s: want the skip_destroy error, got %q", mode, diagsText(diags))
+		}
 	}
 }

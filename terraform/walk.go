@@ -86,6 +86,9 @@ type walkState struct {
 	outputs map[string]outputResult // root outputs by name
 	// outputsKept are the root outputs a targeted graph kept (nil: all).
 	outputsKept map[string]bool
+	// funcs are the provider-defined functions and the instances that
+	// answer them.
+	funcs funcProviders
 }
 
 // outputResult is a root output's value as evaluated in the walk.
@@ -145,6 +148,7 @@ func (ws *walkState) walk(ctx context.Context, g *Graph) hcl.Diagnostics {
 		<-stopped // cancelled: let Stop reach every provider before closing them
 	}
 	ws.provs.closeAll()
+	ws.closeFuncProviders()
 	diags := res.Diagnostics()
 	if diags.HasErrors() {
 		diags = append(diags, ws.skippedSummary(res)...)

@@ -23,6 +23,8 @@ type LockError struct {
 	// Holder describes the live session holding the advisory lock when
 	// plankit's lock info row does not (a Terraform or OpenTofu process).
 	Holder string
+
+	creationOnly bool // only the creation key -1 was taken by another session
 }
 
 func (e *LockError) Error() string {
@@ -115,7 +117,30 @@ func (m *Mgr) Lock(info *statemgr.LockInfo) (string, error) {
 
 // tryAdvisory takes Terraform's advisory locks on c. It returns the key
 // kept, or a lock error naming the holder when another session has them.
+//
+// Every locker takes the creation key -1 for an instant (Terraform's query
+// takes both keys at once, then gives -1 back), so two lockers starting
+// together can each see the other's key and both give up. A conflict on
+// -1 alone is therefore retried for a short while before it is reported.
 func (m *Mgr) tryAdvisory(ctx context.Context, c *pgx.Conn) (int64, error, error) {
+	for attempt := 0; ; attempt++ {
+		key, lockErr, err := m.tryAdvisoryOnce(ctx, c)
+		var le *LockError
+		if err != nil || lockErr == nil || attempt >= creationRetries || !errors.As(lockErr, &le) || !le.creationOnly {
+			return key, lockErr, err
+		}
+		time.Sleep(creationRetryWait)
+	}
+}
+
+// creationRetries × creationRetryWait bounds the wait for a creation lock
+// that is held for an instant only.
+const (
+	creationRetries   = 40
+	creationRetryWait = 25 * time.Millisecond
+)
+
+func (m *Mgr) tryAdvisoryOnce(ctx context.Context, c *pgx.Conn) (int64, error, error) {
 	var id int64
 	var gotRow, gotCreate bool
 	err := c.QueryRow(ctx, fmt.Sprintf("SELECT %[1]s.id, pg_try_advisory_lock(%[1]s.id), pg_try_advisory_lock(-1) FROM %[2]s WHERE %[1]s.name = $1", statesTable, m.b.table()), m.name).Scan(&id, &gotRow, &gotCreate)
@@ -135,7 +160,13 @@ func (m *Mgr) tryAdvisory(ctx context.Context, c *pgx.Conn) (int64, error, error
 		if gotCreate {
 			unlockKey(ctx, c, creationLock)
 		}
+		// A plankit holder records its info right after taking the
+		// advisory lock: give it a moment before naming the session only.
 		info, _ := m.readInfoOn(ctx, c)
+		for i := 0; info == nil && m.b.hasLocks && i < 10; i++ {
+			time.Sleep(20 * time.Millisecond)
+			info, _ = m.readInfoOn(ctx, c)
+		}
 		holder := ""
 		if info == nil {
 			holder = m.holderOf(ctx, c, id)
@@ -143,7 +174,8 @@ func (m *Mgr) tryAdvisory(ctx context.Context, c *pgx.Conn) (int64, error, error
 		return 0, m.lockErr(fmt.Errorf("%w: workspace is already locked: %s", statemgr.ErrLocked, m.name), info, holder), nil
 	case !gotCreate:
 		unlockKey(ctx, c, id)
-		return 0, m.lockErr(fmt.Errorf("%w: cannot lock workspace; already locked for workspace creation: %s", statemgr.ErrLocked, m.name), nil, m.holderOf(ctx, c, creationLock)), nil
+		return 0, &LockError{LockError: &statemgr.LockError{Err: fmt.Errorf("%w: cannot lock workspace; already locked for workspace creation: %s", statemgr.ErrLocked, m.name)},
+			Workspace: m.name, Holder: m.holderOf(ctx, c, creationLock), creationOnly: true}, nil
 	}
 	unlockKey(ctx, c, creationLock)
 	return id, nil, nil

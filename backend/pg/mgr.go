@@ -257,17 +257,17 @@ func (m *Mgr) PersistState() error {
 	return nil
 }
 
-// put stores data as the workspace's state in one transaction, Terraform's
-// upsert. m.mu must be held.
+// put stores data as the workspace's state in one transaction (Terraform's
+// upsert statement). m.mu must be held.
 func (m *Mgr) put(data []byte) error {
 	q := fmt.Sprintf("INSERT INTO %s (name, data) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET data = $2 WHERE %s.name = $1", m.b.table(), statesTable)
 	err := m.withConn(context.Background(), func(ctx context.Context, c *pgx.Conn) error {
-		return pgx.BeginFunc(ctx, c, func(tx pgx.Tx) error {
-			// text, not bytea: the column is text, and a string parameter
-			// is sent as is.
-			_, err := tx.Exec(ctx, q, m.name, string(data))
-			return err
-		})
+		// One statement outside an explicit transaction block is its own
+		// transaction: the row holds the old state or the new one, never
+		// part of either, whatever happens to this process or the
+		// connection; and it costs one round trip, not three.
+		_, err := c.Exec(ctx, q, m.name, data) // sent as text, not copied to a string
+		return err
 	})
 	if err != nil {
 		return m.b.redact(fmt.Errorf("writing the state of %s: %w", m.Describe(), err))
@@ -391,4 +391,24 @@ func (m *Mgr) Close() error {
 		m.conn = nil
 	}
 	return err
+}
+
+// RawState returns the workspace's data column as stored (nil when the
+// workspace has no row or an empty one): `state pull`.
+func (m *Mgr) RawState() ([]byte, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var data *string
+	err := m.withConn(context.Background(), func(ctx context.Context, c *pgx.Conn) error {
+		err := c.QueryRow(ctx, fmt.Sprintf("SELECT data FROM %s WHERE name = $1", m.b.table()), m.name).Scan(&data)
+		if errors.Is(err, pgx.ErrNoRows) {
+			data = nil
+			return nil
+		}
+		return err
+	})
+	if err != nil || data == nil {
+		return nil, m.b.redact(err)
+	}
+	return []byte(*data), nil
 }

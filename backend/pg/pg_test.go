@@ -297,12 +297,18 @@ func TestStaleLockAndForceUnlock(t *testing.T) {
 	dead.held = nil
 
 	m := mgr(t, b, "default")
-	_, err = m.Lock(nil)
+	// The server releases the dead session's advisory lock as soon as it
+	// notices the session is gone; until then the holder looks alive.
+	_, err = m.LockWithTimeout(context.Background(), nil, 10*time.Second)
 	if !errors.Is(err, statemgr.ErrStaleLock) || !strings.Contains(err.Error(), "plan force-unlock "+id) {
 		t.Fatalf("lock after the holder died: %v; want a stale lock naming force-unlock %s", err, id)
 	}
+	pid := m.conn.PgConn().PID()
 	if err := m.Unlock("wrong-id"); !errors.Is(err, statemgr.ErrLockIDMismatch) {
 		t.Errorf("force-unlock with a wrong ID: %v", err)
+	}
+	if m.conn.PgConn().PID() != pid {
+		t.Errorf("a refused force-unlock was taken for a lost connection and retried on a new one")
 	}
 	if err := m.Unlock(id); err != nil {
 		t.Fatalf("force-unlock: %v", err)

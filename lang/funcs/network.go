@@ -131,7 +131,11 @@ var CidrSubnetFunc = function.New(&function.Spec{
 		// (1e300), so the range is checked here first.
 		if startLen, maxLen := network.Mask.Size(); newbits >= 0 && startLen+newbits <= maxLen &&
 			(netnum.Sign() < 0 || netnum.BitLen() > newbits) {
-			return cty.NilVal, function.NewArgErrorf(2, "prefix extension of %d does not accommodate a subnet numbered %s", newbits, netnum.String())
+			n := netnum.String()
+			if len(n) > 20 {
+				n = args[2].AsBigFloat().Text('g', 6)
+			}
+			return cty.NilVal, function.NewArgErrorf(2, "prefix extension of %d does not accommodate a subnet numbered %s", newbits, n)
 		}
 		newNetwork, err := cidr.SubnetBig(network, newbits, netnum)
 		if err != nil {

@@ -12,7 +12,7 @@ const OpenTofuRegistryHost = "registry.opentofu.org"
 // required_providers are checked against them.
 var upstreamVersions = map[string]string{
 	"null":   "3.2.4",
-	"random": "3.7.2",
+	"random": "3.8.1", // random_uuid4 and random_uuid7 are 3.8.0+
 	"local":  "2.5.3",
 }
 

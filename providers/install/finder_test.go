@@ -327,3 +327,22 @@ provider_installation {
 		t.Errorf("got %s from %s; want 0.5.0 from ~/.terraform.d/plugins", sel.Version, sel.Where())
 	}
 }
+
+func TestFindDataDirAndConfigErrors(t *testing.T) {
+	wd := t.TempDir()
+	writeUnpacked(t, filepath.Join(wd, "custom-data", "providers"), provFoo, "1.3.0", testPlatform, "data")
+	f := newTestFinder(t, nil, wd, []string{"HOME=" + t.TempDir(), "TF_DATA_DIR=custom-data"})
+	sel, err := f.Find(Requirement{Provider: provFoo})
+	if err != nil || sel.Version != "1.3.0" || sel.Package.Source.Origin != "TF_DATA_DIR providers" {
+		t.Fatalf("got %+v, %v; want 1.3.0 from $TF_DATA_DIR/providers", sel, err)
+	}
+
+	rc := filepath.Join(t.TempDir(), "bad.tfrc")
+	if err := os.WriteFile(rc, []byte("provider_installation {\n  filesystem_mirror {\n    path    = \"/m\"\n    include = [\"toomany/a/b/c\"]\n  }\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, diags := NewFinder(Options{Env: []string{"TF_CLI_CONFIG_FILE=" + rc}})
+	if !diags.HasErrors() || !strings.Contains(diags.Error(), rc+":4") || !strings.Contains(diags.Error(), "toomany/a/b/c") {
+		t.Errorf("got %v; want an error at %s:4 naming the pattern", diags, rc)
+	}
+}

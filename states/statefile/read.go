@@ -146,6 +146,13 @@ func readResource(s *states.State, rsV4 *resourceStateV4) error {
 	if s.Resource(addr) != nil {
 		return fmt.Errorf("resource %s appears twice in the state file", addr)
 	}
+	if rsV4.ProviderConfig == "" {
+		for _, is := range rsV4.Instances {
+			if is.ProviderInstance != "" {
+				return fmt.Errorf("resource %s names its provider per instance (%s), as OpenTofu writes it for a provider configuration with for_each, which plankit does not support yet; manage this state with OpenTofu", addr, is.ProviderInstance)
+			}
+		}
+	}
 	provider, err := parseProviderConfig(rsV4.ProviderConfig)
 	if err != nil {
 		return fmt.Errorf("resource %s: %w", addr, err)
@@ -297,6 +304,7 @@ func readObject(t *instanceTailV4) (*states.ResourceInstanceObjectSrc, error) {
 		Status:              states.ObjectReady,
 		Private:             t.PrivateRaw,
 		CreateBeforeDestroy: t.CreateBeforeDestroy,
+		SkipDestroy:         t.SkipDestroy,
 	}
 	switch {
 	case len(t.AttributesRaw) > 0:

@@ -85,10 +85,10 @@ func TestTerraformFixtureModel(t *testing.T) {
 		got = append(got, a.String())
 	}
 	want := []string{
+		"data.external.info",
 		"null_resource.counted[0]", "null_resource.counted[1]", "null_resource.counted[10]",
 		"null_resource.replaced", "null_resource.tainted",
 		`random_password.pw["admin"]`, `random_password.pw["app"]`,
-		"data.external.info",
 		`module.net["blue"].null_resource.sub`,
 	}
 	if d := cmp.Diff(want, got); d != "" {
@@ -231,6 +231,7 @@ func TestReadErrors(t *testing.T) {
 		{"bad mode", `{"version":4,"resources":[{"mode":"x","type":"a","name":"b","provider":"provider[\"hashicorp/null\"]","instances":[]}]}`, []string{`invalid mode "x"`}},
 		{"bad provider", `{"version":4,"resources":[{"mode":"managed","type":"a","name":"b","provider":"nope[","instances":[]}]}`, []string{"a.b", "provider"}},
 		{"bad key for each", `{"version":4,"resources":[{"mode":"managed","type":"a","name":"b","each":"list","provider":"provider[\"hashicorp/null\"]","instances":[{"index_key":"k","schema_version":0,"attributes":{}}]}]}`, []string{`a.b["k"]`, `"each": "map"`}},
+		{"OpenTofu provider for_each", `{"version":4,"resources":[{"mode":"managed","type":"a","name":"b","instances":[{"index_key":"k","provider":"provider[\"registry.opentofu.org/hashicorp/null\"].by[\"k\"]","schema_version":0,"attributes":{}}]}]}`, []string{"a.b", "per instance", `by["k"]`, "for_each"}},
 		{"mixed keys without each", `{"version":4,"resources":[{"mode":"managed","type":"a","name":"b","provider":"provider[\"hashicorp/null\"]","instances":[{"index_key":0,"schema_version":0,"attributes":{}},{"index_key":"k","schema_version":0,"attributes":{}}]}]}`, []string{`a.b["k"]`, "a string index_key", "another instance", "a number index_key"}},
 		{"keyed and unkeyed without each", `{"version":4,"resources":[{"mode":"managed","type":"a","name":"b","provider":"provider[\"hashicorp/null\"]","instances":[{"schema_version":0,"attributes":{}},{"index_key":"k","schema_version":0,"attributes":{}}]}]}`, []string{"a.b has no index_key", "a string index_key"}},
 		{"duplicate instance", `{"version":4,"resources":[{"mode":"managed","type":"a","name":"b","provider":"provider[\"hashicorp/null\"]","instances":[{"schema_version":0,"attributes":{}},{"schema_version":0,"attributes":{}}]}]}`, []string{"a.b appears twice"}},
@@ -353,5 +354,26 @@ func TestReadWithoutEach(t *testing.T) {
 		if !strings.Contains(out, w) {
 			t.Errorf("written state lacks %q:\n%s", w, out)
 		}
+	}
+}
+
+// TestSkipDestroyKept: OpenTofu's skip_destroy survives a read and write,
+// so a state plankit writes back still tells OpenTofu to forget the object
+// rather than destroy it.
+func TestSkipDestroyKept(t *testing.T) {
+	const src = `{"version":4,"terraform_version":"1.12.6","serial":1,"lineage":"l","outputs":{},"resources":[
+{"mode":"managed","type":"null_resource","name":"keep","provider":"provider[\"registry.opentofu.org/hashicorp/null\"]","instances":[
+ {"schema_version":0,"attributes":{"id":"1","triggers":null},"sensitive_attributes":[],"skip_destroy":true}]}],"check_results":null}`
+	f := readBytes(t, []byte(src))
+	r := f.State.RootModule().Resources["null_resource.keep"]
+	if !r.Instances[addrs.NoKey].Current.SkipDestroy {
+		t.Fatal("skip_destroy not read")
+	}
+	out := string(writeBytes(t, f))
+	if !strings.Contains(out, `"skip_destroy": true`) {
+		t.Fatalf("skip_destroy lost:\n%s", out)
+	}
+	if again := string(writeBytes(t, readBytes(t, []byte(out)))); again != out {
+		t.Fatalf("not stable:\n%s", again)
 	}
 }

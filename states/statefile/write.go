@@ -284,6 +284,7 @@ func encodeTail(obj *states.ResourceInstanceObjectSrc) ([]byte, error) {
 		AttributeSensitivePaths: paths,
 		PrivateRaw:              obj.Private,
 		CreateBeforeDestroy:     obj.CreateBeforeDestroy,
+		SkipDestroy:             obj.SkipDestroy,
 	}
 	if obj.Identity != nil {
 		v := obj.Identity.SchemaVersion

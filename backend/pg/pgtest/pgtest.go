@@ -44,6 +44,7 @@ type Server struct {
 	binDir  string
 	cred    *syscall.Credential
 	dataDir string
+	opts    string // server options given to pg_ctl
 }
 
 var (
@@ -134,8 +135,16 @@ func versionOf(binDir string) float64 {
 	return v
 }
 
-// Start creates and starts a cluster; Stop removes it.
-func Start() (*Server, error) {
+// Start creates and starts a cluster tuned for tests: no fsync, as a
+// throwaway cluster needs no durability. Stop removes it.
+func Start() (*Server, error) { return start(false) }
+
+// StartDurable starts a cluster with PostgreSQL's default durability
+// (fsync, synchronous commit), for benchmarks that compare with files
+// written with fsync.
+func StartDurable() (*Server, error) { return start(true) }
+
+func start(durable bool) (*Server, error) {
 	bin, err := FindBinDir()
 	if err != nil {
 		return nil, err
@@ -172,7 +181,11 @@ func Start() (*Server, error) {
 	if out, err := s.run("initdb", "-D", s.dataDir, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--no-locale", "--no-sync"); err != nil {
 		return fail(fmt.Errorf("initdb: %v\n%s", err, out))
 	}
-	opts := fmt.Sprintf("-k %s -c listen_addresses='' -c max_connections=100", s.Socket)
+	s.opts = fmt.Sprintf("-k %s -c listen_addresses='' -c max_connections=100", s.Socket)
+	if !durable {
+		s.opts += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+	}
+	opts := s.opts
 	if out, err := s.run("pg_ctl", "-D", s.dataDir, "-l", filepath.Join(s.dataDir, "server.log"), "-o", opts, "-w", "-t", "60", "start"); err != nil {
 		log, _ := os.ReadFile(filepath.Join(s.dataDir, "server.log"))
 		return fail(fmt.Errorf("pg_ctl start: %v\n%s\n%s", err, out, log))
@@ -189,8 +202,7 @@ func (s *Server) Stop() {
 // Restart stops the server (fast: open sessions are ended) and starts it
 // again, for tests of lost connections.
 func (s *Server) Restart() error {
-	opts := fmt.Sprintf("-k %s -c listen_addresses=''", s.Socket)
-	if out, err := s.run("pg_ctl", "-D", s.dataDir, "-m", "fast", "-o", opts, "-w", "restart"); err != nil {
+	if out, err := s.run("pg_ctl", "-D", s.dataDir, "-m", "fast", "-o", s.opts, "-w", "restart"); err != nil {
 		return fmt.Errorf("pg_ctl restart: %v\n%s", err, out)
 	}
 	return nil
@@ -206,8 +218,7 @@ func (s *Server) Pause() error {
 
 // Resume starts the server Pause stopped.
 func (s *Server) Resume() error {
-	opts := fmt.Sprintf("-k %s -c listen_addresses=''", s.Socket)
-	if out, err := s.run("pg_ctl", "-D", s.dataDir, "-l", filepath.Join(s.dataDir, "server.log"), "-o", opts, "-w", "start"); err != nil {
+	if out, err := s.run("pg_ctl", "-D", s.dataDir, "-l", filepath.Join(s.dataDir, "server.log"), "-o", s.opts, "-w", "start"); err != nil {
 		return fmt.Errorf("pg_ctl start: %v\n%s", err, out)
 	}
 	return nil
