@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/plankit/plankit/internal/atomicfile"
+	"github.com/plankit/plankit/internal/safeio"
 )
 
 // fileJournal is Filesystem's Journal: numbered segment files beside the
@@ -203,7 +204,10 @@ func (j *fileJournal) Records() ([][]byte, int, error) {
 	var recs [][]byte
 	damaged := 0
 	for _, n := range segs {
-		data, err := os.ReadFile(j.name(n))
+		// A segment holds at most what the state holds (it is truncated at
+		// each full write), so the state's limit bounds it; a FIFO or device
+		// in its place is refused, not read.
+		data, err := safeio.ReadFile(j.name(n), safeio.StateFileLimit)
 		if err != nil {
 			return nil, 0, fmt.Errorf("reading the state journal: %w", err)
 		}
