@@ -225,7 +225,7 @@ func TestKillApply(t *testing.T) {
 			got = append(got, killOnce(t, k))
 		})
 	}
-	var sum, max, n int
+	var sum, most, n int
 	var dist []int
 	for _, o := range got {
 		if !o.killed {
@@ -233,23 +233,16 @@ func TestKillApply(t *testing.T) {
 		}
 		n++
 		sum += o.unrecorded
-		max = Max(max, o.unrecorded)
+		most = max(most, o.unrecorded)
 		dist = append(dist, o.unrecorded)
 	}
 	slices.Sort(dist)
 	if n > 0 {
-		t.Logf("unrecorded objects per kill over %d kills: mean %.2f, max %d (parallelism %d); sorted: %v", n, float64(sum)/float64(n), max, *parallelism, dist)
+		t.Logf("unrecorded objects per kill over %d kills: mean %.2f, max %d (parallelism %d); sorted: %v", n, float64(sum)/float64(n), most, *parallelism, dist)
 	}
 	if n < len(ks)/2 {
 		t.Errorf("only %d of %d trials killed the apply before it ended", n, len(ks))
 	}
-}
-
-func Max(a, b int) int {
-	if a > b {
-		return a
-	}
-	return b
 }
 
 func newDir(t *testing.T) string {
