@@ -360,7 +360,7 @@ func openBackendState(ctx context.Context, s *backendSettings, lock bool, timeou
 			o.close()
 			if err != nil {
 				return hcl.Diagnostics{tfdiags.Errorf("Error releasing the state lock",
-					"%s\n\nThe lock on %s may need to be removed with plan force-unlock %s.", err, o.mgr.Describe(), id)}
+					"%s\n\nThe lock on %s may need to be removed with plan force-unlock -force %s.", err, o.mgr.Describe(), id)}
 			}
 			return nil
 		}
