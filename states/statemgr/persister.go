@@ -173,9 +173,10 @@ func (p *BackgroundPersister) Record(addr addrs.AbsResourceInstance) error {
 	return err
 }
 
-// End records that the operation on addr ended; after Record it costs
-// nothing, otherwise (an operation that failed without changing the state)
-// it appends an end record so addr is not reported as in flight.
+// End records that the operation on addr ended; right after Record it
+// costs nothing, otherwise (an operation that failed without changing the
+// state, or one begun again for its provisioners) it appends an end record
+// so addr is not reported as in flight.
 func (p *BackgroundPersister) End(addr addrs.AbsResourceInstance) error {
 	if p.journal == nil {
 		return nil
