@@ -64,9 +64,13 @@ func (s *stateSaver) Start(live *states.SyncState) {
 	}
 }
 
-// Begin records the start of an operation on addr.
+// Begin records the start of an operation on addr. A journal that cannot
+// be written does not stop the apply, as a state that cannot be written
+// does not: the operation goes on, the final write (or the recovery file)
+// keeps its result, and saveFinal warns that the journal failed.
 func (s *stateSaver) Begin(addr addrs.AbsResourceInstance, dk addrs.DeposedKey, action plans.Action) error {
-	return s.p.Begin(addr, describeAction(action, dk))
+	_ = s.p.Begin(addr, describeAction(action, dk))
+	return nil
 }
 
 // Changed records addr's objects (in the journal, before it returns).

@@ -311,8 +311,13 @@ func (p *BackgroundPersister) Close() error {
 		p.jmu.Unlock()
 		<-p.syncDone
 		if err == nil {
-			// The state stored now holds everything the journal recorded.
-			err = p.journal.Remove()
+			// The state stored now holds everything the journal recorded. A
+			// journal left behind only repeats it: JournalErr reports it.
+			if rerr := p.journal.Remove(); rerr != nil {
+				p.jmu.Lock()
+				p.noteJournalErr(rerr)
+				p.jmu.Unlock()
+			}
 		}
 	}
 	return err
