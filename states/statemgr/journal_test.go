@@ -158,10 +158,18 @@ func TestJournalInFlightSurvivesCheckpoint(t *testing.T) {
 // TestJournalTornRecord: a record torn by a power loss is skipped and
 // counted; the records before it are kept.
 func TestJournalTornRecord(t *testing.T) {
-	path := crashAfter(t, 0, func(p *BackgroundPersister, live *states.SyncState) {
-		set(t, p, live, 1, "a")
-		set(t, p, live, 2, "b")
-	})
+	path := filepath.Join(t.TempDir(), "terraform.tfstate")
+	j, err := NewFilesystem(path).Journal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	live := states.NewState()
+	for i, id := range []string{"a", "b"} {
+		live.SetResourceInstanceCurrent(instAddr(i+1), objSrc(id), nullProvider)
+		if err := j.Append(mustSet(t, live, i+1)); err != nil {
+			t.Fatal(err)
+		}
+	}
 	segs := journalFiles(t, path)
 	if len(segs) != 1 {
 		t.Fatalf("journal files %v", segs)
