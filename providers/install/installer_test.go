@@ -35,6 +35,8 @@ func newFixture(t *testing.T) *fixture {
 		f.zips[v] = srv.Add(t, "acme/foo", v, plat, map[string][]byte{"terraform-provider-foo_v" + v: []byte("binary " + v), "LICENSE": []byte("MIT")})
 	}
 	f.zips["1.1.0 darwin"] = srv.Add(t, "acme/foo", "1.1.0", "darwin_arm64", map[string][]byte{"terraform-provider-foo_v1.1.0": []byte("mac")})
+	f.zips["1.2.0"] = srv.Add(t, "acme/foo", "1.2.0", plat, map[string][]byte{"terraform-provider-foo_v1.2.0": []byte("protocol 4")})
+	srv.Protocols = map[string][]string{"acme/foo 1.2.0": {"4.0"}}
 	srv.Add(t, "acme/maconly", "1.0.0", "darwin_arm64", map[string][]byte{"terraform-provider-maconly_v1.0.0": []byte("mac")})
 	return f
 }
@@ -134,6 +136,7 @@ func TestInstallVersionSelection(t *testing.T) {
 		{"constraint", ">= 1.0, < 2.0", "", false, "1.1.0"},
 		{"exact prerelease", "2.1.0-beta1", "", false, "2.1.0-beta1"},
 		{"lock pins", "", "1.0.0", false, "1.0.0"},
+		{"protocol 4 releases skipped", "~> 1.1", "", false, "1.1.0"},
 		{"upgrade ignores the lock", "", "1.0.0", true, "2.0.0"},
 		{"upgrade within constraints", "~> 1.0", "1.0.0", true, "1.1.0"},
 	}

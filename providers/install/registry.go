@@ -112,7 +112,8 @@ func (r *registrySource) versions(ctx context.Context, p addrs.Provider) ([]remo
 	u, _ := base.Parse(url.PathEscape(p.Namespace) + "/" + url.PathEscape(p.Type) + "/versions")
 	var doc struct {
 		Versions []struct {
-			Version   string `json:"version"`
+			Version   string   `json:"version"`
+			Protocols []string `json:"protocols"`
 			Platforms []struct {
 				OS   string `json:"os"`
 				Arch string `json:"arch"`
@@ -127,6 +128,9 @@ func (r *registrySource) versions(ctx context.Context, p addrs.Provider) ([]remo
 		v, err := version.NewVersion(rv.Version)
 		if err != nil {
 			continue // Terraform ignores versions it cannot parse
+		}
+		if !supportedProtocol(rv.Protocols) {
+			continue // a release plankit cannot talk to, as Terraform skips it
 		}
 		plats := []string{}
 		for _, pl := range rv.Platforms {
@@ -413,4 +417,19 @@ func (m *mirrorSource) fetch(ctx context.Context, p addrs.Provider, v *version.V
 		}
 	}
 	return &fetched{Zip: zipPath, Hashes: all, Auth: "verified checksum"}, nil
+}
+
+// supportedProtocol reports whether a release's plugin protocol versions
+// ("5.0", "6.2"; none listed: assumed compatible) include 5 or 6.
+func supportedProtocol(protocols []string) bool {
+	if len(protocols) == 0 {
+		return true
+	}
+	for _, p := range protocols {
+		major, _, _ := strings.Cut(p, ".")
+		if major == "5" || major == "6" {
+			return true
+		}
+	}
+	return false
 }

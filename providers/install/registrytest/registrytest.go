@@ -42,6 +42,9 @@ type Server struct {
 	// (Key signs, only OtherKey is listed), "sums" (SHA256SUMS not
 	// listing the file).
 	Tamper string
+	// Protocols, when set, are the plugin protocol versions listed for a
+	// "ns/type version" (default 5.0 and 6.0).
+	Protocols map[string][]string
 	// Requests counts requests by path.
 	Requests map[string]int
 }
@@ -212,6 +215,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 			out := []ver{}
 			for v, plats := range vers {
 				e := ver{Version: v, Protocols: []string{"5.0", "6.0"}, Platforms: []plat{}}
+				if ps, ok := s.Protocols[nsType+" "+v]; ok {
+					e.Protocols = ps
+				}
 				for p := range plats {
 					o, a, _ := strings.Cut(p, "_")
 					e.Platforms = append(e.Platforms, plat{o, a})
