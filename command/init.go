@@ -1,6 +1,7 @@
 package command
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -79,7 +80,13 @@ func Init(m *Meta, chdir string, args []string) int {
 		state = in.state
 	}
 	u.line("\n" + u.col.Bold("Initializing provider plugins..."))
-	created, ds := installProviders(m, u, wd, pluginDirs, *upgrade, *lockfile == "readonly", config, state)
+	// Ctrl-C stops the downloads; what was not verified and renamed into
+	// place is removed.
+	ctx, cancel := context.WithCancel(m.ctx())
+	defer cancel()
+	stop := watchInterrupts(m, u, cancel, nil)
+	created, ds := installProviders(ctx, m, u, wd, pluginDirs, *upgrade, *lockfile == "readonly", config, state)
+	stop()
 	diags = append(diags, ds...)
 	if diags.HasErrors() {
 		u.diags(diags, src)
@@ -106,7 +113,7 @@ func (u *ui) line(msg string) {
 // state need (except the ones plankit serves built in) and updates the
 // lock file; created reports whether the lock file is new. With readonly,
 // a lock file that would change is an error and is not written.
-func installProviders(m *Meta, u *ui, wd string, pluginDirs []string, upgrade, readonly bool, config *configs.Config, state *states.State) (created bool, diags hcl.Diagnostics) {
+func installProviders(ctx context.Context, m *Meta, u *ui, wd string, pluginDirs []string, upgrade, readonly bool, config *configs.Config, state *states.State) (created bool, diags hcl.Diagnostics) {
 	abs, err := filepath.Abs(wd)
 	if err != nil {
 		abs = wd
@@ -170,9 +177,12 @@ func installProviders(m *Meta, u *ui, wd string, pluginDirs []string, upgrade, r
 		if lock != nil {
 			w.Locked, w.LockedHashes = lock.Version(), lock.Hashes()
 		}
-		res, err := inst.Install(m.ctx(), w, func(s string) { u.line("- " + s) })
+		res, err := inst.Install(ctx, w, func(s string) { u.line("- " + s) })
 		if err != nil {
 			diags = append(diags, initDiag(err))
+			if ctx.Err() != nil {
+				return false, diags
+			}
 			continue
 		}
 		switch res.Reused {

@@ -111,3 +111,31 @@ func TestPlanWithoutInitSaysRunInit(t *testing.T) {
 		t.Errorf("plan -install output:\n%s", out)
 	}
 }
+
+func TestInitInterruptLeavesNothing(t *testing.T) {
+	srv := initRegistry(t, "3.0.0")
+	srv.Stall, srv.Stalled = true, make(chan struct{}, 1)
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"main.tf": strings.Replace(acmeConfig, "example.com", srv.Host(), 1)})
+	m, out, errb := discoveryMeta(t, &pluginRecorder{})
+	m.HTTPClient = srv.Client()
+	interrupts := make(chan struct{}, 1)
+	m.Interrupts = interrupts
+	done := make(chan int)
+	go func() { done <- Plan(m, []string{"-chdir=" + dir, "init", "-no-color"}) }()
+	<-srv.Stalled
+	interrupts <- struct{}{}
+	if code := <-done; code != 1 {
+		t.Fatalf("interrupted init: exit %d\n%s%s", code, out, errb)
+	}
+	var left []string
+	filepath.Walk(dir, func(path string, info os.FileInfo, err error) error {
+		if err == nil && !info.IsDir() && filepath.Base(path) != "main.tf" {
+			left = append(left, path)
+		}
+		return nil
+	})
+	if len(left) > 0 {
+		t.Errorf("an interrupted init left %q", left)
+	}
+}

@@ -204,7 +204,7 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 	sf := mgr.StateFile()
 
 	if f.install && m.discovers() {
-		if _, ds := installProviders(m, ui, wd, f.pluginDirs, false, false, in.config, prior); ds.HasErrors() {
+		if _, ds := installProviders(ctx, m, ui, wd, f.pluginDirs, false, false, in.config, prior); ds.HasErrors() {
 			ui.diags(append(warnings, ds...), src)
 			return planResult{code: ExitError}
 		}

@@ -45,6 +45,10 @@ type Server struct {
 	// Protocols, when set, are the plugin protocol versions listed for a
 	// "ns/type version" (default 5.0 and 6.0).
 	Protocols map[string][]string
+	// Stall, when set, makes package downloads send half the zip, signal
+	// Stalled, and hang until the client goes away.
+	Stall   bool
+	Stalled chan struct{}
 	// Requests counts requests by path.
 	Requests map[string]int
 }
@@ -284,6 +288,18 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 			if file == zipName(parts[1], v, plat) {
 				if s.Tamper == "zip" {
 					z = append(append([]byte{}, z...), 0)
+				}
+				if s.Stall {
+					w.Header().Set("Content-Length", fmt.Sprint(len(z)))
+					w.Write(z[:len(z)/2])
+					w.(http.Flusher).Flush()
+					s.mu.Unlock()
+					if s.Stalled != nil {
+						s.Stalled <- struct{}{}
+					}
+					<-r.Context().Done()
+					s.mu.Lock()
+					return
 				}
 				w.Write(z)
 				return
