@@ -3,6 +3,7 @@ package command
 import (
 	"context"
 	"fmt"
+	"io"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -127,7 +128,7 @@ func installProviders(ctx context.Context, m *Meta, u *ui, wd string, pluginDirs
 	if diags.HasErrors() {
 		return false, diags
 	}
-	inst, ds := install.NewInstaller(install.InstallerOptions{WorkingDir: abs, Env: m.Env, PluginDirs: dirs, HTTPClient: m.HTTPClient})
+	inst, ds := install.NewInstaller(install.InstallerOptions{WorkingDir: abs, Env: m.Env, PluginDirs: dirs, HTTPClient: m.HTTPClient, ProgressBar: u.bar(m)})
 	diags = append(diags, ds...)
 	if ds.HasErrors() {
 		return false, diags
@@ -249,7 +250,7 @@ func installLocked(m *Meta, u *ui, wd string, pluginDirs []string, config *confi
 	for i, d := range pluginDirs {
 		dirs[i] = resolve(wd, d)
 	}
-	inst, diags := install.NewInstaller(install.InstallerOptions{WorkingDir: abs, Env: m.Env, PluginDirs: dirs, HTTPClient: m.HTTPClient})
+	inst, diags := install.NewInstaller(install.InstallerOptions{WorkingDir: abs, Env: m.Env, PluginDirs: dirs, HTTPClient: m.HTTPClient, ProgressBar: u.bar(m)})
 	if diags.HasErrors() {
 		return diags
 	}
@@ -293,4 +294,13 @@ func initHint(k install.Kind) string {
 		return "\n\nTo install it, run plan init (or pass -install to plan, or to apply with a plan file)."
 	}
 	return ""
+}
+
+// bar is where download progress bars go: stdout when it is a terminal
+// and the output is for people.
+func (u *ui) bar(m *Meta) io.Writer {
+	if u.json != nil || !m.StdoutTTY {
+		return nil
+	}
+	return m.Stdout
 }

@@ -46,6 +46,8 @@ type InstallerOptions struct {
 	// HTTPClient talks to registries and mirrors; nil means one with
 	// the default transport (proxy settings, SSL_CERT_FILE).
 	HTTPClient *http.Client
+	// ProgressBar, when set (a terminal), shows each download's progress.
+	ProgressBar io.Writer
 	// TargetDir, when set, replaces WorkingDir's providers directory (apply
 	// -install installs into a cache).
 	TargetDir string
@@ -61,6 +63,7 @@ type Installer struct {
 	methods  []*Method
 	implied  bool
 	client   *http.Client
+	bar      io.Writer
 	registry *registrySource
 }
 
@@ -73,7 +76,8 @@ func NewInstaller(opts InstallerOptions) (*Installer, hcl.Diagnostics) {
 	if in.client == nil {
 		in.client = &http.Client{Transport: http.DefaultTransport}
 	}
-	in.registry = &registrySource{client: in.client}
+	in.bar = opts.ProgressBar
+	in.registry = &registrySource{client: in.client, bar: in.bar}
 	in.target = opts.TargetDir
 	if in.target == "" {
 		dataDir := lookupEnv(opts.Env, "TF_DATA_DIR")
@@ -150,7 +154,7 @@ type candidate struct {
 func (in *Installer) remoteFor(m *Method) remote {
 	if m.Kind == NetworkMirror {
 		u, _ := url.Parse(m.URL)
-		return &mirrorSource{client: in.client, base: u}
+		return &mirrorSource{client: in.client, base: u, bar: in.bar}
 	}
 	return in.registry
 }

@@ -15,6 +15,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/ProtonMail/go-crypto/openpgp"
 	version "github.com/hashicorp/go-version"
@@ -63,6 +64,7 @@ type remote interface {
 // own hostname (providers.v1).
 type registrySource struct {
 	client *http.Client
+	bar    io.Writer
 
 	mu       sync.Mutex
 	services map[string]*url.URL // hostname -> providers.v1 base
@@ -211,7 +213,7 @@ func (r *registrySource) fetch(ctx context.Context, p addrs.Provider, v *version
 	if got, ok := byName[doc.Filename]; !ok || got != doc.SHASum {
 		return nil, fmt.Errorf("the signed checksums %s do not list %s with the checksum the registry gives (%s)", sumsURL, doc.Filename, doc.SHASum)
 	}
-	zipPath, sum, err := download(ctx, r.client, dl, tmpDir)
+	zipPath, sum, err := download(ctx, r.client, dl, tmpDir, r.bar)
 	if err != nil {
 		return nil, err
 	}
@@ -320,7 +322,9 @@ func get(ctx context.Context, c *http.Client, u string) (*http.Response, error) 
 
 // download writes u to a new file in dir and returns its path and
 // SHA-256.
-func download(ctx context.Context, c *http.Client, u, dir string) (string, []byte, error) {
+// A non-nil bar gets a progress line, redrawn in place ("\r"), erased
+// at the end.
+func download(ctx context.Context, c *http.Client, u, dir string, bar io.Writer) (string, []byte, error) {
 	resp, err := get(ctx, c, u)
 	if err != nil {
 		return "", nil, fmt.Errorf("downloading %s: %w", u, err)
@@ -331,7 +335,13 @@ func download(ctx context.Context, c *http.Client, u, dir string) (string, []byt
 		return "", nil, err
 	}
 	h := sha256.New()
-	n, err := io.Copy(io.MultiWriter(f, h), io.LimitReader(resp.Body, maxZip+1))
+	var body io.Reader = io.LimitReader(resp.Body, maxZip+1)
+	if bar != nil {
+		pr := &progressReader{r: body, w: bar, total: resp.ContentLength}
+		defer pr.clear()
+		body = pr
+	}
+	n, err := io.Copy(io.MultiWriter(f, h), body)
 	if err == nil && n > maxZip {
 		err = fmt.Errorf("more than %d bytes", int64(maxZip))
 	}
@@ -347,6 +357,7 @@ func download(ctx context.Context, c *http.Client, u, dir string) (string, []byt
 // mirrorSource is a provider network mirror.
 type mirrorSource struct {
 	client *http.Client
+	bar    io.Writer
 	base   *url.URL
 }
 
@@ -394,7 +405,7 @@ func (m *mirrorSource) fetch(ctx context.Context, p addrs.Provider, v *version.V
 	if err != nil || arch.URL == "" {
 		return nil, fmt.Errorf("%s gives an invalid archive URL %q for %s %s", m, arch.URL, p.ForDisplay(), v)
 	}
-	zipPath, sum, err := download(ctx, m.client, du.String(), tmpDir)
+	zipPath, sum, err := download(ctx, m.client, du.String(), tmpDir, m.bar)
 	if err != nil {
 		return nil, err
 	}
@@ -432,4 +443,43 @@ func supportedProtocol(protocols []string) bool {
 		}
 	}
 	return false
+}
+
+// progressReader draws a download progress bar on a terminal.
+type progressReader struct {
+	r     io.Reader
+	w     io.Writer
+	total int64
+	done  int64
+	last  time.Time
+	drawn bool
+}
+
+func (p *progressReader) Read(b []byte) (int, error) {
+	n, err := p.r.Read(b)
+	p.done += int64(n)
+	if now := time.Now(); now.Sub(p.last) >= 100*time.Millisecond {
+		p.last = now
+		p.draw()
+	}
+	return n, err
+}
+
+func (p *progressReader) draw() {
+	const width = 30
+	mib := func(n int64) float64 { return float64(n) / (1 << 20) }
+	if p.total <= 0 {
+		fmt.Fprintf(p.w, "\r  %.1f MiB", mib(p.done))
+	} else {
+		filled := int(float64(width) * float64(p.done) / float64(p.total))
+		filled = min(max(filled, 0), width)
+		fmt.Fprintf(p.w, "\r  [%s%s] %.1f/%.1f MiB", strings.Repeat("=", filled), strings.Repeat(" ", width-filled), mib(p.done), mib(p.total))
+	}
+	p.drawn = true
+}
+
+func (p *progressReader) clear() {
+	if p.drawn {
+		fmt.Fprintf(p.w, "\r%s\r", strings.Repeat(" ", 60))
+	}
 }
