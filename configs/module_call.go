@@ -15,13 +15,13 @@ type ModuleCall struct {
 	Name, SourceAddr string
 	SourceAddrRange  hcl.Range
 	// Version is a registry module's version constraint ("" when none).
-	Version      string
-	VersionRange hcl.Range
-	Config           hcl.Body       // remaining body: the module's input variables as attributes
-	Count, ForEach   hcl.Expression // nil when absent
-	Providers        []PassedProviderConfig
-	DependsOn        []hcl.Traversal
-	DeclRange        hcl.Range
+	Version        string
+	VersionRange   hcl.Range
+	Config         hcl.Body       // remaining body: the module's input variables as attributes
+	Count, ForEach hcl.Expression // nil when absent
+	Providers      []PassedProviderConfig
+	DependsOn      []hcl.Traversal
+	DeclRange      hcl.Range
 
 	set map[string]bool // meta-arguments the block wrote, for override merging
 }

@@ -82,8 +82,10 @@ func TestLoadInstalledModulesErrors(t *testing.T) {
 		"manifest escapes": {func(f map[string]string) {
 			f[".terraform/modules/modules.json"] = strings.Replace(f[".terraform/modules/modules.json"], `"Dir":".terraform/modules/net/subnets"`, `"Dir":"../../elsewhere"`, 1)
 		}, "outside the configuration directory"},
-		"bad manifest":     {func(f map[string]string) { f[".terraform/modules/modules.json"] = "{" }, "is not valid JSON"},
-		"version on local": {func(f map[string]string) { f["main.tf"] += "module \"l\" {\n  source = \"./l\"\n  version = \"1.0\"\n}\n" }, "Invalid version argument for a local module"},
+		"bad manifest": {func(f map[string]string) { f[".terraform/modules/modules.json"] = "{" }, "is not valid JSON"},
+		"version on local": {func(f map[string]string) {
+			f["main.tf"] += "module \"l\" {\n  source = \"./l\"\n  version = \"1.0\"\n}\n"
+		}, "Invalid version argument for a local module"},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
