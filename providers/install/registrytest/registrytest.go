@@ -49,6 +49,9 @@ type Server struct {
 	// Stalled, and hang until the client goes away.
 	Stall   bool
 	Stalled chan struct{}
+	// Modules maps "NAMESPACE/NAME/PROVIDER" to version -> the
+	// X-Terraform-Get location of the module registry protocol.
+	Modules map[string]map[string]string
 	// Requests counts requests by path.
 	Requests map[string]int
 }
@@ -192,6 +195,39 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	if path == "/.well-known/terraform.json" {
 		writeJSON(map[string]string{"providers.v1": "/v1/providers/", "modules.v1": "/v1/modules/"})
+		return
+	}
+	if rest, ok := strings.CutPrefix(path, "/v1/modules/"); ok {
+		parts := strings.Split(rest, "/")
+		if len(parts) < 4 {
+			http.NotFound(w, r)
+			return
+		}
+		vers, ok := s.Modules[strings.Join(parts[:3], "/")]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		if len(parts) == 4 && parts[3] == "versions" {
+			type ver struct {
+				Version string `json:"version"`
+			}
+			out := []ver{}
+			for v := range vers {
+				out = append(out, ver{v})
+			}
+			sort.Slice(out, func(i, j int) bool { return out[i].Version < out[j].Version })
+			writeJSON(map[string]any{"modules": []any{map[string]any{"versions": out}}})
+			return
+		}
+		if len(parts) == 5 && parts[4] == "download" {
+			if get, ok := vers[parts[3]]; ok {
+				w.Header().Set("X-Terraform-Get", get)
+				w.WriteHeader(http.StatusNoContent)
+				return
+			}
+		}
+		http.NotFound(w, r)
 		return
 	}
 	if rest, ok := strings.CutPrefix(path, "/v1/providers/"); ok {
