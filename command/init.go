@@ -13,6 +13,7 @@ import (
 	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/configs"
 	"github.com/plankit/plankit/depsfile"
+	"github.com/plankit/plankit/initwd"
 	"github.com/plankit/plankit/providers/builtin"
 	"github.com/plankit/plankit/providers/install"
 	"github.com/plankit/plankit/states"
@@ -66,6 +67,14 @@ func Init(m *Meta, chdir string, args []string) int {
 	}
 	wd := workDir(chdir)
 	u := newUI(m, *jsonOut, *noColor)
+	ctx, cancel := context.WithCancel(m.ctx())
+	defer cancel()
+	stop := watchInterrupts(m, u, cancel, nil)
+	defer stop()
+	if ds := installModules(ctx, m, u, wd, *upgrade); ds.HasErrors() {
+		u.diags(ds, Sources{Dir: wd})
+		return ExitError
+	}
 	config, diags := configs.LoadConfigDir(wd)
 	src := Sources{Dir: wd}
 	if config != nil {
@@ -83,11 +92,7 @@ func Init(m *Meta, chdir string, args []string) int {
 	u.line("\n" + u.col.Bold("Initializing provider plugins..."))
 	// Ctrl-C stops the downloads; what was not verified and renamed into
 	// place is removed.
-	ctx, cancel := context.WithCancel(m.ctx())
-	defer cancel()
-	stop := watchInterrupts(m, u, cancel, nil)
 	created, ds := installProviders(ctx, m, u, wd, pluginDirs, *upgrade, *lockfile == "readonly", config, state)
-	stop()
 	diags = append(diags, ds...)
 	if diags.HasErrors() {
 		u.diags(diags, src)
@@ -303,4 +308,18 @@ func (u *ui) bar(m *Meta) io.Writer {
 		return nil
 	}
 	return m.Stdout
+}
+
+// installModules installs the modules the configuration at wd calls
+// (initwd), printing Terraform's "Initializing modules..." section when
+// there are any.
+func installModules(ctx context.Context, m *Meta, u *ui, wd string, upgrade bool) hcl.Diagnostics {
+	started := false
+	return initwd.InstallModules(ctx, wd, initwd.Options{HTTPClient: m.HTTPClient, Upgrade: upgrade, Progress: func(s string) {
+		if !started {
+			u.line(u.col.Bold("Initializing modules..."))
+			started = true
+		}
+		u.line(s)
+	}})
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -137,5 +138,44 @@ func TestInitInterruptLeavesNothing(t *testing.T) {
 	})
 	if len(left) > 0 {
 		t.Errorf("an interrupted init left %q", left)
+	}
+}
+
+func TestInitInstallsGitModule(t *testing.T) {
+	repo := t.TempDir()
+	git := func(args ...string) {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = repo
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.invalid", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.invalid", "GIT_CONFIG_GLOBAL=/dev/null")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	writeFiles(t, repo, map[string]string{"net/main.tf": "resource \"null_resource\" \"n\" {}\noutput \"ok\" { value = \"from git\" }\n"})
+	git("init", "-q", "-b", "main")
+	git("add", "-A")
+	git("commit", "-q", "-m", "net")
+	git("tag", "v1.0.0")
+
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"main.tf": "module \"net\" {\n  source = \"git::file://" + repo + "//net?ref=v1.0.0\"\n}\noutput \"ok\" { value = module.net.ok }\n"})
+	m, out, errb := discoveryMeta(t, &pluginRecorder{})
+	if code := Plan(m, []string{"-chdir=" + dir, "-no-color"}); code != 1 || !strings.Contains(errb.String(), "Run plan init") {
+		t.Fatalf("plan before init: exit %d\n%s", code, errb)
+	}
+	out.Reset()
+	errb.Reset()
+	if code := Plan(m, []string{"-chdir=" + dir, "init", "-no-color"}); code != 0 {
+		t.Fatalf("init: %d\n%s%s", code, out, errb)
+	}
+	if !strings.Contains(out.String(), "Initializing modules...\nDownloading git::file://"+repo+"//net?ref=v1.0.0 for net...\n- net in .terraform/modules/net/net") {
+		t.Errorf("init output:\n%s", out)
+	}
+	out.Reset()
+	if code := Plan(m, []string{"-chdir=" + dir, "-no-color"}); code != 0 {
+		t.Fatalf("plan after init: %d\n%s%s", code, out, errb)
+	}
+	if !strings.Contains(out.String(), "module.net.null_resource.n will be created") {
+		t.Errorf("plan output:\n%s", out)
 	}
 }

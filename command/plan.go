@@ -170,6 +170,12 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 		ui.diags(ds, src)
 		return planResult{code: ExitError}
 	}
+	if f.install {
+		if ds := installModules(m.ctx(), m, ui, wd, false); ds.HasErrors() {
+			ui.diags(ds, src)
+			return planResult{code: ExitError}
+		}
+	}
 	in, warnings := loadPlanInputs(m, wd, f)
 	if in.config != nil {
 		src.Files = in.config.SourceFiles()

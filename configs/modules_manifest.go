@@ -62,7 +62,7 @@ func ManifestKey(p addrs.Module) string { return strings.Join(p, ".") }
 func (d diskSource) remoteDir(p addrs.Module, call *ModuleCall) (string, hcl.Diagnostics) {
 	notInstalled := func(why string) hcl.Diagnostics {
 		return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Module not installed",
-			Detail:  fmt.Sprintf("The module %q has source %q, %s. Install it with terraform init or tofu init (plan init installs providers only), which record it in %s.", call.Name, call.SourceAddr, why, ModulesManifestPath),
+			Detail:  fmt.Sprintf("The module %q has source %q, %s. Run plan init (or terraform init, tofu init) to install it; it is recorded in %s.", call.Name, call.SourceAddr, why, ModulesManifestPath),
 			Subject: call.SourceAddrRange.Ptr()}}
 	}
 	m, err := ReadModulesManifest(d.root)
