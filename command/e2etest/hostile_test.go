@@ -89,6 +89,12 @@ func hostileCases() []hostileCase {
 			want: []string{"indent", "1000000000 spaces"}},
 		{name: "cidrsubnet of 1e300", files: map[string]string{"main.tf": "output \"o\" {\n  value = cidrsubnet(\"10.0.0.0/8\", 8, 1e300)\n}\n"},
 			want: []string{"cidrsubnet", "does not accommodate a subnet numbered"}},
+		{name: "output of 1e600000000", files: map[string]string{"main.tf": "output \"o\" {\n  value = 1e600000000\n}\n"},
+			want: []string{"Number too large", "main.tf", "1e600000000"}},
+		{name: "jsondecode of 1e600000000", files: map[string]string{"main.tf": "output \"o\" {\n  value = jsondecode(file(\"n.json\"))\n}\n", "n.json": "[1e600000000]"},
+			want: []string{"jsondecode", "decimal exponent beyond 100000"}},
+		{name: "heredoc of a million lines", files: map[string]string{"main.tf": "locals {\n  x = <<EOT\n" + strings.Repeat("a\n", 1000000) + "EOT\n}\n"},
+			want: []string{"String too long to parse", "main.tf"}},
 		// Hangs: FIFOs and devices.
 		{name: "FIFO as a .tf file", files: map[string]string{"main.tf": "", "fifo.tf": ""},
 			want: []string{"Failed to read file", "fifo.tf", "named pipe (FIFO)"}},

@@ -37,6 +37,7 @@ func TestDecodeGuards(t *testing.T) {
 		{"json too deep", JSONDecodeFunc, deep("[", "]", 100000), "more than 1000 levels deep"},
 		{"json brackets in strings", JSONDecodeFunc, `["` + strings.Repeat("[", 5000) + `\"x"]`, ""},
 		{"json objects too deep", JSONDecodeFunc, strings.Repeat(`{"a":`, 2000) + "1" + strings.Repeat("}", 2000), "more than 1000 levels deep"},
+		{"json number with a huge exponent", JSONDecodeFunc, `{"a": "1e600000000", "b": 1e600000000}`, "decimal exponent beyond 100000 at byte 26"},
 		{"yaml anchors", YAMLDecodeFunc, "a: &x {b: 1}\nc: *x\nd: *x\n", ""},
 		{"yaml flow too deep", YAMLDecodeFunc, deep("[", "]", 100000), "levels deep"},
 		{"yaml flow over the limit", YAMLDecodeFunc, deep("[", "]", 1500), "more than 1000 levels deep"},
