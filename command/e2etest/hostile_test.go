@@ -291,3 +291,23 @@ func TestUnlistableRoot(t *testing.T) {
 		t.Errorf("says there are no configuration files:\n%s", errb.String())
 	}
 }
+
+// TestSparseState: a 2 GB sparse state file is refused at once
+// by its size, never read (it pushed plankit past 3 GB).
+func TestSparseState(t *testing.T) {
+	t.Parallel()
+	dir := hostileDir(t, map[string]string{"main.tf": ""})
+	f, err := os.Create(filepath.Join(dir, "terraform.tfstate"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(2 << 30); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	r := runHostile(t, dir, "plan", nil, time.Minute, "-no-color")
+	checkHostile(t, r, []string{"terraform.tfstate", "larger than 1 GiB"})
+	if r.maxRSS > 256<<20 {
+		t.Errorf("peak memory %d MiB reading a refused state", r.maxRSS>>20)
+	}
+}
