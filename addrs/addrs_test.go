@@ -236,7 +236,8 @@ func TestInstanceOrdering(t *testing.T) {
 	for _, a := range addrs {
 		got = append(got, a.String())
 	}
-	want := []string{`a.z`, `b.x[2]`, `b.x[10]`, `b.x["a"]`, `b.x["b"]`, `data.a.a`, `module.m.a.a`, `module.m[0].a.a`}
+	// Data sources first, as Terraform orders them.
+	want := []string{`data.a.a`, `a.z`, `b.x[2]`, `b.x[10]`, `b.x["a"]`, `b.x["b"]`, `module.m.a.a`, `module.m[0].a.a`}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Fatalf("order (-want +got):\n%s", d)
 	}

@@ -13,6 +13,9 @@ import (
 const (
 	// DefaultProviderRegistryHost is the host of a source address that names none.
 	DefaultProviderRegistryHost = "registry.terraform.io"
+	// OpenTofuProviderRegistryHost is the host OpenTofu implies instead, and
+	// so the host of the provider addresses in states OpenTofu writes.
+	OpenTofuProviderRegistryHost = "registry.opentofu.org"
 	// BuiltInProviderHost is the host of providers compiled into Terraform itself.
 	BuiltInProviderHost = "terraform.io"
 	// BuiltInProviderNamespace is the namespace of built-in providers.
@@ -55,6 +58,34 @@ func (p Provider) IsZero() bool { return p == Provider{} }
 // IsBuiltIn reports whether p is a built-in provider.
 func (p Provider) IsBuiltIn() bool {
 	return p.Hostname == BuiltInProviderHost && p.Namespace == BuiltInProviderNamespace
+}
+
+// RegistryTwin returns p under the other public registry: the
+// registry.opentofu.org address for a registry.terraform.io one and the
+// other way round; ok is false for any other host. The OpenTofu registry
+// publishes the same providers under the same namespace and type, and
+// OpenTofu itself reads registry.terraform.io addresses in a state as its
+// own, so plankit treats twins as one provider (see Equivalent).
+func (p Provider) RegistryTwin() (twin Provider, ok bool) {
+	switch p.Hostname {
+	case DefaultProviderRegistryHost:
+		p.Hostname = OpenTofuProviderRegistryHost
+	case OpenTofuProviderRegistryHost:
+		p.Hostname = DefaultProviderRegistryHost
+	default:
+		return Provider{}, false
+	}
+	return p, true
+}
+
+// Equivalent reports whether p and o are the same provider, or the same
+// provider under the two public registries' hosts (RegistryTwin).
+func (p Provider) Equivalent(o Provider) bool {
+	if p == o {
+		return true
+	}
+	twin, ok := p.RegistryTwin()
+	return ok && twin == o
 }
 
 // String returns the fully-qualified form hostname/namespace/type.
@@ -195,6 +226,14 @@ func (p AbsProviderConfig) UniqueKey() string { return p.String() }
 // Equal reports whether p and o are the same configuration.
 func (p AbsProviderConfig) Equal(o AbsProviderConfig) bool {
 	return p.Provider == o.Provider && p.Alias == o.Alias && p.Module.Equal(o.Module)
+}
+
+// Equivalent reports whether p and o are the same configuration of
+// equivalent providers (Provider.Equivalent): a state written by OpenTofu
+// names provider["registry.opentofu.org/hashicorp/null"] where plankit's
+// configuration implies provider["registry.terraform.io/hashicorp/null"].
+func (p AbsProviderConfig) Equivalent(o AbsProviderConfig) bool {
+	return p.Provider.Equivalent(o.Provider) && p.Alias == o.Alias && p.Module.Equal(o.Module)
 }
 
 // ParseAbsProviderConfigStr parses the String form of an AbsProviderConfig.

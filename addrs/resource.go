@@ -74,8 +74,9 @@ func (r Resource) ImpliedProvider() string {
 
 func (r Resource) compare(o Resource) int {
 	if r.Mode != o.Mode {
-		// Managed resources list before data sources.
-		if r.Mode == ManagedResourceMode {
+		// Data sources list before managed resources, as in Terraform
+		// (plan rendering, state list).
+		if r.Mode == DataResourceMode {
 			return -1
 		}
 		return 1

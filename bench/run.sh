@@ -29,5 +29,5 @@ measure() { # shape n extra-flags...
 
 echo "# plan (configuration load reported separately)"
 for c in $cases_plan; do measure "${c%%:*}" "${c##*:}"; done
-echo "# plan + apply (state persisted through ApplyOpts.Persist)"
+echo "# plan + apply (final state to ApplyOpts.Persist; the driver's -state FILE persists as the apply command does)"
 for c in $cases_apply; do measure "${c%%:*}" "${c##*:}" -apply; done

@@ -11,13 +11,16 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/backend"
 	"github.com/plankit/plankit/command/render"
 	"github.com/plankit/plankit/configs"
+	"github.com/plankit/plankit/internal/procgroup"
 	"github.com/plankit/plankit/planfile"
 	"github.com/plankit/plankit/plans"
+	"github.com/plankit/plankit/providers"
 	"github.com/plankit/plankit/states"
 	"github.com/plankit/plankit/states/statefile"
-	"github.com/plankit/plankit/states/statemgr"
 	"github.com/plankit/plankit/terraform"
 	"github.com/plankit/plankit/tfdiags"
 )
@@ -38,6 +41,9 @@ func Apply(m *Meta, args []string) (code int) {
 		fmt.Fprint(m.Stdout, applyUsage)
 		return ExitOK
 	}
+	if len(rest) > 0 && (rest[0] == "-version" || rest[0] == "--version" || rest[0] == "-v") {
+		return VersionCmd(m, chdir, rest[1:])
+	}
 	var f applyFlags
 	fs := newFlagSetT("apply", m.Stderr, applyUsage)
 	f.planFlags.register(fs)
@@ -50,6 +56,12 @@ func Apply(m *Meta, args []string) (code int) {
 		f.chdir = chdir
 	}
 	if msg := f.check(); msg != "" {
+		return usageError(m, msg)
+	}
+	if msg := checkApplyOptions(fs, &f); msg != "" {
+		return usageError(m, msg)
+	}
+	if msg := checkPlanOptions(&f.planFlags); msg != "" {
 		return usageError(m, msg)
 	}
 	if fs.NArg() > 1 {
@@ -122,11 +134,23 @@ func applyPlanFile(m *Meta, ui *ui, wd, file string, f *applyFlags) int {
 		ui.diags(planFileDiags(err), src)
 		return ExitError
 	}
-	if ds := providerMismatch(locks, config, m.providerFactories(wd)); ds.HasErrors() {
+	// Every installed provider is checked against the archive's lock
+	// file here, before any provider process starts.
+	var prior *states.State
+	if sf != nil {
+		prior = sf.State
+	}
+	factories, ds := resolveApplyProviders(m, wd, f.pluginDirs, config, prior, locks)
+	if ds.HasErrors() {
 		ui.diags(ds, src)
 		return ExitError
 	}
-	return applyPlan(m, ui, wd, f, plan, config, sf, src)
+	be, err := r.ReadBackend()
+	if err != nil {
+		ui.diags(planFileDiags(err), src)
+		return ExitError
+	}
+	return applyPlan(m, ui, wd, f, plan, config, sf, be, src, factories)
 }
 
 // planAndApply plans in-process, shows the plan, asks for approval
@@ -156,7 +180,7 @@ func planAndApply(m *Meta, ui *ui, wd string, f *applyFlags) int {
 		}
 		fmt.Fprintln(m.Stdout)
 	}
-	return applyPlan(m, ui, wd, f, res.plan, res.config, res.sf, Sources{Dir: wd, Files: res.config.SourceFiles()})
+	return applyPlan(m, ui, wd, f, res.plan, res.config, res.sf, nil, Sources{Dir: wd, Files: res.config.SourceFiles()}, res.factories)
 }
 
 // applyPlan checks the state against the plan's, then applies with state
@@ -164,14 +188,17 @@ func planAndApply(m *Meta, ui *ui, wd string, f *applyFlags) int {
 // locked, and released on every return), checkStateMatches and the
 // no-change shortcut (nothing has started yet), runCoreApply (providers run
 // and every snapshot is persisted), stateSaver.saveFinal and reportApply.
-func applyPlan(m *Meta, ui *ui, wd string, f *applyFlags, plan *plans.Plan, config *configs.Config, sf *statefile.File, src Sources) (code int) {
+// fromPlan is the archive's record of its backend and workspace (nil
+// without a saved plan, or from an archive that has none).
+func applyPlan(m *Meta, ui *ui, wd string, f *applyFlags, plan *plans.Plan, config *configs.Config, sf *statefile.File, fromPlan *planfile.Backend, src Sources, factories map[addrs.Provider]providers.Factory) (code int) {
 	ctx, cancel := context.WithCancel(m.ctx())
 	defer cancel()
-	spath, mgr, lock, ds := lockApplyState(ctx, ui, wd, f, config, src)
+	target, mgr, lock, ds := lockApplyState(ctx, m, ui, wd, f, config, fromPlan, src)
 	if ds.HasErrors() {
 		ui.diags(ds, src)
 		return ExitError
 	}
+	ui.diags(ds, src) // a recovered journal
 	defer func() {
 		// A lock left behind blocks the next run: that is an error too.
 		if failed := lock.unlock(); failed {
@@ -182,6 +209,7 @@ func applyPlan(m *Meta, ui *ui, wd string, f *applyFlags, plan *plans.Plan, conf
 		ui.diags(ds, src)
 		return ExitError
 	}
+	ui.diags(stateElsewhereWarning(plan, target.localPath(), mgr.StateFile(), sf), src)
 	counts := render.CountChanges(plan.Changes)
 	destroy := plan.UIMode == plans.DestroyMode
 	if !planHasChanges(plan) {
@@ -189,16 +217,19 @@ func applyPlan(m *Meta, ui *ui, wd string, f *applyFlags, plan *plans.Plan, conf
 		return ExitOK
 	}
 
-	saver := &stateSaver{mgr: mgr, wd: wd, spath: spath, dump: applyDump(m, ui)}
+	saver := &stateSaver{mgr: mgr, wd: wd, spath: mgr.Describe(), remote: target.remote(), dump: applyDump(m, ui)}
+	procs := &procgroup.Set{}
 	stop := watchInterrupts(m, ui, cancel, func() {
-		// The second Ctrl-C exits at once: save the last snapshot and
-		// release the lock on the way out.
+		// The second Ctrl-C exits at once: kill the provisioners still
+		// running, save the last snapshot and release the lock on the way
+		// out.
+		procs.KillAll()
 		ui.diags(saver.flushLast(), src)
 		lock.unlock()
 	})
 	defer stop()
 
-	newState, applyDiags, ok := runCoreApply(ctx, m, ui, wd, f, plan, config, saver, src)
+	newState, applyDiags, ok := runCoreApply(ctx, m, ui, wd, f, plan, config, saver, target.ws, src, factories, procs)
 	if !ok {
 		return ExitError
 	}
@@ -210,16 +241,16 @@ func applyPlan(m *Meta, ui *ui, wd string, f *applyFlags, plan *plans.Plan, conf
 // lockApplyState opens the state apply writes to and takes its lock
 // (unless -lock=false). When it returns no errors, the caller owns the
 // lock and must release it through heldLock.unlock.
-func lockApplyState(ctx context.Context, ui *ui, wd string, f *applyFlags, config *configs.Config, src Sources) (string, *statemgr.Filesystem, *heldLock, hcl.Diagnostics) {
-	spath, diags := statePath(wd, f.state, config)
+func lockApplyState(ctx context.Context, m *Meta, ui *ui, wd string, f *applyFlags, config *configs.Config, fromPlan *planfile.Backend, src Sources) (*backendSettings, backend.StateMgr, *heldLock, hcl.Diagnostics) {
+	target, diags := resolveBackend(m, wd, config, f.state, f.backendConfig, fromPlan)
 	if diags.HasErrors() {
-		return "", nil, nil, diags
+		return nil, nil, nil, diags
 	}
-	mgr, release, ds := openState(ctx, spath, f.lock, f.lockTimeout, "OperationTypeApply")
+	mgr, release, ds := openBackendState(ctx, target, f.lock, f.lockTimeout, "OperationTypeApply")
 	if ds.HasErrors() {
-		return "", nil, nil, ds
+		return nil, nil, nil, ds
 	}
-	return spath, mgr, &heldLock{release: release, ui: ui, src: src}, nil
+	return target, mgr, &heldLock{release: release, ui: ui, src: src}, ds
 }
 
 // heldLock releases a state lock exactly once, from whichever comes first:
@@ -257,89 +288,14 @@ func applyDump(m *Meta, ui *ui) io.Writer {
 	return m.Stdout
 }
 
-// stateSaver writes the state snapshots the core hands over during apply
-// and keeps the last one, so that a second Ctrl-C, or a core that gives up
-// without a final state, still has a state to save. Its mutex serialises
-// writes between the background persister, the final write and the second
-// Ctrl-C.
-type stateSaver struct {
-	mu    sync.Mutex
-	mgr   *statemgr.Filesystem
-	last  *states.State
-	wd    string
-	spath string
-	dump  io.Writer
-}
-
-// persist writes s to the state file; the core calls it as objects change.
-func (s *stateSaver) persist(st *states.State) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.write(st)
-}
-
-// write records st as the last snapshot and writes it. s.mu must be held.
-func (s *stateSaver) write(st *states.State) error {
-	s.last = st
-	if err := s.mgr.WriteState(st); err != nil {
-		return err
-	}
-	return s.mgr.PersistState()
-}
-
-// lastSnapshot is the last state handed to persist, or nil.
-func (s *stateSaver) lastSnapshot() *states.State {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.last
-}
-
-// flushLast writes the last snapshot again (the second Ctrl-C), and when
-// that fails saves a recovery copy; it returns what to report.
-func (s *stateSaver) flushLast() hcl.Diagnostics {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.last == nil {
-		return nil
-	}
-	if err := s.write(s.last); err != nil {
-		return s.saveRecovery(s.last, err)
-	}
-	return nil
-}
-
-// saveRecovery reports that writing st failed with err and saves st to a
-// recovery file (or prints it), returning the diagnostics that say where.
-func (s *stateSaver) saveRecovery(st *states.State, err error) hcl.Diagnostics {
-	return append(hcl.Diagnostics{stateWriteFailed(s.spath, err)}, saveErroredState(s.wd, s.spath, s.mgr.StateFile(), st, s.dump)...)
-}
-
-// saveFinal writes the state the apply ended with and returns it; when
-// the core gave up without one, it writes and returns the last snapshot
-// persisted along the way, so a failed write of that is not lost either.
-// A failed write leaves a recovery copy and returns the errors that say
-// where it is.
-func (s *stateSaver) saveFinal(final *states.State) (*states.State, hcl.Diagnostics) {
-	if final == nil {
-		final = s.lastSnapshot()
-	}
-	if final == nil {
-		return nil, nil
-	}
-	if err := s.persist(final); err != nil {
-		return final, s.saveRecovery(final, err)
-	}
-	return final, nil
-}
-
 // runCoreApply starts the core and applies the plan, persisting through
 // saver. ok is false when the core could not be started (the errors are
 // already shown); otherwise the diagnostics name the instances that never
 // started.
-func runCoreApply(ctx context.Context, m *Meta, ui *ui, wd string, f *applyFlags, plan *plans.Plan, config *configs.Config, saver *stateSaver, src Sources) (*states.State, hcl.Diagnostics, bool) {
+func runCoreApply(ctx context.Context, m *Meta, ui *ui, wd string, f *applyFlags, plan *plans.Plan, config *configs.Config, saver *stateSaver, workspace string, src Sources, factories map[addrs.Provider]providers.Factory, procs *procgroup.Set) (*states.State, hcl.Diagnostics, bool) {
 	hook := newApplyHook(ui.out, ui.json)
 	maxInst, _ := envMaxInstances(m.Env) // checked with the other inputs (loadPlanInputs)
-	core, ds := terraform.NewContext(&terraform.ContextOpts{Providers: m.providerFactories(wd), Parallelism: f.parallelism, Hooks: []terraform.Hook{hook}, WorkingDir: wd, MaxInstances: maxInst})
+	core, ds := terraform.NewContext(&terraform.ContextOpts{Providers: factories, Parallelism: f.parallelism, Hooks: []terraform.Hook{hook}, WorkingDir: wd, MaxInstances: maxInst, Workspace: workspace})
 	if ds.HasErrors() {
 		ui.diags(ds, src)
 		return nil, nil, false
@@ -351,7 +307,7 @@ func runCoreApply(ctx context.Context, m *Meta, ui *ui, wd string, f *applyFlags
 		ui.diags(ds, src)
 		return nil, nil, false
 	}
-	newState, diags := core.Apply(ctx, plan, config, &terraform.ApplyOpts{Persist: saver.persist, Timestamp: clock})
+	newState, diags := core.Apply(ctx, plan, config, &terraform.ApplyOpts{State: saver, Timestamp: clock, Processes: procs})
 	hook.stopAll()
 	hook.mu.Lock()
 	diags = withSkippedInstances(diags, plan.Changes, hook.started)

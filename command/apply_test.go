@@ -87,21 +87,6 @@ func TestApplyRefusesBeforeProviders(t *testing.T) {
 		rewriteArchive(t, fresh, out, func(a *planfile.CreateArgs) { a.DependencyLocks = edit(a.DependencyLocks) })
 		return out
 	}
-	null := addrs.NewDefaultProvider("null")
-	otherVersion := rewriteLocks("version.tfplan", func(l *depsfile.Locks) *depsfile.Locks {
-		l.SetProvider(null, "3.2.1", "", nil)
-		return l
-	})
-	unlocked := rewriteLocks("unlocked.tfplan", func(l *depsfile.Locks) *depsfile.Locks {
-		nl := depsfile.NewLocks()
-		for p, pl := range l.AllProviders() {
-			if p != null {
-				nl.SetProvider(p, pl.Version(), pl.VersionConstraints(), pl.Hashes())
-			}
-		}
-		return nl
-	})
-
 	// A state of another lineage at stateB.
 	stateB := filepath.Join(dir, "b.tfstate")
 	other := states.NewState()
@@ -136,27 +121,9 @@ func TestApplyRefusesBeforeProviders(t *testing.T) {
 		t.Errorf("%d provider factory calls before refusing a bad signature, want 0", n)
 	}
 
-	tests := []struct {
-		name, plan, state string
-		drop              []addrs.Provider
-		want              string
-	}{
-		{"locked version differs", otherVersion, stateA, nil, "Provider version does not match the plan"},
-		{"provider missing from lock file", unlocked, stateA, nil, "Provider missing from the plan's lock file"},
-		{"locked provider not available", fresh, stateA, []addrs.Provider{null}, "Provider not available"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			calls.Store(0)
-			code, stderr := apply(tt.plan, tt.state, tt.drop...)
-			if code != ExitError || !strings.Contains(stderr, tt.want) {
-				t.Errorf("exit %d, want 1 with %q; stderr:\n%s", code, tt.want, stderr)
-			}
-			if n := calls.Load(); n != 0 {
-				t.Errorf("%d provider factory calls before the refusal, want 0", n)
-			}
-		})
-	}
+	// Lock files that do not match the providers at hand are refused
+	// before any provider starts too: TestApplyRefusesLockMismatch, on
+	// discovered plugin packages.
 	if _, err := os.Stat(filepath.Join(outDir, "f.txt")); !os.IsNotExist(err) {
 		t.Fatalf("a refused apply created an object: %v", err)
 	}

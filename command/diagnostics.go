@@ -63,7 +63,7 @@ func (s Sources) hclFiles(diags hcl.Diagnostics) map[string]*hcl.File {
 func parseForContext(name string, src []byte) *hcl.File {
 	var f *hcl.File
 	isJSON := strings.HasSuffix(name, ".json")
-	parse := isJSON || strings.HasSuffix(name, ".tf") || strings.HasSuffix(name, ".tfvars") || strings.HasSuffix(name, ".hcl")
+	parse := isJSON || strings.HasSuffix(name, ".tf") || strings.HasSuffix(name, ".tofu") || strings.HasSuffix(name, ".tfvars") || strings.HasSuffix(name, ".hcl")
 	if parse && (configs.CheckText(name, src).HasErrors() || configs.CheckNesting(name, src, isJSON).HasErrors()) {
 		parse = false
 	}
@@ -119,7 +119,7 @@ func WriteDiagnostics(w io.Writer, diags hcl.Diagnostics, src Sources, color boo
 			body += "\n\n" + wrapDetail(detail, width)
 		}
 		if !color {
-			fmt.Fprintf(w, "\n%s\n\n", body)
+			fmt.Fprintf(w, "\n%s\n", body)
 			continue
 		}
 		edge := "\x1b[31m" // red for errors
@@ -252,7 +252,7 @@ func (v *JSONView) Emit(level, typ, message string, fields map[string]any) {
 		now = v.Now
 	}
 	obj := map[string]any{
-		"@level": level, "@message": message, "@module": "plankit.ui",
+		"@level": level, "@message": message, "@module": "terraform.ui",
 		"@timestamp": now().UTC().Format("2006-01-02T15:04:05.000000Z07:00"), "type": typ,
 	}
 	for k, val := range fields {

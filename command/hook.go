@@ -172,8 +172,8 @@ func (h *applyHook) PreApply(addr addrs.AbsResourceInstance, dk addrs.DeposedKey
 		msg += " [" + idKey + "=" + idVal + "]"
 	}
 	if h.json != nil {
-		h.json.Emit("info", "apply_start", msg, map[string]any{"hook": map[string]any{
-			"resource": resourceJSON(addr), "action": actionWord(action), "id_key": idKey, "id_value": idVal}})
+		h.json.Emit("info", "apply_start", msg, map[string]any{"hook": withID(map[string]any{
+			"resource": resourceJSON(addr), "action": actionWord(action)}, idKey, idVal)})
 	} else {
 		fmt.Fprintln(h.w, msg)
 	}
@@ -238,9 +238,9 @@ func (h *applyHook) PostApply(addr addrs.AbsResourceInstance, dk addrs.DeposedKe
 		msg += " [" + idKey + "=" + idVal + "]"
 	}
 	if h.json != nil {
-		h.json.Emit("info", "apply_complete", msg, map[string]any{"hook": map[string]any{
-			"resource": resourceJSON(addr), "action": actionWord(o.action), "id_key": idKey, "id_value": idVal,
-			"elapsed_seconds": int(elapsed.Seconds())}})
+		h.json.Emit("info", "apply_complete", msg, map[string]any{"hook": withID(map[string]any{
+			"resource": resourceJSON(addr), "action": actionWord(o.action),
+			"elapsed_seconds": int(elapsed.Seconds())}, idKey, idVal)})
 	} else {
 		fmt.Fprintln(h.w, msg)
 	}

@@ -28,15 +28,20 @@ type Meta struct {
 	// colour and progress need one; apply without a plan asks for "yes"
 	// only on one.
 	StdinTTY, StdoutTTY, StderrTTY bool
-	// Env is the process environment as KEY=VALUE (TF_VAR_ values).
+	// Env is the process environment as KEY=VALUE (TF_VAR_ values; HOME,
+	// TF_CLI_CONFIG_FILE, TF_PLUGIN_CACHE_DIR, TF_DATA_DIR for discovery).
 	Env []string
-	// Providers are the provider factories available to the core, used
-	// when ProvidersIn is nil (tests pass doubles here).
+	// Providers, when set, is the fixed set of provider factories plan
+	// and apply use, with no discovery (tests pass doubles here).
 	Providers map[addrs.Provider]providers.Factory
 	// ProvidersIn, when set, builds the provider factories for a working
 	// directory (the absolute -chdir directory), so in-process providers
 	// resolve relative paths there as Terraform's do (builtin.FactoriesIn).
 	ProvidersIn func(workingDir string) map[addrs.Provider]providers.Factory
+	// Plugins starts provider plugins found by discovery (cli wires it to
+	// providers/plugin). Discovery (providers/install) runs when Providers
+	// is nil: plugins first, then the built-ins ProvidersIn serves.
+	Plugins PluginFactory
 	// Interrupts delivers one value per Ctrl-C (SIGINT/SIGTERM); nil when
 	// signals are not wired.
 	Interrupts <-chan struct{}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -16,6 +15,7 @@ import (
 	"github.com/plankit/plankit/planfile"
 	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/providers"
+	"github.com/plankit/plankit/providers/builtin"
 	"github.com/plankit/plankit/states"
 	"github.com/plankit/plankit/states/statefile"
 	"github.com/plankit/plankit/terraform"
@@ -40,7 +40,9 @@ type planFlags struct {
 	refresh          bool
 	detailedExitcode bool
 	signKey          string
-	inline           bool // apply without a plan file
+	pluginDirs       multiFlag
+	backendConfig    multiFlag // -backend-config KEY=VALUE or FILE
+	inline           bool      // apply without a plan file
 }
 
 func (f *planFlags) register(fs *flagSet) {
@@ -55,6 +57,8 @@ func (f *planFlags) register(fs *flagSet) {
 	fs.BoolVar(&f.refresh, "refresh", true, "refresh remote objects before planning")
 	fs.BoolVar(&f.detailedExitcode, "detailed-exitcode", false, "exit 0 when no changes, 1 on error, 2 when there are changes")
 	fs.StringVar(&f.signKey, "sign-key", "", "sign the plan archive with this ed25519 private key file")
+	fs.Var(&f.pluginDirs, "plugin-dir", "look for provider plugins in this filesystem mirror directory first (repeatable)")
+	fs.Var(&f.backendConfig, "backend-config", "backend setting KEY=VALUE, or a file of them (repeatable)")
 }
 
 // Plan runs the plan binary: `plan [options]`, or one of its
@@ -72,6 +76,20 @@ func Plan(m *Meta, args []string) (code int) {
 			return Diff(m, chdir, rest[1:])
 		case "force-unlock":
 			return ForceUnlock(m, chdir, rest[1:])
+		case "workspace":
+			return Workspace(m, chdir, rest[1:])
+		case "providers":
+			return Providers(m, chdir, rest[1:])
+		case "version", "-version", "--version", "-v":
+			return VersionCmd(m, chdir, rest[1:])
+		case "validate":
+			return Validate(m, chdir, rest[1:])
+		case "output":
+			return Output(m, chdir, rest[1:])
+		case "state":
+			return StateCmd(m, chdir, rest[1:])
+		case "fmt":
+			return Fmt(m, chdir, rest[1:])
 		case "help", "-help", "--help", "-h":
 			fmt.Fprint(m.Stdout, planUsage)
 			return ExitOK
@@ -95,10 +113,17 @@ func Plan(m *Meta, args []string) (code int) {
 	if f.destroy && f.refreshOnly {
 		return usageError(m, "-destroy and -refresh-only are mutually exclusive")
 	}
+	if msg := checkPlanOptions(&f); msg != "" {
+		return usageError(m, msg)
+	}
 	ui := newUI(m, f.json, f.noColor)
 	wd := workDir(f.chdir)
 	if st, err := os.Stat(wd); err != nil || !st.IsDir() {
 		ui.diags(hcl.Diagnostics{tfdiags.Errorf("Invalid -chdir directory", "The directory %q does not exist or is not a directory.", wd)}, Sources{})
+		return ExitError
+	}
+	if ds := checkSignKey(wd, &f); ds.HasErrors() {
+		ui.diags(ds, Sources{})
 		return ExitError
 	}
 	res := runPlan(m, ui, wd, &f)
@@ -120,6 +145,9 @@ type planResult struct {
 	sf *statefile.File
 	// inline is set by apply without a plan file: no "-out" advice.
 	inline bool
+	// factories serve the providers the plan used (apply without a plan
+	// file applies with the same ones).
+	factories map[addrs.Provider]providers.Factory
 }
 
 // runPlan loads everything, plans, renders and writes the archive. The
@@ -146,11 +174,12 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 	stopInterrupts := watchInterrupts(m, ui, cancel, nil)
 	defer stopInterrupts()
 
-	mgr, release, ds := openState(ctx, in.spath, f.lock, f.lockTimeout, "OperationTypePlan")
+	mgr, release, ds := openBackendState(ctx, in.backend, f.lock, f.lockTimeout, "OperationTypePlan")
 	if ds.HasErrors() {
 		ui.diags(append(warnings, ds...), src)
 		return planResult{code: ExitError}
 	}
+	warnings = append(warnings, ds...) // a recovered journal
 	defer func() {
 		// A lock left behind blocks the next run: that is an error too.
 		if ds := release(); ds.HasErrors() {
@@ -164,15 +193,24 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 	}
 	sf := mgr.StateFile()
 
+	resolved, ds := resolvePlanProviders(m, ui, wd, f.pluginDirs, in.config, prior)
+	warnings = append(warnings, ds...)
+	if ds.HasErrors() {
+		ui.diags(warnings, src)
+		return planResult{code: ExitError}
+	}
+	in.factories = resolved.factories
 	plan, ds := runCorePlan(ctx, m, wd, f, in, prior)
+	recordPlanContext(plan, in.backend.localPath(), in.clock)
+	ds = append(ds, replaceWarnings(plan, in.replace)...)
 	if !showPlan(ui, plan, append(warnings, ds...), len(in.targets) > 0, src) {
 		return planResult{code: ExitError}
 	}
-	if ds := savePlanOutput(m, ui, wd, f, plan, in.config, sf); ds.HasErrors() {
+	if ds := savePlanOutput(m, ui, wd, f, plan, in.config, sf, resolved.locks, in.backend.record()); ds.HasErrors() {
 		ui.diags(ds, src)
 		return planResult{code: ExitError}
 	}
-	return planResult{code: ExitOK, changes: planHasChanges(plan), plan: plan, config: in.config, sf: sf}
+	return planResult{code: ExitOK, changes: planHasChanges(plan), plan: plan, config: in.config, sf: sf, factories: resolved.factories}
 }
 
 // refuseEmptyConfig refuses to plan a directory without configuration
@@ -192,7 +230,7 @@ func refuseEmptyConfig(wd string, f *planFlags) hcl.Diagnostics {
 	}
 	abs, _ := filepath.Abs(wd)
 	return hcl.Diagnostics{tfdiags.Errorf("No configuration files",
-		"There are no .tf or .tf.json files in %s\n\nPlanning without a configuration would mark everything in the state for destruction, which is rarely what is wanted. To destroy everything, plan with -destroy; otherwise run in the directory of the configuration, or pass -chdir=DIR.", abs)}
+		"There are no .tf, .tf.json, .tofu or .tofu.json files in %s\n\nPlanning without a configuration would mark everything in the state for destruction, which is rarely what is wanted. To destroy everything, plan with -destroy; otherwise run in the directory of the configuration, or pass -chdir=DIR.", abs)}
 }
 
 // planInputs is everything a plan needs from the configuration directory,
@@ -203,7 +241,9 @@ type planInputs struct {
 	targets []addrs.Targetable
 	replace []addrs.AbsResourceInstance
 	clock   func() time.Time
-	spath   string
+	// factories serve the providers, once resolved.
+	factories map[addrs.Provider]providers.Factory
+	backend   *backendSettings
 }
 
 // loadPlanInputs loads the configuration and then every input the flags
@@ -225,7 +265,7 @@ func loadPlanInputs(m *Meta, wd string, f *planFlags) (planInputs, hcl.Diagnosti
 	diags = append(diags, ds...)
 	in.clock, ds = planClock(m.Env)
 	diags = append(diags, ds...)
-	in.spath, ds = statePath(wd, f.state, config)
+	in.backend, ds = resolveBackend(m, wd, config, f.state, f.backendConfig, nil)
 	diags = append(diags, ds...)
 	_, ds = envMaxInstances(m.Env)
 	diags = append(diags, ds...)
@@ -246,12 +286,17 @@ func runCorePlan(ctx context.Context, m *Meta, wd string, f *planFlags, in planI
 	if m.StderrTTY && !f.json {
 		progress = &progressHook{w: m.Stderr}
 		hooks = append(hooks, progress)
+	} else if !f.json {
+		hooks = append(hooks, &refreshLog{w: m.Stdout})
+	}
+	if f.json {
+		hooks = append(hooks, &refreshLog{json: &JSONView{W: m.Stdout}})
 	}
 	// The working directory is the -chdir directory, as if the process
 	// had changed into it (Terraform does): path.cwd, abspath and the
 	// file functions resolve against it.
 	maxInst, _ := envMaxInstances(m.Env) // checked with the other inputs (loadPlanInputs)
-	core, ds := terraform.NewContext(&terraform.ContextOpts{Providers: m.providerFactories(wd), Parallelism: f.parallelism, Hooks: hooks, WorkingDir: wd, MaxInstances: maxInst})
+	core, ds := terraform.NewContext(&terraform.ContextOpts{Providers: in.factories, Parallelism: f.parallelism, Hooks: hooks, WorkingDir: wd, MaxInstances: maxInst, Workspace: in.backend.ws})
 	if ds.HasErrors() {
 		return nil, ds
 	}
@@ -295,17 +340,17 @@ func showPlan(ui *ui, plan *plans.Plan, diags hcl.Diagnostics, targeted bool, sr
 // savePlanOutput writes the archive for -out and says how to apply it,
 // or notes that an unsaved plan may not be what apply does (not for
 // -json, nor for apply without a plan file).
-func savePlanOutput(m *Meta, ui *ui, wd string, f *planFlags, plan *plans.Plan, config *configs.Config, sf *statefile.File) hcl.Diagnostics {
+func savePlanOutput(m *Meta, ui *ui, wd string, f *planFlags, plan *plans.Plan, config *configs.Config, sf *statefile.File, locks *depsfile.Locks, be *planfile.Backend) hcl.Diagnostics {
 	if f.out != "" {
 		out := resolve(wd, f.out)
-		if ds := writePlanFile(out, f.signKey, wd, plan, config, sf, m); ds.HasErrors() {
+		if ds := writePlanFile(out, f.signKey, wd, plan, config, sf, locks, be); ds.HasErrors() {
 			return ds
 		}
 		if !f.json {
-			fmt.Fprintf(ui.out, "\n%s\n\nSaved the plan to: %s\n\nTo perform exactly these actions, run the following command to apply:\n    apply %q\n",
-				ui.col.Gray(hr), f.out, f.out)
+			fmt.Fprintf(ui.out, "\n%s\n\nSaved the plan to: %s\n\nTo perform exactly these actions, run the following command to apply:\n    %s\n",
+				ui.col.Gray(hr), f.out, applyHint(f))
 		}
-	} else if !f.json && !f.inline {
+	} else if !f.json && !f.inline && planHasChanges(plan) {
 		fmt.Fprintf(ui.out, "\n%s\n\nNote: You didn't use the -out option to save this plan, so plankit can't\nguarantee to take exactly these actions if you run \"apply\" now.\n", ui.col.Gray(hr))
 	}
 	return nil
@@ -331,12 +376,9 @@ func planHasChanges(p *plans.Plan) bool {
 
 // writePlanFile writes the archive: the plan, the prior and previous-run
 // states with the lineage and serial they came from, the configuration
-// snapshot and the provider locks.
-func writePlanFile(out, signKey, wd string, plan *plans.Plan, config *configs.Config, sf *statefile.File, m *Meta) hcl.Diagnostics {
-	locks, diags := planLocks(wd, config, m)
-	if diags.HasErrors() {
-		return diags
-	}
+// snapshot, the provider locks and the backend and workspace (be).
+func writePlanFile(out, signKey, wd string, plan *plans.Plan, config *configs.Config, sf *statefile.File, locks *depsfile.Locks, be *planfile.Backend) hcl.Diagnostics {
+	var diags hcl.Diagnostics
 	lineage, serial := "", uint64(0)
 	if sf != nil {
 		lineage, serial = sf.Lineage, sf.Serial
@@ -347,6 +389,7 @@ func writePlanFile(out, signKey, wd string, plan *plans.Plan, config *configs.Co
 		PreviousRunStateFile: &statefile.File{Lineage: lineage, Serial: serial, State: plan.PrevRunState},
 		ConfigSnapshot:       config.Snapshot(),
 		DependencyLocks:      locks,
+		Backend:              be,
 	}
 	if signKey != "" {
 		key, err := planfile.LoadSigningKey(resolve(wd, signKey))
@@ -364,75 +407,38 @@ func writePlanFile(out, signKey, wd string, plan *plans.Plan, config *configs.Co
 	return diags
 }
 
-// planLocks returns the dependency locks to record in the archive: the
-// working directory's .terraform.lock.hcl when there is one (a Terraform
-// project's lock file is read as is), with every provider plankit runs
-// in-process recorded at the version it provides and no hashes, since no
-// package was downloaded. Built-in terraform.io/builtin providers are never
-// locked, as in Terraform. O(providers).
-func planLocks(wd string, config *configs.Config, m *Meta) (*depsfile.Locks, hcl.Diagnostics) {
-	factories := m.providerFactories(wd)
-	locks := depsfile.NewLocks()
-	var diags hcl.Diagnostics
-	path := filepath.Join(wd, ".terraform.lock.hcl")
-	if _, err := os.Stat(path); err == nil {
-		locks, diags = depsfile.LoadLocksFromFile(path)
-		if diags.HasErrors() {
-			return nil, diags
-		}
-	}
-	for _, p := range config.ProviderTypes() {
-		if p.IsBuiltIn() {
-			continue
-		}
-		if _, ok := factories[p]; !ok {
-			continue
-		}
-		constraints := ""
-		if l := locks.Provider(p); l != nil {
-			constraints = l.VersionConstraints()
-		}
-		locks.SetProvider(p, Version, constraints, nil)
-	}
-	return locks, diags
-}
-
-// providerMismatch compares an archive's lock file with the configuration
-// it carries and the providers this binary has, before any provider is
-// started: every provider the configuration needs (built-ins aside) must
-// be locked, and every locked provider must be available here at the
-// locked version (the in-process providers report plankit's Version).
-// O(providers).
+// providerMismatch is apply's provider check when Meta gives a fixed
+// provider map (tests): every provider the configuration needs, except
+// those a built-in serves, must be locked, available here and locked at
+// plankit's Version (the version legacyLocks records). Lock entries the
+// configuration does not need are ignored. O(providers).
 func providerMismatch(locks *depsfile.Locks, config *configs.Config, factories map[addrs.Provider]providers.Factory) hcl.Diagnostics {
 	if locks == nil {
 		locks = depsfile.NewLocks()
 	}
 	var diags hcl.Diagnostics
-	if config != nil {
-		for _, p := range config.ProviderTypes() {
-			if p.IsBuiltIn() || locks.Provider(p) != nil {
-				continue
-			}
+	if config == nil {
+		return nil
+	}
+	builtins := builtin.Versions()
+	for _, p := range config.ProviderTypes() {
+		if _, ok := builtins[p]; ok || p.IsBuiltIn() {
+			continue
+		}
+		lock := locks.Provider(p)
+		if lock == nil {
 			diags = append(diags, tfdiags.Errorf("Provider missing from the plan's lock file",
 				"The configuration in the plan needs provider %s, but the plan's dependency lock file does not record it, so the plan cannot say which version it was made with. Plan again to record it.", p.ForDisplay()))
+			continue
 		}
-	}
-	all := locks.AllProviders()
-	ps := make([]addrs.Provider, 0, len(all))
-	for p := range all {
-		ps = append(ps, p)
-	}
-	sort.Slice(ps, func(i, j int) bool { return ps[i].String() < ps[j].String() })
-	for _, p := range ps {
-		lock := all[p]
 		if _, ok := factories[p]; !ok {
 			diags = append(diags, tfdiags.Errorf("Provider not available",
-				"The plan was made with provider %s %s, which this plankit does not provide. Apply the plan with the plankit that made it, or plan again.", p.ForDisplay(), lock.Version()))
+				"The plan was made with provider %s %s, which is not available here. Apply with the same providers the plan was made with, or plan again.", p.ForDisplay(), lock.Version()))
 			continue
 		}
 		if lock.Version() != Version {
 			diags = append(diags, tfdiags.Errorf("Provider version does not match the plan",
-				"The plan was made with provider %s %s, but this plankit provides version %s. Apply the plan with the same plankit version that made it, or plan again.", p.ForDisplay(), lock.Version(), Version))
+				"The plan was made with provider %s %s, but the one here is version %s. Apply with the same providers the plan was made with, or plan again.", p.ForDisplay(), lock.Version(), Version))
 		}
 	}
 	return diags

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"reflect"
 	"sort"
 	"strings"
@@ -14,6 +15,7 @@ import (
 	"github.com/plankit/plankit/command/jsonplan"
 	"github.com/plankit/plankit/command/render"
 	"github.com/plankit/plankit/configs"
+	"github.com/plankit/plankit/depsfile"
 	"github.com/plankit/plankit/planfile"
 	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/states"
@@ -55,7 +57,7 @@ func planFileDiags(err error) hcl.Diagnostics {
 
 // Show is `plan show [-json] [-no-color] FILE`.
 func Show(m *Meta, chdir string, args []string) int {
-	fs := newFlagSetT("plan show", m.Stderr, showUsage)
+	fs := newSubFlagSet("plan show", showUsage, chdir)
 	jsonOut := fs.Bool("json", false, "print Terraform's JSON plan representation")
 	noColor := fs.Bool("no-color", false, "disable colour")
 	if code, ok := fs.parse(m, args); !ok {
@@ -64,7 +66,7 @@ func Show(m *Meta, chdir string, args []string) int {
 	if fs.NArg() != 1 {
 		return usageError(m, "plan show needs exactly one plan file")
 	}
-	wd := workDir(chdir)
+	wd := workDir(fs.chdir)
 	u := &ui{out: m.Stdout, errw: m.Stderr, col: render.Colorizer{Enabled: !*noColor && m.StdoutTTY}}
 	r, p, diags := readArchive(resolve(wd, fs.Arg(0)))
 	if diags.HasErrors() {
@@ -98,17 +100,19 @@ func Show(m *Meta, chdir string, args []string) int {
 // graphFromArchive or graphFromWorkingDir loads the inputs, and the core
 // draws the graph.
 func Graph(m *Meta, chdir string, args []string) int {
-	fs := newFlagSetT("plan graph", m.Stderr, graphUsage)
+	fs := newSubFlagSet("plan graph", graphUsage, chdir)
 	typ := fs.String("type", "", "plan, plan-destroy or apply")
 	planPath := fs.String("plan", "", "render the graph of this plan archive")
 	statePathFlag := fs.String("state", "", "state file (without -plan)")
+	var pluginDirs multiFlag
+	fs.Var(&pluginDirs, "plugin-dir", "look for provider plugins in this directory first (repeatable)")
 	if code, ok := fs.parse(m, args); !ok {
 		return code
 	}
 	if fs.NArg() > 0 {
 		return usageError(m, "plan graph takes no positional arguments")
 	}
-	wd := workDir(chdir)
+	wd := workDir(fs.chdir)
 	u := &ui{out: m.Stdout, errw: m.Stderr}
 	kind, msg := graphKind(*typ, *planPath != "")
 	if msg != "" {
@@ -131,7 +135,25 @@ func Graph(m *Meta, chdir string, args []string) int {
 	if in.config != nil {
 		src.Files = in.config.SourceFiles()
 	}
-	core, diags := terraform.NewContext(&terraform.ContextOpts{Providers: m.providerFactories(wd), WorkingDir: wd})
+	// The graph needs provider schemas: the providers are found as plan
+	// and apply find them, checked against the archive's lock file (or
+	// the working directory's), but nothing is recorded.
+	lockFile := depsfile.LockFilePath
+	if in.locks == nil {
+		var ds hcl.Diagnostics
+		if in.locks, ds = depsfile.LoadLocksFromFile(filepath.Join(wd, depsfile.LockFilePath)); ds.HasErrors() {
+			u.diags(ds, src)
+			return ExitError
+		}
+	} else {
+		lockFile = "the plan's lock file"
+	}
+	factories, diags := discoveredFactories(m, wd, pluginDirs, in.config, in.state, in.locks, lockFile)
+	if diags.HasErrors() {
+		u.diags(diags, src)
+		return ExitError
+	}
+	core, diags := terraform.NewContext(&terraform.ContextOpts{Providers: factories, WorkingDir: wd})
 	if diags.HasErrors() {
 		u.diags(diags, src)
 		return ExitError
@@ -160,6 +182,9 @@ func graphKind(typ string, fromArchive bool) (kind terraform.GraphKind, msg stri
 	if !ok {
 		return kind, fmt.Sprintf("-type must be plan, plan-destroy or apply, not %q", typ)
 	}
+	if kind == terraform.GraphKindApply && !fromArchive {
+		return kind, "-type=apply draws the graph of a saved plan: pass -plan=FILE (a plan archive made by plan -out=FILE)"
+	}
 	return kind, ""
 }
 
@@ -169,6 +194,8 @@ type graphInputs struct {
 	config *configs.Config
 	state  *states.State
 	plan   *plans.Plan
+	// locks are the archive's lock file (nil without -plan).
+	locks *depsfile.Locks
 }
 
 // graphFromArchive reads the plan, its prior state and its configuration
@@ -183,6 +210,11 @@ func graphFromArchive(path string) (in graphInputs, done func(), diags hcl.Diagn
 	if in.config, diags = r.ReadConfig(); diags.HasErrors() {
 		return in, func() { r.Close() }, diags
 	}
+	locks, err := r.ReadDependencyLocks()
+	if err != nil {
+		return in, func() { r.Close() }, planFileDiags(err)
+	}
+	in.locks = locks
 	return in, func() { r.Close() }, nil
 }
 
@@ -193,11 +225,11 @@ func graphFromWorkingDir(m *Meta, wd, stateFlag string) (in graphInputs, diags h
 	if in.config, diags = configs.LoadConfigDir(wd); diags.HasErrors() {
 		return in, diags
 	}
-	spath, ds := statePath(wd, stateFlag, in.config)
+	settings, ds := resolveBackend(m, wd, in.config, stateFlag, nil, nil)
 	if ds.HasErrors() {
 		return in, ds
 	}
-	mgr, release, ds := openState(m.ctx(), spath, false, 0, "graph")
+	mgr, release, ds := openBackendState(m.ctx(), settings, false, 0, "graph")
 	if ds.HasErrors() {
 		return in, ds
 	}
@@ -224,7 +256,7 @@ type resourceDiff struct {
 // whose planned change differs between two plans. Exit code 0 when the
 // plans plan the same changes, 2 when they differ, 1 on error.
 func Diff(m *Meta, chdir string, args []string) int {
-	fs := newFlagSetT("plan diff", m.Stderr, diffUsage)
+	fs := newSubFlagSet("plan diff", diffUsage, chdir)
 	jsonOut := fs.Bool("json", false, "machine-readable output")
 	noColor := fs.Bool("no-color", false, "disable colour")
 	if code, ok := fs.parse(m, args); !ok {
@@ -233,7 +265,7 @@ func Diff(m *Meta, chdir string, args []string) int {
 	if fs.NArg() != 2 {
 		return usageError(m, "plan diff needs two plan files")
 	}
-	wd := workDir(chdir)
+	wd := workDir(fs.chdir)
 	u := &ui{out: m.Stdout, errw: m.Stderr, col: render.Colorizer{Enabled: !*noColor && m.StdoutTTY}}
 	var ps [2]*plans.Plan
 	for i := range ps {
@@ -246,6 +278,9 @@ func Diff(m *Meta, chdir string, args []string) int {
 		ps[i] = p
 	}
 	diffs, err := DiffPlans(ps[0], ps[1])
+	if diffs == nil {
+		diffs = []resourceDiff{} // -json prints [], never null
+	}
 	if err != nil {
 		u.diags(hcl.Diagnostics{tfdiags.Errorf("Failed to compare plans", "%s", err)}, Sources{})
 		return ExitError

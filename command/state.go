@@ -49,7 +49,9 @@ func statePath(wd, flagPath string, config *configs.Config) (string, hcl.Diagnos
 }
 
 // openState opens and, unless lock is false, locks the state at path.
-// The returned release unlocks it; call it once.
+// The returned release unlocks it; call it once. The diagnostics may hold
+// only warnings: the recovery of an interrupted apply's journal
+// (recoverJournal), which callers show.
 func openState(ctx context.Context, path string, lock bool, timeout time.Duration, operation string) (*statemgr.Filesystem, func() hcl.Diagnostics, hcl.Diagnostics) {
 	mgr := statemgr.NewFilesystem(path) // backup at path + ".backup"
 	release := func() hcl.Diagnostics { return nil }
@@ -81,6 +83,11 @@ func openState(ctx context.Context, path string, lock bool, timeout time.Duratio
 		// err names the file already.
 		return nil, func() hcl.Diagnostics { return nil }, append(hcl.Diagnostics{tfdiags.Errorf("Failed to load state",
 			"%s\n\nFix the file or restore it (plankit keeps the previous state in %s.backup), or point -state at the right one. Nothing was changed.", err, path)}, diags...)
+	}
+	if ds := recoverJournal(mgr, "the state "+path, lock); ds.HasErrors() {
+		return nil, func() hcl.Diagnostics { return nil }, append(ds, release()...)
+	} else if len(ds) > 0 {
+		return mgr, release, ds
 	}
 	return mgr, release, nil
 }

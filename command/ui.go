@@ -28,18 +28,29 @@ import (
 type flagSet struct {
 	*flag.FlagSet
 	usage string
+	// interspersed flag sets (newSubFlagSet) take options after
+	// positional arguments too; positional holds those arguments and
+	// chdir the subcommand's -chdir.
+	interspersed bool
+	positional   []string
+	chdir        string
 }
 
 func newFlagSetT(name string, _ io.Writer, usage string) *flagSet {
 	fs := newFlagSet(name, io.Discard)
 	fs.Usage = func() {}
-	return &flagSet{fs, usage}
+	return &flagSet{FlagSet: fs, usage: usage}
 }
 
 // parse parses args. When it returns false the command is over and code
 // is its exit code: 0 after -help (usage on stdout), 1 after a bad flag.
 func (fs *flagSet) parse(m *Meta, args []string) (code int, ok bool) {
-	err := fs.Parse(args)
+	var err error
+	if fs.interspersed {
+		err = fs.parseInterspersed(args)
+	} else {
+		err = fs.Parse(args)
+	}
 	switch {
 	case err == nil:
 		return ExitOK, true
@@ -92,6 +103,16 @@ func (u *ui) diags(diags hcl.Diagnostics, src Sources) {
 	WriteDiagnostics(u.errw, errs, src, u.errColor)
 }
 
+// note shows an informational message: a paragraph on stdout, or a
+// -json "log" message.
+func (u *ui) note(msg string) {
+	if u.json != nil {
+		u.json.Emit("info", "log", msg, nil)
+		return
+	}
+	fmt.Fprintf(u.out, "%s\n\n", msg)
+}
+
 // plan renders a plan: the human text, or the -json messages (drift,
 // planned changes, summary, outputs).
 func (u *ui) plan(p *plans.Plan) {
@@ -126,7 +147,8 @@ func (u *ui) plan(p *plans.Plan) {
 		"add": c.Add, "change": c.Change, "import": 0, "remove": c.Destroy, "operation": "plan"}})
 	outs := map[string]any{}
 	for _, oc := range changes.Outputs {
-		if !oc.Addr.Module.IsRoot() || oc.Action == plans.NoOp {
+		// Unchanged outputs are listed too ("noop"), as in Terraform.
+		if !oc.Addr.Module.IsRoot() {
 			continue
 		}
 		outs[oc.Addr.OutputValue.Name] = map[string]any{"sensitive": oc.Sensitive, "action": planVerb(oc.Action)}
@@ -136,17 +158,21 @@ func (u *ui) plan(p *plans.Plan) {
 	}
 }
 
+// planVerb is the action word of the -json UI stream, as Terraform's:
+// "replace" for both replacement orders, "noop" for no change.
 func planVerb(a plans.Action) string {
 	switch a {
 	case plans.DeleteThenCreate, plans.CreateThenDelete:
 		return "replace"
+	case plans.NoOp:
+		return "noop"
 	}
 	return jsonplan.Actions(a)[0]
 }
 
 func changeJSON(rc *plans.ResourceInstanceChange) map[string]any {
 	out := map[string]any{"resource": resourceJSON(rc.Addr), "action": planVerb(rc.Action)}
-	if r := jsonplan.ActionReason(rc.ActionReason); r != "" {
+	if r := uiReason(rc.ActionReason); r != "" {
 		out["reason"] = r
 	}
 	if !rc.PrevRunAddr.Equal(rc.Addr) && rc.PrevRunAddr.Resource.Resource.Type != "" {

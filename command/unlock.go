@@ -9,7 +9,6 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/plankit/plankit/configs"
-	"github.com/plankit/plankit/states/statemgr"
 	"github.com/plankit/plankit/tfdiags"
 )
 
@@ -18,10 +17,12 @@ import (
 // typically one left behind by a process that died. It asks for "yes"
 // unless -force; without a terminal on stdin, -force is required.
 func ForceUnlock(m *Meta, chdir string, args []string) int {
-	fs := newFlagSetT("plan force-unlock", m.Stderr, forceUnlockUsage)
+	fs := newSubFlagSet("plan force-unlock", forceUnlockUsage, chdir)
 	force := fs.Bool("force", false, "do not ask for confirmation")
 	stateFlag := fs.String("state", "", "state file (default terraform.tfstate, or the local backend's path)")
 	noColor := fs.Bool("no-color", false, "disable colour")
+	var bcfg multiFlag
+	fs.Var(&bcfg, "backend-config", "backend setting KEY=VALUE, or a file of them")
 	if code, ok := fs.parse(m, args); !ok {
 		return code
 	}
@@ -29,7 +30,7 @@ func ForceUnlock(m *Meta, chdir string, args []string) int {
 		return usageError(m, "plan force-unlock needs exactly one argument: the lock ID")
 	}
 	id := fs.Arg(0)
-	wd := workDir(chdir)
+	wd := workDir(fs.chdir)
 	u := &ui{out: m.Stdout, errw: m.Stderr}
 	u.col.Enabled = !*noColor && m.StdoutTTY
 	src := Sources{Dir: wd}
@@ -43,11 +44,18 @@ func ForceUnlock(m *Meta, chdir string, args []string) int {
 			return ExitError
 		}
 	}
-	path, diags := statePath(wd, *stateFlag, config)
+	settings, diags := resolveBackend(m, wd, config, *stateFlag, bcfg, nil)
 	if diags.HasErrors() {
 		u.diags(diags, src)
 		return ExitError
 	}
+	o, diags := openWorkspace(m.ctx(), settings)
+	if diags.HasErrors() {
+		u.diags(diags, src)
+		return ExitError
+	}
+	defer o.close()
+	path := o.mgr.Describe()
 	if !*force {
 		if !m.StdinTTY {
 			u.diags(hcl.Diagnostics{tfdiags.Error("Confirmation needed",
@@ -61,7 +69,7 @@ func ForceUnlock(m *Meta, chdir string, args []string) int {
 			return ExitError
 		}
 	}
-	if err := statemgr.NewFilesystem(path).Unlock(id); err != nil {
+	if err := o.mgr.Unlock(id); err != nil {
 		u.diags(hcl.Diagnostics{tfdiags.Errorf("Failed to unlock state", "%s", err)}, src)
 		return ExitError
 	}
@@ -70,9 +78,10 @@ func ForceUnlock(m *Meta, chdir string, args []string) int {
 	return ExitOK
 }
 
-// hasConfigFiles reports whether dir holds any .tf or .tf.json file.
+// hasConfigFiles reports whether dir holds any .tf, .tf.json, .tofu or
+// .tofu.json file.
 func hasConfigFiles(dir string) bool {
-	for _, pat := range []string{"*.tf", "*.tf.json"} {
+	for _, pat := range []string{"*.tf", "*.tf.json", "*.tofu", "*.tofu.json"} {
 		if m, _ := filepath.Glob(filepath.Join(dir, pat)); len(m) > 0 {
 			return true
 		}

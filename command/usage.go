@@ -2,9 +2,20 @@ package command
 
 const planUsage = `Usage: plan [options]
        plan show [-json] [-no-color] FILE
-       plan graph [-type=plan|plan-destroy|apply] [-plan=FILE]
+       plan graph [-type=plan|plan-destroy|apply] [-plan=FILE] [-state=PATH]
        plan diff [-json] [-no-color] A.tfplan B.tfplan
        plan force-unlock [-force] [-state=PATH] LOCK_ID
+       plan providers [-plugin-dir=DIR] [-state=PATH]
+       plan version [-json]
+       plan validate [-json] [-no-color]
+       plan output [-json] [-raw] [-state=PATH] [NAME]
+       plan state list|show|mv|rm [options] [args]
+       plan fmt [-check] [-diff] [-recursive] [TARGET...]
+       plan workspace list|show|new|select|delete [NAME]
+       plan state pull|push [FILE]
+
+  Each subcommand has its own -help; its options may come before or after
+  its arguments.
 
   Plans the changes that make the real infrastructure match the
   configuration in the working directory.
@@ -27,7 +38,12 @@ Options:
   -json                Machine-readable output, one JSON object per line.
   -no-color            No colour.
   -detailed-exitcode   Exit 0 with no changes, 1 on error, 2 with changes.
-  -sign-key=FILE       Sign the archive with an ed25519 private key.
+  -sign-key=FILE       Sign the archive with an ed25519 private key (needs
+                       -out).
+  -input=false         Accepted for compatibility; plankit never prompts.
+  -plugin-dir=DIR      Look for provider plugins in DIR first (repeatable).
+  -backend-config=KEY=VALUE|FILE
+                       Backend setting, or a file of them (repeatable).
 `
 
 const applyUsage = `Usage: apply [options] [FILE]
@@ -44,28 +60,56 @@ Options:
   -lock-timeout=D      Retry a held state lock for D.
   -json                Machine-readable output, one JSON object per line.
   -no-color            No colour.
-  -verify-key=FILE     Refuse an archive not signed by this ed25519 public key.
+  -verify-key=FILE     Refuse an archive not signed by this ed25519 public key
+                       (needs FILE).
+  -backend-config=KEY=VALUE|FILE
+                       Backend setting, or a file of them (repeatable); with
+                       FILE, the plan's recorded backend and workspace apply.
   -auto-approve        Without FILE: apply without asking.
+  -plugin-dir=DIR      Look for provider plugins in DIR first (repeatable).
+  -input=false         Accepted for compatibility; plankit never prompts.
+  -version             Print the versions (as plan version does) and exit.
   Without FILE, plan's -var, -var-file, -target, -replace, -destroy,
-  -refresh-only and -refresh are accepted too.
+  -refresh-only and -refresh are accepted too. -out, -detailed-exitcode
+  and -sign-key are plan's: apply refuses them.
 `
 
 const showUsage = `Usage: plan show [-json] [-no-color] FILE
 
   Shows a plan archive, reading nothing but the archive. -json prints
   Terraform's JSON plan representation.
+
+Options:
+  -json       Terraform's JSON plan representation.
+  -no-color   No colour.
 `
 
-const graphUsage = `Usage: plan graph [-type=plan|plan-destroy|apply] [-plan=FILE] [-state=PATH]
+const graphUsage = `Usage: plan graph [-type=plan|plan-destroy|apply] [-plan=FILE] [-state=PATH] [-plugin-dir=DIR]
 
-  Prints the dependency graph in DOT.
+  Prints the dependency graph in DOT. With -plan=FILE the graph comes from
+  the archive alone (default type apply); without, from the working
+  directory's configuration and state (default type plan). Providers are
+  found as plan finds them, to read their schemas.
+
+Options:
+  -type=TYPE       plan, plan-destroy or apply (apply needs -plan=FILE).
+  -plan=FILE       Draw the graph of this plan archive.
+  -state=PATH      State file, without -plan (default terraform.tfstate, or
+                   the local backend's path).
+  -plugin-dir=DIR  Look for provider plugins here first (repeatable).
 `
 
 const diffUsage = `Usage: plan diff [-json] [-no-color] A.tfplan B.tfplan
 
-  Lists the resource instances whose planned change differs between two
-  plans. Exit code 0 when they propose the same changes, 2 when they
-  differ, 1 on error.
+  Lists the resource instances and root outputs whose planned change
+  differs between two plans, one line each: + planned only in B, - only
+  in A, ~ planned differently (with the fields that differ). Exit code 0
+  when they propose the same changes, 2 when they differ, 1 on error.
+
+Options:
+  -json       {"format_version", "a", "b", "resources": [{"address",
+              "status", "actions_a", "actions_b", "changed_fields"}]}.
+  -no-color   No colour.
 `
 
 const forceUnlockUsage = `Usage: plan force-unlock [-force] [-state=PATH] LOCK_ID
@@ -78,4 +122,9 @@ Options:
                   terminal).
   -state=PATH     State file (default terraform.tfstate, or the local
                   backend's path).
+  -backend-config=KEY=VALUE|FILE
+                  Backend setting (repeatable).
+
+  The lock is removed from the selected workspace (TF_WORKSPACE or
+  .terraform/environment).
 `

@@ -162,7 +162,9 @@ func parseRawVar(decl *configs.Variable, typed bool, raw, where string) (cty.Val
 		case !decl.Type.IsPrimitiveType():
 			detail += fmt.Sprintf(" A value of type %s is written as an HCL constant, e.g. -var 'list=[\"a\", \"b\"]' or -var 'map={a = 1}'.", decl.Type.FriendlyName())
 		}
-		return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid value for variable " + decl.Name, Detail: detail}}
+		// The value has no source file: the error points at the
+		// declaration, whose type it failed, as Terraform's does.
+		return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid value for variable " + decl.Name, Detail: detail, Subject: decl.DeclRange.Ptr()}}
 	}
 	if ds := configs.CheckExprNesting(where, []byte(raw)); ds.HasErrors() {
 		return cty.NilVal, invalid(fmt.Sprintf("it nests brackets, braces, parentheses or strings more than %d levels deep", configs.MaxNestingDepth))

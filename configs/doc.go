@@ -1,7 +1,8 @@
 // Package configs loads Terraform/OpenTofu configuration: a module is a
-// directory of *.tf (native syntax) and *.tf.json (JSON syntax) files, and a
-// configuration is the tree of modules reached from the root through module
-// blocks with local sources.
+// directory of *.tf (native syntax) and *.tf.json (JSON syntax) files, and
+// OpenTofu's *.tofu and *.tofu.json (a .tofu file replaces the .tf file of
+// the same stem, as in OpenTofu); a configuration is the tree of modules
+// reached from the root through module blocks with local sources.
 //
 // Loading is static: expressions are kept as hcl.Expression for the core to
 // evaluate; only the arguments that must be constant (required_version,

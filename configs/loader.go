@@ -65,12 +65,18 @@ func (l *Loader) LoadModule(dir string) (*Module, hcl.Diagnostics) {
 // LoadModuleFromFiles builds one module from file contents by base name;
 // dir is the module's directory relative to the root ("." for the root),
 // used as the prefix of range filenames and as Module.SourceDir. Names that
-// are not configuration files (see the package doc) are skipped. Files are
+// are not configuration files (see the package doc) are skipped, and so is
+// a .tf or .tf.json file beside a .tofu or .tofu.json file of the same
+// stem, as OpenTofu does. Files are
 // decoded in lexical order, override files after all others.
 func (l *Loader) LoadModuleFromFiles(dir string, files map[string][]byte) (*Module, hcl.Diagnostics) {
 	m := newModule(dir)
 	var primary, override []string
+	has := func(name string) bool { _, ok := files[name]; return ok }
 	for name, src := range files {
+		if shadowedByTofu(name, has) {
+			continue
+		}
 		switch classifyFile(name) {
 		case filePrimary:
 			primary = append(primary, name)

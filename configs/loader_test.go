@@ -125,7 +125,7 @@ func TestLoadErrors(t *testing.T) {
 		{
 			"providers map with a bad value",
 			map[string]string{
-				"main.tf":   "module \"c\" {\n  source = \"./c\"\n  providers = { aws = \"aws\" }\n}",
+				"main.tf":   "module \"c\" {\n  source = \"./c\"\n  providers = { aws = 42 }\n}",
 				"c/main.tf": "",
 			},
 			[]string{"main.tf:3: Invalid providers map value"},

@@ -23,6 +23,9 @@ func (v *Variable) merge(o *Variable) hcl.Diagnostics {
 	if o.set["nullable"] {
 		v.Nullable = o.Nullable
 	}
+	if o.set["deprecated"] {
+		v.Deprecated = o.Deprecated
+	}
 	if len(o.Validations) > 0 {
 		v.Validations = o.Validations
 	}
@@ -47,6 +50,9 @@ func (out *Output) merge(o *Output) {
 	}
 	if o.set["depends_on"] {
 		out.DependsOn = o.DependsOn
+	}
+	if o.set["deprecated"] {
+		out.Deprecated = o.Deprecated
 	}
 }
 

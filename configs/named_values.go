@@ -18,8 +18,11 @@ type Variable struct {
 	TypeDefaults      *typeexpr.Defaults // optional attribute defaults, may be nil
 	Sensitive         bool
 	Nullable          bool // defaults to true
-	Validations       []*CheckRule
-	DeclRange         hcl.Range
+	// Deprecated is OpenTofu's deprecated argument: a message for whoever
+	// sets this variable ("" when not deprecated).
+	Deprecated  string
+	Validations []*CheckRule
+	DeclRange   hcl.Range
 
 	// set records which arguments the block wrote, for override merging;
 	// defaultRange is where the default is, for conversion errors.
@@ -57,7 +60,10 @@ type Output struct {
 	Expr              hcl.Expression
 	DependsOn         []hcl.Traversal
 	Sensitive         bool
-	DeclRange         hcl.Range
+	// Deprecated is OpenTofu's deprecated argument: a message for whoever
+	// uses this output of a child module ("" when not deprecated).
+	Deprecated string
+	DeclRange  hcl.Range
 
 	set map[string]bool
 }
@@ -73,6 +79,7 @@ var variableBlockSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
 		{Name: "description"}, {Name: "default"}, {Name: "type"},
 		{Name: "sensitive"}, {Name: "nullable"}, {Name: "ephemeral"},
+		{Name: "deprecated"},
 	},
 	Blocks: []hcl.BlockHeaderSchema{{Type: "validation"}},
 }
@@ -123,6 +130,11 @@ func decodeVariableBlock(block *hcl.Block) (*Variable, hcl.Diagnostics) {
 		b, ds := constBool(attr.Expr, "nullable value")
 		diags = append(diags, ds...)
 		v.Nullable = b
+	}
+	if attr, ok := content.Attributes["deprecated"]; ok {
+		s, ds := decodeDeprecated(attr, "variable")
+		diags = append(diags, ds...)
+		v.Deprecated = s
 	}
 	if attr, ok := content.Attributes["ephemeral"]; ok {
 		diags = append(diags, unsupportedHere(attr.NameRange, "ephemeral input variables"))
@@ -258,7 +270,7 @@ func decodeLocalsBlock(block *hcl.Block) ([]*Local, hcl.Diagnostics) {
 var outputBlockSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
 		{Name: "description"}, {Name: "value"}, {Name: "sensitive"},
-		{Name: "depends_on"}, {Name: "ephemeral"},
+		{Name: "depends_on"}, {Name: "ephemeral"}, {Name: "deprecated"},
 	},
 	Blocks: []hcl.BlockHeaderSchema{{Type: "precondition"}},
 }
@@ -295,6 +307,11 @@ func decodeOutputBlock(block *hcl.Block, override bool) (*Output, hcl.Diagnostic
 		deps, ds := decodeDependsOn(attr)
 		diags = append(diags, ds...)
 		o.DependsOn = deps
+	}
+	if attr, ok := content.Attributes["deprecated"]; ok {
+		s, ds := decodeDeprecated(attr, "output value")
+		diags = append(diags, ds...)
+		o.Deprecated = s
 	}
 	if attr, ok := content.Attributes["ephemeral"]; ok {
 		diags = append(diags, unsupportedHere(attr.NameRange, "ephemeral outputs"))

@@ -82,6 +82,8 @@ func decodeDependsOn(attr *hcl.Attribute) ([]hcl.Traversal, hcl.Diagnostics) {
 	}
 	var out []hcl.Traversal
 	for _, expr := range exprs {
+		expr, ds := unquoteTraversal(expr, false)
+		diags = append(diags, ds...)
 		trav, ds := hcl.AbsTraversalForExpr(expr)
 		if ds.HasErrors() {
 			diags = append(diags, &hcl.Diagnostic{

@@ -17,21 +17,17 @@ const (
 	fileOverride
 )
 
-// classifyFile says whether a file name is a configuration file, and whether
-// an override one. Hidden files and editor leftovers (".#x", "#x#", "x~")
+// classifyFile says whether a file name is a configuration file (.tf,
+// .tf.json, or OpenTofu's .tofu and .tofu.json), and whether an override
+// one. Hidden files and editor leftovers (".#x", "#x#", "x~")
 // are ignored, as Terraform does.
 func classifyFile(name string) fileKind {
 	if name == "" || strings.HasPrefix(name, ".") || strings.HasSuffix(name, "~") ||
 		(strings.HasPrefix(name, "#") && strings.HasSuffix(name, "#")) || strings.ContainsAny(name, `/\`) {
 		return fileIgnored
 	}
-	var stem string
-	switch {
-	case strings.HasSuffix(name, ".tf.json"):
-		stem = strings.TrimSuffix(name, ".tf.json")
-	case strings.HasSuffix(name, ".tf"):
-		stem = strings.TrimSuffix(name, ".tf")
-	default:
+	stem, _ := splitConfigExt(name)
+	if stem == "" {
 		return fileIgnored
 	}
 	if stem == "override" || strings.HasSuffix(stem, "_override") {
@@ -41,12 +37,13 @@ func classifyFile(name string) fileKind {
 }
 
 // parseSource parses one file's bytes, as JSON when the name ends in
-// .tf.json and as native syntax otherwise. filename is what ranges carry.
+// .tf.json or .tofu.json and as native syntax otherwise. filename is what ranges carry.
 // A file that nests too deeply (see checkNesting) is not parsed: the
 // result is a nil file and one error. A file with invalid UTF-8 in a token
 // gives only its encoding errors and a nil file (see encodingErrors).
 func parseSource(filename string, src []byte) (*hcl.File, hcl.Diagnostics) {
-	isJSON := strings.HasSuffix(filename, ".tf.json")
+	_, ext := splitConfigExt(filename)
+	isJSON := strings.HasSuffix(ext, ".json")
 	if diags := CheckNesting(filename, src, isJSON); diags.HasErrors() {
 		return nil, diags
 	}

@@ -2,6 +2,7 @@ package configs
 
 import (
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"github.com/plankit/plankit/addrs"
 )
@@ -69,7 +70,15 @@ func decodeProviderBlock(block *hcl.Block) (*Provider, hcl.Diagnostics) {
 			Subject:  attr.NameRange.Ptr(),
 		})
 	}
-	diags = append(diags, reservedAttrs(content, "provider", "count", "depends_on", "for_each", "source")...)
+	if attr, ok := content.Attributes["for_each"]; ok {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Provider for_each is not supported",
+			Detail:   "for_each in a provider block is an OpenTofu 1.9+ feature plankit does not support yet. Write one aliased provider block per key instead (provider \"NAME\" { alias = \"KEY\" ... }) and refer to them as NAME.KEY, or plan this configuration with OpenTofu.",
+			Subject:  attr.NameRange.Ptr(),
+		})
+	}
+	diags = append(diags, reservedAttrs(content, "provider", "count", "depends_on", "source")...)
 	diags = append(diags, reservedBlocks(content, "provider", "_")...)
 	return p, diags
 }
@@ -77,6 +86,7 @@ func decodeProviderBlock(block *hcl.Block) (*Provider, hcl.Diagnostics) {
 // decodeProviderRef reads a static NAME or NAME.ALIAS reference (the
 // provider meta-argument, providers map entries, configuration_aliases).
 func decodeProviderRef(expr hcl.Expression, what string) (*ProviderConfigRef, hcl.Diagnostics) {
+	expr, warn := unquoteTraversal(expr, false)
 	trav, diags := hcl.AbsTraversalForExpr(expr)
 	bad := func() (*ProviderConfigRef, hcl.Diagnostics) {
 		return nil, hcl.Diagnostics{{
@@ -85,6 +95,16 @@ func decodeProviderRef(expr hcl.Expression, what string) (*ProviderConfigRef, hc
 			Detail:   "A provider configuration reference must be a provider local name, optionally followed by a dot and an alias, like aws or aws.west (unquoted).",
 			Subject:  expr.Range().Ptr(),
 		}}
+	}
+	if ix, ok := expr.(*hclsyntax.IndexExpr); ok && diags.HasErrors() {
+		if _, ds := hcl.AbsTraversalForExpr(ix.Collection); !ds.HasErrors() {
+			return nil, hcl.Diagnostics{{
+				Severity: hcl.DiagError,
+				Summary:  "Provider instance references are not supported",
+				Detail:   "A reference to one instance of a provider configuration (NAME.ALIAS[KEY]) needs OpenTofu's provider for_each, which plankit does not support yet. Refer to one aliased provider block per key instead, like NAME.KEY.",
+				Subject:  expr.Range().Ptr(),
+			}}
+		}
 	}
 	if diags.HasErrors() || len(trav) == 0 || len(trav) > 2 {
 		return bad()
@@ -98,5 +118,5 @@ func decodeProviderRef(expr hcl.Expression, what string) (*ProviderConfigRef, hc
 		ref.Alias = step.Name
 		ref.AliasRange = step.SrcRange.Ptr()
 	}
-	return ref, nil
+	return ref, warn
 }

@@ -248,6 +248,8 @@ func decodeIgnoreChanges(attr *hcl.Attribute, m *ManagedResource) hcl.Diagnostic
 	}
 	m.IgnoreChanges = nil
 	for _, expr := range exprs {
+		expr, ds := unquoteTraversal(expr, false)
+		diags = append(diags, ds...)
 		if kw := hcl.ExprAsKeyword(expr); kw == "all" {
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
@@ -327,7 +329,9 @@ func decodeProvisioner(block *hcl.Block) (*Provisioner, hcl.Diagnostics) {
 	content, config, diags := block.Body.PartialContent(provisionerBlockSchema)
 	p.Config = config
 	if attr, ok := content.Attributes["when"]; ok {
-		switch hcl.ExprAsKeyword(attr.Expr) {
+		expr, ds := unquoteTraversal(attr.Expr, true)
+		diags = append(diags, ds...)
+		switch hcl.ExprAsKeyword(expr) {
 		case "create":
 			p.When = ProvisionerWhenCreate
 		case "destroy":
@@ -342,7 +346,9 @@ func decodeProvisioner(block *hcl.Block) (*Provisioner, hcl.Diagnostics) {
 		}
 	}
 	if attr, ok := content.Attributes["on_failure"]; ok {
-		switch hcl.ExprAsKeyword(attr.Expr) {
+		expr, ds := unquoteTraversal(attr.Expr, true)
+		diags = append(diags, ds...)
+		switch hcl.ExprAsKeyword(expr) {
 		case "fail":
 			p.OnFailure = ProvisionerOnFailureFail
 		case "continue":

@@ -27,8 +27,8 @@ type RequiredProvider struct {
 	ConfigurationAliases []addrs.LocalProviderConfig
 }
 
-// Backend is the terraform block's backend. Only "local" is supported;
-// Config holds its arguments (path, workspace_dir) for the caller to decode.
+// Backend is the terraform block's backend: "local" or "pg". Config holds
+// its arguments (constants, checked here) for the caller to decode.
 type Backend struct {
 	Type                 string
 	Config               hcl.Body
@@ -39,6 +39,17 @@ type Backend struct {
 var LocalBackendSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{{Name: "path"}, {Name: "workspace_dir"}},
 }
+
+// PgBackendSchema is the schema of a "pg" backend's body, Terraform's.
+var PgBackendSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{{Name: "conn_str"}, {Name: "schema_name"}, {Name: "skip_schema_creation"}, {Name: "skip_table_creation"}, {Name: "skip_index_creation"}},
+}
+
+// BackendSchemas are the backends plankit supports, by type.
+var BackendSchemas = map[string]*hcl.BodySchema{"local": LocalBackendSchema, "pg": PgBackendSchema}
+
+// backendBoolAttrs are the backend arguments that take a bool.
+var backendBoolAttrs = map[string]bool{"skip_schema_creation": true, "skip_table_creation": true, "skip_index_creation": true}
 
 var terraformBlockSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
@@ -119,16 +130,22 @@ func decodeVersionConstraint(expr hcl.Expression, what string) (VersionConstrain
 
 func decodeBackend(b *hcl.Block) (*Backend, hcl.Diagnostics) {
 	be := &Backend{Type: b.Labels[0], Config: b.Body, TypeRange: labelRange(b, 0), DeclRange: b.DefRange}
-	if be.Type != "local" {
+	schema, ok := BackendSchemas[be.Type]
+	if !ok {
 		return nil, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "Unsupported backend type",
-			Detail:   fmt.Sprintf("plankit supports only the \"local\" backend, not %q; use backend \"local\" { path = \"...\" } or remove the backend block.", be.Type),
+			Detail:   fmt.Sprintf("plankit supports the \"local\" and \"pg\" backends, not %q; use one of them or remove the backend block.", be.Type),
 			Subject:  be.TypeRange.Ptr(),
 		}}
 	}
-	content, diags := b.Body.Content(LocalBackendSchema)
+	content, diags := b.Body.Content(schema)
 	for _, name := range sortedKeys(content.Attributes) {
+		if backendBoolAttrs[name] {
+			_, ds := constBool(content.Attributes[name].Expr, "backend "+name)
+			diags = append(diags, ds...)
+			continue
+		}
 		if _, ds := constString(content.Attributes[name].Expr, "backend "+name); ds.HasErrors() {
 			diags = append(diags, ds...)
 		}

@@ -39,6 +39,7 @@ func (l *Loader) loadTree(src moduleSource) (*Config, hcl.Diagnostics) {
 	root := &Config{Module: mod, Children: map[string]*Config{}}
 	root.Root = root
 	diags = append(diags, l.loadChildren(root, src, []chainLink{{identity: id, dir: "."}})...)
+	diags = append(diags, deprecationWarnings(root)...)
 	return root, diags
 }
 

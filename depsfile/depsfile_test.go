@@ -161,3 +161,39 @@ func TestEqualAndCopy(t *testing.T) {
 		t.Fatalf("%d providers after remove", len(c.AllProviders()))
 	}
 }
+
+// TestUpdateLockFileKeepsTerraformBytes: a lock file written by terraform
+// init, read and written back by plankit with one provider added, keeps
+// Terraform's header and every existing block byte for byte.
+func TestUpdateLockFileKeepsTerraformBytes(t *testing.T) {
+	orig, err := os.ReadFile("testdata/terraform.lock.hcl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), ".terraform.lock.hcl")
+	if err := os.WriteFile(path, orig, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	locks, diags := LoadLocksFromFile(path)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	if err := UpdateLockFile(locks, path); err != nil {
+		t.Fatal(err)
+	}
+	same, _ := os.ReadFile(path)
+	if diff := cmp.Diff(string(orig), string(same)); diff != "" {
+		t.Fatalf("rewriting an unchanged Terraform lock file changed it (-want +got):\n%s", diff)
+	}
+	p, _ := addrs.ParseProviderSourceString("example.com/acme/zzz")
+	locks.SetProvider(p, "1.0.0", "~> 1.0", []string{"h1:abc="})
+	if err := UpdateLockFile(locks, path); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(path)
+	head, blocks, _ := strings.Cut(string(orig), "\n\n")
+	want := head + "\n\nprovider \"example.com/acme/zzz\" {\n  version     = \"1.0.0\"\n  constraints = \"~> 1.0\"\n  hashes = [\n    \"h1:abc=\",\n  ]\n}\n\n" + blocks
+	if diff := cmp.Diff(want, string(got)); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}

@@ -25,6 +25,12 @@ const header = `# This file is written by plankit when it selects provider versi
 // constraints (if any) and hashes (sorted, one per line), formatted as
 // Terraform formats it.
 func SaveLocksToBytes(l *Locks) ([]byte, hcl.Diagnostics) {
+	return saveLocks(l, header)
+}
+
+// saveLocks renders l after the given header comment (lines starting
+// with "#", without the blank line that follows it).
+func saveLocks(l *Locks, header string) ([]byte, hcl.Diagnostics) {
 	f := hclwrite.NewEmptyFile()
 	body := f.Body()
 	for i, p := range l.SortedProviders() {

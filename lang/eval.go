@@ -50,6 +50,10 @@ type Scope struct {
 	PlanTimestamp time.Time
 	PlanClock     *PlanClock
 	Files         FileSource
+	// ProviderFunctions are the provider-defined functions callable here,
+	// by full name ("provider::NAME::FUNC"). Keep the map's identity
+	// stable: the function table is rebuilt when it changes.
+	ProviderFunctions map[string]function.Function
 
 	funcs funcCache
 }

@@ -29,6 +29,9 @@ type FuncOptions struct {
 	// Files, when set, is where the file functions get files (names
 	// relative to WorkingDir); nil means the OS.
 	Files FileSource
+	// ProviderFunctions are added to the table as they are, keyed by
+	// their full names ("provider::NAME::FUNC"); see ProviderFunction.
+	ProviderFunctions map[string]function.Function
 }
 
 // FileSource is where the file functions get their files: the OS
@@ -42,7 +45,8 @@ func OSFiles(dir string) FileSource { return funcs.OSFiles(dir) }
 
 // equal reports whether two option sets build the same table.
 func (o FuncOptions) equal(p FuncOptions) bool {
-	return o.WorkingDir == p.WorkingDir && o.PureOnly == p.PureOnly && o.PlanTimestamp.Equal(p.PlanTimestamp) && o.PlanClock == p.PlanClock && o.Files == p.Files
+	return o.WorkingDir == p.WorkingDir && o.PureOnly == p.PureOnly && o.PlanTimestamp.Equal(p.PlanTimestamp) && o.PlanClock == p.PlanClock && o.Files == p.Files &&
+		sameMap(o.ProviderFunctions, p.ProviderFunctions)
 }
 
 // Functions returns the function table for expressions in this scope:
@@ -58,7 +62,8 @@ func (s *Scope) Functions() map[string]function.Function {
 	c := &s.funcs
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	opts := FuncOptions{WorkingDir: s.WorkingDir, PureOnly: s.PureOnly, PlanTimestamp: s.PlanTimestamp, PlanClock: s.PlanClock, Files: s.Files}
+	opts := FuncOptions{WorkingDir: s.WorkingDir, PureOnly: s.PureOnly, PlanTimestamp: s.PlanTimestamp, PlanClock: s.PlanClock, Files: s.Files,
+		ProviderFunctions: s.ProviderFunctions}
 	if c.table == nil || !c.opts.equal(opts) {
 		c.table, c.opts = BuildFunctions(opts), opts
 	}
@@ -211,6 +216,9 @@ func BuildFunctions(opts FuncOptions) map[string]function.Function {
 		for _, name := range impureFunctions {
 			fs[name] = function.Unpredictable(fs[name])
 		}
+	}
+	for name, f := range opts.ProviderFunctions {
+		fs[name] = f
 	}
 	return fs
 }

@@ -27,9 +27,10 @@
 //
 // # Files read by functions
 //
-// The snapshot holds only .tf and .tf.json files, yet apply evaluates the
-// configuration again, and file(), templatefile(), filebase64(),
-// fileexists(), fileset() and filemd5()/filesha*() read the disk. So the
+// The snapshot holds only configuration files (.tf, .tf.json, .tofu,
+// .tofu.json), yet apply evaluates the configuration again, and file(),
+// templatefile(), filebase64(), fileexists(), fileset() and
+// filemd5()/filesha*() read the disk. So the
 // plan records what those functions saw (plans.Plan.Files) and the archive
 // carries it: tfdata/files.json is {"files":[{"path","kind","entry","list"}]}
 // sorted by path, where path is the name as the function resolved it

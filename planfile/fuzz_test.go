@@ -33,6 +33,7 @@ func FuzzOpen(f *testing.F) {
 		r.ReadConfigSnapshot()
 		r.ReadConfig()
 		r.ReadDependencyLocks()
+		r.ReadBackend()
 	})
 }
 

@@ -38,6 +38,9 @@ type CreateArgs struct {
 	DependencyLocks *depsfile.Locks
 	// SignKey, when set, signs the archive's integrity manifest.
 	SignKey ed25519.PrivateKey
+	// Backend, when set, records the state backend and workspace the plan
+	// is for (EntryBackend). It must hold no secret.
+	Backend *Backend
 
 	// ToolVersion is recorded in tfplan as the writer's version.
 	ToolVersion string
@@ -143,6 +146,11 @@ func buildEntries(args *CreateArgs) (map[string][]byte, error) {
 	}
 	if err := filesEntries(args.Plan.Files, entries); err != nil {
 		return nil, err
+	}
+	if args.Backend != nil {
+		if entries[EntryBackend], err = encodeBackend(args.Backend); err != nil {
+			return nil, err
+		}
 	}
 	entries[EntryManifest] = buildManifest(entries)
 	if args.SignKey != nil {

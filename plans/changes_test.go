@@ -40,8 +40,8 @@ func TestChangesSort(t *testing.T) {
 		got = append(got, oc.Addr.String())
 	}
 	want := []string{
-		"null_resource.a/", "null_resource.b[2]/", "null_resource.b[10]/", "null_resource.b[10]/0000000a",
-		"data.null_data_source.d/", `module.a["x"].null_resource.a/`,
+		"data.null_data_source.d/", "null_resource.a/", "null_resource.b[2]/", "null_resource.b[10]/", "null_resource.b[10]/0000000a",
+		`module.a["x"].null_resource.a/`,
 		"output.b", "output.z", `module.a["x"].output.a`,
 	}
 	if d := cmp.Diff(want, got); d != "" {

@@ -8,10 +8,11 @@ import (
 
 // FormatVersionMajor and FormatVersionMinor are the version of the `tfplan`
 // encoding Marshal writes. Unmarshal reads any plan of the same major
-// version; minor versions only add fields.
+// version; minor versions only add fields (1.1: nested attribute types and
+// write-only flags in provider schemas, the state path and the plan time).
 const (
 	FormatVersionMajor = 1
-	FormatVersionMinor = 0
+	FormatVersionMinor = 1
 )
 
 // FormatInfo is the header of an encoded plan: its format version and the

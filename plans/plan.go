@@ -53,6 +53,11 @@ type Plan struct {
 	// Timestamp is when planning started (plantimestamp()); zero when unset.
 	Timestamp time.Time
 
+	// StatePath is the absolute path of the state file the plan was made
+	// from (format 1.1); "" when unknown. Apply warns when a plan made from
+	// no state is applied to another, absent state file.
+	StatePath string
+
 	// Files are the files the configuration's functions (file,
 	// templatefile, fileexists, fileset, filesha256, ...) read or looked
 	// for while planning, sorted by Path (CheckFiles). Apply serves them

@@ -70,6 +70,7 @@ func (e *encoder) plan(p *Plan) (*planproto.Plan, error) {
 	pp := &planproto.Plan{
 		UiMode:    modeToProto[p.UIMode],
 		Applyable: p.Applyable, Complete: p.Complete, Errored: p.Errored,
+		StatePath: p.StatePath,
 	}
 	if _, ok := modeToProto[p.UIMode]; !ok {
 		return nil, fmt.Errorf("unknown plan mode %s", p.UIMode)
@@ -371,18 +372,11 @@ func blockToProto(b *configschema.Block) (*planproto.Block, error) {
 		if a == nil {
 			continue
 		}
-		var ty []byte
-		if a.Type != cty.NilType {
-			var err error
-			if ty, err = ctyjson.MarshalType(a.Type); err != nil {
-				return nil, fmt.Errorf("attribute %s: %w", name, err)
-			}
+		pa, err := attributeToProto(name, a)
+		if err != nil {
+			return nil, err
 		}
-		pb.Attributes = append(pb.Attributes, &planproto.Attribute{
-			Name: name, Type: ty, Description: a.Description,
-			Required: a.Required, Optional: a.Optional, Computed: a.Computed,
-			Sensitive: a.Sensitive, Deprecated: a.Deprecated,
-		})
+		pb.Attributes = append(pb.Attributes, pa)
 	}
 	for _, name := range slices.Sorted(maps.Keys(b.BlockTypes)) {
 		nb := b.BlockTypes[name]
@@ -401,6 +395,76 @@ func blockToProto(b *configschema.Block) (*planproto.Block, error) {
 	return pb, nil
 }
 
+func attributeToProto(name string, a *configschema.Attribute) (*planproto.Attribute, error) {
+	var ty []byte
+	if t := a.ImpliedType(); t != cty.NilType {
+		var err error
+		if ty, err = ctyjson.MarshalType(t); err != nil {
+			return nil, fmt.Errorf("attribute %s: %w", name, err)
+		}
+	}
+	pa := &planproto.Attribute{
+		Name: name, Type: ty, Description: a.Description,
+		Required: a.Required, Optional: a.Optional, Computed: a.Computed,
+		Sensitive: a.Sensitive, Deprecated: a.Deprecated, WriteOnly: a.WriteOnly,
+	}
+	if o := a.NestedType; o != nil {
+		po := &planproto.NestedObject{Nesting: planproto.NestingMode(o.Nesting), MinItems: int64(o.MinItems), MaxItems: int64(o.MaxItems)}
+		for _, n := range slices.Sorted(maps.Keys(o.Attributes)) {
+			if o.Attributes[n] == nil {
+				continue
+			}
+			inner, err := attributeToProto(n, o.Attributes[n])
+			if err != nil {
+				return nil, fmt.Errorf("attribute %s: %w", name, err)
+			}
+			po.Attributes = append(po.Attributes, inner)
+		}
+		pa.NestedType = po
+	}
+	return pa, nil
+}
+
+func attributeFromProto(pa *planproto.Attribute, depth int) (*configschema.Attribute, error) {
+	if depth > maxSchemaDepth {
+		return nil, fmt.Errorf("attributes nest deeper than %d levels", maxSchemaDepth)
+	}
+	a := &configschema.Attribute{
+		Description: pa.Description, Required: pa.Required, Optional: pa.Optional,
+		Computed: pa.Computed, Sensitive: pa.Sensitive, Deprecated: pa.Deprecated, WriteOnly: pa.WriteOnly,
+	}
+	if len(pa.Type) > 0 {
+		ty, err := safecty.UnmarshalType(pa.Type)
+		if err != nil {
+			return nil, fmt.Errorf("attribute %s: %w", pa.Name, err)
+		}
+		a.Type = ty
+	}
+	if po := pa.NestedType; po != nil {
+		switch po.Nesting {
+		case planproto.NestingMode_NESTING_SINGLE, planproto.NestingMode_NESTING_LIST, planproto.NestingMode_NESTING_SET, planproto.NestingMode_NESTING_MAP:
+		default:
+			return nil, fmt.Errorf("attribute %s has unknown nesting mode %d", pa.Name, po.Nesting)
+		}
+		o := &configschema.Object{
+			Nesting: configschema.NestingMode(po.Nesting), MinItems: int(po.MinItems), MaxItems: int(po.MaxItems),
+			Attributes: make(map[string]*configschema.Attribute, len(po.Attributes)),
+		}
+		for _, inner := range po.Attributes {
+			ia, err := attributeFromProto(inner, depth+1)
+			if err != nil {
+				return nil, fmt.Errorf("attribute %s: %w", pa.Name, err)
+			}
+			o.Attributes[inner.Name] = ia
+		}
+		if a.Type != cty.NilType && !a.Type.Equals(o.ImpliedType()) {
+			return nil, fmt.Errorf("attribute %s: type contradicts its nested type", pa.Name)
+		}
+		a.NestedType = o
+	}
+	return a, nil
+}
+
 type decoder struct {
 	types     decodedTypes
 	providers map[string]addrs.Provider // parsed source addresses, by string
@@ -410,6 +474,7 @@ func (d *decoder) plan(pp *planproto.Plan) (*Plan, error) {
 	p := &Plan{
 		Changes:   NewChanges(),
 		Applyable: pp.Applyable, Complete: pp.Complete, Errored: pp.Errored,
+		StatePath: pp.StatePath,
 	}
 	var ok bool
 	if p.UIMode, ok = modeFromProto[pp.UiMode]; !ok {
@@ -777,16 +842,9 @@ func blockFromProto(pb *planproto.Block, depth int) (*configschema.Block, error)
 	}
 	b := &configschema.Block{Description: pb.Description, Deprecated: pb.Deprecated}
 	for _, pa := range pb.Attributes {
-		a := &configschema.Attribute{
-			Description: pa.Description, Required: pa.Required, Optional: pa.Optional,
-			Computed: pa.Computed, Sensitive: pa.Sensitive, Deprecated: pa.Deprecated,
-		}
-		if len(pa.Type) > 0 {
-			ty, err := safecty.UnmarshalType(pa.Type)
-			if err != nil {
-				return nil, fmt.Errorf("attribute %s: %w", pa.Name, err)
-			}
-			a.Type = ty
+		a, err := attributeFromProto(pa, depth)
+		if err != nil {
+			return nil, err
 		}
 		if b.Attributes == nil {
 			b.Attributes = map[string]*configschema.Attribute{}

@@ -1,5 +1,5 @@
 // Package providers defines the interface between plankit's core and a
-// provider, whether it runs in-process (providers/builtin) or, later, as a
+// provider, whether it runs in-process (providers/builtin) or as a
 // plugin process speaking protocol 5 or 6 (providers/plugin). The shape
 // follows plugin protocol 6 so that the gRPC client is a thin translation:
 // one method per RPC, requests and responses carrying cty.Values, opaque
@@ -74,6 +74,20 @@ type Interface interface {
 	// ReadDataSource reads a data source. Config is wholly known.
 	ReadDataSource(ReadDataSourceRequest) ReadDataSourceResponse
 
+	// MoveResourceState turns a stored object of another resource type
+	// (possibly of another provider) into an object of TargetTypeName, for
+	// a moved block whose from and to types differ.
+	MoveResourceState(MoveResourceStateRequest) MoveResourceStateResponse
+
+	// GetFunctions returns the provider-defined functions
+	// (provider::NAME::FUNC in expressions). Callable before
+	// ConfigureProvider.
+	GetFunctions() GetFunctionsResponse
+	// CallFunction calls a provider-defined function. Callable before
+	// ConfigureProvider; arguments may be unknown only where the
+	// declaration allows it.
+	CallFunction(CallFunctionRequest) CallFunctionResponse
+
 	// Close releases the provider (kills a plugin process). No method may
 	// be called after Close.
 	Close() error
@@ -103,6 +117,9 @@ type GetProviderSchemaResponse struct {
 	// ServerCapabilities tells what optional protocol features the
 	// provider supports.
 	ServerCapabilities ServerCapabilities
+	// Functions are the provider-defined functions, by name (as
+	// GetFunctions returns them).
+	Functions map[string]FunctionDecl
 }
 
 // ServerCapabilities are the optional features a provider declares.
@@ -113,6 +130,8 @@ type ServerCapabilities struct {
 	// GetProviderSchemaOptional means the core may skip
 	// GetProviderSchema before other calls.
 	GetProviderSchemaOptional bool
+	// MoveResourceState means the provider implements MoveResourceState.
+	MoveResourceState bool
 }
 
 // ResourceTypeSchema returns the schema of a managed resource type.
@@ -309,3 +328,73 @@ type ReadDataSourceResponse struct {
 	State       cty.Value
 	Diagnostics hcl.Diagnostics
 }
+
+// MoveResourceStateRequest carries a stored object of the source type.
+type MoveResourceStateRequest struct {
+	// SourceProviderAddress is the source object's provider, as written
+	// in the state file (e.g. "registry.terraform.io/hashicorp/null").
+	SourceProviderAddress string
+	SourceTypeName        string
+	SourceSchemaVersion   int64
+	// SourceStateJSON is the source object's "attributes" from the state.
+	SourceStateJSON []byte
+	SourcePrivate   []byte
+	TargetTypeName  string
+}
+
+// MoveResourceStateResponse is the object as the target type.
+type MoveResourceStateResponse struct {
+	TargetState   cty.Value
+	TargetPrivate []byte
+	Diagnostics   hcl.Diagnostics
+}
+
+// FunctionDecl declares a provider-defined function's signature.
+type FunctionDecl struct {
+	Parameters []FunctionParam
+	// VariadicParameter, if not nil, takes any number of trailing
+	// arguments.
+	VariadicParameter  *FunctionParam
+	ReturnType         cty.Type
+	Summary            string
+	Description        string
+	DeprecationMessage string
+}
+
+// FunctionParam is one parameter of a provider-defined function.
+type FunctionParam struct {
+	Name string
+	// Type is the parameter type; cty.DynamicPseudoType accepts any.
+	Type               cty.Type
+	AllowNullValue     bool
+	AllowUnknownValues bool
+	Description        string
+}
+
+// GetFunctionsResponse lists the provider-defined functions by name.
+type GetFunctionsResponse struct {
+	Functions   map[string]FunctionDecl
+	Diagnostics hcl.Diagnostics
+}
+
+// CallFunctionRequest calls one provider-defined function.
+type CallFunctionRequest struct {
+	FunctionName string
+	Arguments    []cty.Value
+}
+
+// CallFunctionResponse is the result of a call; Err is a *FunctionError
+// when the function refused its arguments.
+type CallFunctionResponse struct {
+	Result cty.Value
+	Err    error
+}
+
+// FunctionError is an error a provider-defined function returned.
+type FunctionError struct {
+	Text string
+	// Argument is the 0-based index of the argument at fault, or nil.
+	Argument *int
+}
+
+func (e *FunctionError) Error() string { return e.Text }

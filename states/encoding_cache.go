@@ -33,7 +33,7 @@ type encFingerprint struct {
 	format               string
 	schemaVersion        uint64
 	status               ObjectStatus
-	cbd                  bool
+	cbd, skipDestroy     bool
 	attrs, private       unsafe.Pointer
 	attrsLen, privateLen int
 	paths, deps          unsafe.Pointer
@@ -50,6 +50,7 @@ func (os *ResourceInstanceObjectSrc) fingerprint(format string) encFingerprint {
 		schemaVersion: os.SchemaVersion,
 		status:        os.Status,
 		cbd:           os.CreateBeforeDestroy,
+		skipDestroy:   os.SkipDestroy,
 		attrs:         unsafe.Pointer(unsafe.SliceData(os.AttrsJSON)),
 		attrsLen:      len(os.AttrsJSON),
 		private:       unsafe.Pointer(unsafe.SliceData(os.Private)),

@@ -134,7 +134,11 @@ type ResourceInstanceObjectSrc struct {
 	Status              ObjectStatus
 	Dependencies        []addrs.ConfigResource
 	CreateBeforeDestroy bool
-	Identity            *ObjectIdentity // nil unless the state recorded one
+	// SkipDestroy is OpenTofu's skip_destroy (lifecycle destroy = false):
+	// an object to forget, not destroy, once its configuration is gone.
+	// Kept so that writing the state back loses nothing OpenTofu needs.
+	SkipDestroy bool
+	Identity    *ObjectIdentity // nil unless the state recorded one
 
 	// enc holds a file writer's cached encoding of this object; see
 	// CachedEncoding. Accessed atomically.
@@ -175,6 +179,7 @@ func (os *ResourceInstanceObjectSrc) DeepCopy() *ResourceInstanceObjectSrc {
 		Status:              os.Status,
 		Dependencies:        slices.Clone(os.Dependencies),
 		CreateBeforeDestroy: os.CreateBeforeDestroy,
+		SkipDestroy:         os.SkipDestroy,
 	}
 	if os.AttrSensitivePaths != nil {
 		out.AttrSensitivePaths = make([]cty.Path, len(os.AttrSensitivePaths))

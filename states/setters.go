@@ -9,7 +9,8 @@ import (
 )
 
 // SetResourceInstanceCurrent sets addr's current object to obj, recording
-// provider as its resource's provider configuration. A nil obj removes the
+// provider as its resource's provider configuration (unless the resource
+// records an Equivalent one already, which it keeps). A nil obj removes the
 // current object; an instance left with no objects, a resource left with no
 // instances and a non-root module left empty are removed. The state takes
 // ownership of obj.
@@ -38,7 +39,13 @@ func (s *State) setObject(addr addrs.AbsResourceInstance, key addrs.DeposedKey, 
 		r = &Resource{Addr: addr.ContainingResource(), Instances: map[addrs.InstanceKey]*ResourceInstance{}}
 		m.Resources[rk] = r
 	}
-	r.ProviderConfig = provider
+	if !r.ProviderConfig.Equivalent(provider) {
+		r.ProviderConfig = provider
+	}
+	// An equivalent address (the same provider under the other public
+	// registry's host) is left as the state had it: a state written by
+	// OpenTofu keeps naming registry.opentofu.org, so OpenTofu still
+	// reads it as its own after plankit applies it.
 	ri := r.Instances[addr.Resource.Key]
 	if ri == nil {
 		ri = &ResourceInstance{}

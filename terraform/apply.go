@@ -13,16 +13,15 @@ import (
 	"github.com/plankit/plankit/lang/marks"
 	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/states"
-	"github.com/plankit/plankit/states/statemgr"
 	"github.com/plankit/plankit/terraform/filerec"
 	"github.com/plankit/plankit/tfdiags"
 )
 
 // Apply makes the plan's changes real. The apply graph comes from the
 // plan's changes and config, the configuration the plan was made from. The
-// walk is parallel (bounded by the parallelism); the state is persisted by
-// a background persister while it runs (opts.Persist, batched) and once
-// more at the end. Apply never returns a nil state: after a failure or a
+// walk is parallel (bounded by the parallelism); every change is handed to
+// opts.State as it happens (see StateWriter), and the final state to
+// opts.Persist. Apply never returns a nil state: after a failure or a
 // cancellation it holds everything that succeeded.
 func (c *Context) Apply(ctx context.Context, plan *plans.Plan, config *configs.Config, opts *ApplyOpts) (*states.State, hcl.Diagnostics) {
 	if opts == nil {
@@ -43,6 +42,7 @@ func (c *Context) Apply(ctx context.Context, plan *plans.Plan, config *configs.C
 	ws.prevState = prior
 	ws.state = prior.DeepCopy().SyncWrapper()
 	ws.plan = plan
+	ws.procs = opts.Processes
 	ws.applied = newApplyIndex(plan.Changes)
 	ws.clock = lang.NewPlanClock(opts.Timestamp)
 	if !plan.Timestamp.IsZero() {
@@ -62,10 +62,9 @@ func (c *Context) Apply(ctx context.Context, plan *plans.Plan, config *configs.C
 		return prior.DeepCopy(), diags
 	}
 	ws.outputsKept = in.outputsKept
-	var persister *statemgr.BackgroundPersister
-	if opts.Persist != nil {
-		persister = statemgr.NewBackgroundPersister(&persistFunc{fn: opts.Persist}, statemgr.PersisterOptions{Source: ws.state})
-		ws.dirty = persister.MarkDirty
+	if opts.State != nil {
+		ws.writer = opts.State
+		ws.writer.Start(ws.state)
 	}
 	diags = append(diags, ws.walk(ctx, g)...)
 	if ctx.Err() != nil {
@@ -75,40 +74,18 @@ func (c *Context) Apply(ctx context.Context, plan *plans.Plan, config *configs.C
 		ws.removeDataResources()
 	}
 	ws.applyOutputs(plan.UIMode)
-	if persister != nil {
-		persister.MarkDirty()
-		if err := persister.Close(); err != nil {
+	if opts.State != nil {
+		if err := opts.State.Close(); err != nil {
 			diags = append(diags, tfdiags.FromError("Failed to persist state", err)...)
 		}
 	}
-	return ws.state.Close(), diags
-}
-
-// persistFunc adapts ApplyOpts.Persist to statemgr.Storage.
-type persistFunc struct {
-	mu sync.Mutex
-	st *states.State
-	fn func(*states.State) error
-}
-
-func (p *persistFunc) WriteState(s *states.State) error {
-	p.mu.Lock()
-	p.st = s
-	p.mu.Unlock()
-	return nil
-}
-
-// PersistState hands the last snapshot written to fn and drops it, so a
-// full copy of the state is not held between persists.
-func (p *persistFunc) PersistState() error {
-	p.mu.Lock()
-	s := p.st
-	p.st = nil
-	p.mu.Unlock()
-	if s == nil {
-		return nil
+	final := ws.state.Close()
+	if opts.Persist != nil {
+		if err := opts.Persist(final); err != nil {
+			diags = append(diags, tfdiags.FromError("Failed to persist state", err)...)
+		}
 	}
-	return p.fn(s)
+	return final, diags
 }
 
 // applyOutputs writes the root outputs evaluated during the walk to the

@@ -22,12 +22,6 @@ func (ws *walkState) stateObject(addr addrs.AbsResourceInstance, dk addrs.Depose
 	return s.ResourceInstanceObject(addr, dk)
 }
 
-func (ws *walkState) markDirty() {
-	if ws.dirty != nil {
-		ws.dirty()
-	}
-}
-
 // apply makes the planned change of one instance (create, update, or the
 // create half of a replacement), or, when it has none, publishes its
 // current object for references. The change is planned again with the
@@ -102,6 +96,7 @@ func (ic *instanceCtx) apply(ctx context.Context) hcl.Diagnostics {
 // with the error that ended it, if any.
 func (ic *instanceCtx) postApply(nv cty.Value, diags hcl.Diagnostics) {
 	addr := ic.w.addr
+	ic.ws.endOp(addr)
 	ic.ws.hook(func(h Hook) (HookAction, error) { return h.PostApply(addr, addrs.NotDeposed, nv, tfdiags.Err(diags)) })
 }
 
@@ -110,6 +105,10 @@ func (ic *instanceCtx) postApply(nv cty.Value, diags hcl.Diagnostics) {
 // the caller reports the end (postApply), after the provisioners.
 func (ic *instanceCtx) applyChange(action plans.Action, prior, cfg cty.Value, resp providers.PlanResourceChangeResponse, cfgMarks []cty.PathValueMarks) (cty.Value, providers.ApplyResourceChangeResponse, hcl.Diagnostics) {
 	ws, n, addr := ic.ws, ic.n, ic.w.addr
+	if err := ws.beginOp(addr, addrs.NotDeposed, action); err != nil {
+		// Unrecorded, the operation's fate would be unknown after a crash.
+		return cty.NilVal, providers.ApplyResourceChangeResponse{}, hcl.Diagnostics{ic.stateWriteDiag(err)}
+	}
 	ws.hook(func(h Hook) (HookAction, error) {
 		return h.PreApply(addr, addrs.NotDeposed, action, prior, resp.PlannedState)
 	})
@@ -130,7 +129,7 @@ func (ic *instanceCtx) deposeCurrent() addrs.DeposedKey {
 	dk := s.DeposeResourceInstanceObject(ic.w.addr)
 	ic.ws.state.Unlock()
 	ic.ws.applied.setDeposed(ic.w.addr, dk)
-	ic.ws.markDirty()
+	ic.ws.changed(ic.w.addr)
 	return dk
 }
 
@@ -147,7 +146,7 @@ func (ic *instanceCtx) restoreDeposed(dk addrs.DeposedKey) {
 	}
 	ic.ws.state.Unlock()
 	ic.ws.applied.setDeposed(ic.w.addr, addrs.NotDeposed)
-	ic.ws.markDirty()
+	ic.ws.changed(ic.w.addr)
 }
 
 // storeNew writes the new object to the state and publishes its value.
@@ -156,7 +155,7 @@ func (ic *instanceCtx) storeNew(nv cty.Value, cfgMarks []cty.PathValueMarks, pri
 	obj := &states.ResourceInstanceObject{Value: marked, Private: priv, Status: status,
 		Dependencies: ic.n.stateDeps, CreateBeforeDestroy: ic.n.cbd}
 	_ = ic.writeObject(addrs.NotDeposed, obj)
-	ic.ws.markDirty()
+	ic.ws.changed(ic.w.addr)
 	ic.publish(marked)
 	return marked
 }
@@ -283,7 +282,7 @@ func (ic *instanceCtx) applyData() hcl.Diagnostics {
 			return diags
 		}
 		diags = append(diags, ic.readData(cfg, cfgMarks)...)
-		ws.markDirty()
+		ws.changed(addr)
 		return diags
 	}
 	return ic.publishCurrent()

@@ -20,6 +20,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/internal/procgroup"
 	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/providers"
 	"github.com/plankit/plankit/states"
@@ -45,6 +46,9 @@ type ContextOpts struct {
 	// is refused, naming the expression and the number, before anything is
 	// allocated for its instances.
 	MaxInstances int
+	// Workspace is what terraform.workspace evaluates to; empty means
+	// "default".
+	Workspace string
 }
 
 // DefaultMaxInstances is ContextOpts.MaxInstances when unset: ten times the
@@ -60,6 +64,7 @@ type Context struct {
 	hooks       []Hook
 	workingDir  string // absolute; path.cwd
 	maxInst     int
+	workspace   string // terraform.workspace
 
 	schemaMu sync.Mutex
 	schemas  map[addrs.Provider]*providers.GetProviderSchemaResponse
@@ -88,6 +93,7 @@ func NewContext(opts *ContextOpts) (*Context, hcl.Diagnostics) {
 		hooks:       append([]Hook(nil), opts.Hooks...),
 		workingDir:  wd,
 		maxInst:     maxInstances(opts.MaxInstances),
+		workspace:   workspaceOrDefault(opts.Workspace),
 		schemas:     map[addrs.Provider]*providers.GetProviderSchemaResponse{},
 	}, nil
 }
@@ -142,14 +148,21 @@ type PlanOpts struct {
 
 // ApplyOpts are the options of Context.Apply.
 type ApplyOpts struct {
-	// Persist is called (from a background persister) with snapshots of
-	// the state while the apply runs; may be nil.
+	// State persists the state while the apply changes it; may be nil.
+	// command/ supplies one that journals every change (states/statemgr).
+	State StateWriter
+	// Persist, when set, is called once with the final state after the
+	// walk (and after State's Close).
 	Persist func(*states.State) error
 	// Timestamp is plantimestamp()'s clock when the plan recorded no
 	// time (its configuration called plantimestamp only in expressions
 	// evaluated at apply, such as provisioners); nil means time.Now.
 	// Otherwise plantimestamp returns the plan's recorded time.
 	Timestamp func() time.Time
+	// Processes tracks the local-exec provisioners' process groups, so
+	// that the caller can kill them (a second interrupt); may be nil.
+	// Cancelling the context interrupts them in any case.
+	Processes *procgroup.Set
 }
 
 // GraphKind selects the graph GraphDOT renders.
@@ -170,7 +183,14 @@ func (c *Context) schema(p addrs.Provider) (*providers.GetProviderSchemaResponse
 	if s, ok := c.schemas[p]; ok {
 		return s, nil
 	}
-	f, ok := c.factories[p]
+	if _, own := c.factories[p]; !own {
+		// Served by its registry twin's factory: share its schema.
+		if twin, ok := p.RegistryTwin(); ok && c.schemas[twin] != nil {
+			c.schemas[p] = c.schemas[twin]
+			return c.schemas[p], nil
+		}
+	}
+	f, ok := c.factory(p)
 	if !ok {
 		return nil, hcl.Diagnostics{c.missingProvider(p)}
 	}
@@ -185,6 +205,21 @@ func (c *Context) schema(p addrs.Provider) (*providers.GetProviderSchemaResponse
 	}
 	c.schemas[p] = &resp
 	return &resp, nil
+}
+
+// factory returns the factory for provider p, else for its registry twin
+// (addrs.Provider.RegistryTwin): a state written by OpenTofu names
+// registry.opentofu.org/hashicorp/null, the same provider plankit has as
+// registry.terraform.io/hashicorp/null, and the other way round.
+func (c *Context) factory(p addrs.Provider) (providers.Factory, bool) {
+	if f, ok := c.factories[p]; ok {
+		return f, true
+	}
+	if twin, ok := p.RegistryTwin(); ok {
+		f, ok := c.factories[twin]
+		return f, ok
+	}
+	return nil, false
 }
 
 // schemasFor fetches the schemas of every provider in ps.
@@ -227,4 +262,11 @@ func (c *Context) missingProvider(p addrs.Provider) *hcl.Diagnostic {
 	return tfdiags.Errorf("Missing required provider",
 		"This configuration or its state uses provider %s, which plankit does not have. Available providers: %s. Remove the resources that use it from the configuration (and, for objects already in the state, from the state), or manage this configuration with a tool that has the provider.",
 		p.ForDisplay(), strings.Join(have, ", "))
+}
+
+func workspaceOrDefault(ws string) string {
+	if ws == "" {
+		return "default"
+	}
+	return ws
 }

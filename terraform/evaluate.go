@@ -53,7 +53,8 @@ func (ws *walkState) scope(mod moduleInst, cfg *configs.Config, rep *repetition,
 	pool, _ := ws.scopes.LoadOrStore(cfg.Module.SourceDir, &sync.Pool{})
 	s, _ := pool.(*sync.Pool).Get().(*lang.Scope)
 	if s == nil {
-		s = &lang.Scope{BaseDir: cfg.Module.SourceDir, WorkingDir: ws.c.workingDir, PureOnly: ws.op != opApply, PlanClock: ws.clock, Files: ws.files}
+		s = &lang.Scope{BaseDir: cfg.Module.SourceDir, WorkingDir: ws.c.workingDir, PureOnly: ws.op != opApply, PlanClock: ws.clock, Files: ws.files,
+			ProviderFunctions: ws.providerFunctions(cfg)}
 	}
 	s.Data, s.SelfAddr = d, self
 	return s
@@ -216,7 +217,7 @@ func (d *evalData) GetPathAttr(addr addrs.PathAttr, rng hcl.Range) (cty.Value, h
 }
 
 func (d *evalData) GetTerraformAttr(addr addrs.TerraformAttr, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
-	return cty.StringVal("default"), nil
+	return cty.StringVal(d.ws.c.workspace), nil
 }
 
 // resourceType returns the implied type of rc's schema, or NilType.

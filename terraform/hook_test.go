@@ -73,7 +73,7 @@ resource "test_thing" "a" {
   name = "a"
   provisioner "local-exec" { command = "echo hi ${self.id}" }
 }`,
-			want: []string{"start Create test_thing.a", "test_thing.a says hi test_thing-1", "done test_thing.a"},
+			want: []string{"start Create test_thing.a", `test_thing.a says Executing: ["/bin/sh" "-c" "echo hi test_thing-1"]`, "test_thing.a says hi test_thing-1", "done test_thing.a"},
 		},
 		{
 			name: "a failing provisioner fails the create",
@@ -82,7 +82,7 @@ resource "test_thing" "a" {
   name = "a"
   provisioner "local-exec" { command = "echo hi; exit 3" }
 }`,
-			want:    []string{"start Create test_thing.a", "test_thing.a says hi", "done test_thing.a failed"},
+			want:    []string{"start Create test_thing.a", `test_thing.a says Executing: ["/bin/sh" "-c" "echo hi; exit 3"]`, "test_thing.a says hi", "done test_thing.a failed"},
 			wantErr: "Provisioner failed",
 		},
 		{
@@ -95,7 +95,7 @@ resource "test_thing" "a" {
     on_failure = continue
   }
 }`,
-			want:     []string{"start Create test_thing.a", "done test_thing.a"},
+			want:     []string{"start Create test_thing.a", `test_thing.a says Executing: ["/bin/sh" "-c" "exit 3"]`, "done test_thing.a"},
 			wantWarn: "Provisioner failed",
 		},
 	}

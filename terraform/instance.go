@@ -62,10 +62,16 @@ func (ic *instanceCtx) managed(ctx context.Context) hcl.Diagnostics {
 		if d := ic.preventDestroy(plans.Delete); d != nil {
 			return append(diags, d)
 		}
+		if d := skipDestroyDiag(w.addr, cur); d != nil {
+			return append(diags, d)
+		}
 		return append(diags, ic.planDelete(prior, addrs.NotDeposed, plans.ReasonNone)...)
 	case w.gone:
 		if prior.IsNull() {
 			return diags
+		}
+		if d := skipDestroyDiag(w.addr, cur); d != nil {
+			return append(diags, d)
 		}
 		return append(diags, ic.planDelete(prior, addrs.NotDeposed, w.orphan)...)
 	}
@@ -210,7 +216,14 @@ func (ic *instanceCtx) subjectDiags(diags hcl.Diagnostics) hcl.Diagnostics {
 	for i, d := range diags {
 		c := *d
 		if c.Subject == nil && ic.n.rc != nil {
-			c.Subject = ic.n.rc.DeclRange.Ptr()
+			// A diagnostic about an argument points at it, as in
+			// Terraform ("on main.tf line 12, in resource ...").
+			if p := tfdiags.AttributePath(d); len(p) > 0 {
+				c.Subject = rangeForPath(ic.n.rc.Config, p)
+			}
+			if c.Subject == nil {
+				c.Subject = ic.n.rc.DeclRange.Ptr()
+			}
 		}
 		if c.Detail == "" {
 			c.Detail = "While processing " + ic.w.addr.String() + "."

@@ -64,6 +64,10 @@ func (n *nodeDestroy) Execute(ctx context.Context, ws *walkState) hcl.Diagnostic
 	}
 	priorU, _ := prior.UnmarkDeep()
 	null := cty.NullVal(n.res.ty)
+	if err := ws.beginOp(addr, dk, plans.Delete); err != nil {
+		return append(diags, ic.stateWriteDiag(err))
+	}
+	defer ws.endOp(addr)
 	ws.hook(func(h Hook) (HookAction, error) { return h.PreApply(addr, dk, plans.Delete, priorU, null) })
 	if dk == addrs.NotDeposed && src.Status != states.ObjectTainted {
 		pd := ic.provision(ctx, prior, true)
@@ -81,7 +85,7 @@ func (n *nodeDestroy) Execute(ctx context.Context, ws *walkState) hcl.Diagnostic
 		return diags
 	}
 	ic.setState(dk, nil)
-	ws.markDirty()
+	ws.changed(addr)
 	return diags
 }
 

@@ -58,7 +58,7 @@ func (ic *instanceCtx) plan(cur *states.ResourceInstanceObjectSrc, prior cty.Val
 		Addr: addr, PrevRunAddr: addr, ProviderAddr: n.provider,
 		Change: plans.Change{Action: action, Before: priorU, After: planned,
 			BeforeSensitivePaths: bp, AfterSensitivePaths: ap},
-		ActionReason: reason, RequiredReplace: resp.RequiresReplace, Private: private,
+		ActionReason: reason, RequiredReplace: requiredReplace(priorU, resp), Private: private,
 		CreateBeforeDestroy: n.cbd,
 	})
 	if action != plans.NoOp {
@@ -133,6 +133,23 @@ func (ic *instanceCtx) decide(cur *states.ResourceInstanceObjectSrc, prior cty.V
 
 // changedAt reports whether any of paths differs (or is unknown) between
 // before and after.
+// requiredReplace keeps the paths of resp.RequiresReplace whose values
+// actually change, as Terraform does: providers on the legacy SDK list
+// every force-new attribute in every plan, creates included, and only the
+// changing ones force replacement (and get "# forces replacement").
+func requiredReplace(prior cty.Value, resp providers.PlanResourceChangeResponse) []cty.Path {
+	if prior.IsNull() || len(resp.RequiresReplace) == 0 {
+		return nil
+	}
+	var out []cty.Path
+	for _, p := range resp.RequiresReplace {
+		if changedAt(prior, resp.PlannedState, []cty.Path{p}) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 func changedAt(before, after cty.Value, paths []cty.Path) bool {
 	for _, p := range paths {
 		b, err1 := p.Apply(before)

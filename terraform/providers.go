@@ -25,7 +25,7 @@ func newProviderSet(c *Context) *providerSet {
 
 // start creates the instance for addr from its factory.
 func (s *providerSet) start(addr addrs.AbsProviderConfig) (providers.Interface, hcl.Diagnostics) {
-	f, ok := s.c.factories[addr.Provider]
+	f, ok := s.c.factory(addr.Provider)
 	if !ok {
 		return nil, hcl.Diagnostics{s.c.missingProvider(addr.Provider)}
 	}

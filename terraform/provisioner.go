@@ -110,6 +110,10 @@ func (ic *instanceCtx) localExec(ctx context.Context, pv *configs.Provisioner, s
 		sort.Strings(extra)
 		cmd.Env = append(cmd.Env, extra...)
 	}
+	// As Terraform does, the provisioner's output starts with the command.
+	for _, h := range ic.ws.c.hooks {
+		h.ProvisionOutput(ic.w.addr, pv.Type, fmt.Sprintf("Executing: %q", cmd.Args))
+	}
 	pr, pw := io.Pipe()
 	cmd.Stdout, cmd.Stderr = pw, pw
 	done := make(chan struct{})
@@ -124,7 +128,9 @@ func (ic *instanceCtx) localExec(ctx context.Context, pv *configs.Provisioner, s
 		}
 		_, _ = io.Copy(io.Discard, pr)
 	}()
-	err := cmd.Run()
+	// In a process group of its own, so that an interrupt sent to plankit
+	// alone (a CI cancel) is forwarded to the command and what it started.
+	err := ic.ws.procs.Run(cmd)
 	pw.Close()
 	<-done
 	return err

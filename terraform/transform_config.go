@@ -26,6 +26,10 @@ type buildInput struct {
 	// targeted graph kept; nil when the graph is not targeted (all kept).
 	outputsKept map[string]bool
 
+	// configUses is the set of providers the configuration uses, filled
+	// by orphanResourceTransformer when it first needs it.
+	configUses map[addrs.Provider]bool
+
 	// derived caches attachSchema's results per schema block, so blocks of
 	// one type share one decoder spec and one implied type (about 1 KB a
 	// block otherwise, at 100,000 blocks 100 MB).
@@ -184,12 +188,36 @@ func (t orphanResourceTransformer) Transform(g *Graph) error {
 				continue
 			}
 			seen[ca.String()] = true
-			n := &nodeResource{cfg: c, typ: ca.Resource.Type, addr: ca, provider: rs.ProviderConfig}
-			t.in.attachSchema(n, rs.ProviderConfig.Provider, ca.Resource.Mode)
+			n := &nodeResource{cfg: c, typ: ca.Resource.Type, addr: ca, provider: t.orphanProvider(rs.ProviderConfig)}
+			t.in.attachSchema(n, n.provider.Provider, ca.Resource.Mode)
 			g.Add(n)
 		}
 	}
 	return nil
+}
+
+// orphanProvider is the provider configuration that deletes an orphan
+// recorded with pc: pc itself, unless the configuration uses not pc's
+// provider but its registry twin (an OpenTofu state's
+// registry.opentofu.org/hashicorp/null where the configuration implies
+// registry.terraform.io/hashicorp/null), in which case the twin, so that
+// the configuration's provider block (under whatever local name) and its
+// one provider instance serve the orphan too.
+func (t orphanResourceTransformer) orphanProvider(pc addrs.AbsProviderConfig) addrs.AbsProviderConfig {
+	twin, ok := pc.Provider.RegistryTwin()
+	if !ok {
+		return pc
+	}
+	if t.in.configUses == nil {
+		t.in.configUses = map[addrs.Provider]bool{}
+		for _, p := range t.in.config.ProviderTypes() {
+			t.in.configUses[p] = true
+		}
+	}
+	if !t.in.configUses[pc.Provider] && t.in.configUses[twin] {
+		pc.Provider = twin
+	}
+	return pc
 }
 
 // moduleCallTransformer adds, per module call, its expansion node and a

@@ -11,6 +11,7 @@ import (
 	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/configs"
 	"github.com/plankit/plankit/dag"
+	"github.com/plankit/plankit/internal/procgroup"
 	"github.com/plankit/plankit/lang"
 	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/providers"
@@ -43,6 +44,8 @@ type walkState struct {
 	// apply.
 	prevState *states.State
 	state     *states.SyncState
+	// procs tracks the provisioners' processes during apply (may be nil).
+	procs *procgroup.Set
 
 	values *valueStore
 	named  *namedvals.Store
@@ -60,8 +63,8 @@ type walkState struct {
 	skipRefr bool
 	stateIdx stateIndex
 	applied  *applyIndex
-	dirty    func()   // announces a state change to the persister (apply)
-	scopes   sync.Map // module directory -> *sync.Pool of *lang.Scope
+	writer   StateWriter // persists state changes (apply); may be nil
+	scopes   sync.Map    // module directory -> *sync.Pool of *lang.Scope
 	// instTotal counts the instances every count and for_each has
 	// expanded to (checkExpansion).
 	instTotal atomic.Int64
@@ -83,6 +86,9 @@ type walkState struct {
 	outputs map[string]outputResult // root outputs by name
 	// outputsKept are the root outputs a targeted graph kept (nil: all).
 	outputsKept map[string]bool
+	// funcs are the provider-defined functions and the instances that
+	// answer them.
+	funcs funcProviders
 }
 
 // outputResult is a root output's value as evaluated in the walk.
@@ -142,6 +148,7 @@ func (ws *walkState) walk(ctx context.Context, g *Graph) hcl.Diagnostics {
 		<-stopped // cancelled: let Stop reach every provider before closing them
 	}
 	ws.provs.closeAll()
+	ws.closeFuncProviders()
 	diags := res.Diagnostics()
 	if diags.HasErrors() {
 		diags = append(diags, ws.skippedSummary(res)...)

@@ -10,8 +10,11 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/command"
+	"github.com/plankit/plankit/providers"
 	"github.com/plankit/plankit/providers/builtin"
+	"github.com/plankit/plankit/providers/plugin"
 )
 
 // Run builds a Meta from the process and runs cmd with os.Args[1:], then
@@ -29,6 +32,10 @@ func run(cmd func(*command.Meta, []string) int) (code int) {
 			code = command.ExitError
 		}
 	}()
+	// Every plugin process is stopped on the way out: normal returns,
+	// errors, the first Ctrl-C (the command returns) and panics; Exit
+	// (the second Ctrl-C) stops them before exiting.
+	defer plugin.CleanupClients()
 	sig := make(chan os.Signal, 4)
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sig)
@@ -43,9 +50,20 @@ func run(cmd func(*command.Meta, []string) int) (code int) {
 		StdinTTY: isTerminal(os.Stdin), StdoutTTY: isTerminal(os.Stdout), StderrTTY: isTerminal(os.Stderr),
 		Env:         os.Environ(),
 		ProvidersIn: builtin.FactoriesIn,
+		Plugins:     pluginFactory,
 		Interrupts:  interrupts,
-		Exit:        os.Exit,
-		Context:     context.Background(),
+		Exit: func(code int) {
+			plugin.CleanupClients()
+			os.Exit(code)
+		},
+		Context: context.Background(),
 	}
 	return cmd(m, os.Args[1:])
+}
+
+// pluginFactory starts the provider plugins discovery selects, with
+// plankit's environment. Their stderr is shown only with TF_LOG or
+// TF_LOG_PROVIDER, as Terraform shows it (providers/plugin decides).
+func pluginFactory(p addrs.Provider, version, executable string) providers.Factory {
+	return plugin.Factory(plugin.Meta{Provider: p, Version: version, Executable: executable}, plugin.Options{})
 }

@@ -18,10 +18,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/plankit/plankit/backend/pg/pgtest"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -52,7 +55,7 @@ func runMain(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, "building the binaries:", err)
 		return 1
 	}
-	return m.Run()
+	return pgtest.Run(m) // m.Run, then stops the PostgreSQL server if a test started one
 }
 
 type result struct {
@@ -179,6 +182,8 @@ var volatile = []struct {
 	{regexp.MustCompile(`(dec +=) "[^"]*"`), `$1 "$$NUM"`},           // and in decimal (any length: 8 digits look like $HEX first)
 	{regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z`), "$$TIME"},
 	{regexp.MustCompile(`after \d+s`), "after $$Ns"},
+	{regexp.MustCompile(`\[id=[A-Za-z0-9_+/-]{6}(==)?\]`), "[id=$$B64]"}, // random_id in "Refreshing state..."
+	{regexp.MustCompile(`\b[0-9a-f]{40}\b`), "$$SHA1"},                   // local_file ids of random contents
 }
 
 // normalise replaces temporary directories (longest first) and volatile
@@ -190,7 +195,26 @@ func normalise(s string, dirs ...string) string {
 	for _, v := range volatile {
 		s = v.re.ReplaceAllString(s, v.repl)
 	}
-	return s
+	return sortRefreshLines(s)
+}
+
+// sortRefreshLines sorts each run of "Refreshing state..." lines: the
+// parallel walk prints them in whatever order it refreshes.
+func sortRefreshLines(s string) string {
+	lines := strings.Split(s, "\n")
+	for i := 0; i < len(lines); {
+		j := i
+		for j < len(lines) && strings.Contains(lines[j], ": Refreshing state...") {
+			j++
+		}
+		if j > i {
+			sort.Strings(lines[i:j])
+			i = j
+			continue
+		}
+		i++
+	}
+	return strings.Join(lines, "\n")
 }
 
 // golden compares got with testdata/NAME, or rewrites it with -update.

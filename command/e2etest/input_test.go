@@ -147,7 +147,7 @@ func TestPlanOptions(t *testing.T) {
 	must(t, p("-refresh=false", "-detailed-exitcode"), 0, "plan -refresh=false does not see the drift")
 	ro := p("-refresh-only", "-detailed-exitcode", "-out=refresh.tfplan")
 	must(t, ro, 2, "plan -refresh-only")
-	golden(t, "refresh-only.txt", normalise(ro.stdout, work, outDir))
+	golden(t, "refresh-only.txt", normalise(ro.stdout, work, outDir, filepath.Dir(state)))
 	must(t, apply(t, work, "-no-color", "-state="+state, "refresh.tfplan"), 0, "apply the refresh-only plan")
 	after := p("-detailed-exitcode")
 	must(t, after, 2, "plan after recording the drift")

@@ -142,8 +142,10 @@ func readTFJSON(t *testing.T, s string) *tfjson.Plan {
 }
 
 // TestQuickstart runs the README's quick start commands as written, from
-// the repository root, with the binaries in place of go run and the /tmp
-// paths moved to a temporary directory.
+// the repository root: the go build line must be there, and every bin/
+// command of the section (the plan and apply, then the follow-up show,
+// output, no-change plan and destroy) runs with the binaries TestMain
+// built, with the /tmp paths moved to a temporary directory.
 func TestQuickstart(t *testing.T) {
 	t.Parallel()
 	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
@@ -154,33 +156,45 @@ func TestQuickstart(t *testing.T) {
 	if i := strings.Index(section, "## Quick start"); i >= 0 {
 		section = section[i:]
 	}
+	if i := strings.Index(section[1:], "\n## "); i >= 0 {
+		section = section[:i+1]
+	}
+	if !strings.Contains(section, "\ngo build -o bin/ ./cmd/...\n") {
+		t.Fatalf("the README's quick start does not build the binaries with go build -o bin/ ./cmd/...")
+	}
 	var cmds []string
 	for _, line := range strings.Split(section, "\n") {
-		if strings.HasPrefix(line, "go run ./cmd/") {
+		if strings.HasPrefix(line, "bin/plan ") || strings.HasPrefix(line, "bin/apply ") {
 			cmds = append(cmds, line)
 		}
-		if len(cmds) == 2 {
-			break
-		}
 	}
-	if len(cmds) != 2 {
-		t.Fatalf("the README's quick start does not have two go run commands: %q", cmds)
+	if len(cmds) < 2 || !strings.HasPrefix(cmds[0], "bin/plan ") || !strings.HasPrefix(cmds[1], "bin/apply ") {
+		t.Fatalf("the README's quick start does not start with a bin/plan and a bin/apply command: %q", cmds)
 	}
 	tmp := t.TempDir()
 	outDir := filepath.Join(tmp, "out")
 	root, _ := filepath.Abs(filepath.Join("..", ".."))
 	for i, line := range cmds {
+		if j := strings.Index(line, "#"); j >= 0 {
+			line = line[:j]
+		}
 		fields := strings.Fields(strings.ReplaceAll(line, "/tmp/", tmp+"/"))
-		bin := strings.TrimPrefix(fields[2], "./cmd/")
-		r := run(t, root, bin, []string{"TF_VAR_out_dir=" + outDir}, fields[3:]...)
+		bin := strings.TrimPrefix(fields[0], "bin/")
+		r := run(t, root, bin, []string{"TF_VAR_out_dir=" + outDir}, fields[1:]...)
 		must(t, r, 0, "quick start command "+line)
-		if i == 1 {
+		switch i {
+		case 0:
+			contains(t, r.stdout, "quick start plan", "apply -chdir=testdata/fixtures/quickstart -state="+tmp+"/quickstart.tfstate")
+		case 1:
 			contains(t, r.stdout, "quick start apply", "Apply complete! Resources: 4 added, 0 changed, 0 destroyed.", "password = <sensitive>", "pet = ")
+			b, err := os.ReadFile(filepath.Join(outDir, "greeting.txt"))
+			if err != nil || !regexp.MustCompile(`^Hello, [a-z]+-[a-z]+!\n$`).Match(b) {
+				t.Errorf("greeting.txt = %q, %v", b, err)
+			}
 		}
 	}
-	b, err := os.ReadFile(filepath.Join(outDir, "greeting.txt"))
-	if err != nil || !regexp.MustCompile(`^Hello, [a-z]+-[a-z]+!\n$`).Match(b) {
-		t.Errorf("greeting.txt = %q, %v", b, err)
+	if last := cmds[len(cmds)-1]; !strings.Contains(last, "destroy.tfplan") {
+		t.Errorf("the quick start does not end with the destroy: %s", last)
 	}
 	if entries, _ := os.ReadDir(filepath.Join(root, "testdata", "fixtures", "quickstart")); len(entries) != 2 {
 		var names []string

@@ -40,6 +40,7 @@ type configModule struct {
 
 type configOutput struct {
 	Sensitive   bool            `json:"sensitive,omitempty"`
+	Deprecated  string          `json:"deprecated,omitempty"`
 	Expression  json.RawMessage `json:"expression,omitempty"`
 	DependsOn   []string        `json:"depends_on,omitempty"`
 	Description string          `json:"description,omitempty"`
@@ -51,6 +52,7 @@ type configResource struct {
 	Type              string                     `json:"type"`
 	Name              string                     `json:"name"`
 	ProviderConfigKey string                     `json:"provider_config_key"`
+	Provisioners      []configProvisioner        `json:"provisioners,omitempty"`
 	Expressions       map[string]json.RawMessage `json:"expressions,omitempty"`
 	SchemaVersion     uint64                     `json:"schema_version"`
 	CountExpression   json.RawMessage            `json:"count_expression,omitempty"`
@@ -67,10 +69,22 @@ type moduleCall struct {
 	DependsOn         []string                   `json:"depends_on,omitempty"`
 }
 
+// configProvisioner is a provisioner block of a resource: its type and
+// arguments (connection blocks are left out, as in Terraform).
+type configProvisioner struct {
+	Type        string                     `json:"type"`
+	Expressions map[string]json.RawMessage `json:"expressions,omitempty"`
+}
+
+// configVariable is a variable declaration, the same in every module:
+// type is the constraint (left out for "any"), required means no default.
 type configVariable struct {
+	Type        json.RawMessage `json:"type,omitempty"`
 	Default     json.RawMessage `json:"default,omitempty"`
 	Description string          `json:"description,omitempty"`
+	Required    bool            `json:"required,omitempty"`
 	Sensitive   bool            `json:"sensitive,omitempty"`
+	Deprecated  string          `json:"deprecated,omitempty"`
 }
 
 func marshalConfig(c *configs.Config, schemas map[addrs.Provider]*providers.GetProviderSchemaResponse) *configJSON {
@@ -149,13 +163,20 @@ func marshalConfigModule(n *configs.Config, schemas map[addrs.Provider]*provider
 	if len(m.Outputs) > 0 {
 		out.Outputs = map[string]configOutput{}
 		for name, o := range m.Outputs {
-			out.Outputs[name] = configOutput{Sensitive: o.Sensitive, Expression: marshalExpr(o.Expr), DependsOn: traversalStrings(o.DependsOn), Description: o.Description}
+			out.Outputs[name] = configOutput{Sensitive: o.Sensitive, Deprecated: o.Deprecated, Expression: marshalExpr(o.Expr), DependsOn: traversalStrings(o.DependsOn), Description: o.Description}
 		}
 	}
 	for _, r := range allResources(m) {
+		// The address is relative to the module, as Terraform writes it
+		// (the module is where the entry sits in the tree).
 		cr := configResource{
-			Address: r.Addr().InModule(n.Path).String(), Mode: modeString(r.Mode), Type: r.Type, Name: r.Name,
+			Address: r.Addr().String(), Mode: modeString(r.Mode), Type: r.Type, Name: r.Name,
 			ProviderConfigKey: providerKey(n, r), DependsOn: traversalStrings(r.DependsOn),
+		}
+		if r.Managed != nil {
+			for _, p := range r.Managed.Provisioners {
+				cr.Provisioners = append(cr.Provisioners, configProvisioner{Type: p.Type, Expressions: marshalBody(p.Config, nil)})
+			}
 		}
 		var schema *configschema.Block
 		if ps := schemas[r.Provider]; ps != nil {
@@ -202,7 +223,12 @@ func marshalConfigModule(n *configs.Config, schemas map[addrs.Provider]*provider
 	if len(m.Variables) > 0 {
 		out.Variables = map[string]configVariable{}
 		for name, v := range m.Variables {
-			cv := configVariable{Description: v.Description, Sensitive: v.Sensitive}
+			cv := configVariable{Description: v.Description, Sensitive: v.Sensitive, Deprecated: v.Deprecated, Required: v.Default == cty.NilVal}
+			if v.Type != cty.NilType && v.Type != cty.DynamicPseudoType {
+				if raw, err := v.Type.MarshalJSON(); err == nil {
+					cv.Type = raw
+				}
+			}
 			if v.Default != cty.NilVal {
 				if raw, err := marshalValue(v.Default); err == nil {
 					cv.Default = raw

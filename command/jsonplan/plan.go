@@ -37,10 +37,12 @@ type planJSON struct {
 	OutputChanges    map[string]change   `json:"output_changes,omitempty"`
 	PriorState       *stateJSON          `json:"prior_state,omitempty"`
 	Configuration    *configJSON         `json:"configuration,omitempty"`
-	Timestamp        string              `json:"timestamp,omitempty"`
-	Applyable        bool                `json:"applyable"`
-	Complete         bool                `json:"complete"`
-	Errored          bool                `json:"errored"`
+	// RelevantAttributes needs the configuration; empty is left out.
+	RelevantAttributes []resourceAttr `json:"relevant_attributes,omitempty"`
+	Timestamp          string         `json:"timestamp,omitempty"`
+	Applyable          bool           `json:"applyable"`
+	Complete           bool           `json:"complete"`
+	Errored            bool           `json:"errored"`
 }
 
 type variable struct {
@@ -129,6 +131,7 @@ func Marshal(p *plans.Plan, opts Options) ([]byte, error) {
 	}
 	if opts.Config != nil {
 		out.Configuration = marshalConfig(opts.Config, p.ProviderSchemas)
+		out.RelevantAttributes = relevantAttributes(opts.Config, changes)
 	}
 	return json.Marshal(out)
 }
@@ -262,7 +265,12 @@ func marshalOutputChanges(ocs []*plans.OutputChange) (map[string]change, error) 
 		if c.After, err = marshalValue(oc.After); err != nil {
 			return nil, err
 		}
-		c.AfterUnknown = marshalBools(unknownAsBool(oc.After))
+		// An output's after_unknown is false when its value is wholly
+		// known, not a structure of falses, as Terraform writes it.
+		c.AfterUnknown = json.RawMessage("false")
+		if oc.After != cty.NilVal && !oc.After.IsWhollyKnown() {
+			c.AfterUnknown = marshalBools(unknownAsBool(oc.After))
+		}
 		sens := json.RawMessage("false")
 		if oc.Sensitive {
 			sens = json.RawMessage("true")

@@ -70,25 +70,37 @@ func unknownAsBool(v cty.Value) cty.Value {
 		return cty.False
 	}
 	v, _ = v.UnmarkDeep()
-	return asBool(v, func(x cty.Value) bool { return !x.IsKnown() })
+	return asBool(v, func(x cty.Value) bool { return !x.IsKnown() }, false)
 }
 
 // sensitiveAsBool mirrors v's structure with true at every value marked
 // sensitive ("before_sensitive", "after_sensitive", "sensitive_values").
+// An unknown collection, object or tuple is [] or {} (nothing can be said
+// of its parts yet), and kept in its parent, as Terraform writes it.
 func sensitiveAsBool(v cty.Value) cty.Value {
 	if v == cty.NilVal {
 		return cty.False
 	}
-	return asBool(v, func(x cty.Value) bool { return x.HasMark(marks.Sensitive) })
+	return asBool(v, func(x cty.Value) bool { return x.HasMark(marks.Sensitive) }, true)
 }
 
-// asBool is the shared walk of unknownAsBool and sensitiveAsBool. O(size).
-func asBool(v cty.Value, leaf func(cty.Value) bool) cty.Value {
+// asBool is the shared walk of unknownAsBool and sensitiveAsBool;
+// emptyUnknown makes an unknown structured value [] or {} instead of
+// false. O(size).
+func asBool(v cty.Value, leaf func(cty.Value) bool, emptyUnknown bool) cty.Value {
 	if leaf(v) {
 		return cty.True
 	}
 	v, _ = v.Unmark()
 	ty := v.Type()
+	if !v.IsKnown() && emptyUnknown {
+		switch {
+		case ty.IsListType() || ty.IsSetType() || ty.IsTupleType():
+			return cty.EmptyTupleVal
+		case ty.IsMapType() || ty.IsObjectType():
+			return cty.EmptyObjectVal
+		}
+	}
 	if !v.IsKnown() || v.IsNull() || ty.IsPrimitiveType() || ty == cty.DynamicPseudoType {
 		return cty.False
 	}
@@ -97,7 +109,7 @@ func asBool(v cty.Value, leaf func(cty.Value) bool) cty.Value {
 		var vals []cty.Value
 		for it := v.ElementIterator(); it.Next(); {
 			_, ev := it.Element()
-			vals = append(vals, asBool(ev, leaf))
+			vals = append(vals, asBool(ev, leaf, emptyUnknown))
 		}
 		if len(vals) == 0 {
 			return cty.EmptyTupleVal
@@ -107,7 +119,7 @@ func asBool(v cty.Value, leaf func(cty.Value) bool) cty.Value {
 		vals := map[string]cty.Value{}
 		for it := v.ElementIterator(); it.Next(); {
 			k, ev := it.Element()
-			if b := asBool(ev, leaf); !b.RawEquals(cty.False) {
+			if b := asBool(ev, leaf, emptyUnknown); !b.RawEquals(cty.False) {
 				vals[k.AsString()] = b
 			}
 		}

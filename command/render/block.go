@@ -139,21 +139,26 @@ func (d *differ) oneBlock(b *strings.Builder, name, label string, schema *config
 	return 0
 }
 
-// listBlocks pairs the blocks of a list by position: a longer side's
-// extra blocks are created or destroyed. Returns the hidden count.
+// listBlocks pairs the blocks of a list as Terraform does (pairSlice):
+// unchanged blocks by their longest common subsequence, and a changed
+// block with the new block in its place, shown as "~ name { ... }" with
+// what changed; blocks left over are created or destroyed. Returns the
+// hidden count.
 func (d *differ) listBlocks(b *strings.Builder, name string, schema *configschema.Block, bv, av cty.Value, indent int, path cty.Path) int {
 	null := cty.NullVal(cty.DynamicPseudoType)
 	be, ae := elements(bv), elements(av)
 	hidden := 0
-	for i := 0; i < max(len(be), len(ae)); i++ {
-		x, y := null, null
-		if i < len(be) {
-			x = be[i]
+	at := func(i int) cty.Path { return append(path.Copy(), cty.IndexStep{Key: cty.NumberIntVal(int64(i))}) }
+	eq := func(i, j int) bool { return same(be[i], ae[j]) }
+	for _, op := range pairSlice(len(be), len(ae), eq, func(int, int) bool { return true }) {
+		switch op.kind {
+		case symNone, symUpdate:
+			hidden += d.oneBlock(b, name, "", schema, be[op.i], ae[op.j], indent, at(op.j))
+		case symDelete:
+			hidden += d.oneBlock(b, name, "", schema, be[op.i], null, indent, at(op.i))
+		case symCreate:
+			hidden += d.oneBlock(b, name, "", schema, null, ae[op.j], indent, at(op.j))
 		}
-		if i < len(ae) {
-			y = ae[i]
-		}
-		hidden += d.oneBlock(b, name, "", schema, x, y, indent, append(path.Copy(), cty.IndexStep{Key: cty.NumberIntVal(int64(i))}))
 	}
 	return hidden
 }

@@ -129,7 +129,9 @@ func elements(v cty.Value) []cty.Value {
 }
 
 // listDiff renders a changed list element by element, aligning the two
-// lists on their longest common subsequence.
+// lists as Terraform does (pairSlice): on their longest common
+// subsequence, with a changed object element shown as "~ { ... }" in
+// place rather than removed and added.
 func (d *differ) listDiff(b *strings.Builder, bv, av cty.Value, indent int, path cty.Path) {
 	be, ae := elements(bv), elements(av)
 	b.WriteString("[" + d.forces(path) + "\n")
@@ -140,10 +142,20 @@ func (d *differ) listDiff(b *strings.Builder, bv, av cty.Value, indent int, path
 			hidden = 0
 		}
 	}
-	for _, op := range lcsDiff(len(be), len(ae), func(i, j int) bool { return same(be[i], ae[j]) }) {
+	isObject := func(v cty.Value) bool {
+		u, _ := unmark(v)
+		return u.IsKnown() && !u.IsNull() && u.Type().IsObjectType()
+	}
+	pairable := func(i, j int) bool { return isObject(be[i]) && isObject(ae[j]) }
+	for _, op := range pairSlice(len(be), len(ae), func(i, j int) bool { return same(be[i], ae[j]) }, pairable) {
 		switch op.kind {
 		case symNone:
 			hidden++
+		case symUpdate:
+			flush()
+			b.WriteString(d.prefix(indent+4, symUpdate))
+			d.value(b, be[op.i], ae[op.j], indent+4, nil)
+			b.WriteString(",\n")
 		case symDelete:
 			flush()
 			b.WriteString(d.prefix(indent+4, symDelete))

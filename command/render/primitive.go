@@ -31,6 +31,9 @@ func (d *differ) prim(v cty.Value, indent int, sym string) string {
 	switch v.Type() {
 	case cty.String:
 		str := v.AsString()
+		if jv, ok := jsonValue(str); ok {
+			return d.jsonWhole(jv, indent, sym)
+		}
 		if strings.Contains(strings.TrimSuffix(str, "\n"), "\n") {
 			var b strings.Builder
 			b.WriteString("<<-EOT\n")
@@ -58,6 +61,14 @@ func (d *differ) primDiff(b *strings.Builder, bv, av cty.Value, indent int, path
 	if bv.RawEquals(av) {
 		b.WriteString(d.prim(av, indent, symNone))
 		return
+	}
+	if bv.Type() == cty.String && av.Type() == cty.String {
+		bj, bok := jsonValue(bv.AsString())
+		aj, aok := jsonValue(av.AsString())
+		if bok && aok {
+			d.jsonDiff(b, bj, aj, indent, path)
+			return
+		}
 	}
 	if bv.Type() == cty.String && av.Type() == cty.String && (strings.Contains(bv.AsString(), "\n") || strings.Contains(av.AsString(), "\n")) {
 		bl := strings.Split(strings.TrimSuffix(bv.AsString(), "\n"), "\n")

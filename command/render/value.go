@@ -177,6 +177,12 @@ func (d *differ) whole(b *strings.Builder, v cty.Value, indent int, sym string, 
 		b.WriteString("(sensitive value)" + d.forces(path))
 		return
 	case !v.IsKnown() || v.IsNull() || isPrimitive(v):
+		if v.IsKnown() && !v.IsNull() && v.Type() == cty.String {
+			if jv, ok := jsonValue(v.AsString()); ok {
+				b.WriteString(d.jsonWhole(jv, indent, sym) + d.forces(path))
+				return
+			}
+		}
 		b.WriteString(d.prim(v, indent, symNone) + d.forces(path))
 		return
 	}

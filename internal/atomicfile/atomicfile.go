@@ -12,14 +12,20 @@ import (
 	"syscall"
 )
 
-// Write replaces path with what write produces: it writes a temporary file
-// in the same directory, sets perm, fsyncs it, renames it over path and
+// Write replaces path with what write produces. When path is a symbolic
+// link, the file it points to is replaced and the link kept (see Target);
+// a path that exists but is not a regular file is refused before anything
+// is written. It writes a temporary file in the target's directory, sets perm, fsyncs it, renames it over path and
 // fsyncs the directory so the rename itself is durable. An error from write
 // is returned as it is (callers recognise their own errors); the other
 // errors name the step and the file. beforeRename, when not nil, runs
 // between the fsync and the rename (tests inject a crash there). Nothing is
 // left behind on failure.
 func Write(path string, perm os.FileMode, write func(io.Writer) error, beforeRename func() error) error {
+	path, err := Target(path)
+	if err != nil {
+		return err
+	}
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
@@ -52,6 +58,11 @@ func Write(path string, perm os.FileMode, write func(io.Writer) error, beforeRen
 		if err := beforeRename(); err != nil {
 			return err
 		}
+	}
+	// Checked again just before the rename: a FIFO or device put in the
+	// file's place while we wrote is refused too.
+	if _, err := Target(path); err != nil {
+		return err
 	}
 	if err := os.Rename(tmpName, path); err != nil {
 		return fmt.Errorf("replacing %s: %w", path, err)

@@ -1,34 +1,39 @@
 package funcs
 
 import (
-	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/ext/customdecode"
 	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
 	"github.com/zclconf/go-cty/cty/function"
 )
 
-// MakeTemplateStringFunc builds templatestring(ref, vars) (Terraform 1.9):
-// the string that ref evaluates to, rendered as a template whose only
-// variables are the keys of vars. As in Terraform, ref must be a single
-// reference to something defined elsewhere (local.tpl,
-// data.x.y.body): a literal or a template expression there is an error,
-// because an inline template is better written as a template directly.
+// MakeTemplateStringFunc builds templatestring(template, vars): the string
+// the template argument evaluates to, rendered as a template whose only
+// variables are the keys of vars. Terraform 1.9 requires the argument to
+// be a single reference to something defined elsewhere (local.tpl,
+// data.x.y.body); OpenTofu documents any string expression, a literal
+// included (templatestring("Hello, $${name}!", {name = "Jo"})). plankit
+// accepts both, as the reading that runs both tools' configurations; a
+// number or bool converts to a string as OpenTofu's string parameter does.
 // funcs supplies the functions the template may call; templatefile and
 // templatestring are not available inside it. A single-interpolation
-// template keeps its value's type; an unknown ref or vars gives an unknown
-// of unknown type; marks on the template string are kept on the result.
+// template keeps its value's type; an unknown template or vars gives an
+// unknown of unknown type; marks on the template string are kept on the
+// result.
 func MakeTemplateStringFunc(funcs func() map[string]function.Function) function.Function {
 	table := templateFuncs(funcs)
 	render := func(args []cty.Value) (cty.Value, error) {
 		closure := customdecode.ExpressionClosureFromVal(args[0])
-		if _, diags := hcl.AbsTraversalForExpr(closure.Expression); diags.HasErrors() {
-			return cty.NilVal, function.NewArgErrorf(0, "the template must be given as a single reference to a value defined elsewhere in the module, such as local.template or data.example.body; to render a template written here, use a string template (\"...${...}...\") directly")
-		}
 		tmplVal, diags := closure.Value()
 		if diags.HasErrors() {
 			return cty.NilVal, function.NewArgError(0, diags)
 		}
 		tmplVal, marks := tmplVal.Unmark()
+		if tmplVal.IsKnown() && !tmplVal.IsNull() && tmplVal.Type().IsPrimitiveType() {
+			if s, err := convert.Convert(tmplVal, cty.String); err == nil {
+				tmplVal = s
+			}
+		}
 		switch {
 		case !tmplVal.IsKnown():
 			return cty.DynamicVal.WithMarks(marks), nil
@@ -48,7 +53,7 @@ func MakeTemplateStringFunc(funcs func() map[string]function.Function) function.
 		return val.WithMarks(marks), nil
 	}
 	return function.New(&function.Spec{
-		Description: "Renders a template given as a reference to a string value, with the given variables.",
+		Description: "Renders a string (a reference to one, or a literal) as a template, with the given variables.",
 		Params: []function.Parameter{
 			{Name: "template", Type: customdecode.ExpressionClosureType},
 			{Name: "vars", Type: cty.DynamicPseudoType},

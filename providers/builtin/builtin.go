@@ -1,6 +1,7 @@
 // Package builtin registers the providers plankit runs in-process, with no
 // download: terraform.io/builtin/terraform and the hashicorp null, random
-// and local providers. Each is schema-compatible with the provider users
+// and local providers (under both registry.terraform.io and
+// registry.opentofu.org). Each is schema-compatible with the provider users
 // already have, so configurations and state written for it work
 // unchanged.
 package builtin
@@ -26,10 +27,18 @@ func Factories() map[addrs.Provider]providers.Factory { return FactoriesIn("") }
 // directory, so its providers see paths such as "${path.module}/x"
 // relative to it. "" means the process's working directory.
 func FactoriesIn(workingDir string) map[addrs.Provider]providers.Factory {
-	return map[addrs.Provider]providers.Factory{
+	m := map[addrs.Provider]providers.Factory{
 		addrs.NewBuiltInProvider("terraform"): terraform.Factory,
 		addrs.NewDefaultProvider("null"):      null.Factory,
 		addrs.NewDefaultProvider("random"):    random.Factory,
 		addrs.NewDefaultProvider("local"):     local.FactoryIn(workingDir),
 	}
+	// OpenTofu's registry publishes the same providers: its states and
+	// configurations name registry.opentofu.org/hashicorp/null and the rest.
+	for _, typ := range []string{"null", "random", "local"} {
+		p := addrs.NewDefaultProvider(typ)
+		twin, _ := p.RegistryTwin()
+		m[twin] = m[p]
+	}
+	return m
 }

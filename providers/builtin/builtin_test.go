@@ -13,8 +13,12 @@ func TestFactories(t *testing.T) {
 	want := map[string][]string{
 		"terraform.io/builtin/terraform":         {"terraform_data"},
 		"registry.terraform.io/hashicorp/null":   {"null_resource"},
-		"registry.terraform.io/hashicorp/random": {"random_bytes", "random_id", "random_integer", "random_password", "random_pet", "random_shuffle", "random_string", "random_uuid"},
+		"registry.terraform.io/hashicorp/random": {"random_bytes", "random_id", "random_integer", "random_password", "random_pet", "random_shuffle", "random_string", "random_uuid", "random_uuid4", "random_uuid7"},
 		"registry.terraform.io/hashicorp/local":  {"local_file", "local_sensitive_file"},
+	}
+	// OpenTofu's addresses for the same providers serve the same types.
+	for _, typ := range []string{"null", "random", "local"} {
+		want["registry.opentofu.org/hashicorp/"+typ] = want["registry.terraform.io/hashicorp/"+typ]
 	}
 	got := map[string][]string{}
 	for addr, f := range Factories() {

@@ -31,6 +31,9 @@ func (b *Block) DecoderSpec() hcldec.Spec {
 }
 
 func (a *Attribute) decoderSpec(name string) hcldec.Spec {
+	if a.NestedType != nil {
+		return a.nestedDecoderSpec(name)
+	}
 	spec := &hcldec.AttrSpec{Name: name, Type: a.Type, Required: a.Required}
 	if !a.ComputedOnly() {
 		return spec

@@ -13,7 +13,7 @@ func (b *Block) ImpliedType() cty.Type {
 	}
 	atys := make(map[string]cty.Type, len(b.Attributes)+len(b.BlockTypes))
 	for name, a := range b.Attributes {
-		atys[name] = a.Type
+		atys[name] = a.ImpliedType()
 	}
 	for name, nb := range b.BlockTypes {
 		atys[name] = nb.ImpliedType()
@@ -56,7 +56,7 @@ func (b *Block) EmptyValue() cty.Value {
 	}
 	vals := make(map[string]cty.Value, len(b.Attributes)+len(b.BlockTypes))
 	for name, a := range b.Attributes {
-		vals[name] = cty.NullVal(a.Type)
+		vals[name] = cty.NullVal(a.ImpliedType())
 	}
 	for name, nb := range b.BlockTypes {
 		vals[name] = nb.EmptyValue()
@@ -86,5 +86,48 @@ func (nb *NestedBlock) EmptyValue() cty.Value {
 		return cty.MapValEmpty(ety)
 	default:
 		return cty.NullVal(cty.DynamicPseudoType)
+	}
+}
+
+// ImpliedType returns the attribute's value type: NestedType's implied
+// type for a nested attribute, Type otherwise.
+func (a *Attribute) ImpliedType() cty.Type {
+	if a.NestedType != nil {
+		return a.NestedType.ImpliedType()
+	}
+	return a.Type
+}
+
+// ImpliedType returns the type of a nested attribute's value: an object
+// for single nesting, a list, set or map of objects for the others. Lists
+// and maps of objects with dynamic parts become cty.DynamicPseudoType, as
+// for blocks. Optional attributes of the object are plain attributes here
+// (decoding uses optional attributes, see DecoderSpec).
+func (o *Object) ImpliedType() cty.Type {
+	if o == nil {
+		return cty.EmptyObject
+	}
+	atys := make(map[string]cty.Type, len(o.Attributes))
+	for name, a := range o.Attributes {
+		atys[name] = a.ImpliedType()
+	}
+	ety := cty.Object(atys)
+	switch o.Nesting {
+	case NestingSingle, NestingGroup:
+		return ety
+	case NestingList:
+		if ety.HasDynamicTypes() {
+			return cty.DynamicPseudoType
+		}
+		return cty.List(ety)
+	case NestingSet:
+		return cty.Set(ety)
+	case NestingMap:
+		if ety.HasDynamicTypes() {
+			return cty.DynamicPseudoType
+		}
+		return cty.Map(ety)
+	default:
+		return cty.DynamicPseudoType
 	}
 }

@@ -9,8 +9,10 @@ import (
 
 // AttributeByPath returns the attribute that path (a path into a value of
 // b.ImpliedType()) leads to, or nil when it leads to a block or nowhere.
-// Index steps into nested block collections are skipped; steps below an
-// attribute (into a map or object attribute) return nil. O(len(path)).
+// Index steps into nested block collections are skipped; steps into a
+// nested attribute lead to its attributes (index steps of its collections
+// skipped too); steps below any other attribute (into a map or object
+// attribute) return nil. O(len(path)).
 func (b *Block) AttributeByPath(path cty.Path) *Attribute {
 	cur := b
 	for i := 0; i < len(path); i++ {
@@ -22,10 +24,7 @@ func (b *Block) AttributeByPath(path cty.Path) *Attribute {
 			return nil
 		}
 		if a, ok := cur.Attributes[step.Name]; ok {
-			if i == len(path)-1 {
-				return a
-			}
-			return nil
+			return a.attributeByPath(path[i+1:])
 		}
 		nb, ok := cur.BlockTypes[step.Name]
 		if !ok {
@@ -62,10 +61,14 @@ func (b *Block) sensitivePaths(val cty.Value, prefix cty.Path, out *[]cty.Path) 
 	}
 	for _, name := range slices.Sorted(maps.Keys(b.Attributes)) {
 		a := b.Attributes[name]
-		if !a.Sensitive || !val.Type().HasAttribute(name) {
+		if !val.Type().HasAttribute(name) {
 			continue
 		}
-		*out = append(*out, append(prefix.Copy(), cty.GetAttrStep{Name: name}))
+		if a.Sensitive {
+			*out = append(*out, append(prefix.Copy(), cty.GetAttrStep{Name: name}))
+		} else if a.NestedType != nil {
+			a.NestedType.sensitivePaths(val.GetAttr(name), append(prefix.Copy(), cty.GetAttrStep{Name: name}), out)
+		}
 	}
 	for _, name := range slices.Sorted(maps.Keys(b.BlockTypes)) {
 		nb := b.BlockTypes[name]
@@ -87,4 +90,32 @@ func (b *Block) sensitivePaths(val cty.Value, prefix cty.Path, out *[]cty.Path) 
 			}
 		}
 	}
+}
+
+// attributeByPath follows the rest of a path into a nested attribute: a
+// but for an empty rest, the nested attribute rest leads to, else nil.
+func (a *Attribute) attributeByPath(rest cty.Path) *Attribute {
+	for len(rest) > 0 {
+		if a.NestedType == nil {
+			return nil
+		}
+		if a.NestedType.Nesting != NestingSingle && a.NestedType.Nesting != NestingGroup {
+			if _, ok := rest[0].(cty.IndexStep); !ok {
+				return nil
+			}
+			rest = rest[1:]
+			if len(rest) == 0 {
+				return nil
+			}
+		}
+		step, ok := rest[0].(cty.GetAttrStep)
+		if !ok {
+			return nil
+		}
+		if a = a.NestedType.Attributes[step.Name]; a == nil {
+			return nil
+		}
+		rest = rest[1:]
+	}
+	return a
 }

@@ -29,7 +29,13 @@ type Block struct {
 // is a valid combination; InternalValidate checks that.
 type Attribute struct {
 	// Type is the attribute's value type; cty.DynamicPseudoType accepts any.
-	Type        cty.Type
+	// For a nested attribute (NestedType set) it is cty.NilType or equal
+	// to NestedType.ImpliedType(); read it through ImpliedType.
+	Type cty.Type
+	// NestedType, if set, makes this a protocol 6 nested attribute: an
+	// object (or collection of objects) whose own attributes have their
+	// own flags, sensitivity included.
+	NestedType  *Object
 	Description string
 
 	// Required means configuration must set the attribute (non-null).
@@ -42,6 +48,19 @@ type Attribute struct {
 	// Sensitive values are redacted from plan output and logs.
 	Sensitive  bool
 	Deprecated bool
+	// WriteOnly values are sent to the provider but never stored in a plan
+	// or state (they are null there).
+	WriteOnly bool
+}
+
+// Object is the type of a nested attribute: attributes (which may nest in
+// turn) and how they nest. Nesting is NestingSingle, NestingList,
+// NestingSet or NestingMap; MinItems/MaxItems of zero mean no bound.
+type Object struct {
+	Attributes map[string]*Attribute
+	Nesting    NestingMode
+	MinItems   int
+	MaxItems   int
 }
 
 // NestedBlock is a block type nested inside a Block, with its nesting mode

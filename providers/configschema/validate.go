@@ -47,6 +47,9 @@ func (b *Block) validateValue(val cty.Value, path cty.Path, diags *hcl.Diagnosti
 			*diags = append(*diags, tfdiags.WithPath(
 				tfdiags.Errorf("Missing required argument", "The argument %q is required, but no definition was found.", name), p))
 		}
+		if a.NestedType != nil {
+			a.NestedType.validateValue(val.GetAttr(name), append(path.Copy(), cty.GetAttrStep{Name: name}), diags)
+		}
 	}
 	for _, name := range slices.Sorted(maps.Keys(b.BlockTypes)) {
 		nb := b.BlockTypes[name]
@@ -149,12 +152,16 @@ func (b *Block) internalValidate(prefix string, errs *[]error) {
 			*errs = append(*errs, fmt.Errorf("%s: invalid name", full))
 		case a == nil:
 			*errs = append(*errs, fmt.Errorf("%s: nil attribute", full))
-		case a.Type == cty.NilType:
+		case a.Type == cty.NilType && a.NestedType == nil:
 			*errs = append(*errs, fmt.Errorf("%s: attribute has no type", full))
+		case a.NestedType != nil && a.Type != cty.NilType && !a.Type.Equals(a.NestedType.ImpliedType()):
+			*errs = append(*errs, fmt.Errorf("%s: Type contradicts NestedType", full))
 		case a.Required && (a.Optional || a.Computed):
 			*errs = append(*errs, fmt.Errorf("%s: required attribute cannot also be optional or computed", full))
 		case !a.Required && !a.Optional && !a.Computed:
 			*errs = append(*errs, fmt.Errorf("%s: attribute must be required, optional or computed", full))
+		case a.NestedType != nil:
+			a.NestedType.internalValidate(full, errs)
 		}
 	}
 	for _, name := range slices.Sorted(maps.Keys(b.BlockTypes)) {

@@ -35,15 +35,7 @@ func proposedNewObject(b *configschema.Block, prior, config cty.Value) cty.Value
 	priorKnown := !prior.IsNull() && prior.IsKnown()
 	out := make(map[string]cty.Value, len(b.Attributes)+len(b.BlockTypes))
 	for name, a := range b.Attributes {
-		cv := config.GetAttr(name)
-		switch {
-		case !a.Computed || !cv.IsNull():
-			out[name] = cv
-		case priorKnown:
-			out[name] = prior.GetAttr(name)
-		default:
-			out[name] = cty.UnknownVal(a.Type)
-		}
+		out[name] = proposedNewAttribute(a, prior, priorKnown, name, config.GetAttr(name))
 	}
 	for name, nb := range b.BlockTypes {
 		cv := config.GetAttr(name)

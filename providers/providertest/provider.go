@@ -44,6 +44,10 @@ type Provider struct {
 	ApplyFn            func(providers.ApplyResourceChangeRequest) providers.ApplyResourceChangeResponse
 	ImportFn           func(providers.ImportResourceStateRequest) providers.ImportResourceStateResponse
 	ReadDataSourceFn   func(providers.ReadDataSourceRequest) providers.ReadDataSourceResponse
+	MoveFn             func(providers.MoveResourceStateRequest) providers.MoveResourceStateResponse
+	// Functions are the provider-defined functions GetFunctions returns
+	// and CallFunction calls, by name.
+	Functions map[string]Function
 	// UnknownFill gives the value an unknown becomes at apply (or at data
 	// source read); nil uses DefaultFill.
 	UnknownFill func(typeName string, path cty.Path, ty cty.Type, seq int) cty.Value

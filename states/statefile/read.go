@@ -146,21 +146,50 @@ func readResource(s *states.State, rsV4 *resourceStateV4) error {
 	if s.Resource(addr) != nil {
 		return fmt.Errorf("resource %s appears twice in the state file", addr)
 	}
+	if rsV4.ProviderConfig == "" {
+		for _, is := range rsV4.Instances {
+			if is.ProviderInstance != "" {
+				return fmt.Errorf("resource %s names its provider per instance (%s), as OpenTofu writes it for a provider configuration with for_each, which plankit does not support yet; manage this state with OpenTofu", addr, is.ProviderInstance)
+			}
+		}
+	}
 	provider, err := parseProviderConfig(rsV4.ProviderConfig)
 	if err != nil {
 		return fmt.Errorf("resource %s: %w", addr, err)
 	}
-	switch rsV4.EachMode {
-	case "", "list", "map":
+	each, inferred := rsV4.EachMode, false
+	switch each {
+	case "list", "map":
+	case "":
+		// OpenTofu (1.12 at least) never writes "each", and Terraform's
+		// own reader ignores it: the index keys say which it is.
+		each, inferred = inferEachMode(rsV4.Instances), true
 	default:
 		return fmt.Errorf("resource %s has invalid \"each\" %q: want \"list\" or \"map\"", addr, rsV4.EachMode)
 	}
 	for i := range rsV4.Instances {
-		if err := readInstance(s, addr, rsV4.EachMode, provider, &rsV4.Instances[i]); err != nil {
+		if err := readInstance(s, addr, each, inferred, provider, &rsV4.Instances[i]); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// inferEachMode returns the "each" a resource without one has: that of
+// its first instance with an index_key ("list" for a number, "map" for a
+// string), "" when none has one. readInstance then checks that every
+// other instance agrees. O(instances) at worst.
+func inferEachMode(instances []instanceObjectStateV4) string {
+	for i := range instances {
+		switch raw := bytes.TrimSpace(instances[i].IndexKey); {
+		case len(raw) == 0 || string(raw) == "null":
+		case raw[0] == '"':
+			return "map"
+		default:
+			return "list"
+		}
+	}
+	return ""
 }
 
 // parseProviderConfig parses the "provider" field: the 0.13+ form
@@ -191,12 +220,21 @@ func parseProviderConfig(s string) (addrs.AbsProviderConfig, error) {
 	return addrs.AbsProviderConfig{}, fmt.Errorf(`invalid provider configuration address %q: want e.g. provider["registry.terraform.io/hashicorp/null"]`, s)
 }
 
-func readInstance(s *states.State, res addrs.AbsResource, each string, provider addrs.AbsProviderConfig, isV4 *instanceObjectStateV4) error {
+// readInstance reads one instance object of resource res into s. each is
+// the resource's "each" ("" for a single instance); inferred says it was
+// not in the file but taken from the first keyed instance, so that a
+// mismatch is reported as instances disagreeing with one another.
+func readInstance(s *states.State, res addrs.AbsResource, each string, inferred bool, provider addrs.AbsProviderConfig, isV4 *instanceObjectStateV4) error {
 	key, err := readIndexKey(isV4.IndexKey)
 	if err != nil {
 		return fmt.Errorf("resource %s: %w", res, err)
 	}
 	addr := res.Instance(key)
+	if inferred {
+		if want := keyEachMode(key); want != each {
+			return fmt.Errorf("instance %s has %s, but another instance of its resource has %s; a resource's instances are either all unkeyed, all count (number) keys or all for_each (string) keys", addr, keyKind(want), keyKind(each))
+		}
+	}
 	switch key.(type) {
 	case nil:
 		if each != "" {
@@ -266,6 +304,7 @@ func readObject(t *instanceTailV4) (*states.ResourceInstanceObjectSrc, error) {
 		Status:              states.ObjectReady,
 		Private:             t.PrivateRaw,
 		CreateBeforeDestroy: t.CreateBeforeDestroy,
+		SkipDestroy:         t.SkipDestroy,
 	}
 	switch {
 	case len(t.AttributesRaw) > 0:
@@ -312,4 +351,26 @@ func parseDependency(s string) (addrs.ConfigResource, error) {
 		}
 	}
 	return addrs.ConfigResource{}, fmt.Errorf("invalid dependency %q: want a resource address such as module.a.null_resource.b", s)
+}
+
+// keyEachMode is the "each" an instance key implies.
+func keyEachMode(k addrs.InstanceKey) string {
+	switch k.(type) {
+	case addrs.IntKey:
+		return "list"
+	case addrs.StringKey:
+		return "map"
+	}
+	return ""
+}
+
+// keyKind names, for an error, the kind of index key an "each" implies.
+func keyKind(each string) string {
+	switch each {
+	case "list":
+		return "a number index_key"
+	case "map":
+		return "a string index_key"
+	}
+	return "no index_key"
 }

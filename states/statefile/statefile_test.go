@@ -85,10 +85,10 @@ func TestTerraformFixtureModel(t *testing.T) {
 		got = append(got, a.String())
 	}
 	want := []string{
+		"data.external.info",
 		"null_resource.counted[0]", "null_resource.counted[1]", "null_resource.counted[10]",
 		"null_resource.replaced", "null_resource.tainted",
 		`random_password.pw["admin"]`, `random_password.pw["app"]`,
-		"data.external.info",
 		`module.net["blue"].null_resource.sub`,
 	}
 	if d := cmp.Diff(want, got); d != "" {
@@ -230,7 +230,10 @@ func TestReadErrors(t *testing.T) {
 		{"wrong type", "{\n  \"version\": 4,\n  \"serial\": \"one\"\n}", []string{"malformed at line 3, column 17", "serial"}},
 		{"bad mode", `{"version":4,"resources":[{"mode":"x","type":"a","name":"b","provider":"provider[\"hashicorp/null\"]","instances":[]}]}`, []string{`invalid mode "x"`}},
 		{"bad provider", `{"version":4,"resources":[{"mode":"managed","type":"a","name":"b","provider":"nope[","instances":[]}]}`, []string{"a.b", "provider"}},
-		{"bad key for each", `{"version":4,"resources":[{"mode":"managed","type":"a","name":"b","provider":"provider[\"hashicorp/null\"]","instances":[{"index_key":"k","schema_version":0,"attributes":{}}]}]}`, []string{`a.b["k"]`, `"each": "map"`}},
+		{"bad key for each", `{"version":4,"resources":[{"mode":"managed","type":"a","name":"b","each":"list","provider":"provider[\"hashicorp/null\"]","instances":[{"index_key":"k","schema_version":0,"attributes":{}}]}]}`, []string{`a.b["k"]`, `"each": "map"`}},
+		{"OpenTofu provider for_each", `{"version":4,"resources":[{"mode":"managed","type":"a","name":"b","instances":[{"index_key":"k","provider":"provider[\"registry.opentofu.org/hashicorp/null\"].by[\"k\"]","schema_version":0,"attributes":{}}]}]}`, []string{"a.b", "per instance", `by["k"]`, "for_each"}},
+		{"mixed keys without each", `{"version":4,"resources":[{"mode":"managed","type":"a","name":"b","provider":"provider[\"hashicorp/null\"]","instances":[{"index_key":0,"schema_version":0,"attributes":{}},{"index_key":"k","schema_version":0,"attributes":{}}]}]}`, []string{`a.b["k"]`, "a string index_key", "another instance", "a number index_key"}},
+		{"keyed and unkeyed without each", `{"version":4,"resources":[{"mode":"managed","type":"a","name":"b","provider":"provider[\"hashicorp/null\"]","instances":[{"schema_version":0,"attributes":{}},{"index_key":"k","schema_version":0,"attributes":{}}]}]}`, []string{"a.b has no index_key", "a string index_key"}},
 		{"duplicate instance", `{"version":4,"resources":[{"mode":"managed","type":"a","name":"b","provider":"provider[\"hashicorp/null\"]","instances":[{"schema_version":0,"attributes":{}},{"schema_version":0,"attributes":{}}]}]}`, []string{"a.b appears twice"}},
 		{"bad status", `{"version":4,"resources":[{"mode":"managed","type":"a","name":"b","provider":"provider[\"hashicorp/null\"]","instances":[{"status":"broken","schema_version":0,"attributes":{}}]}]}`, []string{`invalid status "broken"`}},
 		{"bad deposed", `{"version":4,"resources":[{"mode":"managed","type":"a","name":"b","provider":"provider[\"hashicorp/null\"]","instances":[{"deposed":"xyz","schema_version":0,"attributes":{}}]}]}`, []string{`"xyz"`}},
@@ -315,5 +318,62 @@ func TestWriteInstanceOrder(t *testing.T) {
 	want := []string{`"zero"`, `"zero-old"`, `"one"`, `"ten-old"`}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Fatalf("object order in the file (-want +got):\n%s\n%s", d, out)
+	}
+}
+
+// TestReadWithoutEach reads resources as OpenTofu 1.12 writes them, with
+// no "each": the index keys decide count or for_each, and writing the
+// state back adds "each" as Terraform writes it.
+func TestReadWithoutEach(t *testing.T) {
+	const src = `{"version":4,"terraform_version":"1.12.6","serial":3,"lineage":"l","outputs":{},"resources":[
+{"mode":"managed","type":"null_resource","name":"counted","provider":"provider[\"registry.opentofu.org/hashicorp/null\"]","instances":[
+ {"index_key":1,"schema_version":0,"attributes":{"id":"2","triggers":null}},
+ {"index_key":0,"schema_version":0,"attributes":{"id":"1","triggers":null}}]},
+{"mode":"managed","type":"null_resource","name":"each","provider":"provider[\"registry.opentofu.org/hashicorp/null\"]","instances":[
+ {"index_key":"a","schema_version":0,"attributes":{"id":"3","triggers":null}}]},
+{"mode":"managed","type":"null_resource","name":"single","provider":"provider[\"registry.opentofu.org/hashicorp/null\"]","instances":[
+ {"schema_version":0,"attributes":{"id":"4","triggers":null}}]}
+],"check_results":null}`
+	f := readBytes(t, []byte(src))
+	var got []string
+	for _, r := range f.State.RootModule().Resources {
+		for key := range r.Instances {
+			got = append(got, r.Addr.Instance(key).String())
+		}
+	}
+	slices.Sort(got)
+	want := []string{`null_resource.counted[0]`, `null_resource.counted[1]`, `null_resource.each["a"]`, `null_resource.single`}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Fatalf("instances (-want +got):\n%s", d)
+	}
+	out := string(writeBytes(t, f))
+	for _, w := range []string{`"name": "counted",
+      "each": "list",`, `"name": "each",
+      "each": "map",`, `"name": "single",
+      "provider"`} {
+		if !strings.Contains(out, w) {
+			t.Errorf("written state lacks %q:\n%s", w, out)
+		}
+	}
+}
+
+// TestSkipDestroyKept: OpenTofu's skip_destroy survives a read and write,
+// so a state plankit writes back still tells OpenTofu to forget the object
+// rather than destroy it.
+func TestSkipDestroyKept(t *testing.T) {
+	const src = `{"version":4,"terraform_version":"1.12.6","serial":1,"lineage":"l","outputs":{},"resources":[
+{"mode":"managed","type":"null_resource","name":"keep","provider":"provider[\"registry.opentofu.org/hashicorp/null\"]","instances":[
+ {"schema_version":0,"attributes":{"id":"1","triggers":null},"sensitive_attributes":[],"skip_destroy":true}]}],"check_results":null}`
+	f := readBytes(t, []byte(src))
+	r := f.State.RootModule().Resources["null_resource.keep"]
+	if !r.Instances[addrs.NoKey].Current.SkipDestroy {
+		t.Fatal("skip_destroy not read")
+	}
+	out := string(writeBytes(t, f))
+	if !strings.Contains(out, `"skip_destroy": true`) {
+		t.Fatalf("skip_destroy lost:\n%s", out)
+	}
+	if again := string(writeBytes(t, readBytes(t, []byte(out)))); again != out {
+		t.Fatalf("not stable:\n%s", again)
 	}
 }

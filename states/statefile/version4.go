@@ -35,6 +35,10 @@ type instanceObjectStateV4 struct {
 	IndexKey json.RawMessage `json:"index_key,omitempty"`
 	Status   string          `json:"status,omitempty"`
 	Deposed  string          `json:"deposed,omitempty"`
+	// ProviderInstance is OpenTofu's per-instance provider address, written
+	// (instead of the resource's) for provider for_each; read only to say
+	// plankit does not support it.
+	ProviderInstance string `json:"provider,omitempty"`
 	instanceTailV4
 }
 
@@ -50,6 +54,7 @@ type instanceTailV4 struct {
 	PrivateRaw              []byte            `json:"private,omitempty"`
 	Dependencies            []string          `json:"dependencies,omitempty"`
 	CreateBeforeDestroy     bool              `json:"create_before_destroy,omitempty"`
+	SkipDestroy             bool              `json:"skip_destroy,omitempty"` // OpenTofu's
 }
 
 // pathStepV4 is one step of a sensitive attribute path.

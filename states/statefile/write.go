@@ -34,7 +34,14 @@ const cacheFormat = "statefile.v4.instance-tail"
 // gives the same bytes. O(size of the state); unchanged objects already
 // written once are copied from their cache.
 func Write(f *File, w io.Writer) error {
-	bw := bufio.NewWriterSize(w, 64<<10)
+	size := 64 << 10
+	if b, ok := w.(*bytes.Buffer); ok {
+		// Into memory, the buffer only batches small writes; a small state
+		// (the state journal writes one instance per record) must not pay
+		// for a 64 KB one.
+		size = max(512, min(size, b.Available()))
+	}
+	bw := bufio.NewWriterSize(w, size)
 	if err := writeV4(f, bw); err != nil {
 		return err
 	}
@@ -277,6 +284,7 @@ func encodeTail(obj *states.ResourceInstanceObjectSrc) ([]byte, error) {
 		AttributeSensitivePaths: paths,
 		PrivateRaw:              obj.Private,
 		CreateBeforeDestroy:     obj.CreateBeforeDestroy,
+		SkipDestroy:             obj.SkipDestroy,
 	}
 	if obj.Identity != nil {
 		v := obj.Identity.SchemaVersion

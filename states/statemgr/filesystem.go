@@ -44,6 +44,10 @@ type Filesystem struct {
 	lockFile *os.File
 	lockInfo *LockInfo
 
+	journal   *fileJournal // opened on first use
+	recovery  *Recovery    // what refresh replayed from a journal left behind
+	recovered JournalMark  // the last segment refresh replayed (0: none)
+
 	// beforeRename is a test hook run between writing the temporary file
 	// and renaming it over the state file.
 	beforeRename func() error
@@ -183,7 +187,82 @@ func (s *Filesystem) refresh() error {
 		}
 		s.lastBytes = buf.Bytes()
 	}
+	if err := s.replayJournal(); err != nil {
+		return err
+	}
 	s.loaded = true
+	return nil
+}
+
+// replayJournal folds a journal left beside the state by an apply that did
+// not finish into the in-memory state; the next PersistState writes it and
+// removes the journal. O(size of the journal).
+func (s *Filesystem) replayJournal() error {
+	s.recovery, s.recovered = nil, 0
+	j, err := s.openJournal()
+	if err != nil {
+		return err
+	}
+	segs, err := j.segments()
+	if err != nil || len(segs) == 0 {
+		return err
+	}
+	recs, damaged, err := j.Records()
+	if err != nil {
+		return err
+	}
+	rec, err := ReplayJournal(s.file.State, recs)
+	if err != nil {
+		return fmt.Errorf("%s: the journal of an interrupted apply beside it (%s*) cannot be replayed: %w. The state file itself is intact; move the journal files aside to go on without what they recorded", s.path, filepath.Join(j.dir, j.prefix), err)
+	}
+	rec.Damaged = damaged
+	s.recovery, s.recovered = rec, JournalMark(segs[len(segs)-1])
+	return nil
+}
+
+func (s *Filesystem) openJournal() (*fileJournal, error) {
+	if s.journal == nil {
+		j, err := newFileJournal(s.path)
+		if err != nil {
+			return nil, fmt.Errorf("the state journal: %w", err)
+		}
+		s.journal = j
+	}
+	return s.journal, nil
+}
+
+// Journal returns the state's journal (see Journal): segment files
+// ".NAME.journal.N" beside the state file. Whoever appends to it must
+// hold the state lock.
+func (s *Filesystem) Journal() (Journal, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.openJournal()
+}
+
+// Recovery returns what the last refresh replayed from the journal of an
+// apply that did not finish, or nil when there was none. The next
+// successful PersistState writes the recovered state and removes that
+// journal.
+func (s *Filesystem) Recovery() *Recovery {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ensureLoaded() != nil {
+		return nil
+	}
+	return s.recovery
+}
+
+// dropRecovered removes the journal segments refresh replayed, once the
+// state holding them is stored.
+func (s *Filesystem) dropRecovered() error {
+	if s.recovered == 0 {
+		return nil
+	}
+	if err := s.journal.Truncate(s.recovered); err != nil {
+		return err
+	}
+	s.recovered = 0
 	return nil
 }
 
@@ -228,7 +307,7 @@ func (s *Filesystem) PersistState() error {
 	}
 	data := buf.Bytes()
 	if s.lastBytes != nil && bytes.Equal(data, s.lastBytes) {
-		return nil
+		return s.dropRecovered()
 	}
 	serial := f.Serial + 1
 	data, err := setSerial(data, f.Serial, serial)
@@ -255,7 +334,7 @@ func (s *Filesystem) PersistState() error {
 	s.file.Serial = serial
 	s.file.TerraformVersion = f.TerraformVersion
 	s.lastBytes = data
-	return nil
+	return s.dropRecovered()
 }
 
 // setSerial replaces the top-level serial in an encoded state: the writer

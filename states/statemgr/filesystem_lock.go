@@ -52,6 +52,7 @@ func (s *Filesystem) Lock(info *LockInfo) (string, error) {
 		return "", err
 	}
 	s.lockFile, s.lockInfo = f, li
+	s.removeLeftovers()
 	return li.ID, nil
 }
 
@@ -67,7 +68,12 @@ func copyInfo(info *LockInfo) *LockInfo {
 }
 
 func (s *Filesystem) createLockFile(li *LockInfo) (*os.File, error) {
-	path := s.LockInfoPath()
+	// A lock file that is a symbolic link is taken where the link points,
+	// as every file beside the state is written.
+	path, err := atomicfile.Target(s.LockInfoPath())
+	if err != nil {
+		return nil, fmt.Errorf("creating the lock file: %w", err)
+	}
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
@@ -146,7 +152,7 @@ func (s *Filesystem) probeLock(path string) error {
 		return &LockError{Info: info, Err: ErrLocked}
 	}
 	_ = unflock(f)
-	return &LockError{Info: info, Err: ErrStaleLock}
+	return &LockError{Info: info, Err: ErrStaleLock, State: s.path}
 }
 
 // readLockInfo reads the holder's info from the open lock file f (the
@@ -168,7 +174,10 @@ func (s *Filesystem) readLockInfo(f *os.File) *LockInfo {
 func (s *Filesystem) Unlock(id string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	path := s.LockInfoPath()
+	path, err := atomicfile.Target(s.LockInfoPath())
+	if err != nil {
+		return fmt.Errorf("removing the lock file: %w", err)
+	}
 	if s.lockFile != nil {
 		if id != s.lockInfo.ID {
 			return &LockError{Info: s.lockInfo, Err: ErrLockIDMismatch}

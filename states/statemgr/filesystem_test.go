@@ -32,7 +32,7 @@ func stateWith(n int) *states.State {
 	return s
 }
 
-func readFile(t *testing.T, path string) *statefile.File {
+func readFile(t testing.TB, path string) *statefile.File {
 	t.Helper()
 	src, err := os.ReadFile(path)
 	if err != nil {

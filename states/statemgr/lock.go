@@ -82,6 +82,10 @@ var (
 type LockError struct {
 	Info *LockInfo
 	Err  error
+	// State is the state's path as the refused process names it (relative
+	// to its working directory), for the force-unlock command; the
+	// holder's Info.Path when empty.
+	State string
 }
 
 // Error explains the failure, the holder and, for a stale lock, the
@@ -97,7 +101,13 @@ func (e *LockError) Error() string {
 			// No ID to give force-unlock: the lock file itself is damaged.
 			fmt.Fprintf(&b, "\nNo process holds this lock any more, and its lock file cannot be read. If no other operation is using the state, remove the lock file by hand (it sits beside the state %s).\n", e.Info.Path)
 		case errors.Is(e.Err, ErrStaleLock):
-			fmt.Fprintf(&b, "\nNo process holds this lock any more. If no other operation is using the state, remove the lock with:\n  plan force-unlock -state=%s %s\n", shellQuote(e.Info.Path), e.Info.ID)
+			// -force: the command must also work where standard input is not
+			// a terminal (CI), where force-unlock cannot ask.
+			path := e.State
+			if path == "" {
+				path = e.Info.Path
+			}
+			fmt.Fprintf(&b, "\nNo process holds this lock any more. If no other operation is using the state, remove the lock with:\n  plan force-unlock -force -state=%s %s\n", shellQuote(path), e.Info.ID)
 		}
 	}
 	return b.String()

@@ -134,7 +134,7 @@ func TestLockAcrossProcesses(t *testing.T) {
 		t.Fatalf("Lock after the child died = %v, want a stale lock", err)
 	}
 	msg := err.Error()
-	for _, want := range []string{childID, "child@test", "plan force-unlock -state=" + path + " " + childID, "OperationTypeApply"} {
+	for _, want := range []string{childID, "child@test", "plan force-unlock -force -state=" + path + " " + childID, "OperationTypeApply"} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("stale lock message does not mention %q:\n%s", want, msg)
 		}

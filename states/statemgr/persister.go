@@ -4,6 +4,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/states"
 )
 
@@ -24,6 +25,12 @@ type PersisterOptions struct {
 	// ErrorBackoff is the least wait after a failed write before retrying.
 	// Default 1s.
 	ErrorBackoff time.Duration
+	// Journal, when set, records every change between full writes (see
+	// Journal, Begin, Record and End): a process that dies loses no
+	// finished operation, whatever the gap between full writes. Each full
+	// write checkpoints it, a successful one truncates what it covers, and
+	// Close removes it once the final write succeeded.
+	Journal Journal
 }
 
 // PersisterStats counts what a BackgroundPersister did.
@@ -43,6 +50,10 @@ type PersisterStats struct {
 // copying) written through the manager, whose per-object encoding cache
 // makes a write cost a copy of the unchanged objects' bytes. Flush and Close
 // force a write of everything announced so far.
+//
+// With a Journal (PersisterOptions.Journal), Begin, Record and End also
+// append each operation's start and result to it before they return, so
+// the lag of the full writes loses nothing when the process dies.
 type BackgroundPersister struct {
 	mgr  Storage
 	src  *states.SyncState
@@ -62,6 +73,17 @@ type BackgroundPersister struct {
 
 	wake chan struct{}
 	done chan struct{}
+
+	// The journal (nil without one). jmu orders its records with the
+	// snapshots of full writes: a record is appended, and a snapshot taken
+	// with its checkpoint, under jmu.
+	journal    Journal
+	jmu        sync.Mutex
+	inflight   map[string][]byte // instance -> its begin record, while in flight
+	journalErr error             // the first failed append or sync
+	stopped    bool              // Close began: no more records
+	syncWake   chan struct{}
+	syncDone   chan struct{}
 }
 
 // NewBackgroundPersister starts a persister writing through mgr. Call Close
@@ -84,8 +106,131 @@ func NewBackgroundPersister(mgr Storage, opts PersisterOptions) *BackgroundPersi
 		done: make(chan struct{}),
 	}
 	p.cond = sync.NewCond(&p.mu)
+	if opts.Journal != nil {
+		p.journal = opts.Journal
+		p.inflight = map[string][]byte{}
+		p.syncWake = make(chan struct{}, 1)
+		p.syncDone = make(chan struct{})
+		go p.syncLoop()
+	}
 	go p.run()
 	return p
+}
+
+// Begin records that an operation (action, e.g. "create") is starting on
+// addr, before its provider is called: if the process dies before Record
+// or End, the next run names addr as in flight. An error means the record
+// could not be stored; the caller should not start the operation.
+func (p *BackgroundPersister) Begin(addr addrs.AbsResourceInstance, action string) error {
+	if p.journal == nil {
+		return nil
+	}
+	rec := EncodeBegin(addr, action)
+	p.jmu.Lock()
+	defer p.jmu.Unlock()
+	if p.stopped {
+		return nil
+	}
+	if err := p.journal.Append(rec); err != nil {
+		p.noteJournalErr(err)
+		return err
+	}
+	p.inflight[addr.String()] = rec
+	p.kickSync()
+	return nil
+}
+
+// Record announces that addr's objects in the live state changed (and
+// ends an operation in flight on it). With a journal, the instance's
+// objects are appended to it before Record returns, so the change
+// survives the process being killed; then, as MarkDirty, a full write
+// follows in the background. O(size of the instance's objects).
+func (p *BackgroundPersister) Record(addr addrs.AbsResourceInstance) error {
+	var err error
+	if p.journal != nil {
+		// Only the lookup holds the state's lock, and only the append the
+		// journal's: records of one instance come from one worker at a time
+		// (its operations are ordered by the graph), so they cannot be
+		// reordered; and a record landing after a checkpoint whose snapshot
+		// already holds its change only repeats it.
+		s := p.src.Lock()
+		mini := instanceState(s, addr)
+		p.src.Unlock()
+		var rec []byte
+		rec, err = encodeInstanceState(mini, addr)
+		p.jmu.Lock()
+		if err == nil && !p.stopped {
+			err = p.journal.Append(rec)
+			p.kickSync()
+		}
+		delete(p.inflight, addr.String())
+		if err != nil {
+			p.noteJournalErr(err)
+		}
+		p.jmu.Unlock()
+	}
+	p.MarkDirty()
+	return err
+}
+
+// End records that the operation on addr ended; after Record it costs
+// nothing, otherwise (an operation that failed without changing the state)
+// it appends an end record so addr is not reported as in flight.
+func (p *BackgroundPersister) End(addr addrs.AbsResourceInstance) error {
+	if p.journal == nil {
+		return nil
+	}
+	p.jmu.Lock()
+	defer p.jmu.Unlock()
+	key := addr.String()
+	if _, ok := p.inflight[key]; !ok || p.stopped {
+		return nil
+	}
+	delete(p.inflight, key)
+	if err := p.journal.Append(EncodeEnd(addr)); err != nil {
+		p.noteJournalErr(err)
+		return err
+	}
+	p.kickSync()
+	return nil
+}
+
+// JournalErr returns the first error appending to or syncing the journal.
+func (p *BackgroundPersister) JournalErr() error {
+	p.jmu.Lock()
+	defer p.jmu.Unlock()
+	return p.journalErr
+}
+
+func (p *BackgroundPersister) noteJournalErr(err error) {
+	if p.journalErr == nil {
+		p.journalErr = err
+	}
+}
+
+// kickSync wakes syncLoop; p.jmu is held (Close closes the channel under
+// it).
+func (p *BackgroundPersister) kickSync() {
+	select {
+	case p.syncWake <- struct{}{}:
+	default:
+	}
+}
+
+// syncLoop fsyncs the journal whenever records were appended since the
+// last fsync: appends made while one fsync runs share the next (group
+// commit), so the workers never wait for the disk and a power loss loses
+// at most the records of about two fsyncs. A killed process loses none:
+// appended bytes are in the kernel already.
+func (p *BackgroundPersister) syncLoop() {
+	defer close(p.syncDone)
+	for range p.syncWake {
+		if err := p.journal.Sync(); err != nil {
+			p.jmu.Lock()
+			p.noteJournalErr(err)
+			p.jmu.Unlock()
+		}
+	}
 }
 
 // State returns the live state the persister writes.
@@ -158,6 +303,17 @@ func (p *BackgroundPersister) Close() error {
 	p.mu.Unlock()
 	p.signal()
 	<-p.done
+	if p.journal != nil {
+		p.jmu.Lock()
+		p.stopped = true
+		close(p.syncWake)
+		p.jmu.Unlock()
+		<-p.syncDone
+		if err == nil {
+			// The state stored now holds everything the journal recorded.
+			err = p.journal.Remove()
+		}
+	}
 	return err
 }
 
@@ -208,9 +364,15 @@ func (p *BackgroundPersister) writeOnce() {
 	p.mu.Unlock()
 
 	start := time.Now()
-	err := p.mgr.WriteState(p.src.Snapshot())
+	snap, mark, err := p.snapshot()
+	if err == nil {
+		err = p.mgr.WriteState(snap)
+	}
 	if err == nil {
 		err = p.mgr.PersistState()
+	}
+	if err == nil && p.journal != nil {
+		err = p.journal.Truncate(mark)
 	}
 	d := time.Since(start)
 
@@ -229,4 +391,32 @@ func (p *BackgroundPersister) writeOnce() {
 	}
 	p.nextAllowed = time.Now().Add(gap)
 	p.cond.Broadcast()
+}
+
+// snapshot takes a snapshot of the live state for a full write and, with a
+// journal, checkpoints it at the same moment: every record before the mark
+// is in the snapshot, so once the write succeeded they can go. The begin
+// records of operations still in flight are appended again after the
+// checkpoint, so that truncating does not forget them.
+func (p *BackgroundPersister) snapshot() (*states.State, JournalMark, error) {
+	if p.journal == nil {
+		return p.src.Snapshot(), 0, nil
+	}
+	p.jmu.Lock()
+	defer p.jmu.Unlock()
+	snap := p.src.Snapshot()
+	mark, err := p.journal.Checkpoint()
+	if err != nil {
+		// The full write still goes ahead; it just cannot drop records.
+		p.noteJournalErr(err)
+		return snap, 0, nil
+	}
+	for _, rec := range p.inflight {
+		if err := p.journal.Append(rec); err != nil {
+			// Keep what the checkpoint closed: it names these operations.
+			p.noteJournalErr(err)
+			return snap, 0, nil
+		}
+	}
+	return snap, mark, nil
 }

@@ -47,8 +47,10 @@ func TestPersisterNoLostUpdates(t *testing.T) {
 	if st.Changes != workers*each || st.Writes == 0 || st.Writes > st.Changes {
 		t.Fatalf("stats %+v", st)
 	}
-	if f.Serial != uint64(st.Writes) {
-		// Every write carried a change, so each bumped the serial once.
+	if f.Serial == 0 || f.Serial > uint64(st.Writes) {
+		// A write bumps the serial once when it carries a change. One may
+		// not: a snapshot can catch a change whose MarkDirty comes after
+		// it, and the write for that MarkDirty then finds nothing new.
 		t.Fatalf("serial %d after %d writes", f.Serial, st.Writes)
 	}
 }

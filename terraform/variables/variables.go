@@ -17,8 +17,9 @@ import (
 	"github.com/plankit/plankit/lang/marks"
 )
 
-// Prepare returns the value variable v takes when given raw (cty.NilVal or
-// a null when not set). where names the variable for messages ("the root
+// Prepare returns the value variable v takes when given raw (cty.NilVal
+// when not set; a null raw is an explicit null, which a nullable variable
+// keeps and a non-nullable one replaces with its default). where names the variable for messages ("the root
 // module input variable" or `module "net"`); rng is where the value was set,
 // used as the diagnostic subject when it has a filename. Sensitive
 // variables come back marked. Cost: one conversion of the value.
@@ -27,27 +28,27 @@ func Prepare(v *configs.Variable, raw cty.Value, rng hcl.Range, where string) (c
 	if rng.Filename != "" {
 		subject = rng.Ptr()
 	}
-	given := raw != cty.NilVal && !raw.IsNull()
-	if !given {
-		switch {
-		case v.Default != cty.NilVal && !v.Default.IsNull():
-			raw = v.Default
-		case v.Default != cty.NilVal && v.Nullable:
-			// An explicit default of null on a nullable variable.
-			return cty.NullVal(TypeOf(v)), nil
-		case raw != cty.NilVal && v.Nullable:
-			return cty.NullVal(TypeOf(v)), nil
-		case raw != cty.NilVal && v.Default != cty.NilVal:
-			raw = v.Default
-		default:
-			return cty.DynamicVal, hcl.Diagnostics{{
-				Severity: hcl.DiagError,
-				Summary:  "No value for required variable",
-				Detail: fmt.Sprintf("The %s %q is not set, and has no default value. Use a -var or -var-file command line argument to provide a value for this variable.",
-					where, v.Name),
-				Subject: v.DeclRange.Ptr(),
-			}}
-		}
+	switch {
+	case raw != cty.NilVal && !raw.IsNull():
+		// Given a value.
+	case raw != cty.NilVal && v.Nullable:
+		// Given null explicitly: a nullable variable is null, whatever
+		// its default (only nullable = false substitutes the default).
+		return cty.NullVal(TypeOf(v)), nil
+	case v.Default != cty.NilVal && !v.Default.IsNull():
+		// Unset, or null for a non-nullable variable: the default.
+		raw = v.Default
+	case v.Default != cty.NilVal && v.Nullable:
+		// Unset, with an explicit default of null.
+		return cty.NullVal(TypeOf(v)), nil
+	case raw == cty.NilVal:
+		return cty.DynamicVal, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "No value for required variable",
+			Detail: fmt.Sprintf("The %s %q is not set, and has no default value. Use a -var or -var-file command line argument to provide a value for this variable.",
+				where, v.Name),
+			Subject: v.DeclRange.Ptr(),
+		}}
 	}
 	ty := TypeOf(v)
 	if v.TypeDefaults != nil && ty != cty.DynamicPseudoType {

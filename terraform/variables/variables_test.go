@@ -24,6 +24,10 @@ func TestPrepare(t *testing.T) {
 		{"missing", &configs.Variable{Name: "a", Type: cty.String, Nullable: true}, cty.NilVal, cty.NilVal, "No value for required variable"},
 		{"wrong type", &configs.Variable{Name: "a", Type: cty.Number, Nullable: true}, cty.StringVal("x"), cty.NilVal, "Invalid value for input variable"},
 		{"not nullable", &configs.Variable{Name: "a", Type: cty.String, Default: cty.StringVal("d")}, cty.NullVal(cty.String), cty.StringVal("d"), ""},
+		{"not nullable, null, no default", &configs.Variable{Name: "a", Type: cty.String}, cty.NullVal(cty.String), cty.NilVal, "not nullable"},
+		{"nullable given null keeps null", &configs.Variable{Name: "a", Type: cty.String, Default: cty.StringVal("d"), Nullable: true}, cty.NullVal(cty.DynamicPseudoType), cty.NullVal(cty.String), ""},
+		{"nullable given null, no default", &configs.Variable{Name: "a", Type: cty.String, Nullable: true}, cty.NullVal(cty.String), cty.NullVal(cty.String), ""},
+		{"nullable unset, null default", &configs.Variable{Name: "a", Type: cty.String, Default: cty.NullVal(cty.String), Nullable: true}, cty.NilVal, cty.NullVal(cty.String), ""},
 		{"sensitive", &configs.Variable{Name: "a", Type: cty.String, Sensitive: true, Nullable: true}, cty.StringVal("s"), cty.StringVal("s").Mark(marks.Sensitive), ""},
 	}
 	for _, tc := range tests {

@@ -18,6 +18,7 @@ import (
 	"github.com/plankit/plankit/configs"
 	"github.com/plankit/plankit/providers/builtin"
 	"github.com/plankit/plankit/states"
+	"github.com/plankit/plankit/states/statemgr"
 	"github.com/plankit/plankit/terraform"
 )
 
@@ -25,6 +26,8 @@ func main() {
 	dir := flag.String("dir", ".", "configuration directory")
 	apply := flag.Bool("apply", false, "apply the plan too")
 	par := flag.Int("parallelism", 10, "parallelism")
+	statePath := flag.String("state", "", "with -apply, persist the state to this file as the apply command does (journal and background writes)")
+	journal := flag.Bool("journal", true, "with -state, keep the journal of finished operations (false: background full writes only)")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of plan (and apply) to this file")
 	memProfile := flag.String("memprofile", "", "write heap profiles to this file plus .plan (after plan, plan kept live) and, with -apply, .apply (after apply)")
 	flag.Parse()
@@ -48,14 +51,18 @@ func main() {
 		stop := watchPeak(*memProfile + ".peak")
 		defer stop()
 	}
-	if err := run(*dir, *apply, *par, *memProfile); err != nil {
+	var writer *filePersister
+	if *statePath != "" {
+		writer = &filePersister{mgr: statemgr.NewFilesystem(*statePath), journal: *journal}
+	}
+	if err := run(*dir, *apply, *par, *memProfile, writer); err != nil {
 		fmt.Fprintln(os.Stderr, "driver:", err)
 		pprof.StopCPUProfile()
 		os.Exit(1)
 	}
 }
 
-func run(dir string, apply bool, par int, memProfile string) error {
+func run(dir string, apply bool, par int, memProfile string, writer *filePersister) error {
 	t0 := time.Now()
 	cfg, diags := configs.LoadConfigDir(dir)
 	if diags.HasErrors() {
@@ -79,10 +86,14 @@ func run(dir string, apply bool, par int, memProfile string) error {
 	if apply {
 		persists := 0
 		t2 := time.Now()
-		st, diags := c.Apply(context.Background(), plan, cfg, &terraform.ApplyOpts{Persist: func(*states.State) error {
+		opts := &terraform.ApplyOpts{Persist: func(*states.State) error {
 			persists++
 			return nil
-		}})
+		}}
+		if writer != nil {
+			opts.State = writer
+		}
+		st, diags := c.Apply(context.Background(), plan, cfg, opts)
 		if diags.HasErrors() {
 			return diags
 		}
@@ -91,6 +102,10 @@ func run(dir string, apply bool, par int, memProfile string) error {
 		}
 		runtime.KeepAlive(st)
 		line += fmt.Sprintf(" apply=%.3fs resources=%d persists=%d", time.Since(t2).Seconds(), len(st.AllResourceInstances()), persists)
+		if writer != nil {
+			ps := writer.p.Stats()
+			line += fmt.Sprintf(" state_writes=%d state_write_s=%.3f", ps.Writes, ps.WriteTime.Seconds())
+		}
 	}
 	fmt.Printf("%s heap_peak_mib=%.0f\n", line, float64(peakHeap())/(1<<20))
 	runtime.KeepAlive(plan)

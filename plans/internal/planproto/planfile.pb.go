@@ -457,7 +457,11 @@ type Plan struct {
 	Complete        bool              `protobuf:"varint,14,opt,name=complete,proto3" json:"complete,omitempty"`
 	Errored         bool              `protobuf:"varint,15,opt,name=errored,proto3" json:"errored,omitempty"`
 	// timestamp is absent when the plan has none.
-	Timestamp     *Timestamp `protobuf:"bytes,16,opt,name=timestamp,proto3" json:"timestamp,omitempty"`
+	Timestamp *Timestamp `protobuf:"bytes,16,opt,name=timestamp,proto3" json:"timestamp,omitempty"`
+	// state_path is the absolute path of the state file the plan was made
+	// from (-state or the local backend's path), so that apply can warn when
+	// it applies to another one; empty when unknown (format 1.0).
+	StatePath     string `protobuf:"bytes,17,opt,name=state_path,json=statePath,proto3" json:"state_path,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -602,6 +606,13 @@ func (x *Plan) GetTimestamp() *Timestamp {
 		return x.Timestamp
 	}
 	return nil
+}
+
+func (x *Plan) GetStatePath() string {
+	if x != nil {
+		return x.StatePath
+	}
+	return ""
 }
 
 // Target is a -target address as the user writes it, e.g.
@@ -1680,13 +1691,18 @@ type Attribute struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	Name  string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
 	// type is the attribute's type in cty JSON type syntax.
-	Type          []byte `protobuf:"bytes,2,opt,name=type,proto3" json:"type,omitempty"`
-	Description   string `protobuf:"bytes,3,opt,name=description,proto3" json:"description,omitempty"`
-	Required      bool   `protobuf:"varint,4,opt,name=required,proto3" json:"required,omitempty"`
-	Optional      bool   `protobuf:"varint,5,opt,name=optional,proto3" json:"optional,omitempty"`
-	Computed      bool   `protobuf:"varint,6,opt,name=computed,proto3" json:"computed,omitempty"`
-	Sensitive     bool   `protobuf:"varint,7,opt,name=sensitive,proto3" json:"sensitive,omitempty"`
-	Deprecated    bool   `protobuf:"varint,8,opt,name=deprecated,proto3" json:"deprecated,omitempty"`
+	Type        []byte `protobuf:"bytes,2,opt,name=type,proto3" json:"type,omitempty"`
+	Description string `protobuf:"bytes,3,opt,name=description,proto3" json:"description,omitempty"`
+	Required    bool   `protobuf:"varint,4,opt,name=required,proto3" json:"required,omitempty"`
+	Optional    bool   `protobuf:"varint,5,opt,name=optional,proto3" json:"optional,omitempty"`
+	Computed    bool   `protobuf:"varint,6,opt,name=computed,proto3" json:"computed,omitempty"`
+	Sensitive   bool   `protobuf:"varint,7,opt,name=sensitive,proto3" json:"sensitive,omitempty"`
+	Deprecated  bool   `protobuf:"varint,8,opt,name=deprecated,proto3" json:"deprecated,omitempty"`
+	// nested_type is set for a nested attribute (plugin protocol 6); type
+	// then holds its implied type. Added in format 1.1.
+	NestedType *NestedObject `protobuf:"bytes,9,opt,name=nested_type,json=nestedType,proto3" json:"nested_type,omitempty"`
+	// write_only attributes are null in every plan and state. Format 1.1.
+	WriteOnly     bool `protobuf:"varint,10,opt,name=write_only,json=writeOnly,proto3" json:"write_only,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1777,6 +1793,90 @@ func (x *Attribute) GetDeprecated() bool {
 	return false
 }
 
+func (x *Attribute) GetNestedType() *NestedObject {
+	if x != nil {
+		return x.NestedType
+	}
+	return nil
+}
+
+func (x *Attribute) GetWriteOnly() bool {
+	if x != nil {
+		return x.WriteOnly
+	}
+	return false
+}
+
+// NestedObject is the type of a nested attribute. Format 1.1.
+type NestedObject struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// attributes are sorted by name.
+	Attributes    []*Attribute `protobuf:"bytes,1,rep,name=attributes,proto3" json:"attributes,omitempty"`
+	Nesting       NestingMode  `protobuf:"varint,2,opt,name=nesting,proto3,enum=plankit.plan.NestingMode" json:"nesting,omitempty"`
+	MinItems      int64        `protobuf:"varint,3,opt,name=min_items,json=minItems,proto3" json:"min_items,omitempty"`
+	MaxItems      int64        `protobuf:"varint,4,opt,name=max_items,json=maxItems,proto3" json:"max_items,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *NestedObject) Reset() {
+	*x = NestedObject{}
+	mi := &file_planfile_proto_msgTypes[19]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *NestedObject) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*NestedObject) ProtoMessage() {}
+
+func (x *NestedObject) ProtoReflect() protoreflect.Message {
+	mi := &file_planfile_proto_msgTypes[19]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use NestedObject.ProtoReflect.Descriptor instead.
+func (*NestedObject) Descriptor() ([]byte, []int) {
+	return file_planfile_proto_rawDescGZIP(), []int{19}
+}
+
+func (x *NestedObject) GetAttributes() []*Attribute {
+	if x != nil {
+		return x.Attributes
+	}
+	return nil
+}
+
+func (x *NestedObject) GetNesting() NestingMode {
+	if x != nil {
+		return x.Nesting
+	}
+	return NestingMode_NESTING_INVALID
+}
+
+func (x *NestedObject) GetMinItems() int64 {
+	if x != nil {
+		return x.MinItems
+	}
+	return 0
+}
+
+func (x *NestedObject) GetMaxItems() int64 {
+	if x != nil {
+		return x.MaxItems
+	}
+	return 0
+}
+
 type NestedBlock struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	TypeName      string                 `protobuf:"bytes,1,opt,name=type_name,json=typeName,proto3" json:"type_name,omitempty"`
@@ -1790,7 +1890,7 @@ type NestedBlock struct {
 
 func (x *NestedBlock) Reset() {
 	*x = NestedBlock{}
-	mi := &file_planfile_proto_msgTypes[19]
+	mi := &file_planfile_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1802,7 +1902,7 @@ func (x *NestedBlock) String() string {
 func (*NestedBlock) ProtoMessage() {}
 
 func (x *NestedBlock) ProtoReflect() protoreflect.Message {
-	mi := &file_planfile_proto_msgTypes[19]
+	mi := &file_planfile_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1815,7 +1915,7 @@ func (x *NestedBlock) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NestedBlock.ProtoReflect.Descriptor instead.
 func (*NestedBlock) Descriptor() ([]byte, []int) {
-	return file_planfile_proto_rawDescGZIP(), []int{19}
+	return file_planfile_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *NestedBlock) GetTypeName() string {
@@ -1866,7 +1966,7 @@ type Path_Step struct {
 
 func (x *Path_Step) Reset() {
 	*x = Path_Step{}
-	mi := &file_planfile_proto_msgTypes[20]
+	mi := &file_planfile_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1878,7 +1978,7 @@ func (x *Path_Step) String() string {
 func (*Path_Step) ProtoMessage() {}
 
 func (x *Path_Step) ProtoReflect() protoreflect.Message {
-	mi := &file_planfile_proto_msgTypes[20]
+	mi := &file_planfile_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1945,7 +2045,7 @@ const file_planfile_proto_rawDesc = "" +
 	"PlanHeader\x120\n" +
 	"\x14format_version_major\x18\x01 \x01(\rR\x12formatVersionMajor\x120\n" +
 	"\x14format_version_minor\x18\x02 \x01(\rR\x12formatVersionMinor\x12!\n" +
-	"\ftool_version\x18\x03 \x01(\tR\vtoolVersion\"\xa4\x06\n" +
+	"\ftool_version\x18\x03 \x01(\tR\vtoolVersion\"\xc3\x06\n" +
 	"\x04Plan\x120\n" +
 	"\x14format_version_major\x18\x01 \x01(\rR\x12formatVersionMajor\x120\n" +
 	"\x14format_version_minor\x18\x02 \x01(\rR\x12formatVersionMinor\x12!\n" +
@@ -1963,7 +2063,9 @@ const file_planfile_proto_rawDesc = "" +
 	"\tapplyable\x18\r \x01(\bR\tapplyable\x12\x1a\n" +
 	"\bcomplete\x18\x0e \x01(\bR\bcomplete\x12\x18\n" +
 	"\aerrored\x18\x0f \x01(\bR\aerrored\x125\n" +
-	"\ttimestamp\x18\x10 \x01(\v2\x17.plankit.plan.TimestampR\ttimestamp\"\x8d\x01\n" +
+	"\ttimestamp\x18\x10 \x01(\v2\x17.plankit.plan.TimestampR\ttimestamp\x12\x1d\n" +
+	"\n" +
+	"state_path\x18\x11 \x01(\tR\tstatePath\"\x8d\x01\n" +
 	"\x06Target\x12\x12\n" +
 	"\x04addr\x18\x01 \x01(\tR\x04addr\x12-\n" +
 	"\x04kind\x18\x02 \x01(\x0e2\x19.plankit.plan.Target.KindR\x04kind\"@\n" +
@@ -2056,7 +2158,7 @@ const file_planfile_proto_rawDesc = "" +
 	"\vdescription\x18\x03 \x01(\tR\vdescription\x12\x1e\n" +
 	"\n" +
 	"deprecated\x18\x04 \x01(\bR\n" +
-	"deprecated\"\xe7\x01\n" +
+	"deprecated\"\xc3\x02\n" +
 	"\tAttribute\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x12\n" +
 	"\x04type\x18\x02 \x01(\fR\x04type\x12 \n" +
@@ -2067,7 +2169,19 @@ const file_planfile_proto_rawDesc = "" +
 	"\tsensitive\x18\a \x01(\bR\tsensitive\x12\x1e\n" +
 	"\n" +
 	"deprecated\x18\b \x01(\bR\n" +
-	"deprecated\"\xc4\x01\n" +
+	"deprecated\x12;\n" +
+	"\vnested_type\x18\t \x01(\v2\x1a.plankit.plan.NestedObjectR\n" +
+	"nestedType\x12\x1d\n" +
+	"\n" +
+	"write_only\x18\n" +
+	" \x01(\bR\twriteOnly\"\xb6\x01\n" +
+	"\fNestedObject\x127\n" +
+	"\n" +
+	"attributes\x18\x01 \x03(\v2\x17.plankit.plan.AttributeR\n" +
+	"attributes\x123\n" +
+	"\anesting\x18\x02 \x01(\x0e2\x19.plankit.plan.NestingModeR\anesting\x12\x1b\n" +
+	"\tmin_items\x18\x03 \x01(\x03R\bminItems\x12\x1b\n" +
+	"\tmax_items\x18\x04 \x01(\x03R\bmaxItems\"\xc4\x01\n" +
 	"\vNestedBlock\x12\x1b\n" +
 	"\ttype_name\x18\x01 \x01(\tR\btypeName\x12)\n" +
 	"\x05block\x18\x02 \x01(\v2\x13.plankit.plan.BlockR\x05block\x123\n" +
@@ -2129,7 +2243,7 @@ func file_planfile_proto_rawDescGZIP() []byte {
 }
 
 var file_planfile_proto_enumTypes = make([]protoimpl.EnumInfo, 6)
-var file_planfile_proto_msgTypes = make([]protoimpl.MessageInfo, 21)
+var file_planfile_proto_msgTypes = make([]protoimpl.MessageInfo, 22)
 var file_planfile_proto_goTypes = []any{
 	(Mode)(0),                      // 0: plankit.plan.Mode
 	(Action)(0),                    // 1: plankit.plan.Action
@@ -2156,8 +2270,9 @@ var file_planfile_proto_goTypes = []any{
 	(*Schema)(nil),                 // 22: plankit.plan.Schema
 	(*Block)(nil),                  // 23: plankit.plan.Block
 	(*Attribute)(nil),              // 24: plankit.plan.Attribute
-	(*NestedBlock)(nil),            // 25: plankit.plan.NestedBlock
-	(*Path_Step)(nil),              // 26: plankit.plan.Path.Step
+	(*NestedObject)(nil),           // 25: plankit.plan.NestedObject
+	(*NestedBlock)(nil),            // 26: plankit.plan.NestedBlock
+	(*Path_Step)(nil),              // 27: plankit.plan.Path.Step
 }
 var file_planfile_proto_depIdxs = []int32{
 	0,  // 0: plankit.plan.Plan.ui_mode:type_name -> plankit.plan.Mode
@@ -2169,7 +2284,7 @@ var file_planfile_proto_depIdxs = []int32{
 	20, // 6: plankit.plan.Plan.provider_schemas:type_name -> plankit.plan.ProviderSchema
 	9,  // 7: plankit.plan.Plan.timestamp:type_name -> plankit.plan.Timestamp
 	5,  // 8: plankit.plan.Target.kind:type_name -> plankit.plan.Target.Kind
-	26, // 9: plankit.plan.Path.steps:type_name -> plankit.plan.Path.Step
+	27, // 9: plankit.plan.Path.steps:type_name -> plankit.plan.Path.Step
 	1,  // 10: plankit.plan.Change.action:type_name -> plankit.plan.Action
 	10, // 11: plankit.plan.Change.before:type_name -> plankit.plan.DynamicValue
 	10, // 12: plankit.plan.Change.after:type_name -> plankit.plan.DynamicValue
@@ -2195,15 +2310,18 @@ var file_planfile_proto_depIdxs = []int32{
 	22, // 32: plankit.plan.NamedSchema.schema:type_name -> plankit.plan.Schema
 	23, // 33: plankit.plan.Schema.block:type_name -> plankit.plan.Block
 	24, // 34: plankit.plan.Block.attributes:type_name -> plankit.plan.Attribute
-	25, // 35: plankit.plan.Block.block_types:type_name -> plankit.plan.NestedBlock
-	23, // 36: plankit.plan.NestedBlock.block:type_name -> plankit.plan.Block
-	4,  // 37: plankit.plan.NestedBlock.nesting:type_name -> plankit.plan.NestingMode
-	10, // 38: plankit.plan.Path.Step.element_key:type_name -> plankit.plan.DynamicValue
-	39, // [39:39] is the sub-list for method output_type
-	39, // [39:39] is the sub-list for method input_type
-	39, // [39:39] is the sub-list for extension type_name
-	39, // [39:39] is the sub-list for extension extendee
-	0,  // [0:39] is the sub-list for field type_name
+	26, // 35: plankit.plan.Block.block_types:type_name -> plankit.plan.NestedBlock
+	25, // 36: plankit.plan.Attribute.nested_type:type_name -> plankit.plan.NestedObject
+	24, // 37: plankit.plan.NestedObject.attributes:type_name -> plankit.plan.Attribute
+	4,  // 38: plankit.plan.NestedObject.nesting:type_name -> plankit.plan.NestingMode
+	23, // 39: plankit.plan.NestedBlock.block:type_name -> plankit.plan.Block
+	4,  // 40: plankit.plan.NestedBlock.nesting:type_name -> plankit.plan.NestingMode
+	10, // 41: plankit.plan.Path.Step.element_key:type_name -> plankit.plan.DynamicValue
+	42, // [42:42] is the sub-list for method output_type
+	42, // [42:42] is the sub-list for method input_type
+	42, // [42:42] is the sub-list for extension type_name
+	42, // [42:42] is the sub-list for extension extendee
+	0,  // [0:42] is the sub-list for field type_name
 }
 
 func init() { file_planfile_proto_init() }
@@ -2216,7 +2334,7 @@ func file_planfile_proto_init() {
 		(*InstanceKey_String_)(nil),
 	}
 	file_planfile_proto_msgTypes[13].OneofWrappers = []any{}
-	file_planfile_proto_msgTypes[20].OneofWrappers = []any{
+	file_planfile_proto_msgTypes[21].OneofWrappers = []any{
 		(*Path_Step_AttributeName)(nil),
 		(*Path_Step_ElementKey)(nil),
 	}
@@ -2226,7 +2344,7 @@ func file_planfile_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_planfile_proto_rawDesc), len(file_planfile_proto_rawDesc)),
 			NumEnums:      6,
-			NumMessages:   21,
+			NumMessages:   22,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -31,7 +31,12 @@ func New() providers.Interface {
 		Resources: map[string]*framework.Resource{
 			"null_resource": {
 				Schema: providers.Schema{Version: 0, Block: s},
-				Plan:   framework.Planner{Schema: s}.Plan,
+				// triggers replaces as the random keepers do (the real
+				// provider's RequiresReplaceIfValuesNotNull): gaining keys
+				// whose values are null is an in-place update.
+				Plan: framework.Planner{Schema: s, ReplaceIf: map[string]framework.ReplaceFunc{
+					"triggers": framework.ReplaceIfKeepersChanged,
+				}}.Plan,
 				Apply: func(req providers.ApplyResourceChangeRequest) (cty.Value, hcl.Diagnostics) {
 					// A non-negative int64 in decimal, like the real
 					// provider's rand.Int().

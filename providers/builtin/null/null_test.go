@@ -81,3 +81,37 @@ func TestNullDataSource(t *testing.T) {
 		}
 	}
 }
+
+// TestNullResourceTriggersNullValues follows the real provider's
+// RequiresReplaceIfValuesNotNull on triggers: only adding, changing or
+// removing a non-null value replaces.
+func TestNullResourceTriggersNullValues(t *testing.T) {
+	tests := []struct {
+		from, to string
+		replace  bool
+	}{
+		{`triggers = {}`, `triggers = { key = null }`, false},
+		{``, `triggers = { key = null }`, false},
+		{``, `triggers = { a = null, b = null }`, false},
+		{`triggers = { key = null }`, `triggers = { key = null }`, false},
+		{`triggers = {}`, `triggers = { key = "123" }`, true},
+		{``, `triggers = { key = "123" }`, true},
+		{`triggers = { key = null }`, `triggers = { key = "123" }`, true},
+		{`triggers = { key = "123" }`, `triggers = { key = null }`, true},
+		{`triggers = { key = "123" }`, `triggers = {}`, true},
+		{`triggers = { key = "123" }`, ``, true},
+		{`triggers = { key = "123" }`, `triggers = { key = "456" }`, true},
+	}
+	for _, tt := range tests {
+		h := lifecycle.New(t, New(), "null_resource")
+		s := h.Create(h.Config(tt.from))
+		pl := h.Plan(s, h.Config(tt.to))
+		if got := len(pl.RequiresReplace) > 0; got != tt.replace {
+			t.Errorf("%q -> %q: replace = %v, want %v", tt.from, tt.to, got, tt.replace)
+			continue
+		}
+		if !tt.replace && !pl.PlannedState.GetAttr("id").RawEquals(s.GetAttr("id")) {
+			t.Errorf("%q -> %q: an update in place changed the id", tt.from, tt.to)
+		}
+	}
+}

@@ -1,7 +1,8 @@
 // Package random is the built-in registry.terraform.io/hashicorp/random
-// provider: random_bytes, random_id, random_string, random_password, random_integer,
-// random_uuid, random_shuffle and random_pet, schema-compatible with the
-// real provider (3.x) so existing configurations and state work unchanged.
+// provider: random_bytes, random_id, random_string, random_password,
+// random_integer, random_uuid, random_uuid4, random_uuid7 (3.8+),
+// random_shuffle and random_pet, schema-compatible with the real provider
+// (3.x) so existing configurations and state work unchanged.
 // Every argument forces replacement when it changes, except the changes
 // the real provider applies in place (keepers gaining or losing null
 // values, override_special going from "" to unset).
@@ -28,6 +29,8 @@ func New() providers.Interface {
 			"random_password": stringResource(true),
 			"random_integer":  integerResource(),
 			"random_uuid":     uuidResource(),
+			"random_uuid4":    uuidVersionResource(4),
+			"random_uuid7":    uuidVersionResource(7),
 			"random_shuffle":  shuffleResource(),
 			"random_pet":      petResource(),
 		},

@@ -6,8 +6,10 @@ import (
 	"math/big"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 	"unicode"
 
 	"github.com/google/go-cmp/cmp"
@@ -346,4 +348,70 @@ func lifecycleReplaceNoID(t *testing.T, h *lifecycle.Harness, cfg, changed strin
 	}
 	h.Destroy(s)
 	return s
+}
+
+// TestRandomUUIDVersions: random_uuid4 and random_uuid7 (random 3.8+) have
+// random_uuid's lifecycle and a UUID of their version and the RFC 9562
+// variant; version 7 UUIDs begin with their creation time in milliseconds.
+func TestRandomUUIDVersions(t *testing.T) {
+	for _, v := range []string{"4", "7"} {
+		t.Run("random_uuid"+v, func(t *testing.T) {
+			h := harness(t, "random_uuid"+v)
+			before := time.Now().UnixMilli()
+			s := lifecycleReplace(t, h, `keepers = { a = "1" }`, `keepers = { a = "2" }`, []string{"keepers"})
+			after := time.Now().UnixMilli()
+			u := s.GetAttr("result").AsString()
+			if !regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-`+v+`[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`).MatchString(u) || s.GetAttr("id").AsString() != u {
+				t.Fatalf("not a version %s UUID: %q (id %q)", v, u, s.GetAttr("id").AsString())
+			}
+			if v == "7" {
+				ms, err := strconv.ParseInt(strings.ReplaceAll(u[:13], "-", ""), 16, 64)
+				if err != nil || ms < before || ms > after {
+					t.Fatalf("timestamp %d of %s is not between %d and %d (%v)", ms, u, before, after, err)
+				}
+			}
+			// keepers gaining a null value updates in place.
+			c := h.Config(`keepers = { a = "1" }`)
+			s = h.Create(c)
+			if pl := h.Plan(s, h.Config(`keepers = { a = "1", b = null }`)); len(pl.RequiresReplace) != 0 {
+				t.Fatalf("null keeper replaces: %v", pl.RequiresReplace)
+			}
+			imp, diags := h.Import("6BA7B810-9DAD-11D1-80B4-00C04FD430C8")
+			if diags.HasErrors() || imp.GetAttr("result").AsString() != "6ba7b810-9dad-11d1-80b4-00c04fd430c8" {
+				t.Fatalf("import: %#v %v", imp, diags)
+			}
+			if _, diags := h.Import("nope"); !diags.HasErrors() {
+				t.Fatal("bad uuid imported")
+			}
+		})
+	}
+}
+
+// TestRandomStringNoCharacterClass: disabling every character class is a
+// validation error, as in the real provider, so plan reports it; one
+// class left on (explicitly or by default), or an unknown one, is valid.
+func TestRandomStringNoCharacterClass(t *testing.T) {
+	for _, typ := range []string{"random_string", "random_password"} {
+		h := harness(t, typ)
+		for _, bad := range []string{
+			"length = 8\nupper = false\nlower = false\nnumeric = false\nspecial = false",
+			"length = 8\nupper = false\nlower = false\nnumber = false\nspecial = false",
+			"length = 8\nupper = false\nlower = false\nnumeric = false\nnumber = false\nspecial = false",
+		} {
+			d := h.Invalid(bad)
+			if !d.HasErrors() || d[0].Summary != "Invalid Attribute Combination" {
+				t.Errorf("%s %q: %v, want Invalid Attribute Combination", typ, bad, d)
+			}
+		}
+		for _, good := range []string{
+			"length = 8\nupper = false\nlower = false\nnumeric = false",
+			"length = 8\nupper = false\nlower = false\nspecial = false",
+			"length = 8\nupper = false\nnumeric = false\nspecial = false",
+			"length = 8\nlower = false\nnumeric = false\nspecial = false",
+		} {
+			if d := h.Invalid(good); d.HasErrors() {
+				t.Errorf("%s %q: %s", typ, good, d.Error())
+			}
+		}
+	}
 }

@@ -136,10 +136,10 @@ func withNumeric(req providers.PlanResourceChangeRequest) providers.PlanResource
 }
 
 func validateString(cfg cty.Value) hcl.Diagnostics {
-	var diags hcl.Diagnostics
+	diags := noCharacterClass(cfg)
 	length, ok := framework.Int(cfg.GetAttr("length"))
 	if !ok {
-		return nil // unknown: checked at apply
+		return diags // unknown: checked at apply
 	}
 	if length < 1 {
 		diags = append(diags, tfdiags.WithPath(tfdiags.Errorf("Invalid length", "length must be at least 1, got %d.", length), cty.GetAttrPath("length")))
@@ -161,6 +161,29 @@ func validateString(cfg cty.Value) hcl.Diagnostics {
 	if framework.Known(num) && framework.Known(numeric) && !num.RawEquals(numeric) {
 		diags = append(diags, tfdiags.WithPath(tfdiags.Error("Conflicting number and numeric",
 			"number is a deprecated alias of numeric; set only numeric."), cty.GetAttrPath("number")))
+	}
+	return diags
+}
+
+// noCharacterClass is the real provider's AtLeastOneOfTrue validator on
+// numeric and on its deprecated alias number: one of them set to false
+// while special, upper and lower are all set to false too is an error at
+// its path. An unset class (default true) or an unknown one passes.
+func noCharacterClass(cfg cty.Value) hcl.Diagnostics {
+	isFalse := func(name string) bool {
+		v := cfg.GetAttr(name)
+		return v.IsKnown() && !v.IsNull() && v.False()
+	}
+	if !isFalse("special") || !isFalse("upper") || !isFalse("lower") {
+		return nil
+	}
+	var diags hcl.Diagnostics
+	for _, name := range []string{"number", "numeric"} {
+		if isFalse(name) {
+			diags = append(diags, tfdiags.WithPath(tfdiags.Errorf("Invalid Attribute Combination",
+				"Attribute %q: at least one attribute out of [special,upper,lower,%s] must be specified as true.", name, name),
+				cty.GetAttrPath(name)))
+		}
 	}
 	return diags
 }

@@ -25,7 +25,7 @@ func TestStringGenerationCompat(t *testing.T) {
 			"length = 12\nupper = false\nmin_upper = 3",
 			func(s string) bool { return count(s, unicode.IsUpper) == 3 }},
 		{"only min characters",
-			"length = 4\nupper = false\nlower = false\nnumeric = false\nspecial = false\nmin_numeric = 4",
+			"length = 4\nupper = false\nlower = false\nnumeric = false\noverride_special = \"_\"\nmin_numeric = 4",
 			func(s string) bool { return count(s, unicode.IsDigit) == 4 }},
 	}
 	for _, tt := range tests {

@@ -6,6 +6,7 @@
 package framework
 
 import (
+	"fmt"
 	"maps"
 	"slices"
 
@@ -252,4 +253,27 @@ func (p *Provider) ReadDataSource(req providers.ReadDataSourceRequest) providers
 	}
 	v, diags := d.Read(req.Config)
 	return providers.ReadDataSourceResponse{State: v, Diagnostics: diags}
+}
+
+// MoveResourceState refuses: no built-in resource type accepts objects of
+// another type.
+func (p *Provider) MoveResourceState(req providers.MoveResourceStateRequest) providers.MoveResourceStateResponse {
+	if _, diags := p.resource(req.TargetTypeName); diags.HasErrors() {
+		return providers.MoveResourceStateResponse{Diagnostics: diags}
+	}
+	return providers.MoveResourceStateResponse{Diagnostics: hcl.Diagnostics{tfdiags.Errorf(
+		"Unsupported resource move",
+		"The built-in %s provider cannot move %s objects to %s. Move objects between resources of the same type, or re-create them.",
+		p.Name, req.SourceTypeName, req.TargetTypeName)}}
+}
+
+// GetFunctions returns no functions: the built-ins define none.
+func (p *Provider) GetFunctions() providers.GetFunctionsResponse {
+	return providers.GetFunctionsResponse{Functions: map[string]providers.FunctionDecl{}}
+}
+
+// CallFunction fails: the built-ins define no functions.
+func (p *Provider) CallFunction(req providers.CallFunctionRequest) providers.CallFunctionResponse {
+	return providers.CallFunctionResponse{Result: cty.DynamicVal, Err: &providers.FunctionError{
+		Text: fmt.Sprintf("the built-in %s provider has no function %q", p.Name, req.FunctionName)}}
 }

@@ -1,0 +1,345 @@
+package pg
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/plankit/plankit/states/statemgr"
+)
+
+// LockError is a refused lock or unlock. It unwraps to the
+// *statemgr.LockError (so errors.Is(err, statemgr.ErrLocked) and
+// ErrStaleLock work), with advice that fits a database instead of a lock
+// file.
+type LockError struct {
+	*statemgr.LockError
+	Workspace string
+	// Holder describes the live session holding the advisory lock when
+	// plankit's lock info row does not (a Terraform or OpenTofu process).
+	Holder string
+
+	creationOnly bool // only the creation key -1 was taken by another session
+}
+
+func (e *LockError) Error() string {
+	var b strings.Builder
+	b.WriteString(e.Err.Error())
+	if e.Info != nil {
+		b.WriteString("\n\nLock Info:\n")
+		b.WriteString(e.Info.String())
+	}
+	if e.Holder != "" {
+		fmt.Fprintf(&b, "\nThe lock is held by %s.\n", e.Holder)
+	}
+	if errors.Is(e.Err, statemgr.ErrStaleLock) && e.Info != nil && e.Info.ID != "" {
+		fmt.Fprintf(&b, "\nNo process holds this lock any more. If no other operation is using the state, remove the lock with:\n  plan force-unlock %s\n", e.Info.ID)
+		if e.Workspace != "" && e.Workspace != "default" {
+			fmt.Fprintf(&b, "(with workspace %q selected, or TF_WORKSPACE=%s)\n", e.Workspace, e.Workspace)
+		}
+	}
+	return b.String()
+}
+
+func (e *LockError) Unwrap() error { return e.LockError }
+
+func (m *Mgr) lockErr(err error, info *statemgr.LockInfo, holder string) error {
+	return &LockError{LockError: &statemgr.LockError{Info: info, Err: err}, Workspace: m.name, Holder: holder}
+}
+
+// Lock takes the workspace's lock: Terraform's advisory locks (the row's id
+// and the creation key -1 together, keeping the row's; -1 alone when the
+// row does not exist yet), then plankit's lock info row. A live holder
+// gives ErrLocked naming it; a lock info row whose advisory lock nobody
+// holds (the holder died) gives ErrStaleLock with its ID for
+// force-unlock.
+func (m *Mgr) Lock(info *statemgr.LockInfo) (string, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.held != nil {
+		return "", m.lockErr(errors.New("this state manager already holds the lock"), m.held.info, "")
+	}
+	li := statemgr.NewLockInfo()
+	if info != nil {
+		c := *info
+		li = &c
+		if li.ID == "" {
+			li.ID = statemgr.NewLockInfo().ID
+		}
+		if li.Who == "" {
+			li.Who = statemgr.NewLockInfo().Who
+		}
+	}
+	if li.Created.IsZero() {
+		li.Created = time.Now().UTC()
+	}
+	li.Path = m.Describe()
+	ctx := context.Background()
+	var key int64
+	var lockErr error
+	err := m.withConn(ctx, func(ctx context.Context, c *pgx.Conn) error {
+		var err error
+		key, lockErr, err = m.tryAdvisory(ctx, c)
+		return err
+	})
+	if err != nil {
+		return "", m.b.redact(fmt.Errorf("locking %s: %w", m.Describe(), err))
+	}
+	if lockErr != nil {
+		return "", lockErr
+	}
+	m.held = &heldLock{key: key, info: li}
+	if !m.b.hasLocks {
+		return li.ID, nil
+	}
+	// The advisory lock is ours: an info row left now belongs to a holder
+	// that died.
+	stale, err := m.readInfo(ctx)
+	if err == nil && stale != nil {
+		m.releaseAdvisory(ctx)
+		return "", m.lockErr(statemgr.ErrStaleLock, stale, "")
+	}
+	if err == nil {
+		data, _ := json.Marshal(li)
+		_, err = m.conn.Exec(ctx, fmt.Sprintf("INSERT INTO %s (name, lock_id, info) VALUES ($1, $2, $3)", m.b.lockTable()), m.name, li.ID, string(data))
+	}
+	if err != nil {
+		m.releaseAdvisory(ctx)
+		return "", m.b.redact(fmt.Errorf("recording the lock of %s: %w", m.Describe(), err))
+	}
+	return li.ID, nil
+}
+
+// tryAdvisory takes Terraform's advisory locks on c. It returns the key
+// kept, or a lock error naming the holder when another session has them.
+//
+// Every locker takes the creation key -1 for an instant (Terraform's query
+// takes both keys at once, then gives -1 back), so two lockers starting
+// together can each see the other's key and both give up. A conflict on
+// -1 alone is therefore retried for a short while before it is reported.
+func (m *Mgr) tryAdvisory(ctx context.Context, c *pgx.Conn) (int64, error, error) {
+	for attempt := 0; ; attempt++ {
+		key, lockErr, err := m.tryAdvisoryOnce(ctx, c)
+		var le *LockError
+		if err != nil || lockErr == nil || attempt >= creationRetries || !errors.As(lockErr, &le) || !le.creationOnly {
+			return key, lockErr, err
+		}
+		time.Sleep(creationRetryWait)
+	}
+}
+
+// creationRetries × creationRetryWait bounds the wait for a creation lock
+// that is held for an instant only.
+const (
+	creationRetries   = 40
+	creationRetryWait = 25 * time.Millisecond
+)
+
+func (m *Mgr) tryAdvisoryOnce(ctx context.Context, c *pgx.Conn) (int64, error, error) {
+	var id int64
+	var gotRow, gotCreate bool
+	err := c.QueryRow(ctx, fmt.Sprintf("SELECT %[1]s.id, pg_try_advisory_lock(%[1]s.id), pg_try_advisory_lock(-1) FROM %[2]s WHERE %[1]s.name = $1", statesTable, m.b.table()), m.name).Scan(&id, &gotRow, &gotCreate)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		var ok bool
+		if err := c.QueryRow(ctx, "SELECT pg_try_advisory_lock(-1)").Scan(&ok); err != nil {
+			return 0, nil, err
+		}
+		if !ok {
+			return 0, m.lockErr(fmt.Errorf("%w: already locked for workspace creation: %s", statemgr.ErrLocked, m.name), nil, m.holderOf(ctx, c, creationLock)), nil
+		}
+		return creationLock, nil, nil
+	case err != nil:
+		return 0, nil, err
+	case !gotRow:
+		if gotCreate {
+			unlockKey(ctx, c, creationLock)
+		}
+		// A plankit holder records its info right after taking the
+		// advisory lock: give it a moment before naming the session only.
+		info, _ := m.readInfoOn(ctx, c)
+		for i := 0; info == nil && m.b.hasLocks && i < 10; i++ {
+			time.Sleep(20 * time.Millisecond)
+			info, _ = m.readInfoOn(ctx, c)
+		}
+		holder := ""
+		if info == nil {
+			holder = m.holderOf(ctx, c, id)
+		}
+		return 0, m.lockErr(fmt.Errorf("%w: workspace is already locked: %s", statemgr.ErrLocked, m.name), info, holder), nil
+	case !gotCreate:
+		unlockKey(ctx, c, id)
+		return 0, &LockError{LockError: &statemgr.LockError{Err: fmt.Errorf("%w: cannot lock workspace; already locked for workspace creation: %s", statemgr.ErrLocked, m.name)},
+			Workspace: m.name, Holder: m.holderOf(ctx, c, creationLock), creationOnly: true}, nil
+	}
+	unlockKey(ctx, c, creationLock)
+	return id, nil, nil
+}
+
+func unlockKey(ctx context.Context, c *pgx.Conn, key int64) {
+	var ok bool
+	_ = c.QueryRow(ctx, "SELECT pg_advisory_unlock($1)", key).Scan(&ok)
+}
+
+// holderOf describes the session holding advisory lock key, from pg_locks
+// (a bigint key is split into classid, the high 32 bits, and objid, the
+// low ones, with objsubid 1).
+func (m *Mgr) holderOf(ctx context.Context, c *pgx.Conn, key int64) string {
+	var pid int32
+	var user, addr, app string
+	var since time.Time
+	err := c.QueryRow(ctx, `SELECT a.pid, coalesce(a.usename::text, ''), coalesce(host(a.client_addr), 'local socket'), coalesce(a.application_name, ''), a.backend_start
+FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1
+  AND l.classid = (($1::bigint >> 32) & 4294967295)::oid AND l.objid = ($1::bigint & 4294967295)::oid
+LIMIT 1`, key).Scan(&pid, &user, &addr, &app, &since)
+	if err != nil {
+		return ""
+	}
+	return fmt.Sprintf("PostgreSQL session %d (user %q from %s, application %q, connected since %s)", pid, user, addr, app, since.UTC().Format(time.RFC3339))
+}
+
+func (m *Mgr) readInfo(ctx context.Context) (*statemgr.LockInfo, error) {
+	return m.readInfoOn(ctx, m.conn)
+}
+
+// readInfoOn reads the workspace's lock info row (nil when none).
+func (m *Mgr) readInfoOn(ctx context.Context, c *pgx.Conn) (*statemgr.LockInfo, error) {
+	if !m.b.hasLocks {
+		return nil, nil
+	}
+	var id, data string
+	err := c.QueryRow(ctx, fmt.Sprintf("SELECT lock_id, info FROM %s WHERE name = $1", m.b.lockTable()), m.name).Scan(&id, &data)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var info statemgr.LockInfo
+	if json.Unmarshal([]byte(data), &info) != nil {
+		info = statemgr.LockInfo{Info: "the lock info row is unreadable"}
+	}
+	info.ID = id
+	return &info, nil
+}
+
+func (m *Mgr) releaseAdvisory(ctx context.Context) {
+	if m.held != nil && m.conn != nil {
+		unlockKey(ctx, m.conn, m.held.key)
+	}
+	m.held = nil
+}
+
+// Unlock releases the lock with the given ID. Called on a manager that does
+// not hold it, it is force-unlock: it removes a lock whose holder died
+// (its info row, when the ID matches and nobody holds the advisory lock).
+// A lock a live session holds cannot be removed from here: it ends with
+// that session.
+func (m *Mgr) Unlock(id string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	ctx := context.Background()
+	if m.held != nil {
+		if id != m.held.info.ID {
+			return m.lockErr(statemgr.ErrLockIDMismatch, m.held.info, "")
+		}
+		err := m.withConn(ctx, func(ctx context.Context, c *pgx.Conn) error {
+			if m.b.hasLocks {
+				if _, err := c.Exec(ctx, fmt.Sprintf("DELETE FROM %s WHERE name = $1 AND lock_id = $2", m.b.lockTable()), m.name, id); err != nil {
+					return err
+				}
+			}
+			var ok bool
+			return c.QueryRow(ctx, "SELECT pg_advisory_unlock($1)", m.held.key).Scan(&ok)
+		})
+		m.held = nil
+		if err != nil {
+			return m.b.redact(fmt.Errorf("unlocking %s: %w", m.Describe(), err))
+		}
+		return nil
+	}
+	return m.forceUnlock(ctx, id)
+}
+
+func (m *Mgr) forceUnlock(ctx context.Context, id string) error {
+	return m.withConn(ctx, func(ctx context.Context, c *pgx.Conn) error {
+		info, err := m.readInfoOn(ctx, c)
+		if err != nil {
+			return m.b.redact(err)
+		}
+		var rowID int64
+		rerr := c.QueryRow(ctx, fmt.Sprintf("SELECT id FROM %s WHERE name = $1", m.b.table()), m.name).Scan(&rowID)
+		if rerr != nil && !errors.Is(rerr, pgx.ErrNoRows) {
+			return m.b.redact(rerr)
+		}
+		key := rowID
+		if errors.Is(rerr, pgx.ErrNoRows) {
+			key = creationLock
+		}
+		if info == nil {
+			if h := m.holderOf(ctx, c, key); h != "" {
+				return fmt.Errorf("%s is locked by a running process that did not record lock info (Terraform or OpenTofu): %s. Its lock ends when that session ends; if the process is gone, end the session with SELECT pg_terminate_backend(PID)", m.Describe(), h)
+			}
+			return fmt.Errorf("%s is not locked", m.Describe())
+		}
+		if info.ID != id {
+			return m.lockErr(statemgr.ErrLockIDMismatch, info, "")
+		}
+		var free bool
+		if err := c.QueryRow(ctx, "SELECT pg_try_advisory_lock($1)", key).Scan(&free); err != nil {
+			return m.b.redact(err)
+		}
+		if !free {
+			return m.lockErr(fmt.Errorf("%w: the process holding this lock is still connected (%s); its lock ends when it finishes or its session ends", statemgr.ErrLocked, m.holderOf(ctx, c, key)), info, "")
+		}
+		defer unlockKey(ctx, c, key)
+		_, err = c.Exec(ctx, fmt.Sprintf("DELETE FROM %s WHERE name = $1 AND lock_id = $2", m.b.lockTable()), m.name, id)
+		return m.b.redact(err)
+	})
+}
+
+// LockInfo returns the lock info of the current lock on the workspace, or
+// nil when plankit's lock info table records none.
+func (m *Mgr) LockInfo() (*statemgr.LockInfo, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var info *statemgr.LockInfo
+	err := m.withConn(context.Background(), func(ctx context.Context, c *pgx.Conn) error {
+		var err error
+		info, err = m.readInfoOn(ctx, c)
+		return err
+	})
+	return info, m.b.redact(err)
+}
+
+// LockWithTimeout calls Lock until it succeeds, retrying while a live
+// process holds the lock, for up to timeout (zero tries once). A stale lock
+// or any other error is returned at once. ctx cancels the wait.
+func (m *Mgr) LockWithTimeout(ctx context.Context, info *statemgr.LockInfo, timeout time.Duration) (string, error) {
+	deadline := time.Now().Add(timeout)
+	delay := 50 * time.Millisecond
+	for {
+		id, err := m.Lock(info)
+		if err == nil || !errors.Is(err, statemgr.ErrLocked) {
+			return id, err
+		}
+		remaining := time.Until(deadline)
+		if remaining <= 0 {
+			return "", err
+		}
+		t := time.NewTimer(min(delay, remaining))
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return "", fmt.Errorf("waiting for the state lock: %w (last attempt: %v)", ctx.Err(), err)
+		case <-t.C:
+		}
+		delay = min(delay*2, 2*time.Second)
+	}
+}

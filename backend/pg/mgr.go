@@ -1,0 +1,414 @@
+package pg
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"sync"
+	"time"
+
+	version "github.com/hashicorp/go-version"
+	"github.com/jackc/pgx/v5"
+
+	"github.com/plankit/plankit/backend"
+	"github.com/plankit/plankit/states"
+	"github.com/plankit/plankit/states/statefile"
+	"github.com/plankit/plankit/states/statemgr"
+)
+
+// Mgr is one workspace's state manager: the row SCHEMA.states where name
+// is the workspace, on a connection of its own (the lock is a session
+// lock). It follows the local manager's rules: the serial increases only
+// when a persisted state differs from the last one read or written, and a
+// lineage is created on the first persist. All methods are safe for
+// concurrent use.
+type Mgr struct {
+	b    *Backend
+	name string
+
+	mu        sync.Mutex
+	conn      *pgx.Conn
+	loaded    bool
+	file      *statefile.File
+	lastBytes []byte
+	tfVersion *version.Version
+
+	held *heldLock // the lock this manager holds, nil when none
+}
+
+type heldLock struct {
+	key  int64 // the advisory lock key: the row's id, or -1 while creating
+	info *statemgr.LockInfo
+}
+
+var _ backend.StateMgr = (*Mgr)(nil)
+
+// StateMgr returns the manager of a workspace, creating its row with an
+// empty state when it has none yet (under the creation lock, as Terraform
+// does, so the workspace is listed from then on).
+func (b *Backend) StateMgr(ctx context.Context, workspace string) (backend.StateMgr, error) {
+	return b.stateMgr(ctx, workspace)
+}
+
+func (b *Backend) stateMgr(ctx context.Context, workspace string) (*Mgr, error) {
+	if err := backend.ValidWorkspaceName(workspace); err != nil {
+		return nil, err
+	}
+	conn, err := b.connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	m := &Mgr{b: b, name: workspace, conn: conn}
+	var id int64
+	err = conn.QueryRow(ctx, fmt.Sprintf("SELECT id FROM %s WHERE name = $1", b.table()), workspace).Scan(&id)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		if err := m.create(ctx); err != nil {
+			conn.Close(context.Background())
+			return nil, err
+		}
+	case err != nil:
+		conn.Close(context.Background())
+		return nil, b.redact(fmt.Errorf("reading workspace %q in %s: %w", workspace, b.describes, err))
+	}
+	return m, nil
+}
+
+// create writes an empty state for a workspace with no row, under the
+// creation lock; another process creating it at the same time is waited
+// for briefly.
+func (m *Mgr) create(ctx context.Context) error {
+	info := statemgr.NewLockInfo()
+	info.Operation = "init"
+	id, err := m.LockWithTimeout(ctx, info, 10*time.Second)
+	if err != nil {
+		return fmt.Errorf("creating workspace %q: %w", m.name, err)
+	}
+	var perr error
+	if err := m.RefreshState(); err != nil {
+		perr = err
+	} else if m.file.Lineage == "" {
+		perr = m.PersistState()
+	}
+	uerr := m.Unlock(id)
+	if perr != nil {
+		return fmt.Errorf("creating workspace %q: %w", m.name, perr)
+	}
+	return uerr
+}
+
+// Describe names the workspace and database, never the password.
+func (m *Mgr) Describe() string {
+	return fmt.Sprintf("workspace %q in %s", m.name, m.b.describes)
+}
+
+// Workspace returns the workspace's name.
+func (m *Mgr) Workspace() string { return m.name }
+
+// SetTerraformVersion sets the "terraform_version" written (a newer one
+// already recorded is kept).
+func (m *Mgr) SetTerraformVersion(v *version.Version) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.tfVersion = v
+}
+
+// State returns a deep copy of the in-memory state.
+func (m *Mgr) State() *states.State {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.ensureLoaded() != nil {
+		return nil
+	}
+	return m.file.State.DeepCopy()
+}
+
+// StateFile returns a copy of the in-memory state with its lineage, serial
+// and version.
+func (m *Mgr) StateFile() *statefile.File {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.ensureLoaded() != nil {
+		return nil
+	}
+	f := m.file.DeepCopy()
+	f.TerraformVersion = m.writeVersion()
+	return f
+}
+
+// WriteState replaces the in-memory state (a Snapshot of st is kept; st's
+// objects must not be modified afterwards).
+func (m *Mgr) WriteState(st *states.State) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if err := m.ensureLoaded(); err != nil {
+		return err
+	}
+	if st == nil {
+		st = states.NewState()
+	}
+	m.file.State = st.Snapshot()
+	return nil
+}
+
+// RefreshState reads the workspace's row again. No row, or an empty data
+// column, is an empty state with no lineage.
+func (m *Mgr) RefreshState() error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.refresh()
+}
+
+func (m *Mgr) ensureLoaded() error {
+	if m.loaded {
+		return nil
+	}
+	return m.refresh()
+}
+
+func (m *Mgr) refresh() error {
+	var data *string
+	err := m.withConn(context.Background(), func(ctx context.Context, c *pgx.Conn) error {
+		err := c.QueryRow(ctx, fmt.Sprintf("SELECT data FROM %s WHERE name = $1", m.b.table()), m.name).Scan(&data)
+		if errors.Is(err, pgx.ErrNoRows) {
+			data = nil
+			return nil
+		}
+		return err
+	})
+	if err != nil {
+		return m.b.redact(fmt.Errorf("reading the state of %s: %w", m.Describe(), err))
+	}
+	var src []byte
+	if data != nil {
+		src = []byte(*data)
+	}
+	f, err := statefile.Read(bytes.NewReader(src))
+	switch {
+	case errors.Is(err, statefile.ErrNoState):
+		m.file = &statefile.File{State: states.NewState()}
+		m.lastBytes = nil
+	case err != nil:
+		return fmt.Errorf("the state of %s: %w", m.Describe(), err)
+	default:
+		m.file = f
+		var buf bytes.Buffer
+		if err := statefile.Write(m.withWriteVersion(f), &buf); err != nil {
+			return fmt.Errorf("the state of %s: %w", m.Describe(), err)
+		}
+		m.lastBytes = buf.Bytes()
+	}
+	m.loaded = true
+	return nil
+}
+
+func (m *Mgr) writeVersion() *version.Version {
+	v := m.tfVersion
+	if v == nil {
+		v = version.Must(version.NewVersion(statefile.DefaultTerraformVersion))
+	}
+	if m.file != nil && m.file.TerraformVersion != nil && m.file.TerraformVersion.GreaterThan(v) {
+		return m.file.TerraformVersion
+	}
+	return v
+}
+
+func (m *Mgr) withWriteVersion(f *statefile.File) *statefile.File {
+	c := *f
+	c.TerraformVersion = m.writeVersion()
+	return &c
+}
+
+// PersistState writes the in-memory state to the row if it changed since
+// the last read or write: lineage created if missing, serial increased,
+// the row replaced in one transaction. A lost connection is retried on a
+// new one (see Config.Retries). O(size of the state).
+func (m *Mgr) PersistState() error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if err := m.ensureLoaded(); err != nil {
+		return err
+	}
+	f := m.withWriteVersion(m.file)
+	if f.Lineage == "" {
+		f.Lineage = states.NewLineage()
+	}
+	var buf bytes.Buffer
+	buf.Grow(len(m.lastBytes) + 4096)
+	if err := statefile.Write(f, &buf); err != nil {
+		return fmt.Errorf("encoding the state: %w", err)
+	}
+	data := buf.Bytes()
+	if m.lastBytes != nil && bytes.Equal(data, m.lastBytes) {
+		return nil
+	}
+	serial := f.Serial + 1
+	data, err := setSerial(data, f.Serial, serial)
+	if err != nil {
+		return err
+	}
+	if err := m.put(data); err != nil {
+		return err
+	}
+	m.file.Lineage, m.file.Serial, m.file.TerraformVersion = f.Lineage, serial, f.TerraformVersion
+	m.lastBytes = data
+	return nil
+}
+
+// put stores data as the workspace's state in one transaction (Terraform's
+// upsert statement). m.mu must be held.
+func (m *Mgr) put(data []byte) error {
+	q := fmt.Sprintf("INSERT INTO %s (name, data) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET data = $2 WHERE %s.name = $1", m.b.table(), statesTable)
+	err := m.withConn(context.Background(), func(ctx context.Context, c *pgx.Conn) error {
+		// One statement outside an explicit transaction block is its own
+		// transaction: the row holds the old state or the new one, never
+		// part of either, whatever happens to this process or the
+		// connection; and it costs one round trip, not three.
+		_, err := c.Exec(ctx, q, m.name, data) // sent as text, not copied to a string
+		return err
+	})
+	if err != nil {
+		return m.b.redact(fmt.Errorf("writing the state of %s: %w", m.Describe(), err))
+	}
+	return nil
+}
+
+// Import stores f as the workspace's state as is (lineage and serial
+// included): `state push`. The caller checks lineage and serial. The
+// in-memory state becomes f.
+func (m *Mgr) Import(f *statefile.File) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var buf bytes.Buffer
+	c := *f
+	if c.State == nil {
+		c.State = states.NewState()
+	}
+	if err := statefile.Write(&c, &buf); err != nil {
+		return fmt.Errorf("encoding the state: %w", err)
+	}
+	if err := m.put(buf.Bytes()); err != nil {
+		return err
+	}
+	m.file = c.DeepCopy()
+	m.loaded = true
+	var lb bytes.Buffer
+	if err := statefile.Write(m.withWriteVersion(m.file), &lb); err == nil {
+		m.lastBytes = lb.Bytes()
+	}
+	return nil
+}
+
+// setSerial replaces the top-level serial line of an encoded state (the
+// writer puts it before any user content).
+func setSerial(data []byte, from, to uint64) ([]byte, error) {
+	old := []byte("\n  \"serial\": " + strconv.FormatUint(from, 10) + ",\n")
+	i := bytes.Index(data, old)
+	if i < 0 {
+		return nil, fmt.Errorf("internal error: no serial line in the encoded state")
+	}
+	repl := "\n  \"serial\": " + strconv.FormatUint(to, 10) + ",\n"
+	out := make([]byte, 0, len(data)+len(repl)-len(old))
+	out = append(out, data[:i]...)
+	out = append(out, repl...)
+	return append(out, data[i+len(old):]...), nil
+}
+
+// withConn runs fn on the manager's connection; when the connection is
+// lost it reconnects (re-taking the advisory lock this manager holds) and
+// runs fn again, up to Config.Retries times with doubling waits. m.mu must
+// be held.
+func (m *Mgr) withConn(ctx context.Context, fn func(context.Context, *pgx.Conn) error) error {
+	wait := m.b.cfg.RetryBackoff
+	var err error
+	for attempt := 0; ; attempt++ {
+		if m.conn != nil && !m.conn.IsClosed() {
+			err = fn(ctx, m.conn)
+			if err == nil || !isConnLost(m.conn, err) {
+				return err
+			}
+		}
+		if attempt >= m.b.cfg.Retries {
+			if err == nil {
+				err = errors.New("the connection is closed")
+			}
+			return fmt.Errorf("%w (the connection was lost; gave up after %d reconnection attempts)", err, attempt)
+		}
+		time.Sleep(wait)
+		wait *= 2
+		if rerr := m.reconnect(ctx); rerr != nil {
+			if errors.Is(rerr, errLockLost) {
+				return rerr
+			}
+			err = rerr
+		}
+	}
+}
+
+var errLockLost = errors.New("the state lock was lost with the connection and another process holds it now; the state was not written")
+
+// reconnect replaces a lost connection and, when this manager held the
+// lock, takes the advisory lock again: the session that held it is gone,
+// so the server released it. The lock info row is still ours.
+func (m *Mgr) reconnect(ctx context.Context) error {
+	if m.conn != nil {
+		m.conn.Close(context.Background())
+		m.conn = nil
+	}
+	c, err := m.b.connect(ctx)
+	if err != nil {
+		return err
+	}
+	m.conn = c
+	if m.held == nil {
+		return nil
+	}
+	var ok bool
+	if err := c.QueryRow(ctx, "SELECT pg_try_advisory_lock($1)", m.held.key).Scan(&ok); err != nil {
+		return err
+	}
+	if !ok {
+		return errLockLost
+	}
+	return nil
+}
+
+// Close releases the lock if held and closes the connection.
+func (m *Mgr) Close() error {
+	m.mu.Lock()
+	held := m.held
+	m.mu.Unlock()
+	var err error
+	if held != nil {
+		err = m.Unlock(held.info.ID)
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.conn != nil {
+		m.conn.Close(context.Background())
+		m.conn = nil
+	}
+	return err
+}
+
+// RawState returns the workspace's data column as stored (nil when the
+// workspace has no row or an empty one): `state pull`.
+func (m *Mgr) RawState() ([]byte, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var data *string
+	err := m.withConn(context.Background(), func(ctx context.Context, c *pgx.Conn) error {
+		err := c.QueryRow(ctx, fmt.Sprintf("SELECT data FROM %s WHERE name = $1", m.b.table()), m.name).Scan(&data)
+		if errors.Is(err, pgx.ErrNoRows) {
+			data = nil
+			return nil
+		}
+		return err
+	})
+	if err != nil || data == nil {
+		return nil, m.b.redact(err)
+	}
+	return []byte(*data), nil
+}

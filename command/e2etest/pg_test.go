@@ -1,0 +1,477 @@
+package e2etest
+
+import (
+	"archive/zip"
+	"bytes"
+	"encoding/json"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/plankit/plankit/backend/pg/pgtest"
+)
+
+// The tests in this file run plan and apply against a real PostgreSQL
+// server (pgtest): a throwaway cluster on a unix socket.
+
+const pgConfig = `
+terraform {
+  backend "pg" {}
+}
+
+variable "gate" {
+  type    = string
+  default = ""
+}
+
+resource "terraform_data" "a" {
+  input = "a-${terraform.workspace}"
+}
+
+resource "terraform_data" "b" {
+  input = terraform_data.a.output
+  provisioner "local-exec" {
+    command = var.gate == "" ? "true" : "touch ${var.gate}.started; while [ ! -f ${var.gate}.release ]; do sleep 0.1; done"
+  }
+}
+
+output "ws" {
+  value = terraform.workspace
+}
+`
+
+// pgDir writes the pg configuration to a new directory.
+func pgDir(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "main.tf"), pgConfig)
+	return dir
+}
+
+func withEnv(t *testing.T, dir, bin string, env []string, args ...string) result {
+	t.Helper()
+	return run(t, dir, bin, env, args...)
+}
+
+// pullState returns the workspace's stored state, decoded.
+type pulledState struct {
+	Serial    int    `json:"serial"`
+	Lineage   string `json:"lineage"`
+	Resources []struct {
+		Type, Name string
+	} `json:"resources"`
+	Outputs map[string]struct {
+		Value any `json:"value"`
+	} `json:"outputs"`
+}
+
+func pull(t *testing.T, dir string, env []string) (pulledState, string) {
+	t.Helper()
+	r := withEnv(t, dir, "plan", env, "state", "pull")
+	must(t, r, 0, "state pull")
+	var s pulledState
+	if err := json.Unmarshal([]byte(r.stdout), &s); err != nil {
+		t.Fatalf("state pull printed no state: %v\n%s", err, r.stdout)
+	}
+	return s, r.stdout
+}
+
+func (s pulledState) has(name string) bool {
+	for _, r := range s.Resources {
+		if r.Type+"."+r.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// TestPgPlanApplyReplan: plan in one directory, apply the archive alone in
+// another with only credentials in the environment, re-plan: no changes.
+// The archive records the backend and workspace, never the password.
+func TestPgPlanApplyReplan(t *testing.T) {
+	t.Parallel()
+	const secret = "hunter2-e2e-secret"
+	cs := pgtest.NewDatabase(t) + " password=" + secret // the test cluster trusts local users; the password travels anyway
+	env := []string{"PG_CONN_STR=" + cs}
+	dir := pgDir(t)
+	must(t, withEnv(t, dir, "plan", env, "-no-color", "-out=p.tfplan"), 0, "plan")
+
+	archive, err := os.ReadFile(filepath.Join(dir, "p.tfplan"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	zr, err := zip.NewReader(bytes.NewReader(archive), int64(len(archive)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var record string
+	for _, f := range zr.File {
+		rc, _ := f.Open()
+		b, _ := io.ReadAll(rc)
+		rc.Close()
+		if bytes.Contains(b, []byte(secret)) {
+			t.Errorf("archive entry %s contains the password", f.Name)
+		}
+		if f.Name == "tfbackend.json" {
+			record = string(b)
+		}
+	}
+	contains(t, record, "tfbackend.json", `"type": "pg"`, `"workspace": "default"`, `"schema_name": "terraform_remote_state"`, "dbname=")
+
+	// The apply job: another directory, only the archive; the record
+	// says where the state is, the environment gives the credentials.
+	other := t.TempDir()
+	copyFile(t, filepath.Join(dir, "p.tfplan"), filepath.Join(other, "p.tfplan"))
+	ap := withEnv(t, other, "apply", []string{"PGPASSWORD=" + secret}, "-no-color", "p.tfplan")
+	must(t, ap, 0, "apply in another directory")
+	contains(t, ap.stdout, "apply", "Apply complete! Resources: 2 added, 0 changed, 0 destroyed.", `ws = "default"`)
+	if _, err := os.Stat(filepath.Join(other, "terraform.tfstate")); err == nil {
+		t.Errorf("apply wrote a local state file instead of using the pg backend")
+	}
+	s, _ := pull(t, dir, env)
+	if !s.has("terraform_data.a") || !s.has("terraform_data.b") || s.Serial < 2 {
+		t.Errorf("stored state after apply: %+v", s)
+	}
+	must(t, withEnv(t, dir, "plan", env, "-no-color", "-detailed-exitcode"), 0, "re-plan")
+	// The stale plan is refused by the serial it recorded.
+	stale := withEnv(t, other, "apply", nil, "-no-color", "p.tfplan")
+	must(t, stale, 1, "apply of a stale plan")
+	contains(t, stale.stderr, "stale apply", "Saved plan is stale")
+}
+
+// TestPgWorkspacesIsolated: workspaces are separate states; the archive's
+// workspace is applied and another selected one refused;
+// terraform.workspace follows the workspace.
+func TestPgWorkspacesIsolated(t *testing.T) {
+	t.Parallel()
+	env := []string{"PG_CONN_STR=" + pgtest.NewDatabase(t)}
+	dir := pgDir(t)
+	must(t, withEnv(t, dir, "plan", env, "workspace", "new", "staging"), 0, "workspace new")
+	show := withEnv(t, dir, "plan", env, "workspace", "show")
+	if strings.TrimSpace(show.stdout) != "staging" {
+		t.Errorf("workspace show: %q", show.stdout)
+	}
+	must(t, withEnv(t, dir, "plan", env, "-no-color", "-out=staging.tfplan"), 0, "plan staging")
+	must(t, withEnv(t, dir, "plan", env, "workspace", "new", "prod"), 0, "workspace new prod")
+
+	// prod is selected now: the staging plan is refused, nothing changed.
+	wrong := withEnv(t, dir, "apply", env, "-no-color", "staging.tfplan")
+	must(t, wrong, 1, "apply of a staging plan with prod selected")
+	contains(t, wrong.stderr, "refusal", "Saved plan is for a different workspace", `workspace "staging"`, `"prod"`)
+	wrong = withEnv(t, t.TempDir(), "apply", append(env, "TF_WORKSPACE=prod"), "-no-color", filepath.Join(dir, "staging.tfplan"))
+	must(t, wrong, 1, "apply of a staging plan with TF_WORKSPACE=prod")
+
+	// Without a selection, the archive's workspace is used.
+	elsewhere := t.TempDir()
+	ap := withEnv(t, elsewhere, "apply", env, "-no-color", filepath.Join(dir, "staging.tfplan"))
+	must(t, ap, 0, "apply staging")
+	contains(t, ap.stdout, "apply staging", `ws = "staging"`)
+
+	list := withEnv(t, dir, "plan", env, "workspace", "list")
+	must(t, list, 0, "workspace list")
+	if list.stdout != "  default\n* prod\n  staging\n\n" {
+		t.Errorf("workspace list:\n%s", list.stdout)
+	}
+	// prod and default are still empty: plans create both resources.
+	p := withEnv(t, dir, "plan", env, "-no-color")
+	contains(t, p.stdout, "plan prod", `+ input  = "a-prod"`, "Plan: 2 to add")
+	stg, _ := pull(t, dir, append(env, "TF_WORKSPACE=staging"))
+	def, _ := pull(t, dir, append(env, "TF_WORKSPACE=default"))
+	if !stg.has("terraform_data.a") || def.has("terraform_data.a") {
+		t.Errorf("workspaces not isolated: staging %+v default %+v", stg, def)
+	}
+	must(t, withEnv(t, dir, "plan", env, "workspace", "select", "default"), 0, "select default")
+	del := withEnv(t, dir, "plan", env, "workspace", "delete", "staging")
+	must(t, del, 1, "delete a non-empty workspace")
+	contains(t, del.stderr, "delete refusal", "Workspace is not empty")
+	must(t, withEnv(t, dir, "plan", env, "workspace", "delete", "-force", "staging"), 0, "delete -force")
+	list = withEnv(t, dir, "plan", env, "workspace", "list")
+	if list.stdout != "* default\n  prod\n\n" {
+		t.Errorf("workspace list after delete:\n%s", list.stdout)
+	}
+	sel := withEnv(t, dir, "plan", env, "workspace", "select", "nope")
+	must(t, sel, 1, "select a missing workspace")
+	contains(t, sel.stderr, "select", `Workspace "nope" doesn't exist`)
+}
+
+// TestLocalWorkspaces: the local backend keeps non-default workspaces in
+// terraform.tfstate.d/NAME/terraform.tfstate and the selection in
+// .terraform/environment, as Terraform does.
+func TestLocalWorkspaces(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "main.tf"), `
+resource "terraform_data" "a" {
+  input = terraform.workspace
+}
+`)
+	must(t, plan(t, dir, "workspace", "new", "dev"), 0, "workspace new")
+	env, err := os.ReadFile(filepath.Join(dir, ".terraform", "environment"))
+	if err != nil || string(env) != "dev" {
+		t.Errorf(".terraform/environment = %q, %v", env, err)
+	}
+	must(t, apply(t, dir, "-no-color", "-auto-approve"), 0, "apply in dev")
+	st, err := os.ReadFile(filepath.Join(dir, "terraform.tfstate.d", "dev", "terraform.tfstate"))
+	if err != nil || !strings.Contains(string(st), `"value": "dev"`) {
+		t.Errorf("dev state: %v\n%s", err, st)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "terraform.tfstate")); err == nil {
+		t.Errorf("the default workspace's state was written")
+	}
+	del := plan(t, dir, "workspace", "delete", "dev")
+	must(t, del, 1, "delete the selected workspace")
+	contains(t, del.stderr, "delete", "is your active workspace")
+	must(t, plan(t, dir, "workspace", "select", "default"), 0, "select default")
+	must(t, plan(t, dir, "workspace", "delete", "-force", "dev"), 0, "delete dev")
+	if _, err := os.Stat(filepath.Join(dir, "terraform.tfstate.d", "dev")); err == nil {
+		t.Errorf("workspace directory left behind")
+	}
+	bad := plan(t, dir, "workspace", "new", "a/b")
+	must(t, bad, 1, "invalid name")
+	contains(t, bad.stderr, "invalid name", "URL safe")
+}
+
+// startGated starts apply FILE whose provisioner waits for gate+".release"
+// after creating gate+".started", and waits until it has started (so the
+// apply holds the lock). The process is in its own process group.
+func startGated(t *testing.T, dir string, env []string, args ...string) (*exec.Cmd, *bytes.Buffer, *bytes.Buffer) {
+	t.Helper()
+	cmd := command(dir, "apply", env, args...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); _ = cmd.Wait() })
+	return cmd, &out, &errb
+}
+
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Minute)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func exists(p string) bool { _, err := os.Stat(p); return err == nil }
+
+// TestPgTwoAppliesAtOnce: two applies of plans for the same workspace
+// start together; exactly one proceeds, the other fails at once naming the
+// holder; with -lock-timeout a plan waits for the lock and then sees the
+// applied state.
+func TestPgTwoAppliesAtOnce(t *testing.T) {
+	t.Parallel()
+	env := []string{"PG_CONN_STR=" + pgtest.NewDatabase(t)}
+	dir := pgDir(t)
+	gate := filepath.Join(t.TempDir(), "gate")
+	must(t, withEnv(t, dir, "plan", env, "-no-color", "-var", "gate="+gate, "-out=one.tfplan"), 0, "plan one")
+	must(t, withEnv(t, dir, "plan", env, "-no-color", "-var", "gate="+gate, "-out=two.tfplan"), 0, "plan two")
+
+	c1, out1, err1 := startGated(t, dir, env, "-no-color", "one.tfplan")
+	c2, out2, err2 := startGated(t, dir, env, "-no-color", "two.tfplan")
+	// One of them reaches the provisioner; the other must have failed by
+	// then or fail while the first holds the lock.
+	waitFor(t, "the first apply's provisioner", func() bool { return exists(gate + ".started") })
+	done := make(chan *exec.Cmd, 2)
+	go func() { c1.Wait(); done <- c1 }()
+	go func() { c2.Wait(); done <- c2 }()
+	var loser *exec.Cmd
+	select {
+	case loser = <-done:
+	case <-time.After(2 * time.Minute):
+		t.Fatal("neither apply finished while the other held the lock")
+	}
+	lout, lerr := out1, err1
+	if loser == c2 {
+		lout, lerr = out2, err2
+	}
+	if loser.ProcessState.ExitCode() != 1 {
+		t.Fatalf("the second apply exited %d while the first held the lock\n%s\n%s", loser.ProcessState.ExitCode(), lout, lerr)
+	}
+	contains(t, lerr.String(), "refused apply", "Error acquiring the state lock", "workspace is already locked: default", "Operation: OperationTypeApply", "Who:")
+
+	// A plan with -lock-timeout waits for the holder, then plans from the
+	// state it wrote.
+	waiter := command(dir, "plan", env, "-no-color", "-lock-timeout=2m", "-detailed-exitcode")
+	var wout, werr bytes.Buffer
+	waiter.Stdout, waiter.Stderr = &wout, &werr
+	if err := waiter.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(500 * time.Millisecond)
+	writeFile(t, gate+".release", "")
+	winner := <-done
+	if winner.ProcessState.ExitCode() != 0 {
+		t.Fatalf("the apply holding the lock failed\n%s\n%s", out1, err1)
+	}
+	werrc := waiter.Wait()
+	if werrc != nil {
+		t.Fatalf("the waiting plan failed: %v\n%s\n%s", werrc, wout.String(), werr.String())
+	}
+	contains(t, wout.String(), "waiting plan", "No changes.")
+}
+
+var lockIDRe = regexp.MustCompile(`plan force-unlock ([0-9a-f-]{36})`)
+
+// TestPgKilledApply: kill -9 during an apply leaves a readable state with
+// what was done, and a lock that plan reports as stale and force-unlock
+// clears; then planning continues from the state.
+func TestPgKilledApply(t *testing.T) {
+	t.Parallel()
+	env := []string{"PG_CONN_STR=" + pgtest.NewDatabase(t)}
+	dir := pgDir(t)
+	gate := filepath.Join(t.TempDir(), "gate")
+	must(t, withEnv(t, dir, "plan", env, "-no-color", "-var", "gate="+gate, "-out=p.tfplan"), 0, "plan")
+	cmd, _, _ := startGated(t, dir, env, "-no-color", "p.tfplan")
+	waitFor(t, "the provisioner", func() bool { return exists(gate + ".started") })
+	// terraform_data.a is done: wait until the incremental persistence has
+	// stored it, then kill the apply and its provisioner outright.
+	waitFor(t, "terraform_data.a in the stored state", func() bool {
+		s, _ := pull(t, dir, env)
+		return s.has("terraform_data.a")
+	})
+	if err := syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+
+	s, _ := pull(t, dir, env)
+	if !s.has("terraform_data.a") {
+		t.Errorf("state after kill -9 lacks what was done: %+v", s)
+	}
+	p := withEnv(t, dir, "plan", env, "-no-color")
+	must(t, p, 1, "plan with the dead apply's lock")
+	contains(t, p.stderr, "stale lock", "no longer running", "OperationTypeApply")
+	m := lockIDRe.FindStringSubmatch(p.stderr)
+	if m == nil {
+		t.Fatalf("no force-unlock command in:\n%s", p.stderr)
+	}
+	must(t, withEnv(t, dir, "plan", env, "force-unlock", "-force", m[1]), 0, "force-unlock")
+	p = withEnv(t, dir, "plan", env, "-no-color")
+	must(t, p, 0, "plan after force-unlock")
+	if strings.Contains(p.stdout, "terraform_data.a will be created") {
+		t.Errorf("the re-plan creates again what the killed apply created:\n%s", p.stdout)
+	}
+}
+
+// TestPgPushPull: a local state pushed into the database and pulled back
+// is byte for byte the same; an older serial is refused without -force.
+func TestPgPushPull(t *testing.T) {
+	t.Parallel()
+	localDir := t.TempDir()
+	writeFile(t, filepath.Join(localDir, "main.tf"), `
+resource "terraform_data" "a" {
+  input = "x"
+}
+`)
+	must(t, apply(t, localDir, "-no-color", "-auto-approve"), 0, "local apply")
+	localState, err := os.ReadFile(filepath.Join(localDir, "terraform.tfstate"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"PG_CONN_STR=" + pgtest.NewDatabase(t)}
+	dir := pgDir(t)
+	must(t, withEnv(t, dir, "plan", env, "state", "push", filepath.Join(localDir, "terraform.tfstate")), 0, "push")
+	_, got := pull(t, dir, env)
+	if got != string(localState) {
+		t.Errorf("pulled state differs from the pushed file:\n%s\nwant:\n%s", got, localState)
+	}
+	// Back out: pull into a file and use it locally.
+	must(t, withEnv(t, dir, "plan", env, "-no-color", "-detailed-exitcode", "-target=terraform_data.a"), 2, "plan over the pushed state")
+
+	older := strings.Replace(string(localState), `"serial": 1,`, `"serial": 0,`, 1)
+	if older == string(localState) {
+		older = regexp.MustCompile(`"serial": \d+,`).ReplaceAllString(string(localState), `"serial": 0,`)
+	}
+	writeFile(t, filepath.Join(dir, "older.tfstate"), older)
+	r := withEnv(t, dir, "plan", env, "state", "push", "older.tfstate")
+	must(t, r, 1, "push of an older serial")
+	contains(t, r.stderr, "refusal", "over newer state")
+	must(t, withEnv(t, dir, "plan", env, "state", "push", "-force", "older.tfstate"), 0, "push -force")
+
+	other := strings.Replace(string(localState), `"lineage": "`, `"lineage": "0`, 1)
+	writeFile(t, filepath.Join(dir, "other.tfstate"), other)
+	r = withEnv(t, dir, "plan", env, "state", "push", "other.tfstate")
+	must(t, r, 1, "push of another lineage")
+	contains(t, r.stderr, "lineage refusal", "unrelated state")
+}
+
+// TestPgBadConnStr: an unreachable database gives a clear error that never
+// shows the password.
+func TestPgBadConnStr(t *testing.T) {
+	t.Parallel()
+	const secret = "Sup3rS3cretPw"
+	dir := pgDir(t)
+	for _, cs := range []string{
+		"postgres://deploy:" + secret + "@127.0.0.1:1/tf?sslmode=disable&connect_timeout=2",
+		"host=127.0.0.1 port=1 user=deploy password=" + secret + " dbname=tf sslmode=disable connect_timeout=2",
+		"postgres://deploy:" + secret + "@bad host:x/tf",
+	} {
+		r := withEnv(t, dir, "plan", []string{"PG_CONN_STR=" + cs}, "-no-color")
+		must(t, r, 1, "plan with an unreachable database")
+		if strings.Contains(r.stdout+r.stderr, secret) {
+			t.Errorf("the password was printed:\n%s%s", r.stdout, r.stderr)
+		}
+		contains(t, r.stderr, "error", "Failed to open the state backend")
+	}
+	r := withEnv(t, dir, "plan", nil, "-no-color", "-backend-config=conn_str=postgres://u:"+secret+"@127.0.0.1:1/x?connect_timeout=2", "-backend-config=bogus=1")
+	must(t, r, 1, "unknown -backend-config key")
+	contains(t, r.stderr, "unknown key", `"bogus"`, "conn_str")
+	if strings.Contains(r.stderr, secret) {
+		t.Errorf("the password was printed:\n%s", r.stderr)
+	}
+}
+
+// TestPgLostDatabaseSavesErroredState: the database goes away during an
+// apply; the writes are retried, then the state is saved to
+// errored.tfstate with advice to push it, which works once the database
+// is back.
+func TestPgLostDatabaseSavesErroredState(t *testing.T) {
+	t.Parallel()
+	srv, err := pgtest.Start()
+	if err != nil {
+		pgtest.Shared(t)
+		t.Fatal(err)
+	}
+	defer srv.Stop()
+	env := []string{"PG_CONN_STR=" + srv.ConnStr("postgres")}
+	dir := pgDir(t)
+	gate := filepath.Join(t.TempDir(), "gate")
+	must(t, withEnv(t, dir, "plan", env, "-no-color", "-var", "gate="+gate, "-out=p.tfplan"), 0, "plan")
+	cmd, out, errb := startGated(t, dir, env, "-no-color", "p.tfplan")
+	waitFor(t, "the provisioner", func() bool { return exists(gate + ".started") })
+	if err := srv.Pause(); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, gate+".release", "")
+	err = cmd.Wait()
+	if err == nil {
+		t.Fatalf("apply succeeded without its database\n%s\n%s", out, errb)
+	}
+	contains(t, errb.String(), "apply", "State saved to a recovery file", "plan state push", "errored.tfstate")
+	if strings.Contains(out.String()+errb.String(), ".go:") {
+		t.Errorf("stack trace:\n%s", errb)
+	}
+	if err := srv.Resume(); err != nil {
+		t.Fatal(err)
+	}
+	// The stale lock info row of the failed apply is cleared first, if any.
+	p := withEnv(t, dir, "plan", env, "-no-color")
+	if m := lockIDRe.FindStringSubmatch(p.stderr); m != nil {
+		must(t, withEnv(t, dir, "plan", env, "force-unlock", "-force", m[1]), 0, "force-unlock")
+	}
+	must(t, withEnv(t, dir, "plan", env, "state", "push", "errored.tfstate"), 0, "push errored.tfstate")
+	p = withEnv(t, dir, "plan", env, "-no-color", "-detailed-exitcode")
+	must(t, p, 0, "plan after the push")
+}

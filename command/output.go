@@ -1,0 +1,177 @@
+package command
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+	ctyjson "github.com/zclconf/go-cty/cty/json"
+
+	"github.com/plankit/plankit/states"
+	"github.com/plankit/plankit/tfdiags"
+)
+
+const outputUsage = `Usage: plan output [-json] [-raw] [-state=PATH] [NAME]
+
+  Prints the root module's output values from the state: all of them, or
+  the one called NAME. Sensitive values show as <sensitive> in the list,
+  and in full when asked for by NAME, with -json or with -raw.
+
+Options:
+  -json         Print the outputs (or NAME's value) as JSON.
+  -raw          Print NAME's value as is, with no quotes and no newline;
+                only for strings, numbers and booleans.
+  -state=PATH   State file (default terraform.tfstate, or the local
+                backend's path).
+  -backend-config=KV
+                A backend setting KEY=VALUE, or a file of them
+                (repeatable), as plan takes.
+  -no-color     No colour.
+`
+
+// Output is `plan output [-json] [-raw] [-state=PATH] [NAME]`, as
+// `terraform output`. It reads the state without locking it.
+func Output(m *Meta, chdir string, args []string) int {
+	fs := newSubFlagSet("plan output", outputUsage, chdir)
+	jsonOut := fs.Bool("json", false, "print as JSON")
+	raw := fs.Bool("raw", false, "print a string, number or bool value as is")
+	stateFlag := fs.String("state", "", "state file")
+	var backendConfig multiFlag
+	fs.Var(&backendConfig, "backend-config", "backend setting KEY=VALUE, or a file of them (repeatable)")
+	noColor := fs.Bool("no-color", false, "disable colour")
+	if code, ok := fs.parse(m, args); !ok {
+		return code
+	}
+	switch {
+	case fs.NArg() > 1:
+		return usageError(m, "plan output takes at most one output name")
+	case *jsonOut && *raw:
+		return usageError(m, "-json and -raw are mutually exclusive")
+	case *raw && fs.NArg() == 0:
+		return usageError(m, "-raw prints a single output: name it, as in plan output -raw NAME")
+	}
+	wd := workDir(fs.chdir)
+	u := &ui{out: m.Stdout, errw: m.Stderr, errColor: !*noColor && m.StderrTTY}
+	u.col.Enabled = !*noColor && m.StdoutTTY
+	st, src, diags := readStateForCommand(m, wd, *stateFlag, backendConfig)
+	if diags.HasErrors() {
+		u.diags(diags, src)
+		return ExitError
+	}
+	outs := st.RootOutputValues()
+	if fs.NArg() == 1 {
+		name := fs.Arg(0)
+		ov := outs[name]
+		if ov == nil {
+			u.diags(hcl.Diagnostics{tfdiags.Errorf(fmt.Sprintf("Output %q not found", name),
+				"The output variable requested could not be found in the state file. If you recently added it to your configuration, be sure to plan and apply before running this command again.")}, src)
+			return ExitError
+		}
+		return printOneOutput(m, u, name, ov.Value, *jsonOut, *raw, src)
+	}
+	names := make([]string, 0, len(outs))
+	for n := range outs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	if *jsonOut {
+		all := map[string]any{}
+		for _, n := range names {
+			ov := outs[n]
+			v, _ := ov.Value.UnmarkDeep()
+			entry := map[string]any{"sensitive": ov.Sensitive}
+			if raw, err := ctyjson.MarshalType(v.Type()); err == nil {
+				entry["type"] = json.RawMessage(raw)
+			}
+			if raw, err := ctyjson.Marshal(v, v.Type()); err == nil {
+				entry["value"] = json.RawMessage(raw)
+			}
+			all[n] = entry
+		}
+		b, _ := json.MarshalIndent(all, "", "  ")
+		fmt.Fprintln(m.Stdout, string(b))
+		return ExitOK
+	}
+	if len(names) == 0 {
+		u.diags(hcl.Diagnostics{tfdiags.Warning("No outputs found",
+			"The state has no output values. Declare output blocks in the root module's configuration, then plan and apply to record them.")}, src)
+		return ExitOK
+	}
+	for _, n := range names {
+		ov := outs[n]
+		if ov.Sensitive {
+			fmt.Fprintf(m.Stdout, "%s = <sensitive>\n", n)
+			continue
+		}
+		fmt.Fprintf(m.Stdout, "%s = %s\n", n, FormatValue(ov.Value, 0))
+	}
+	return ExitOK
+}
+
+// printOneOutput prints the output name's value v: as JSON, raw, or in
+// the human form (sensitive values in full: they were asked for by name).
+func printOneOutput(m *Meta, u *ui, name string, v cty.Value, jsonOut, raw bool, src Sources) int {
+	v, _ = v.UnmarkDeep()
+	switch {
+	case jsonOut:
+		b, err := ctyjson.Marshal(v, v.Type())
+		if err != nil {
+			u.diags(hcl.Diagnostics{tfdiags.Errorf("Failed to encode the output", "Output %q: %s", name, err)}, src)
+			return ExitError
+		}
+		fmt.Fprintln(m.Stdout, string(b))
+	case raw:
+		s, ok := rawOutput(v)
+		if !ok {
+			u.diags(hcl.Diagnostics{tfdiags.Errorf("Unsupported value for raw output",
+				"Output %q is of type %s; -raw prints only strings, numbers and booleans. Use -json for other values.", name, v.Type().FriendlyName())}, src)
+			return ExitError
+		}
+		fmt.Fprint(m.Stdout, s)
+	default:
+		fmt.Fprintln(m.Stdout, FormatValue(v, 0))
+	}
+	return ExitOK
+}
+
+// rawOutput is v as -raw prints it: a string as is, a number or bool in
+// its canonical text; ok is false for null, unknown and other types.
+func rawOutput(v cty.Value) (string, bool) {
+	if v.IsNull() || !v.IsKnown() {
+		return "", false
+	}
+	switch v.Type() {
+	case cty.String:
+		return v.AsString(), true
+	case cty.Number:
+		return v.AsBigFloat().Text('f', -1), true
+	case cty.Bool:
+		if v.True() {
+			return "true", true
+		}
+		return "false", true
+	}
+	return "", false
+}
+
+// readStateForCommand reads the state a read-only command shows (see
+// stateTarget), without locking it. No state is an empty state.
+func readStateForCommand(m *Meta, wd, stateFlag string, backendConfig []string) (*states.State, Sources, hcl.Diagnostics) {
+	src := Sources{Dir: wd}
+	target, diags := stateTarget(m, wd, stateFlag, backendConfig, &src)
+	if diags.HasErrors() {
+		return nil, src, diags
+	}
+	mgr, release, ds := openBackendState(m.ctx(), target, false, 0, "read")
+	if ds.HasErrors() {
+		return nil, src, ds
+	}
+	defer release()
+	st := mgr.State()
+	if st == nil {
+		st = states.NewState()
+	}
+	return st, src, nil
+}

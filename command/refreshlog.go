@@ -1,0 +1,67 @@
+package command
+
+import (
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/terraform"
+)
+
+// refreshLog prints "ADDR: Refreshing state... [id=ID]" for each managed
+// resource instance refreshed during plan, as Terraform does when the
+// output is not a terminal (on a terminal a single progress line counts
+// them instead; see progressHook). Lines come in the order the parallel
+// walk refreshes the instances. Its mutex orders the workers' writes.
+//
+// With -json it emits Terraform's refresh_start and refresh_complete
+// messages instead.
+type refreshLog struct {
+	terraform.NilHook
+	mu   sync.Mutex
+	w    io.Writer
+	json *JSONView // -json: messages instead of lines
+}
+
+var _ terraform.Hook = (*refreshLog)(nil)
+
+// PreRefresh prints the line for a current object (deposed objects are
+// refreshed silently, as in Terraform).
+func (h *refreshLog) PreRefresh(addr addrs.AbsResourceInstance, dk addrs.DeposedKey, prior cty.Value) (terraform.HookAction, error) {
+	if dk != addrs.NotDeposed || addr.Resource.Resource.Mode != addrs.ManagedResourceMode {
+		return terraform.HookActionContinue, nil
+	}
+	line := addr.String() + ": Refreshing state..."
+	k, v := idOf(prior)
+	if k != "" {
+		line += fmt.Sprintf(" [%s=%s]", k, v)
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.json != nil {
+		h.json.Emit("info", "refresh_start", line, map[string]any{"hook": withID(map[string]any{"resource": resourceJSON(addr)}, k, v)})
+		return terraform.HookActionContinue, nil
+	}
+	fmt.Fprintln(h.w, line)
+	return terraform.HookActionContinue, nil
+}
+
+// PostRefresh emits refresh_complete in -json mode (the human output has
+// no line for it, as in Terraform).
+func (h *refreshLog) PostRefresh(addr addrs.AbsResourceInstance, dk addrs.DeposedKey, _, nv cty.Value) (terraform.HookAction, error) {
+	if h.json == nil || dk != addrs.NotDeposed || addr.Resource.Resource.Mode != addrs.ManagedResourceMode {
+		return terraform.HookActionContinue, nil
+	}
+	line := addr.String() + ": Refresh complete"
+	k, v := idOf(nv)
+	if k != "" {
+		line += fmt.Sprintf(" [%s=%s]", k, v)
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.json.Emit("info", "refresh_complete", line, map[string]any{"hook": withID(map[string]any{"resource": resourceJSON(addr)}, k, v)})
+	return terraform.HookActionContinue, nil
+}

@@ -1,0 +1,224 @@
+package command
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/plankit/plankit/backend"
+	"github.com/plankit/plankit/backend/local"
+	"github.com/plankit/plankit/configs"
+	"github.com/plankit/plankit/internal/atomicfile"
+	"github.com/plankit/plankit/states/statefile"
+	"github.com/plankit/plankit/tfdiags"
+)
+
+const statePullUsage = `Usage: plan state pull [options]
+
+  Prints the selected workspace's state, as stored in the backend, to
+  standard output (v4 JSON), for example to keep a copy or move it.
+
+Options:
+  -backend-config=KEY=VALUE|FILE  Backend setting (repeatable).
+`
+
+const statePushUsage = `Usage: plan state push [options] FILE
+
+  Replaces the selected workspace's state with the state in FILE ("-" for
+  standard input), keeping its lineage and serial. Refused, unless -force,
+  when the stored state tracks objects and FILE has another lineage, when
+  FILE's serial is older than the stored one, or when both have the same
+  serial but differ.
+
+Options:
+  -force               Skip the lineage and serial checks.
+  -lock=false          Do not lock the state.
+  -lock-timeout=D      Retry a held state lock for D.
+  -backend-config=KEY=VALUE|FILE  Backend setting (repeatable).
+`
+
+// stateBackendFor resolves the backend of the configuration in wd (none
+// is the local backend).
+func stateBackendFor(m *Meta, wd string, bcfg []string) (*backendSettings, hcl.Diagnostics) {
+	var config *configs.Config
+	if hasConfigFiles(wd) {
+		var diags hcl.Diagnostics
+		config, diags = configs.LoadConfigDir(wd)
+		if diags.HasErrors() {
+			return nil, diags
+		}
+	}
+	return resolveBackend(m, wd, config, "", bcfg, nil)
+}
+
+// rawStater returns the stored bytes of a state, as a remote backend
+// keeps them.
+type rawStater interface {
+	RawState() ([]byte, error)
+}
+
+// StatePull is `plan state pull`.
+func StatePull(m *Meta, chdir string, args []string) int {
+	fs := newFlagSetT("plan state pull", m.Stderr, statePullUsage)
+	var bcfg multiFlag
+	fs.Var(&bcfg, "backend-config", "backend setting KEY=VALUE, or a file of them")
+	if code, ok := fs.parse(m, args); !ok {
+		return code
+	}
+	if fs.NArg() != 0 {
+		return usageError(m, "plan state pull takes no arguments")
+	}
+	wd := workDir(chdir)
+	u := &ui{out: m.Stdout, errw: m.Stderr}
+	src := Sources{Dir: wd}
+	s, diags := stateBackendFor(m, wd, bcfg)
+	if diags.HasErrors() {
+		u.diags(diags, src)
+		return ExitError
+	}
+	o, ds := openWorkspace(m.ctx(), s)
+	if ds.HasErrors() {
+		u.diags(ds, src)
+		return ExitError
+	}
+	defer o.close()
+	var data []byte
+	var err error
+	switch mgr := o.mgr.(type) {
+	case rawStater:
+		data, err = mgr.RawState()
+	case *local.Mgr:
+		data, err = os.ReadFile(mgr.Path())
+		if os.IsNotExist(err) {
+			data, err = nil, nil
+		}
+	default:
+		err = fmt.Errorf("this backend cannot return its stored state")
+	}
+	if err != nil {
+		u.diags(hcl.Diagnostics{tfdiags.Errorf("Failed to read state", "Reading the state of %s failed: %s", o.mgr.Describe(), err)}, src)
+		return ExitError
+	}
+	m.Stdout.Write(data)
+	return ExitOK
+}
+
+// StatePush is `plan state push`.
+func StatePush(m *Meta, chdir string, args []string) int {
+	fs := newFlagSetT("plan state push", m.Stderr, statePushUsage)
+	var bcfg multiFlag
+	fs.Var(&bcfg, "backend-config", "backend setting KEY=VALUE, or a file of them")
+	force := fs.Bool("force", false, "skip the lineage and serial checks")
+	lock := fs.Bool("lock", true, "lock the state")
+	lockTimeout := fs.Duration("lock-timeout", 0, "retry a held lock for this long")
+	if code, ok := fs.parse(m, args); !ok {
+		return code
+	}
+	if fs.NArg() != 1 {
+		return usageError(m, "plan state push needs exactly one argument: the state file (or - for standard input)")
+	}
+	wd := workDir(chdir)
+	u := &ui{out: m.Stdout, errw: m.Stderr}
+	src := Sources{Dir: wd}
+	fail := func(d ...*hcl.Diagnostic) int { u.diags(d, src); return ExitError }
+
+	name := fs.Arg(0)
+	var data []byte
+	var err error
+	if name == "-" {
+		data, err = io.ReadAll(m.Stdin)
+	} else {
+		data, err = os.ReadFile(resolve(wd, name))
+	}
+	if err != nil {
+		return fail(tfdiags.Errorf("Failed to read the state to push", "%s", err))
+	}
+	f, err := statefile.Read(bytes.NewReader(data))
+	if err != nil {
+		return fail(tfdiags.Errorf("Invalid state file", "%s: %s\n\nNothing was pushed.", name, err))
+	}
+	s, diags := stateBackendFor(m, wd, bcfg)
+	if diags.HasErrors() {
+		return fail(diags...)
+	}
+	mgr, release, ds := openBackendState(m.ctx(), s, *lock, *lockTimeout, "OperationTypeStatePush")
+	if ds.HasErrors() {
+		return fail(ds...)
+	}
+	defer func() {
+		if ds := release(); ds.HasErrors() {
+			u.diags(ds, src)
+		}
+	}()
+	cur := mgr.StateFile()
+	if !*force {
+		if d := checkPush(cur, f, name, mgr.Describe()); d != nil {
+			return fail(d)
+		}
+	}
+	if cur != nil && cur.Lineage == f.Lineage && cur.Serial == f.Serial {
+		return ExitOK // the same state: nothing to write
+	}
+	if err := importState(mgr, f); err != nil {
+		return fail(tfdiags.Errorf("Failed to write state", "Writing the state to %s failed: %s", mgr.Describe(), err))
+	}
+	return ExitOK
+}
+
+// checkPush refuses what Terraform's state push refuses without -force.
+func checkPush(cur, f *statefile.File, name, where string) *hcl.Diagnostic {
+	if cur == nil || cur.Lineage == "" {
+		return nil
+	}
+	curEmpty := cur.State == nil || cur.State.Empty()
+	switch {
+	case f.Lineage != cur.Lineage && !curEmpty:
+		return tfdiags.Errorf("Failed to write state",
+			"Cannot import state with lineage %q over unrelated state with lineage %q in %s. The state in %s belongs to another history; push it with -force only if it is meant to replace this one.", f.Lineage, cur.Lineage, where, name)
+	case f.Lineage == cur.Lineage && f.Serial < cur.Serial:
+		return tfdiags.Errorf("Failed to write state",
+			"Cannot import state with serial %d over newer state with serial %d in %s. Pull the current state first, or push with -force to go back to the older one.", f.Serial, cur.Serial, where)
+	case f.Lineage == cur.Lineage && f.Serial == cur.Serial && !sameState(cur, f):
+		return tfdiags.Errorf("Failed to write state",
+			"Cannot overwrite existing state with serial %d with a different state that has the same serial in %s. Increase the serial in %s if it is the newer one, or push with -force.", f.Serial, where, name)
+	}
+	return nil
+}
+
+func sameState(a, b *statefile.File) bool {
+	var x, y bytes.Buffer
+	ac, bc := *a, *b
+	ac.TerraformVersion, bc.TerraformVersion = nil, nil
+	if statefile.Write(&ac, &x) != nil || statefile.Write(&bc, &y) != nil {
+		return false
+	}
+	return bytes.Equal(x.Bytes(), y.Bytes())
+}
+
+// importer stores a state file as is (lineage and serial kept).
+type importer interface {
+	Import(*statefile.File) error
+}
+
+// importState writes f as the workspace's state: through the backend's
+// Import, or, for a local file, atomically in its place.
+func importState(mgr backend.StateMgr, f *statefile.File) error {
+	if im, ok := mgr.(importer); ok {
+		return im.Import(f)
+	}
+	lm, ok := mgr.(*local.Mgr)
+	if !ok {
+		return fmt.Errorf("this backend cannot import a state")
+	}
+	var buf bytes.Buffer
+	if err := statefile.Write(f, &buf); err != nil {
+		return err
+	}
+	if err := atomicfile.WriteBytes(lm.Path(), buf.Bytes(), 0o644, nil); err != nil {
+		return err
+	}
+	return lm.RefreshState()
+}

@@ -1,0 +1,61 @@
+package command
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/plankit/plankit/states/statemgr"
+	"github.com/plankit/plankit/tfdiags"
+)
+
+// journaledState is a state manager that keeps apply's journal (the local
+// file manager; any backend implementing statemgr.Journaled).
+type journaledState interface {
+	statemgr.Journaled
+	statemgr.Persister
+}
+
+// maxInFlightListed bounds the in-flight instances a recovery warning
+// lists one by one (at most the parallelism of the interrupted apply in
+// practice).
+const maxInFlightListed = 50
+
+// recoverJournal folds the journal an interrupted apply left beside the
+// state (the manager already replayed it while reading) into the state
+// file when this command holds the lock, and returns the warning that
+// names what was recovered and the instances whose fate is unknown.
+func recoverJournal(mgr journaledState, where string, locked bool) hcl.Diagnostics {
+	rec := mgr.Recovery()
+	if rec == nil {
+		return nil
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "An apply on %s did not finish: the process stopped (killed, crashed or lost power) while it ran. ", where)
+	if locked {
+		if err := mgr.PersistState(); err != nil {
+			return hcl.Diagnostics{tfdiags.Errorf("Failed to save the recovered state",
+				"The journal of an interrupted apply on %s records changes to %d resource instance(s), but writing them to the state failed: %s. Nothing was lost: the journal stays, and the next run tries again.", where, len(rec.Changed), err)}
+		}
+		fmt.Fprintf(&b, "Its journal held the changes it made to %d resource instance(s) after its last full write of the state file; they are now written to the state.", len(rec.Changed))
+	} else {
+		fmt.Fprintf(&b, "Its journal holds the changes it made to %d resource instance(s) after its last full write of the state file; this run uses them, and the next run that locks the state writes them to it (this one runs with -lock=false).", len(rec.Changed))
+	}
+	if rec.Damaged > 0 {
+		fmt.Fprintf(&b, " %d journal record(s) were torn by the interruption and skipped.", rec.Damaged)
+	}
+	if len(rec.InFlight) == 0 {
+		b.WriteString("\n\nNo operation was in progress when it stopped: the state records every change it made.")
+		return hcl.Diagnostics{tfdiags.Warning("Recovered the state of an interrupted apply", b.String())}
+	}
+	fmt.Fprintf(&b, "\n\nThese %d operation(s) were in progress when it stopped, so whether they happened is unknown. Check each object: one created but not recorded is an orphan to import or delete, one half-changed may need -replace.\n", len(rec.InFlight))
+	for i, op := range rec.InFlight {
+		if i == maxInFlightListed {
+			fmt.Fprintf(&b, "\n  ... and %d more", len(rec.InFlight)-i)
+			break
+		}
+		fmt.Fprintf(&b, "\n  - %s (%s)", op.Instance, op.Action)
+	}
+	return hcl.Diagnostics{tfdiags.Warning("Interrupted apply: operations of unknown outcome", b.String())}
+}

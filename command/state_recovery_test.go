@@ -1,0 +1,169 @@
+package command
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/plans"
+	"github.com/plankit/plankit/states"
+	"github.com/plankit/plankit/states/statefile"
+	"github.com/plankit/plankit/states/statemgr"
+)
+
+// writeInterruptedJournal leaves what an apply killed mid-way leaves: a
+// state file without null_resource.a, and a journal recording a's
+// creation and b's creation begun.
+func writeInterruptedJournal(t *testing.T, dir string) string {
+	t.Helper()
+	path := filepath.Join(dir, "terraform.tfstate")
+	mgr := statemgr.NewFilesystem(path)
+	if err := mgr.PersistState(); err != nil { // an empty state with a lineage
+		t.Fatal(err)
+	}
+	j, err := mgr.Journal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := func(name string) addrs.AbsResourceInstance {
+		return addrs.Resource{Mode: addrs.ManagedResourceMode, Type: "null_resource", Name: name}.Instance(addrs.NoKey).Absolute(addrs.RootModuleInstance)
+	}
+	live := states.NewState()
+	live.SetResourceInstanceCurrent(res("a"), &states.ResourceInstanceObjectSrc{AttrsJSON: []byte(`{"id":"4242","triggers":null}`), Status: states.ObjectReady},
+		addrs.AbsProviderConfig{Provider: addrs.NewDefaultProvider("null")})
+	set, err := statemgr.EncodeSet(live, res("a"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rec := range [][]byte{statemgr.EncodeBegin(res("a"), "create"), set, statemgr.EncodeBegin(res("b"), "create")} {
+		if err := j.Append(rec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return path
+}
+
+func journalLeft(t *testing.T, dir string) []string {
+	t.Helper()
+	m, _ := filepath.Glob(filepath.Join(dir, ".terraform.tfstate.journal.*"))
+	return m
+}
+
+// TestPlanRecoversInterruptedApply: the next plan folds the journal into
+// the state (it holds the lock), plans only what is missing, and warns
+// naming the operation whose outcome is unknown. With -lock=false it uses
+// the journal but leaves it for a run that locks.
+func TestPlanRecoversInterruptedApply(t *testing.T) {
+	for _, lock := range []bool{true, false} {
+		t.Run(map[bool]string{true: "locked", false: "lock=false"}[lock], func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte("resource \"null_resource\" \"a\" {}\nresource \"null_resource\" \"b\" {}\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			path := writeInterruptedJournal(t, dir)
+			var calls atomic.Int64
+			m, out, errb := countingMeta(t, &calls)
+			args := []string{"-chdir=" + dir, "-no-color"}
+			if !lock {
+				args = append(args, "-lock=false")
+			}
+			if code := Plan(m, args); code != ExitOK {
+				t.Fatalf("plan: exit %d\n%s%s", code, out, errb)
+			}
+			all := out.String() + errb.String()
+			for _, want := range []string{"Interrupted apply: operations of unknown outcome", "null_resource.b (create)", "Plan: 1 to add"} {
+				if !strings.Contains(all, want) {
+					t.Errorf("plan output lacks %q:\n%s", want, all)
+				}
+			}
+			if strings.Contains(all, "null_resource.a (create)") {
+				t.Errorf("the finished create of null_resource.a is named as in flight:\n%s", all)
+			}
+			stored := stateFileNames(t, path)
+			if lock {
+				if len(stored) != 1 || stored[0] != "null_resource.a" {
+					t.Errorf("state file holds %v after the fold, want null_resource.a", stored)
+				}
+				if left := journalLeft(t, dir); len(left) != 0 {
+					t.Errorf("journal left after the fold: %v", left)
+				}
+			} else {
+				if !strings.Contains(all, "-lock=false") {
+					t.Errorf("the warning does not say why the journal stays:\n%s", all)
+				}
+				if len(stored) != 0 {
+					t.Errorf("a plan with -lock=false wrote the state: %v", stored)
+				}
+				if left := journalLeft(t, dir); len(left) != 1 {
+					t.Errorf("journal files %v, want the one left by the apply", left)
+				}
+			}
+		})
+	}
+}
+
+// stateFileNames lists the instances in the state file itself (a manager
+// would replay the journal too).
+func stateFileNames(t *testing.T, path string) []string {
+	t.Helper()
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := statefile.Read(bytes.NewReader(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, a := range f.State.AllResourceInstances() {
+		names = append(names, a.String())
+	}
+	return names
+}
+
+// TestStateSaverLifecycle: apply's state writer writes a state file before
+// the first object, journals an operation before its provider runs and
+// its result before the worker goes on, and leaves no journal after the
+// final write.
+func TestStateSaverLifecycle(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "terraform.tfstate")
+	s := &stateSaver{mgr: statemgr.NewFilesystem(path), wd: dir, spath: path, dump: &bytes.Buffer{}}
+	live := states.NewState().SyncWrapper()
+	s.Start(live)
+	if _, err := os.Stat(path); err != nil {
+		t.Fatalf("no state file before the first object: %v", err)
+	}
+	addr := addrs.Resource{Mode: addrs.ManagedResourceMode, Type: "null_resource", Name: "a"}.Instance(addrs.NoKey).Absolute(addrs.RootModuleInstance)
+	if err := s.Begin(addr, addrs.NotDeposed, plans.Create); err != nil {
+		t.Fatal(err)
+	}
+	if left := journalLeft(t, dir); len(left) != 1 {
+		t.Fatalf("journal files %v after Begin, want 1", left)
+	}
+	live.SetResourceInstanceCurrent(addr, &states.ResourceInstanceObjectSrc{AttrsJSON: []byte(`{"id":"1","triggers":null}`), Status: states.ObjectReady},
+		addrs.AbsProviderConfig{Provider: addrs.NewDefaultProvider("null")})
+	s.Changed(addr)
+	s.End(addr)
+	// What a process killed now would leave is enough for the next run.
+	rec := statemgr.NewFilesystem(path)
+	if got := rec.State().AllResourceInstances(); len(got) != 1 || rec.Recovery() == nil || len(rec.Recovery().InFlight) != 0 {
+		t.Errorf("a run reading now finds %v, recovery %+v; want null_resource.a and nothing in flight", got, rec.Recovery())
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, ds := s.saveFinal(live.Close()); len(ds) != 0 {
+		t.Fatalf("saveFinal: %v", ds)
+	}
+	if left := journalLeft(t, dir); len(left) != 0 {
+		t.Errorf("journal files %v after the final write", left)
+	}
+	if got := stateFileNames(t, path); len(got) != 1 {
+		t.Errorf("state file holds %v", got)
+	}
+}

@@ -1,0 +1,193 @@
+package command
+
+import (
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/plans"
+	"github.com/plankit/plankit/states"
+	"github.com/plankit/plankit/states/statemgr"
+	"github.com/plankit/plankit/terraform"
+	"github.com/plankit/plankit/tfdiags"
+)
+
+// stateSaver is the apply's terraform.StateWriter: a BackgroundPersister
+// over the state manager with the manager's journal. Every finished
+// operation is in the journal before the walk goes on, full writes of the
+// state follow in the background, and the final write removes the
+// journal; a process that dies loses no finished operation, and the next
+// run names those in flight (recoverJournal). The saver also keeps the
+// last snapshot written, so that a second Ctrl-C, or a core that gives up
+// without a final state, still has a state to save. Its mutex serialises
+// writes between the persister, the final write and the second Ctrl-C.
+type stateSaver struct {
+	mu      sync.Mutex
+	mgr     savedState
+	last    *states.State
+	pending *states.State // handed over by the persister, not yet written
+	wd      string
+	spath   string // where the state lives, for messages
+	remote  bool   // the state is in a remote backend: recover with state push
+	dump    io.Writer
+
+	p          *statemgr.BackgroundPersister
+	journalErr error // the journal could not be opened (writes go on without it)
+}
+
+var _ terraform.StateWriter = (*stateSaver)(nil)
+
+// Start starts the persister on the live state, with the manager's
+// journal when it keeps one (statemgr.Journaled: the local state does). A
+// state is written at once when none is stored yet, so a state exists
+// from the first object on, for Terraform and OpenTofu too.
+func (s *stateSaver) Start(live *states.SyncState) {
+	var j statemgr.Journal
+	if jm, ok := s.mgr.(statemgr.Journaled); ok {
+		var err error
+		if j, err = jm.Journal(); err != nil {
+			s.journalErr = err
+			j = nil
+		}
+	}
+	s.p = statemgr.NewBackgroundPersister(s, statemgr.PersisterOptions{Source: live, Journal: j})
+	if sf := s.mgr.StateFile(); sf == nil || sf.Lineage == "" {
+		s.p.MarkDirty()
+		_ = s.p.Flush() // a failure shows again, and is reported, at Close
+	}
+}
+
+// Begin records the start of an operation on addr.
+func (s *stateSaver) Begin(addr addrs.AbsResourceInstance, dk addrs.DeposedKey, action plans.Action) error {
+	return s.p.Begin(addr, describeAction(action, dk))
+}
+
+// Changed records addr's objects (in the journal, before it returns).
+func (s *stateSaver) Changed(addr addrs.AbsResourceInstance) { _ = s.p.Record(addr) }
+
+// End records the end of the operation on addr.
+func (s *stateSaver) End(addr addrs.AbsResourceInstance) { _ = s.p.End(addr) }
+
+// Close makes the final write; the journal is removed once it succeeded.
+func (s *stateSaver) Close() error {
+	s.p.MarkDirty() // the outputs, written after the last instance
+	return s.p.Close()
+}
+
+// describeAction names an operation for the in-flight list.
+func describeAction(a plans.Action, dk addrs.DeposedKey) string {
+	switch a {
+	case plans.Create:
+		return "create"
+	case plans.Update:
+		return "update"
+	case plans.DeleteThenCreate, plans.CreateThenDelete:
+		return "replace"
+	case plans.Delete:
+		if dk != addrs.NotDeposed {
+			return "destroy of deposed object " + dk.String()
+		}
+		return "destroy"
+	}
+	return a.String()
+}
+
+// WriteState and PersistState make the saver the persister's storage:
+// each full write goes through write, under the saver's mutex.
+func (s *stateSaver) WriteState(st *states.State) error {
+	s.mu.Lock()
+	s.pending = st
+	s.mu.Unlock()
+	return nil
+}
+
+func (s *stateSaver) PersistState() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := s.pending
+	s.pending = nil
+	if st == nil {
+		return nil
+	}
+	return s.write(st)
+}
+
+// write records st as the last snapshot and writes it. s.mu must be held.
+func (s *stateSaver) write(st *states.State) error {
+	s.last = st
+	if err := s.mgr.WriteState(st); err != nil {
+		return err
+	}
+	return s.mgr.PersistState()
+}
+
+// lastSnapshot is the last state written, or nil.
+func (s *stateSaver) lastSnapshot() *states.State {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.last
+}
+
+// flushLast writes the last snapshot again (the second Ctrl-C), and when
+// that fails saves a recovery copy; it returns what to report. The journal
+// stays: it holds what finished since, and the next run folds it in and
+// names the operations the exit cut short.
+func (s *stateSaver) flushLast() hcl.Diagnostics {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.last == nil {
+		return nil
+	}
+	if err := s.write(s.last); err != nil {
+		return s.saveRecovery(s.last, err)
+	}
+	return nil
+}
+
+// saveRecovery reports that writing st failed with err and saves st to a
+// recovery file (or prints it), returning the diagnostics that say where.
+func (s *stateSaver) saveRecovery(st *states.State, err error) hcl.Diagnostics {
+	if s.remote {
+		return append(hcl.Diagnostics{stateWriteFailed(s.spath, err)}, saveErroredRemote(s.wd, s.spath, s.mgr.StateFile(), st, s.dump)...)
+	}
+	return append(hcl.Diagnostics{stateWriteFailed(s.spath, err)}, saveErroredState(s.wd, s.spath, s.mgr.StateFile(), st, s.dump)...)
+}
+
+// saveFinal writes the state the apply ended with and returns it; when
+// the core gave up without one, it writes and returns the last snapshot
+// persisted along the way, so a failed write of that is not lost either.
+// A failed write leaves a recovery copy (and the journal) and returns the
+// errors that say where it is. Once the write succeeded the journal goes.
+func (s *stateSaver) saveFinal(final *states.State) (*states.State, hcl.Diagnostics) {
+	if final == nil {
+		final = s.lastSnapshot()
+	}
+	if final == nil {
+		return nil, nil
+	}
+	s.mu.Lock()
+	err := s.write(final)
+	s.mu.Unlock()
+	if err != nil {
+		return final, s.saveRecovery(final, err)
+	}
+	var diags hcl.Diagnostics
+	if jm, ok := s.mgr.(statemgr.Journaled); ok && s.journalErr == nil {
+		j, _ := jm.Journal()
+		if err := j.Remove(); err != nil {
+			diags = append(diags, tfdiags.Warning("Failed to remove the state journal", fmt.Sprintf("The state %s is complete, but removing the journal beside it failed: %s. The next run removes it.", s.spath, err)))
+		}
+	}
+	jerr := s.journalErr
+	if jerr == nil && s.p != nil {
+		jerr = s.p.JournalErr()
+	}
+	if jerr != nil {
+		diags = append(diags, tfdiags.Warning("The state journal could not be written", fmt.Sprintf(
+			"Writing the journal of this apply beside %s failed: %s. The state file is complete now; but had the process died, changes made since its last full write would have been missing from it. Check that the directory is writable.", s.spath, jerr)))
+	}
+	return final, diags
+}

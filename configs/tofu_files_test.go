@@ -1,0 +1,73 @@
+package configs
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestTofuFiles: .tofu and .tofu.json files are configuration, override
+// ones included, and a .tofu (.tofu.json) file replaces the .tf (.tf.json)
+// file of the same stem in its directory, as in OpenTofu; a .tofu file
+// does not replace a .tf.json one.
+func TestTofuFiles(t *testing.T) {
+	cfg, diags := loadInline(t, map[string]string{
+		"main.tf":            `resource "null_resource" "from_tf" {}`,
+		"main.tofu":          `resource "null_resource" "from_tofu" {}`,
+		"extra.tofu":         `resource "null_resource" "extra" {}`,
+		"data.tf.json":       `{"resource": {"null_resource": {"from_tf_json": {}}}}`,
+		"data.tofu.json":     `{"resource": {"null_resource": {"from_tofu_json": {}}}}`,
+		"both.tf.json":       `{"resource": {"null_resource": {"kept_tf_json": {}}}}`,
+		"both.tofu":          `resource "null_resource" "kept_tofu" {}`,
+		"over_override.tofu": `resource "null_resource" "extra" { triggers = { a = "b" } }`,
+		"m/main.tf":          `resource "null_resource" "child_tf" {}`,
+		"m/main.tofu":        `resource "null_resource" "child_tofu" {}`,
+		"root.tf":            "module \"m\" {\n  source = \"./m\"\n}",
+	})
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	got := map[string][]string{}
+	cfg.DeepEach(func(c *Config) {
+		for _, name := range sortedKeys(c.Module.ManagedResources) {
+			got[c.Path.String()] = append(got[c.Path.String()], name)
+		}
+	})
+	want := map[string][]string{
+		"":         {"null_resource.extra", "null_resource.from_tofu", "null_resource.from_tofu_json", "null_resource.kept_tf_json", "null_resource.kept_tofu"},
+		"module.m": {"null_resource.child_tofu"},
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Fatalf("resources (-want +got):\n%s", d)
+	}
+	if r := cfg.Module.ManagedResources["null_resource.extra"]; r.DeclRange.Filename != "extra.tofu" {
+		t.Errorf("extra declared in %s", r.DeclRange.Filename)
+	}
+	if _, ok := cfg.Module.Files["main.tf"]; ok {
+		t.Error("the shadowed main.tf is among the module's files")
+	}
+	for name, want := range map[string]fileKind{"a.tofu": filePrimary, "a.tofu.json": filePrimary, "override.tofu": fileOverride, "x_override.tofu.json": fileOverride, ".tofu": fileIgnored, "a.tofutest.hcl": fileIgnored} {
+		if got := classifyFile(name); got != want {
+			t.Errorf("classifyFile(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
+
+// TestProviderForEachUnsupported: OpenTofu's provider for_each and
+// provider instance references are refused with an error that says so
+// and what to write instead, not a misleading "reserved" one.
+func TestProviderForEachUnsupported(t *testing.T) {
+	_, diags := loadInline(t, map[string]string{"main.tf": `
+provider "null" {
+  alias    = "by"
+  for_each = toset(["a"])
+}
+resource "null_resource" "x" {
+  for_each = toset(["a"])
+  provider = null.by[each.key]
+}`})
+	want := []string{"main.tf:4: Provider for_each is not supported", "main.tf:8: Provider instance references are not supported"}
+	if d := cmp.Diff(want, diagSummaries(diags)); d != "" {
+		t.Errorf("(-want +got):\n%s", d)
+	}
+}

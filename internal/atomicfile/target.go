@@ -1,0 +1,73 @@
+package atomicfile
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// maxLinks bounds how many symbolic links Target follows, as the kernel's
+// ELOOP limit does.
+const maxLinks = 40
+
+// ErrNotRegular is the error (wrapped) when the file to replace exists but
+// is not a regular file: a device, a FIFO, a socket or a directory.
+var ErrNotRegular = errors.New("it is not a regular file")
+
+// Target returns the file a write to path must replace: path itself, or,
+// when path is a symbolic link (or a chain of them), the file the link
+// points to, so that the link survives and the file it names is updated.
+// A link to a missing file gives the missing file's path (it is created).
+// The result must be a regular file or absent; anything else (a device such
+// as /dev/full or /dev/stdout, a FIFO, a socket, a directory) is refused
+// with an error wrapping ErrNotRegular that names it.
+func Target(path string) (string, error) {
+	cur := path
+	for range maxLinks {
+		fi, err := os.Lstat(cur)
+		if errors.Is(err, fs.ErrNotExist) {
+			return cur, nil
+		}
+		if err != nil {
+			return "", err
+		}
+		switch {
+		case fi.Mode().IsRegular():
+			return cur, nil
+		case fi.Mode()&fs.ModeSymlink != 0:
+			dest, err := os.Readlink(cur)
+			if err != nil {
+				return "", err
+			}
+			if !filepath.IsAbs(dest) {
+				dest = filepath.Join(filepath.Dir(cur), dest)
+			}
+			cur = dest
+		default:
+			if cur != path {
+				return "", fmt.Errorf("refusing to replace %s (a link to %s, which is a %s): %w", path, cur, kind(fi.Mode()), ErrNotRegular)
+			}
+			return "", fmt.Errorf("refusing to replace %s (a %s): %w", path, kind(fi.Mode()), ErrNotRegular)
+		}
+	}
+	return "", fmt.Errorf("resolving %s: too many levels of symbolic links", path)
+}
+
+// kind names a non-regular file type for error messages.
+func kind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "FIFO"
+	case m&fs.ModeSocket != 0:
+		return "socket"
+	case m&fs.ModeCharDevice != 0:
+		return "character device"
+	case m&fs.ModeDevice != 0:
+		return "device"
+	}
+	return "special file"
+}

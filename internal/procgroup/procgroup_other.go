@@ -1,0 +1,26 @@
+//go:build !unix
+
+package procgroup
+
+import (
+	"os"
+	"os/exec"
+)
+
+// Without process groups, only the child itself is stopped.
+
+func setGroup(*exec.Cmd) {}
+
+func interruptGroup(pid int) error {
+	p, err := os.FindProcess(pid)
+	if err != nil {
+		return err
+	}
+	return p.Kill()
+}
+
+func killGroup(pid int) {
+	if p, err := os.FindProcess(pid); err == nil {
+		_ = p.Kill()
+	}
+}

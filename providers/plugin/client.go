@@ -1,0 +1,317 @@
+package plugin
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+	goplugin "github.com/hashicorp/go-plugin"
+	"github.com/hashicorp/hcl/v2"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/providers"
+	"github.com/plankit/plankit/tfdiags"
+)
+
+// Meta identifies one installed provider binary.
+type Meta struct {
+	Provider addrs.Provider
+	// Version is the provider version (from the installation layout);
+	// informational.
+	Version string
+	// Executable is the path of the binary.
+	Executable string
+}
+
+// Options tune how provider processes run.
+type Options struct {
+	// Stderr receives the provider's raw stderr. Nil discards it, unless
+	// TF_LOG or TF_LOG_PROVIDER is set: then it is logged to os.Stderr.
+	Stderr io.Writer
+	// Env is added to plankit's environment for the provider process
+	// (later entries win).
+	Env []string
+}
+
+// handshake is Terraform's go-plugin handshake: a provider binary refuses
+// to run unless the magic cookie is set, and the protocol version is
+// negotiated among VersionedPlugins.
+var handshake = goplugin.HandshakeConfig{
+	MagicCookieKey:   "TF_PLUGIN_MAGIC_COOKIE",
+	MagicCookieValue: "d602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a219cb4d6991ca9872b2",
+}
+
+// maxMessageSize bounds gRPC messages both ways; large schemas (the AWS
+// provider's is tens of MiB) and states need far more than gRPC's 4 MiB.
+const maxMessageSize = 256 << 20
+
+// Grace periods: how long Close waits for StopProvider before killing, and
+// how long a failed call waits for a crashing process to exit (so its
+// stderr is complete).
+const (
+	stopTimeout  = 5 * time.Second
+	crashTimeout = 3 * time.Second
+)
+
+// Factory returns a providers.Factory that starts the binary m.Executable
+// on each call and returns a providers.Interface speaking the negotiated
+// protocol version to it.
+func Factory(m Meta, opts Options) providers.Factory {
+	return func() (providers.Interface, error) {
+		return start(m, opts)
+	}
+}
+
+// CleanupClients stops and kills every provider process still running.
+// Safe to call more than once and concurrently with Close.
+func CleanupClients() {
+	live.mu.Lock()
+	procs := make([]*process, 0, len(live.m))
+	for p := range live.m {
+		procs = append(procs, p)
+	}
+	live.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, p := range procs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p.close()
+		}()
+	}
+	wg.Wait()
+}
+
+// live is every process started and not yet closed.
+var live = struct {
+	mu sync.Mutex
+	m  map[*process]struct{}
+}{m: map[*process]struct{}{}}
+
+// process is one running provider binary.
+type process struct {
+	meta   Meta
+	client *goplugin.Client
+	pid    int
+	stderr *tailBuffer
+	// stop sends StopProvider (set by the protocol translation).
+	stop func(ctx context.Context) error
+
+	closeOnce sync.Once
+	done      chan struct{} // closed by close; releases the start thread
+}
+
+func start(m Meta, opts Options) (providers.Interface, error) {
+	if m.Executable == "" {
+		return nil, fmt.Errorf("provider %s: no executable", m.Provider)
+	}
+	exe, err := filepath.Abs(m.Executable)
+	if err != nil {
+		return nil, err
+	}
+	tail := newTailBuffer(64 << 10)
+	var rawOut io.Writer = tail
+	if opts.Stderr != nil {
+		rawOut = io.MultiWriter(tail, opts.Stderr)
+	}
+	logger := hclog.New(&hclog.LoggerOptions{
+		Name:   "plugin",
+		Level:  logLevel(opts),
+		Output: os.Stderr,
+	})
+	if opts.Stderr != nil {
+		logger.SetLevel(hclog.Off)
+	}
+
+	cmd := exec.Command(exe)
+	cmd.Env = append(os.Environ(), opts.Env...)
+	if logger.GetLevel() == hclog.Off && opts.Stderr == nil {
+		cmd.Env = quietProviderLogs(cmd.Env)
+	}
+	setProcAttr(cmd)
+
+	p := &process{meta: m, stderr: tail, done: make(chan struct{})}
+	p.client = goplugin.NewClient(&goplugin.ClientConfig{
+		Cmd:             cmd,
+		HandshakeConfig: handshake,
+		VersionedPlugins: map[int]goplugin.PluginSet{
+			5: {"provider": grpcPlugin5{}},
+			6: {"provider": grpcPlugin6{}},
+		},
+		AllowedProtocols: []goplugin.Protocol{goplugin.ProtocolGRPC},
+		AutoMTLS:         true,
+		SkipHostEnv:      true,
+		Logger:           logger,
+		Stderr:           rawOut,
+		SyncStdout:       io.Discard,
+		SyncStderr:       rawOut,
+		GRPCDialOptions: []grpc.DialOption{grpc.WithDefaultCallOptions(
+			grpc.MaxCallRecvMsgSize(maxMessageSize),
+			grpc.MaxCallSendMsgSize(maxMessageSize),
+		)},
+	})
+
+	// Pdeathsig fires when the thread that started the child exits, not
+	// the process; start from a locked thread that stays alive (parked on
+	// done) for as long as the process does.
+	type result struct {
+		raw any
+		err error
+	}
+	res := make(chan result, 1)
+	go func() {
+		lockThread()
+		defer unlockThread()
+		rpc, err := p.client.Client()
+		if err != nil {
+			res <- result{err: err}
+			return
+		}
+		raw, err := rpc.Dispense("provider")
+		res <- result{raw: raw, err: err}
+		<-p.done
+	}()
+	r := <-res
+	if cmd.Process != nil {
+		p.pid = cmd.Process.Pid
+	}
+	if r.err != nil {
+		p.client.Kill()
+		killGroup(p.pid)
+		close(p.done)
+		return nil, p.startError(r.err)
+	}
+	live.mu.Lock()
+	live.m[p] = struct{}{}
+	live.mu.Unlock()
+
+	switch v := p.client.NegotiatedVersion(); v {
+	case 5:
+		return newProvider5(r.raw, p), nil
+	case 6:
+		return newProvider6(r.raw, p), nil
+	default:
+		p.close()
+		return nil, fmt.Errorf("provider %s negotiated unsupported plugin protocol version %d", m.Provider, v)
+	}
+}
+
+// startError explains a failed launch, quoting what the binary printed.
+func (p *process) startError(err error) error {
+	msg := fmt.Sprintf("failed to start provider %s (%s): %v", p.meta.Provider, p.meta.Executable, err)
+	if out := strings.TrimSpace(p.stderr.String()); out != "" {
+		msg += "\n\nIts output ended with:\n" + indent(lastLines(out, 30))
+	}
+	if strings.Contains(err.Error(), "Incompatible API version") {
+		msg += "\n\nplankit supports plugin protocol versions 5 and 6; this provider offers neither."
+	}
+	return errors.New(msg)
+}
+
+// close sends StopProvider (bounded by stopTimeout), asks go-plugin to
+// shut the process down (it kills after its own grace period), kills the
+// process group for good measure and forgets the process.
+func (p *process) close() {
+	p.closeOnce.Do(func() {
+		if p.stop != nil && !p.client.Exited() {
+			ctx, cancel := context.WithTimeout(context.Background(), stopTimeout)
+			_ = p.stop(ctx)
+			cancel()
+		}
+		p.client.Kill()
+		killGroup(p.pid)
+		live.mu.Lock()
+		delete(live.m, p)
+		live.mu.Unlock()
+		close(p.done)
+	})
+}
+
+// callError turns a failed RPC into diagnostics. A process that exited
+// (crashed) gets an error naming the provider and quoting its last output,
+// the panic included.
+func (p *process) callError(method string, err error) hcl.Diagnostics {
+	deadline := time.Now().Add(crashTimeout)
+	for !p.client.Exited() && time.Now().Before(deadline) && status.Code(err) == codes.Unavailable {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if p.client.Exited() {
+		out := crashOutput(p.stderr.String())
+		detail := fmt.Sprintf("The provider %s exited unexpectedly during %s. This is a bug in the provider; report it to the provider's maintainers.", p.meta.Provider, method)
+		if out != "" {
+			detail += "\n\nIts output ended with:\n" + indent(out)
+		}
+		return hcl.Diagnostics{tfdiags.Error("Provider crashed", detail)}
+	}
+	if status.Code(err) == codes.Unimplemented {
+		return hcl.Diagnostics{tfdiags.Errorf("Unsupported provider operation",
+			"The provider %s does not implement %s; it may be too old for this configuration.", p.meta.Provider, method)}
+	}
+	return hcl.Diagnostics{tfdiags.Errorf("Provider call failed",
+		"Calling %s on provider %s failed: %v", method, p.meta.Provider, err)}
+}
+
+// logLevel is the go-plugin log level: from TF_LOG_PROVIDER, else TF_LOG
+// (in opts.Env first, then the environment); Off when neither is set.
+func logLevel(opts Options) hclog.Level {
+	get := func(k string) string {
+		for i := len(opts.Env) - 1; i >= 0; i-- {
+			if v, ok := strings.CutPrefix(opts.Env[i], k+"="); ok {
+				return v
+			}
+		}
+		return os.Getenv(k)
+	}
+	v := get("TF_LOG_PROVIDER")
+	if v == "" {
+		v = get("TF_LOG")
+	}
+	switch strings.ToUpper(strings.TrimSpace(v)) {
+	case "":
+		return hclog.Off
+	case "JSON", "TRACE":
+		return hclog.Trace
+	default:
+		if l := hclog.LevelFromString(v); l != hclog.NoLevel {
+			return l
+		}
+		return hclog.Trace
+	}
+}
+
+// providerLogLevels are the variables with which providers built on
+// terraform-plugin-go, -framework and -sdk choose their log levels; unset,
+// they log every request at TRACE to stderr (several KiB per call), which
+// is the largest cost of a call. When nobody will read those logs (no
+// TF_LOG, no Options.Stderr), quietProviderLogs turns them off, except
+// the ones the user set. Panics and other stderr output are unaffected.
+var providerLogLevels = []string{
+	"TF_LOG_SDK", "TF_LOG_SDK_PROTO", "TF_LOG_SDK_FRAMEWORK",
+	"TF_LOG_SDK_HELPER_SCHEMA", "TF_LOG_SDK_HELPER_RESOURCE", "TF_LOG_PROVIDER",
+}
+
+func quietProviderLogs(env []string) []string {
+	set := map[string]bool{}
+	for _, kv := range env {
+		if k, _, ok := strings.Cut(kv, "="); ok {
+			set[k] = true
+		}
+	}
+	for _, k := range providerLogLevels {
+		if !set[k] {
+			env = append(env, k+"=off")
+		}
+	}
+	return env
+}

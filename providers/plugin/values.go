@@ -1,0 +1,217 @@
+package plugin
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+	ctymsgpack "github.com/zclconf/go-cty/cty/msgpack"
+
+	"github.com/plankit/plankit/internal/safecty"
+	"github.com/plankit/plankit/providers"
+	"github.com/plankit/plankit/providers/configschema"
+	"github.com/plankit/plankit/tfdiags"
+)
+
+// encodeValue encodes v as msgpack of type ty (cty.DynamicPseudoType
+// encodes the value's type with it). A cty.NilVal is null. Marks are
+// dropped: providers never see them.
+func encodeValue(v cty.Value, ty cty.Type) ([]byte, error) {
+	if v == cty.NilVal {
+		v = cty.NullVal(ty)
+	}
+	if v.ContainsMarked() {
+		v, _ = v.UnmarkDeep()
+	}
+	return ctymsgpack.Marshal(v, ty)
+}
+
+// decodeValue decodes a DynamicValue of type ty: msgpack when present,
+// else JSON, else null (an absent DynamicValue).
+//
+// A malformed value from a buggy provider is an error, never a panic (cty's
+// decoders panic on some malformed dynamic values; see internal/safecty),
+// and so is a value not of type ty (cty's msgpack decoder returns an empty
+// object for an empty map whatever the object type).
+func decodeValue(msgpack, json []byte, ty cty.Type) (cty.Value, error) {
+	v, err := decodeRaw(msgpack, json, ty)
+	if err != nil {
+		return cty.NilVal, err
+	}
+	if errs := v.Type().TestConformance(ty); len(errs) > 0 {
+		return cty.NilVal, fmt.Errorf("value does not conform to the schema: %s", errs[0])
+	}
+	return v, nil
+}
+
+func decodeRaw(msgpack, json []byte, ty cty.Type) (v cty.Value, err error) {
+	switch {
+	case len(msgpack) > 0:
+		defer func() {
+			if r := recover(); r != nil {
+				v, err = cty.NilVal, fmt.Errorf("malformed msgpack value: %v", r)
+			}
+		}()
+		return ctymsgpack.Unmarshal(msgpack, ty)
+	case len(json) > 0:
+		return safecty.Unmarshal(json, ty)
+	default:
+		return cty.NullVal(ty), nil
+	}
+}
+
+// valueError is the diagnostic for a value that would not encode or
+// decode.
+func valueError(p *process, what string, err error) hcl.Diagnostics {
+	return hcl.Diagnostics{tfdiags.Errorf("Invalid provider value",
+		"plankit could not translate %s for provider %s: %v", what, p.meta.Provider, err)}
+}
+
+// schemaCache holds the schemas of providers that declared
+// get_provider_schema_optional, by executable, so later processes of the
+// same binary in this run skip GetProviderSchema.
+var schemaCache sync.Map // string -> *providers.GetProviderSchemaResponse
+
+func cacheKey(m Meta) string { return m.Provider.String() + "\x00" + m.Version + "\x00" + m.Executable }
+
+// schemas is the per-process schema state shared by both protocol
+// translations: the response is fetched at most once per process (once
+// per run when the provider allows it) and the implied types are kept.
+type schemas struct {
+	once  sync.Once
+	resp  providers.GetProviderSchemaResponse
+	types map[string]cty.Type // "r:TYPE", "d:TYPE", "provider", "meta"
+}
+
+// get returns the schema, calling fetch the first time unless the cache
+// has one from another process of the same binary.
+func (s *schemas) get(p *process, fetch func() providers.GetProviderSchemaResponse) *providers.GetProviderSchemaResponse {
+	s.once.Do(func() {
+		key := cacheKey(p.meta)
+		if c, ok := schemaCache.Load(key); ok {
+			s.resp = *c.(*providers.GetProviderSchemaResponse)
+		} else {
+			s.resp = fetch()
+			if !s.resp.Diagnostics.HasErrors() && s.resp.ServerCapabilities.GetProviderSchemaOptional {
+				r := s.resp
+				schemaCache.Store(key, &r)
+			}
+		}
+		s.types = map[string]cty.Type{
+			"provider": s.resp.Provider.Block.ImpliedType(),
+			"meta":     s.resp.ProviderMeta.Block.ImpliedType(),
+		}
+		for n, rs := range s.resp.ResourceTypes {
+			s.types["r:"+n] = rs.Block.ImpliedType()
+		}
+		for n, ds := range s.resp.DataSources {
+			s.types["d:"+n] = ds.Block.ImpliedType()
+		}
+	})
+	return &s.resp
+}
+
+// resourceType returns the implied type of a managed resource type.
+func (s *schemas) resourceType(p *process, fetch func() providers.GetProviderSchemaResponse, typeName string) (cty.Type, hcl.Diagnostics) {
+	resp := s.get(p, fetch)
+	if resp.Diagnostics.HasErrors() {
+		return cty.NilType, resp.Diagnostics
+	}
+	ty, ok := s.types["r:"+typeName]
+	if !ok {
+		return cty.NilType, hcl.Diagnostics{tfdiags.Errorf("Unsupported resource type",
+			"The provider %s has no resource type %q.", p.meta.Provider, typeName)}
+	}
+	return ty, nil
+}
+
+// dataType returns the implied type of a data source.
+func (s *schemas) dataType(p *process, fetch func() providers.GetProviderSchemaResponse, typeName string) (cty.Type, hcl.Diagnostics) {
+	resp := s.get(p, fetch)
+	if resp.Diagnostics.HasErrors() {
+		return cty.NilType, resp.Diagnostics
+	}
+	ty, ok := s.types["d:"+typeName]
+	if !ok {
+		return cty.NilType, hcl.Diagnostics{tfdiags.Errorf("Unsupported data source",
+			"The provider %s has no data source %q.", p.meta.Provider, typeName)}
+	}
+	return ty, nil
+}
+
+// typeOf returns the implied type of the provider ("provider") or
+// provider_meta ("meta") schema.
+func (s *schemas) typeOf(p *process, fetch func() providers.GetProviderSchemaResponse, which string) (cty.Type, hcl.Diagnostics) {
+	resp := s.get(p, fetch)
+	if resp.Diagnostics.HasErrors() {
+		return cty.NilType, resp.Diagnostics
+	}
+	return s.types[which], nil
+}
+
+// functionTypes returns the parameter type of each argument of a call of
+// decl (variadic ones included) or an error for a wrong argument count.
+func functionTypes(name string, decl providers.FunctionDecl, n int) ([]cty.Type, error) {
+	if n < len(decl.Parameters) || (decl.VariadicParameter == nil && n > len(decl.Parameters)) {
+		return nil, fmt.Errorf("function %q takes %d arguments, got %d", name, len(decl.Parameters), n)
+	}
+	tys := make([]cty.Type, n)
+	for i := range tys {
+		if i < len(decl.Parameters) {
+			tys[i] = decl.Parameters[i].Type
+		} else {
+			tys[i] = decl.VariadicParameter.Type
+		}
+	}
+	return tys, nil
+}
+
+// emptyBlock makes a nil schema block an empty one.
+func emptyBlock(b *configschema.Block) *configschema.Block {
+	if b == nil {
+		return &configschema.Block{}
+	}
+	return b
+}
+
+// fromPath builds a cty.Path from protocol attribute path steps, given as
+// (name, string key, int key, which) tuples by the translation files.
+type pathStep struct {
+	attr   string
+	strKey string
+	intKey int64
+	kind   int // 1 attribute, 2 string key, 3 int key
+}
+
+func buildPath(steps []pathStep) cty.Path {
+	if len(steps) == 0 {
+		return nil
+	}
+	p := make(cty.Path, 0, len(steps))
+	for _, s := range steps {
+		switch s.kind {
+		case 1:
+			p = append(p, cty.GetAttrStep{Name: s.attr})
+		case 2:
+			p = append(p, cty.IndexStep{Key: cty.StringVal(s.strKey)})
+		case 3:
+			p = append(p, cty.IndexStep{Key: cty.NumberIntVal(s.intKey)})
+		}
+	}
+	return p
+}
+
+// bg is the context of every provider call: calls are not cancelled;
+// Stop is how an in-flight operation is interrupted.
+var bg = context.Background()
+
+// concat joins diagnostics lists.
+func concat(ds ...hcl.Diagnostics) hcl.Diagnostics {
+	var out hcl.Diagnostics
+	for _, d := range ds {
+		out = append(out, d...)
+	}
+	return out
+}

@@ -1,0 +1,219 @@
+package statemgr
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/states"
+	"github.com/plankit/plankit/states/statefile"
+)
+
+// Journal is an append-only log of state changes kept beside a stored
+// state between two full writes of it. During an apply every finished
+// operation is appended before the walk goes on, so a process that dies
+// loses nothing that finished: the next run replays the journal over the
+// stored state (ReplayJournal) and names the operations that had begun
+// but not finished (their fate is unknown). Full writes stay occasional,
+// so an apply of n objects costs O(n) journal bytes, not n full states.
+//
+// Filesystem keeps its journal in files beside the state (see
+// Filesystem.Journal). Another backend implements these six methods on
+// its own storage (rows of a table, say) and calls ReplayJournal when it
+// reads its state; the BackgroundPersister drives any of them the same way.
+//
+// Records are opaque bytes to a Journal (EncodeBegin, EncodeSet and
+// EncodeEnd make them); a Journal only stores them in order. All methods
+// must be safe for concurrent use.
+type Journal interface {
+	// Append stores one record after every record appended before it.
+	// When it returns, the record must survive the process being killed
+	// (for a file: write(2) returned; the page cache outlives the process).
+	Append(rec []byte) error
+	// Sync makes every record appended so far survive an operating system
+	// crash or a power loss (fsync). The persister calls it in the
+	// background, coalescing appends (group commit).
+	Sync() error
+	// Checkpoint starts a new segment and returns its mark: every record
+	// appended before the call is covered by a full state write that
+	// starts after it.
+	Checkpoint() (JournalMark, error)
+	// Truncate drops the records appended before mark (a full write that
+	// covers them succeeded).
+	Truncate(mark JournalMark) error
+	// Records returns every stored record in append order, and how many
+	// damaged records it skipped (a write torn by a power loss).
+	Records() (recs [][]byte, damaged int, err error)
+	// Remove drops the whole journal (the state itself is complete).
+	Remove() error
+}
+
+// JournalMark identifies a point in a Journal (see Checkpoint).
+type JournalMark uint64
+
+// journalRecord is one entry: an operation beginning on an instance
+// ("begin", with its action), the instance's objects after a change
+// ("set", a v4 state file holding only that instance; no objects means
+// the instance is gone), or an operation ending without a change ("end").
+type journalRecord struct {
+	Kind     string          `json:"k"`
+	Instance string          `json:"i"`
+	Action   string          `json:"a,omitempty"`
+	State    json.RawMessage `json:"s,omitempty"`
+}
+
+// EncodeBegin makes the record of an operation starting on addr (action
+// is what it does, e.g. "create", "destroy").
+func EncodeBegin(addr addrs.AbsResourceInstance, action string) []byte {
+	b, _ := json.Marshal(journalRecord{Kind: "begin", Instance: addr.String(), Action: action})
+	return b
+}
+
+// EncodeEnd makes the record of an operation on addr that ended without
+// changing the state (it failed before creating anything).
+func EncodeEnd(addr addrs.AbsResourceInstance) []byte {
+	b, _ := json.Marshal(journalRecord{Kind: "end", Instance: addr.String()})
+	return b
+}
+
+// EncodeSet makes the record of addr's objects as they are in s now: its
+// current and deposed objects, or none when it is gone. The objects are
+// encoded as Terraform's v4 state file does (through their encoding
+// cache), so replaying reads them with the state file reader. O(size of
+// the instance's objects). The caller holds s still (its lock).
+func EncodeSet(s *states.State, addr addrs.AbsResourceInstance) ([]byte, error) {
+	return encodeInstanceState(instanceState(s, addr), addr)
+}
+
+// instanceState returns a state holding only addr's objects from s (shared,
+// not copied: they are immutable). O(objects of addr).
+func instanceState(s *states.State, addr addrs.AbsResourceInstance) *states.State {
+	mini := states.NewState()
+	if r := s.Resource(addr.ContainingResource()); r != nil {
+		if ri := r.Instances[addr.Resource.Key]; ri != nil {
+			if ri.Current != nil {
+				mini.SetResourceInstanceCurrent(addr, ri.Current, r.ProviderConfig)
+			}
+			for dk, obj := range ri.Deposed {
+				mini.SetResourceInstanceDeposed(addr, dk, obj, r.ProviderConfig)
+			}
+		}
+	}
+	return mini
+}
+
+// encodeInstanceState makes the set record of addr from its one-instance
+// state.
+func encodeInstanceState(mini *states.State, addr addrs.AbsResourceInstance) ([]byte, error) {
+	// The record is written by hand around the state's bytes: marshalling
+	// a json.RawMessage would compact (re-scan and copy) them.
+	inst, _ := json.Marshal(addr.String())
+	var buf bytes.Buffer
+	buf.Grow(1024)
+	buf.WriteString(`{"k":"set","i":`)
+	buf.Write(inst)
+	buf.WriteString(`,"s":`)
+	if err := statefile.Write(&statefile.File{State: mini}, &buf); err != nil {
+		return nil, fmt.Errorf("encoding %s for the state journal: %w", addr, err)
+	}
+	buf.WriteString("}")
+	return buf.Bytes(), nil
+}
+
+// InFlight is an operation the journal shows as begun and never finished:
+// the process died while the provider was working on it, so whether the
+// object was created, changed or destroyed is unknown.
+type InFlight struct {
+	Instance string // resource instance address
+	Action   string // "create", "update", "replace", "destroy", ...
+}
+
+// Recovery is what replaying a journal found: the journal of an apply that
+// did not finish (killed, crashed, or lost its storage).
+type Recovery struct {
+	Records  int        // records replayed
+	Changed  []string   // instances whose objects the journal changed, sorted
+	InFlight []InFlight // operations begun and never finished, sorted
+	Damaged  int        // damaged records skipped (torn by a power loss)
+}
+
+// ReplayJournal applies recs, in order, to s: each "set" record replaces
+// its instance's objects. It returns what it found. A record that cannot
+// be decoded is an error naming its position; s may then be partly
+// updated, so callers replay into a state they can discard. O(total size
+// of the records).
+func ReplayJournal(s *states.State, recs [][]byte) (*Recovery, error) {
+	rec := &Recovery{Records: len(recs)}
+	inflight := map[string]InFlight{}
+	changed := map[string]bool{}
+	for i, raw := range recs {
+		var r journalRecord
+		if err := json.Unmarshal(raw, &r); err != nil {
+			return nil, fmt.Errorf("state journal record %d: %w", i+1, err)
+		}
+		addr, diags := addrs.ParseAbsResourceInstanceStr(r.Instance)
+		if diags.HasErrors() {
+			return nil, fmt.Errorf("state journal record %d: invalid instance address %q", i+1, r.Instance)
+		}
+		switch r.Kind {
+		case "begin":
+			inflight[r.Instance] = InFlight{Instance: r.Instance, Action: r.Action}
+		case "end":
+			delete(inflight, r.Instance)
+		case "set":
+			delete(inflight, r.Instance)
+			if err := replaySet(s, addr, r.State); err != nil {
+				return nil, fmt.Errorf("state journal record %d (%s): %w", i+1, r.Instance, err)
+			}
+			changed[r.Instance] = true
+		default:
+			return nil, fmt.Errorf("state journal record %d: unknown kind %q", i+1, r.Kind)
+		}
+	}
+	rec.Changed = slices.Sorted(maps.Keys(changed))
+	for _, k := range slices.Sorted(maps.Keys(inflight)) {
+		rec.InFlight = append(rec.InFlight, inflight[k])
+	}
+	return rec, nil
+}
+
+// replaySet replaces addr's objects in s with those in the encoded
+// one-instance state.
+func replaySet(s *states.State, addr addrs.AbsResourceInstance, src []byte) error {
+	f, err := statefile.Read(bytes.NewReader(src))
+	if err != nil && !errors.Is(err, statefile.ErrNoState) {
+		return err
+	}
+	if r := s.Resource(addr.ContainingResource()); r != nil {
+		if ri := r.Instances[addr.Resource.Key]; ri != nil {
+			pc := r.ProviderConfig
+			dks := slices.Collect(maps.Keys(ri.Deposed))
+			s.SetResourceInstanceCurrent(addr, nil, pc)
+			for _, dk := range dks {
+				s.SetResourceInstanceDeposed(addr, dk, nil, pc)
+			}
+		}
+	}
+	if f == nil {
+		return nil
+	}
+	for _, r := range f.State.AllResources() {
+		for key, ri := range r.Instances {
+			ia := r.Addr.Instance(key)
+			if !ia.Equal(addr) {
+				return fmt.Errorf("the record holds %s, not %s", ia, addr)
+			}
+			if ri.Current != nil {
+				s.SetResourceInstanceCurrent(addr, ri.Current, r.ProviderConfig)
+			}
+			for dk, obj := range ri.Deposed {
+				s.SetResourceInstanceDeposed(addr, dk, obj, r.ProviderConfig)
+			}
+		}
+	}
+	return nil
+}

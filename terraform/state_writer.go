@@ -1,0 +1,63 @@
+package terraform
+
+import (
+	"fmt"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/plans"
+	"github.com/plankit/plankit/states"
+)
+
+// StateWriter persists the state while Apply changes it. The core only
+// announces changes; where and how they are stored (the local state file
+// and its journal, a database) is the caller's business: command/ wires
+// one built on states/statemgr's BackgroundPersister.
+//
+// Apply calls Start with the live state before the walk; then, from the
+// walk's workers, for different instances at once: Begin before a provider
+// is asked to change or destroy an object of addr (an error stops that
+// operation before the provider call), Changed after addr's objects in the
+// live state changed, and End when the operation that Begin announced is
+// over (whether or not it changed anything). Changed should return once
+// the change is durable: the walk waits, so at most the operations in
+// flight (the parallelism) can be unrecorded when the process dies. Close
+// is called once after the walk, when the live state is final.
+type StateWriter interface {
+	Start(live *states.SyncState)
+	Begin(addr addrs.AbsResourceInstance, deposed addrs.DeposedKey, action plans.Action) error
+	Changed(addr addrs.AbsResourceInstance)
+	End(addr addrs.AbsResourceInstance)
+	Close() error
+}
+
+// changed tells the state writer, if any, that addr's objects changed.
+func (ws *walkState) changed(addr addrs.AbsResourceInstance) {
+	if ws.writer != nil {
+		ws.writer.Changed(addr)
+	}
+}
+
+// beginOp tells the state writer that an operation on addr is starting.
+func (ws *walkState) beginOp(addr addrs.AbsResourceInstance, dk addrs.DeposedKey, action plans.Action) error {
+	if ws.writer == nil {
+		return nil
+	}
+	return ws.writer.Begin(addr, dk, action)
+}
+
+// endOp tells the state writer that the operation on addr is over.
+func (ws *walkState) endOp(addr addrs.AbsResourceInstance) {
+	if ws.writer != nil {
+		ws.writer.End(addr)
+	}
+}
+
+// stateWriteDiag reports that an operation was not started because the
+// state writer could not record its start.
+func (ic *instanceCtx) stateWriteDiag(err error) *hcl.Diagnostic {
+	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Failed to record the operation in the state",
+		Detail:  fmt.Sprintf("%s was not changed: recording that the change is starting failed (%s). Unrecorded, a crash during the change would leave its outcome unknown. Check that the state's storage is writable and apply again.", ic.w.addr, err),
+		Subject: ic.declRange()}
+}

@@ -1,0 +1,14 @@
+// Package providers is a test-only module holding small Terraform providers
+// built from the real SDKs, so that plankit's plugin client is tested over
+// the real wire protocol:
+//
+//   - fwtest:  terraform-plugin-framework, protocol 6 only
+//     (registry.terraform.io/plankit/fwtest)
+//   - sdktest: terraform-plugin-sdk/v2, protocol 5 only, legacy type system
+//     (registry.terraform.io/plankit/sdktest)
+//
+// Both keep their objects as JSON files in a directory named by the
+// provider configuration's state_dir argument, else by FWTEST_STATE_DIR or
+// SDKTEST_STATE_DIR, so tests can look at (and tamper with) the real
+// objects. The plankit package providers/plugin/plugintest builds them.
+package providers
