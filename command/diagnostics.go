@@ -67,6 +67,12 @@ func parseForContext(name string, src []byte) *hcl.File {
 	if parse && (configs.CheckText(name, src).HasErrors() || configs.CheckNesting(name, src, isJSON).HasErrors()) {
 		parse = false
 	}
+	if len(src) > bigSnippetFile {
+		// Parsing a big file again only to name the block a diagnostic is
+		// in would hold a second syntax tree of it in memory (gigabytes
+		// for a file of a million lines); its snippets go without.
+		parse = false
+	}
 	switch {
 	case !parse:
 	case isJSON:

@@ -48,7 +48,7 @@ func TestHostileBig(t *testing.T) {
 		{name: "a million unknown arguments in one block",
 			files: map[string]string{"main.tf": "resource \"terraform_data\" \"a\" {\n" + million(n, func(i int) string { return fmt.Sprintf("  u%d = %d\n", i, i) }) + "}\n"},
 			code:  1, want: []string{"Unsupported argument", "more errors in main.tf"},
-			maxRSS: 4 << 30},
+			maxRSS: 5 << 30},
 		{name: "a heredoc of a million lines",
 			files: map[string]string{"main.tf": "locals {\n  x = <<EOT\n" + million(n, func(int) string { return "line\n" }) + "EOT\n}\n"},
 			code:  1, want: []string{"String too long to parse"},
