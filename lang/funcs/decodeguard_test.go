@@ -104,3 +104,39 @@ func TestSizeGuards(t *testing.T) {
 		t.Errorf("indent gave %#v", got)
 	}
 }
+
+// TestToSetUniformTuple: toset and tolist of a tuple whose elements share
+// one type give a collection of that type without go-cty's quadratic type
+// unification (a for_each over a million keys spent minutes there), and
+// the same result as before for mixed tuples.
+func TestToSetUniformTuple(t *testing.T) {
+	strs := make([]cty.Value, 100000)
+	for i := range strs {
+		strs[i] = cty.StringVal(strings.Repeat("k", i%7) + string(rune('a'+i%26)) + strings.Repeat("x", i/26%5))
+	}
+	got, err := MakeToFunc(cty.Set(cty.DynamicPseudoType)).Call([]cty.Value{cty.TupleVal(strs)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !got.Type().Equals(cty.Set(cty.String)) {
+		t.Errorf("toset gave %s", got.Type().FriendlyName())
+	}
+	mixed, err := MakeToFunc(cty.List(cty.DynamicPseudoType)).Call([]cty.Value{cty.TupleVal([]cty.Value{cty.StringVal("a"), cty.NumberIntVal(1)})})
+	if err != nil || !mixed.RawEquals(cty.ListVal([]cty.Value{cty.StringVal("a"), cty.StringVal("1")})) {
+		t.Errorf("tolist of a mixed tuple gave %#v, %v", mixed, err)
+	}
+	for _, tt := range []struct {
+		got, want cty.Type
+		ok        bool
+	}{
+		{cty.Tuple([]cty.Type{cty.String, cty.String}), cty.Set(cty.DynamicPseudoType), true},
+		{cty.Tuple([]cty.Type{cty.String, cty.Number}), cty.Set(cty.DynamicPseudoType), false},
+		{cty.Tuple([]cty.Type{cty.DynamicPseudoType}), cty.List(cty.DynamicPseudoType), false},
+		{cty.EmptyTuple, cty.List(cty.DynamicPseudoType), false},
+		{cty.Tuple([]cty.Type{cty.String}), cty.Map(cty.DynamicPseudoType), false},
+	} {
+		if _, ok := uniformTupleCollection(tt.got, tt.want); ok != tt.ok {
+			t.Errorf("uniformTupleCollection(%s, %s) = %v", tt.got.FriendlyName(), tt.want.FriendlyName(), ok)
+		}
+	}
+}
