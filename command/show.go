@@ -16,6 +16,7 @@ import (
 	"github.com/plankit/plankit/command/render"
 	"github.com/plankit/plankit/configs"
 	"github.com/plankit/plankit/depsfile"
+	"github.com/plankit/plankit/encryption"
 	"github.com/plankit/plankit/planfile"
 	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/states"
@@ -24,18 +25,21 @@ import (
 )
 
 // readArchive opens a plan archive and reads its plan; it needs no
-// configuration directory, providers or state.
+// configuration directory, providers or state. An encrypted archive is
+// refused, saying so: readArchiveIn decrypts it.
 func readArchive(path string, opts ...planfile.Option) (*planfile.Reader, *plans.Plan, hcl.Diagnostics) {
-	r, err := planfile.Open(path, opts...)
-	if err != nil {
-		return nil, nil, planFileDiags(err)
+	enc, _ := encryption.New(nil, encryption.Options{})
+	return readArchiveWith(path, enc.Plan(), opts...)
+}
+
+// readArchiveIn is readArchive decrypting an encrypted archive with
+// TF_ENCRYPTION and wd's encryption block.
+func readArchiveIn(m *Meta, wd, path string, opts ...planfile.Option) (*planfile.Reader, *plans.Plan, hcl.Diagnostics) {
+	enc, diags := loadEncryptionIn(m, wd)
+	if diags.HasErrors() {
+		return nil, nil, diags
 	}
-	p, err := r.ReadPlan()
-	if err != nil {
-		r.Close()
-		return nil, nil, planFileDiags(err)
-	}
-	return r, p, nil
+	return readArchiveWith(path, enc.Plan(), opts...)
 }
 
 // planFileDiags explains why a plan archive was refused. The planfile
@@ -68,7 +72,7 @@ func Show(m *Meta, chdir string, args []string) int {
 	}
 	wd := workDir(fs.chdir)
 	u := &ui{out: m.Stdout, errw: m.Stderr, col: render.Colorizer{Enabled: !*noColor && m.StdoutTTY}}
-	r, p, diags := readArchive(resolve(wd, fs.Arg(0)))
+	r, p, diags := readArchiveIn(m, wd, resolve(wd, fs.Arg(0)))
 	if diags.HasErrors() {
 		u.diags(diags, Sources{})
 		return ExitError
@@ -123,7 +127,7 @@ func Graph(m *Meta, chdir string, args []string) int {
 	var diags hcl.Diagnostics
 	if *planPath != "" {
 		var done func()
-		in, done, diags = graphFromArchive(resolve(wd, *planPath))
+		in, done, diags = graphFromArchive(m, wd, resolve(wd, *planPath))
 		defer done()
 	} else {
 		in, diags = graphFromWorkingDir(m, wd, *statePathFlag)
@@ -201,8 +205,8 @@ type graphInputs struct {
 // graphFromArchive reads the plan, its prior state and its configuration
 // from the archive at path. done releases the archive; it is never nil,
 // and is to be called once the graph is drawn.
-func graphFromArchive(path string) (in graphInputs, done func(), diags hcl.Diagnostics) {
-	r, p, diags := readArchive(path)
+func graphFromArchive(m *Meta, wd, path string) (in graphInputs, done func(), diags hcl.Diagnostics) {
+	r, p, diags := readArchiveIn(m, wd, path)
 	if diags.HasErrors() {
 		return in, func() {}, diags
 	}
@@ -229,7 +233,15 @@ func graphFromWorkingDir(m *Meta, wd, stateFlag string) (in graphInputs, diags h
 	if ds.HasErrors() {
 		return in, ds
 	}
-	mgr, release, ds := openBackendState(m.ctx(), settings, false, 0, "graph")
+	vals, ds := CollectVariables(in.config, wd, nil, m.Env)
+	if ds.HasErrors() {
+		return in, ds
+	}
+	enc, ds := loadEncryption(m, in.config, vals)
+	if ds.HasErrors() {
+		return in, ds
+	}
+	mgr, release, ds := openBackendStateWith(m.ctx(), settings, false, 0, "graph", codecFor(enc))
 	if ds.HasErrors() {
 		return in, ds
 	}
@@ -269,7 +281,7 @@ func Diff(m *Meta, chdir string, args []string) int {
 	u := &ui{out: m.Stdout, errw: m.Stderr, col: render.Colorizer{Enabled: !*noColor && m.StdoutTTY}}
 	var ps [2]*plans.Plan
 	for i := range ps {
-		r, p, diags := readArchive(resolve(wd, fs.Arg(i)))
+		r, p, diags := readArchiveIn(m, wd, resolve(wd, fs.Arg(i)))
 		if diags.HasErrors() {
 			u.diags(diags, Sources{})
 			return ExitError

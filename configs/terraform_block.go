@@ -62,6 +62,7 @@ var terraformBlockSchema = &hcl.BodySchema{
 		{Type: "backend", LabelNames: []string{"type"}},
 		{Type: "cloud"},
 		{Type: "provider_meta", LabelNames: []string{"provider"}},
+		{Type: "encryption"},
 	},
 }
 
@@ -92,6 +93,8 @@ func decodeTerraformBlock(block *hcl.Block, f *file) hcl.Diagnostics {
 			if be != nil {
 				f.backends = append(f.backends, be)
 			}
+		case "encryption":
+			f.encryptions = append(f.encryptions, &EncryptionBlock{Body: b.Body, DeclRange: b.DefRange})
 		default:
 			diags = append(diags, unsupportedHere(b.DefRange, b.Type+" blocks"))
 		}

@@ -155,6 +155,7 @@ func (ic *instanceCtx) storeNew(nv cty.Value, cfgMarks []cty.PathValueMarks, pri
 	obj := &states.ResourceInstanceObject{Value: marked, Private: priv, Status: status,
 		Dependencies: ic.n.stateDeps, CreateBeforeDestroy: ic.n.cbd}
 	_ = ic.writeObject(addrs.NotDeposed, obj)
+	ic.keepStateProvider()
 	ic.ws.changed(ic.w.addr)
 	ic.publish(marked)
 	return marked

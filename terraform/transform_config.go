@@ -109,6 +109,9 @@ func (t resourceTransformer) Transform(g *Graph) error {
 			rc := set[key]
 			n := &nodeResource{cfg: c, rc: rc, typ: rc.Type, addr: rc.Addr().InModule(c.Path),
 				provider: resolveProvider(c, rc.ProviderConfigAddr(), rc.Provider)}
+			if rc.ProviderConfigRef == nil || rc.ProviderConfigRef.KeyExpr == nil {
+				n.passedKey = resolvePassedKey(c, rc.ProviderConfigAddr(), rc.Provider)
+			}
 			t.in.attachSchema(n, rc.Provider, rc.Mode)
 			if m := rc.Managed; m != nil && n.schema != nil {
 				n.ignore = ignorePaths(n.schema.Block, m.IgnoreChanges, m.IgnoreAllChanges)
@@ -147,11 +150,11 @@ func (b *buildInput) attachSchema(n *nodeResource, p addrs.Provider, mode addrs.
 	n.schema, n.spec, n.ty, n.sensitive = d.schema, d.spec, d.ty, d.sensitive
 }
 
-// hasSensitive reports whether any attribute of b, however nested, is
-// sensitive.
+// hasSensitive reports whether any attribute of b, however nested (in
+// blocks or nested attributes), is sensitive.
 func hasSensitive(b *configschema.Block) bool {
 	for _, a := range b.Attributes {
-		if a.Sensitive {
+		if a.Sensitive || (a.NestedType != nil && hasSensitive(&configschema.Block{Attributes: a.NestedType.Attributes})) {
 			return true
 		}
 	}
