@@ -407,7 +407,7 @@ func openBackendStateWith(ctx context.Context, s *backendSettings, lock bool, ti
 			o.close()
 			if err != nil {
 				return hcl.Diagnostics{tfdiags.Errorf("Error releasing the state lock",
-					"%s\n\nThe lock on %s may need to be removed with plan force-unlock %s.", err, o.mgr.Describe(), id)}
+					"%s\n\nThe lock on %s may need to be removed with plan force-unlock -force %s.", err, o.mgr.Describe(), id)}
 			}
 			return nil
 		}
@@ -423,11 +423,7 @@ func openBackendStateWith(ctx context.Context, s *backendSettings, lock bool, ti
 	if j, ok := o.mgr.(journaledState); ok {
 		// A backend that keeps apply's journal folds and reports it as the
 		// local one does.
-		if ds := recoverJournal(j, o.mgr.Describe(), lock); ds.HasErrors() {
-			return nil, nothing, append(ds, release()...)
-		} else if len(ds) > 0 {
-			return o.mgr, release, ds
-		}
+		return o.mgr, release, recoverJournal(j, o.mgr.Describe(), lock)
 	}
 	return o.mgr, release, nil
 }

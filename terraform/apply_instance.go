@@ -79,6 +79,12 @@ func (ic *instanceCtx) apply(ctx context.Context) hcl.Diagnostics {
 	}
 	marked := ic.storeNew(nv, cfgMarks, ar.Private, states.ObjectReady)
 	if ch.Action != plans.Update {
+		if ic.hasProvisioners(false) {
+			// Recorded, but still being created until its provisioners
+			// finished: a crash now leaves it named as in flight. A failed
+			// record only loses that name (the persister reports it).
+			_ = ws.beginOp(addr, addrs.NotDeposed, ch.Action)
+		}
 		d := ic.provision(ctx, marked, false)
 		diags = append(diags, d...) // on_failure = continue leaves warnings
 		if d.HasErrors() {

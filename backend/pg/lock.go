@@ -38,7 +38,7 @@ func (e *LockError) Error() string {
 		fmt.Fprintf(&b, "\nThe lock is held by %s.\n", e.Holder)
 	}
 	if errors.Is(e.Err, statemgr.ErrStaleLock) && e.Info != nil && e.Info.ID != "" {
-		fmt.Fprintf(&b, "\nNo process holds this lock any more. If no other operation is using the state, remove the lock with:\n  plan force-unlock %s\n", e.Info.ID)
+		fmt.Fprintf(&b, "\nNo process holds this lock any more. If no other operation is using the state, remove the lock with:\n  plan force-unlock -force %s\n", e.Info.ID)
 		if e.Workspace != "" && e.Workspace != "default" {
 			fmt.Fprintf(&b, "(with workspace %q selected, or TF_WORKSPACE=%s)\n", e.Workspace, e.Workspace)
 		}

@@ -300,7 +300,7 @@ func TestStaleLockAndForceUnlock(t *testing.T) {
 	// The server releases the dead session's advisory lock as soon as it
 	// notices the session is gone; until then the holder looks alive.
 	_, err = m.LockWithTimeout(context.Background(), nil, 10*time.Second)
-	if !errors.Is(err, statemgr.ErrStaleLock) || !strings.Contains(err.Error(), "plan force-unlock "+id) {
+	if !errors.Is(err, statemgr.ErrStaleLock) || !strings.Contains(err.Error(), "plan force-unlock -force "+id) {
 		t.Fatalf("lock after the holder died: %v; want a stale lock naming force-unlock %s", err, id)
 	}
 	pid := m.conn.PgConn().PID()

@@ -331,7 +331,7 @@ func TestPgTwoAppliesAtOnce(t *testing.T) {
 	contains(t, wout.String(), "waiting plan", "No changes.")
 }
 
-var lockIDRe = regexp.MustCompile(`plan force-unlock ([0-9a-f-]{36})`)
+var lockIDRe = regexp.MustCompile(`plan force-unlock -force ([0-9a-f-]{36})`)
 
 // TestPgKilledApply: kill -9 during an apply leaves a readable state with
 // what was done, and a lock that plan reports as stale and force-unlock
