@@ -167,8 +167,10 @@ func (in *installer) remote(key string, call *configs.ModuleCall) (configs.Manif
 	}
 	src, subdir := splitSubdir(call.SourceAddr)
 	rec := configs.ManifestRecord{Key: key, Source: call.SourceAddr}
-	var gitURL, ref string
+	var gitURL, ref, archiveURL string
 	switch {
+	case isArchive(src):
+		archiveURL = strings.TrimPrefix(src, "https::")
 	case strings.HasPrefix(src, "git::"):
 		gitURL, ref = splitRef(strings.TrimPrefix(src, "git::"))
 	case strings.HasPrefix(src, "github.com/"):
@@ -185,13 +187,17 @@ func (in *installer) remote(key string, call *configs.ModuleCall) (configs.Manif
 		}
 		rec.Version = v
 		inner, innerSub := splitSubdir(get)
-		if !strings.HasPrefix(inner, "git::") {
-			return fail("the registry's download location %q is not a git:: address; plankit installs registry modules from git only", get)
+		switch {
+		case isArchive(inner):
+			archiveURL = strings.TrimPrefix(inner, "https::")
+		case strings.HasPrefix(inner, "git::"):
+			gitURL, ref = splitRef(strings.TrimPrefix(inner, "git::"))
+		default:
+			return fail("the registry's download location %q is neither a git:: address nor an https:// .zip/.tar.gz archive", get)
 		}
-		gitURL, ref = splitRef(strings.TrimPrefix(inner, "git::"))
 		subdir = path.Join(innerSub, subdir)
 	default:
-		return fail("plankit installs local paths, git:: addresses, github.com/ shorthands and registry modules; this source is none of them. Use one of these, or install it with terraform init")
+		return fail("plankit installs local paths, git:: addresses, github.com/ shorthands, https:// .zip/.tar.gz archives and registry modules; this source is none of them. Use one of these, or install it with terraform init")
 	}
 	if rec.Version == "" {
 		in.opts.Progress(fmt.Sprintf("Downloading %s for %s...", call.SourceAddr, key))
@@ -206,10 +212,14 @@ func (in *installer) remote(key string, call *configs.ModuleCall) (configs.Manif
 	}
 	defer os.RemoveAll(tmp)
 	clone := filepath.Join(tmp, "m")
-	if msg, err := in.git("", "clone", "--quiet", "--", gitURL, clone); err != nil {
+	if archiveURL != "" {
+		if err := in.fetchArchive(archiveURL, tmp, clone); err != nil {
+			return fail("%s", err)
+		}
+	} else if msg, err := in.git("", "clone", "--quiet", "--", gitURL, clone); err != nil {
 		return fail("git clone %s failed: %s", gitURL, msg)
 	}
-	if ref != "" {
+	if ref != "" && archiveURL == "" {
 		if msg, err := in.git(clone, "-c", "advice.detachedHead=false", "checkout", "--quiet", ref, "--"); err != nil {
 			return fail("the ref %q does not exist in %s: %s", ref, gitURL, msg)
 		}
