@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/plankit/plankit/configs"
+	"github.com/plankit/plankit/providers/install/registrytest"
 )
 
 type entry struct {
@@ -81,6 +82,18 @@ func TestInstallArchiveModules(t *testing.T) {
 		w.Write(b)
 	}))
 	defer srv.Close()
+	// A registry whose download location is a relative archive URL.
+	reg := registrytest.New(t)
+	reg.Modules = map[string]map[string]string{"acme/m/aws": {"1.0.0": "/archives/m.tar.gz"}}
+	reg.Files = map[string][]byte{"/archives/m.tar.gz": makeTarGz(t, good)}
+	regRoot := t.TempDir()
+	os.WriteFile(filepath.Join(regRoot, "main.tf"), []byte("module \"m\" {\n  source = \""+reg.Host()+"/acme/m/aws//mod\"\n}\n"), 0o644)
+	if diags := InstallModules(context.Background(), regRoot, Options{HTTPClient: reg.Client()}); diags.HasErrors() {
+		t.Fatalf("relative X-Terraform-Get: %v", diags)
+	}
+	if _, err := os.Stat(filepath.Join(regRoot, ".terraform/modules/m/mod/main.tf")); err != nil {
+		t.Error(err)
+	}
 	for _, name := range []string{"good.zip", "good.tar.gz"} {
 		t.Run(name, func(t *testing.T) {
 			root := t.TempDir()

@@ -387,6 +387,14 @@ func (in *installer) registry(host, modPath string, c version.Constraints) (stri
 	if resp.StatusCode/100 != 2 || get == "" {
 		return "", "", fmt.Errorf("%s returned %s without an X-Terraform-Get header", dl, resp.Status)
 	}
+	if !strings.Contains(get, "::") && !strings.Contains(get, "://") {
+		// A location relative to the download URL, as the protocol allows.
+		ref, err := dl.Parse(get)
+		if err != nil {
+			return "", "", fmt.Errorf("%s returned an invalid X-Terraform-Get %q", dl, get)
+		}
+		get = ref.String()
+	}
 	return best.String(), get, nil
 }
 

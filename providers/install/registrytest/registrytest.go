@@ -52,6 +52,8 @@ type Server struct {
 	// Modules maps "NAMESPACE/NAME/PROVIDER" to version -> the
 	// X-Terraform-Get location of the module registry protocol.
 	Modules map[string]map[string]string
+	// Files are served as is at their paths (module archives).
+	Files map[string][]byte
 	// Requests counts requests by path.
 	Requests map[string]int
 }
@@ -192,6 +194,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	writeJSON := func(v any) {
 		w.Header().Set("Content-Type", "application/json")
 		json.NewEncoder(w).Encode(v)
+	}
+	if b, ok := s.Files[path]; ok {
+		w.Write(b)
+		return
 	}
 	if path == "/.well-known/terraform.json" {
 		writeJSON(map[string]string{"providers.v1": "/v1/providers/", "modules.v1": "/v1/modules/"})
