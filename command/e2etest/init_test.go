@@ -3,6 +3,7 @@ package e2etest
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -65,15 +66,18 @@ func TestInitPlanApplyFromRegistry(t *testing.T) {
 	srv, env := registryEnv(t)
 	host := srv.Host()
 	dir, objects := t.TempDir(), t.TempDir()
-	writeFile(t, filepath.Join(dir, "main.tf"), fmt.Sprintf(registryConfig, host, host))
+	repo := gitModule(t)
+	writeFile(t, filepath.Join(dir, "main.tf"), fmt.Sprintf(registryConfig, host, host)+
+		"module \"meta\" {\n  source = \"git::file://"+repo+"//meta?ref=v1.0.0\"\n}\noutput \"meta\" { value = module.meta.greeting }\n")
 
 	r := run(t, dir, "plan", env, "-no-color", "-var", "objects="+objects, "-out=x.tfplan")
 	must(t, r, 1, "plan before init")
-	contains(t, r.stderr, "plan before init", "run plan init")
+	contains(t, r.stderr, "plan before init", "Module not installed", "Run plan init")
 
 	r = run(t, dir, "plan", env, "init", "-lockfile=readonly", "-no-color")
 	must(t, r, 1, "init -lockfile=readonly without a lock file")
 	contains(t, r.stderr, "readonly init", "Provider dependency changes detected")
+	contains(t, r.stdout, "readonly init", "Initializing modules...\nDownloading git::file://"+repo+"//meta?ref=v1.0.0 for meta...\n- meta in .terraform/modules/meta/meta")
 	if _, err := os.Stat(filepath.Join(dir, ".terraform.lock.hcl")); err == nil {
 		t.Error("init -lockfile=readonly wrote the lock file")
 	}
@@ -82,6 +86,7 @@ func TestInitPlanApplyFromRegistry(t *testing.T) {
 	must(t, r, 0, "init")
 	keyID := srv.Key.PrimaryKey.KeyIdString()
 	contains(t, r.stdout, "init output",
+		"Initializing modules...\n- meta in .terraform/modules/meta/meta", // downloaded by the readonly init already
 		"Initializing provider plugins...",
 		"- Finding "+host+"/plankit/fwtest versions matching \"~> 1.0\"...",
 		"- Installing "+host+"/plankit/fwtest v1.0.0...",
@@ -136,7 +141,8 @@ func TestInitPlanApplyFromRegistry(t *testing.T) {
 	must(t, r, 0, "apply -install")
 	contains(t, r.stdout, "apply -install",
 		"- Installed "+host+"/plankit/fwtest v1.0.0 (self-signed, key ID "+keyID+")",
-		"Apply complete! Resources: 2 added, 0 changed, 0 destroyed.")
+		"Apply complete! Resources: 2 added, 0 changed, 0 destroyed.",
+		`meta = "hello from git"`)
 	noProviderProcesses(t, env)
 }
 
@@ -181,4 +187,23 @@ func TestPlanInstallAndFailures(t *testing.T) {
 	r = run(t, dir, "plan", env, "init", "-no-color", "-upgrade")
 	must(t, r, 1, "init -upgrade: no 1.x left")
 	contains(t, r.stderr, "no versions left", "no available releases match")
+}
+
+// gitModule is a local git repository (system git) tagged v1.0.0 whose
+// meta directory is a module with one output.
+func gitModule(t *testing.T) string {
+	repo := t.TempDir()
+	if err := os.Mkdir(filepath.Join(repo, "meta"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(repo, "meta", "main.tf"), "output \"greeting\" { value = \"hello from git\" }\n")
+	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"add", "-A"}, {"commit", "-q", "-m", "meta"}, {"tag", "v1.0.0"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = repo
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.invalid", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.invalid", "GIT_CONFIG_GLOBAL=/dev/null")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	return repo
 }
