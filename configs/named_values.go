@@ -8,6 +8,8 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
+
+	"github.com/plankit/plankit/tfdiags"
 )
 
 // Variable is an input variable block.
@@ -203,22 +205,9 @@ func safeApplyDefaults(d *typeexpr.Defaults, val cty.Value) (out cty.Value) {
 
 func convertErrString(err error) string {
 	if pe, ok := err.(cty.PathError); ok && len(pe.Path) > 0 {
-		return fmt.Sprintf("%s: %s", formatPath(pe.Path), pe.Error())
+		return fmt.Sprintf("attribute %s: %s", tfdiags.FormatPath(pe.Path), pe.Error())
 	}
 	return err.Error()
-}
-
-func formatPath(p cty.Path) string {
-	s := ""
-	for _, step := range p {
-		switch st := step.(type) {
-		case cty.GetAttrStep:
-			s += "." + st.Name
-		case cty.IndexStep:
-			s += "[" + st.Key.GoString() + "]"
-		}
-	}
-	return "attribute " + s
 }
 
 // decodeTypeConstraint reads a type constraint with optional attribute
