@@ -53,7 +53,7 @@ func (ws *walkState) scope(mod moduleInst, cfg *configs.Config, rep *repetition,
 	pool, _ := ws.scopes.LoadOrStore(cfg.Module.SourceDir, &sync.Pool{})
 	s, _ := pool.(*sync.Pool).Get().(*lang.Scope)
 	if s == nil {
-		s = &lang.Scope{BaseDir: cfg.Module.SourceDir, WorkingDir: ws.c.workingDir, PureOnly: ws.op != opApply, PlanClock: ws.clock, Files: ws.files,
+		s = &lang.Scope{BaseDir: cfg.Module.SourceDir, WorkingDir: ws.c.workingDir, PureOnly: !ws.traits.impure, PlanClock: ws.clock, Files: ws.files,
 			ProviderFunctions: ws.providerFunctions(cfg)}
 	}
 	s.Data, s.SelfAddr = d, self
@@ -168,7 +168,7 @@ func (d *evalData) GetModule(addr addrs.ModuleCall, rng hcl.Range) (cty.Value, h
 			fmt.Sprintf("No module call named %q is declared in %s.", addr.Name, moduleDisplay(d.cfg.Path)))
 	}
 	insts, ok := d.ws.exp.children(d.mod.key, addr.Name)
-	if !ok || d.ws.op == opValidate {
+	if !ok || d.ws.traits.unknowns {
 		return cty.DynamicVal, nil
 	}
 	obj := func(mi moduleInst) cty.Value {

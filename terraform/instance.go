@@ -1,7 +1,6 @@
 package terraform
 
 import (
-	"context"
 	"fmt"
 	"maps"
 	"slices"
@@ -25,71 +24,77 @@ type instanceCtx struct {
 	w  instanceWork
 }
 
-// managed refreshes and plans one managed resource instance, according to
-// the walk's operation. The refresh happens here, right before planning,
-// as modern Terraform does: the refreshed object goes to the walk's
-// working state (the plan's PriorState) and any difference to the drift
-// list.
-func (ic *instanceCtx) managed(ctx context.Context) hcl.Diagnostics {
-	ws, w := ic.ws, ic.w
-	switch ws.op {
-	case opValidate:
-		return ic.validateManaged()
-	case opApply:
-		return ic.apply(ctx)
-	}
-	cur, deposed := ws.currentObject(w.addr)
-	prior, diags := ic.prior(cur, addrs.NotDeposed)
+// managed refreshes and plans one managed resource instance according
+// to the plan's mode. The refresh happens here, right before planning, as
+// modern Terraform does: the refreshed object goes to the walk's working
+// state (the plan's PriorState) and any difference to the drift list.
+func (pi *planInstance) managed() hcl.Diagnostics {
+	cur, deposed := pi.ws.currentObject(pi.w.addr)
+	prior, diags := pi.prior(cur, addrs.NotDeposed)
 	for _, k := range sortedDeposed(deposed) {
-		diags = append(diags, ic.deposed(k, deposed[k])...)
+		diags = append(diags, pi.deposed(k, deposed[k])...)
 	}
 	if diags.HasErrors() {
 		return diags
 	}
-	switch {
-	case ws.op == opRefreshOnly:
-		if !w.gone {
-			ws.values.set(w.addr, prior)
-		}
-		return diags
-	case ws.op == opPlanDestroy:
-		if !w.gone {
-			ws.values.set(w.addr, prior)
-		}
-		if prior.IsNull() {
-			return diags
-		}
-		if d := ic.preventDestroy(plans.Delete); d != nil {
-			return append(diags, d)
-		}
-		if d := skipDestroyDiag(w.addr, cur); d != nil {
-			return append(diags, d)
-		}
-		return append(diags, ic.planDelete(prior, addrs.NotDeposed, plans.ReasonNone)...)
-	case w.gone:
-		if prior.IsNull() {
-			return diags
-		}
-		if d := skipDestroyDiag(w.addr, cur); d != nil {
-			return append(diags, d)
-		}
-		return append(diags, ic.planDelete(prior, addrs.NotDeposed, w.orphan)...)
+	return append(diags, pi.pw.forCurrent(pi, cur, prior)...)
+}
+
+// keepRefreshed is refresh-only mode's step: the refreshed object is
+// the instance's value; nothing is planned.
+func (pi *planInstance) keepRefreshed(_ *states.ResourceInstanceObjectSrc, prior cty.Value) hcl.Diagnostics {
+	if !pi.w.gone {
+		pi.ws.values.set(pi.w.addr, prior)
 	}
-	return append(diags, ic.plan(cur, prior)...)
+	return nil
+}
+
+// planDestroy is destroy mode's step: the object, if any, is planned for
+// deletion.
+func (pi *planInstance) planDestroy(cur *states.ResourceInstanceObjectSrc, prior cty.Value) hcl.Diagnostics {
+	if !pi.w.gone {
+		pi.ws.values.set(pi.w.addr, prior)
+	}
+	if prior.IsNull() {
+		return nil
+	}
+	if d := pi.preventDestroy(plans.Delete); d != nil {
+		return hcl.Diagnostics{d}
+	}
+	if d := skipDestroyDiag(pi.w.addr, cur); d != nil {
+		return hcl.Diagnostics{d}
+	}
+	return pi.planDelete(prior, addrs.NotDeposed, plans.ReasonNone)
+}
+
+// planConfigured is normal mode's step: an instance the configuration
+// still has is planned from it; one it no longer has is planned for
+// deletion.
+func (pi *planInstance) planConfigured(cur *states.ResourceInstanceObjectSrc, prior cty.Value) hcl.Diagnostics {
+	if !pi.w.gone {
+		return pi.plan(cur, prior)
+	}
+	if prior.IsNull() {
+		return nil
+	}
+	if d := skipDestroyDiag(pi.w.addr, cur); d != nil {
+		return hcl.Diagnostics{d}
+	}
+	return pi.planDelete(prior, addrs.NotDeposed, pi.w.orphan)
 }
 
 // prior decodes a stored object through the provider (UpgradeResourceState)
 // and, unless refresh is skipped, refreshes it (ReadResource). The result
 // carries sensitive marks; null when there is no object (or it is gone).
-func (ic *instanceCtx) prior(src *states.ResourceInstanceObjectSrc, dk addrs.DeposedKey) (cty.Value, hcl.Diagnostics) {
+func (pi *planInstance) prior(src *states.ResourceInstanceObjectSrc, dk addrs.DeposedKey) (cty.Value, hcl.Diagnostics) {
 	if src == nil {
-		return cty.NullVal(ic.n.ty), nil
+		return cty.NullVal(pi.n.ty), nil
 	}
-	v, diags := ic.priorNoRefresh(src)
-	if diags.HasErrors() || ic.ws.skipRefr {
+	v, diags := pi.priorNoRefresh(src)
+	if diags.HasErrors() || pi.pw.opts.SkipRefresh {
 		return v, diags
 	}
-	nv, d := ic.refresh(v, src, dk)
+	nv, d := pi.refresh(v, src, dk)
 	return nv, append(diags, d...)
 }
 
@@ -107,13 +112,13 @@ func (ic *instanceCtx) priorNoRefresh(src *states.ResourceInstanceObjectSrc) (ct
 
 // refresh reads the object from the real world, writes the result to the
 // working state and records drift.
-func (ic *instanceCtx) refresh(prior cty.Value, src *states.ResourceInstanceObjectSrc, dk addrs.DeposedKey) (cty.Value, hcl.Diagnostics) {
-	ws, n, addr := ic.ws, ic.n, ic.w.addr
+func (pi *planInstance) refresh(prior cty.Value, src *states.ResourceInstanceObjectSrc, dk addrs.DeposedKey) (cty.Value, hcl.Diagnostics) {
+	ws, n, addr := pi.ws, pi.n, pi.w.addr
 	priorU, _ := prior.UnmarkDeep()
 	ws.hook(func(h Hook) (HookAction, error) { return h.PreRefresh(addr, dk, priorU) })
-	resp := ic.p.ReadResource(providers.ReadResourceRequest{TypeName: n.typ, PriorState: priorU, Private: src.Private})
+	resp := pi.p.ReadResource(providers.ReadResourceRequest{TypeName: n.typ, PriorState: priorU, Private: src.Private})
 	if resp.Diagnostics.HasErrors() {
-		return prior, ic.subjectDiags(resp.Diagnostics)
+		return prior, pi.subjectDiags(resp.Diagnostics)
 	}
 	nv := resp.NewState
 	if nv == cty.NilVal {
@@ -127,19 +132,19 @@ func (ic *instanceCtx) refresh(prior cty.Value, src *states.ResourceInstanceObje
 	if nv.RawEquals(priorU) && string(resp.Private) == string(src.Private) {
 		return prior, resp.Diagnostics
 	}
-	marked := ic.markSchema(marks.MarkSensitivePaths(nv, src.AttrSensitivePaths))
-	ic.recordDrift(priorU, nv, prior, marked, dk)
+	marked := pi.markSchema(marks.MarkSensitivePaths(nv, src.AttrSensitivePaths))
+	pi.recordDrift(priorU, nv, prior, marked, dk)
 	if nv.IsNull() {
-		ic.setState(dk, nil)
+		pi.setState(dk, nil)
 		return marked, resp.Diagnostics
 	}
 	obj := &states.ResourceInstanceObject{Value: marked, Private: resp.Private, Status: src.Status,
 		Dependencies: src.Dependencies, CreateBeforeDestroy: src.CreateBeforeDestroy}
-	return marked, append(resp.Diagnostics, ic.writeObject(dk, obj)...)
+	return marked, append(resp.Diagnostics, pi.writeObject(dk, obj)...)
 }
 
 // recordDrift adds a drift entry (update, or delete when the object is gone).
-func (ic *instanceCtx) recordDrift(before, after, beforeMarked, afterMarked cty.Value, dk addrs.DeposedKey) {
+func (pi *planInstance) recordDrift(before, after, beforeMarked, afterMarked cty.Value, dk addrs.DeposedKey) {
 	if before.RawEquals(after) {
 		return
 	}
@@ -149,8 +154,8 @@ func (ic *instanceCtx) recordDrift(before, after, beforeMarked, afterMarked cty.
 	}
 	_, bp := marks.SensitivePaths(beforeMarked)
 	_, ap := marks.SensitivePaths(afterMarked)
-	ic.ws.drift.add(&plans.ResourceInstanceChange{
-		Addr: ic.w.addr, PrevRunAddr: ic.w.addr, DeposedKey: dk, ProviderAddr: ic.n.provider,
+	pi.pw.drift.add(&plans.ResourceInstanceChange{
+		Addr: pi.w.addr, PrevRunAddr: pi.w.addr, DeposedKey: dk, ProviderAddr: pi.n.provider,
 		Change: plans.Change{Action: action, Before: before, After: after, BeforeSensitivePaths: bp, AfterSensitivePaths: ap},
 	})
 }
@@ -175,27 +180,27 @@ func (ic *instanceCtx) setState(dk addrs.DeposedKey, src *states.ResourceInstanc
 
 // deposed refreshes a deposed object and, unless refresh-only, plans its
 // deletion.
-func (ic *instanceCtx) deposed(dk addrs.DeposedKey, src *states.ResourceInstanceObjectSrc) hcl.Diagnostics {
-	v, diags := ic.prior(src, dk)
-	if diags.HasErrors() || v.IsNull() || ic.ws.op == opRefreshOnly {
+func (pi *planInstance) deposed(dk addrs.DeposedKey, src *states.ResourceInstanceObjectSrc) hcl.Diagnostics {
+	v, diags := pi.prior(src, dk)
+	if diags.HasErrors() || v.IsNull() || pi.pw.opts.Mode == plans.RefreshOnlyMode {
 		return diags
 	}
-	return append(diags, ic.planDelete(v, dk, plans.ReasonNone)...)
+	return append(diags, pi.planDelete(v, dk, plans.ReasonNone)...)
 }
 
 // planDelete records the deletion of an existing object.
-func (ic *instanceCtx) planDelete(prior cty.Value, dk addrs.DeposedKey, reason plans.ResourceInstanceChangeActionReason) hcl.Diagnostics {
-	ws, addr := ic.ws, ic.w.addr
+func (pi *planInstance) planDelete(prior cty.Value, dk addrs.DeposedKey, reason plans.ResourceInstanceChangeActionReason) hcl.Diagnostics {
+	ws, addr := pi.ws, pi.w.addr
 	priorU, bp := marks.SensitivePaths(prior)
-	after := cty.NullVal(ic.n.ty)
+	after := cty.NullVal(pi.n.ty)
 	ws.hook(func(h Hook) (HookAction, error) { return h.PreDiff(addr, dk, priorU, after) })
-	ws.changes.add(&plans.ResourceInstanceChange{
-		Addr: addr, PrevRunAddr: addr, DeposedKey: dk, ProviderAddr: ic.n.provider,
+	pi.pw.changes.add(&plans.ResourceInstanceChange{
+		Addr: addr, PrevRunAddr: addr, DeposedKey: dk, ProviderAddr: pi.n.provider,
 		Change:              plans.Change{Action: plans.Delete, Before: priorU, After: after, BeforeSensitivePaths: bp},
 		ActionReason:        reason,
-		CreateBeforeDestroy: ic.n.cbd,
+		CreateBeforeDestroy: pi.n.cbd,
 	})
-	ic.n.pending.Store(true)
+	pi.n.pending.Store(true)
 	ws.hook(func(h Hook) (HookAction, error) { return h.PostDiff(addr, dk, plans.Delete, priorU, after) })
 	return nil
 }

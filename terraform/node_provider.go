@@ -61,7 +61,7 @@ func (n *nodeProvider) Execute(ctx context.Context, ws *walkState) hcl.Diagnosti
 	u, _ := val.UnmarkDeep()
 	vr := p.ValidateProviderConfig(providers.ValidateProviderConfigRequest{Config: u})
 	diags = append(diags, n.subject(vr.Diagnostics)...)
-	if diags.HasErrors() || ws.op == opValidate {
+	if diags.HasErrors() || ws.traits.unknowns {
 		return diags
 	}
 	cr := p.ConfigureProvider(providers.ConfigureProviderRequest{TerraformVersion: coreVersion, Config: u})

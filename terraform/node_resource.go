@@ -137,7 +137,7 @@ func (n *nodeResource) Execute(ctx context.Context, ws *walkState) hcl.Diagnosti
 		})
 	}
 	var diags hcl.Diagnostics
-	if ws.op != opApply {
+	if ws.traits.checkDestroyRefs {
 		diags = destroyProvisionerDiags(n.rc)
 	}
 	var work workList
@@ -146,13 +146,13 @@ func (n *nodeResource) Execute(ctx context.Context, ws *walkState) hcl.Diagnosti
 		expanded[mi.key] = true
 		diags = append(diags, n.expand(ws, mi, &work)...)
 	}
-	if ws.op != opValidate && ws.op != opApply {
+	if ws.traits.orphans {
 		work.addItems(n.orphanedModuleInstances(ws, expanded))
 	}
 	if diags.HasErrors() {
 		return diags
 	}
-	n.validateOnce = (ws.op == opPlan || ws.op == opPlanDestroy || ws.op == opRefreshOnly) && work.len() > 1 && n.sameConfigForAll()
+	n.validateOnce = ws.traits.validateOnce && work.len() > 1 && n.sameConfigForAll()
 	return append(diags, runInstances(ctx, ws, work, func(w instanceWork) hcl.Diagnostics {
 		return n.executeInstance(ctx, ws, w, p, pdiags)
 	})...)
@@ -164,7 +164,7 @@ func (n *nodeResource) Execute(ctx context.Context, ws *walkState) hcl.Diagnosti
 // memory per instance beyond the expansion's keys.
 func (n *nodeResource) expand(ws *walkState, mi moduleInst, work *workList) hcl.Diagnostics {
 	scope := ws.scope(mi, n.cfg, nil, nil)
-	x, diags := evalExpansion(scope, n.rc.Count, n.rc.ForEach, ws.op == opValidate)
+	x, diags := evalExpansion(scope, n.rc.Count, n.rc.ForEach, ws.traits.unknowns)
 	ws.putScope(scope)
 	if !diags.HasErrors() {
 		diags = append(diags, ws.checkExpansion(x, n.rc.Count, n.rc.ForEach, n.addr.Resource.String())...)
@@ -189,7 +189,7 @@ func (n *nodeResource) expand(ws *walkState, mi moduleInst, work *workList) hcl.
 		}
 		work.addItems(items)
 	}
-	if ws.op == opValidate || ws.op == opApply {
+	if !ws.traits.orphans {
 		return diags
 	}
 	if rs := ws.prevState.Resource(abs); rs != nil {
@@ -289,9 +289,9 @@ func (n *nodeResource) executeInstance(ctx context.Context, ws *walkState, w ins
 	}
 	ic := &instanceCtx{ws: ws, n: n, p: p, w: w}
 	if n.addr.Resource.Mode == addrs.DataResourceMode {
-		return ic.data(ctx)
+		return ws.op.dataInstance(ctx, ic)
 	}
-	return ic.managed(ctx)
+	return ws.op.managedInstance(ctx, ic)
 }
 
 // sortedKeys returns the instance keys of a state resource in address order.

@@ -1,8 +1,6 @@
 package terraform
 
 import (
-	"context"
-
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
@@ -17,41 +15,37 @@ import (
 
 // data reads one data source instance during the plan when its
 // configuration is wholly known and nothing it depends on has a pending
-// change (depsPending); otherwise it plans a read at apply
-// (in normal mode) with the reason. The value read goes to the working
-// state, as Terraform keeps data sources in the prior state.
-func (ic *instanceCtx) data(ctx context.Context) hcl.Diagnostics {
-	ws, n, addr := ic.ws, ic.n, ic.w.addr
-	if ic.w.gone {
-		if ws.op != opValidate {
-			ws.state.SetResourceInstanceCurrent(addr, nil, n.provider)
-		}
+// change (depsPending); otherwise it plans a read at apply (in normal
+// mode) with the reason. The value read goes to the working state, as
+// Terraform keeps data sources in the prior state.
+func (pi *planInstance) data() hcl.Diagnostics {
+	ws, n, addr := pi.ws, pi.n, pi.w.addr
+	if pi.w.gone {
+		ws.state.SetResourceInstanceCurrent(addr, nil, n.provider)
 		return nil
 	}
-	if ws.op == opApply {
-		return ic.applyData()
-	}
-	cfg, cfgMarks, diags := ic.evalConfig()
-	if diags.HasErrors() || ws.op == opValidate {
+	cfg, cfgMarks, diags := pi.evalConfig()
+	if diags.HasErrors() {
 		ws.values.set(addr, cty.UnknownVal(n.ty))
 		return diags
 	}
+	normal := pi.pw.opts.Mode == plans.NormalMode
 	reason := plans.ReasonNone
 	switch {
 	case !cfg.IsWhollyKnown():
 		reason = plans.ReasonReadBecauseConfigUnknown
-	case ws.op == opPlan && n.depsPending():
+	case normal && n.depsPending():
 		reason = plans.ReasonReadBecauseDependencyPending
 	}
 	if reason != plans.ReasonNone {
 		planned := objchange.ProposedNew(n.schema.Block, cty.NullVal(n.ty), cfg)
-		plannedM := ic.markSchema(planned.MarkWithPaths(cfgMarks))
+		plannedM := pi.markSchema(planned.MarkWithPaths(cfgMarks))
 		ws.values.set(addr, plannedM)
-		if ws.op != opPlan {
+		if !normal {
 			return diags
 		}
 		_, ap := marks.SensitivePaths(plannedM)
-		ws.changes.add(&plans.ResourceInstanceChange{
+		pi.pw.changes.add(&plans.ResourceInstanceChange{
 			Addr: addr, PrevRunAddr: addr, ProviderAddr: n.provider,
 			Change:       plans.Change{Action: plans.Read, Before: cty.NullVal(n.ty), After: planned, AfterSensitivePaths: ap},
 			ActionReason: reason,
@@ -59,7 +53,7 @@ func (ic *instanceCtx) data(ctx context.Context) hcl.Diagnostics {
 		n.pending.Store(true)
 		return diags
 	}
-	return append(diags, ic.readData(cfg, cfgMarks)...)
+	return append(diags, pi.readData(cfg, cfgMarks)...)
 }
 
 // readData calls ReadDataSource and stores the result. Like Terraform, it

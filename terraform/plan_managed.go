@@ -19,9 +19,9 @@ import (
 // plan it: ProposedNew, then PlanResourceChange, then the action and its
 // reason. A replacement is planned again from a null prior so the planned
 // object is the new one.
-func (ic *instanceCtx) plan(cur *states.ResourceInstanceObjectSrc, prior cty.Value) hcl.Diagnostics {
-	ws, n, addr := ic.ws, ic.n, ic.w.addr
-	cfg, cfgMarks, diags := ic.evalConfig()
+func (pi *planInstance) plan(cur *states.ResourceInstanceObjectSrc, prior cty.Value) hcl.Diagnostics {
+	ws, n, addr := pi.ws, pi.n, pi.w.addr
+	cfg, cfgMarks, diags := pi.evalConfig()
 	if diags.HasErrors() {
 		return diags
 	}
@@ -31,30 +31,30 @@ func (ic *instanceCtx) plan(cur *states.ResourceInstanceObjectSrc, prior cty.Val
 		priv = cur.Private
 	}
 	if !priorU.IsNull() {
-		cfg = ic.ignoreChanges(priorU, cfg)
+		cfg = pi.ignoreChanges(priorU, cfg)
 	}
-	resp, d := ic.planChange(priorU, cfg, priv)
+	resp, d := pi.planChange(priorU, cfg, priv)
 	diags = append(diags, d...)
 	if diags.HasErrors() {
 		return diags
 	}
-	action, reason := ic.decide(cur, priorU, resp)
+	action, reason := pi.decide(cur, priorU, resp)
 	planned, private := resp.PlannedState, resp.PlannedPrivate
 	if action.IsReplace() {
-		resp2, d := ic.planChange(cty.NullVal(n.ty), cfg, nil)
+		resp2, d := pi.planChange(cty.NullVal(n.ty), cfg, nil)
 		diags = append(diags, d...)
 		if d.HasErrors() {
 			return diags
 		}
 		planned, private = resp2.PlannedState, resp2.PlannedPrivate
 	}
-	if d := ic.preventDestroy(action); d != nil {
+	if d := pi.preventDestroy(action); d != nil {
 		return append(diags, d)
 	}
-	plannedM := ic.markSchema(planned.MarkWithPaths(cfgMarks))
+	plannedM := pi.markSchema(planned.MarkWithPaths(cfgMarks))
 	_, ap := marks.SensitivePaths(plannedM)
 	_, bp := marks.SensitivePaths(prior)
-	ws.changes.add(&plans.ResourceInstanceChange{
+	pi.pw.changes.add(&plans.ResourceInstanceChange{
 		Addr: addr, PrevRunAddr: addr, ProviderAddr: n.provider,
 		Change: plans.Change{Action: action, Before: priorU, After: planned,
 			BeforeSensitivePaths: bp, AfterSensitivePaths: ap},
@@ -108,9 +108,9 @@ func (ic *instanceCtx) planChange(prior, cfg cty.Value, priv []byte) (providers.
 }
 
 // decide returns the action and reason for a planned change.
-func (ic *instanceCtx) decide(cur *states.ResourceInstanceObjectSrc, prior cty.Value, resp providers.PlanResourceChangeResponse) (plans.Action, plans.ResourceInstanceChangeActionReason) {
+func (pi *planInstance) decide(cur *states.ResourceInstanceObjectSrc, prior cty.Value, resp providers.PlanResourceChangeResponse) (plans.Action, plans.ResourceInstanceChangeActionReason) {
 	replace := plans.DeleteThenCreate
-	if ic.n.cbd {
+	if pi.n.cbd {
 		replace = plans.CreateThenDelete
 	}
 	switch {
@@ -118,9 +118,9 @@ func (ic *instanceCtx) decide(cur *states.ResourceInstanceObjectSrc, prior cty.V
 		return plans.Create, plans.ReasonNone
 	case cur != nil && cur.Status == states.ObjectTainted:
 		return replace, plans.ReasonReplaceBecauseTainted
-	case len(ic.ws.replace) > 0 && ic.ws.replace[ic.w.addr.String()]: // no address formatting per instance without -replace
+	case len(pi.pw.replace) > 0 && pi.pw.replace[pi.w.addr.String()]: // no address formatting per instance without -replace
 		return replace, plans.ReasonReplaceByRequest
-	case ic.triggered():
+	case pi.triggered():
 		return replace, plans.ReasonReplaceByTriggers
 	case changedAt(prior, resp.PlannedState, resp.RequiresReplace):
 		return replace, plans.ReasonReplaceBecauseCannotUpdate
@@ -169,8 +169,8 @@ func changedAt(before, after cty.Value, paths []cty.Path) bool {
 
 // preventDestroy returns the error for a plan that would destroy a
 // resource with lifecycle.prevent_destroy, nil otherwise.
-func (ic *instanceCtx) preventDestroy(action plans.Action) *hcl.Diagnostic {
-	rc := ic.n.rc
+func (pi *planInstance) preventDestroy(action plans.Action) *hcl.Diagnostic {
+	rc := pi.n.rc
 	if rc == nil || rc.Managed == nil || !rc.Managed.PreventDestroy || (action != plans.Delete && !action.IsReplace()) {
 		return nil
 	}
@@ -178,15 +178,7 @@ func (ic *instanceCtx) preventDestroy(action plans.Action) *hcl.Diagnostic {
 		Severity: hcl.DiagError,
 		Summary:  "Instance cannot be destroyed",
 		Detail: fmt.Sprintf("Resource %s has lifecycle.prevent_destroy set, but the plan calls for this resource to be destroyed. To avoid this error and continue with the plan, either disable lifecycle.prevent_destroy or reduce the scope of the plan using the -target flag.",
-			ic.w.addr),
+			pi.w.addr),
 		Subject: rc.DeclRange.Ptr(),
 	}
-}
-
-// validateManaged evaluates the configuration (count/each unknown) and
-// asks the provider to validate it.
-func (ic *instanceCtx) validateManaged() hcl.Diagnostics {
-	_, _, diags := ic.evalConfig()
-	ic.ws.values.set(ic.w.addr, cty.UnknownVal(ic.n.ty))
-	return diags
 }

@@ -33,24 +33,24 @@ type StateWriter interface {
 }
 
 // changed tells the state writer, if any, that addr's objects changed.
-func (ws *walkState) changed(addr addrs.AbsResourceInstance) {
-	if ws.writer != nil {
-		ws.writer.Changed(addr)
+func (aw *applyWalk) changed(addr addrs.AbsResourceInstance) {
+	if aw.writer != nil {
+		aw.writer.Changed(addr)
 	}
 }
 
 // beginOp tells the state writer that an operation on addr is starting.
-func (ws *walkState) beginOp(addr addrs.AbsResourceInstance, dk addrs.DeposedKey, action plans.Action) error {
-	if ws.writer == nil {
+func (aw *applyWalk) beginOp(addr addrs.AbsResourceInstance, dk addrs.DeposedKey, action plans.Action) error {
+	if aw.writer == nil {
 		return nil
 	}
-	return ws.writer.Begin(addr, dk, action)
+	return aw.writer.Begin(addr, dk, action)
 }
 
 // endOp tells the state writer that the operation on addr is over.
-func (ws *walkState) endOp(addr addrs.AbsResourceInstance) {
-	if ws.writer != nil {
-		ws.writer.End(addr)
+func (aw *applyWalk) endOp(addr addrs.AbsResourceInstance) {
+	if aw.writer != nil {
+		aw.writer.End(addr)
 	}
 }
 

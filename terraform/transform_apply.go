@@ -58,7 +58,7 @@ func (t destroyTransformer) Transform(g *Graph) error {
 			t.in.attachSchema(res, rc.ProviderAddr.Provider, ca.Resource.Mode)
 			shared[key] = res
 		}
-		g.Add(&nodeDestroy{change: rc, res: res})
+		g.Add(&nodeDestroy{change: rc, res: res, apply: t.in.apply})
 	}
 	return nil
 }

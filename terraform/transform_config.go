@@ -22,9 +22,9 @@ type buildInput struct {
 	state   *states.State // nil when there is none (validate)
 	targets []addrs.Targetable
 
-	// outputsKept, set by targetsTransformer, are the root outputs a
-	// targeted graph kept; nil when the graph is not targeted (all kept).
-	outputsKept map[string]bool
+	// apply is the apply walk the destroy nodes work for (apply graphs
+	// that are walked; nil otherwise).
+	apply *applyWalk
 
 	// configUses is the set of providers the configuration uses, filled
 	// by orphanResourceTransformer when it first needs it.
