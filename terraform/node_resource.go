@@ -26,6 +26,7 @@ type nodeResource struct {
 	rc       *configs.Resource // nil for a resource only the state has
 	typ      string
 	addr     addrs.ConfigResource
+	name     string // Name(): the address, "ADDR (destroy)" in a destroy plan
 	provider addrs.AbsProviderConfig
 	schema   *providers.Schema // nil when the provider lacks the type
 	spec     hcldec.Spec
@@ -62,9 +63,6 @@ type nodeResource struct {
 	// refers to this resource; the apply walk keeps the instances' values
 	// for expressions only then (instanceCtx.publish).
 	referenced bool
-	// planDestroy marks a managed resource's node in a destroy plan,
-	// named "ADDR (destroy)" (destroyPlanNamesTransformer).
-	planDestroy bool
 }
 
 var (
@@ -73,11 +71,15 @@ var (
 	_ referenceable = (*nodeResource)(nil)
 )
 
-func (n *nodeResource) Name() string {
-	if n.planDestroy {
-		return n.addr.String() + " (destroy)"
+func (n *nodeResource) Name() string { return n.name }
+
+// resourceNodeName is the name of the node of resource addr: its address,
+// and for a managed resource in a destroy plan "ADDR (destroy)".
+func resourceNodeName(addr addrs.ConfigResource, destroying bool) string {
+	if destroying && addr.Resource.Mode == addrs.ManagedResourceMode {
+		return addr.String() + " (destroy)"
 	}
-	return n.addr.String()
+	return addr.String()
 }
 
 func (n *nodeResource) referenceKeys() []refKey {

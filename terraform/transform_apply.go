@@ -6,28 +6,6 @@ import (
 	"github.com/plankit/plankit/states"
 )
 
-// applyBuilder is the graph of an apply: the configuration's nodes (the
-// resource nodes apply the creates, updates and reads of their
-// instances), one destroy node per deletion (orphans, destroy mode, the
-// destroy half of replacements, deposed objects), providers, references,
-// the plan's targets, then destroy ordering.
-func applyBuilder(in *buildInput, plan *plans.Plan) graphBuilder {
-	return graphBuilder{name: "apply", steps: []Transformer{
-		rootVariableTransformer{in},
-		localTransformer{in},
-		resourceTransformer{in, addrs.ManagedResourceMode},
-		resourceTransformer{in, addrs.DataResourceMode},
-		outputTransformer{in},
-		moduleCallTransformer{in},
-		destroyTransformer{in, plan},
-		providerTransformer{in},
-		referenceTransformer{},
-		targetsTransformer{in, targetApply},
-		destroyEdgeTransformer{in},
-		rootTransformer{},
-	}}
-}
-
 // destroyTransformer adds a destroy node per planned deletion. When the
 // resource block is still in the configuration (the one the plan was made
 // from), the node carries it, for its destroy-time provisioners; one
@@ -49,7 +27,7 @@ func (t destroyTransformer) Transform(g *Graph) error {
 		res := shared[key]
 		if res == nil {
 			ca := rc.Addr.ConfigResource()
-			res = &nodeResource{typ: ca.Resource.Type, addr: ca, provider: rc.ProviderAddr}
+			res = &nodeResource{typ: ca.Resource.Type, addr: ca, name: ca.String(), provider: rc.ProviderAddr}
 			if c := t.in.config.Descendant(ca.Module); c != nil {
 				if b := c.Module.ResourceByAddr(ca.Resource); b != nil && b.Managed != nil {
 					res.cfg, res.rc = c, b
@@ -75,10 +53,9 @@ func (n *destroyJoin) Name() string { return n.addr + " (destroys done)" }
 // create-before-destroy's deposed object, after its dependents are
 // updated); a delete-then-create replacement destroys before it creates, a
 // create-before-destroy one creates first. Dependencies come from the
-// configuration's references and from the dependencies the state records.
-// It also records on each resource node the resources it depends on, which
-// the state stores with each object. O(V+E) for graphs whose non-resource
-// nodes have bounded fan-out.
+// configuration's references (each resource node's stateDeps, see
+// stateDepsTransformer) and from the dependencies the state records.
+// O(V+E).
 type destroyEdgeTransformer struct{ in *buildInput }
 
 func (t destroyEdgeTransformer) Transform(g *Graph) error {
@@ -112,11 +89,9 @@ func (t destroyEdgeTransformer) Transform(g *Graph) error {
 			addDep(k, by)
 		}
 	}
-	deps := newResourceDepsIndex(g)
 	for _, n := range resNodes {
-		n.stateDeps = deps.of(n)
 		if len(destroys) == 0 {
-			continue
+			break
 		}
 		by := n.addr.String()
 		for _, d := range n.stateDeps {
@@ -167,6 +142,23 @@ func (t destroyEdgeTransformer) Transform(g *Graph) error {
 					g.Connect(d, rn)
 				}
 			}
+		}
+	}
+	return nil
+}
+
+// stateDepsTransformer records on each resource node the resources it
+// depends on (stateDeps), which the apply stores with each object it
+// writes and destroy ordering follows. It runs before any destroy edge
+// exists: the dependencies are the configuration's. O(V+E) for graphs
+// whose non-resource nodes have bounded fan-out.
+type stateDepsTransformer struct{}
+
+func (stateDepsTransformer) Transform(g *Graph) error {
+	deps := newResourceDepsIndex(g)
+	for _, n := range g.Vertices() {
+		if n, ok := n.(*nodeResource); ok {
+			n.stateDeps = deps.of(n)
 		}
 	}
 	return nil

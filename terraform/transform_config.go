@@ -97,6 +97,10 @@ func (t outputTransformer) Transform(g *Graph) error {
 type resourceTransformer struct {
 	in   *buildInput
 	mode addrs.ResourceMode
+	// destroying names the managed resource nodes "ADDR (destroy)", as
+	// Terraform's plan-destroy graph does, so the graph and cycle errors
+	// say what the nodes plan.
+	destroying bool
 }
 
 func (t resourceTransformer) Transform(g *Graph) error {
@@ -107,7 +111,8 @@ func (t resourceTransformer) Transform(g *Graph) error {
 		}
 		for _, key := range sortedNames(set) {
 			rc := set[key]
-			n := &nodeResource{cfg: c, rc: rc, typ: rc.Type, addr: rc.Addr().InModule(c.Path),
+			addr := rc.Addr().InModule(c.Path)
+			n := &nodeResource{cfg: c, rc: rc, typ: rc.Type, addr: addr, name: resourceNodeName(addr, t.destroying),
 				provider: resolveProvider(c, rc.ProviderConfigAddr(), rc.Provider)}
 			t.in.attachSchema(n, rc.Provider, rc.Mode)
 			if m := rc.Managed; m != nil && n.schema != nil {
@@ -167,7 +172,10 @@ func hasSensitive(b *configschema.Block) bool {
 // block is gone from the configuration (or whose module is gone); it plans
 // the deletion of every instance. Count and for_each shrinkage is found by
 // the resource's own node at walk time.
-type orphanResourceTransformer struct{ in *buildInput }
+type orphanResourceTransformer struct {
+	in         *buildInput
+	destroying bool // as resourceTransformer's
+}
 
 func (t orphanResourceTransformer) Transform(g *Graph) error {
 	st := t.in.state
@@ -188,7 +196,7 @@ func (t orphanResourceTransformer) Transform(g *Graph) error {
 				continue
 			}
 			seen[ca.String()] = true
-			n := &nodeResource{cfg: c, typ: ca.Resource.Type, addr: ca, provider: t.orphanProvider(rs.ProviderConfig)}
+			n := &nodeResource{cfg: c, typ: ca.Resource.Type, addr: ca, name: resourceNodeName(ca, t.destroying), provider: t.orphanProvider(rs.ProviderConfig)}
 			t.in.attachSchema(n, n.provider.Provider, ca.Resource.Mode)
 			g.Add(n)
 		}
