@@ -262,14 +262,14 @@ func (ic *instanceCtx) secret(cfgMarks []cty.PathValueMarks) func(cty.Path) bool
 	for _, pm := range cfgMarks {
 		marked = append(marked, pm.Path)
 	}
-	return secretPaths(ic.n.schema.Block, marked)
+	return secretPaths(ic.res.schema.Block, marked)
 }
 
 func (ic *instanceCtx) declRange() *hcl.Range {
-	if ic.n.rc == nil {
+	if ic.res.rc == nil {
 		return nil
 	}
-	return ic.n.rc.DeclRange.Ptr()
+	return ic.res.rc.DeclRange.Ptr()
 }
 
 // applyData reads a data source planned as "read at apply", or publishes

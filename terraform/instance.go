@@ -19,9 +19,12 @@ import (
 // instanceCtx is the processing of one resource instance in a walk.
 type instanceCtx struct {
 	ws *walkState
-	n  *nodeResource
-	p  providers.Interface
-	w  instanceWork
+	// n is the resource node the instance belongs to (nil for a destroy
+	// node's object); res is its block (a destroy node's when n is nil).
+	n   *nodeResource
+	res *resourceBlock
+	p   providers.Interface
+	w   instanceWork
 }
 
 // managed refreshes and plans one managed resource instance according
@@ -102,10 +105,10 @@ func (pi *planInstance) prior(src *states.ResourceInstanceObjectSrc, dk addrs.De
 // refreshing it.
 func (ic *instanceCtx) priorNoRefresh(src *states.ResourceInstanceObjectSrc) (cty.Value, hcl.Diagnostics) {
 	resp := ic.p.UpgradeResourceState(providers.UpgradeResourceStateRequest{
-		TypeName: ic.n.typ, Version: int64(src.SchemaVersion), RawStateJSON: src.AttrsJSON,
+		TypeName: ic.res.typ, Version: int64(src.SchemaVersion), RawStateJSON: src.AttrsJSON,
 	})
 	if resp.Diagnostics.HasErrors() {
-		return cty.NullVal(ic.n.ty), ic.subjectDiags(resp.Diagnostics)
+		return cty.NullVal(ic.res.ty), ic.subjectDiags(resp.Diagnostics)
 	}
 	return ic.markSchema(marks.MarkSensitivePaths(resp.UpgradedState, src.AttrSensitivePaths)), resp.Diagnostics
 }
@@ -162,7 +165,7 @@ func (pi *planInstance) recordDrift(before, after, beforeMarked, afterMarked cty
 
 // writeObject encodes obj and stores it in the working state.
 func (ic *instanceCtx) writeObject(dk addrs.DeposedKey, obj *states.ResourceInstanceObject) hcl.Diagnostics {
-	src, err := obj.Encode(ic.n.ty, uint64(ic.n.schema.Version))
+	src, err := obj.Encode(ic.res.ty, uint64(ic.res.schema.Version))
 	if err != nil {
 		return tfdiags.FromError(fmt.Sprintf("Failed to encode %s for the state", ic.w.addr), err)
 	}
@@ -172,10 +175,10 @@ func (ic *instanceCtx) writeObject(dk addrs.DeposedKey, obj *states.ResourceInst
 
 func (ic *instanceCtx) setState(dk addrs.DeposedKey, src *states.ResourceInstanceObjectSrc) {
 	if dk == addrs.NotDeposed {
-		ic.ws.state.SetResourceInstanceCurrent(ic.w.addr, src, ic.n.provider)
+		ic.ws.state.SetResourceInstanceCurrent(ic.w.addr, src, ic.res.provider)
 		return
 	}
-	ic.ws.state.SetResourceInstanceDeposed(ic.w.addr, dk, src, ic.n.provider)
+	ic.ws.state.SetResourceInstanceDeposed(ic.w.addr, dk, src, ic.res.provider)
 }
 
 // deposed refreshes a deposed object and, unless refresh-only, plans its
@@ -207,11 +210,11 @@ func (pi *planInstance) planDelete(prior cty.Value, dk addrs.DeposedKey, reason 
 
 // markSchema marks the schema's sensitive attributes in v.
 func (ic *instanceCtx) markSchema(v cty.Value) cty.Value {
-	if !ic.n.sensitive || v.IsNull() || !v.IsKnown() {
+	if !ic.res.sensitive || v.IsNull() || !v.IsKnown() {
 		return v
 	}
 	u, pvm := v.UnmarkDeepWithPaths()
-	return marks.MarkSensitivePaths(u.MarkWithPaths(pvm), ic.n.schema.Block.SensitivePaths(u))
+	return marks.MarkSensitivePaths(u.MarkWithPaths(pvm), ic.res.schema.Block.SensitivePaths(u))
 }
 
 // subjectDiags gives provider diagnostics without a source range the
@@ -220,14 +223,14 @@ func (ic *instanceCtx) subjectDiags(diags hcl.Diagnostics) hcl.Diagnostics {
 	out := make(hcl.Diagnostics, len(diags))
 	for i, d := range diags {
 		c := *d
-		if c.Subject == nil && ic.n.rc != nil {
+		if c.Subject == nil && ic.res.rc != nil {
 			// A diagnostic about an argument points at it, as in
 			// Terraform ("on main.tf line 12, in resource ...").
 			if p := tfdiags.AttributePath(d); len(p) > 0 {
-				c.Subject = rangeForPath(ic.n.rc.Config, p)
+				c.Subject = rangeForPath(ic.res.rc.Config, p)
 			}
 			if c.Subject == nil {
-				c.Subject = ic.n.rc.DeclRange.Ptr()
+				c.Subject = ic.res.rc.DeclRange.Ptr()
 			}
 		}
 		if c.Detail == "" {

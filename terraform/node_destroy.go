@@ -18,8 +18,8 @@ import (
 // create-before-destroy), or an already deposed object.
 type nodeDestroy struct {
 	change *plans.ResourceInstanceChange
-	res    *nodeResource // schema and provider of the object's resource type
-	apply  *applyWalk    // the apply it is part of
+	res    *resourceBlock // the object's resource: schema, provider, block
+	apply  *applyWalk     // the apply it is part of
 }
 
 var _ executable = (*nodeDestroy)(nil)
@@ -58,7 +58,7 @@ func (n *nodeDestroy) Execute(ctx context.Context, ws *walkState) hcl.Diagnostic
 	if diags.HasErrors() {
 		return diags
 	}
-	ic := &applyInstance{&instanceCtx{ws: ws, n: n.res, p: p, w: instanceWork{addr: addr, mod: moduleInstOf(addr.Module), rep: repetitionOf(addr.Resource.Key)}}, n.apply}
+	ic := &applyInstance{&instanceCtx{ws: ws, res: n.res, p: p, w: instanceWork{addr: addr, mod: moduleInstOf(addr.Module), rep: repetitionOf(addr.Resource.Key)}}, n.apply}
 	prior, diags := ic.priorNoRefresh(src)
 	if diags.HasErrors() {
 		return diags

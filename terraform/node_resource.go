@@ -22,17 +22,8 @@ import (
 // expansion no longer includes (shrunk count, removed for_each key, module
 // instance gone).
 type nodeResource struct {
-	cfg      *configs.Config
-	rc       *configs.Resource // nil for a resource only the state has
-	typ      string
-	addr     addrs.ConfigResource
-	name     string // Name(): the address, "ADDR (destroy)" in a destroy plan
-	provider addrs.AbsProviderConfig
-	schema   *providers.Schema // nil when the provider lacks the type
-	spec     hcldec.Spec
-	ty       cty.Type
-	// sensitive is set when the schema has sensitive attributes.
-	sensitive bool
+	resourceBlock
+	name string // Name(): the address, "ADDR (destroy)" in a destroy plan
 	// ignore are the lifecycle.ignore_changes paths.
 	ignore []cty.Path
 	// cbd is the effective create_before_destroy (own or from a dependent).
@@ -63,6 +54,24 @@ type nodeResource struct {
 	// refers to this resource; the apply walk keeps the instances' values
 	// for expressions only then (instanceCtx.publish).
 	referenced bool
+}
+
+// resourceBlock is what every node working on a resource's objects knows
+// of the resource: its address and configuration block, the provider
+// configuration that manages it and what its schema gives (decoder spec,
+// type). A resource node embeds one; the destroy nodes of a resource
+// share one.
+type resourceBlock struct {
+	cfg      *configs.Config   // the module's configuration (nil: module gone)
+	rc       *configs.Resource // nil for a resource only the state has
+	typ      string
+	addr     addrs.ConfigResource
+	provider addrs.AbsProviderConfig
+	schema   *providers.Schema // nil when the provider lacks the type
+	spec     hcldec.Spec
+	ty       cty.Type
+	// sensitive is set when the schema has sensitive attributes.
+	sensitive bool
 }
 
 var (
@@ -262,7 +271,7 @@ func (n *nodeResource) targeted(inst addrs.AbsResourceInstance) bool {
 	return false
 }
 
-func (n *nodeResource) missingSchemaDiag() *hcl.Diagnostic {
+func (n *resourceBlock) missingSchemaDiag() *hcl.Diagnostic {
 	what := "resource type"
 	if n.addr.Resource.Mode == addrs.DataResourceMode {
 		what = "data source"
@@ -289,7 +298,7 @@ func (n *nodeResource) executeInstance(ctx context.Context, ws *walkState, w ins
 	if pdiags.HasErrors() {
 		return pdiags
 	}
-	ic := &instanceCtx{ws: ws, n: n, p: p, w: w}
+	ic := &instanceCtx{ws: ws, n: n, res: &n.resourceBlock, p: p, w: w}
 	if n.addr.Resource.Mode == addrs.DataResourceMode {
 		return ws.op.dataInstance(ctx, ic)
 	}

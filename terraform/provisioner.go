@@ -26,7 +26,7 @@ import (
 // and is an error, unless its on_failure is continue (a warning, and the
 // next one runs). Other provisioner types are reported as unsupported.
 func (ai *applyInstance) provision(ctx context.Context, self cty.Value, destroy bool) hcl.Diagnostics {
-	rc := ai.n.rc
+	rc := ai.res.rc
 	if rc == nil || rc.Managed == nil {
 		return nil
 	}
@@ -65,7 +65,7 @@ func (ai *applyInstance) localExec(ctx context.Context, pv *configs.Provisioner,
 	if pv.Type != "local-exec" {
 		return fmt.Errorf("provisioner type %q is not supported by plankit; only local-exec is", pv.Type)
 	}
-	scope := ai.ws.selfScope(ai.w.mod, ai.n.cfg, &ai.w.rep, ai.w.addr.Resource.Resource, self)
+	scope := ai.ws.selfScope(ai.w.mod, ai.res.cfg, &ai.w.rep, ai.w.addr.Resource.Resource, self)
 	attrs, diags := pv.Config.JustAttributes()
 	vals := map[string]cty.Value{}
 	for name, a := range attrs {

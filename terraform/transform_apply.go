@@ -2,6 +2,7 @@ package terraform
 
 import (
 	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/configs"
 	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/states"
 )
@@ -9,14 +10,14 @@ import (
 // destroyTransformer adds a destroy node per planned deletion. When the
 // resource block is still in the configuration (the one the plan was made
 // from), the node carries it, for its destroy-time provisioners; one
-// shared nodeResource per resource block. O(changes).
+// shared resourceBlock per resource. O(changes).
 type destroyTransformer struct {
 	in   *buildInput
 	plan *plans.Plan
 }
 
 func (t destroyTransformer) Transform(g *Graph) error {
-	shared := map[string]*nodeResource{}
+	shared := map[string]*resourceBlock{}
 	for _, rc := range t.plan.Changes.Resources {
 		switch rc.Action {
 		case plans.Delete, plans.DeleteThenCreate, plans.CreateThenDelete:
@@ -27,13 +28,15 @@ func (t destroyTransformer) Transform(g *Graph) error {
 		res := shared[key]
 		if res == nil {
 			ca := rc.Addr.ConfigResource()
-			res = &nodeResource{typ: ca.Resource.Type, addr: ca, name: ca.String(), provider: rc.ProviderAddr}
+			var cfg *configs.Config
+			var block *configs.Resource
 			if c := t.in.config.Descendant(ca.Module); c != nil {
 				if b := c.Module.ResourceByAddr(ca.Resource); b != nil && b.Managed != nil {
-					res.cfg, res.rc = c, b
+					cfg, block = c, b
 				}
 			}
-			t.in.attachSchema(res, rc.ProviderAddr.Provider, ca.Resource.Mode)
+			rb := t.in.resourceBlock(cfg, block, ca, rc.ProviderAddr)
+			res = &rb
 			shared[key] = res
 		}
 		g.Add(&nodeDestroy{change: rc, res: res, apply: t.in.apply})

@@ -112,9 +112,8 @@ func (t resourceTransformer) Transform(g *Graph) error {
 		for _, key := range sortedNames(set) {
 			rc := set[key]
 			addr := rc.Addr().InModule(c.Path)
-			n := &nodeResource{cfg: c, rc: rc, typ: rc.Type, addr: addr, name: resourceNodeName(addr, t.destroying),
-				provider: resolveProvider(c, rc.ProviderConfigAddr(), rc.Provider)}
-			t.in.attachSchema(n, rc.Provider, rc.Mode)
+			n := &nodeResource{name: resourceNodeName(addr, t.destroying), resourceBlock: t.in.resourceBlock(c, rc, addr,
+				resolveProvider(c, rc.ProviderConfigAddr(), rc.Provider))}
 			if m := rc.Managed; m != nil && n.schema != nil {
 				n.ignore = ignorePaths(n.schema.Block, m.IgnoreChanges, m.IgnoreAllChanges)
 				n.cbd = m.CreateBeforeDestroy
@@ -125,15 +124,24 @@ func (t resourceTransformer) Transform(g *Graph) error {
 	return nil
 }
 
+// resourceBlock returns the block of resource addr, configured by rc in
+// module c (either may be nil), managed by provider configuration pc,
+// with the schema-derived fields set when the provider has the type.
+func (b *buildInput) resourceBlock(c *configs.Config, rc *configs.Resource, addr addrs.ConfigResource, pc addrs.AbsProviderConfig) resourceBlock {
+	n := resourceBlock{cfg: c, rc: rc, typ: addr.Resource.Type, addr: addr, provider: pc}
+	b.attachSchema(&n)
+	return n
+}
+
 // attachSchema sets the schema-derived fields of n.
-func (b *buildInput) attachSchema(n *nodeResource, p addrs.Provider, mode addrs.ResourceMode) {
-	ps := b.schemas[p]
+func (b *buildInput) attachSchema(n *resourceBlock) {
+	ps := b.schemas[n.provider.Provider]
 	if ps == nil {
 		return
 	}
 	var s providers.Schema
 	var ok bool
-	if mode == addrs.DataResourceMode {
+	if n.addr.Resource.Mode == addrs.DataResourceMode {
 		s, ok = ps.DataSources[n.typ]
 	} else {
 		s, ok = ps.ResourceTypes[n.typ]
@@ -196,8 +204,7 @@ func (t orphanResourceTransformer) Transform(g *Graph) error {
 				continue
 			}
 			seen[ca.String()] = true
-			n := &nodeResource{cfg: c, typ: ca.Resource.Type, addr: ca, name: resourceNodeName(ca, t.destroying), provider: t.orphanProvider(rs.ProviderConfig)}
-			t.in.attachSchema(n, n.provider.Provider, ca.Resource.Mode)
+			n := &nodeResource{name: resourceNodeName(ca, t.destroying), resourceBlock: t.in.resourceBlock(c, nil, ca, t.orphanProvider(rs.ProviderConfig))}
 			g.Add(n)
 		}
 	}
