@@ -1,11 +1,3 @@
-// Package terraform is plankit's core: Context.Validate, Context.Plan and
-// Context.Apply. Each operation builds a graph from a declared list of
-// transformers (builders.go), then walks it in parallel with dag.Walk. The
-// graph has one node per configuration object (variable, local, output,
-// module call, resource block, provider configuration); resource and module
-// nodes expand their count/for_each at walk time. Evaluation resolves each
-// reference in O(1) from named-value and resource-value stores, so a plan
-// costs O(V+E) in the size of the configuration.
 package terraform
 
 import (

@@ -10,9 +10,7 @@ import (
 	"github.com/plankit/plankit/lang/marks"
 	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/providers"
-	"github.com/plankit/plankit/providers/objchange"
 	"github.com/plankit/plankit/states"
-	"github.com/plankit/plankit/tfdiags"
 )
 
 // plan evaluates the instance's configuration and asks the provider to
@@ -69,44 +67,6 @@ func (pi *planInstance) plan(cur *states.ResourceInstanceObjectSrc, prior cty.Va
 	return diags
 }
 
-// evalConfig evaluates the resource body for this instance and returns it
-// unmarked, with the marks it carried.
-func (ic *instanceCtx) evalConfig() (cty.Value, []cty.PathValueMarks, hcl.Diagnostics) {
-	n, w := ic.n, ic.w
-	scope := ic.ws.scope(w.mod, n.cfg, &w.rep, nil)
-	val, diags := n.evalBody(scope)
-	ic.ws.putScope(scope)
-	if diags.HasErrors() {
-		return cty.NilVal, nil, diags
-	}
-	u, pvm := val.UnmarkDeepWithPaths()
-	return u, pvm, append(diags, ic.validateConfig(u)...)
-}
-
-// planChange calls PlanResourceChange with the proposed new state and
-// checks that the answer has the schema's type.
-func (ic *instanceCtx) planChange(prior, cfg cty.Value, priv []byte) (providers.PlanResourceChangeResponse, hcl.Diagnostics) {
-	n, addr := ic.n, ic.w.addr
-	proposed := objchange.ProposedNew(n.schema.Block, prior, cfg)
-	ic.ws.hook(func(h Hook) (HookAction, error) { return h.PreDiff(addr, addrs.NotDeposed, prior, proposed) })
-	resp := ic.p.PlanResourceChange(providers.PlanResourceChangeRequest{
-		TypeName: n.typ, PriorState: prior, ProposedNewState: proposed, Config: cfg, PriorPrivate: priv,
-	})
-	diags := ic.subjectDiags(resp.Diagnostics)
-	if diags.HasErrors() {
-		return resp, diags
-	}
-	if resp.PlannedState == cty.NilVal || resp.PlannedState.IsNull() {
-		return resp, append(diags, tfdiags.Errorf("Provider produced invalid plan",
-			"Provider %s planned a null object for %s, which is not being destroyed. This is a bug in the provider.", n.provider.Provider.ForDisplay(), addr))
-	}
-	if errs := resp.PlannedState.Type().TestConformance(n.ty); len(errs) > 0 {
-		return resp, append(diags, tfdiags.Errorf("Provider produced invalid plan",
-			"Provider %s planned a value of the wrong type for %s: %s. This is a bug in the provider.", n.provider.Provider.ForDisplay(), addr, errs[0]))
-	}
-	return resp, diags
-}
-
 // decide returns the action and reason for a planned change.
 func (pi *planInstance) decide(cur *states.ResourceInstanceObjectSrc, prior cty.Value, resp providers.PlanResourceChangeResponse) (plans.Action, plans.ResourceInstanceChangeActionReason) {
 	replace := plans.DeleteThenCreate
@@ -131,8 +91,6 @@ func (pi *planInstance) decide(cur *states.ResourceInstanceObjectSrc, prior cty.
 	return plans.Update, plans.ReasonNone
 }
 
-// changedAt reports whether any of paths differs (or is unknown) between
-// before and after.
 // requiredReplace keeps the paths of resp.RequiresReplace whose values
 // actually change, as Terraform does: providers on the legacy SDK list
 // every force-new attribute in every plan, creates included, and only the
@@ -148,23 +106,6 @@ func requiredReplace(prior cty.Value, resp providers.PlanResourceChangeResponse)
 		}
 	}
 	return out
-}
-
-func changedAt(before, after cty.Value, paths []cty.Path) bool {
-	for _, p := range paths {
-		b, err1 := p.Apply(before)
-		a, err2 := p.Apply(after)
-		if err1 != nil || err2 != nil {
-			if (err1 == nil) != (err2 == nil) {
-				return true
-			}
-			continue
-		}
-		if eq := b.Equals(a); !eq.IsKnown() || eq.False() {
-			return true
-		}
-	}
-	return false
 }
 
 // preventDestroy returns the error for a plan that would destroy a
