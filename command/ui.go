@@ -317,14 +317,27 @@ func usageError(m *Meta, msg string) int {
 	return ExitError
 }
 
-// recoverPanic turns a panic into a bug-report message and exit code 1,
-// so no Go stack trace reaches a user who gave bad input; the trace is
-// printed after the message for the bug report.
+// recoverPanic turns a panic in a command into a bug-report message and
+// exit code 1 (RecoverPanic).
 func recoverPanic(m *Meta, code *int) {
 	if r := recover(); r != nil {
-		log := filepath.Join(os.TempDir(), fmt.Sprintf("plankit-crash-%d.log", os.Getpid()))
-		_ = os.WriteFile(log, []byte(fmt.Sprintf("panic: %v\n\n%s", r, debug.Stack())), 0o600)
-		fmt.Fprintf(m.Stderr, "\nplankit crashed! This is always a bug in plankit, not in your configuration.\n\nPlease report it with the steps that led to it and the crash log written to\n%s\n\npanic: %v\n", log, r)
-		*code = ExitError
+		reportPanic(m.Stderr, r, code)
 	}
+}
+
+// RecoverPanic is plankit's one panic handler, deferred by the binaries
+// around everything they run: a panic becomes a bug-report message on
+// stderr and exit code 1, so no Go stack trace reaches a user who gave
+// bad input; the trace goes to a crash log the message names.
+func RecoverPanic(stderr io.Writer, code *int) {
+	if r := recover(); r != nil {
+		reportPanic(stderr, r, code)
+	}
+}
+
+func reportPanic(stderr io.Writer, r any, code *int) {
+	log := filepath.Join(os.TempDir(), fmt.Sprintf("plankit-crash-%d.log", os.Getpid()))
+	_ = os.WriteFile(log, []byte(fmt.Sprintf("panic: %v\n\n%s", r, debug.Stack())), 0o600)
+	fmt.Fprintf(stderr, "\nplankit crashed! This is always a bug in plankit, not in your configuration.\n\nPlease report it with the steps that led to it and the crash log written to\n%s\n\npanic: %v\n", log, r)
+	*code = ExitError
 }

@@ -2,6 +2,8 @@ package configs
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/ext/typeexpr"
@@ -245,7 +247,7 @@ func decodeCheckRule(block *hcl.Block) (*CheckRule, hcl.Diagnostics) {
 func decodeLocalsBlock(block *hcl.Block) ([]*Local, hcl.Diagnostics) {
 	attrs, diags := block.Body.JustAttributes()
 	var out []*Local
-	for _, name := range sortedKeys(attrs) {
+	for _, name := range slices.Sorted(maps.Keys(attrs)) {
 		attr := attrs[name]
 		if ds := checkName(name, "local value name", attr.NameRange); ds.HasErrors() {
 			diags = append(diags, ds...)

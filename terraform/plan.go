@@ -2,6 +2,8 @@ package terraform
 
 import (
 	"context"
+	"maps"
+	"slices"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -136,7 +138,7 @@ func (ws *walkState) outputChanges(mode plans.Mode, kept map[string]bool) []*pla
 		}
 	}
 	var out []*plans.OutputChange
-	for _, name := range sortedNames(names) {
+	for _, name := range slices.Sorted(maps.Keys(names)) {
 		before := cty.NullVal(cty.DynamicPseudoType)
 		bSens := false
 		if pv := prev[name]; pv != nil {
@@ -225,7 +227,7 @@ func (ws *walkState) touchedSchemas(p *plans.Plan) map[addrs.Provider]*providers
 // the environment (as Terraform does).
 func checkRootVariables(config *configs.Config, vals InputValues) hcl.Diagnostics {
 	var diags hcl.Diagnostics
-	for _, name := range sortedNames(vals) {
+	for _, name := range slices.Sorted(maps.Keys(vals)) {
 		if _, ok := config.Module.Variables[name]; ok {
 			continue
 		}

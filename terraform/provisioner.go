@@ -5,9 +5,11 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 
 	"github.com/hashicorp/hcl/v2"
@@ -151,7 +153,7 @@ func destroyProvisionerDiags(rc *configs.Resource) hcl.Diagnostics {
 			continue
 		}
 		attrs, _ := pv.Config.JustAttributes()
-		for _, name := range sortedNames(attrs) {
+		for _, name := range slices.Sorted(maps.Keys(attrs)) {
 			refs, _ := lang.ReferencesInExpr(attrs[name].Expr)
 			for _, ref := range refs {
 				if destroyRefAllowed(ref.Subject) {

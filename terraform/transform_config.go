@@ -2,7 +2,8 @@ package terraform
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hcldec"
@@ -48,21 +49,12 @@ type schemaDerived struct {
 // children by name.
 func (b *buildInput) eachModule(fn func(*configs.Config)) { b.config.DeepEach(fn) }
 
-func sortedNames[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
 // rootVariableTransformer adds a node per root input variable.
 type rootVariableTransformer struct{ in *buildInput }
 
 func (t rootVariableTransformer) Transform(g *Graph) error {
 	root := t.in.config
-	for _, name := range sortedNames(root.Module.Variables) {
+	for _, name := range slices.Sorted(maps.Keys(root.Module.Variables)) {
 		g.Add(&nodeVariable{cfg: root, v: root.Module.Variables[name]})
 	}
 	return nil
@@ -73,7 +65,7 @@ type localTransformer struct{ in *buildInput }
 
 func (t localTransformer) Transform(g *Graph) error {
 	t.in.eachModule(func(c *configs.Config) {
-		for _, name := range sortedNames(c.Module.Locals) {
+		for _, name := range slices.Sorted(maps.Keys(c.Module.Locals)) {
 			g.Add(&nodeLocal{cfg: c, l: c.Module.Locals[name]})
 		}
 	})
@@ -85,7 +77,7 @@ type outputTransformer struct{ in *buildInput }
 
 func (t outputTransformer) Transform(g *Graph) error {
 	t.in.eachModule(func(c *configs.Config) {
-		for _, name := range sortedNames(c.Module.Outputs) {
+		for _, name := range slices.Sorted(maps.Keys(c.Module.Outputs)) {
 			g.Add(&nodeOutput{cfg: c, o: c.Module.Outputs[name]})
 		}
 	})
@@ -109,7 +101,7 @@ func (t resourceTransformer) Transform(g *Graph) error {
 		if t.mode == addrs.DataResourceMode {
 			set = c.Module.DataResources
 		}
-		for _, key := range sortedNames(set) {
+		for _, key := range slices.Sorted(maps.Keys(set)) {
 			rc := set[key]
 			addr := rc.Addr().InModule(c.Path)
 			n := &nodeResource{name: resourceNodeName(addr, t.destroying), resourceBlock: t.in.resourceBlock(c, rc, addr,
@@ -194,7 +186,7 @@ func (t orphanResourceTransformer) Transform(g *Graph) error {
 	for _, mi := range st.ModuleInstances() {
 		sm := st.Module(mi)
 		c := t.in.config.Descendant(mi.Module())
-		for _, rkey := range sortedNames(sm.Resources) {
+		for _, rkey := range slices.Sorted(maps.Keys(sm.Resources)) {
 			rs := sm.Resources[rkey]
 			if c != nil && c.Module.ResourceByAddr(rs.Addr.Resource) != nil {
 				continue
@@ -257,7 +249,7 @@ func (t moduleCallTransformer) Transform(g *Graph) error {
 					Subject: a.NameRange.Ptr()})
 			}
 		}
-		for _, name := range sortedNames(c.Module.Variables) {
+		for _, name := range slices.Sorted(maps.Keys(c.Module.Variables)) {
 			n := &nodeVariable{cfg: c, v: c.Module.Variables[name]}
 			if a, ok := attrs[name]; ok {
 				n.expr = a.Expr
