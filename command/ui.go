@@ -34,6 +34,9 @@ type flagSet struct {
 	interspersed bool
 	positional   []string
 	chdir        string
+	// refused are options the command does not declare but users may
+	// expect (another command's), with the usage error that says why.
+	refused map[string]string
 }
 
 func newFlagSetT(name string, _ io.Writer, usage string) *flagSet {
@@ -57,6 +60,9 @@ func (fs *flagSet) parse(m *Meta, args []string) (code int, ok bool) {
 	case errors.Is(err, flag.ErrHelp):
 		fmt.Fprint(m.Stdout, fs.usage)
 		return ExitOK, false
+	}
+	if name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -"); ok && fs.refused[name] != "" {
+		return usageError(m, fs.refused[name]), false
 	}
 	return usageError(m, err.Error()), false
 }
