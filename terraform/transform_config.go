@@ -152,11 +152,11 @@ func (b *buildInput) attachSchema(n *resourceBlock) {
 	n.schema, n.spec, n.ty, n.sensitive = d.schema, d.spec, d.ty, d.sensitive
 }
 
-// hasSensitive reports whether any attribute of b, however nested, is
-// sensitive.
+// hasSensitive reports whether any attribute of b, however nested (in
+// blocks or nested attributes), is sensitive.
 func hasSensitive(b *configschema.Block) bool {
 	for _, a := range b.Attributes {
-		if a.Sensitive {
+		if a.Sensitive || (a.NestedType != nil && hasSensitive(&configschema.Block{Attributes: a.NestedType.Attributes})) {
 			return true
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
@@ -76,6 +77,9 @@ func Factory(m Meta, opts Options) providers.Factory {
 // CleanupClients stops and kills every provider process still running.
 // Safe to call more than once and concurrently with Close.
 func CleanupClients() {
+	// Wait for launches in flight, so none escapes the cleanup.
+	starting.Lock()
+	defer starting.Unlock()
 	live.mu.Lock()
 	procs := make([]*process, 0, len(live.m))
 	for p := range live.m {
@@ -93,6 +97,9 @@ func CleanupClients() {
 	wg.Wait()
 }
 
+// starting is held (shared) by every launch until its process is in live.
+var starting sync.RWMutex
+
 // live is every process started and not yet closed.
 var live = struct {
 	mu sync.Mutex
@@ -109,6 +116,7 @@ type process struct {
 	stop func(ctx context.Context) error
 
 	closeOnce sync.Once
+	closing   atomic.Bool   // set when close starts: calls failing now were cut short
 	done      chan struct{} // closed by close; releases the start thread
 }
 
@@ -128,7 +136,7 @@ func start(m Meta, opts Options) (providers.Interface, error) {
 	logger := hclog.New(&hclog.LoggerOptions{
 		Name:   "plugin",
 		Level:  logLevel(opts),
-		Output: os.Stderr,
+		Output: logOutput(opts),
 	})
 	if opts.Stderr != nil {
 		logger.SetLevel(hclog.Off)
@@ -141,6 +149,8 @@ func start(m Meta, opts Options) (providers.Interface, error) {
 	}
 	setProcAttr(cmd)
 
+	starting.RLock()
+	defer starting.RUnlock()
 	p := &process{meta: m, stderr: tail, done: make(chan struct{})}
 	p.client = goplugin.NewClient(&goplugin.ClientConfig{
 		Cmd:             cmd,
@@ -224,6 +234,7 @@ func (p *process) startError(err error) error {
 // process group for good measure and forgets the process.
 func (p *process) close() {
 	p.closeOnce.Do(func() {
+		p.closing.Store(true)
 		if p.stop != nil && !p.client.Exited() {
 			ctx, cancel := context.WithTimeout(context.Background(), stopTimeout)
 			_ = p.stop(ctx)
@@ -246,6 +257,10 @@ func (p *process) callError(method string, err error) hcl.Diagnostics {
 	for !p.client.Exited() && time.Now().Before(deadline) && status.Code(err) == codes.Unavailable {
 		time.Sleep(10 * time.Millisecond)
 	}
+	if p.closing.Load() {
+		return hcl.Diagnostics{tfdiags.Errorf("Provider stopped",
+			"The provider %s was stopped before %s finished (plankit was interrupted or is shutting down).", p.meta.Provider, method)}
+	}
 	if p.client.Exited() {
 		out := crashOutput(p.stderr.String())
 		detail := fmt.Sprintf("The provider %s exited unexpectedly during %s. This is a bug in the provider; report it to the provider's maintainers.", p.meta.Provider, method)
@@ -262,20 +277,49 @@ func (p *process) callError(method string, err error) hcl.Diagnostics {
 		"Calling %s on provider %s failed: %v", method, p.meta.Provider, err)}
 }
 
+// logOutput is where provider logs go with TF_LOG: the file TF_LOG_PATH
+// names (appended to, as Terraform does), else plankit's stderr.
+func logOutput(opts Options) io.Writer {
+	path := envValue(opts, "TF_LOG_PATH")
+	if path == "" {
+		return os.Stderr
+	}
+	logFiles.mu.Lock()
+	defer logFiles.mu.Unlock()
+	if f, ok := logFiles.m[path]; ok {
+		return f
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o666)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "plankit: cannot open TF_LOG_PATH %s: %v; provider logs go to stderr\n", path, err)
+		return os.Stderr
+	}
+	logFiles.m[path] = f
+	return f
+}
+
+// logFiles are the TF_LOG_PATH files opened, kept open for the process.
+var logFiles = struct {
+	mu sync.Mutex
+	m  map[string]*os.File
+}{m: map[string]*os.File{}}
+
+// envValue reads k from opts.Env (last entry wins), else the environment.
+func envValue(opts Options, k string) string {
+	for i := len(opts.Env) - 1; i >= 0; i-- {
+		if v, ok := strings.CutPrefix(opts.Env[i], k+"="); ok {
+			return v
+		}
+	}
+	return os.Getenv(k)
+}
+
 // logLevel is the go-plugin log level: from TF_LOG_PROVIDER, else TF_LOG
 // (in opts.Env first, then the environment); Off when neither is set.
 func logLevel(opts Options) hclog.Level {
-	get := func(k string) string {
-		for i := len(opts.Env) - 1; i >= 0; i-- {
-			if v, ok := strings.CutPrefix(opts.Env[i], k+"="); ok {
-				return v
-			}
-		}
-		return os.Getenv(k)
-	}
-	v := get("TF_LOG_PROVIDER")
+	v := envValue(opts, "TF_LOG_PROVIDER")
 	if v == "" {
-		v = get("TF_LOG")
+		v = envValue(opts, "TF_LOG")
 	}
 	switch strings.ToUpper(strings.TrimSpace(v)) {
 	case "":

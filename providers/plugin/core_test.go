@@ -160,6 +160,10 @@ func TestCorePlanApply(t *testing.T) {
 		t.Fatal(err)
 	}
 	id, _ := attrs["id"].(string)
+	var private map[string][]byte
+	if err := json.Unmarshal(a.Instances[addrs.NoKey].Current.Private, &private); err != nil || string(private["fwtest"]) != `{"created":"a"}` {
+		t.Errorf("private data in state = %q (%v)", a.Instances[addrs.NoKey].Current.Private, err)
+	}
 	if attrs["password_wo"] != nil {
 		t.Errorf("write-only value in state: %v", attrs["password_wo"])
 	}
@@ -175,6 +179,17 @@ func TestCorePlanApply(t *testing.T) {
 	if diags.HasErrors() {
 		t.Fatalf("second plan: %s", diags.Error())
 	}
+	// The framework warns about the deprecated "map" argument, and the
+	// warning points at it.
+	warned := false
+	for _, d := range diags {
+		if strings.Contains(d.Detail, "Use list instead.") && d.Subject != nil && d.Subject.Start.Line == 17 {
+			warned = true
+		}
+	}
+	if !warned {
+		t.Errorf("no deprecation warning at main.tf:17: %s", diagsDetail(diags))
+	}
 	for k, v := range actions(p2) {
 		if v != "NoOp" && v != "Read" {
 			t.Errorf("second plan: %s %s", k, v)
@@ -186,6 +201,14 @@ func TestCorePlanApply(t *testing.T) {
 	p3, st3 := f.mustPlanApply(cfg3, st)
 	if got := actions(p3); got["fwtest_thing.a"] != "Update" || got["sdktest_thing.b"] != "DeleteThenCreate" {
 		t.Errorf("third plan: %v", got)
+	}
+	// The update received the private data the create stored in state.
+	var obj map[string]any
+	if b, err := os.ReadFile(filepath.Join(f.stateDir, "thing", id+".json")); err != nil || json.Unmarshal(b, &obj) != nil {
+		t.Fatalf("reading the updated object: %v", err)
+	}
+	if obj["value"] != "v2" || obj["private"] != `{"created":"a"}` {
+		t.Errorf("updated object = %v", obj)
 	}
 	for _, ch := range p3.Changes.Resources {
 		var got []string
@@ -435,4 +458,53 @@ resource "fwtest_thing" "a" {
 	if got := actions(p)["fwtest_thing.a"]; got != "NoOp" {
 		t.Errorf("action %s, want NoOp", got)
 	}
+}
+
+// TestCoreCreateBeforeDestroy replaces a fwtest_thing with
+// create_before_destroy: the new object exists before the old one goes,
+// and only the new one is left.
+func TestCoreCreateBeforeDestroy(t *testing.T) {
+	f := newCoreFixture(t)
+	src := `terraform {
+  required_providers {
+    fwtest = { source = "plankit/fwtest" }
+  }
+}
+resource "fwtest_thing" "a" {
+  name = "NAME"
+  lifecycle {
+    create_before_destroy = true
+  }
+}
+`
+	_, st := f.mustPlanApply(f.config(strings.Replace(src, "NAME", "one", 1)), states.NewState())
+	oldID := thingID(t, st, "fwtest_thing.a")
+	p, st2 := f.mustPlanApply(f.config(strings.Replace(src, "NAME", "two", 1)), st)
+	if got := actions(p)["fwtest_thing.a"]; got != "CreateThenDelete" {
+		t.Errorf("action %s, want CreateThenDelete", got)
+	}
+	newID := thingID(t, st2, "fwtest_thing.a")
+	if newID == oldID {
+		t.Fatalf("object not replaced: id %s", newID)
+	}
+	if _, err := os.Stat(filepath.Join(f.stateDir, "thing", oldID+".json")); !os.IsNotExist(err) {
+		t.Errorf("old object still exists: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(f.stateDir, "thing", newID+".json")); err != nil {
+		t.Errorf("new object: %v", err)
+	}
+}
+
+func thingID(t *testing.T, st *states.State, addr string) string {
+	t.Helper()
+	r := st.Resource(mustAbsResource(t, addr))
+	if r == nil || r.Instances[addrs.NoKey] == nil || r.Instances[addrs.NoKey].Current == nil {
+		t.Fatalf("%s not in state", addr)
+	}
+	var attrs map[string]any
+	if err := json.Unmarshal(r.Instances[addrs.NoKey].Current.AttrsJSON, &attrs); err != nil {
+		t.Fatal(err)
+	}
+	id, _ := attrs["id"].(string)
+	return id
 }

@@ -84,9 +84,27 @@ func TestFrameworkSchema(t *testing.T) {
 	if _, ok := s.DataSources["fwtest_thing"]; !ok {
 		t.Errorf("no data source")
 	}
+	schemasValid(t, s)
 	f := s.Functions["reverse"]
 	if len(f.Parameters) != 1 || !f.Parameters[0].Type.Equals(cty.String) || !f.ReturnType.Equals(cty.String) || f.Summary != "Reverses a string" {
 		t.Errorf("function reverse = %+v", f)
+	}
+}
+
+// schemasValid checks every translated schema with InternalValidate.
+func schemasValid(t *testing.T, s providers.GetProviderSchemaResponse) {
+	t.Helper()
+	check := func(what string, b *configschema.Block) {
+		if err := b.InternalValidate(); err != nil {
+			t.Errorf("%s: %v", what, err)
+		}
+	}
+	check("provider", s.Provider.Block)
+	for n, rs := range s.ResourceTypes {
+		check(n, rs.Block)
+	}
+	for n, ds := range s.DataSources {
+		check("data "+n, ds.Block)
 	}
 }
 
@@ -107,6 +125,7 @@ func TestSDKSchema(t *testing.T) {
 	p, _ := testProvider(t, "sdk")
 	s := p.GetProviderSchema()
 	noErrors(t, "schema", s.Diagnostics)
+	schemasValid(t, s)
 	b := s.ResourceTypes["sdktest_thing"].Block
 	if s.ResourceTypes["sdktest_thing"].Version != 1 {
 		t.Errorf("version %d", s.ResourceTypes["sdktest_thing"].Version)
@@ -411,5 +430,20 @@ func TestStderrAndSchemaOnce(t *testing.T) {
 	}
 	if got := [2]int{schemaCalls(logs[0].String()), schemaCalls(logs[1].String())}; got != [2]int{1, 0} {
 		t.Errorf("GetProviderSchema calls per process = %v, want [1 0]", got)
+	}
+}
+
+// TestLargeValues sends and receives a value far over gRPC's default 4 MiB
+// message limit.
+func TestLargeValues(t *testing.T) {
+	p, _ := testProvider(t, "fw")
+	configure(t, p)
+	b := p.GetProviderSchema().ResourceTypes["fwtest_thing"].Block
+	big := cty.StringVal(strings.Repeat("x", 12<<20))
+	cfg := with(b, map[string]cty.Value{"name": cty.StringVal("big"), "value": big})
+	r := p.PlanResourceChange(providers.PlanResourceChangeRequest{TypeName: "fwtest_thing", PriorState: cty.NullVal(b.ImpliedType()), ProposedNewState: cfg, Config: cfg})
+	noErrors(t, "plan", r.Diagnostics)
+	if !r.PlannedState.GetAttr("value").RawEquals(big) {
+		t.Errorf("planned value lost its 12 MiB")
 	}
 }

@@ -1,3 +1,5 @@
+//go:build linux
+
 package plugin
 
 import (
@@ -120,6 +122,10 @@ func TestCloseAndCleanupClients(t *testing.T) {
 		waitGone(t, pid)
 	}
 	CleanupClients() // idempotent
+	r := p2.ImportResourceState(providers.ImportResourceStateRequest{TypeName: "sdktest_thing", ID: "x"})
+	if !r.Diagnostics.HasErrors() || r.Diagnostics[0].Summary != "Provider stopped" {
+		t.Errorf("call after CleanupClients: %v", r.Diagnostics)
+	}
 	p2.Close()
 }
 

@@ -1,9 +1,16 @@
 package plugin
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/hashicorp/go-hclog"
+
+	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/providers/plugin/plugintest"
 )
 
 func TestTailBuffer(t *testing.T) {
@@ -36,5 +43,50 @@ func TestQuietProviderLogs(t *testing.T) {
 	}
 	if slices.Contains(env, "TF_LOG_PROVIDER=off") || !slices.Contains(env, "TF_LOG_PROVIDER=debug") {
 		t.Errorf("user's TF_LOG_PROVIDER overridden: %v", env)
+	}
+}
+
+func TestLogLevel(t *testing.T) {
+	t.Setenv("TF_LOG", "")
+	t.Setenv("TF_LOG_PROVIDER", "")
+	tests := []struct {
+		env  []string
+		want hclog.Level
+	}{
+		{nil, hclog.Off},
+		{[]string{"TF_LOG=debug"}, hclog.Debug},
+		{[]string{"TF_LOG=JSON"}, hclog.Trace},
+		{[]string{"TF_LOG=trace", "TF_LOG_PROVIDER=error"}, hclog.Error},
+		{[]string{"TF_LOG=warn", "TF_LOG=info"}, hclog.Info},
+	}
+	for _, tt := range tests {
+		if got := logLevel(Options{Env: tt.env}); got != tt.want {
+			t.Errorf("%v: level %v, want %v", tt.env, got, tt.want)
+		}
+	}
+	t.Setenv("TF_LOG", "info")
+	if got := logLevel(Options{}); got != hclog.Info {
+		t.Errorf("from the environment: %v", got)
+	}
+}
+
+// TestLogPath: with TF_LOG and TF_LOG_PATH, the provider's logs land in
+// that file.
+func TestLogPath(t *testing.T) {
+	bins := plugintest.Build(t)
+	path := filepath.Join(t.TempDir(), "tf.log")
+	pa, _ := addrs.ParseProviderSourceString(plugintest.FWAddress)
+	p, err := Factory(Meta{Provider: pa, Executable: bins.FW}, Options{Env: []string{"TF_LOG=debug", "TF_LOG_PATH=" + path}})()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.GetProviderSchema()
+	p.Close()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), "terraform-provider-fwtest") {
+		t.Errorf("log file does not show provider logs:\n%.2000s", b)
 	}
 }

@@ -1,11 +1,11 @@
-//go:build !linux
+//go:build !unix
 
 package plugin
 
 import "os/exec"
 
-// setProcAttr does nothing outside Linux: there is no Pdeathsig, and
-// CleanupClients is what stops providers.
+// setProcAttr does nothing outside Unix: there are no process groups or
+// Pdeathsig, and CleanupClients is what stops providers.
 func setProcAttr(*exec.Cmd) {}
 
 func killGroup(int) {}

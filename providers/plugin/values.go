@@ -80,9 +80,12 @@ func cacheKey(m Meta) string { return m.Provider.String() + "\x00" + m.Version +
 // translations: the response is fetched at most once per process (once
 // per run when the provider allows it) and the implied types are kept.
 type schemas struct {
-	once  sync.Once
-	resp  providers.GetProviderSchemaResponse
-	types map[string]cty.Type // "r:TYPE", "d:TYPE", "provider", "meta"
+	once sync.Once
+	resp providers.GetProviderSchemaResponse
+	// Implied types, computed once: per resource type, per data source,
+	// and of the provider and provider_meta blocks.
+	resources, data        map[string]cty.Type
+	providerType, metaType cty.Type
 }
 
 // get returns the schema, calling fetch the first time unless the cache
@@ -99,15 +102,15 @@ func (s *schemas) get(p *process, fetch func() providers.GetProviderSchemaRespon
 				schemaCache.Store(key, &r)
 			}
 		}
-		s.types = map[string]cty.Type{
-			"provider": s.resp.Provider.Block.ImpliedType(),
-			"meta":     s.resp.ProviderMeta.Block.ImpliedType(),
-		}
+		s.providerType = s.resp.Provider.Block.ImpliedType()
+		s.metaType = s.resp.ProviderMeta.Block.ImpliedType()
+		s.resources = make(map[string]cty.Type, len(s.resp.ResourceTypes))
 		for n, rs := range s.resp.ResourceTypes {
-			s.types["r:"+n] = rs.Block.ImpliedType()
+			s.resources[n] = rs.Block.ImpliedType()
 		}
+		s.data = make(map[string]cty.Type, len(s.resp.DataSources))
 		for n, ds := range s.resp.DataSources {
-			s.types["d:"+n] = ds.Block.ImpliedType()
+			s.data[n] = ds.Block.ImpliedType()
 		}
 	})
 	return &s.resp
@@ -119,7 +122,7 @@ func (s *schemas) resourceType(p *process, fetch func() providers.GetProviderSch
 	if resp.Diagnostics.HasErrors() {
 		return cty.NilType, resp.Diagnostics
 	}
-	ty, ok := s.types["r:"+typeName]
+	ty, ok := s.resources[typeName]
 	if !ok {
 		return cty.NilType, hcl.Diagnostics{tfdiags.Errorf("Unsupported resource type",
 			"The provider %s has no resource type %q.", p.meta.Provider, typeName)}
@@ -133,7 +136,7 @@ func (s *schemas) dataType(p *process, fetch func() providers.GetProviderSchemaR
 	if resp.Diagnostics.HasErrors() {
 		return cty.NilType, resp.Diagnostics
 	}
-	ty, ok := s.types["d:"+typeName]
+	ty, ok := s.data[typeName]
 	if !ok {
 		return cty.NilType, hcl.Diagnostics{tfdiags.Errorf("Unsupported data source",
 			"The provider %s has no data source %q.", p.meta.Provider, typeName)}
@@ -148,7 +151,10 @@ func (s *schemas) typeOf(p *process, fetch func() providers.GetProviderSchemaRes
 	if resp.Diagnostics.HasErrors() {
 		return cty.NilType, resp.Diagnostics
 	}
-	return s.types[which], nil
+	if which == "meta" {
+		return s.metaType, nil
+	}
+	return s.providerType, nil
 }
 
 // functionTypes returns the parameter type of each argument of a call of
