@@ -266,10 +266,10 @@ func (ic *instanceCtx) secret(cfgMarks []cty.PathValueMarks) func(cty.Path) bool
 }
 
 func (ic *instanceCtx) declRange() *hcl.Range {
-	if ic.res.rc == nil {
+	if ic.res.block == nil {
 		return nil
 	}
-	return ic.res.rc.DeclRange.Ptr()
+	return ic.res.block.DeclRange.Ptr()
 }
 
 // applyData reads a data source planned as "read at apply", or publishes

@@ -73,14 +73,14 @@ func (ic *instanceCtx) subjectDiags(diags hcl.Diagnostics) hcl.Diagnostics {
 	out := make(hcl.Diagnostics, len(diags))
 	for i, d := range diags {
 		c := *d
-		if c.Subject == nil && ic.res.rc != nil {
+		if c.Subject == nil && ic.res.block != nil {
 			// A diagnostic about an argument points at it, as in
 			// Terraform ("on main.tf line 12, in resource ...").
 			if p := tfdiags.AttributePath(d); len(p) > 0 {
-				c.Subject = rangeForPath(ic.res.rc.Config, p)
+				c.Subject = rangeForPath(ic.res.block.Config, p)
 			}
 			if c.Subject == nil {
-				c.Subject = ic.res.rc.DeclRange.Ptr()
+				c.Subject = ic.res.block.DeclRange.Ptr()
 			}
 		}
 		if c.Detail == "" {

@@ -105,7 +105,7 @@ type triggerRefs struct {
 // expressions, in order (none for a data source). O(expressions) once.
 func (n *nodeResource) triggerReferences() []*addrs.Reference {
 	n.triggers.once.Do(func() {
-		m := n.rc.Managed
+		m := n.block.Managed
 		if m == nil {
 			return
 		}

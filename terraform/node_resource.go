@@ -63,7 +63,7 @@ type nodeResource struct {
 // share one.
 type resourceBlock struct {
 	cfg      *configs.Config   // the module's configuration (nil: module gone)
-	rc       *configs.Resource // nil for a resource only the state has
+	block    *configs.Resource // nil for a resource only the state has
 	typ      string
 	addr     addrs.ConfigResource
 	provider addrs.AbsProviderConfig
@@ -96,17 +96,17 @@ func (n *nodeResource) referenceKeys() []refKey {
 }
 
 func (n *nodeResource) references() []refKey {
-	if n.rc == nil {
+	if n.block == nil {
 		return nil
 	}
 	mod := n.addr.Module
-	keys := exprKeys(mod, n.rc.Count, n.rc.ForEach)
-	keys = append(keys, traversalKeys(mod, n.rc.DependsOn)...)
+	keys := exprKeys(mod, n.block.Count, n.block.ForEach)
+	keys = append(keys, traversalKeys(mod, n.block.DependsOn)...)
 	if n.spec != nil {
 		refs, _ := n.bodyReferences()
 		keys = append(keys, keysForRefs(mod, refs)...)
 	}
-	if m := n.rc.Managed; m != nil {
+	if m := n.block.Managed; m != nil {
 		keys = append(keys, exprKeys(mod, m.ReplaceTriggeredBy...)...)
 		for _, p := range m.Provisioners {
 			if p.When == configs.ProvisionerWhenDestroy {
@@ -142,14 +142,14 @@ func (n *nodeResource) Execute(ctx context.Context, ws *walkState) hcl.Diagnosti
 	// The provider is looked up once per node, not per instance (the
 	// lookup formats its address); its node ran before this one.
 	p, pdiags := ws.provs.get(n.provider)
-	if n.rc == nil {
+	if n.block == nil {
 		return runInstances(ctx, ws, workItems(n.orphanedModuleInstances(ws, nil)), func(w instanceWork) hcl.Diagnostics {
 			return n.executeInstance(ctx, ws, w, p, pdiags)
 		})
 	}
 	var diags hcl.Diagnostics
 	if ws.traits.checkDestroyRefs {
-		diags = destroyProvisionerDiags(n.rc)
+		diags = destroyProvisionerDiags(n.block)
 	}
 	var work workList
 	expanded := map[string]bool{}
@@ -175,10 +175,10 @@ func (n *nodeResource) Execute(ctx context.Context, ws *walkState) hcl.Diagnosti
 // memory per instance beyond the expansion's keys.
 func (n *nodeResource) expand(ws *walkState, mi moduleInst, work *workList) hcl.Diagnostics {
 	scope := ws.scope(mi, n.cfg, nil, nil)
-	x, diags := evalExpansion(scope, n.rc.Count, n.rc.ForEach, ws.traits.unknowns)
+	x, diags := evalExpansion(scope, n.block.Count, n.block.ForEach, ws.traits.unknowns)
 	ws.putScope(scope)
 	if !diags.HasErrors() {
-		diags = append(diags, ws.checkExpansion(x, n.rc.Count, n.rc.ForEach, n.addr.Resource.String())...)
+		diags = append(diags, ws.checkExpansion(x, n.block.Count, n.block.ForEach, n.addr.Resource.String())...)
 	}
 	if diags.HasErrors() {
 		return diags
@@ -237,7 +237,7 @@ func orphanReason(x expansion, k addrs.InstanceKey) plans.ResourceInstanceChange
 func (n *nodeResource) orphanedModuleInstances(ws *walkState, expanded map[string]bool) []instanceWork {
 	var work []instanceWork
 	reason := plans.ReasonDeleteBecauseNoModule
-	if n.rc == nil && n.cfg != nil {
+	if n.block == nil && n.cfg != nil {
 		reason = plans.ReasonDeleteBecauseNoResourceConfig
 	}
 	for _, m := range ws.stateModules(n.addr.Module) {
@@ -281,8 +281,8 @@ func (n *resourceBlock) missingSchemaDiag() *hcl.Diagnostic {
 		Summary:  "Invalid " + what,
 		Detail:   "The provider " + n.provider.Provider.ForDisplay() + " does not support " + what + " \"" + n.typ + "\".",
 	}
-	if n.rc != nil {
-		d.Subject = n.rc.TypeRange.Ptr()
+	if n.block != nil {
+		d.Subject = n.block.TypeRange.Ptr()
 	}
 	return d
 }

@@ -31,7 +31,7 @@ type upstreamEntry struct {
 func (pendingUpstreamTransformer) Transform(g *Graph) error {
 	var data []Node
 	for _, n := range g.Vertices() {
-		if r, ok := n.(*nodeResource); ok && r.rc != nil && r.addr.Resource.Mode == addrs.DataResourceMode {
+		if r, ok := n.(*nodeResource); ok && r.block != nil && r.addr.Resource.Mode == addrs.DataResourceMode {
 			data = append(data, n)
 		}
 	}

@@ -111,8 +111,8 @@ func requiredReplace(prior cty.Value, resp providers.PlanResourceChangeResponse)
 // preventDestroy returns the error for a plan that would destroy a
 // resource with lifecycle.prevent_destroy, nil otherwise.
 func (pi *planInstance) preventDestroy(action plans.Action) *hcl.Diagnostic {
-	rc := pi.n.rc
-	if rc == nil || rc.Managed == nil || !rc.Managed.PreventDestroy || (action != plans.Delete && !action.IsReplace()) {
+	block := pi.n.block
+	if block == nil || block.Managed == nil || !block.Managed.PreventDestroy || (action != plans.Delete && !action.IsReplace()) {
 		return nil
 	}
 	return &hcl.Diagnostic{
@@ -120,6 +120,6 @@ func (pi *planInstance) preventDestroy(action plans.Action) *hcl.Diagnostic {
 		Summary:  "Instance cannot be destroyed",
 		Detail: fmt.Sprintf("Resource %s has lifecycle.prevent_destroy set, but the plan calls for this resource to be destroyed. To avoid this error and continue with the plan, either disable lifecycle.prevent_destroy or reduce the scope of the plan using the -target flag.",
 			pi.w.addr),
-		Subject: rc.DeclRange.Ptr(),
+		Subject: block.DeclRange.Ptr(),
 	}
 }

@@ -28,12 +28,12 @@ import (
 // and is an error, unless its on_failure is continue (a warning, and the
 // next one runs). Other provisioner types are reported as unsupported.
 func (ai *applyInstance) provision(ctx context.Context, self cty.Value, destroy bool) hcl.Diagnostics {
-	rc := ai.res.rc
-	if rc == nil || rc.Managed == nil {
+	block := ai.res.block
+	if block == nil || block.Managed == nil {
 		return nil
 	}
 	var diags hcl.Diagnostics
-	for _, pv := range rc.Managed.Provisioners {
+	for _, pv := range block.Managed.Provisioners {
 		if (pv.When == configs.ProvisionerWhenDestroy) != destroy {
 			continue
 		}
@@ -143,12 +143,12 @@ func (ai *applyInstance) localExec(ctx context.Context, pv *configs.Provisioner,
 // already be destroyed, so, as in Terraform, only self, count.index,
 // each.key, path.* and terraform.* are allowed. Checked once per resource
 // block (validate and plan).
-func destroyProvisionerDiags(rc *configs.Resource) hcl.Diagnostics {
-	if rc == nil || rc.Managed == nil {
+func destroyProvisionerDiags(block *configs.Resource) hcl.Diagnostics {
+	if block == nil || block.Managed == nil {
 		return nil
 	}
 	var diags hcl.Diagnostics
-	for _, pv := range rc.Managed.Provisioners {
+	for _, pv := range block.Managed.Provisioners {
 		if pv.When != configs.ProvisionerWhenDestroy {
 			continue
 		}

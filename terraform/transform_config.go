@@ -102,11 +102,11 @@ func (t resourceTransformer) Transform(g *Graph) error {
 			set = c.Module.DataResources
 		}
 		for _, key := range slices.Sorted(maps.Keys(set)) {
-			rc := set[key]
-			addr := rc.Addr().InModule(c.Path)
-			n := &nodeResource{name: resourceNodeName(addr, t.destroying), resourceBlock: t.in.resourceBlock(c, rc, addr,
-				resolveProvider(c, rc.ProviderConfigAddr(), rc.Provider))}
-			if m := rc.Managed; m != nil && n.schema != nil {
+			block := set[key]
+			addr := block.Addr().InModule(c.Path)
+			n := &nodeResource{name: resourceNodeName(addr, t.destroying), resourceBlock: t.in.resourceBlock(c, block, addr,
+				resolveProvider(c, block.ProviderConfigAddr(), block.Provider))}
+			if m := block.Managed; m != nil && n.schema != nil {
 				n.ignore = ignorePaths(n.schema.Block, m.IgnoreChanges, m.IgnoreAllChanges)
 				n.cbd = m.CreateBeforeDestroy
 			}
@@ -116,11 +116,11 @@ func (t resourceTransformer) Transform(g *Graph) error {
 	return nil
 }
 
-// resourceBlock returns the block of resource addr, configured by rc in
+// resourceBlock returns the block of resource addr, configured by block in
 // module c (either may be nil), managed by provider configuration pc,
 // with the schema-derived fields set when the provider has the type.
-func (b *buildInput) resourceBlock(c *configs.Config, rc *configs.Resource, addr addrs.ConfigResource, pc addrs.AbsProviderConfig) resourceBlock {
-	n := resourceBlock{cfg: c, rc: rc, typ: addr.Resource.Type, addr: addr, provider: pc}
+func (b *buildInput) resourceBlock(c *configs.Config, block *configs.Resource, addr addrs.ConfigResource, pc addrs.AbsProviderConfig) resourceBlock {
+	n := resourceBlock{cfg: c, block: block, typ: addr.Resource.Type, addr: addr, provider: pc}
 	b.attachSchema(&n)
 	return n
 }
