@@ -73,7 +73,7 @@ func Graph(m *Meta, chdir string, args []string) int {
 		u.diags(diags, src)
 		return ExitError
 	}
-	core, diags := terraform.NewContext(&terraform.ContextOpts{Providers: factories, WorkingDir: wd})
+	core, diags := terraform.NewContext(&terraform.ContextOpts{ProviderSource: terraform.ProviderFactories(factories), WorkingDir: wd})
 	if diags.HasErrors() {
 		u.diags(diags, src)
 		return ExitError

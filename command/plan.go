@@ -302,7 +302,7 @@ func runCorePlan(ctx context.Context, m *Meta, wd string, f *planFlags, in planI
 	// had changed into it (Terraform does): path.cwd, abspath and the
 	// file functions resolve against it.
 	maxInst, _ := envMaxInstances(m.Env) // checked with the other inputs (loadPlanInputs)
-	core, ds := terraform.NewContext(&terraform.ContextOpts{Providers: in.factories, Parallelism: f.parallelism, Hooks: hooks, WorkingDir: wd, MaxInstances: maxInst, Workspace: in.backend.ws})
+	core, ds := terraform.NewContext(&terraform.ContextOpts{ProviderSource: terraform.ProviderFactories(in.factories), Parallelism: f.parallelism, Hooks: hooks, WorkingDir: wd, MaxInstances: maxInst, Workspace: in.backend.ws})
 	if ds.HasErrors() {
 		return nil, ds
 	}
