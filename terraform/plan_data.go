@@ -56,5 +56,9 @@ func (pi *planInstance) data() hcl.Diagnostics {
 // directly or through locals, variables, outputs or module calls, has a
 // pending change. O(1): the flags were propagated along the walk.
 func (n *nodeResource) depsPending() bool {
-	return n.upstream != nil && n.upstream.direct
+	if n.upstream == nil {
+		return false
+	}
+	n.upstream.settle()
+	return n.upstream.direct
 }

@@ -114,11 +114,6 @@ func (ws *walkState) walk(ctx context.Context, g *Graph) hcl.Diagnostics {
 		close(stopped)
 	})
 	res := dag.Walk(ctx, &g.Graph, dag.WalkOptions{Parallelism: ws.c.parallelism}, func(ctx context.Context, n Node) hcl.Diagnostics {
-		if g.upstream != nil {
-			if u := g.upstream[n]; u != nil {
-				u.settle()
-			}
-		}
 		if e, ok := n.(executable); ok {
 			return e.Execute(ctx, ws)
 		}
