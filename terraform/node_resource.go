@@ -28,31 +28,42 @@ type nodeResource struct {
 	ignore []cty.Path
 	// cbd is the effective create_before_destroy (own or from a dependent).
 	cbd bool
-	// filter, when non-nil, limits the instances planned to those the
+	// filter, when non-nil, limits the instances processed to those the
 	// -target addresses contain.
 	filter []addrs.Targetable
-	// stateDeps are the resources this one depends on, recorded with each
-	// object in the state (apply).
-	stateDeps []addrs.ConfigResource
-	// pending is set when an instance has a planned action other than
-	// no-op (a read deferred to apply included); data sources downstream
-	// read it (upstreamEntry.settle). One atomic store per changed
-	// instance, no address formatting.
-	pending atomic.Bool
-	// upstream, for a data source in a plan, tells whether something it
-	// depends on has a pending change (see pendingUpstreamTransformer).
-	upstream *upstreamEntry
 	// validateOnce: all instances in a module instance share one
 	// configuration, validated once (validateConfig); set by Execute.
 	validateOnce bool
 	validated    validConfigs
 	// refs caches the body's references (evalBody).
 	refs bodyRefs
+	// What only plan walks use, and what only apply walks use.
+	resourcePlanning
+	resourceApplying
+}
+
+// resourcePlanning is a resource node's state that only plan walks use.
+type resourcePlanning struct {
+	// pending is set when an instance has a planned action other than
+	// no-op (a read deferred to apply included); data sources downstream
+	// read it (upstreamEntry.settle). One atomic store per changed
+	// instance, no address formatting.
+	pending atomic.Bool
+	// upstream, for a data source, tells whether something it depends on
+	// has a pending change (see pendingUpstreamTransformer).
+	upstream *upstreamEntry
 	// triggers caches the replace_triggered_by references (triggered).
 	triggers triggerRefs
+}
+
+// resourceApplying is a resource node's state that only apply walks use.
+type resourceApplying struct {
+	// stateDeps are the resources this one depends on, recorded with each
+	// object in the state (stateDepsTransformer).
+	stateDeps []addrs.ConfigResource
 	// referenced is set (referenceTransformer) when a node of the graph
 	// refers to this resource; the apply walk keeps the instances' values
-	// for expressions only then (instanceCtx.publish).
+	// for expressions only then (applyInstance.publish).
 	referenced bool
 }
 
