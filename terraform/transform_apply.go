@@ -73,46 +73,10 @@ func (t destroyEdgeTransformer) Transform(g *Graph) error {
 			destroys[k] = append(destroys[k], n)
 		}
 	}
-	dependents := map[string]map[string]bool{}
-	addDep := func(on, by string) {
-		if on == by {
-			return
-		}
-		if dependents[on] == nil {
-			dependents[on] = map[string]bool{}
-		}
-		dependents[on][by] = true
+	if len(destroys) == 0 {
+		return nil // the usual create/update apply: nothing to order
 	}
-	// Only resources with destroy nodes need their dependents: without
-	// destroys (the usual create/update apply) no pair is recorded.
-	// addIfDestroyed records that by depends on d when d has destroy
-	// nodes, formatting d's address once.
-	addIfDestroyed := func(d addrs.ConfigResource, by string) {
-		if k := d.String(); len(destroys[k]) > 0 {
-			addDep(k, by)
-		}
-	}
-	for _, n := range resNodes {
-		if len(destroys) == 0 {
-			break
-		}
-		by := n.addr.String()
-		for _, d := range n.stateDeps {
-			addIfDestroyed(d, by)
-		}
-	}
-	if st := t.in.state; st != nil && len(destroys) > 0 {
-		for _, rs := range st.AllResources() {
-			by := rs.Addr.Config().String() // once per resource, not per instance and dependency
-			for _, ri := range rs.Instances {
-				if ri.Current != nil {
-					for _, d := range ri.Current.Dependencies {
-						addIfDestroyed(d, by)
-					}
-				}
-			}
-		}
-	}
+	dependents := t.destroyDependents(resNodes, destroys)
 	joins := map[string]*destroyJoin{}
 	join := func(k string) *destroyJoin {
 		if j := joins[k]; j != nil {
@@ -148,6 +112,43 @@ func (t destroyEdgeTransformer) Transform(g *Graph) error {
 		}
 	}
 	return nil
+}
+
+// destroyDependents returns, for each resource with destroy nodes (by
+// address), the resources that depend on it: from the resource nodes'
+// stateDeps and the dependencies the state records. Only resources with
+// destroy nodes get an entry; each address is formatted once per
+// resource, not per instance and dependency.
+func (t destroyEdgeTransformer) destroyDependents(resNodes map[string]*nodeResource, destroys map[string][]*nodeDestroy) map[string]map[string]bool {
+	dependents := map[string]map[string]bool{}
+	add := func(on addrs.ConfigResource, by string) {
+		k := on.String()
+		if k == by || len(destroys[k]) == 0 {
+			return
+		}
+		if dependents[k] == nil {
+			dependents[k] = map[string]bool{}
+		}
+		dependents[k][by] = true
+	}
+	for by, n := range resNodes {
+		for _, d := range n.stateDeps {
+			add(d, by)
+		}
+	}
+	if st := t.in.state; st != nil {
+		for _, rs := range st.AllResources() {
+			by := rs.Addr.Config().String()
+			for _, ri := range rs.Instances {
+				if ri.Current != nil {
+					for _, d := range ri.Current.Dependencies {
+						add(d, by)
+					}
+				}
+			}
+		}
+	}
+	return dependents
 }
 
 // stateDepsTransformer records on each resource node the resources it
