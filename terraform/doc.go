@@ -15,15 +15,16 @@
 //     at walk time), and in apply graphs nodeDestroy (node_destroy.go: one
 //     object to destroy). Resource and destroy nodes share a resourceBlock.
 //   - The walk (walk.go): walkState is the shared evaluation state (values,
-//     scopes, providers, expansion, states); its operation (walk_op.go) is
-//     what happens to each resource instance: validateWalk
-//     (validate_walk.go), planWalk with planInstance (plan_*.go, instance.go)
-//     or applyWalk with applyInstance (apply_*.go, provisioner.go).
+//     scopes, providers, expansion, states); its operation (walk_op.go)
+//     does the work of each resource instance: validateWalk
+//     (validate_walk.go), planWalk and planInstance (plan_*.go) or
+//     applyWalk and applyInstance (apply_*.go, provisioner.go), on top of
+//     instanceCtx, what all share (instance.go).
 //   - Plan one instance: nodeResource.Execute → runInstances →
-//     executeInstance → planWalk.managedInstance → planInstance.managed →
-//     prior/refresh → the mode's step (planConfigured → plan).
-//   - Apply one: the same three node steps → applyWalk.managedInstance →
-//     applyInstance.apply → planChange, applyChange, storeNew.
-//   - Persistence is the caller's: Apply announces changes to a StateWriter
-//     (state_writer.go); providers come from ContextOpts.Providers.
+//     executeInstance → planWalk.managedInstance → planInstance.managed
+//     (prior, refresh) → the mode's step, planConfigured → plan.
+//   - Apply one: the same first three → applyWalk.managedInstance →
+//     applyInstance.apply (planChange, applyChange, storeNew, provision).
+//   - Callers own persistence and providers: Apply announces changes to a
+//     StateWriter (state_writer.go); providers come from a ProviderSource.
 package terraform
