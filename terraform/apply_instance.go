@@ -257,19 +257,12 @@ func (ai *applyInstance) checkFinalPlan(ch *plans.ResourceInstanceChange, prior 
 }
 
 // secret tells which paths of this instance's objects must not be shown.
-func (ic *instanceCtx) secret(cfgMarks []cty.PathValueMarks) func(cty.Path) bool {
+func (ai *applyInstance) secret(cfgMarks []cty.PathValueMarks) func(cty.Path) bool {
 	var marked []cty.Path
 	for _, pm := range cfgMarks {
 		marked = append(marked, pm.Path)
 	}
-	return secretPaths(ic.res.schema.Block, marked)
-}
-
-func (ic *instanceCtx) declRange() *hcl.Range {
-	if ic.res.block == nil {
-		return nil
-	}
-	return ic.res.block.DeclRange.Ptr()
+	return secretPaths(ai.res.schema.Block, marked)
 }
 
 // applyData reads a data source planned as "read at apply", or publishes

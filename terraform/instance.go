@@ -189,3 +189,10 @@ func changedAt(before, after cty.Value, paths []cty.Path) bool {
 	}
 	return false
 }
+
+func (ic *instanceCtx) declRange() *hcl.Range {
+	if ic.res.block == nil {
+		return nil
+	}
+	return ic.res.block.DeclRange.Ptr()
+}

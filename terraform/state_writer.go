@@ -56,8 +56,8 @@ func (aw *applyWalk) endOp(addr addrs.AbsResourceInstance) {
 
 // stateWriteDiag reports that an operation was not started because the
 // state writer could not record its start.
-func (ic *instanceCtx) stateWriteDiag(err error) *hcl.Diagnostic {
+func (ai *applyInstance) stateWriteDiag(err error) *hcl.Diagnostic {
 	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Failed to record the operation in the state",
-		Detail:  fmt.Sprintf("%s was not changed: recording that the change is starting failed (%s). Unrecorded, a crash during the change would leave its outcome unknown. Check that the state's storage is writable and apply again.", ic.w.addr, err),
-		Subject: ic.declRange()}
+		Detail:  fmt.Sprintf("%s was not changed: recording that the change is starting failed (%s). Unrecorded, a crash during the change would leave its outcome unknown. Check that the state's storage is writable and apply again.", ai.w.addr, err),
+		Subject: ai.declRange()}
 }
