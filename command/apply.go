@@ -15,6 +15,7 @@ import (
 	"github.com/plankit/plankit/backend"
 	"github.com/plankit/plankit/command/render"
 	"github.com/plankit/plankit/configs"
+	"github.com/plankit/plankit/encryption"
 	"github.com/plankit/plankit/internal/procgroup"
 	"github.com/plankit/plankit/planfile"
 	"github.com/plankit/plankit/plans"
@@ -116,7 +117,12 @@ func applyPlanFile(m *Meta, ui *ui, wd, file string, f *applyFlags) int {
 		// The signature is checked while opening, before any entry is decoded.
 		opts = append(opts, planfile.WithVerifyKey(pub))
 	}
-	r, plan, ds := readArchive(path, opts...)
+	enc, ds := loadEncryptionIn(m, wd)
+	if ds.HasErrors() {
+		ui.diags(ds, Sources{})
+		return ExitError
+	}
+	r, plan, ds := readArchiveWith(path, enc.Plan(), opts...)
 	if ds.HasErrors() {
 		ui.diags(ds, Sources{})
 		return ExitError
@@ -157,7 +163,7 @@ func applyPlanFile(m *Meta, ui *ui, wd, file string, f *applyFlags) int {
 		ui.diags(planFileDiags(err), src)
 		return ExitError
 	}
-	return applyPlan(m, ui, wd, f, plan, config, sf, be, src, factories)
+	return applyPlan(m, ui, wd, f, plan, config, sf, be, src, factories, enc)
 }
 
 // planAndApply plans in-process, shows the plan, asks for approval
@@ -174,7 +180,7 @@ func planAndApply(m *Meta, ui *ui, wd string, f *applyFlags) int {
 	if res.code != ExitOK {
 		return res.code
 	}
-	if !planHasChanges(res.plan) {
+	if !planHasChanges(res.plan) && !res.rewrite {
 		ui.applySummary(render.Counts{}, false, res.plan.PriorState)
 		return ExitOK
 	}
@@ -187,7 +193,7 @@ func planAndApply(m *Meta, ui *ui, wd string, f *applyFlags) int {
 		}
 		fmt.Fprintln(m.Stdout)
 	}
-	return applyPlan(m, ui, wd, f, res.plan, res.config, res.sf, nil, Sources{Dir: wd, Files: res.config.SourceFiles()}, res.factories)
+	return applyPlan(m, ui, wd, f, res.plan, res.config, res.sf, nil, Sources{Dir: wd, Files: res.config.SourceFiles()}, res.factories, res.enc)
 }
 
 // applyPlan checks the state against the plan's, then applies with state
@@ -197,10 +203,11 @@ func planAndApply(m *Meta, ui *ui, wd string, f *applyFlags) int {
 // and every snapshot is persisted), stateSaver.saveFinal and reportApply.
 // fromPlan is the archive's record of its backend and workspace (nil
 // without a saved plan, or from an archive that has none).
-func applyPlan(m *Meta, ui *ui, wd string, f *applyFlags, plan *plans.Plan, config *configs.Config, sf *statefile.File, fromPlan *planfile.Backend, src Sources, factories map[addrs.Provider]providers.Factory) (code int) {
+// enc is the encryption the state is read and written with.
+func applyPlan(m *Meta, ui *ui, wd string, f *applyFlags, plan *plans.Plan, config *configs.Config, sf *statefile.File, fromPlan *planfile.Backend, src Sources, factories map[addrs.Provider]providers.Factory, enc *encryption.Encryption) (code int) {
 	ctx, cancel := context.WithCancel(m.ctx())
 	defer cancel()
-	target, mgr, lock, ds := lockApplyState(ctx, m, ui, wd, f, config, fromPlan, src)
+	target, mgr, lock, ds := lockApplyState(ctx, m, ui, wd, f, config, fromPlan, src, enc)
 	if ds.HasErrors() {
 		ui.diags(ds, src)
 		return ExitError
@@ -220,11 +227,20 @@ func applyPlan(m *Meta, ui *ui, wd string, f *applyFlags, plan *plans.Plan, conf
 	counts := render.CountChanges(plan.Changes)
 	destroy := plan.UIMode == plans.DestroyMode
 	if !planHasChanges(plan) {
+		// A state read with a fallback key or in clear is written again
+		// with the configured method even when nothing changed, as
+		// OpenTofu's migration steps expect of an apply.
+		if needsRewrite(mgr) {
+			if err := mgr.PersistState(); err != nil {
+				ui.diags(hcl.Diagnostics{stateWriteFailed(mgr.Describe(), err)}, src)
+				return ExitError
+			}
+		}
 		ui.applySummary(render.Counts{}, destroy, mgr.State())
 		return ExitOK
 	}
 
-	saver := &stateSaver{mgr: mgr, wd: wd, spath: mgr.Describe(), remote: target.remote(), dump: applyDump(m, ui)}
+	saver := &stateSaver{mgr: mgr, wd: wd, spath: mgr.Describe(), remote: target.remote(), dump: applyDump(m, ui), codec: codecFor(enc)}
 	procs := &procgroup.Set{}
 	stop := watchInterrupts(m, ui, cancel, func() {
 		// The second Ctrl-C exits at once: kill the provisioners still
@@ -248,12 +264,12 @@ func applyPlan(m *Meta, ui *ui, wd string, f *applyFlags, plan *plans.Plan, conf
 // lockApplyState opens the state apply writes to and takes its lock
 // (unless -lock=false). When it returns no errors, the caller owns the
 // lock and must release it through heldLock.unlock.
-func lockApplyState(ctx context.Context, m *Meta, ui *ui, wd string, f *applyFlags, config *configs.Config, fromPlan *planfile.Backend, src Sources) (*backendSettings, backend.StateMgr, *heldLock, hcl.Diagnostics) {
+func lockApplyState(ctx context.Context, m *Meta, ui *ui, wd string, f *applyFlags, config *configs.Config, fromPlan *planfile.Backend, src Sources, enc *encryption.Encryption) (*backendSettings, backend.StateMgr, *heldLock, hcl.Diagnostics) {
 	target, diags := resolveBackend(m, wd, config, f.state, f.backendConfig, fromPlan)
 	if diags.HasErrors() {
 		return nil, nil, nil, diags
 	}
-	mgr, release, ds := openBackendState(ctx, target, f.lock, f.lockTimeout, "OperationTypeApply")
+	mgr, release, ds := openBackendStateWith(ctx, target, f.lock, f.lockTimeout, "OperationTypeApply", codecFor(enc))
 	if ds.HasErrors() {
 		return nil, nil, nil, ds
 	}

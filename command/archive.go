@@ -5,24 +5,28 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/plankit/plankit/encryption"
 	"github.com/plankit/plankit/planfile"
 	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/tfdiags"
 )
 
 // readArchive opens a plan archive and reads its plan; it needs no
-// configuration directory, providers or state.
+// configuration directory, providers or state. An encrypted archive is
+// refused, saying so: readArchiveIn decrypts it.
 func readArchive(path string, opts ...planfile.Option) (*planfile.Reader, *plans.Plan, hcl.Diagnostics) {
-	r, err := planfile.Open(path, opts...)
-	if err != nil {
-		return nil, nil, planFileDiags(err)
+	enc, _ := encryption.New(nil, encryption.Options{})
+	return readArchiveWith(path, enc.Plan(), opts...)
+}
+
+// readArchiveIn is readArchive decrypting an encrypted archive with
+// TF_ENCRYPTION and wd's encryption block.
+func readArchiveIn(m *Meta, wd, path string, opts ...planfile.Option) (*planfile.Reader, *plans.Plan, hcl.Diagnostics) {
+	enc, diags := loadEncryptionIn(m, wd)
+	if diags.HasErrors() {
+		return nil, nil, diags
 	}
-	p, err := r.ReadPlan()
-	if err != nil {
-		r.Close()
-		return nil, nil, planFileDiags(err)
-	}
-	return r, p, nil
+	return readArchiveWith(path, enc.Plan(), opts...)
 }
 
 // planFileDiags explains why a plan archive was refused. The planfile

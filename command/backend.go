@@ -314,10 +314,17 @@ func (o *openedState) close() {
 // openWorkspace connects to the backend and opens the workspace's state
 // manager, without locking or reading it.
 func openWorkspace(ctx context.Context, s *backendSettings) (*openedState, hcl.Diagnostics) {
+	return openWorkspaceWith(ctx, s, codecFor(nil))
+}
+
+// openWorkspaceWith is openWorkspace storing the state through codec
+// (state encryption, see encryption.go).
+func openWorkspaceWith(ctx context.Context, s *backendSettings, codec statemgr.Codec) (*openedState, hcl.Diagnostics) {
 	be, err := s.open(ctx)
 	if err != nil {
 		return nil, hcl.Diagnostics{tfdiags.Errorf("Failed to open the state backend", "%s", err)}
 	}
+	setCodec(be, codec) // a new workspace's first state is stored encrypted too
 	mgr, err := be.StateMgr(ctx, s.ws)
 	if err != nil {
 		be.Close()
@@ -330,17 +337,23 @@ func openWorkspace(ctx context.Context, s *backendSettings) (*openedState, hcl.D
 // locks it (retrying for timeout), then reads it. The returned release
 // unlocks and closes; call it once.
 func openBackendState(ctx context.Context, s *backendSettings, lock bool, timeout time.Duration, operation string) (backend.StateMgr, func() hcl.Diagnostics, hcl.Diagnostics) {
+	return openBackendStateWith(ctx, s, lock, timeout, operation, codecFor(nil))
+}
+
+// openBackendStateWith is openBackendState storing the state through
+// codec (state encryption, see encryption.go).
+func openBackendStateWith(ctx context.Context, s *backendSettings, lock bool, timeout time.Duration, operation string, codec statemgr.Codec) (backend.StateMgr, func() hcl.Diagnostics, hcl.Diagnostics) {
 	if s.typ == "local" {
 		// Local states keep the file manager's own locking and messages.
 		path := local.New(s.defaultPath, s.workspaceDir).StatePath(s.ws)
-		mgr, release, ds := openState(ctx, path, lock, timeout, operation)
+		mgr, release, ds := openStateWith(ctx, path, lock, timeout, operation, codec)
 		if ds.HasErrors() {
 			return nil, release, ds
 		}
 		return &local.Mgr{Filesystem: mgr}, release, ds // ds: a recovered journal
 	}
 	nothing := func() hcl.Diagnostics { return nil }
-	o, ds := openWorkspace(ctx, s)
+	o, ds := openWorkspaceWith(ctx, s, codec)
 	if ds.HasErrors() {
 		return nil, nothing, ds
 	}
@@ -365,8 +378,12 @@ func openBackendState(ctx context.Context, s *backendSettings, lock bool, timeou
 			return nil
 		}
 	}
+	setCodec(o.mgr, codec)
 	if err := o.mgr.RefreshState(); err != nil {
 		ds := release()
+		if eds := encryptionDiags(err, "state"); eds != nil {
+			return nil, nothing, append(eds, ds...)
+		}
 		return nil, nothing, append(hcl.Diagnostics{tfdiags.Errorf("Failed to load state", "%s\n\nNothing was changed.", err)}, ds...)
 	}
 	if j, ok := o.mgr.(journaledState); ok {

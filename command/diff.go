@@ -44,7 +44,7 @@ func Diff(m *Meta, chdir string, args []string) int {
 	u := &ui{out: m.Stdout, errw: m.Stderr, col: render.Colorizer{Enabled: !*noColor && m.StdoutTTY}}
 	var ps [2]*plans.Plan
 	for i := range ps {
-		r, p, diags := readArchive(resolve(wd, fs.Arg(i)))
+		r, p, diags := readArchiveIn(m, wd, resolve(wd, fs.Arg(i)))
 		if diags.HasErrors() {
 			u.diags(diags, Sources{})
 			return ExitError

@@ -14,6 +14,7 @@ import (
 
 	"github.com/plankit/plankit/states"
 	"github.com/plankit/plankit/states/statefile"
+	"github.com/plankit/plankit/states/statemgr"
 	"github.com/plankit/plankit/tfdiags"
 )
 
@@ -35,6 +36,14 @@ const maxErroredFiles = 100
 // cur is the state file as last read or written (its lineage and serial);
 // statePath is where it belongs. O(size of the state).
 func saveErroredState(wd, statePath string, cur *statefile.File, st *states.State, dump io.Writer) hcl.Diagnostics {
+	return saveErroredStateCodec(wd, statePath, cur, st, dump, nil)
+}
+
+// saveErroredStateCodec is saveErroredState storing the recovery copy
+// through codec (state encryption), as the state file would be; if
+// encoding fails the copy is kept in clear and the diagnostic says so,
+// since losing track of real objects is worse.
+func saveErroredStateCodec(wd, statePath string, cur *statefile.File, st *states.State, dump io.Writer, codec statemgr.Codec) hcl.Diagnostics {
 	f := &statefile.File{State: st}
 	if cur != nil {
 		f.Lineage, f.Serial, f.TerraformVersion, f.CheckResults = cur.Lineage, cur.Serial+1, cur.TerraformVersion, cur.CheckResults
@@ -47,14 +56,25 @@ func saveErroredState(wd, statePath string, cur *statefile.File, st *states.Stat
 		return hcl.Diagnostics{tfdiags.Errorf("Failed to save state",
 			"The state could not be written to %s, and encoding it for a recovery copy failed too: %s. This is a bug in plankit; the objects the apply created or changed are not recorded anywhere, so note them from the output above.", statePath, err)}
 	}
-	path, err := writeNewFile(wd, buf.Bytes())
+	data, note := buf.Bytes(), ""
+	if codec != nil {
+		if enc, err := codec.Encode(data); err == nil {
+			data = enc
+		} else {
+			note = fmt.Sprintf("\n\nEncrypting the recovery copy failed too (%s), so it is in clear and holds the state's secrets: keep it safe, and delete it once restored.", err)
+		}
+	}
+	path, err := writeNewFile(wd, data)
 	if err == nil {
 		return hcl.Diagnostics{tfdiags.Errorf("State saved to a recovery file",
-			"The error above prevented plankit from writing the updated state to %s. So that nothing is lost, the state has been written to %s instead.\n\nDo not run plan or apply again before restoring it: they would read the old state and plan to create again what already exists. Once the cause is fixed, put it in place with:\n    cp %s %s", statePath, path, path, statePath)}
+			"The error above prevented plankit from writing the updated state to %s. So that nothing is lost, the state has been written to %s instead.\n\nDo not run plan or apply again before restoring it: they would read the old state and plan to create again what already exists. Once the cause is fixed, put it in place with:\n    cp %s %s%s", statePath, path, path, statePath, note)}
 	}
-	fmt.Fprintf(dump, "\n--- state (save everything between these lines as %s) ---\n%s--- end of state ---\n", statePath, buf.Bytes())
+	if !bytes.HasSuffix(data, []byte("\n")) {
+		data = append(data, '\n')
+	}
+	fmt.Fprintf(dump, "\n--- state (save everything between these lines as %s) ---\n%s--- end of state ---\n", statePath, data)
 	return hcl.Diagnostics{tfdiags.Errorf("State printed for recovery",
-		"The error above prevented plankit from writing the updated state to %s, and writing a recovery copy to %s failed too: %s.\n\nThe state has been printed above, between the \"--- state\" and \"--- end of state ---\" lines. Save it as %s before running plan or apply again: they would otherwise plan to create again what already exists.", statePath, filepath.Join(wd, erroredStateName), err, statePath)}
+		"The error above prevented plankit from writing the updated state to %s, and writing a recovery copy to %s failed too: %s.\n\nThe state has been printed above, between the \"--- state\" and \"--- end of state ---\" lines. Save it as %s before running plan or apply again: they would otherwise plan to create again what already exists.%s", statePath, filepath.Join(wd, erroredStateName), err, statePath, note)}
 }
 
 // writeNewFile writes data to errored.tfstate in dir, or errored-N.tfstate

@@ -43,7 +43,7 @@ func Graph(m *Meta, chdir string, args []string) int {
 	var diags hcl.Diagnostics
 	if *planPath != "" {
 		var done func()
-		in, done, diags = graphFromArchive(resolve(wd, *planPath))
+		in, done, diags = graphFromArchive(m, wd, resolve(wd, *planPath))
 		defer done()
 	} else {
 		in, diags = graphFromWorkingDir(m, wd, *statePathFlag)
@@ -121,8 +121,8 @@ type graphInputs struct {
 // graphFromArchive reads the plan, its prior state and its configuration
 // from the archive at path. done releases the archive; it is never nil,
 // and is to be called once the graph is drawn.
-func graphFromArchive(path string) (in graphInputs, done func(), diags hcl.Diagnostics) {
-	r, p, diags := readArchive(path)
+func graphFromArchive(m *Meta, wd, path string) (in graphInputs, done func(), diags hcl.Diagnostics) {
+	r, p, diags := readArchiveIn(m, wd, path)
 	if diags.HasErrors() {
 		return in, func() {}, diags
 	}
@@ -149,7 +149,15 @@ func graphFromWorkingDir(m *Meta, wd, stateFlag string) (in graphInputs, diags h
 	if ds.HasErrors() {
 		return in, ds
 	}
-	mgr, release, ds := openBackendState(m.ctx(), settings, false, 0, "graph")
+	vals, ds := CollectVariables(in.config, wd, nil, m.Env)
+	if ds.HasErrors() {
+		return in, ds
+	}
+	enc, ds := loadEncryption(m, in.config, vals)
+	if ds.HasErrors() {
+		return in, ds
+	}
+	mgr, release, ds := openBackendStateWith(m.ctx(), settings, false, 0, "graph", codecFor(enc))
 	if ds.HasErrors() {
 		return in, ds
 	}

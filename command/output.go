@@ -164,7 +164,11 @@ func readStateForCommand(m *Meta, wd, stateFlag string, backendConfig []string) 
 	if diags.HasErrors() {
 		return nil, src, diags
 	}
-	mgr, release, ds := openBackendState(m.ctx(), target, false, 0, "read")
+	codec, ds := stateCodecIn(m, wd)
+	if ds.HasErrors() {
+		return nil, src, ds
+	}
+	mgr, release, ds := openBackendStateWith(m.ctx(), target, false, 0, "read", codec)
 	if ds.HasErrors() {
 		return nil, src, ds
 	}

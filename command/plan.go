@@ -12,6 +12,7 @@ import (
 	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/configs"
 	"github.com/plankit/plankit/depsfile"
+	"github.com/plankit/plankit/encryption"
 	"github.com/plankit/plankit/planfile"
 	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/providers"
@@ -154,6 +155,11 @@ type planResult struct {
 	// factories serve the providers the plan used (apply without a plan
 	// file applies with the same ones).
 	factories map[addrs.Provider]providers.Factory
+	// enc is the encryption in effect, for apply to write the state with.
+	enc *encryption.Encryption
+	// rewrite: the state was read with a fallback method (see
+	// statemgr.Codec); apply writes it again even with no changes.
+	rewrite bool
 }
 
 // runPlan loads everything, plans, renders and writes the archive. The
@@ -180,7 +186,7 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 	stopInterrupts := watchInterrupts(m, ui, cancel, nil)
 	defer stopInterrupts()
 
-	mgr, release, ds := openBackendState(ctx, in.backend, f.lock, f.lockTimeout, "OperationTypePlan")
+	mgr, release, ds := openBackendStateWith(ctx, in.backend, f.lock, f.lockTimeout, "OperationTypePlan", codecFor(in.enc))
 	if ds.HasErrors() {
 		ui.diags(append(warnings, ds...), src)
 		return planResult{code: ExitError}
@@ -212,11 +218,11 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 	if !showPlan(ui, plan, append(warnings, ds...), len(in.targets) > 0, src) {
 		return planResult{code: ExitError}
 	}
-	if ds := savePlanOutput(m, ui, wd, f, plan, in.config, sf, resolved.locks, in.backend.record()); ds.HasErrors() {
+	if ds := savePlanOutput(m, ui, wd, f, plan, in.config, sf, resolved.locks, in.backend.record(), in.enc); ds.HasErrors() {
 		ui.diags(ds, src)
 		return planResult{code: ExitError}
 	}
-	return planResult{code: ExitOK, changes: planHasChanges(plan), plan: plan, config: in.config, sf: sf, factories: resolved.factories}
+	return planResult{code: ExitOK, changes: planHasChanges(plan), plan: plan, config: in.config, sf: sf, factories: resolved.factories, enc: in.enc, rewrite: needsRewrite(mgr)}
 }
 
 // refuseEmptyConfig refuses to plan a directory without configuration
@@ -250,6 +256,7 @@ type planInputs struct {
 	// factories serve the providers, once resolved.
 	factories map[addrs.Provider]providers.Factory
 	backend   *backendSettings
+	enc       *encryption.Encryption
 }
 
 // loadPlanInputs loads the configuration and then every input the flags
@@ -273,6 +280,11 @@ func loadPlanInputs(m *Meta, wd string, f *planFlags) (planInputs, hcl.Diagnosti
 	diags = append(diags, ds...)
 	in.backend, ds = resolveBackend(m, wd, config, f.state, f.backendConfig, nil)
 	diags = append(diags, ds...)
+	if !diags.HasErrors() {
+		in.enc, ds = loadEncryption(m, config, in.vals)
+		diags = append(diags, ds...)
+		diags = append(diags, clearPlanOfEncryptedState(in.enc, f.out)...)
+	}
 	_, ds = envMaxInstances(m.Env)
 	diags = append(diags, ds...)
 	// A corrupt lock file is refused by every plan, saved or not (and by
@@ -346,10 +358,10 @@ func showPlan(ui *ui, plan *plans.Plan, diags hcl.Diagnostics, targeted bool, sr
 // savePlanOutput writes the archive for -out and says how to apply it,
 // or notes that an unsaved plan may not be what apply does (not for
 // -json, nor for apply without a plan file).
-func savePlanOutput(m *Meta, ui *ui, wd string, f *planFlags, plan *plans.Plan, config *configs.Config, sf *statefile.File, locks *depsfile.Locks, be *planfile.Backend) hcl.Diagnostics {
+func savePlanOutput(m *Meta, ui *ui, wd string, f *planFlags, plan *plans.Plan, config *configs.Config, sf *statefile.File, locks *depsfile.Locks, be *planfile.Backend, enc *encryption.Encryption) hcl.Diagnostics {
 	if f.out != "" {
 		out := resolve(wd, f.out)
-		if ds := writePlanFile(out, f.signKey, wd, plan, config, sf, locks, be); ds.HasErrors() {
+		if ds := writePlanFile(out, f.signKey, wd, plan, config, sf, locks, be, enc); ds.HasErrors() {
 			return ds
 		}
 		if !f.json {
@@ -382,8 +394,9 @@ func planHasChanges(p *plans.Plan) bool {
 
 // writePlanFile writes the archive: the plan, the prior and previous-run
 // states with the lineage and serial they came from, the configuration
-// snapshot, the provider locks and the backend and workspace (be).
-func writePlanFile(out, signKey, wd string, plan *plans.Plan, config *configs.Config, sf *statefile.File, locks *depsfile.Locks, be *planfile.Backend) hcl.Diagnostics {
+// snapshot, the provider locks and the backend and workspace (be);
+// encrypted when enc says so.
+func writePlanFile(out, signKey, wd string, plan *plans.Plan, config *configs.Config, sf *statefile.File, locks *depsfile.Locks, be *planfile.Backend, enc *encryption.Encryption) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	lineage, serial := "", uint64(0)
 	if sf != nil {
@@ -407,7 +420,7 @@ func writePlanFile(out, signKey, wd string, plan *plans.Plan, config *configs.Co
 	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
 		return hcl.Diagnostics{tfdiags.Errorf("Failed to write plan file", "Creating the directory of %s failed: %s", out, err)}
 	}
-	if err := planfile.Write(out, args); err != nil {
+	if err := writePlanArchive(out, args, enc); err != nil {
 		return hcl.Diagnostics{tfdiags.Errorf("Failed to write plan file", "Writing %s failed: %s", out, err)}
 	}
 	return diags

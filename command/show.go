@@ -23,7 +23,7 @@ func Show(m *Meta, chdir string, args []string) int {
 	}
 	wd := workDir(fs.chdir)
 	u := &ui{out: m.Stdout, errw: m.Stderr, col: render.Colorizer{Enabled: !*noColor && m.StdoutTTY}}
-	r, p, diags := readArchive(resolve(wd, fs.Arg(0)))
+	r, p, diags := readArchiveIn(m, wd, resolve(wd, fs.Arg(0)))
 	if diags.HasErrors() {
 		u.diags(diags, Sources{})
 		return ExitError

@@ -46,9 +46,18 @@ func statePath(wd, flagPath string, config *configs.Config) (string, hcl.Diagnos
 // openState opens and, unless lock is false, locks the state at path.
 // The returned release unlocks it; call it once. The diagnostics may hold
 // only warnings: the recovery of an interrupted apply's journal
-// (recoverJournal), which callers show.
+// (recoverJournal), which callers show. A state file in OpenTofu's
+// encrypted envelope is refused, saying so; use openStateWith to read it
+// with the encryption in effect.
 func openState(ctx context.Context, path string, lock bool, timeout time.Duration, operation string) (*statemgr.Filesystem, func() hcl.Diagnostics, hcl.Diagnostics) {
+	return openStateWith(ctx, path, lock, timeout, operation, codecFor(nil))
+}
+
+// openStateWith is openState storing the state through codec (state
+// encryption, see encryption.go).
+func openStateWith(ctx context.Context, path string, lock bool, timeout time.Duration, operation string, codec statemgr.Codec) (*statemgr.Filesystem, func() hcl.Diagnostics, hcl.Diagnostics) {
 	mgr := statemgr.NewFilesystem(path) // backup at path + ".backup"
+	mgr.SetCodec(codec)                 // state encryption (encryption.go)
 	release := func() hcl.Diagnostics { return nil }
 	if lock {
 		// The lock file lives beside the state, so its directory must exist
@@ -75,6 +84,9 @@ func openState(ctx context.Context, path string, lock bool, timeout time.Duratio
 	}
 	if err := mgr.RefreshState(); err != nil {
 		diags := release()
+		if ds := encryptionDiags(err, "state"); ds != nil {
+			return nil, func() hcl.Diagnostics { return nil }, append(ds, diags...)
+		}
 		// err names the file already.
 		return nil, func() hcl.Diagnostics { return nil }, append(hcl.Diagnostics{tfdiags.Errorf("Failed to load state",
 			"%s\n\nFix the file or restore it (plankit keeps the previous state in %s.backup), or point -state at the right one. Nothing was changed.", err, path)}, diags...)

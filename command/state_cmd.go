@@ -133,7 +133,11 @@ func readStateOnly(m *Meta, wd string, f *stateFlags) (*states.State, Sources, h
 	if diags.HasErrors() {
 		return nil, src, diags
 	}
-	mgr, release, ds := openBackendState(m.ctx(), target, false, 0, "read")
+	codec, ds := stateCodecIn(m, wd)
+	if ds.HasErrors() {
+		return nil, src, ds
+	}
+	mgr, release, ds := openBackendStateWith(m.ctx(), target, false, 0, "read", codec)
 	if ds.HasErrors() {
 		return nil, src, ds
 	}
@@ -156,7 +160,12 @@ func changeState(m *Meta, u *ui, wd string, f *stateFlags, operation string, cha
 		u.diags(diags, src)
 		return ExitError
 	}
-	mgr, release, ds := openBackendState(m.ctx(), target, f.lock, f.lockTimeout, operation)
+	codec, ds := stateCodecIn(m, wd)
+	if ds.HasErrors() {
+		u.diags(ds, src)
+		return ExitError
+	}
+	mgr, release, ds := openBackendStateWith(m.ctx(), target, f.lock, f.lockTimeout, operation, codec)
 	if ds.HasErrors() {
 		u.diags(ds, src)
 		return ExitError

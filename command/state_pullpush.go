@@ -11,8 +11,10 @@ import (
 	"github.com/plankit/plankit/backend"
 	"github.com/plankit/plankit/backend/local"
 	"github.com/plankit/plankit/configs"
+	"github.com/plankit/plankit/encryption"
 	"github.com/plankit/plankit/internal/atomicfile"
 	"github.com/plankit/plankit/states/statefile"
+	"github.com/plankit/plankit/states/statemgr"
 	"github.com/plankit/plankit/tfdiags"
 )
 
@@ -79,7 +81,12 @@ func StatePull(m *Meta, chdir string, args []string) int {
 		u.diags(diags, src)
 		return ExitError
 	}
-	o, ds := openWorkspace(m.ctx(), s)
+	codec, ds := stateCodecIn(m, wd)
+	if ds.HasErrors() {
+		u.diags(ds, src)
+		return ExitError
+	}
+	o, ds := openWorkspaceWith(m.ctx(), s, codec)
 	if ds.HasErrors() {
 		u.diags(ds, src)
 		return ExitError
@@ -100,6 +107,10 @@ func StatePull(m *Meta, chdir string, args []string) int {
 	}
 	if err != nil {
 		u.diags(hcl.Diagnostics{tfdiags.Errorf("Failed to read state", "Reading the state of %s failed: %s", o.mgr.Describe(), err)}, src)
+		return ExitError
+	}
+	if data, ds = decryptPulled(codec, data, o.mgr.Describe()); ds.HasErrors() {
+		u.diags(ds, src)
 		return ExitError
 	}
 	m.Stdout.Write(data)
@@ -136,6 +147,15 @@ func StatePush(m *Meta, chdir string, args []string) int {
 	if err != nil {
 		return fail(tfdiags.Errorf("Failed to read the state to push", "%s", err))
 	}
+	codec, ds := stateCodecIn(m, wd)
+	if ds.HasErrors() {
+		return fail(ds...)
+	}
+	if encryption.IsEnvelope(data) { // a clear file is pushed as is, and stored encrypted
+		if data, ds = decryptPulled(codec, data, name); ds.HasErrors() {
+			return fail(ds...)
+		}
+	}
 	f, err := statefile.Read(bytes.NewReader(data))
 	if err != nil {
 		return fail(tfdiags.Errorf("Invalid state file", "%s: %s\n\nNothing was pushed.", name, err))
@@ -144,7 +164,7 @@ func StatePush(m *Meta, chdir string, args []string) int {
 	if diags.HasErrors() {
 		return fail(diags...)
 	}
-	mgr, release, ds := openBackendState(m.ctx(), s, *lock, *lockTimeout, "OperationTypeStatePush")
+	mgr, release, ds := openBackendStateWith(m.ctx(), s, *lock, *lockTimeout, "OperationTypeStatePush", codec)
 	if ds.HasErrors() {
 		return fail(ds...)
 	}
@@ -162,7 +182,7 @@ func StatePush(m *Meta, chdir string, args []string) int {
 	if cur != nil && cur.Lineage == f.Lineage && cur.Serial == f.Serial {
 		return ExitOK // the same state: nothing to write
 	}
-	if err := importState(mgr, f); err != nil {
+	if err := importState(mgr, f, codec); err != nil {
 		return fail(tfdiags.Errorf("Failed to write state", "Writing the state to %s failed: %s", mgr.Describe(), err))
 	}
 	return ExitOK
@@ -205,7 +225,7 @@ type importer interface {
 
 // importState writes f as the workspace's state: through the backend's
 // Import, or, for a local file, atomically in its place.
-func importState(mgr backend.StateMgr, f *statefile.File) error {
+func importState(mgr backend.StateMgr, f *statefile.File, codec statemgr.Codec) error {
 	if im, ok := mgr.(importer); ok {
 		return im.Import(f)
 	}
@@ -217,7 +237,14 @@ func importState(mgr backend.StateMgr, f *statefile.File) error {
 	if err := statefile.Write(f, &buf); err != nil {
 		return err
 	}
-	if err := atomicfile.WriteBytes(lm.Path(), buf.Bytes(), 0o644, nil); err != nil {
+	data := buf.Bytes()
+	if codec != nil { // state encryption, as the manager itself would store it
+		var err error
+		if data, err = codec.Encode(data); err != nil {
+			return err
+		}
+	}
+	if err := atomicfile.WriteBytes(lm.Path(), data, 0o644, nil); err != nil {
 		return err
 	}
 	return lm.RefreshState()

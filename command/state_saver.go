@@ -33,6 +33,7 @@ type stateSaver struct {
 	spath   string // where the state lives, for messages
 	remote  bool   // the state is in a remote backend: recover with state push
 	dump    io.Writer
+	codec   statemgr.Codec // a local recovery copy is encrypted as the state is
 
 	p          *statemgr.BackgroundPersister
 	journalErr error // the journal could not be opened (writes go on without it)
@@ -46,7 +47,9 @@ var _ terraform.StateWriter = (*stateSaver)(nil)
 // from the first object on, for Terraform and OpenTofu too.
 func (s *stateSaver) Start(live *states.SyncState) {
 	var j statemgr.Journal
-	if jm, ok := s.mgr.(statemgr.Journaled); ok {
+	// The journal holds each changed object in clear: an encrypted state
+	// goes without it (full writes only, as in OpenTofu).
+	if jm, ok := s.mgr.(statemgr.Journaled); ok && !encryptsState(s.codec) {
 		var err error
 		if j, err = jm.Journal(); err != nil {
 			s.journalErr = err
@@ -151,9 +154,9 @@ func (s *stateSaver) flushLast() hcl.Diagnostics {
 // recovery file (or prints it), returning the diagnostics that say where.
 func (s *stateSaver) saveRecovery(st *states.State, err error) hcl.Diagnostics {
 	if s.remote {
-		return append(hcl.Diagnostics{stateWriteFailed(s.spath, err)}, saveErroredRemote(s.wd, s.spath, s.mgr.StateFile(), st, s.dump)...)
+		return append(hcl.Diagnostics{stateWriteFailed(s.spath, err)}, saveErroredRemote(s.wd, s.spath, s.mgr.StateFile(), st, s.dump, s.codec)...)
 	}
-	return append(hcl.Diagnostics{stateWriteFailed(s.spath, err)}, saveErroredState(s.wd, s.spath, s.mgr.StateFile(), st, s.dump)...)
+	return append(hcl.Diagnostics{stateWriteFailed(s.spath, err)}, saveErroredStateCodec(s.wd, s.spath, s.mgr.StateFile(), st, s.dump, s.codec)...)
 }
 
 // saveFinal writes the state the apply ended with and returns it; when

@@ -187,7 +187,11 @@ func (c *workspaceCmd) create(name string) int {
 	}
 	s := *c.settings
 	s.ws = name
-	o, ds := openWorkspace(c.m.ctx(), &s) // creates it
+	codec, ds := stateCodecIn(c.m, c.wd) // its first state is encrypted too
+	if ds.HasErrors() {
+		return c.fail(ds...)
+	}
+	o, ds := openWorkspaceWith(c.m.ctx(), &s, codec) // creates it
 	if ds.HasErrors() {
 		return c.fail(ds...)
 	}

@@ -20,6 +20,7 @@ type Module struct {
 	CoreVersionConstraints []VersionConstraint
 	ProviderRequirements   map[string]*RequiredProvider // by local name
 	Backend                *Backend                     // nil when none
+	Encryption             *EncryptionBlock             // nil when none
 	ProviderConfigs        map[string]*Provider         // key "null" or "null.alias" (LocalProviderConfig.String())
 	Variables              map[string]*Variable
 	Locals                 map[string]*Local

@@ -109,6 +109,15 @@ func (m *Module) appendSettings(f *file) hcl.Diagnostics {
 		}
 		m.Backend = be
 	}
+	for _, e := range f.encryptions {
+		if m.Encryption != nil {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Duplicate encryption configuration",
+				Detail:  fmt.Sprintf("A module may have only one encryption block; the first is at %s. Move these settings into it.", m.Encryption.DeclRange),
+				Subject: e.DeclRange.Ptr()})
+			continue
+		}
+		m.Encryption = e
+	}
 	return diags
 }
 
@@ -135,6 +144,13 @@ func (m *Module) mergeFile(f *file) hcl.Diagnostics {
 	}
 	for _, be := range f.backends {
 		m.Backend = be
+	}
+	for _, e := range f.encryptions {
+		if m.Encryption == nil {
+			m.Encryption = &EncryptionBlock{Body: e.Body, DeclRange: e.DeclRange}
+			continue
+		}
+		m.Encryption.Overrides = append(m.Encryption.Overrides, e.Body)
 	}
 	for _, p := range f.providerConfigs {
 		base, ok := m.ProviderConfigs[p.Addr().String()]

@@ -83,6 +83,7 @@ type file struct {
 	requiredProviders      []*RequiredProvider
 	requiredProvidersRange []hcl.Range
 	backends               []*Backend
+	encryptions            []*EncryptionBlock
 	providerConfigs        []*Provider
 	variables              []*Variable
 	locals                 []*Local

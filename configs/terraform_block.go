@@ -64,6 +64,7 @@ var terraformBlockSchema = &hcl.BodySchema{
 		{Type: "backend", LabelNames: []string{"type"}},
 		{Type: "cloud"},
 		{Type: "provider_meta", LabelNames: []string{"provider"}},
+		{Type: "encryption"},
 	},
 }
 
@@ -94,6 +95,8 @@ func decodeTerraformBlock(block *hcl.Block, f *file) hcl.Diagnostics {
 			if be != nil {
 				f.backends = append(f.backends, be)
 			}
+		case "encryption":
+			f.encryptions = append(f.encryptions, &EncryptionBlock{Body: b.Body, DeclRange: b.DefRange})
 		default:
 			diags = append(diags, unsupportedHere(b.DefRange, b.Type+" blocks"))
 		}

@@ -36,6 +36,9 @@ type Mgr struct {
 	tfVersion *version.Version
 
 	held *heldLock // the lock this manager holds, nil when none
+
+	codec   statemgr.Codec // stored form (encryption); see codec.go
+	rewrite bool           // the stored form is outdated: persist even if unchanged
 }
 
 type heldLock struct {
@@ -60,7 +63,7 @@ func (b *Backend) stateMgr(ctx context.Context, workspace string) (*Mgr, error) 
 	if err != nil {
 		return nil, err
 	}
-	m := &Mgr{b: b, name: workspace, conn: conn}
+	m := &Mgr{b: b, name: workspace, conn: conn, codec: b.codec}
 	var id int64
 	err = conn.QueryRow(ctx, fmt.Sprintf("SELECT id FROM %s WHERE name = $1", b.table()), workspace).Scan(&id)
 	switch {
@@ -185,6 +188,9 @@ func (m *Mgr) refresh() error {
 	if data != nil {
 		src = []byte(*data)
 	}
+	if src, err = m.decode(src); err != nil {
+		return err
+	}
 	f, err := statefile.Read(bytes.NewReader(src))
 	switch {
 	case errors.Is(err, statefile.ErrNoState):
@@ -241,17 +247,22 @@ func (m *Mgr) PersistState() error {
 		return fmt.Errorf("encoding the state: %w", err)
 	}
 	data := buf.Bytes()
-	if m.lastBytes != nil && bytes.Equal(data, m.lastBytes) {
+	unchanged := m.lastBytes != nil && bytes.Equal(data, m.lastBytes)
+	if unchanged && !m.rewrite {
 		return nil
 	}
-	serial := f.Serial + 1
-	data, err := setSerial(data, f.Serial, serial)
-	if err != nil {
-		return err
+	serial := f.Serial
+	if !unchanged { // a rewrite in the current stored form keeps the serial
+		serial++
+		var err error
+		if data, err = setSerial(data, f.Serial, serial); err != nil {
+			return err
+		}
 	}
 	if err := m.put(data); err != nil {
 		return err
 	}
+	m.rewrite = false
 	m.file.Lineage, m.file.Serial, m.file.TerraformVersion = f.Lineage, serial, f.TerraformVersion
 	m.lastBytes = data
 	return nil
@@ -260,8 +271,12 @@ func (m *Mgr) PersistState() error {
 // put stores data as the workspace's state in one transaction (Terraform's
 // upsert statement). m.mu must be held.
 func (m *Mgr) put(data []byte) error {
+	data, err := m.encode(data)
+	if err != nil {
+		return err
+	}
 	q := fmt.Sprintf("INSERT INTO %s (name, data) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET data = $2 WHERE %s.name = $1", m.b.table(), statesTable)
-	err := m.withConn(context.Background(), func(ctx context.Context, c *pgx.Conn) error {
+	err = m.withConn(context.Background(), func(ctx context.Context, c *pgx.Conn) error {
 		// One statement outside an explicit transaction block is its own
 		// transaction: the row holds the old state or the new one, never
 		// part of either, whatever happens to this process or the

@@ -38,6 +38,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/plankit/plankit/backend"
+	"github.com/plankit/plankit/states/statemgr"
 )
 
 // DefaultSchemaName is schema_name's default, Terraform's.
@@ -83,6 +84,7 @@ type Backend struct {
 	admin     *pgx.Conn
 	redactor  *strings.Replacer
 	describes string
+	codec     statemgr.Codec // state encryption for new managers (codec.go)
 }
 
 var _ backend.Backend = (*Backend)(nil)

@@ -48,6 +48,9 @@ type Filesystem struct {
 	recovery  *Recovery    // what refresh replayed from a journal left behind
 	recovered JournalMark  // the last segment refresh replayed (0: none)
 
+	codec   Codec // stored form (encryption); see codec.go
+	rewrite bool  // the stored form is outdated: persist even if unchanged
+
 	// beforeRename is a test hook run between writing the temporary file
 	// and renaming it over the state file.
 	beforeRename func() error
@@ -168,6 +171,9 @@ func (s *Filesystem) refresh() error {
 	}
 	if err != nil {
 		return fmt.Errorf("reading the state file: %w", err) // err names the path
+	}
+	if src, err = s.decode(src); err != nil {
+		return err
 	}
 	f, err := statefile.Read(bytes.NewReader(src))
 	switch {
@@ -306,11 +312,19 @@ func (s *Filesystem) PersistState() error {
 		return fmt.Errorf("encoding the state: %w", err)
 	}
 	data := buf.Bytes()
-	if s.lastBytes != nil && bytes.Equal(data, s.lastBytes) {
+	unchanged := s.lastBytes != nil && bytes.Equal(data, s.lastBytes)
+	if unchanged && !s.rewrite {
 		return s.dropRecovered()
 	}
-	serial := f.Serial + 1
-	data, err := setSerial(data, f.Serial, serial)
+	serial := f.Serial
+	if !unchanged { // a rewrite in the current stored form keeps the serial
+		serial++
+		var err error
+		if data, err = setSerial(data, f.Serial, serial); err != nil {
+			return err
+		}
+	}
+	stored, err := s.encode(data)
 	if err != nil {
 		return err
 	}
@@ -322,14 +336,19 @@ func (s *Filesystem) PersistState() error {
 		return fmt.Errorf("writing the state file: creating its directory: %w", err)
 	}
 	if !s.backupDone && s.backupPath != "" && s.readBytes != nil {
-		if err := atomicfile.WriteBytes(s.backupPath, s.readBytes, fileMode(s.path), nil); err != nil {
+		backup, err := s.encode(s.readBytes)
+		if err != nil {
+			return err
+		}
+		if err := atomicfile.WriteBytes(s.backupPath, backup, fileMode(s.path), nil); err != nil {
 			return fmt.Errorf("writing the state backup: %w", err)
 		}
 	}
 	s.backupDone = true
-	if err := atomicfile.WriteBytes(s.path, data, fileMode(s.path), s.beforeRename); err != nil {
+	if err := atomicfile.WriteBytes(s.path, stored, fileMode(s.path), s.beforeRename); err != nil {
 		return fmt.Errorf("writing the state file: %w", err)
 	}
+	s.rewrite = false
 	s.file.Lineage = f.Lineage
 	s.file.Serial = serial
 	s.file.TerraformVersion = f.TerraformVersion
