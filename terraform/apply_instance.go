@@ -79,6 +79,12 @@ func (ai *applyInstance) apply(ctx context.Context) hcl.Diagnostics {
 	}
 	marked := ai.storeNew(nv, cfgMarks, ar.Private, states.ObjectReady)
 	if ch.Action != plans.Update {
+		if ai.hasProvisioners(false) {
+			// Recorded, but still being created until its provisioners
+			// finished: a crash now leaves it named as in flight. A failed
+			// record only loses that name (the persister reports it).
+			_ = ai.aw.beginOp(addr, addrs.NotDeposed, ch.Action)
+		}
 		d := ai.provision(ctx, marked, false)
 		diags = append(diags, d...) // on_failure = continue leaves warnings
 		if d.HasErrors() {
@@ -155,6 +161,7 @@ func (ai *applyInstance) storeNew(nv cty.Value, cfgMarks []cty.PathValueMarks, p
 	obj := &states.ResourceInstanceObject{Value: marked, Private: priv, Status: status,
 		Dependencies: ai.n.stateDeps, CreateBeforeDestroy: ai.n.cbd}
 	_ = ai.writeObject(addrs.NotDeposed, obj)
+	ai.keepStateProvider()
 	ai.aw.changed(ai.w.addr)
 	ai.publish(marked)
 	return marked

@@ -26,6 +26,9 @@ type instanceCtx struct {
 	res *resourceBlock
 	p   providers.Interface
 	w   instanceWork
+	// providerKey is the instance of the provider configuration p is
+	// (provider for_each); addrs.NoKey without.
+	providerKey addrs.InstanceKey
 }
 
 // priorNoRefresh decodes a stored object through the provider without
@@ -53,9 +56,12 @@ func (ic *instanceCtx) writeObject(dk addrs.DeposedKey, obj *states.ResourceInst
 func (ic *instanceCtx) setState(dk addrs.DeposedKey, src *states.ResourceInstanceObjectSrc) {
 	if dk == addrs.NotDeposed {
 		ic.ws.state.SetResourceInstanceCurrent(ic.w.addr, src, ic.res.provider)
-		return
+	} else {
+		ic.ws.state.SetResourceInstanceDeposed(ic.w.addr, dk, src, ic.res.provider)
 	}
-	ic.ws.state.SetResourceInstanceDeposed(ic.w.addr, dk, src, ic.res.provider)
+	if ic.providerKey != nil && ic.providerKey != addrs.NoKey && src != nil {
+		ic.ws.state.SetResourceInstanceProviderKey(ic.w.addr, ic.providerKey)
+	}
 }
 
 // markSchema marks the schema's sensitive attributes in v.

@@ -78,9 +78,13 @@ type resourceBlock struct {
 	typ      string
 	addr     addrs.ConfigResource
 	provider addrs.AbsProviderConfig
-	schema   *providers.Schema // nil when the provider lacks the type
-	spec     hcldec.Spec
-	ty       cty.Type
+	// passedKey, when set, selects the provider instance: a module call
+	// passed the configuration as NAME.ALIAS[KEY] (provider for_each);
+	// see provider_instances.go.
+	passedKey *passedProviderKey
+	schema    *providers.Schema // nil when the provider lacks the type
+	spec      hcldec.Spec
+	ty        cty.Type
 	// sensitive is set when the schema has sensitive attributes.
 	sensitive bool
 }
@@ -112,6 +116,12 @@ func (n *nodeResource) references() []refKey {
 	}
 	mod := n.addr.Module
 	keys := exprKeys(mod, n.block.Count, n.block.ForEach)
+	if n.block.ProviderConfigRef != nil && n.block.ProviderConfigRef.KeyExpr != nil {
+		keys = append(keys, exprKeys(mod, n.block.ProviderConfigRef.KeyExpr)...)
+	}
+	if n.passedKey != nil {
+		keys = append(keys, exprKeys(n.passedKey.call.Parent(), n.passedKey.expr)...)
+	}
 	keys = append(keys, traversalKeys(mod, n.block.DependsOn)...)
 	if n.spec != nil {
 		refs, _ := n.bodyReferences()
@@ -306,10 +316,19 @@ func (n *nodeResource) executeInstance(ctx context.Context, ws *walkState, w ins
 		return nil
 	}
 	defer ws.release()
+	ic := &instanceCtx{ws: ws, n: n, res: &n.resourceBlock, p: p, w: w}
+	if n.hasProviderKey() || w.gone || n.block == nil {
+		ip, key, d := n.instanceProvider(ws, w)
+		if d.HasErrors() {
+			return d
+		}
+		if ip != nil {
+			ic.p, ic.providerKey, pdiags = ip, key, nil
+		}
+	}
 	if pdiags.HasErrors() {
 		return pdiags
 	}
-	ic := &instanceCtx{ws: ws, n: n, res: &n.resourceBlock, p: p, w: w}
 	if n.addr.Resource.Mode == addrs.DataResourceMode {
 		return ws.op.dataInstance(ctx, ic)
 	}

@@ -100,6 +100,7 @@ func (pw *planWalk) assemble(ws *walkState, kept map[string]bool, errored bool) 
 	if ws.clock.Used() {
 		p.Timestamp = ws.clock.Time()
 	}
+	p.Checks = ws.checks.results()
 	p.Files = pw.fileRec.Files()
 	for name, v := range ws.config.Module.Variables {
 		val, ok := ws.named.GetKey("", namedvals.Variable, name)

@@ -21,6 +21,21 @@ import (
 	"github.com/plankit/plankit/tfdiags"
 )
 
+// hasProvisioners reports whether the resource has provisioners of the
+// given kind (destroy-time or create-time).
+func (ai *applyInstance) hasProvisioners(destroy bool) bool {
+	block := ai.res.block
+	if block == nil || block.Managed == nil {
+		return false
+	}
+	for _, pv := range block.Managed.Provisioners {
+		if (pv.When == configs.ProvisionerWhenDestroy) == destroy {
+			return true
+		}
+	}
+	return false
+}
+
 // provision runs the instance's local-exec provisioners for creation
 // (destroy=false) or destruction (destroy=true), in order, with self the
 // object (the new one, or the one about to be destroyed), streaming their

@@ -106,6 +106,9 @@ func (t resourceTransformer) Transform(g *Graph) error {
 			addr := block.Addr().InModule(c.Path)
 			n := &nodeResource{name: resourceNodeName(addr, t.destroying), resourceBlock: t.in.resourceBlock(c, block, addr,
 				resolveProvider(c, block.ProviderConfigAddr(), block.Provider))}
+			if block.ProviderConfigRef == nil || block.ProviderConfigRef.KeyExpr == nil {
+				n.passedKey = resolvePassedKey(c, block.ProviderConfigAddr(), block.Provider)
+			}
 			if m := block.Managed; m != nil && n.schema != nil {
 				n.ignore = ignorePaths(n.schema.Block, m.IgnoreChanges, m.IgnoreAllChanges)
 				n.cbd = m.CreateBeforeDestroy

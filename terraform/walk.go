@@ -47,6 +47,10 @@ type walkState struct {
 	// sem bounds concurrent provider operations to the parallelism.
 	sem chan struct{}
 
+	// checks are the check results (variable validations) the walk
+	// records; a plan reports them.
+	checks checkCollector
+
 	halted   func() // cancels the walk (hook halt)
 	stateIdx stateIndex
 	scopes   sync.Map // module directory -> *sync.Pool of *lang.Scope

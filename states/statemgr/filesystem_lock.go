@@ -71,6 +71,10 @@ func (s *Filesystem) createLockFile(li *LockInfo) (*os.File, error) {
 	// A lock file that is a symbolic link is taken where the link points,
 	// as every file beside the state is written.
 	path, err := atomicfile.Target(s.LockInfoPath())
+	if errors.Is(err, atomicfile.ErrNotRegular) {
+		// Never opened: a FIFO would block, a device is not ours.
+		return nil, fmt.Errorf("%w. If no other operation is using the state, remove the lock file by hand", err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("creating the lock file: %w", err)
 	}
