@@ -8,6 +8,7 @@ import (
 
 	"github.com/plankit/plankit/backend/local"
 	"github.com/plankit/plankit/configs"
+	"github.com/plankit/plankit/internal/safeio"
 	"github.com/plankit/plankit/tfdiags"
 )
 
@@ -76,7 +77,7 @@ func StatePull(m *Meta, chdir string, args []string) int {
 	case rawStater:
 		data, err = mgr.RawState()
 	case *local.Mgr:
-		data, err = os.ReadFile(mgr.Path())
+		data, err = safeio.ReadFile(mgr.Path(), safeio.StateFileLimit)
 		if os.IsNotExist(err) {
 			data, err = nil, nil
 		}
