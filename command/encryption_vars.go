@@ -165,20 +165,24 @@ func withoutEncryptionVars(plan *plans.Plan, enc *encryption.Encryption) *plans.
 }
 
 // restoreEncryptionVars gives apply of a saved plan the values its
-// archive left out: the encryption's own value of the variable, else an
-// unknown one (the variable is used nowhere else; the encryption itself
-// reports a missing value when it needs it, naming the variable).
+// archive left out (recorded sensitive with no value):
+// the encryption's own value of the variable, else an unknown one (the
+// variable is used nowhere else, and the encryption in effect here may
+// not use it at all, when TF_ENCRYPTION replaced the argument; when it
+// does, it reports a missing value itself, naming the variable).
 func restoreEncryptionVars(plan *plans.Plan, config *configs.Config, enc *encryption.Encryption) {
 	if config == nil {
 		return
 	}
-	for _, n := range enc.Variables() {
+	names := make([]string, 0, len(config.Module.Variables))
+	for n := range config.Module.Variables {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
 		decl := config.Module.Variables[n]
-		if decl == nil {
-			continue
-		}
-		if _, ok := plan.VariableValues[n]; ok {
-			continue
+		if _, ok := plan.VariableValues[n]; ok || !plan.VariableSensitive[n] {
+			continue // a value, or not one withoutEncryptionVars left out
 		}
 		v, ok := enc.VariableValue(n)
 		if !ok {

@@ -123,6 +123,13 @@ func TestWithoutEncryptionVars(t *testing.T) {
 	if stored.VariableValues["pass"] != pass {
 		t.Fatalf("restored %#v", stored.VariableValues["pass"])
 	}
+	// A variable the plan has no value for and did not leave out on
+	// purpose is not invented.
+	other := &plans.Plan{VariableValues: map[string]cty.Value{"pass": pass}}
+	restoreEncryptionVars(other, config, enc)
+	if _, ok := other.VariableValues["other"]; ok {
+		t.Fatalf("restored a variable the archive did not leave out: %#v", other.VariableValues)
+	}
 	// Without a value, the encryption refuses to start, naming it.
 	if _, diags := loadEncryption(&Meta{}, config, nil); !diags.HasErrors() || !strings.Contains(diags.Error(), "var.pass") || !strings.Contains(diags.Error(), "TF_VAR_pass") {
 		t.Fatalf("no value: %v", diags)
