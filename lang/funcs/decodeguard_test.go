@@ -88,6 +88,11 @@ func TestSizeGuards(t *testing.T) {
 		{"indent a billion", IndentFunc, []cty.Value{cty.NumberIntVal(1e9), cty.StringVal("a\nb")}, "indenting by 1000000000 spaces"},
 		{"indent a billion, one line", IndentFunc, []cty.Value{cty.NumberIntVal(1e9), cty.StringVal("a")}, "indenting by 1000000000 spaces"},
 		{"indent", IndentFunc, []cty.Value{cty.NumberIntVal(2), cty.StringVal("a\nb")}, ""},
+		{"format a gigabyte wide", FormatFunc, []cty.Value{cty.StringVal("%01000000000d"), cty.NumberIntVal(1)}, `asks for a width of 1000000000`},
+		{"format a gigabyte precise", FormatFunc, []cty.Value{cty.StringVal("x=%-.2000000000f"), cty.NumberIntVal(1)}, `asks for a precision of 2000000000`},
+		{"formatlist wide", FormatListFunc, []cty.Value{cty.StringVal("%9999999999s"), cty.ListVal([]cty.Value{cty.StringVal("a")})}, "format allows at most 1000000"},
+		{"format ordinary", FormatFunc, []cty.Value{cty.StringVal("100%% %-8s|%08.3f|%[1]q"), cty.StringVal("a"), cty.NumberFloatVal(1.5)}, ""},
+		{"format unknown", FormatFunc, []cty.Value{cty.UnknownVal(cty.String), cty.NumberIntVal(1)}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -99,6 +104,9 @@ func TestSizeGuards(t *testing.T) {
 				t.Fatalf("got error %v, want one containing %q", err, tt.err)
 			}
 		})
+	}
+	if got, _ := FormatFunc.Call([]cty.Value{cty.StringVal("%05.1f|%-3s|"), cty.NumberFloatVal(2.25), cty.StringVal("a")}); !got.RawEquals(cty.StringVal("002.2|a  |")) && !got.RawEquals(cty.StringVal("002.3|a  |")) {
+		t.Errorf("format gave %#v", got)
 	}
 	if got, _ := IndentFunc.Call([]cty.Value{cty.NumberIntVal(2), cty.StringVal("a\nb")}); !got.RawEquals(cty.StringVal("a\n  b")) {
 		t.Errorf("indent gave %#v", got)
