@@ -319,6 +319,7 @@ func (m *Mgr) Import(f *statefile.File) error {
 	}
 	m.file = c.DeepCopy()
 	m.loaded = true
+	m.recovery, m.recovered = nil, 0 // the caller removes a journal the import replaces
 	var lb bytes.Buffer
 	if err := statefile.Write(m.withWriteVersion(m.file), &lb); err == nil {
 		m.lastBytes = lb.Bytes()
