@@ -25,6 +25,10 @@
 // as stale and `plan force-unlock ID` removes it, as with the local
 // backend's lock file.
 //
+// A second table of its own, SCHEMA.plankit_journal, holds apply's journal
+// (statemgr.Journal, see journal.go): the changes made since the last full
+// write of a state, replayed by the next read after a crash.
+//
 // Writes are one statement in one transaction, so a crash leaves either the
 // old or the new state. A lost connection is reopened (re-taking the
 // advisory lock first when this manager held it) and the write retried.
