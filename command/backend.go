@@ -19,6 +19,7 @@ import (
 	"github.com/plankit/plankit/backend/local"
 	"github.com/plankit/plankit/backend/pg"
 	"github.com/plankit/plankit/configs"
+	"github.com/plankit/plankit/internal/safeio"
 	"github.com/plankit/plankit/planfile"
 	"github.com/plankit/plankit/states/statemgr"
 	"github.com/plankit/plankit/tfdiags"
@@ -230,9 +231,12 @@ func parseBackendConfig(wd, val, typ string, schema *hcl.BodySchema) (map[string
 		}
 	}
 	path := resolve(wd, val)
-	src, err := os.ReadFile(path)
+	src, err := safeio.ReadFile(path, safeio.VarFileLimit)
 	if err != nil {
 		return nil, hcl.Diagnostics{tfdiags.Errorf("Invalid -backend-config", "%q is neither KEY=VALUE nor a readable file: %s", val, err)}
+	}
+	if ds := configs.CheckNesting(path, src, strings.HasSuffix(path, ".json")); ds.HasErrors() {
+		return nil, ds
 	}
 	var f *hcl.File
 	var diags hcl.Diagnostics
