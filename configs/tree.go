@@ -2,8 +2,10 @@ package configs
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -48,7 +50,7 @@ func (l *Loader) loadTree(src moduleSource) (*Config, hcl.Diagnostics) {
 // itself instead of recursing forever.
 func (l *Loader) loadChildren(cfg *Config, src moduleSource, chain []chainLink) hcl.Diagnostics {
 	var diags hcl.Diagnostics
-	for _, name := range sortedKeys(cfg.Module.ModuleCalls) {
+	for _, name := range slices.Sorted(maps.Keys(cfg.Module.ModuleCalls)) {
 		call := cfg.Module.ModuleCalls[name]
 		if call.SourceAddr == "" || !isLocalSource(call.SourceAddr) {
 			continue // already reported while decoding the block
@@ -106,7 +108,7 @@ func checkRepeatedProviderModule(call *ModuleCall, mod *Module) hcl.Diagnostics 
 	default:
 		return nil
 	}
-	first := mod.ProviderConfigs[sortedKeys(mod.ProviderConfigs)[0]]
+	first := mod.ProviderConfigs[slices.Sorted(maps.Keys(mod.ProviderConfigs))[0]]
 	return hcl.Diagnostics{{
 		Severity: hcl.DiagError,
 		Summary:  "Module is incompatible with count, for_each, and depends_on",
