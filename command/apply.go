@@ -142,6 +142,12 @@ func applyPlanFile(m *Meta, ui *ui, wd, file string, f *applyFlags) int {
 		ui.diags(diags, src)
 		return ExitError
 	}
+	enc, ds = encryptionForApply(m, wd, config, enc)
+	if ds.HasErrors() {
+		ui.diags(ds, src)
+		return ExitError
+	}
+	restoreEncryptionVars(plan, config, enc)
 	locks, err := r.ReadDependencyLocks()
 	if err != nil {
 		ui.diags(planFileDiags(err), src)

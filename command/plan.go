@@ -284,6 +284,7 @@ func loadPlanInputs(m *Meta, wd string, f *planFlags) (planInputs, hcl.Diagnosti
 		in.enc, ds = loadEncryption(m, config, in.vals)
 		diags = append(diags, ds...)
 		diags = append(diags, clearPlanOfEncryptedState(in.enc, f.out)...)
+		diags = append(diags, encryptionVarsOnly(config, in.enc)...)
 	}
 	_, ds = envMaxInstances(m.Env)
 	diags = append(diags, ds...)
@@ -403,7 +404,7 @@ func writePlanFile(out, signKey, wd string, plan *plans.Plan, config *configs.Co
 		lineage, serial = sf.Lineage, sf.Serial
 	}
 	args := &planfile.CreateArgs{
-		Plan:                 plan,
+		Plan:                 withoutEncryptionVars(plan, enc),
 		StateFile:            &statefile.File{Lineage: lineage, Serial: serial, State: plan.PriorState},
 		PreviousRunStateFile: &statefile.File{Lineage: lineage, Serial: serial, State: plan.PrevRunState},
 		ConfigSnapshot:       config.Snapshot(),
