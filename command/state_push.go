@@ -140,8 +140,28 @@ type importer interface {
 // importState writes f as the workspace's state: through the backend's
 // Import, or, for a local file, atomically in its place.
 func importState(mgr backend.StateMgr, f *statefile.File, codec statemgr.Codec) error {
+	// The pushed state replaces what a journal left by an interrupted
+	// apply recorded: drop it once the state is stored (not before: a
+	// failed write must lose nothing), or the next read would replay it
+	// over the pushed state.
+	dropJournal := func() error { return nil }
+	if jm, ok := mgr.(statemgr.Journaled); ok && jm.Recovery() != nil {
+		dropJournal = func() error {
+			j, err := jm.Journal()
+			if err == nil {
+				err = j.Remove()
+			}
+			if err != nil {
+				return fmt.Errorf("the state is stored, but removing the journal of the interrupted apply failed (the next run replays it over the pushed state): %w", err)
+			}
+			return nil
+		}
+	}
 	if im, ok := mgr.(importer); ok {
-		return im.Import(f)
+		if err := im.Import(f); err != nil {
+			return err
+		}
+		return dropJournal()
 	}
 	lm, ok := mgr.(*local.Mgr)
 	if !ok {
@@ -159,6 +179,9 @@ func importState(mgr backend.StateMgr, f *statefile.File, codec statemgr.Codec) 
 		}
 	}
 	if err := atomicfile.WriteBytes(lm.Path(), data, 0o644, nil); err != nil {
+		return err
+	}
+	if err := dropJournal(); err != nil {
 		return err
 	}
 	return lm.RefreshState()
