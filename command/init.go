@@ -20,7 +20,7 @@ import (
 	"github.com/plankit/plankit/tfdiags"
 )
 
-const initUsage = `Usage: plan init [-upgrade] [-plugin-dir=DIR] [-lockfile=readonly] [-no-color] [-json]
+const initUsage = `Usage: plan init [-upgrade] [-plugin-dir=DIR] [-lockfile=readonly] [-backend-config=KEY=VALUE|FILE] [-no-color] [-json]
 
   Installs the providers the configuration needs into .terraform/providers
   (Terraform's layout, so terraform, tofu and plankit share one initialised
@@ -40,6 +40,10 @@ Options:
   -plugin-dir=DIR     Install only from this filesystem mirror
                       (repeatable); no registry is contacted.
   -lockfile=readonly  Fail instead of changing the lock file.
+  -backend-config=KEY=VALUE|FILE
+                      Backend setting, or a file of them (repeatable). init
+                      connects to a "pg" backend, creating its schema and
+                      tables unless the skip_* settings say not to.
   -no-color           No colour.
   -json               Machine-readable progress.
 `
@@ -53,6 +57,8 @@ func Init(m *Meta, chdir string, args []string) int {
 	lockfile := fs.String("lockfile", "", "readonly: never change the lock file")
 	noColor := fs.Bool("no-color", false, "no colour")
 	jsonOut := fs.Bool("json", false, "machine-readable output")
+	var backendConfig multiFlag
+	fs.Var(&backendConfig, "backend-config", "backend setting KEY=VALUE, or a file of them (repeatable)")
 	if code, ok := fs.parse(m, args); !ok {
 		return code
 	}
@@ -84,10 +90,15 @@ func Init(m *Meta, chdir string, args []string) int {
 		u.diags(diags, src)
 		return ExitError
 	}
-	var state *states.State
-	in, ds := graphFromWorkingDir(m, wd, "")
-	if !ds.HasErrors() {
-		state = in.state
+	if ds := initBackend(ctx, m, u, wd, config, backendConfig); ds.HasErrors() {
+		u.diags(ds, src)
+		return ExitError
+	}
+	// The state's providers are installed too; a state that cannot be read
+	// (a backend not reachable yet) only means the configuration's.
+	state, _, ds := readStateForCommand(m, wd, "", backendConfig)
+	if ds.HasErrors() {
+		state = nil
 	}
 	u.line("\n" + u.col.Bold("Initializing provider plugins..."))
 	// Ctrl-C stops the downloads; what was not verified and renamed into
@@ -104,6 +115,24 @@ func Init(m *Meta, chdir string, args []string) int {
 	u.diags(diags, src)
 	u.line("\n" + u.col.Bold(u.col.Green("plankit has been successfully initialized!")) + "\n")
 	return ExitOK
+}
+
+// initBackend checks the backend's settings and, for a remote backend,
+// connects to it (pg creates its schema, tables and index unless told not
+// to), as terraform init does; the local backend needs nothing.
+func initBackend(ctx context.Context, m *Meta, u *ui, wd string, config *configs.Config, backendConfig []string) hcl.Diagnostics {
+	settings, diags := resolveBackend(m, wd, config, "", backendConfig, nil)
+	if diags.HasErrors() || !settings.remote() {
+		return diags
+	}
+	u.line("\n" + u.col.Bold("Initializing the backend..."))
+	be, err := settings.open(ctx)
+	if err != nil {
+		return append(diags, tfdiags.Errorf("Failed to open the state backend", "%s", err))
+	}
+	be.Close()
+	u.line(u.col.Green(fmt.Sprintf("Successfully configured the backend %q!", settings.typ)))
+	return diags
 }
 
 // line prints a progress line: stdout, or a -json "log" message.

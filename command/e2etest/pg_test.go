@@ -548,3 +548,26 @@ resource "terraform_data" "a" {
 	}
 	must(t, plan(t, dir, "-no-color", "-detailed-exitcode"), 0, "re-plan")
 }
+
+// TestPgInit: plan init takes -backend-config, connects to the pg backend
+// and creates its schema before anything else runs, and a bad connection
+// is an error at init that never prints the password.
+func TestPgInit(t *testing.T) {
+	t.Parallel()
+	dir := pgDir(t)
+	cs := pgtest.NewDatabase(t)
+	r := withEnv(t, dir, "plan", nil, "init", "-no-color", "-backend-config=conn_str="+cs, "-backend-config=schema_name=team")
+	must(t, r, 0, "init with -backend-config")
+	contains(t, r.stdout, "init", "Initializing the backend...", `Successfully configured the backend "pg"!`)
+	// The schema exists now: a workspace can be listed without creating it.
+	r = withEnv(t, dir, "plan", nil, "workspace", "list", "-backend-config=conn_str="+cs, "-backend-config=schema_name=team", "-backend-config=skip_schema_creation=true")
+	must(t, r, 0, "workspace list in the schema init created")
+
+	const secret = "init-s3cret-pw"
+	r = withEnv(t, dir, "plan", nil, "init", "-no-color", "-backend-config=conn_str=postgres://u:"+secret+"@127.0.0.1:1/x?connect_timeout=2")
+	must(t, r, 1, "init with an unreachable database")
+	contains(t, r.stderr, "init", "Failed to open the state backend")
+	if strings.Contains(r.stdout+r.stderr, secret) {
+		t.Errorf("init printed the password:\n%s%s", r.stdout, r.stderr)
+	}
+}
