@@ -27,7 +27,7 @@ func CheckNesting(filename string, src []byte, isJSON bool) hcl.Diagnostics {
 	if diags := checkNesting(filename, src, isJSON); diags.HasErrors() || isJSON {
 		return diags
 	}
-	return checkLiteralRuns(src, func() hclsyntax.Tokens {
+	return checkConfigLiteralRuns(src, func() hclsyntax.Tokens {
 		tokens, _ := hclsyntax.LexConfig(src, filename, hcl.InitialPos)
 		return tokens
 	})
