@@ -96,6 +96,7 @@ func Plan(w io.Writer, p *plans.Plan, color bool) error {
 	flush := func() error {
 		_, err := io.WriteString(w, b.String())
 		b.Reset()
+		b.Grow(planFlushSize + planFlushSize/4) // one allocation per piece, not a doubling series
 		return err
 	}
 	changes := p.Changes
@@ -244,6 +245,7 @@ func ResourceChange(rc *plans.ResourceInstanceChange, schema *configschema.Block
 	col := Colorizer{Enabled: color}
 	d := &differ{col: col, replace: rc.RequiredReplace}
 	var b strings.Builder
+	b.Grow(512) // most renderings fit: one allocation instead of several
 	addr := rc.Addr.String()
 	if rc.DeposedKey != addrs.NotDeposed {
 		addr += " (deposed object " + rc.DeposedKey.String() + ")"
