@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/plankit/plankit/internal/atomicfile"
+	"github.com/plankit/plankit/internal/safeio"
 	"github.com/plankit/plankit/states/statefile"
 	"github.com/plankit/plankit/states/statemgr"
 )
@@ -102,7 +103,7 @@ func CurrentWorkspace(wd string, env []string) (Selection, error) {
 			return Selection{Name: v, Source: WorkspaceEnvVar}, nil
 		}
 	}
-	data, err := os.ReadFile(filepath.Join(wd, EnvironmentFile))
+	data, err := safeio.ReadFile(filepath.Join(wd, EnvironmentFile), 64<<10) // a workspace name
 	if errors.Is(err, fs.ErrNotExist) {
 		return Selection{Name: DefaultWorkspace}, nil
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/plankit/plankit/backend/local"
 	"github.com/plankit/plankit/backend/pg"
 	"github.com/plankit/plankit/configs"
+	"github.com/plankit/plankit/internal/safeio"
 	"github.com/plankit/plankit/planfile"
 	"github.com/plankit/plankit/states/statemgr"
 	"github.com/plankit/plankit/tfdiags"
@@ -45,6 +46,8 @@ var pgEnv = map[string]string{
 	"skip_schema_creation": "PG_SKIP_SCHEMA_CREATION",
 	"skip_table_creation":  "PG_SKIP_TABLE_CREATION",
 	"skip_index_creation":  "PG_SKIP_INDEX_CREATION",
+	"table_name":           "PG_TABLE_NAME", // OpenTofu 1.10+
+	"index_name":           "PG_INDEX_NAME", // OpenTofu 1.10+
 }
 
 // resolveBackend works out the backend settings. fromPlan is the archive's
@@ -83,12 +86,14 @@ func resolveBackend(m *Meta, wd string, config *configs.Config, stateFlag string
 
 	// Arguments: the configuration block (or the plan's record), then
 	// -backend-config in order.
+	// A local record carries no settings: the local backend's path comes
+	// from the configuration (the archive's snapshot when applying one).
 	args := map[string]string{}
-	if fromPlan != nil {
+	if fromPlan != nil && len(fromPlan.Config) > 0 {
 		for k, v := range fromPlan.Config {
 			args[k] = v
 		}
-	} else if block != nil {
+	} else if block != nil && block.Type == s.typ {
 		content, diags := block.Config.Content(schema)
 		if diags.HasErrors() {
 			return nil, diags
@@ -144,7 +149,7 @@ func resolveBackend(m *Meta, wd string, config *configs.Config, stateFlag string
 				args["conn_str"] = e
 			}
 		}
-		s.pg = pg.Config{ConnStr: args["conn_str"], SchemaName: args["schema_name"]}
+		s.pg = pg.Config{ConnStr: args["conn_str"], SchemaName: args["schema_name"], TableName: args["table_name"], IndexName: args["index_name"]}
 		for name, dst := range map[string]*bool{"skip_schema_creation": &s.pg.SkipSchemaCreation, "skip_table_creation": &s.pg.SkipTableCreation, "skip_index_creation": &s.pg.SkipIndexCreation} {
 			if v, ok := args[name]; ok && v != "" {
 				b, err := strconv.ParseBool(v)
@@ -226,9 +231,12 @@ func parseBackendConfig(wd, val, typ string, schema *hcl.BodySchema) (map[string
 		}
 	}
 	path := resolve(wd, val)
-	src, err := os.ReadFile(path)
+	src, err := safeio.ReadFile(path, safeio.VarFileLimit)
 	if err != nil {
 		return nil, hcl.Diagnostics{tfdiags.Errorf("Invalid -backend-config", "%q is neither KEY=VALUE nor a readable file: %s", val, err)}
+	}
+	if ds := configs.CheckNesting(path, src, strings.HasSuffix(path, ".json")); ds.HasErrors() {
+		return nil, ds
 	}
 	var f *hcl.File
 	var diags hcl.Diagnostics
@@ -290,6 +298,11 @@ func (s *backendSettings) record() *planfile.Backend {
 		if cs := pg.RedactConnStr(s.pg.ConnStr); cs != "" {
 			r.Config["conn_str"] = cs
 		}
+		for name, v := range map[string]string{"table_name": s.pg.TableName, "index_name": s.pg.IndexName} {
+			if v != "" {
+				r.Config[name] = v
+			}
+		}
 		for name, v := range map[string]bool{"skip_schema_creation": s.pg.SkipSchemaCreation, "skip_table_creation": s.pg.SkipTableCreation, "skip_index_creation": s.pg.SkipIndexCreation} {
 			if v {
 				r.Config[name] = "true"
@@ -312,7 +325,9 @@ func (o *openedState) close() {
 }
 
 // openWorkspace connects to the backend and opens the workspace's state
-// manager, without locking or reading it.
+// manager, without locking or reading it. A workspace other than default
+// must exist: a mistyped TF_WORKSPACE must not start a new, empty state
+// (and plan to create everything again).
 func openWorkspace(ctx context.Context, s *backendSettings) (*openedState, hcl.Diagnostics) {
 	return openWorkspaceWith(ctx, s, codecFor(nil))
 }
@@ -320,9 +335,25 @@ func openWorkspace(ctx context.Context, s *backendSettings) (*openedState, hcl.D
 // openWorkspaceWith is openWorkspace storing the state through codec
 // (state encryption, see encryption.go).
 func openWorkspaceWith(ctx context.Context, s *backendSettings, codec statemgr.Codec) (*openedState, hcl.Diagnostics) {
+	return openWorkspaceMode(ctx, s, codec, false)
+}
+
+// createWorkspace is openWorkspaceWith for `workspace new`: the workspace
+// is created.
+func createWorkspace(ctx context.Context, s *backendSettings, codec statemgr.Codec) (*openedState, hcl.Diagnostics) {
+	return openWorkspaceMode(ctx, s, codec, true)
+}
+
+func openWorkspaceMode(ctx context.Context, s *backendSettings, codec statemgr.Codec, create bool) (*openedState, hcl.Diagnostics) {
 	be, err := s.open(ctx)
 	if err != nil {
 		return nil, hcl.Diagnostics{tfdiags.Errorf("Failed to open the state backend", "%s", err)}
+	}
+	if !create {
+		if ds := checkWorkspaceExists(ctx, s, be); ds.HasErrors() {
+			be.Close()
+			return nil, ds
+		}
 	}
 	setCodec(be, codec) // a new workspace's first state is stored encrypted too
 	mgr, err := be.StateMgr(ctx, s.ws)
@@ -344,6 +375,9 @@ func openBackendState(ctx context.Context, s *backendSettings, lock bool, timeou
 // codec (state encryption, see encryption.go).
 func openBackendStateWith(ctx context.Context, s *backendSettings, lock bool, timeout time.Duration, operation string, codec statemgr.Codec) (backend.StateMgr, func() hcl.Diagnostics, hcl.Diagnostics) {
 	if s.typ == "local" {
+		if ds := checkWorkspaceExists(ctx, s, local.New(s.defaultPath, s.workspaceDir)); ds.HasErrors() {
+			return nil, func() hcl.Diagnostics { return nil }, ds
+		}
 		// Local states keep the file manager's own locking and messages.
 		path := local.New(s.defaultPath, s.workspaceDir).StatePath(s.ws)
 		mgr, release, ds := openStateWith(ctx, path, lock, timeout, operation, codec)
@@ -373,7 +407,7 @@ func openBackendStateWith(ctx context.Context, s *backendSettings, lock bool, ti
 			o.close()
 			if err != nil {
 				return hcl.Diagnostics{tfdiags.Errorf("Error releasing the state lock",
-					"%s\n\nThe lock on %s may need to be removed with plan force-unlock %s.", err, o.mgr.Describe(), id)}
+					"%s\n\nThe lock on %s may need to be removed with plan force-unlock -force %s.", err, o.mgr.Describe(), id)}
 			}
 			return nil
 		}
@@ -389,11 +423,7 @@ func openBackendStateWith(ctx context.Context, s *backendSettings, lock bool, ti
 	if j, ok := o.mgr.(journaledState); ok {
 		// A backend that keeps apply's journal folds and reports it as the
 		// local one does.
-		if ds := recoverJournal(j, o.mgr.Describe(), lock); ds.HasErrors() {
-			return nil, nothing, append(ds, release()...)
-		} else if len(ds) > 0 {
-			return o.mgr, release, ds
-		}
+		return o.mgr, release, recoverJournal(j, o.mgr.Describe(), lock)
 	}
 	return o.mgr, release, nil
 }
@@ -415,4 +445,23 @@ func stateCommandSettings(m *Meta, wd, stateFlag string, src *Sources) (*backend
 		}
 	}
 	return resolveBackend(m, wd, config, stateFlag, nil, nil)
+}
+
+// checkWorkspaceExists refuses a selected workspace, other than default,
+// that the backend does not have.
+func checkWorkspaceExists(ctx context.Context, s *backendSettings, be backend.Backend) hcl.Diagnostics {
+	if s.ws == backend.DefaultWorkspace {
+		return nil
+	}
+	names, err := be.Workspaces(ctx)
+	if err != nil {
+		return hcl.Diagnostics{tfdiags.Errorf("Failed to list workspaces", "%s", err)}
+	}
+	for _, n := range names {
+		if n == s.ws {
+			return nil
+		}
+	}
+	return hcl.Diagnostics{tfdiags.Errorf("Workspace does not exist",
+		"The selected workspace %q does not exist in the %s backend.\n\nCreate it with \"plan workspace new %s\", or select an existing one (plan workspace list; TF_WORKSPACE and .terraform/environment select it).", s.ws, s.typ, s.ws)}
 }

@@ -156,4 +156,13 @@ func TestResolveLocalBackend(t *testing.T) {
 	if d := cmp.Diff(&planfile.Backend{Type: "local", Workspace: "dev"}, s.record()); d != "" {
 		t.Errorf("record (-want +got):\n%s", d)
 	}
+	// Applying a plan: the record says local, the archive's configuration
+	// says where.
+	s, diags = resolveBackend(&Meta{}, dir, config, "", nil, &planfile.Backend{Type: "local", Workspace: "default"})
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	if s.defaultPath != filepath.Join(dir, "s/default.tfstate") || s.ws != "default" {
+		t.Errorf("settings from a local record: %+v", s)
+	}
 }

@@ -67,6 +67,12 @@ func parseForContext(name string, src []byte) *hcl.File {
 	if parse && (configs.CheckText(name, src).HasErrors() || configs.CheckNesting(name, src, isJSON).HasErrors()) {
 		parse = false
 	}
+	if len(src) > bigSnippetFile {
+		// Parsing a big file again only to name the block a diagnostic is
+		// in would hold a second syntax tree of it in memory (gigabytes
+		// for a file of a million lines); its snippets go without.
+		parse = false
+	}
 	switch {
 	case !parse:
 	case isJSON:
@@ -105,7 +111,11 @@ func WriteDiagnostics(w io.Writer, diags hcl.Diagnostics, src Sources, color boo
 		detail := strings.TrimSpace(dd.Detail)
 		dd.Detail = ""
 		var buf bytes.Buffer
-		_ = hcl.NewDiagnosticTextWriter(&buf, files, 0, color).WriteDiagnostic(&dd)
+		if f := files[subjectFile(&dd)]; f != nil && len(f.Bytes) > bigSnippetFile && dd.Expression == nil {
+			writeBigFileSnippet(&buf, &dd, f, color)
+		} else {
+			_ = hcl.NewDiagnosticTextWriter(&buf, files, 0, color).WriteDiagnostic(&dd)
+		}
 		body := strings.TrimRight(buf.String(), "\n")
 		width := 78
 		if color {
@@ -130,6 +140,14 @@ func WriteDiagnostics(w io.Writer, diags hcl.Diagnostics, src Sources, color boo
 		b.WriteString(edge + "╵\x1b[0m\n")
 		_, _ = io.WriteString(w, b.String())
 	}
+}
+
+// subjectFile is the file d's subject is in, or "".
+func subjectFile(d *hcl.Diagnostic) string {
+	if d.Subject == nil {
+		return ""
+	}
+	return d.Subject.Filename
 }
 
 // wrapDetail word-wraps each paragraph of a diagnostic's detail at width
@@ -206,18 +224,19 @@ func toDiagJSON(d *hcl.Diagnostic, files map[string]*hcl.File) diagJSON {
 		out.Range = &rangeJSON{Filename: r.Filename,
 			Start: posJSON{r.Start.Line, r.Start.Column, r.Start.Byte},
 			End:   posJSON{r.End.Line, r.End.Column, r.End.Byte}}
-		if f := files[r.Filename]; f != nil {
-			lines := strings.Split(string(f.Bytes), "\n")
-			if r.Start.Line >= 1 && r.Start.Line <= len(lines) {
-				code := lines[r.Start.Line-1]
-				lineStart := 0
-				for i := 0; i < r.Start.Line-1; i++ {
-					lineStart += len(lines[i]) + 1
-				}
-				hs := min(max(r.Start.Byte-lineStart, 0), len(code))
-				he := min(max(r.End.Byte-lineStart, hs), len(code))
-				out.Snippet = &snippet{Code: code, StartLine: r.Start.Line, HighlightStartOffset: hs, HighlightEndOffset: he, Values: []any{}}
+		if f := files[r.Filename]; f != nil && r.Start.Line >= 1 && r.Start.Byte >= 0 && r.Start.Byte <= len(f.Bytes) {
+			// The line is found from the range's byte offset: O(line),
+			// not O(file) per diagnostic.
+			src := f.Bytes
+			lineStart := bytes.LastIndexByte(src[:r.Start.Byte], '\n') + 1
+			lineEnd := len(src)
+			if i := bytes.IndexByte(src[r.Start.Byte:], '\n'); i >= 0 {
+				lineEnd = r.Start.Byte + i
 			}
+			code := string(src[lineStart:lineEnd])
+			hs := min(max(r.Start.Byte-lineStart, 0), len(code))
+			he := min(max(r.End.Byte-lineStart, hs), len(code))
+			out.Snippet = &snippet{Code: code, StartLine: r.Start.Line, HighlightStartOffset: hs, HighlightEndOffset: he, Values: []any{}}
 		}
 	}
 	return out

@@ -14,6 +14,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
+	"github.com/plankit/plankit/configs"
+	"github.com/plankit/plankit/internal/safeio"
 	"github.com/plankit/plankit/tfdiags"
 )
 
@@ -163,7 +165,7 @@ func (f *formatter) target(wd, t string, recursive bool) hcl.Diagnostics {
 
 // file formats one file; name is how it is listed.
 func (f *formatter) file(path, name string) hcl.Diagnostics {
-	src, err := os.ReadFile(path)
+	src, err := safeio.ReadFile(path, safeio.ConfigFileLimit)
 	if err != nil {
 		return hcl.Diagnostics{tfdiags.Errorf("Failed to read file", "%s", err)}
 	}
@@ -217,6 +219,9 @@ func (f *formatter) source(src []byte, path, name string) hcl.Diagnostics {
 // formatSource checks that src parses (fmt never rewrites a file with
 // syntax errors) and returns it formatted.
 func formatSource(src []byte, filename string) ([]byte, hcl.Diagnostics) {
+	if diags := configs.CheckNesting(filename, src, false); diags.HasErrors() {
+		return nil, diags
+	}
 	_, diags := hclsyntax.ParseConfig(src, filename, hcl.InitialPos)
 	if diags.HasErrors() {
 		return nil, diags

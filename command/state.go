@@ -96,10 +96,5 @@ func openStateWith(ctx context.Context, path string, lock bool, timeout time.Dur
 		return nil, func() hcl.Diagnostics { return nil }, append(hcl.Diagnostics{tfdiags.Errorf("Failed to load state",
 			"%s\n\nFix the file or restore it (plankit keeps the previous state in %s.backup), or point -state at the right one. Nothing was changed.", err, path)}, diags...)
 	}
-	if ds := recoverJournal(mgr, "the state "+path, lock); ds.HasErrors() {
-		return nil, func() hcl.Diagnostics { return nil }, append(ds, release()...)
-	} else if len(ds) > 0 {
-		return mgr, release, ds
-	}
-	return mgr, release, nil
+	return mgr, release, recoverJournal(mgr, "the state "+path, lock)
 }

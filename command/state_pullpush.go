@@ -3,7 +3,6 @@ package command
 import (
 	"bytes"
 	"fmt"
-	"io"
 	"os"
 
 	"github.com/hashicorp/hcl/v2"
@@ -13,6 +12,7 @@ import (
 	"github.com/plankit/plankit/configs"
 	"github.com/plankit/plankit/encryption"
 	"github.com/plankit/plankit/internal/atomicfile"
+	"github.com/plankit/plankit/internal/safeio"
 	"github.com/plankit/plankit/states/statefile"
 	"github.com/plankit/plankit/states/statemgr"
 	"github.com/plankit/plankit/tfdiags"
@@ -98,7 +98,7 @@ func StatePull(m *Meta, chdir string, args []string) int {
 	case rawStater:
 		data, err = mgr.RawState()
 	case *local.Mgr:
-		data, err = os.ReadFile(mgr.Path())
+		data, err = safeio.ReadFile(mgr.Path(), safeio.StateFileLimit)
 		if os.IsNotExist(err) {
 			data, err = nil, nil
 		}
@@ -140,9 +140,9 @@ func StatePush(m *Meta, chdir string, args []string) int {
 	var data []byte
 	var err error
 	if name == "-" {
-		data, err = io.ReadAll(m.Stdin)
+		data, err = safeio.ReadAll(m.Stdin, "the standard input", safeio.StateFileLimit)
 	} else {
-		data, err = os.ReadFile(resolve(wd, name))
+		data, err = safeio.ReadFile(resolve(wd, name), safeio.StateFileLimit)
 	}
 	if err != nil {
 		return fail(tfdiags.Errorf("Failed to read the state to push", "%s", err))

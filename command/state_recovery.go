@@ -25,7 +25,9 @@ const maxInFlightListed = 50
 // recoverJournal folds the journal an interrupted apply left beside the
 // state (the manager already replayed it while reading) into the state
 // file when this command holds the lock, and returns the warning that
-// names what was recovered and the instances whose fate is unknown.
+// names what was recovered and the instances whose fate is unknown. A
+// failed write is part of the warning, not an error: the run goes on with
+// the recovered state, and the journal stays.
 func recoverJournal(mgr journaledState, where string, locked bool) hcl.Diagnostics {
 	rec := mgr.Recovery()
 	if rec == nil {
@@ -33,14 +35,17 @@ func recoverJournal(mgr journaledState, where string, locked bool) hcl.Diagnosti
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "An apply on %s did not finish: the process stopped (killed, crashed or lost power) while it ran. ", where)
-	if locked {
+	n := len(rec.Changed)
+	switch {
+	case !locked:
+		fmt.Fprintf(&b, "Its journal holds the changes it made to %d resource instance(s) after its last full write of the state file; this run uses them, and the next run that locks the state writes them to it (this one runs with -lock=false).", n)
+	default:
 		if err := mgr.PersistState(); err != nil {
-			return hcl.Diagnostics{tfdiags.Errorf("Failed to save the recovered state",
-				"The journal of an interrupted apply on %s records changes to %d resource instance(s), but writing them to the state failed: %s. Nothing was lost: the journal stays, and the next run tries again.", where, len(rec.Changed), err)}
+			// This run still uses them; the journal stays for the next one.
+			fmt.Fprintf(&b, "Its journal holds the changes it made to %d resource instance(s) after its last full write of the state file; this run uses them, but writing them to the state failed (%s), so the journal stays for the next run.", n, err)
+			break
 		}
-		fmt.Fprintf(&b, "Its journal held the changes it made to %d resource instance(s) after its last full write of the state file; they are now written to the state.", len(rec.Changed))
-	} else {
-		fmt.Fprintf(&b, "Its journal holds the changes it made to %d resource instance(s) after its last full write of the state file; this run uses them, and the next run that locks the state writes them to it (this one runs with -lock=false).", len(rec.Changed))
+		fmt.Fprintf(&b, "Its journal held the changes it made to %d resource instance(s) after its last full write of the state file; they are now written to the state.", n)
 	}
 	if rec.Damaged > 0 {
 		fmt.Fprintf(&b, " %d journal record(s) were torn by the interruption and skipped.", rec.Damaged)

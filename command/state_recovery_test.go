@@ -167,3 +167,23 @@ func TestStateSaverLifecycle(t *testing.T) {
 		t.Errorf("state file holds %v", got)
 	}
 }
+
+// TestStateSaverSecondInterruptWritesLiveState: the second Ctrl-C writes
+// the live state as it is then, not the last background snapshot.
+func TestStateSaverSecondInterruptWritesLiveState(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "terraform.tfstate")
+	s := &stateSaver{mgr: statemgr.NewFilesystem(path), wd: dir, spath: path, dump: &bytes.Buffer{}}
+	live := states.NewState().SyncWrapper()
+	s.Start(live)
+	addr := addrs.Resource{Mode: addrs.ManagedResourceMode, Type: "null_resource", Name: "late"}.Instance(addrs.NoKey).Absolute(addrs.RootModuleInstance)
+	// Changed not yet called: no write has seen it.
+	live.SetResourceInstanceCurrent(addr, &states.ResourceInstanceObjectSrc{AttrsJSON: []byte(`{"id":"7","triggers":null}`), Status: states.ObjectReady},
+		addrs.AbsProviderConfig{Provider: addrs.NewDefaultProvider("null")})
+	if ds := s.flushLast(); len(ds) != 0 {
+		t.Fatalf("flushLast: %v", ds)
+	}
+	if got := stateFileNames(t, path); len(got) != 1 || got[0] != "null_resource.late" {
+		t.Errorf("state file after the second Ctrl-C holds %v, want null_resource.late", got)
+	}
+}

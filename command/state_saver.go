@@ -36,7 +36,8 @@ type stateSaver struct {
 	codec   statemgr.Codec // a local recovery copy is encrypted as the state is
 
 	p          *statemgr.BackgroundPersister
-	journalErr error // the journal could not be opened (writes go on without it)
+	journalErr error             // the journal could not be opened (writes go on without it)
+	live       *states.SyncState // the core's live state, from Start until Close
 }
 
 var _ terraform.StateWriter = (*stateSaver)(nil)
@@ -57,15 +58,22 @@ func (s *stateSaver) Start(live *states.SyncState) {
 		}
 	}
 	s.p = statemgr.NewBackgroundPersister(s, statemgr.PersisterOptions{Source: live, Journal: j})
+	s.mu.Lock()
+	s.live = live
+	s.mu.Unlock()
 	if sf := s.mgr.StateFile(); sf == nil || sf.Lineage == "" {
 		s.p.MarkDirty()
 		_ = s.p.Flush() // a failure shows again, and is reported, at Close
 	}
 }
 
-// Begin records the start of an operation on addr.
+// Begin records the start of an operation on addr. A journal that cannot
+// be written does not stop the apply, as a state that cannot be written
+// does not: the operation goes on, the final write (or the recovery file)
+// keeps its result, and saveFinal warns that the journal failed.
 func (s *stateSaver) Begin(addr addrs.AbsResourceInstance, dk addrs.DeposedKey, action plans.Action) error {
-	return s.p.Begin(addr, describeAction(action, dk))
+	_ = s.p.Begin(addr, describeAction(action, dk))
+	return nil
 }
 
 // Changed records addr's objects (in the journal, before it returns).
@@ -76,6 +84,11 @@ func (s *stateSaver) End(addr addrs.AbsResourceInstance) { _ = s.p.End(addr) }
 
 // Close makes the final write; the journal is removed once it succeeded.
 func (s *stateSaver) Close() error {
+	// The core closes the live state after this returns: flushLast must
+	// not snapshot it any more.
+	s.mu.Lock()
+	s.live = nil
+	s.mu.Unlock()
 	s.p.MarkDirty() // the outputs, written after the last instance
 	return s.p.Close()
 }
@@ -134,13 +147,17 @@ func (s *stateSaver) lastSnapshot() *states.State {
 	return s.last
 }
 
-// flushLast writes the last snapshot again (the second Ctrl-C), and when
-// that fails saves a recovery copy; it returns what to report. The journal
-// stays: it holds what finished since, and the next run folds it in and
-// names the operations the exit cut short.
+// flushLast writes the live state as it is now (the second Ctrl-C), or
+// the last snapshot written when the walk is over, and when that fails
+// saves a recovery copy; it returns what to report. The journal stays: the
+// next run folds it in and names the operations the exit cut short.
 func (s *stateSaver) flushLast() hcl.Diagnostics {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.live != nil {
+		// Close waits for s.mu, so the core cannot close it meanwhile.
+		s.last = s.live.Snapshot()
+	}
 	if s.last == nil {
 		return nil
 	}

@@ -191,7 +191,7 @@ func (c *workspaceCmd) create(name string) int {
 	if ds.HasErrors() {
 		return c.fail(ds...)
 	}
-	o, ds := openWorkspaceWith(c.m.ctx(), &s, codec) // creates it
+	o, ds := createWorkspace(c.m.ctx(), &s, codec)
 	if ds.HasErrors() {
 		return c.fail(ds...)
 	}

@@ -2,6 +2,7 @@ package configs
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -24,13 +25,30 @@ const MaxNestingDepth = maxNestingDepth
 // MaxLiteralRun lines in a row (see checkLiteralRuns), which HCL's parser
 // would take quadratic time over.
 func CheckNesting(filename string, src []byte, isJSON bool) hcl.Diagnostics {
-	if diags := checkNesting(filename, src, isJSON); diags.HasErrors() || isJSON {
+	if isJSON {
+		if diags := checkNesting(filename, src, true); diags.HasErrors() {
+			return diags
+		}
+		return checkJSONNumbers(filename, src)
+	}
+	// The source is lexed at most once, and only when a cheap scan cannot
+	// vouch for it.
+	var tokens hclsyntax.Tokens
+	lex := func() hclsyntax.Tokens {
+		if tokens == nil {
+			tokens, _ = hclsyntax.LexConfig(src, filename, hcl.InitialPos)
+		}
+		return tokens
+	}
+	if bound, ok := scanNestingBound(src, maxNestingDepth); !ok || bound > maxNestingDepth {
+		if r, ok := tokenNestingExceeded(lex()); ok {
+			return nestingDiag(r)
+		}
+	}
+	if diags := checkConfigLiteralRuns(src, lex); diags.HasErrors() {
 		return diags
 	}
-	return checkConfigLiteralRuns(src, func() hclsyntax.Tokens {
-		tokens, _ := hclsyntax.LexConfig(src, filename, hcl.InitialPos)
-		return tokens
-	})
+	return checkNumberLiterals(src, lex)
 }
 
 // CheckExprNesting is CheckNesting for a lone native expression (a -var
@@ -54,7 +72,10 @@ func CheckTemplateNesting(filename string, src []byte, start hcl.Pos) hcl.Diagno
 			return nestingDiag(r)
 		}
 	}
-	return checkLiteralRuns(src, lex)
+	if diags := checkLiteralRuns(src, lex); diags.HasErrors() {
+		return diags
+	}
+	return checkNumberLiterals(src, lex)
 }
 
 // openerBound counts the bytes that can start an opening token: every
@@ -155,4 +176,120 @@ func literalRunDiag(tokens hclsyntax.Tokens) hcl.Diagnostics {
 		}
 	}
 	return nil
+}
+
+// MaxNumberExponent bounds the decimal exponent of a number literal. A
+// number is kept as a binary float, so 1e600000000 costs nothing to hold,
+// but parsing it, and writing it in decimal for a plan, a state or the
+// screen (600 million digits), takes hours. Numbers of up to a hundred
+// thousand digits still work.
+const MaxNumberExponent = 100000
+
+// exponentDigits is how many digits an exponent needs to pass
+// MaxNumberExponent.
+const exponentDigits = 6
+
+// hugeExponentAt returns the index of the first "e" or "E" in src followed
+// by an optional sign and at least exponentDigits digits (whatever the
+// context: a string or a comment too), or -1. O(len(src)).
+func hugeExponentAt(src []byte) int {
+	for i := 0; i < len(src); i++ {
+		if src[i] != 'e' && src[i] != 'E' {
+			continue
+		}
+		j := i + 1
+		if j < len(src) && (src[j] == '+' || src[j] == '-') {
+			j++
+		}
+		k := j
+		for k < len(src) && src[k] >= '0' && src[k] <= '9' {
+			k++
+		}
+		if k-j >= exponentDigits && exponentTooLarge(src[j:k]) {
+			return i
+		}
+	}
+	return -1
+}
+
+// exponentTooLarge reports whether the decimal digits ds exceed
+// MaxNumberExponent.
+func exponentTooLarge(ds []byte) bool {
+	n := 0
+	for _, d := range ds {
+		if n = n*10 + int(d-'0'); n > MaxNumberExponent {
+			return true
+		}
+	}
+	return false
+}
+
+// checkNumberLiterals reports a number literal whose exponent is beyond
+// MaxNumberExponent. Sources without such a digit pattern anywhere are not
+// lexed. O(len(src)).
+func checkNumberLiterals(src []byte, lex func() hclsyntax.Tokens) hcl.Diagnostics {
+	if hugeExponentAt(src) < 0 {
+		return nil
+	}
+	for _, tok := range lex() {
+		if tok.Type == hclsyntax.TokenNumberLit && hugeExponentAt(tok.Bytes) >= 0 {
+			return numberDiag(string(tok.Bytes), tok.Range)
+		}
+	}
+	return nil
+}
+
+// checkJSONNumbers is checkNumberLiterals for JSON: a huge exponent
+// outside a string. O(len(src)).
+func checkJSONNumbers(filename string, src []byte) hcl.Diagnostics {
+	if hugeExponentAt(src) < 0 {
+		return nil
+	}
+	line := 1
+	for i := 0; i < len(src); i++ {
+		switch c := src[i]; {
+		case c == '\n':
+			line++
+		case c == '"':
+			for i++; i < len(src) && src[i] != '"' && src[i] != '\n'; i++ {
+				if src[i] == '\\' {
+					i++
+				}
+			}
+			if i < len(src) && src[i] == '\n' {
+				line++
+			}
+		case c == '-' || (c >= '0' && c <= '9'):
+			j := i
+			for j < len(src) && strings.IndexByte("+-.eE0123456789", src[j]) >= 0 {
+				j++
+			}
+			if hugeExponentAt(src[i:j]) >= 0 {
+				pos := hcl.Pos{Line: line, Column: 1, Byte: i}
+				return numberDiag(string(src[i:j]), hcl.Range{Filename: filename, Start: pos, End: pos})
+			}
+			i = j - 1
+		}
+	}
+	return nil
+}
+
+func numberDiag(lit string, r hcl.Range) hcl.Diagnostics {
+	if len(lit) > 40 {
+		lit = lit[:40] + "..."
+	}
+	return hcl.Diagnostics{{
+		Severity: hcl.DiagError,
+		Summary:  "Number too large",
+		Detail: fmt.Sprintf("The number %s has a decimal exponent beyond %d, so plankit did not parse this file: writing it out would take longer than any run can. "+
+			"Use a smaller number, or a string if it is an identifier.", lit, MaxNumberExponent),
+		Subject: r.Ptr(),
+	}}
+}
+
+// CheckJSONNumbers reports a JSON number whose exponent is beyond
+// MaxNumberExponent (for jsondecode, whose strings are not templates).
+// O(len(src)).
+func CheckJSONNumbers(filename string, src []byte) hcl.Diagnostics {
+	return checkJSONNumbers(filename, src)
 }

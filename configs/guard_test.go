@@ -36,11 +36,11 @@ func TestGuards(t *testing.T) {
 		{"heredoc of 5000 lines", func() hcl.Diagnostics {
 			return CheckNesting("a.tfvars", []byte(heredoc(5000)), false)
 		}, nil},
-		{"heredoc of a million lines", func() hcl.Diagnostics {
-			return CheckNesting("a.tfvars", []byte("\n"+heredoc(1000000)), false)
+		{"heredoc of 20,000 lines", func() hcl.Diagnostics {
+			return CheckNesting("a.tfvars", []byte("\n"+heredoc(20000)), false)
 		}, []string{"a.tfvars:3: String too long to parse"}},
-		{"template of a million lines", func() hcl.Diagnostics {
-			return CheckTemplateNesting("t.tmpl", []byte(strings.Repeat("line\n", 1000000)), hcl.InitialPos)
+		{"template of 20,000 lines", func() hcl.Diagnostics {
+			return CheckTemplateNesting("t.tmpl", []byte(strings.Repeat("line\n", 20000)), hcl.InitialPos)
 		}, []string{"t.tmpl:1: String too long to parse"}},
 		{"quoted string of escapes", func() hcl.Diagnostics {
 			return CheckNesting("main.tf", []byte("x = \""+strings.Repeat("a$${", 20000)+"\"\n"), false)
@@ -48,9 +48,21 @@ func TestGuards(t *testing.T) {
 		{"many short lines are fine", func() hcl.Diagnostics {
 			return CheckNesting("main.tf", []byte(strings.Repeat("x = \"a\"\n", 50000)), false)
 		}, nil},
-		{"json string of a million lines", func() hcl.Diagnostics {
-			return CheckNesting("main.tf.json", []byte(`{"locals": {"x": "`+strings.Repeat(`line\n`, 1000000)+`"}}`), true)
+		{"json string of 20,000 lines", func() hcl.Diagnostics {
+			return CheckNesting("main.tf.json", []byte(`{"locals": {"x": "`+strings.Repeat(`line\n`, 20000)+`"}}`), true)
 		}, []string{"main.tf.json:1: String too long to parse"}},
+		{"number with a huge exponent", func() hcl.Diagnostics {
+			return CheckNesting("main.tf", []byte("# 1e600000000 in a comment is fine\noutput \"x\" {\n  value = 1e600000000\n}\n"), false)
+		}, []string{"main.tf:3: Number too large"}},
+		{"number at the exponent limit", func() hcl.Diagnostics {
+			return CheckNesting("main.tf", []byte("x = 1e100000\ny = \"1e600000000\"\n"), false)
+		}, nil},
+		{"json number with a huge exponent", func() hcl.Diagnostics {
+			return CheckNesting("a.tfvars.json", []byte("{\"s\": \"1e600000000\",\n \"x\": -1.5E+600000000}"), true)
+		}, []string{"a.tfvars.json:2: Number too large"}},
+		{"huge exponent in a template", func() hcl.Diagnostics {
+			return CheckTemplateNesting("t.tmpl", []byte("1e600000000 is text, ${1e600000000} is not"), hcl.InitialPos)
+		}, []string{"t.tmpl:1: Number too large"}},
 		{"binary", func() hcl.Diagnostics {
 			return CheckText("b.tfvars", []byte("a = 1\nb = \x00\xff"))
 		}, []string{"b.tfvars:2: Binary file"}},

@@ -100,6 +100,7 @@ func (l *Loader) LoadModuleFromFiles(dir string, files map[string][]byte) (*Modu
 		diags = append(diags, m.mergeFile(p.f)...)
 	}
 	m.resolveProviders()
+	diags = append(diags, m.checkProviderInstances()...)
 	diags = append(diags, l.checkCoreVersion(m)...)
 	return m, diags
 }

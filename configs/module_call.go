@@ -27,7 +27,11 @@ type ModuleCall struct {
 // child's name for a configuration and the parent's configuration it gets.
 type PassedProviderConfig struct {
 	InChild, InParent addrs.LocalProviderConfig
-	DeclRange         hcl.Range
+	// InParentKey selects an instance of InParent when it has for_each
+	// (OpenTofu: providers = { aws = aws.by_region[each.key] }); evaluated
+	// in the calling module, per instance of the call. nil otherwise.
+	InParentKey hcl.Expression
+	DeclRange   hcl.Range
 }
 
 var moduleBlockSchema = &hcl.BodySchema{
@@ -129,7 +133,7 @@ func decodePassedProviders(attr *hcl.Attribute) ([]PassedProviderConfig, hcl.Dia
 	seen := map[string]hcl.Range{}
 	for _, kv := range pairs {
 		child, ds1 := decodeProviderRef(kv.Key, "providers map key")
-		parent, ds2 := decodeProviderRef(kv.Value, "providers map value")
+		parent, ds2 := decodeProviderInstanceRef(kv.Value, "providers map value")
 		diags = append(diags, ds1...)
 		diags = append(diags, ds2...)
 		if ds1.HasErrors() || ds2.HasErrors() {
@@ -147,7 +151,7 @@ func decodePassedProviders(attr *hcl.Attribute) ([]PassedProviderConfig, hcl.Dia
 			continue
 		}
 		seen[key] = rng
-		out = append(out, PassedProviderConfig{InChild: child.Addr(), InParent: parent.Addr(), DeclRange: rng})
+		out = append(out, PassedProviderConfig{InChild: child.Addr(), InParent: parent.Addr(), InParentKey: parent.KeyExpr, DeclRange: rng})
 	}
 	return out, diags
 }

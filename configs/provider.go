@@ -15,7 +15,10 @@ type Provider struct {
 	Alias      string
 	AliasRange *hcl.Range
 	Config     hcl.Body // the provider's own arguments (alias and version removed)
-	DeclRange  hcl.Range
+	// ForEach is OpenTofu's for_each: one provider instance per key, each
+	// configured with each.key and each.value (nil when absent).
+	ForEach   hcl.Expression
+	DeclRange hcl.Range
 }
 
 // Addr returns the local address of the configuration: NAME or NAME.ALIAS.
@@ -30,6 +33,9 @@ type ProviderConfigRef struct {
 	NameRange  hcl.Range
 	Alias      string
 	AliasRange *hcl.Range
+	// KeyExpr selects one instance of a provider configuration with
+	// for_each (NAME.ALIAS[KEY], OpenTofu); nil for a plain reference.
+	KeyExpr hcl.Expression
 }
 
 // Addr returns the reference as a local provider configuration address.
@@ -71,12 +77,15 @@ func decodeProviderBlock(block *hcl.Block) (*Provider, hcl.Diagnostics) {
 		})
 	}
 	if attr, ok := content.Attributes["for_each"]; ok {
-		diags = append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Provider for_each is not supported",
-			Detail:   "for_each in a provider block is an OpenTofu 1.9+ feature plankit does not support yet. Write one aliased provider block per key instead (provider \"NAME\" { alias = \"KEY\" ... }) and refer to them as NAME.KEY, or plan this configuration with OpenTofu.",
-			Subject:  attr.NameRange.Ptr(),
-		})
+		p.ForEach = attr.Expr
+		if p.Alias == "" {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Provider for_each without an alias",
+				Detail:   "A provider configuration with for_each must have an alias, so that resources can refer to its instances as NAME.ALIAS[KEY]; the default configuration cannot have instances.",
+				Subject:  attr.NameRange.Ptr(),
+			})
+		}
 	}
 	diags = append(diags, reservedAttrs(content, "provider", "count", "depends_on", "source")...)
 	diags = append(diags, reservedBlocks(content, "provider", "_")...)
@@ -85,6 +94,8 @@ func decodeProviderBlock(block *hcl.Block) (*Provider, hcl.Diagnostics) {
 
 // decodeProviderRef reads a static NAME or NAME.ALIAS reference (the
 // provider meta-argument, providers map entries, configuration_aliases).
+// A resource's provider argument may also select one instance of a
+// configuration with for_each, NAME.ALIAS[KEY] (see decodeProviderInstanceRef).
 func decodeProviderRef(expr hcl.Expression, what string) (*ProviderConfigRef, hcl.Diagnostics) {
 	expr, warn := unquoteTraversal(expr, false)
 	trav, diags := hcl.AbsTraversalForExpr(expr)
@@ -96,15 +107,13 @@ func decodeProviderRef(expr hcl.Expression, what string) (*ProviderConfigRef, hc
 			Subject:  expr.Range().Ptr(),
 		}}
 	}
-	if ix, ok := expr.(*hclsyntax.IndexExpr); ok && diags.HasErrors() {
-		if _, ds := hcl.AbsTraversalForExpr(ix.Collection); !ds.HasErrors() {
-			return nil, hcl.Diagnostics{{
-				Severity: hcl.DiagError,
-				Summary:  "Provider instance references are not supported",
-				Detail:   "A reference to one instance of a provider configuration (NAME.ALIAS[KEY]) needs OpenTofu's provider for_each, which plankit does not support yet. Refer to one aliased provider block per key instead, like NAME.KEY.",
-				Subject:  expr.Range().Ptr(),
-			}}
-		}
+	if isProviderInstanceRef(expr, trav, diags) {
+		return nil, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Provider instance references are not supported here",
+			Detail:   "A reference to one instance of a provider configuration with for_each (NAME.ALIAS[KEY]) is allowed in a resource's provider argument and as a value of a module's providers map, not here.",
+			Subject:  expr.Range().Ptr(),
+		}}
 	}
 	if diags.HasErrors() || len(trav) == 0 || len(trav) > 2 {
 		return bad()
@@ -119,4 +128,51 @@ func decodeProviderRef(expr hcl.Expression, what string) (*ProviderConfigRef, hc
 		ref.AliasRange = step.SrcRange.Ptr()
 	}
 	return ref, warn
+}
+
+// isProviderInstanceRef reports whether expr is NAME.ALIAS[KEY]: an index
+// expression on a two-part reference, or (a constant key) a three-part
+// traversal ending in an index. trav and diags are AbsTraversalForExpr's.
+func isProviderInstanceRef(expr hcl.Expression, trav hcl.Traversal, diags hcl.Diagnostics) bool {
+	if ix, ok := expr.(*hclsyntax.IndexExpr); ok && diags.HasErrors() {
+		t, ds := hcl.AbsTraversalForExpr(ix.Collection)
+		return !ds.HasErrors() && len(t) == 2
+	}
+	if !diags.HasErrors() && len(trav) == 3 {
+		_, ok := trav[2].(hcl.TraverseIndex)
+		return ok
+	}
+	return false
+}
+
+// decodeProviderInstanceRef reads a resource's provider argument or a
+// providers map value: what decodeProviderRef reads, or NAME.ALIAS[KEY],
+// whose key expression is evaluated per resource (or module) instance (it
+// may use each, count, variables and locals).
+func decodeProviderInstanceRef(expr hcl.Expression, what string) (*ProviderConfigRef, hcl.Diagnostics) {
+	unq, warn := unquoteTraversal(expr, false)
+	trav, diags := hcl.AbsTraversalForExpr(unq)
+	if !isProviderInstanceRef(unq, trav, diags) {
+		return decodeProviderRef(expr, what)
+	}
+	var key hcl.Expression
+	if ix, ok := unq.(*hclsyntax.IndexExpr); ok {
+		trav, _ = hcl.AbsTraversalForExpr(ix.Collection)
+		key = ix.Key
+	} else {
+		idx := trav[2].(hcl.TraverseIndex)
+		key = hcl.StaticExpr(idx.Key, idx.SrcRange)
+		trav = trav[:2]
+	}
+	alias, ok := trav[1].(hcl.TraverseAttr)
+	if !ok {
+		return nil, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid provider argument",
+			Detail:   "A provider instance reference is written NAME.ALIAS[KEY], like aws.by_region[each.key].",
+			Subject:  expr.Range().Ptr(),
+		}}
+	}
+	return &ProviderConfigRef{Name: trav.RootName(), NameRange: trav[0].SourceRange(),
+		Alias: alias.Name, AliasRange: alias.SrcRange.Ptr(), KeyExpr: key}, warn
 }

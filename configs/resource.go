@@ -189,7 +189,7 @@ func decodeResourceCommon(block *hcl.Block, mode addrs.ResourceMode) (*Resource,
 	}
 	diags = append(diags, countForEachConflict(countAttr, forEachAttr, kind)...)
 	if attr, ok := content.Attributes["provider"]; ok {
-		ref, ds := decodeProviderRef(attr.Expr, "provider argument")
+		ref, ds := decodeProviderInstanceRef(attr.Expr, "provider argument")
 		diags = append(diags, ds...)
 		r.ProviderConfigRef = ref
 	}

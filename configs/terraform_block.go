@@ -42,7 +42,7 @@ var LocalBackendSchema = &hcl.BodySchema{
 
 // PgBackendSchema is the schema of a "pg" backend's body, Terraform's.
 var PgBackendSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{{Name: "conn_str"}, {Name: "schema_name"}, {Name: "skip_schema_creation"}, {Name: "skip_table_creation"}, {Name: "skip_index_creation"}},
+	Attributes: []hcl.AttributeSchema{{Name: "conn_str"}, {Name: "schema_name"}, {Name: "skip_schema_creation"}, {Name: "skip_table_creation"}, {Name: "skip_index_creation"}, {Name: "table_name"}, {Name: "index_name"}},
 }
 
 // BackendSchemas are the backends plankit supports, by type.

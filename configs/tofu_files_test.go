@@ -1,6 +1,7 @@
 package configs
 
 import (
+	"sort"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -53,11 +54,11 @@ func TestTofuFiles(t *testing.T) {
 	}
 }
 
-// TestProviderForEachUnsupported: OpenTofu's provider for_each and
-// provider instance references are refused with an error that says so
-// and what to write instead, not a misleading "reserved" one.
-func TestProviderForEachUnsupported(t *testing.T) {
-	_, diags := loadInline(t, map[string]string{"main.tf": `
+// TestProviderForEach: OpenTofu's provider for_each and NAME.ALIAS[KEY]
+// references in a resource's provider argument load; the mistakes around
+// them are errors at their place.
+func TestProviderForEach(t *testing.T) {
+	cfg, diags := loadInline(t, map[string]string{"main.tf": `
 provider "null" {
   alias    = "by"
   for_each = toset(["a"])
@@ -65,9 +66,54 @@ provider "null" {
 resource "null_resource" "x" {
   for_each = toset(["a"])
   provider = null.by[each.key]
+}
+resource "null_resource" "y" {
+  provider = null.by["a"]
 }`})
-	want := []string{"main.tf:4: Provider for_each is not supported", "main.tf:8: Provider instance references are not supported"}
-	if d := cmp.Diff(want, diagSummaries(diags)); d != "" {
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	if cfg.Module.ProviderConfigs["null.by"].ForEach == nil {
+		t.Error("for_each not kept")
+	}
+	for _, name := range []string{"null_resource.x", "null_resource.y"} {
+		ref := cfg.Module.ManagedResources[name].ProviderConfigRef
+		if ref == nil || ref.KeyExpr == nil || ref.Addr().String() != "null.by" {
+			t.Errorf("%s: provider ref %+v", name, ref)
+		}
+	}
+	_, diags = loadInline(t, map[string]string{"main.tf": `
+provider "null" {
+  for_each = toset(["a"])
+}
+provider "null" {
+  alias = "plain"
+}
+provider "null" {
+  alias    = "by"
+  for_each = toset(["a"])
+}
+resource "null_resource" "keyed_plain" {
+  provider = null.plain["a"]
+}
+resource "null_resource" "no_key" {
+  provider = null.by
+}
+module "m" {
+  source    = "./m"
+  providers = { null = null.by["a"], null.x = null.plain["a"], null.y = null.by }
+}`, "m/main.tf": ``})
+	want := []string{
+		"main.tf:3: Provider for_each without an alias",
+		"main.tf:13: Invalid provider instance reference",
+		"main.tf:16: Provider instance key missing",
+		"main.tf:20: Invalid provider instance reference",
+		"main.tf:20: Provider instance key missing",
+	}
+	got := diagSummaries(diags)
+	sort.Strings(got)
+	sort.Strings(want)
+	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("(-want +got):\n%s", d)
 	}
 }

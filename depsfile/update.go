@@ -5,9 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 
 	"github.com/plankit/plankit/internal/atomicfile"
+	"github.com/plankit/plankit/internal/safeio"
 )
 
 // UpdateLockFile writes l to path, keeping the header comment of the file
@@ -18,7 +18,7 @@ import (
 // It refuses to write empty locks over an existing file.
 func UpdateLockFile(l *Locks, path string) error {
 	h := header
-	old, err := os.ReadFile(path)
+	old, err := safeio.ReadFile(path, safeio.LockFileLimit)
 	switch {
 	case err == nil:
 		if got := leadingComment(old); got != "" {

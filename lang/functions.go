@@ -124,8 +124,8 @@ func BuildFunctions(opts FuncOptions) map[string]function.Function {
 		// Strings.
 		"chomp":       stdlib.ChompFunc,
 		"endswith":    funcs.EndsWithFunc,
-		"format":      stdlib.FormatFunc,
-		"formatlist":  stdlib.FormatListFunc,
+		"format":      funcs.FormatFunc,
+		"formatlist":  funcs.FormatListFunc,
 		"indent":      funcs.IndentFunc,
 		"join":        stdlib.JoinFunc,
 		"lower":       stdlib.LowerFunc,

@@ -53,6 +53,11 @@ type Plan struct {
 	// Timestamp is when planning started (plantimestamp()); zero when unset.
 	Timestamp time.Time
 
+	// Checks are the results of the configuration's checkable objects
+	// (input variables with validation blocks), sorted (SortChecks); nil
+	// when it has none.
+	Checks []*CheckResult
+
 	// StatePath is the absolute path of the state file the plan was made
 	// from (format 1.1); "" when unknown. Apply warns when a plan made from
 	// no state is applied to another, absent state file.

@@ -113,7 +113,49 @@ func (e *encoder) plan(p *Plan) (*planproto.Plan, error) {
 	if pp.ProviderSchemas, err = providerSchemasToProto(p.ProviderSchemas); err != nil {
 		return nil, err
 	}
+	pp.Checks = checksToProto(p.Checks)
 	return pp, nil
+}
+
+// checksToProto translates the plan's check results (already sorted).
+func checksToProto(cs []*CheckResult) []*planproto.CheckResult {
+	var out []*planproto.CheckResult
+	for _, c := range cs {
+		pc := &planproto.CheckResult{Kind: c.Kind, Module: c.Module, Name: c.Name, Status: string(c.Status)}
+		for _, o := range c.Objects {
+			pc.Objects = append(pc.Objects, &planproto.CheckObject{Module: o.Module, Status: string(o.Status)})
+		}
+		out = append(out, pc)
+	}
+	return out
+}
+
+// checksFromProto reads check results back, refusing unknown statuses.
+func checksFromProto(pcs []*planproto.CheckResult) ([]*CheckResult, error) {
+	valid := func(s string) (CheckStatus, error) {
+		switch st := CheckStatus(s); st {
+		case CheckPass, CheckFail, CheckError, CheckUnknown:
+			return st, nil
+		}
+		return "", fmt.Errorf("invalid check status %q", s)
+	}
+	var out []*CheckResult
+	for _, pc := range pcs {
+		st, err := valid(pc.Status)
+		if err != nil {
+			return nil, fmt.Errorf("check %s: %w", pc.Name, err)
+		}
+		c := &CheckResult{Kind: pc.Kind, Module: pc.Module, Name: pc.Name, Status: st}
+		for _, po := range pc.Objects {
+			ost, err := valid(po.Status)
+			if err != nil {
+				return nil, fmt.Errorf("check %s: %w", pc.Name, err)
+			}
+			c.Objects = append(c.Objects, CheckObject{Module: po.Module, Status: ost})
+		}
+		out = append(out, c)
+	}
+	return out, nil
 }
 
 func (e *encoder) variables(vals map[string]cty.Value, sens map[string]bool) ([]*planproto.Variable, error) {
@@ -476,6 +518,11 @@ func (d *decoder) plan(pp *planproto.Plan) (*Plan, error) {
 		Applyable: pp.Applyable, Complete: pp.Complete, Errored: pp.Errored,
 		StatePath: pp.StatePath,
 	}
+	checks, err := checksFromProto(pp.Checks)
+	if err != nil {
+		return nil, err
+	}
+	p.Checks = checks
 	var ok bool
 	if p.UIMode, ok = modeFromProto[pp.UiMode]; !ok {
 		return nil, fmt.Errorf("unknown plan mode %d", pp.UiMode)
@@ -489,7 +536,6 @@ func (d *decoder) plan(pp *planproto.Plan) (*Plan, error) {
 	if err := d.variables(pp.Variables, p); err != nil {
 		return nil, err
 	}
-	var err error
 	if p.Changes.Resources, err = d.resourceChanges(pp.ResourceChanges); err != nil {
 		return nil, err
 	}

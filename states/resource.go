@@ -40,6 +40,10 @@ func (r *Resource) copy(deep bool) *Resource {
 type ResourceInstance struct {
 	Current *ResourceInstanceObjectSrc
 	Deposed map[addrs.DeposedKey]*ResourceInstanceObjectSrc
+	// ProviderKey is the instance of its resource's provider configuration
+	// (OpenTofu's provider for_each) that manages it; addrs.NoKey when the
+	// configuration has no for_each.
+	ProviderKey addrs.InstanceKey
 }
 
 // Object returns the current object (key addrs.NotDeposed) or a deposed one.
@@ -67,7 +71,7 @@ func (ri *ResourceInstance) DeepCopy() *ResourceInstance {
 }
 
 func (ri *ResourceInstance) copy(deep bool) *ResourceInstance {
-	out := &ResourceInstance{Current: ri.Current}
+	out := &ResourceInstance{Current: ri.Current, ProviderKey: ri.ProviderKey}
 	if deep {
 		out.Current = ri.Current.DeepCopy()
 	}

@@ -153,3 +153,12 @@ func (s *State) OutputValue(addr addrs.AbsOutputValue) *OutputValue {
 	}
 	return m.OutputValues[addr.OutputValue.Name]
 }
+
+// SetResourceInstanceProviderKey records which instance of its provider
+// configuration (provider for_each) manages addr; a no-op when addr has no
+// objects.
+func (s *State) SetResourceInstanceProviderKey(addr addrs.AbsResourceInstance, key addrs.InstanceKey) {
+	if ri := s.ResourceInstance(addr); ri != nil {
+		ri.ProviderKey = key
+	}
+}

@@ -159,3 +159,8 @@ func (ss *SyncState) SetOutputValue(addr addrs.AbsOutputValue, v cty.Value, sens
 func (ss *SyncState) RemoveOutputValue(addr addrs.AbsOutputValue) {
 	ss.with(func(s *State) { s.RemoveOutputValue(addr) })
 }
+
+// SetResourceInstanceProviderKey is (*State).SetResourceInstanceProviderKey under the lock.
+func (ss *SyncState) SetResourceInstanceProviderKey(addr addrs.AbsResourceInstance, key addrs.InstanceKey) {
+	ss.with(func(s *State) { s.SetResourceInstanceProviderKey(addr, key) })
+}

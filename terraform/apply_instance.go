@@ -79,6 +79,12 @@ func (ic *instanceCtx) apply(ctx context.Context) hcl.Diagnostics {
 	}
 	marked := ic.storeNew(nv, cfgMarks, ar.Private, states.ObjectReady)
 	if ch.Action != plans.Update {
+		if ic.hasProvisioners(false) {
+			// Recorded, but still being created until its provisioners
+			// finished: a crash now leaves it named as in flight. A failed
+			// record only loses that name (the persister reports it).
+			_ = ws.beginOp(addr, addrs.NotDeposed, ch.Action)
+		}
 		d := ic.provision(ctx, marked, false)
 		diags = append(diags, d...) // on_failure = continue leaves warnings
 		if d.HasErrors() {
@@ -155,6 +161,7 @@ func (ic *instanceCtx) storeNew(nv cty.Value, cfgMarks []cty.PathValueMarks, pri
 	obj := &states.ResourceInstanceObject{Value: marked, Private: priv, Status: status,
 		Dependencies: ic.n.stateDeps, CreateBeforeDestroy: ic.n.cbd}
 	_ = ic.writeObject(addrs.NotDeposed, obj)
+	ic.keepStateProvider()
 	ic.ws.changed(ic.w.addr)
 	ic.publish(marked)
 	return marked

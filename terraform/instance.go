@@ -23,6 +23,9 @@ type instanceCtx struct {
 	n  *nodeResource
 	p  providers.Interface
 	w  instanceWork
+	// providerKey is the instance of the provider configuration p is
+	// (provider for_each); addrs.NoKey without.
+	providerKey addrs.InstanceKey
 }
 
 // managed refreshes and plans one managed resource instance, according to
@@ -168,9 +171,12 @@ func (ic *instanceCtx) writeObject(dk addrs.DeposedKey, obj *states.ResourceInst
 func (ic *instanceCtx) setState(dk addrs.DeposedKey, src *states.ResourceInstanceObjectSrc) {
 	if dk == addrs.NotDeposed {
 		ic.ws.state.SetResourceInstanceCurrent(ic.w.addr, src, ic.n.provider)
-		return
+	} else {
+		ic.ws.state.SetResourceInstanceDeposed(ic.w.addr, dk, src, ic.n.provider)
 	}
-	ic.ws.state.SetResourceInstanceDeposed(ic.w.addr, dk, src, ic.n.provider)
+	if ic.providerKey != nil && ic.providerKey != addrs.NoKey && src != nil {
+		ic.ws.state.SetResourceInstanceProviderKey(ic.w.addr, ic.providerKey)
+	}
 }
 
 // deposed refreshes a deposed object and, unless refresh-only, plans its

@@ -53,7 +53,13 @@ func (n *nodeDestroy) Execute(ctx context.Context, ws *walkState) hcl.Diagnostic
 		return nil
 	}
 	defer ws.release()
-	p, diags := ws.provs.get(n.change.ProviderAddr)
+	// An object managed by an instance of a provider configuration with
+	// for_each is destroyed by that instance (the key its state recorded).
+	var pkey addrs.InstanceKey = addrs.NoKey
+	if ri := ws.prevState.ResourceInstance(addr); ri != nil && ri.ProviderKey != nil {
+		pkey = ri.ProviderKey
+	}
+	p, diags := ws.provs.getKey(n.change.ProviderAddr, pkey)
 	if diags.HasErrors() {
 		return diags
 	}

@@ -38,6 +38,9 @@ func (n *nodeProvider) body() hcl.Body {
 
 func (n *nodeProvider) references() []refKey {
 	keys := bodyKeys(n.addr.Module, n.body(), n.spec)
+	if n.block != nil && n.block.ForEach != nil {
+		keys = append(keys, exprKeys(n.addr.Module, n.block.ForEach)...)
+	}
 	if !n.addr.Module.IsRoot() {
 		keys = append(keys, moduleCallKey(n.addr.Module))
 	}
@@ -45,7 +48,48 @@ func (n *nodeProvider) references() []refKey {
 }
 
 func (n *nodeProvider) Execute(ctx context.Context, ws *walkState) hcl.Diagnostics {
-	p, diags := ws.provs.start(n.addr)
+	if n.block != nil && n.block.ForEach != nil {
+		return n.executeForEach(ws)
+	}
+	return n.configure(ws, addrs.NoKey, nil)
+}
+
+// executeForEach starts and configures one provider instance per key of
+// the block's for_each (OpenTofu's provider for_each), each with each.key
+// and each.value. The keys must be known while planning, as OpenTofu
+// requires: resources choose their provider instance by key.
+func (n *nodeProvider) executeForEach(ws *walkState) hcl.Diagnostics {
+	insts := ws.exp.moduleInstances(n.addr.Module)
+	if len(insts) == 0 {
+		return nil
+	}
+	scope := ws.scope(insts[0], n.cfg, nil, nil)
+	x, diags := evalExpansion(scope, nil, n.block.ForEach, ws.op == opValidate)
+	ws.putScope(scope)
+	if diags.HasErrors() {
+		return diags
+	}
+	if !x.known {
+		if ws.op == opValidate {
+			// One instance stands for them all, with unknown each.
+			return append(diags, n.configure(ws, addrs.NoKey, &repetition{mode: expUnknown})...)
+		}
+		return append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid provider for_each",
+			Detail:  "The for_each of a provider configuration must be known when planning: it decides which provider instances exist. Use only variables, locals and constants in it.",
+			Subject: n.block.ForEach.Range().Ptr()})
+	}
+	for i := range x.len() {
+		k := x.key(i)
+		rep := x.rep(k)
+		diags = append(diags, n.configure(ws, k, &rep)...)
+	}
+	return diags
+}
+
+// configure starts instance key of the configuration and configures it
+// (validates it only, in the validate walk); rep is the instance's each.
+func (n *nodeProvider) configure(ws *walkState, key addrs.InstanceKey, rep *repetition) hcl.Diagnostics {
+	p, diags := ws.provs.startKey(n.addr, key)
 	if diags.HasErrors() {
 		return diags
 	}
@@ -53,7 +97,7 @@ func (n *nodeProvider) Execute(ctx context.Context, ws *walkState) hcl.Diagnosti
 	if len(insts) == 0 {
 		return nil // module has no instances: nothing uses this configuration
 	}
-	val, d := ws.scope(insts[0], n.cfg, nil, nil).EvalBlock(n.body(), n.spec)
+	val, d := ws.scope(insts[0], n.cfg, rep, nil).EvalBlock(n.body(), n.spec)
 	diags = append(diags, d...)
 	if d.HasErrors() {
 		return diags

@@ -27,9 +27,13 @@ type nodeResource struct {
 	typ      string
 	addr     addrs.ConfigResource
 	provider addrs.AbsProviderConfig
-	schema   *providers.Schema // nil when the provider lacks the type
-	spec     hcldec.Spec
-	ty       cty.Type
+	// passedKey, when set, selects the provider instance: a module call
+	// passed the configuration as NAME.ALIAS[KEY] (provider for_each);
+	// see provider_instances.go.
+	passedKey *passedProviderKey
+	schema    *providers.Schema // nil when the provider lacks the type
+	spec      hcldec.Spec
+	ty        cty.Type
 	// sensitive is set when the schema has sensitive attributes.
 	sensitive bool
 	// ignore are the lifecycle.ignore_changes paths.
@@ -90,6 +94,12 @@ func (n *nodeResource) references() []refKey {
 	}
 	mod := n.addr.Module
 	keys := exprKeys(mod, n.rc.Count, n.rc.ForEach)
+	if n.rc.ProviderConfigRef != nil && n.rc.ProviderConfigRef.KeyExpr != nil {
+		keys = append(keys, exprKeys(mod, n.rc.ProviderConfigRef.KeyExpr)...)
+	}
+	if n.passedKey != nil {
+		keys = append(keys, exprKeys(n.passedKey.call.Parent(), n.passedKey.expr)...)
+	}
 	keys = append(keys, traversalKeys(mod, n.rc.DependsOn)...)
 	if n.spec != nil {
 		refs, _ := n.bodyReferences()
@@ -284,10 +294,19 @@ func (n *nodeResource) executeInstance(ctx context.Context, ws *walkState, w ins
 		return nil
 	}
 	defer ws.release()
+	ic := &instanceCtx{ws: ws, n: n, p: p, w: w}
+	if n.hasProviderKey() || w.gone || n.rc == nil {
+		ip, key, d := n.instanceProvider(ws, w)
+		if d.HasErrors() {
+			return d
+		}
+		if ip != nil {
+			ic.p, ic.providerKey, pdiags = ip, key, nil
+		}
+	}
 	if pdiags.HasErrors() {
 		return pdiags
 	}
-	ic := &instanceCtx{ws: ws, n: n, p: p, w: w}
 	if n.addr.Resource.Mode == addrs.DataResourceMode {
 		return ic.data(ctx)
 	}

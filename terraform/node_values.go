@@ -65,8 +65,10 @@ func (n *nodeVariable) Execute(ctx context.Context, ws *walkState) hcl.Diagnosti
 		diags = append(diags, d...)
 		if !d.HasErrors() && ws.op != opValidate {
 			s := ws.scope(mi, n.cfg, nil, nil)
-			diags = append(diags, variables.Validate(n.v, val, s.Functions())...)
+			vd := variables.Validate(n.v, val, s.Functions())
 			ws.putScope(s)
+			diags = append(diags, vd...)
+			ws.checks.variable(n.cfg.Path, mi.addr, n.v, val, vd)
 		}
 		ws.named.SetKey(mi.key, namedvals.Variable, n.v.Name, val)
 	}
@@ -75,9 +77,11 @@ func (n *nodeVariable) Execute(ctx context.Context, ws *walkState) hcl.Diagnosti
 
 func (n *nodeVariable) executeRoot(ws *walkState) hcl.Diagnostics {
 	raw, rng := cty.NilVal, hcl.Range{}
+	var warn hcl.Diagnostics
 	if ws.opts != nil {
 		if iv := ws.opts.SetVariables[n.v.Name]; iv != nil {
 			raw, rng = iv.Value, iv.SourceRange
+			warn = deprecatedRootVariable(n.v, iv)
 		}
 	}
 	if ws.op == opValidate && raw == cty.NilVal && n.v.Required() {
@@ -87,10 +91,32 @@ func (n *nodeVariable) executeRoot(ws *walkState) hcl.Diagnostics {
 	val, diags := variables.Prepare(n.v, raw, rng, "root module input variable")
 	if !diags.HasErrors() {
 		root := rootInst[0]
-		diags = append(diags, variables.Validate(n.v, val, ws.scope(root, n.cfg, nil, nil).Functions())...)
+		vd := variables.Validate(n.v, val, ws.scope(root, n.cfg, nil, nil).Functions())
+		diags = append(diags, vd...)
+		if ws.op != opValidate {
+			ws.checks.variable(nil, nil, n.v, val, vd)
+		}
 	}
 	ws.named.SetKey("", namedvals.Variable, n.v.Name, val)
-	return diags
+	return append(warn, diags...)
+}
+
+// deprecatedRootVariable warns, as OpenTofu does, when the user sets a
+// root variable declared deprecated; a value replayed from a saved plan
+// (apply) was warned about when planning.
+func deprecatedRootVariable(v *configs.Variable, iv *InputValue) hcl.Diagnostics {
+	if v.Deprecated == "" || iv.SourceType == ValueFromPlan || iv.SourceType == ValueFromConfig {
+		return nil
+	}
+	d := &hcl.Diagnostic{
+		Severity: hcl.DiagWarning,
+		Summary:  "Deprecated variable used from the root module",
+		Detail:   fmt.Sprintf("The root variable %q is deprecated with the following message: %s", v.Name, v.Deprecated),
+	}
+	if iv.SourceRange.Filename != "" {
+		d.Subject = iv.SourceRange.Ptr()
+	}
+	return hcl.Diagnostics{d}
 }
 
 // nodeLocal is a local value of a static module, evaluated once per module

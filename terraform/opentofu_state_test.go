@@ -88,6 +88,29 @@ resource "null_resource" "a" {
 			planHost:  "registry.terraform.io",
 		},
 		{
+			name: "OpenTofu state, replaced objects keep the address",
+			config: `
+resource "null_resource" "a" {
+  triggers = { v = "2" }
+}
+resource "null_resource" "cbd" {
+  triggers = { v = "2" }
+  lifecycle {
+    create_before_destroy = true
+  }
+}`,
+			state: state(
+				res("null_resource", "a", tofu, `{"id":"1","triggers":{"v":"1"}}`),
+				res("null_resource", "cbd", tofu, `{"id":"2","triggers":{"v":"1"}}`),
+			),
+			want: map[string]string{"null_resource.a": "DeleteThenCreate", "null_resource.cbd": "CreateThenDelete"},
+			providers: map[string]string{
+				"null_resource.a":   `provider["registry.opentofu.org/hashicorp/null"]`,
+				"null_resource.cbd": `provider["registry.opentofu.org/hashicorp/null"]`,
+			},
+			planHost: "registry.terraform.io",
+		},
+		{
 			name: "Terraform state, configuration names OpenTofu's registry",
 			config: `
 terraform {

@@ -108,6 +108,7 @@ func (ws *walkState) assemblePlan(opts *PlanOpts, errored bool) *plans.Plan {
 	if ws.clock.Used() {
 		p.Timestamp = ws.clock.Time()
 	}
+	p.Checks = ws.checks.results()
 	p.Files = ws.fileRec.Files()
 	for name, v := range ws.config.Module.Variables {
 		val, ok := ws.named.GetKey("", namedvals.Variable, name)

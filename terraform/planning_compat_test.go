@@ -34,6 +34,8 @@ func TestPlanningMatchesOpenTofu(t *testing.T) {
 		want    map[string]string
 		// outputs are root output values the plan must have.
 		outputs map[string]cty.Value
+		// warnings are substrings of the plan's warnings.
+		warnings []string
 	}{
 		{
 			name: "null_resource triggers gaining null values updates in place",
@@ -88,6 +90,19 @@ output "out" { value = var.in == null ? "null" : var.in }`},
 			vars:    map[string]cty.Value{"v": cty.NullVal(cty.String), "strict": cty.NullVal(cty.String)},
 			want:    map[string]string{},
 			outputs: map[string]cty.Value{"v": cty.StringVal("null"), "strict": cty.StringVal("d"), "m": cty.StringVal("null")},
+		},
+		{
+			name: "setting a deprecated root variable warns and works",
+			config: `
+variable "old" {
+  default    = "d"
+  deprecated = "use new"
+}
+output "o" { value = var.old }`,
+			vars:     map[string]cty.Value{"old": cty.StringVal("x")},
+			want:     map[string]string{},
+			outputs:  map[string]cty.Value{"o": cty.StringVal("x")},
+			warnings: []string{"Deprecated variable used from the root module"},
 		},
 		{
 			name: "an output of a sensitive resource attribute must be declared sensitive",
@@ -203,6 +218,11 @@ output "u" { value = terraform_data.u.output[0] }`,
 			}
 			if d := cmp.Diff(tt.want, actionsOf(plan)); d != "" {
 				t.Errorf("actions (-want +got):\n%s", d)
+			}
+			for _, w := range tt.warnings {
+				if !strings.Contains(diagsText(diags), w) {
+					t.Errorf("warnings lack %q:\n%s", w, diagsText(diags))
+				}
 			}
 			for name, want := range tt.outputs {
 				found := false

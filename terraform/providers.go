@@ -1,6 +1,7 @@
 package terraform
 
 import (
+	"strings"
 	"sync"
 
 	"github.com/hashicorp/hcl/v2"
@@ -25,6 +26,12 @@ func newProviderSet(c *Context) *providerSet {
 
 // start creates the instance for addr from its factory.
 func (s *providerSet) start(addr addrs.AbsProviderConfig) (providers.Interface, hcl.Diagnostics) {
+	return s.startKey(addr, addrs.NoKey)
+}
+
+// startKey creates instance key of addr (a configuration with for_each;
+// addrs.NoKey for one without).
+func (s *providerSet) startKey(addr addrs.AbsProviderConfig, key addrs.InstanceKey) (providers.Interface, hcl.Diagnostics) {
 	f, ok := s.c.factory(addr.Provider)
 	if !ok {
 		return nil, hcl.Diagnostics{s.c.missingProvider(addr.Provider)}
@@ -34,30 +41,55 @@ func (s *providerSet) start(addr addrs.AbsProviderConfig) (providers.Interface, 
 		return nil, tfdiags.FromError("Failed to start provider "+addr.String(), err)
 	}
 	s.mu.Lock()
-	s.m[addr.String()] = p
+	s.m[providerInstanceKey(addr, key)] = p
 	s.mu.Unlock()
 	return p, nil
 }
 
+// providerInstanceKey is the key of instance key of addr in providerSet.m:
+// addr.String(), then the instance key ("[...]"), which no alias contains.
+func providerInstanceKey(addr addrs.AbsProviderConfig, key addrs.InstanceKey) string {
+	if key == addrs.NoKey {
+		return addr.String()
+	}
+	return addr.String() + key.String()
+}
+
 // get returns the started instance for addr.
 func (s *providerSet) get(addr addrs.AbsProviderConfig) (providers.Interface, hcl.Diagnostics) {
+	return s.getKey(addr, addrs.NoKey)
+}
+
+// getKey returns the started instance key of addr.
+func (s *providerSet) getKey(addr addrs.AbsProviderConfig, key addrs.InstanceKey) (providers.Interface, hcl.Diagnostics) {
 	s.mu.Lock()
-	p := s.m[addr.String()]
+	p := s.m[providerInstanceKey(addr, key)]
 	s.mu.Unlock()
 	if p == nil {
+		if key != addrs.NoKey {
+			return nil, hcl.Diagnostics{tfdiags.Errorf("Provider instance not found",
+				"%s has no instance %s: its for_each has no such key.", addr, key)}
+		}
 		return nil, hcl.Diagnostics{tfdiags.Errorf("Provider not initialized",
 			"%s was used before it was configured; this is a bug in plankit's graph.", addr)}
 	}
 	return p, nil
 }
 
-// close closes and forgets the instance for addr.
+// close closes and forgets the instances of addr (all of them, for a
+// configuration with for_each).
 func (s *providerSet) close(addr addrs.AbsProviderConfig) {
+	prefix := addr.String()
+	var ps []providers.Interface
 	s.mu.Lock()
-	p := s.m[addr.String()]
-	delete(s.m, addr.String())
+	for k, p := range s.m {
+		if k == prefix || strings.HasPrefix(k, prefix+"[") {
+			ps = append(ps, p)
+			delete(s.m, k)
+		}
+	}
 	s.mu.Unlock()
-	if p != nil {
+	for _, p := range ps {
 		_ = p.Close()
 	}
 }

@@ -19,6 +19,21 @@ import (
 	"github.com/plankit/plankit/tfdiags"
 )
 
+// hasProvisioners reports whether the resource has provisioners of the
+// given kind (destroy-time or create-time).
+func (ic *instanceCtx) hasProvisioners(destroy bool) bool {
+	rc := ic.n.rc
+	if rc == nil || rc.Managed == nil {
+		return false
+	}
+	for _, pv := range rc.Managed.Provisioners {
+		if (pv.When == configs.ProvisionerWhenDestroy) == destroy {
+			return true
+		}
+	}
+	return false
+}
+
 // provision runs the instance's local-exec provisioners for creation
 // (destroy=false) or destruction (destroy=true), in order, with self the
 // object (the new one, or the one about to be destroyed), streaming their

@@ -109,6 +109,9 @@ func (t resourceTransformer) Transform(g *Graph) error {
 			rc := set[key]
 			n := &nodeResource{cfg: c, rc: rc, typ: rc.Type, addr: rc.Addr().InModule(c.Path),
 				provider: resolveProvider(c, rc.ProviderConfigAddr(), rc.Provider)}
+			if rc.ProviderConfigRef == nil || rc.ProviderConfigRef.KeyExpr == nil {
+				n.passedKey = resolvePassedKey(c, rc.ProviderConfigAddr(), rc.Provider)
+			}
 			t.in.attachSchema(n, rc.Provider, rc.Mode)
 			if m := rc.Managed; m != nil && n.schema != nil {
 				n.ignore = ignorePaths(n.schema.Block, m.IgnoreChanges, m.IgnoreAllChanges)

@@ -56,6 +56,7 @@ type walkState struct {
 
 	changes  *changeCollector
 	drift    *changeCollector
+	checks   checkCollector
 	plan     *plans.Plan // the plan being applied (apply walk)
 	opts     *PlanOpts
 	replace  map[string]bool // -replace addresses by String()

@@ -38,7 +38,7 @@ func (e *LockError) Error() string {
 		fmt.Fprintf(&b, "\nThe lock is held by %s.\n", e.Holder)
 	}
 	if errors.Is(e.Err, statemgr.ErrStaleLock) && e.Info != nil && e.Info.ID != "" {
-		fmt.Fprintf(&b, "\nNo process holds this lock any more. If no other operation is using the state, remove the lock with:\n  plan force-unlock %s\n", e.Info.ID)
+		fmt.Fprintf(&b, "\nNo process holds this lock any more. If no other operation is using the state, remove the lock with:\n  plan force-unlock -force %s\n", e.Info.ID)
 		if e.Workspace != "" && e.Workspace != "default" {
 			fmt.Fprintf(&b, "(with workspace %q selected, or TF_WORKSPACE=%s)\n", e.Workspace, e.Workspace)
 		}
@@ -80,11 +80,11 @@ func (m *Mgr) Lock(info *statemgr.LockInfo) (string, error) {
 	}
 	li.Path = m.Describe()
 	ctx := context.Background()
-	var key int64
+	var keys []int64
 	var lockErr error
 	err := m.withConn(ctx, func(ctx context.Context, c *pgx.Conn) error {
 		var err error
-		key, lockErr, err = m.tryAdvisory(ctx, c)
+		keys, lockErr, err = m.tryAdvisory(ctx, c)
 		return err
 	})
 	if err != nil {
@@ -93,7 +93,7 @@ func (m *Mgr) Lock(info *statemgr.LockInfo) (string, error) {
 	if lockErr != nil {
 		return "", lockErr
 	}
-	m.held = &heldLock{key: key, info: li}
+	m.held = &heldLock{keys: keys, info: li}
 	if !m.b.hasLocks {
 		return li.ID, nil
 	}
@@ -118,16 +118,17 @@ func (m *Mgr) Lock(info *statemgr.LockInfo) (string, error) {
 // tryAdvisory takes Terraform's advisory locks on c. It returns the key
 // kept, or a lock error naming the holder when another session has them.
 //
-// Every locker takes the creation key -1 for an instant (Terraform's query
-// takes both keys at once, then gives -1 back), so two lockers starting
-// together can each see the other's key and both give up. A conflict on
-// -1 alone is therefore retried for a short while before it is reported.
-func (m *Mgr) tryAdvisory(ctx context.Context, c *pgx.Conn) (int64, error, error) {
+// Every locker takes the creation keys for an instant (Terraform's query
+// takes the row's key and -1 at once, then gives -1 back; plankit also
+// takes OpenTofu's key), so two lockers starting together can each see the
+// other's key and both give up. A conflict on the creation keys alone is
+// therefore retried for a short while before it is reported.
+func (m *Mgr) tryAdvisory(ctx context.Context, c *pgx.Conn) ([]int64, error, error) {
 	for attempt := 0; ; attempt++ {
-		key, lockErr, err := m.tryAdvisoryOnce(ctx, c)
+		keys, lockErr, err := m.tryAdvisoryOnce(ctx, c)
 		var le *LockError
 		if err != nil || lockErr == nil || attempt >= creationRetries || !errors.As(lockErr, &le) || !le.creationOnly {
-			return key, lockErr, err
+			return keys, lockErr, err
 		}
 		time.Sleep(creationRetryWait)
 	}
@@ -140,25 +141,53 @@ const (
 	creationRetryWait = 25 * time.Millisecond
 )
 
-func (m *Mgr) tryAdvisoryOnce(ctx context.Context, c *pgx.Conn) (int64, error, error) {
+func (m *Mgr) tryAdvisoryOnce(ctx context.Context, c *pgx.Conn) ([]int64, error, error) {
+	creation := m.b.creation
 	var id int64
-	var gotRow, gotCreate bool
-	err := c.QueryRow(ctx, fmt.Sprintf("SELECT %[1]s.id, pg_try_advisory_lock(%[1]s.id), pg_try_advisory_lock(-1) FROM %[2]s WHERE %[1]s.name = $1", statesTable, m.b.table()), m.name).Scan(&id, &gotRow, &gotCreate)
+	var gotRow, gotTF, gotTofu bool
+	q := fmt.Sprintf("SELECT %[1]s.id, pg_try_advisory_lock(%[1]s.id), pg_try_advisory_lock($2), pg_try_advisory_lock($3) FROM %[2]s WHERE %[1]s.name = $1", m.b.tbl, m.b.table())
+	err := c.QueryRow(ctx, q, m.name, creation[0], creation[1]).Scan(&id, &gotRow, &gotTF, &gotTofu)
+	release := func(keys ...int64) {
+		for _, k := range keys {
+			unlockKey(ctx, c, k)
+		}
+	}
+	// creationErr reports the creation keys held by another session, after
+	// releasing what was taken.
+	creationErr := func(taken ...int64) error {
+		release(taken...)
+		holder := m.holderOf(ctx, c, creation[0])
+		if holder == "" {
+			holder = m.holderOf(ctx, c, creation[1])
+		}
+		return &LockError{LockError: &statemgr.LockError{Err: fmt.Errorf("%w: cannot lock workspace; already locked for workspace creation: %s", statemgr.ErrLocked, m.name)},
+			Workspace: m.name, Holder: holder, creationOnly: true}
+	}
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
-		var ok bool
-		if err := c.QueryRow(ctx, "SELECT pg_try_advisory_lock(-1)").Scan(&ok); err != nil {
-			return 0, nil, err
+		// No row yet: this is a workspace creation, under both creation keys.
+		if err := c.QueryRow(ctx, "SELECT pg_try_advisory_lock($1), pg_try_advisory_lock($2)", creation[0], creation[1]).Scan(&gotTF, &gotTofu); err != nil {
+			return nil, nil, err
 		}
-		if !ok {
-			return 0, m.lockErr(fmt.Errorf("%w: already locked for workspace creation: %s", statemgr.ErrLocked, m.name), nil, m.holderOf(ctx, c, creationLock)), nil
+		if !gotTF || !gotTofu {
+			var taken []int64
+			if gotTF {
+				taken = append(taken, creation[0])
+			}
+			if gotTofu {
+				taken = append(taken, creation[1])
+			}
+			return nil, creationErr(taken...), nil
 		}
-		return creationLock, nil, nil
+		return []int64{creation[0], creation[1]}, nil, nil
 	case err != nil:
-		return 0, nil, err
+		return nil, nil, err
 	case !gotRow:
-		if gotCreate {
-			unlockKey(ctx, c, creationLock)
+		if gotTF {
+			release(creation[0])
+		}
+		if gotTofu {
+			release(creation[1])
 		}
 		// A plankit holder records its info right after taking the
 		// advisory lock: give it a moment before naming the session only.
@@ -171,14 +200,19 @@ func (m *Mgr) tryAdvisoryOnce(ctx context.Context, c *pgx.Conn) (int64, error, e
 		if info == nil {
 			holder = m.holderOf(ctx, c, id)
 		}
-		return 0, m.lockErr(fmt.Errorf("%w: workspace is already locked: %s", statemgr.ErrLocked, m.name), info, holder), nil
-	case !gotCreate:
-		unlockKey(ctx, c, id)
-		return 0, &LockError{LockError: &statemgr.LockError{Err: fmt.Errorf("%w: cannot lock workspace; already locked for workspace creation: %s", statemgr.ErrLocked, m.name)},
-			Workspace: m.name, Holder: m.holderOf(ctx, c, creationLock), creationOnly: true}, nil
+		return nil, m.lockErr(fmt.Errorf("%w: workspace is already locked: %s", statemgr.ErrLocked, m.name), info, holder), nil
+	case !gotTF || !gotTofu:
+		taken := []int64{id}
+		if gotTF {
+			taken = append(taken, creation[0])
+		}
+		if gotTofu {
+			taken = append(taken, creation[1])
+		}
+		return nil, creationErr(taken...), nil
 	}
-	unlockKey(ctx, c, creationLock)
-	return id, nil, nil
+	release(creation[0], creation[1])
+	return []int64{id}, nil, nil
 }
 
 func unlockKey(ctx context.Context, c *pgx.Conn, key int64) {
@@ -231,7 +265,9 @@ func (m *Mgr) readInfoOn(ctx context.Context, c *pgx.Conn) (*statemgr.LockInfo, 
 
 func (m *Mgr) releaseAdvisory(ctx context.Context) {
 	if m.held != nil && m.conn != nil {
-		unlockKey(ctx, m.conn, m.held.key)
+		for _, k := range m.held.keys {
+			unlockKey(ctx, m.conn, k)
+		}
 	}
 	m.held = nil
 }
@@ -255,8 +291,13 @@ func (m *Mgr) Unlock(id string) error {
 					return err
 				}
 			}
-			var ok bool
-			return c.QueryRow(ctx, "SELECT pg_advisory_unlock($1)", m.held.key).Scan(&ok)
+			for _, k := range m.held.keys {
+				var ok bool
+				if err := c.QueryRow(ctx, "SELECT pg_advisory_unlock($1)", k).Scan(&ok); err != nil {
+					return err
+				}
+			}
+			return nil
 		})
 		m.held = nil
 		if err != nil {
@@ -278,6 +319,8 @@ func (m *Mgr) forceUnlock(ctx context.Context, id string) error {
 		if rerr != nil && !errors.Is(rerr, pgx.ErrNoRows) {
 			return m.b.redact(rerr)
 		}
+		// A dead holder of a workspace without a row held the creation
+		// keys; Terraform's is enough to tell whether it is alive.
 		key := rowID
 		if errors.Is(rerr, pgx.ErrNoRows) {
 			key = creationLock

@@ -42,7 +42,7 @@ type Mgr struct {
 }
 
 type heldLock struct {
-	key  int64 // the advisory lock key: the row's id, or -1 while creating
+	keys []int64 // the advisory lock keys: the row's id, or the creation keys while creating
 	info *statemgr.LockInfo
 }
 
@@ -275,7 +275,7 @@ func (m *Mgr) put(data []byte) error {
 	if err != nil {
 		return err
 	}
-	q := fmt.Sprintf("INSERT INTO %s (name, data) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET data = $2 WHERE %s.name = $1", m.b.table(), statesTable)
+	q := fmt.Sprintf("INSERT INTO %s (name, data) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET data = $2 WHERE %s.name = $1", m.b.table(), m.b.tbl)
 	err = m.withConn(context.Background(), func(ctx context.Context, c *pgx.Conn) error {
 		// One statement outside an explicit transaction block is its own
 		// transaction: the row holds the old state or the new one, never
@@ -380,12 +380,17 @@ func (m *Mgr) reconnect(ctx context.Context) error {
 	if m.held == nil {
 		return nil
 	}
-	var ok bool
-	if err := c.QueryRow(ctx, "SELECT pg_try_advisory_lock($1)", m.held.key).Scan(&ok); err != nil {
-		return err
-	}
-	if !ok {
-		return errLockLost
+	for i, k := range m.held.keys {
+		var ok bool
+		if err := c.QueryRow(ctx, "SELECT pg_try_advisory_lock($1)", k).Scan(&ok); err != nil {
+			return err
+		}
+		if !ok {
+			for _, got := range m.held.keys[:i] {
+				unlockKey(ctx, c, got)
+			}
+			return errLockLost
+		}
 	}
 	return nil
 }

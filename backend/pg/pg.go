@@ -9,9 +9,13 @@
 //     states_by_name on (name) unless skip_index_creation;
 //   - one row per workspace: name is the workspace, data the v4 state JSON;
 //   - the state lock is a session advisory lock keyed by the row's id,
-//     taken together with the creation lock -1 and keeping only the row's
-//     (or -1 alone while a workspace's row does not exist yet), as
-//     Terraform takes them.
+//     taken together with the workspace creation keys and keeping only the
+//     row's (or the creation keys alone while a workspace's row does not
+//     exist yet), as Terraform and OpenTofu take them. The creation key is
+//     -1 in Terraform and -FNV-1-32(schema NUL table) in OpenTofu 1.10+;
+//     plankit takes both, so it excludes either tool;
+//   - OpenTofu 1.10+'s table_name and index_name (defaults states and
+//     states_by_name) are honoured.
 //
 // plankit adds one table of its own, SCHEMA.plankit_locks (name, lock_id,
 // info), holding the lock info (ID, who, operation, created) of each lock
@@ -30,6 +34,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/fnv"
+	"net"
 	"strconv"
 	"strings"
 	"time"
@@ -46,12 +52,19 @@ const DefaultSchemaName = "terraform_remote_state"
 
 // Terraform's names, which must not change.
 const (
-	statesTable   = "states"
-	statesIndex   = "states_by_name"
-	locksTable    = "plankit_locks"
+	// DefaultTableName and DefaultIndexName are table_name's and
+	// index_name's defaults (OpenTofu 1.10+ lets them be set).
+	DefaultTableName = "states"
+	DefaultIndexName = "states_by_name"
+	locksTable       = "plankit_locks"
+	// creationLock is Terraform's workspace creation key; OpenTofu 1.10+
+	// uses a key derived from the schema and table (Backend.tofuCreation).
 	creationLock  = int64(-1)
 	statesIDSeq   = "public.global_states_id_seq"
 	applicationID = "plankit"
+	// sendBufferSize is the socket send buffer asked for (see
+	// setSendBuffer): a 10,000-resource state is about 3 MB.
+	sendBufferSize = 4 << 20
 )
 
 // Config configures the backend, with the pg backend block's arguments.
@@ -65,6 +78,9 @@ type Config struct {
 	SkipSchemaCreation bool
 	SkipTableCreation  bool
 	SkipIndexCreation  bool
+	// TableName and IndexName are OpenTofu's table_name and index_name
+	// (DefaultTableName and DefaultIndexName when empty).
+	TableName, IndexName string
 
 	// Retries is how many times an operation that lost its connection is
 	// retried on a new one (default 3); RetryBackoff the first wait before
@@ -79,8 +95,10 @@ type Config struct {
 type Backend struct {
 	cfg       Config
 	connCfg   *pgx.ConnConfig
-	schema    string // quoted identifier
-	hasLocks  bool   // SCHEMA.plankit_locks exists
+	schema    string  // quoted identifier
+	tbl       string  // the states table's name, quoted
+	creation  []int64 // workspace creation keys: Terraform's and OpenTofu's
+	hasLocks  bool    // SCHEMA.plankit_locks exists
 	admin     *pgx.Conn
 	redactor  *strings.Replacer
 	describes string
@@ -95,6 +113,12 @@ func New(ctx context.Context, cfg Config) (*Backend, error) {
 	if cfg.SchemaName == "" {
 		cfg.SchemaName = DefaultSchemaName
 	}
+	if cfg.TableName == "" {
+		cfg.TableName = DefaultTableName
+	}
+	if cfg.IndexName == "" {
+		cfg.IndexName = DefaultIndexName
+	}
 	if cfg.Retries == 0 {
 		cfg.Retries = 3
 	}
@@ -108,10 +132,14 @@ func New(ctx context.Context, cfg Config) (*Backend, error) {
 	if _, ok := cc.RuntimeParams["application_name"]; !ok {
 		cc.RuntimeParams["application_name"] = applicationID
 	}
+	dialer := &net.Dialer{KeepAlive: 5 * time.Minute, Control: setSendBuffer}
+	cc.DialFunc = dialer.DialContext
 	b := &Backend{
 		cfg:      cfg,
 		connCfg:  cc,
 		schema:   pgx.Identifier{cfg.SchemaName}.Sanitize(),
+		tbl:      pgx.Identifier{cfg.TableName}.Sanitize(),
+		creation: []int64{creationLock, tofuCreationKey(cfg.SchemaName, cfg.TableName)},
 		redactor: secretsOf(cfg.ConnStr, cc.Password),
 	}
 	b.describes = describeTarget(cc, cfg.SchemaName)
@@ -160,8 +188,10 @@ func (b *Backend) prepare(ctx context.Context) error {
 		return err
 	}
 	defer tx.Rollback(context.Background())
-	if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1)", creationLock); err != nil {
-		return err
+	for _, k := range b.creation {
+		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1)", k); err != nil {
+			return err
+		}
 	}
 	if !b.cfg.SkipSchemaCreation {
 		// Only when missing: CREATE SCHEMA needs a privilege a user of an
@@ -179,7 +209,7 @@ func (b *Backend) prepare(ctx context.Context) error {
 	if !b.cfg.SkipTableCreation {
 		stmts := []string{
 			"CREATE SEQUENCE IF NOT EXISTS " + statesIDSeq + " AS bigint",
-			fmt.Sprintf("CREATE TABLE IF NOT EXISTS %s.%s (id bigint NOT NULL DEFAULT nextval('%s') PRIMARY KEY, name text UNIQUE, data text)", b.schema, statesTable, statesIDSeq),
+			fmt.Sprintf("CREATE TABLE IF NOT EXISTS %s (id bigint NOT NULL DEFAULT nextval('%s') PRIMARY KEY, name text UNIQUE, data text)", b.table(), statesIDSeq),
 			fmt.Sprintf("CREATE TABLE IF NOT EXISTS %s.%s (name text PRIMARY KEY, lock_id text NOT NULL, info text NOT NULL)", b.schema, locksTable),
 		}
 		for _, s := range stmts {
@@ -189,7 +219,7 @@ func (b *Backend) prepare(ctx context.Context) error {
 		}
 	}
 	if !b.cfg.SkipIndexCreation {
-		if _, err := tx.Exec(ctx, fmt.Sprintf("CREATE UNIQUE INDEX IF NOT EXISTS %s ON %s.%s (name)", statesIndex, b.schema, statesTable)); err != nil {
+		if _, err := tx.Exec(ctx, fmt.Sprintf("CREATE UNIQUE INDEX IF NOT EXISTS %s ON %s (name)", pgx.Identifier{b.cfg.IndexName}.Sanitize(), b.table())); err != nil {
 			return err
 		}
 	}
@@ -209,7 +239,7 @@ func (b *Backend) Describe() string { return b.describes }
 // Workspaces lists "default" and every other workspace with a row.
 func (b *Backend) Workspaces(ctx context.Context) ([]string, error) {
 	out := []string{backend.DefaultWorkspace}
-	rows, err := b.admin.Query(ctx, fmt.Sprintf("SELECT name FROM %s.%s WHERE name != 'default' ORDER BY name", b.schema, statesTable))
+	rows, err := b.admin.Query(ctx, fmt.Sprintf("SELECT name FROM %s WHERE name != 'default' ORDER BY name", b.table()))
 	if err != nil {
 		return nil, b.redact(fmt.Errorf("listing workspaces in %s: %w", b.describes, err))
 	}
@@ -226,7 +256,7 @@ func (b *Backend) DeleteWorkspace(ctx context.Context, name string) error {
 		return fmt.Errorf("the default workspace cannot be deleted")
 	}
 	err := pgx.BeginFunc(ctx, b.admin, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, fmt.Sprintf("DELETE FROM %s.%s WHERE name = $1", b.schema, statesTable), name); err != nil {
+		if _, err := tx.Exec(ctx, fmt.Sprintf("DELETE FROM %s WHERE name = $1", b.table()), name); err != nil {
 			return err
 		}
 		if b.hasLocks {
@@ -247,7 +277,7 @@ func (b *Backend) Close() error {
 }
 
 // table is SCHEMA.states, quoted.
-func (b *Backend) table() string { return b.schema + "." + statesTable }
+func (b *Backend) table() string { return b.schema + "." + b.tbl }
 
 // lockTable is SCHEMA.plankit_locks, quoted.
 func (b *Backend) lockTable() string { return b.schema + "." + locksTable }
@@ -289,4 +319,14 @@ func isConnLost(conn *pgx.Conn, err error) bool {
 		return strings.HasPrefix(pe.Code, "08") || strings.HasPrefix(pe.Code, "57P")
 	}
 	return false
+}
+
+// tofuCreationKey is OpenTofu 1.10+'s workspace creation key: the FNV-1
+// 32-bit hash of schema name, NUL and table name, negated (positive keys
+// are state ids). plankit takes it together with Terraform's -1, so it
+// excludes both tools' workspace creation.
+func tofuCreationKey(schema, table string) int64 {
+	h := fnv.New32()
+	h.Write([]byte(schema + "\x00" + table))
+	return -int64(h.Sum32())
 }

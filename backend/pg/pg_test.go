@@ -300,7 +300,7 @@ func TestStaleLockAndForceUnlock(t *testing.T) {
 	// The server releases the dead session's advisory lock as soon as it
 	// notices the session is gone; until then the holder looks alive.
 	_, err = m.LockWithTimeout(context.Background(), nil, 10*time.Second)
-	if !errors.Is(err, statemgr.ErrStaleLock) || !strings.Contains(err.Error(), "plan force-unlock "+id) {
+	if !errors.Is(err, statemgr.ErrStaleLock) || !strings.Contains(err.Error(), "plan force-unlock -force "+id) {
 		t.Fatalf("lock after the holder died: %v; want a stale lock naming force-unlock %s", err, id)
 	}
 	pid := m.conn.PgConn().PID()
@@ -449,11 +449,69 @@ func TestRedactConnStr(t *testing.T) {
 		"postgresql://db/tf?password=x&sslmode=disable":              "postgresql://db/tf?sslmode=disable",
 		"host=db user=u password='a b\\'c' dbname=tf":                "host=db user=u dbname=tf",
 		"host=db password=secret":                                    "host=db",
-		"":                                                           "",
-		"host='unterminated password=x":                              "",
+		"host=db sslpassword=k3y sslmode=verify-full":                "host=db sslmode=verify-full",
+		"postgres://u@db/tf?sslpassword=k3y&sslmode=require":         "postgres://u@db/tf?sslmode=require",
+		"":                              "",
+		"host='unterminated password=x": "",
 	} {
 		if got := RedactConnStr(in); got != want {
 			t.Errorf("RedactConnStr(%q) = %q; want %q", in, got, want)
 		}
+	}
+}
+
+// TestCreationKeys: OpenTofu 1.10+'s creation key is the negated FNV-1
+// 32-bit hash of schema, NUL, table (pinned here: other processes must
+// agree on it), and a session holding either tool's creation key stops
+// plankit from creating a workspace until it lets go.
+func TestCreationKeys(t *testing.T) {
+	if got := tofuCreationKey("terraform_remote_state", "states"); got != -3797183428 {
+		t.Errorf("OpenTofu's creation key = %d, want -3797183428", got)
+	}
+	cs := pgtest.NewDatabase(t)
+	b := newBackend(t, Config{ConnStr: cs})
+	ctx := context.Background()
+	for _, key := range []int64{-1, -3797183428} {
+		other := rawConn(t, cs)
+		var ok bool
+		if err := other.QueryRow(ctx, "SELECT pg_try_advisory_lock($1)", key).Scan(&ok); err != nil || !ok {
+			t.Fatalf("taking key %d: %v %v", key, err, ok)
+		}
+		m := &Mgr{b: b, name: fmt.Sprintf("new%d", -key)}
+		conn, err := b.connect(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.conn = conn
+		_, err = m.Lock(nil)
+		if !errors.Is(err, statemgr.ErrLocked) || !strings.Contains(err.Error(), "workspace creation") {
+			t.Errorf("creating a workspace while key %d is held: %v", key, err)
+		}
+		other.Exec(ctx, "SELECT pg_advisory_unlock($1)", key)
+		id, err := m.Lock(nil)
+		if err != nil {
+			t.Fatalf("after key %d was released: %v", key, err)
+		}
+		m.Unlock(id)
+		m.Close()
+	}
+}
+
+// TestTableAndIndexName: OpenTofu's table_name and index_name.
+func TestTableAndIndexName(t *testing.T) {
+	cs := pgtest.NewDatabase(t)
+	b := newBackend(t, Config{ConnStr: cs, TableName: "tf states", IndexName: "tf_by_name"})
+	m := mgr(t, b, "default")
+	m.WriteState(stateWith(1))
+	if err := m.PersistState(); err != nil {
+		t.Fatal(err)
+	}
+	var n int
+	c := rawConn(t, cs)
+	if err := c.QueryRow(context.Background(), `SELECT count(*) FROM terraform_remote_state."tf states" WHERE name = 'default' AND data LIKE '%null_resource%'`).Scan(&n); err != nil || n != 1 {
+		t.Errorf("state in the named table: %d %v", n, err)
+	}
+	if err := c.QueryRow(context.Background(), `SELECT count(*) FROM pg_indexes WHERE indexname = 'tf_by_name'`).Scan(&n); err != nil || n != 1 {
+		t.Errorf("named index: %d %v", n, err)
 	}
 }

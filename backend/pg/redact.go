@@ -25,8 +25,9 @@ func RedactConnStr(connStr string) string {
 			u.User = url.User(u.User.Username())
 		}
 		q := u.Query()
-		if q.Has("password") {
+		if q.Has("password") || q.Has("sslpassword") {
 			q.Del("password")
+			q.Del("sslpassword")
 			u.RawQuery = q.Encode()
 		}
 		return u.String()
@@ -37,7 +38,7 @@ func RedactConnStr(connStr string) string {
 	}
 	var out []string
 	for _, p := range pairs {
-		if p.key == "password" {
+		if secretKeys[p.key] {
 			continue
 		}
 		out = append(out, p.raw)
@@ -46,6 +47,9 @@ func RedactConnStr(connStr string) string {
 }
 
 type dsnPair struct{ key, val, raw string }
+
+// secretKeys are the libpq parameters that hold secrets.
+var secretKeys = map[string]bool{"password": true, "sslpassword": true}
 
 // splitDSN splits libpq key=value pairs (values optionally single-quoted,
 // with backslash escapes).
@@ -125,13 +129,14 @@ func secretsOf(connStr, password string) *strings.Replacer {
 				add(url.PathEscape(p))
 			}
 			add(u.Query().Get("password"))
+			add(u.Query().Get("sslpassword"))
 		} else if at := strings.LastIndexByte(s, '@'); at > 0 {
 			// Unparsable URL: hide everything between "://" and "@".
 			add(s[strings.Index(s, "://")+3 : at])
 		}
 	} else if pairs, ok := splitDSN(s); ok {
 		for _, p := range pairs {
-			if p.key == "password" {
+			if secretKeys[p.key] {
 				add(p.val)
 				add(p.raw)
 			}

@@ -88,8 +88,9 @@ func run(t *testing.T, dir, bin string, args ...string) result {
 // killer decides when to kill a running apply in dir: it returns once the
 // moment has come (or the process ended by itself).
 type killer struct {
-	name string
-	wait func(dir string, exited <-chan struct{}) bool // false: the process ended first
+	name    string
+	destroy bool                                          // kill an apply -destroy of everything, not the creates
+	wait    func(dir string, exited <-chan struct{}) bool // false: the process ended first
 }
 
 // poll calls cond until it holds or the process exits.
@@ -110,8 +111,28 @@ func poll(exited <-chan struct{}, cond func() bool) bool {
 // afterDelay kills d after the first object's file appears (d is drawn
 // over the time the creates take, so the kills spread over them).
 func afterDelay(d time.Duration) killer {
-	return killer{fmt.Sprintf("%v into the creates", d.Round(time.Millisecond)), func(dir string, exited <-chan struct{}) bool {
+	return killer{name: fmt.Sprintf("%v into the creates", d.Round(time.Millisecond)), wait: func(dir string, exited <-chan struct{}) bool {
 		if !afterFiles(1).wait(dir, exited) {
+			return false
+		}
+		select {
+		case <-exited:
+			return false
+		case <-time.After(d):
+			return true
+		}
+	}}
+}
+
+// duringDestroy kills d after the first object's file disappears, in an
+// apply -destroy of all of them.
+func duringDestroy(d time.Duration) killer {
+	return killer{name: fmt.Sprintf("%v into the destroys", d.Round(time.Millisecond)), destroy: true, wait: func(dir string, exited <-chan struct{}) bool {
+		out := filepath.Join(dir, "out")
+		if !poll(exited, func() bool {
+			es, _ := os.ReadDir(out)
+			return len(es) < *resources
+		}) {
 			return false
 		}
 		select {
@@ -126,7 +147,7 @@ func afterDelay(d time.Duration) killer {
 // afterFiles kills right after the k-th object's file appears: its
 // provider call has just returned.
 func afterFiles(k int) killer {
-	return killer{fmt.Sprintf("after file %d", k), func(dir string, exited <-chan struct{}) bool {
+	return killer{name: fmt.Sprintf("after file %d", k), wait: func(dir string, exited <-chan struct{}) bool {
 		out := filepath.Join(dir, "out")
 		return poll(exited, func() bool {
 			es, _ := os.ReadDir(out)
@@ -138,7 +159,7 @@ func afterFiles(k int) killer {
 // afterStateWrite kills right after the k-th replacement of the state
 // file (a persistence boundary).
 func afterStateWrite(k int) killer {
-	return killer{fmt.Sprintf("after state write %d", k), func(dir string, exited <-chan struct{}) bool {
+	return killer{name: fmt.Sprintf("after state write %d", k), wait: func(dir string, exited <-chan struct{}) bool {
 		path := filepath.Join(dir, "terraform.tfstate")
 		var last uint64
 		seen := 0
@@ -157,7 +178,7 @@ func afterStateWrite(k int) killer {
 // duringStateWrite kills while a temporary state file exists (a write in
 // progress), the k-th time one is seen.
 func duringStateWrite(k int) killer {
-	return killer{fmt.Sprintf("during state write %d", k), func(dir string, exited <-chan struct{}) bool {
+	return killer{name: fmt.Sprintf("during state write %d", k), wait: func(dir string, exited <-chan struct{}) bool {
 		seen, inTmp := 0, false
 		return poll(exited, func() bool {
 			m, _ := filepath.Glob(filepath.Join(dir, ".terraform.tfstate.tmp-*"))
@@ -218,6 +239,9 @@ func TestKillApply(t *testing.T) {
 	for _, k := range []int{1, 2, *parallelism, *resources / 3, *resources / 2, *resources - 5} {
 		ks = append(ks, afterFiles(k))
 	}
+	for range max(*trials/4, 1) {
+		ks = append(ks, duringDestroy(time.Duration(rng.Int64N(int64(full)))))
+	}
 
 	var got []outcome
 	for i, k := range ks {
@@ -225,7 +249,7 @@ func TestKillApply(t *testing.T) {
 			got = append(got, killOnce(t, k))
 		})
 	}
-	var sum, max, n int
+	var sum, most, n int
 	var dist []int
 	for _, o := range got {
 		if !o.killed {
@@ -233,23 +257,16 @@ func TestKillApply(t *testing.T) {
 		}
 		n++
 		sum += o.unrecorded
-		max = Max(max, o.unrecorded)
+		most = max(most, o.unrecorded)
 		dist = append(dist, o.unrecorded)
 	}
 	slices.Sort(dist)
 	if n > 0 {
-		t.Logf("unrecorded objects per kill over %d kills: mean %.2f, max %d (parallelism %d); sorted: %v", n, float64(sum)/float64(n), max, *parallelism, dist)
+		t.Logf("objects the state is wrong about per kill (created and unrecorded, or destroyed and still recorded) over %d kills: mean %.2f, max %d (parallelism %d); sorted: %v", n, float64(sum)/float64(n), most, *parallelism, dist)
 	}
 	if n < len(ks)/2 {
 		t.Errorf("only %d of %d trials killed the apply before it ended", n, len(ks))
 	}
-}
-
-func Max(a, b int) int {
-	if a > b {
-		return a
-	}
-	return b
 }
 
 func newDir(t *testing.T) string {
@@ -268,7 +285,14 @@ var (
 // killOnce runs one apply, kills it when k says, and checks what is left.
 func killOnce(t *testing.T, k killer) outcome {
 	dir := newDir(t)
-	cmd := exec.Command(filepath.Join(binDir, "apply"), "-no-color", "-auto-approve", "-parallelism="+strconv.Itoa(*parallelism))
+	args := []string{"-no-color", "-auto-approve", "-parallelism=" + strconv.Itoa(*parallelism)}
+	if k.destroy {
+		if r := run(t, dir, "apply", args...); r.code != 0 {
+			t.Fatalf("apply before the destroy: exit %d\n%s", r.code, r.out)
+		}
+		args = append(args, "-destroy")
+	}
+	cmd := exec.Command(filepath.Join(binDir, "apply"), args...)
 	cmd.Dir = dir
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir}
 	var out bytes.Buffer
@@ -350,15 +374,23 @@ func killOnce(t *testing.T, k killer) outcome {
 		}
 		files[idx] = true
 	}
-	for i := range recorded {
-		if !files[i] {
-			t.Errorf("the state records local_file.f[%d] but out/f%d.txt does not exist", i, i)
-		}
-	}
 	named := map[int]bool{}
 	for _, m := range inFlight.FindAllStringSubmatch(warningText(plan.out), -1) {
 		i, _ := strconv.Atoi(m[1])
 		named[i] = true
+	}
+	gone := 0
+	for i := range recorded {
+		if !files[i] {
+			// Only a destroy in flight may have removed a recorded object.
+			gone++
+			if !named[i] {
+				t.Errorf("the state records local_file.f[%d] but out/f%d.txt does not exist, and the plan did not name it as in flight", i, i)
+			}
+		}
+	}
+	if gone > *parallelism {
+		t.Errorf("%d recorded objects are gone (more than -parallelism=%d)", gone, *parallelism)
 	}
 	var unrecorded []int
 	for i := range files {
@@ -400,7 +432,7 @@ func killOnce(t *testing.T, k killer) outcome {
 	if len(left) > 0 {
 		t.Errorf("left behind after the follow-up apply: %v", left)
 	}
-	return outcome{killed: killed, unrecorded: len(unrecorded)}
+	return outcome{killed: killed, unrecorded: len(unrecorded) + gone}
 }
 
 // warningText is the part of the plan's output that warns about the

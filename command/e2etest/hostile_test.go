@@ -89,6 +89,12 @@ func hostileCases() []hostileCase {
 			want: []string{"indent", "1000000000 spaces"}},
 		{name: "cidrsubnet of 1e300", files: map[string]string{"main.tf": "output \"o\" {\n  value = cidrsubnet(\"10.0.0.0/8\", 8, 1e300)\n}\n"},
 			want: []string{"cidrsubnet", "does not accommodate a subnet numbered"}},
+		{name: "output of 1e600000000", files: map[string]string{"main.tf": "output \"o\" {\n  value = 1e600000000\n}\n"},
+			want: []string{"Number too large", "main.tf", "1e600000000"}},
+		{name: "jsondecode of 1e600000000", files: map[string]string{"main.tf": "output \"o\" {\n  value = jsondecode(file(\"n.json\"))\n}\n", "n.json": "[1e600000000]"},
+			want: []string{"jsondecode", "decimal exponent beyond 100000"}},
+		{name: "heredoc of 20,000 lines", files: map[string]string{"main.tf": "locals {\n  x = <<EOT\n" + strings.Repeat("a\n", 20000) + "EOT\n}\n"},
+			want: []string{"String too long to parse", "main.tf"}},
 		// Hangs: FIFOs and devices.
 		{name: "FIFO as a .tf file", files: map[string]string{"main.tf": "", "fifo.tf": ""},
 			want: []string{"Failed to read file", "fifo.tf", "named pipe (FIFO)"}},
@@ -283,5 +289,25 @@ func TestUnlistableRoot(t *testing.T) {
 	contains(t, errb.String(), "stderr", "permission denied", root)
 	if strings.Contains(errb.String(), "No configuration files") {
 		t.Errorf("says there are no configuration files:\n%s", errb.String())
+	}
+}
+
+// TestSparseState: a 2 GB sparse state file is refused at once
+// by its size, never read (it pushed plankit past 3 GB).
+func TestSparseState(t *testing.T) {
+	t.Parallel()
+	dir := hostileDir(t, map[string]string{"main.tf": ""})
+	f, err := os.Create(filepath.Join(dir, "terraform.tfstate"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(2 << 30); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	r := runHostile(t, dir, "plan", nil, time.Minute, "-no-color")
+	checkHostile(t, r, []string{"terraform.tfstate", "larger than 1 GiB"})
+	if r.maxRSS > 256<<20 {
+		t.Errorf("peak memory %d MiB reading a refused state", r.maxRSS>>20)
 	}
 }

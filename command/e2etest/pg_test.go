@@ -195,6 +195,12 @@ func TestPgWorkspacesIsolated(t *testing.T) {
 	if list.stdout != "* default\n  prod\n\n" {
 		t.Errorf("workspace list after delete:\n%s", list.stdout)
 	}
+	typo := withEnv(t, dir, "plan", append(env, "TF_WORKSPACE=prdo"), "-no-color")
+	must(t, typo, 1, "plan in a workspace that does not exist")
+	contains(t, typo.stderr, "missing workspace", `The selected workspace "prdo" does not exist`, "plan workspace new prdo")
+	if l := withEnv(t, dir, "plan", env, "workspace", "list"); strings.Contains(l.stdout, "prdo") {
+		t.Errorf("a plan in a missing workspace created it:\n%s", l.stdout)
+	}
 	sel := withEnv(t, dir, "plan", env, "workspace", "select", "nope")
 	must(t, sel, 1, "select a missing workspace")
 	contains(t, sel.stderr, "select", `Workspace "nope" doesn't exist`)
@@ -232,6 +238,9 @@ resource "terraform_data" "a" {
 	if _, err := os.Stat(filepath.Join(dir, "terraform.tfstate.d", "dev")); err == nil {
 		t.Errorf("workspace directory left behind")
 	}
+	typo := run(t, dir, "plan", []string{"TF_WORKSPACE=dve"}, "-no-color")
+	must(t, typo, 1, "plan in a missing local workspace")
+	contains(t, typo.stderr, "missing workspace", `"dve" does not exist`)
 	bad := plan(t, dir, "workspace", "new", "a/b")
 	must(t, bad, 1, "invalid name")
 	contains(t, bad.stderr, "invalid name", "URL safe")
@@ -322,7 +331,7 @@ func TestPgTwoAppliesAtOnce(t *testing.T) {
 	contains(t, wout.String(), "waiting plan", "No changes.")
 }
 
-var lockIDRe = regexp.MustCompile(`plan force-unlock ([0-9a-f-]{36})`)
+var lockIDRe = regexp.MustCompile(`plan force-unlock -force ([0-9a-f-]{36})`)
 
 // TestPgKilledApply: kill -9 during an apply leaves a readable state with
 // what was done, and a lock that plan reports as stale and force-unlock
@@ -474,4 +483,31 @@ func TestPgLostDatabaseSavesErroredState(t *testing.T) {
 	must(t, withEnv(t, dir, "plan", env, "state", "push", "errored.tfstate"), 0, "push errored.tfstate")
 	p = withEnv(t, dir, "plan", env, "-no-color", "-detailed-exitcode")
 	must(t, p, 0, "plan after the push")
+}
+
+// TestLocalBackendPathThroughArchive: a plan records the local backend;
+// apply FILE writes the state where the archive's configuration's backend
+// "local" block says, in the selected workspace's place.
+func TestLocalBackendPathThroughArchive(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "main.tf"), `
+terraform {
+  backend "local" {
+    path = "st/main.tfstate"
+  }
+}
+resource "terraform_data" "a" {
+  input = terraform.workspace
+}
+`)
+	must(t, plan(t, dir, "-no-color", "-out=p.tfplan"), 0, "plan")
+	must(t, apply(t, dir, "-no-color", "p.tfplan"), 0, "apply")
+	if _, err := os.Stat(filepath.Join(dir, "st", "main.tfstate")); err != nil {
+		t.Errorf("the state is not at the backend's path: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "terraform.tfstate")); err == nil {
+		t.Errorf("apply wrote terraform.tfstate instead of the backend's path")
+	}
+	must(t, plan(t, dir, "-no-color", "-detailed-exitcode"), 0, "re-plan")
 }

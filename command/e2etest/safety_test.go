@@ -296,7 +296,7 @@ func TestForceUnlock(t *testing.T) {
 
 	r := plan(t, dir, "-no-color")
 	must(t, r, 1, "plan with a stale lock")
-	m := regexp.MustCompile(`plan force-unlock (-state=\S+) (\S+)`).FindStringSubmatch(r.stderr)
+	m := regexp.MustCompile(`plan force-unlock -force (-state=\S+) (\S+)`).FindStringSubmatch(r.stderr)
 	if m == nil || m[2] != id {
 		t.Fatalf("the stale lock message does not name plan force-unlock %s:\n%s", id, r.stderr)
 	}

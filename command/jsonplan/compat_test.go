@@ -114,6 +114,8 @@ output "ids" { value = [local_file.this.id] }
 			localP: {ResourceTypes: map[string]providers.Schema{"local_file": {Block: fileSchema}}},
 		},
 		Applyable: true, Complete: true,
+		Checks: []*plans.CheckResult{{Kind: "var", Module: "module.files", Name: "names", Status: plans.CheckPass,
+			Objects: []plans.CheckObject{{Module: "module.files", Status: plans.CheckPass}}}},
 	}
 	return p, cfg
 }
@@ -175,6 +177,11 @@ func TestShowJSONMatchesTerraform(t *testing.T) {
 			map[string]any{"meta": map[string]any{}, "items": []any{}, "triggers": map[string]any{}}},
 		{"after_unknown", []any{"resource_changes", 0, "change", "after_unknown"},
 			map[string]any{"id": true, "meta": true, "items": true, "triggers": map[string]any{}}},
+		{"checks", []any{"checks"}, []any{map[string]any{
+			"address":   map[string]any{"to_display": "module.files.var.names", "kind": "var", "module": "module.files", "name": "names"},
+			"status":    "pass",
+			"instances": []any{map[string]any{"address": map[string]any{"to_display": "module.files.var.names", "module": "module.files"}, "status": "pass"}},
+		}}},
 		{"relevant_attributes", []any{"relevant_attributes"}, []any{
 			map[string]any{"resource": "module.files.local_file.this", "attribute": []any{"id"}},
 			map[string]any{"resource": "null_resource.root", "attribute": []any{"id"}},
@@ -191,6 +198,9 @@ func TestShowJSONMatchesTerraform(t *testing.T) {
 	}
 	if err := tp.Validate(); err != nil {
 		t.Fatal(err)
+	}
+	if len(tp.Checks) != 1 || tp.Checks[0].Address.Kind != tfjson.CheckKind("var") || tp.Checks[0].Instances[0].Status != tfjson.CheckStatusPass {
+		t.Errorf("terraform-json reads checks as %+v", tp.Checks)
 	}
 	if len(tp.RelevantAttributes) != 2 || tp.RelevantAttributes[0].Resource != "module.files.local_file.this" {
 		t.Errorf("terraform-json reads relevant_attributes as %+v", tp.RelevantAttributes)

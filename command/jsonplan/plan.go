@@ -39,6 +39,7 @@ type planJSON struct {
 	Configuration    *configJSON         `json:"configuration,omitempty"`
 	// RelevantAttributes needs the configuration; empty is left out.
 	RelevantAttributes []resourceAttr `json:"relevant_attributes,omitempty"`
+	Checks             []checkResult  `json:"checks,omitempty"`
 	Timestamp          string         `json:"timestamp,omitempty"`
 	Applyable          bool           `json:"applyable"`
 	Complete           bool           `json:"complete"`
@@ -129,6 +130,7 @@ func Marshal(p *plans.Plan, opts Options) ([]byte, error) {
 		}
 		out.PriorState = &stateJSON{FormatVersion: StateFormatVersion, TerraformVersion: opts.Version, Values: sv}
 	}
+	out.Checks = marshalChecks(p.Checks)
 	if opts.Config != nil {
 		out.Configuration = marshalConfig(opts.Config, p.ProviderSchemas)
 		out.RelevantAttributes = relevantAttributes(opts.Config, changes)

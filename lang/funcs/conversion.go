@@ -31,6 +31,14 @@ func MakeToFunc(wantTy cty.Type) function.Function {
 			if gotTy.Equals(wantTy) {
 				return wantTy, nil
 			}
+			// A tuple whose elements all have one type converts to a list
+			// or set of that type; go-cty finds the same by unifying every
+			// element type with a sort quadratic in their number (minutes
+			// for toset() of a million strings), even to check that the
+			// conversion exists.
+			if ty, ok := uniformTupleCollection(gotTy, wantTy); ok {
+				return ty, nil
+			}
 			conv := convert.GetConversionUnsafe(gotTy, wantTy)
 			if conv == nil {
 				switch {
@@ -150,3 +158,25 @@ var IsSensitiveFunc = function.New(&function.Spec{
 		return cty.False, nil
 	},
 })
+
+// uniformTupleCollection returns, for a tuple type whose elements all have
+// one type T without dynamic parts and a wanted list or set of any, the
+// list or set of T. O(elements).
+func uniformTupleCollection(got, want cty.Type) (cty.Type, bool) {
+	if !got.IsTupleType() || !(want.IsListType() || want.IsSetType()) || want.ElementType() != cty.DynamicPseudoType {
+		return cty.NilType, false
+	}
+	elems := got.TupleElementTypes()
+	if len(elems) == 0 || elems[0].HasDynamicTypes() {
+		return cty.NilType, false
+	}
+	for _, e := range elems[1:] {
+		if !e.Equals(elems[0]) {
+			return cty.NilType, false
+		}
+	}
+	if want.IsSetType() {
+		return cty.Set(elems[0]), true
+	}
+	return cty.List(elems[0]), true
+}

@@ -9,6 +9,8 @@ import (
 	"github.com/zclconf/go-cty/cty/function"
 	"github.com/zclconf/go-cty/cty/function/stdlib"
 	yaml "gopkg.in/yaml.v3"
+
+	"github.com/plankit/plankit/configs"
 )
 
 // MaxDecodeDepth is the deepest nesting of arrays and objects jsondecode
@@ -76,6 +78,9 @@ func checkJSONDepth(src string) error {
 				depth--
 			}
 		}
+	}
+	if diags := configs.CheckJSONNumbers("", []byte(src)); diags.HasErrors() {
+		return fmt.Errorf("the JSON has a number with a decimal exponent beyond %d at byte %d; plankit does not decode it, because writing it out would take hours", configs.MaxNumberExponent, diags[0].Subject.Start.Byte)
 	}
 	return nil
 }

@@ -37,6 +37,7 @@ func TestDecodeGuards(t *testing.T) {
 		{"json too deep", JSONDecodeFunc, deep("[", "]", 100000), "more than 1000 levels deep"},
 		{"json brackets in strings", JSONDecodeFunc, `["` + strings.Repeat("[", 5000) + `\"x"]`, ""},
 		{"json objects too deep", JSONDecodeFunc, strings.Repeat(`{"a":`, 2000) + "1" + strings.Repeat("}", 2000), "more than 1000 levels deep"},
+		{"json number with a huge exponent", JSONDecodeFunc, `{"a": "1e600000000", "b": 1e600000000}`, "decimal exponent beyond 100000 at byte 26"},
 		{"yaml anchors", YAMLDecodeFunc, "a: &x {b: 1}\nc: *x\nd: *x\n", ""},
 		{"yaml flow too deep", YAMLDecodeFunc, deep("[", "]", 100000), "levels deep"},
 		{"yaml flow over the limit", YAMLDecodeFunc, deep("[", "]", 1500), "more than 1000 levels deep"},
@@ -87,6 +88,11 @@ func TestSizeGuards(t *testing.T) {
 		{"indent a billion", IndentFunc, []cty.Value{cty.NumberIntVal(1e9), cty.StringVal("a\nb")}, "indenting by 1000000000 spaces"},
 		{"indent a billion, one line", IndentFunc, []cty.Value{cty.NumberIntVal(1e9), cty.StringVal("a")}, "indenting by 1000000000 spaces"},
 		{"indent", IndentFunc, []cty.Value{cty.NumberIntVal(2), cty.StringVal("a\nb")}, ""},
+		{"format a gigabyte wide", FormatFunc, []cty.Value{cty.StringVal("%01000000000d"), cty.NumberIntVal(1)}, `asks for a width of 1000000000`},
+		{"format a gigabyte precise", FormatFunc, []cty.Value{cty.StringVal("x=%-.2000000000f"), cty.NumberIntVal(1)}, `asks for a precision of 2000000000`},
+		{"formatlist wide", FormatListFunc, []cty.Value{cty.StringVal("%9999999999s"), cty.ListVal([]cty.Value{cty.StringVal("a")})}, "format allows at most 1000000"},
+		{"format ordinary", FormatFunc, []cty.Value{cty.StringVal("100%% %-8s|%08.3f|%[1]q"), cty.StringVal("a"), cty.NumberFloatVal(1.5)}, ""},
+		{"format unknown", FormatFunc, []cty.Value{cty.UnknownVal(cty.String), cty.NumberIntVal(1)}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -99,7 +105,46 @@ func TestSizeGuards(t *testing.T) {
 			}
 		})
 	}
+	if got, _ := FormatFunc.Call([]cty.Value{cty.StringVal("%05.1f|%-3s|"), cty.NumberFloatVal(2.25), cty.StringVal("a")}); !got.RawEquals(cty.StringVal("002.2|a  |")) && !got.RawEquals(cty.StringVal("002.3|a  |")) {
+		t.Errorf("format gave %#v", got)
+	}
 	if got, _ := IndentFunc.Call([]cty.Value{cty.NumberIntVal(2), cty.StringVal("a\nb")}); !got.RawEquals(cty.StringVal("a\n  b")) {
 		t.Errorf("indent gave %#v", got)
+	}
+}
+
+// TestToSetUniformTuple: toset and tolist of a tuple whose elements share
+// one type give a collection of that type without go-cty's quadratic type
+// unification (a for_each over a million keys spent minutes there), and
+// the same result as before for mixed tuples.
+func TestToSetUniformTuple(t *testing.T) {
+	strs := make([]cty.Value, 100000)
+	for i := range strs {
+		strs[i] = cty.StringVal(strings.Repeat("k", i%7) + string(rune('a'+i%26)) + strings.Repeat("x", i/26%5))
+	}
+	got, err := MakeToFunc(cty.Set(cty.DynamicPseudoType)).Call([]cty.Value{cty.TupleVal(strs)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !got.Type().Equals(cty.Set(cty.String)) {
+		t.Errorf("toset gave %s", got.Type().FriendlyName())
+	}
+	mixed, err := MakeToFunc(cty.List(cty.DynamicPseudoType)).Call([]cty.Value{cty.TupleVal([]cty.Value{cty.StringVal("a"), cty.NumberIntVal(1)})})
+	if err != nil || !mixed.RawEquals(cty.ListVal([]cty.Value{cty.StringVal("a"), cty.StringVal("1")})) {
+		t.Errorf("tolist of a mixed tuple gave %#v, %v", mixed, err)
+	}
+	for _, tt := range []struct {
+		got, want cty.Type
+		ok        bool
+	}{
+		{cty.Tuple([]cty.Type{cty.String, cty.String}), cty.Set(cty.DynamicPseudoType), true},
+		{cty.Tuple([]cty.Type{cty.String, cty.Number}), cty.Set(cty.DynamicPseudoType), false},
+		{cty.Tuple([]cty.Type{cty.DynamicPseudoType}), cty.List(cty.DynamicPseudoType), false},
+		{cty.EmptyTuple, cty.List(cty.DynamicPseudoType), false},
+		{cty.Tuple([]cty.Type{cty.String}), cty.Map(cty.DynamicPseudoType), false},
+	} {
+		if _, ok := uniformTupleCollection(tt.got, tt.want); ok != tt.ok {
+			t.Errorf("uniformTupleCollection(%s, %s) = %v", tt.got.FriendlyName(), tt.want.FriendlyName(), ok)
+		}
 	}
 }

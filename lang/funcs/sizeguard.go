@@ -79,3 +79,57 @@ func guardCall(inner function.Function, check func(args []cty.Value) error) func
 		},
 	})
 }
+
+// MaxFormatWidth is the largest width or precision a format verb may ask
+// for: "%01000000000d" would otherwise allocate a gigabyte for one number.
+const MaxFormatWidth = 1_000_000
+
+// FormatFunc and FormatListFunc are go-cty's format and formatlist,
+// refusing a verb whose width or precision exceeds MaxFormatWidth before
+// anything is formatted. O(len(format)) extra.
+var (
+	FormatFunc     = guardCall(stdlib.FormatFunc, checkFormatWidths)
+	FormatListFunc = guardCall(stdlib.FormatListFunc, checkFormatWidths)
+)
+
+func checkFormatWidths(args []cty.Value) error {
+	f := args[0]
+	if !f.IsKnown() || f.IsNull() || !f.Type().Equals(cty.String) {
+		return nil // the function reports it
+	}
+	s := f.AsString()
+	for i := 0; i < len(s); i++ {
+		if s[i] != '%' {
+			continue
+		}
+		i++
+		if i < len(s) && s[i] == '%' {
+			continue
+		}
+		for i < len(s) && strings.IndexByte("-+# 0", s[i]) >= 0 {
+			i++
+		}
+		if i < len(s) && s[i] == '[' { // explicit argument index
+			for i < len(s) && s[i] != ']' {
+				i++
+			}
+			i++
+		}
+		for _, what := range []string{"width", "precision"} {
+			if what == "precision" {
+				if i >= len(s) || s[i] != '.' {
+					break
+				}
+				i++
+			}
+			start := i
+			for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+				i++
+			}
+			if n, ok := new(big.Int).SetString(s[start:i], 10); ok && n.Cmp(big.NewInt(MaxFormatWidth)) > 0 {
+				return fmt.Errorf("the format %q asks for a %s of %s; format allows at most %d", s[max(0, start-1):min(len(s), i+1)], what, n, MaxFormatWidth)
+			}
+		}
+	}
+	return nil
+}

@@ -10,6 +10,8 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/hashicorp/hcl/v2/json"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/plankit/plankit/internal/safeio"
 )
 
 // CLIConfig is the part of Terraform's CLI configuration file
@@ -64,7 +66,7 @@ func LoadCLIConfig(env []string) (*CLIConfig, hcl.Diagnostics) {
 		}
 		path = filepath.Join(home, ".terraformrc")
 	}
-	src, err := os.ReadFile(path)
+	src, err := safeio.ReadFile(path, safeio.ConfigFileLimit)
 	if os.IsNotExist(err) {
 		return &CLIConfig{}, nil
 	}

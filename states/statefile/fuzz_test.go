@@ -12,12 +12,16 @@ import (
 // testdata/fuzz/FuzzRead plus the fixture and golden files.
 func FuzzRead(f *testing.F) {
 	seeds, _ := filepath.Glob("testdata/*.tfstate")
-	seeds = append(seeds, fixturePath)
+	seeds = append(seeds, fixturePath,
+		"../../testdata/fixtures/compat-state-opentofu/terraform.tfstate",
+		"../../testdata/fixtures/compat-state-terraform/terraform.tfstate")
 	for _, p := range seeds {
 		if src, err := os.ReadFile(p); err == nil {
 			f.Add(src)
 		}
 	}
+	// OpenTofu's per-instance provider addresses (provider for_each).
+	f.Add([]byte(`{"version":4,"serial":1,"lineage":"l","resources":[{"mode":"managed","type":"null_resource","name":"r","instances":[{"index_key":"a","provider":"provider[\"registry.opentofu.org/hashicorp/null\"].by[\"a\"]","schema_version":0,"attributes":{"id":"1"},"skip_destroy":true}]}]}`))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		sf, err := Read(bytes.NewReader(src))
 		if err != nil {

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	version "github.com/hashicorp/go-version"
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/internal/safecty"
 	"github.com/plankit/plankit/internal/safeio"
@@ -146,16 +148,18 @@ func readResource(s *states.State, rsV4 *resourceStateV4) error {
 	if s.Resource(addr) != nil {
 		return fmt.Errorf("resource %s appears twice in the state file", addr)
 	}
-	if rsV4.ProviderConfig == "" {
-		for _, is := range rsV4.Instances {
-			if is.ProviderInstance != "" {
-				return fmt.Errorf("resource %s names its provider per instance (%s), as OpenTofu writes it for a provider configuration with for_each, which plankit does not support yet; manage this state with OpenTofu", addr, is.ProviderInstance)
-			}
+	var provider addrs.AbsProviderConfig
+	var providerKeys []addrs.InstanceKey // per instance, when OpenTofu wrote them there
+	if rsV4.ProviderConfig == "" && len(rsV4.Instances) > 0 {
+		var err error
+		if provider, providerKeys, err = instanceProviders(rsV4.Instances); err != nil {
+			return fmt.Errorf("resource %s: %w", addr, err)
 		}
-	}
-	provider, err := parseProviderConfig(rsV4.ProviderConfig)
-	if err != nil {
-		return fmt.Errorf("resource %s: %w", addr, err)
+	} else {
+		var err error
+		if provider, err = parseProviderConfig(rsV4.ProviderConfig); err != nil {
+			return fmt.Errorf("resource %s: %w", addr, err)
+		}
 	}
 	each, inferred := rsV4.EachMode, false
 	switch each {
@@ -171,8 +175,57 @@ func readResource(s *states.State, rsV4 *resourceStateV4) error {
 		if err := readInstance(s, addr, each, inferred, provider, &rsV4.Instances[i]); err != nil {
 			return err
 		}
+		if providerKeys != nil {
+			key, _ := readIndexKey(rsV4.Instances[i].IndexKey) // checked by readInstance
+			s.SetResourceInstanceProviderKey(addr.Instance(key), providerKeys[i])
+		}
 	}
 	return nil
+}
+
+// instanceProviders reads the per-instance "provider" fields OpenTofu
+// writes instead of the resource's when its provider configuration has
+// for_each (provider["registry.opentofu.org/hashicorp/null"].by["a"]):
+// every instance must name the same configuration; it returns that
+// configuration and each instance's key into it.
+func instanceProviders(instances []instanceObjectStateV4) (addrs.AbsProviderConfig, []addrs.InstanceKey, error) {
+	var pc addrs.AbsProviderConfig
+	keys := make([]addrs.InstanceKey, len(instances))
+	for i, is := range instances {
+		if is.ProviderInstance == "" {
+			return pc, nil, fmt.Errorf(`it has no "provider", on the resource or on its instance %d`, i)
+		}
+		p, key, err := parseProviderInstance(is.ProviderInstance)
+		if err != nil {
+			return pc, nil, err
+		}
+		if i > 0 && !p.Equal(pc) {
+			return pc, nil, fmt.Errorf("its instances name different provider configurations, %s and %s", pc, p)
+		}
+		pc, keys[i] = p, key
+	}
+	return pc, keys, nil
+}
+
+// parseProviderInstance parses an instance's provider address: a provider
+// configuration address optionally followed by an instance key,
+// provider["..."].alias["key"].
+func parseProviderInstance(s string) (addrs.AbsProviderConfig, addrs.InstanceKey, error) {
+	trav, diags := hclsyntax.ParseTraversalAbs([]byte(s), "", hcl.InitialPos)
+	if !diags.HasErrors() && len(trav) > 2 {
+		if idx, ok := trav[len(trav)-1].(hcl.TraverseIndex); ok {
+			if _, isAlias := trav[len(trav)-2].(hcl.TraverseAttr); isAlias {
+				key, err := addrs.ParseInstanceKey(idx.Key)
+				if err != nil {
+					return addrs.AbsProviderConfig{}, nil, fmt.Errorf("invalid provider instance key in %q: %w", s, err)
+				}
+				pc, err := parseProviderConfig(s[:idx.SrcRange.Start.Byte])
+				return pc, key, err
+			}
+		}
+	}
+	pc, err := parseProviderConfig(s)
+	return pc, addrs.NoKey, err
 }
 
 // inferEachMode returns the "each" a resource without one has: that of

@@ -231,7 +231,8 @@ func TestReadErrors(t *testing.T) {
 		{"bad mode", `{"version":4,"resources":[{"mode":"x","type":"a","name":"b","provider":"provider[\"hashicorp/null\"]","instances":[]}]}`, []string{`invalid mode "x"`}},
 		{"bad provider", `{"version":4,"resources":[{"mode":"managed","type":"a","name":"b","provider":"nope[","instances":[]}]}`, []string{"a.b", "provider"}},
 		{"bad key for each", `{"version":4,"resources":[{"mode":"managed","type":"a","name":"b","each":"list","provider":"provider[\"hashicorp/null\"]","instances":[{"index_key":"k","schema_version":0,"attributes":{}}]}]}`, []string{`a.b["k"]`, `"each": "map"`}},
-		{"OpenTofu provider for_each", `{"version":4,"resources":[{"mode":"managed","type":"a","name":"b","instances":[{"index_key":"k","provider":"provider[\"registry.opentofu.org/hashicorp/null\"].by[\"k\"]","schema_version":0,"attributes":{}}]}]}`, []string{"a.b", "per instance", `by["k"]`, "for_each"}},
+		{"instances naming different providers", `{"version":4,"resources":[{"mode":"managed","type":"a","name":"b","instances":[{"index_key":"k","provider":"provider[\"hashicorp/null\"].by[\"k\"]","schema_version":0,"attributes":{}},{"index_key":"l","provider":"provider[\"hashicorp/null\"].other[\"l\"]","schema_version":0,"attributes":{}}]}]}`, []string{"a.b", "different provider configurations"}},
+		{"no provider anywhere", `{"version":4,"resources":[{"mode":"managed","type":"a","name":"b","instances":[{"schema_version":0,"attributes":{}}]}]}`, []string{"a.b", `no "provider"`}},
 		{"mixed keys without each", `{"version":4,"resources":[{"mode":"managed","type":"a","name":"b","provider":"provider[\"hashicorp/null\"]","instances":[{"index_key":0,"schema_version":0,"attributes":{}},{"index_key":"k","schema_version":0,"attributes":{}}]}]}`, []string{`a.b["k"]`, "a string index_key", "another instance", "a number index_key"}},
 		{"keyed and unkeyed without each", `{"version":4,"resources":[{"mode":"managed","type":"a","name":"b","provider":"provider[\"hashicorp/null\"]","instances":[{"schema_version":0,"attributes":{}},{"index_key":"k","schema_version":0,"attributes":{}}]}]}`, []string{"a.b has no index_key", "a string index_key"}},
 		{"duplicate instance", `{"version":4,"resources":[{"mode":"managed","type":"a","name":"b","provider":"provider[\"hashicorp/null\"]","instances":[{"schema_version":0,"attributes":{}},{"schema_version":0,"attributes":{}}]}]}`, []string{"a.b appears twice"}},
@@ -372,6 +373,33 @@ func TestSkipDestroyKept(t *testing.T) {
 	out := string(writeBytes(t, f))
 	if !strings.Contains(out, `"skip_destroy": true`) {
 		t.Fatalf("skip_destroy lost:\n%s", out)
+	}
+	if again := string(writeBytes(t, readBytes(t, []byte(out)))); again != out {
+		t.Fatalf("not stable:\n%s", again)
+	}
+}
+
+// TestProviderInstancesInState reads resources as OpenTofu writes them for
+// a provider configuration with for_each (no provider on the resource, one
+// on each instance), and writes them back the same way.
+func TestProviderInstancesInState(t *testing.T) {
+	const src = `{"version":4,"terraform_version":"1.12.6","serial":1,"lineage":"l","outputs":{},"resources":[
+{"mode":"managed","type":"null_resource","name":"r","instances":[
+ {"index_key":"a","provider":"provider[\"registry.opentofu.org/hashicorp/null\"].by[\"a\"]","schema_version":0,"attributes":{"id":"1","triggers":null},"sensitive_attributes":[]},
+ {"index_key":"b","provider":"provider[\"registry.opentofu.org/hashicorp/null\"].by[\"b\"]","schema_version":0,"attributes":{"id":"2","triggers":null},"sensitive_attributes":[]}]}],"check_results":null}`
+	f := readBytes(t, []byte(src))
+	r := f.State.RootModule().Resources["null_resource.r"]
+	if got := r.ProviderConfig.String(); got != `provider["registry.opentofu.org/hashicorp/null"].by` {
+		t.Errorf("provider %s", got)
+	}
+	for _, k := range []string{"a", "b"} {
+		if got := r.Instances[addrs.StringKey(k)].ProviderKey; got != addrs.StringKey(k) {
+			t.Errorf("instance %s: provider key %v", k, got)
+		}
+	}
+	out := string(writeBytes(t, f))
+	if strings.Count(out, `"provider":`) != 2 || !strings.Contains(out, `"provider": "provider[\"registry.opentofu.org/hashicorp/null\"].by[\"b\"]"`) {
+		t.Fatalf("not written per instance:\n%s", out)
 	}
 	if again := string(writeBytes(t, readBytes(t, []byte(out)))); again != out {
 		t.Fatalf("not stable:\n%s", again)

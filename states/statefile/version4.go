@@ -36,8 +36,8 @@ type instanceObjectStateV4 struct {
 	Status   string          `json:"status,omitempty"`
 	Deposed  string          `json:"deposed,omitempty"`
 	// ProviderInstance is OpenTofu's per-instance provider address, written
-	// (instead of the resource's) for provider for_each; read only to say
-	// plankit does not support it.
+	// instead of the resource's for a provider configuration with for_each
+	// (states.ResourceInstance.ProviderKey).
 	ProviderInstance string `json:"provider,omitempty"`
 	instanceTailV4
 }

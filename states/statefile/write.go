@@ -183,7 +183,24 @@ func writeResource(w *errWriter, pr placedResource) error {
 	if each := eachMode(objs); each != "" {
 		field(w, "      ", "each", jsonString(each))
 	}
-	field(w, "      ", "provider", jsonString(r.ProviderConfig.String()))
+	// With provider for_each (OpenTofu), each instance names its provider
+	// instance and the resource names none, as OpenTofu writes it.
+	perInstance := false
+	for _, ri := range r.Instances {
+		if ri.ProviderKey != nil && ri.ProviderKey != addrs.NoKey {
+			perInstance = true
+		}
+	}
+	if perInstance {
+		for i := range objs {
+			objs[i].provider = r.ProviderConfig.String()
+			if k := r.Instances[objs[i].key].ProviderKey; k != nil && k != addrs.NoKey {
+				objs[i].provider += k.String()
+			}
+		}
+	} else {
+		field(w, "      ", "provider", jsonString(r.ProviderConfig.String()))
+	}
 	w.str("      \"instances\": [\n")
 	for i, o := range objs {
 		if i > 0 {
@@ -204,9 +221,10 @@ func field(w *errWriter, indent, name string, val []byte) {
 }
 
 type keyedObject struct {
-	key     addrs.InstanceKey
-	deposed addrs.DeposedKey
-	obj     *states.ResourceInstanceObjectSrc
+	key      addrs.InstanceKey
+	deposed  addrs.DeposedKey
+	obj      *states.ResourceInstanceObjectSrc
+	provider string // the instance's provider address, when written per instance
 }
 
 // sortedObjects lists r's objects as Terraform orders them: by index key
@@ -261,6 +279,9 @@ func writeInstance(w *errWriter, res addrs.AbsResource, o keyedObject) error {
 	}
 	if o.deposed != addrs.NotDeposed {
 		field(w, in, "deposed", jsonString(string(o.deposed)))
+	}
+	if o.provider != "" {
+		field(w, in, "provider", jsonString(o.provider))
 	}
 	tail, err := o.obj.CachedEncoding(cacheFormat, encodeTail)
 	if err != nil {

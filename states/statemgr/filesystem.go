@@ -232,6 +232,9 @@ func (s *Filesystem) openJournal() (*fileJournal, error) {
 		if err != nil {
 			return nil, fmt.Errorf("the state journal: %w", err)
 		}
+		// Records hold objects as the state does: an encrypted state has
+		// an encrypted journal.
+		j.codec = s.codec
 		s.journal = j
 	}
 	return s.journal, nil

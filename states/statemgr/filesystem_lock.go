@@ -5,13 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/plankit/plankit/internal/atomicfile"
+	"github.com/plankit/plankit/internal/safeio"
 )
 
 // Lock takes the state lock for this manager and returns its ID.
@@ -71,6 +71,10 @@ func (s *Filesystem) createLockFile(li *LockInfo) (*os.File, error) {
 	// A lock file that is a symbolic link is taken where the link points,
 	// as every file beside the state is written.
 	path, err := atomicfile.Target(s.LockInfoPath())
+	if errors.Is(err, atomicfile.ErrNotRegular) {
+		// Never opened: a FIFO would block, a device is not ours.
+		return nil, fmt.Errorf("%w. If no other operation is using the state, remove the lock file by hand", err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("creating the lock file: %w", err)
 	}
@@ -131,7 +135,7 @@ func (s *Filesystem) createLockFile(li *LockInfo) (*os.File, error) {
 // probeLock explains why an existing lock file stops us: held by a live
 // process (its flock is taken) or stale (nobody holds the flock).
 func (s *Filesystem) probeLock(path string) error {
-	f, err := os.Open(path)
+	f, err := safeio.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		// Released between our attempt and now; the caller may retry.
 		return &LockError{Err: ErrLocked}
@@ -155,13 +159,18 @@ func (s *Filesystem) probeLock(path string) error {
 	return &LockError{Info: info, Err: ErrStaleLock, State: s.path}
 }
 
+// lockInfoLimit bounds what is read of a lock file: a real one is a few
+// hundred bytes of JSON, so anything larger is unreadable, not a reason to
+// read gigabytes.
+const lockInfoLimit = 1 << 20
+
 // readLockInfo reads the holder's info from the open lock file f (the
 // inode that was opened, not whatever the name points at by now). An
 // unreadable one gives info with no ID, naming the state (as every
 // LockInfo's Path does) and, in Info, the lock file.
 func (s *Filesystem) readLockInfo(f *os.File) *LockInfo {
 	var info LockInfo
-	data, err := io.ReadAll(f)
+	data, err := safeio.ReadAll(f, f.Name(), lockInfoLimit)
 	if err != nil || json.Unmarshal(data, &info) != nil {
 		return &LockInfo{Path: s.path, Info: "the lock file " + f.Name() + " is unreadable"}
 	}
@@ -191,7 +200,7 @@ func (s *Filesystem) Unlock(id string) error {
 		}
 		return nil
 	}
-	f, err := os.Open(path)
+	f, err := safeio.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("the state %s is not locked (no %s)", s.path, path)
 	}

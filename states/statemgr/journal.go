@@ -73,8 +73,9 @@ func EncodeBegin(addr addrs.AbsResourceInstance, action string) []byte {
 	return b
 }
 
-// EncodeEnd makes the record of an operation on addr that ended without
-// changing the state (it failed before creating anything).
+// EncodeEnd makes the record of an operation on addr that ended after its
+// last recorded change: it failed before changing anything, or its work
+// after the change (provisioners) finished.
 func EncodeEnd(addr addrs.AbsResourceInstance) []byte {
 	b, _ := json.Marshal(journalRecord{Kind: "end", Instance: addr.String()})
 	return b

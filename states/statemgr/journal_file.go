@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/plankit/plankit/internal/atomicfile"
+	"github.com/plankit/plankit/internal/safeio"
 )
 
 // fileJournal is Filesystem's Journal: numbered segment files beside the
@@ -33,6 +34,8 @@ type fileJournal struct {
 	buf     []byte
 	closed  []*os.File // segments closed by Checkpoint, to fsync and close
 	newName bool       // a segment was created since the last Sync: fsync the directory
+
+	codec Codec // the state's stored form (encryption), applied to each record; nil: clear
 }
 
 var crcTable = crc32.MakeTable(crc32.Castagnoli)
@@ -81,6 +84,13 @@ func (j *fileJournal) name(n uint64) string {
 // Append writes rec as one line of the open segment, opening a new
 // segment (numbered after every existing one) when none is open.
 func (j *fileJournal) Append(rec []byte) error {
+	if j.codec != nil {
+		enc, err := j.codec.Encode(rec)
+		if err != nil {
+			return fmt.Errorf("writing the state journal: %w", err)
+		}
+		rec = enc
+	}
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	if j.f == nil {
@@ -203,14 +213,26 @@ func (j *fileJournal) Records() ([][]byte, int, error) {
 	var recs [][]byte
 	damaged := 0
 	for _, n := range segs {
-		data, err := os.ReadFile(j.name(n))
+		// A segment holds at most what the state holds (it is truncated at
+		// each full write), so the state's limit bounds it; a FIFO or device
+		// in its place is refused, not read.
+		data, err := safeio.ReadFile(j.name(n), safeio.StateFileLimit)
 		if err != nil {
 			return nil, 0, fmt.Errorf("reading the state journal: %w", err)
 		}
 		r, bad := parseSegment(data)
-		recs = append(recs, r...)
 		if bad {
 			damaged++
+		}
+		for _, rec := range r {
+			if j.codec != nil {
+				plain, _, err := j.codec.Decode(rec)
+				if err != nil {
+					return nil, 0, fmt.Errorf("reading the state journal %s: %w", j.name(n), err)
+				}
+				rec = plain
+			}
+			recs = append(recs, rec)
 		}
 	}
 	return recs, damaged, nil

@@ -158,10 +158,18 @@ func TestJournalInFlightSurvivesCheckpoint(t *testing.T) {
 // TestJournalTornRecord: a record torn by a power loss is skipped and
 // counted; the records before it are kept.
 func TestJournalTornRecord(t *testing.T) {
-	path := crashAfter(t, 0, func(p *BackgroundPersister, live *states.SyncState) {
-		set(t, p, live, 1, "a")
-		set(t, p, live, 2, "b")
-	})
+	path := filepath.Join(t.TempDir(), "terraform.tfstate")
+	j, err := NewFilesystem(path).Journal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	live := states.NewState()
+	for i, id := range []string{"a", "b"} {
+		live.SetResourceInstanceCurrent(instAddr(i+1), objSrc(id), nullProvider)
+		if err := j.Append(mustSet(t, live, i+1)); err != nil {
+			t.Fatal(err)
+		}
+	}
 	segs := journalFiles(t, path)
 	if len(segs) != 1 {
 		t.Fatalf("journal files %v", segs)
@@ -270,5 +278,42 @@ func TestJournalQuietAfterClose(t *testing.T) {
 	}
 	if left := journalFiles(t, path); len(left) != 0 {
 		t.Errorf("journal files after Close: %v", left)
+	}
+}
+
+// TestJournalThroughCodec: with state encryption (a Codec), the journal's
+// records are stored through it too, never in clear, and replay.
+func TestJournalThroughCodec(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "terraform.tfstate")
+	mgr := NewFilesystem(path)
+	mgr.SetCodec(prefixCodec{})
+	j, err := mgr.Journal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	live := states.NewState().SyncWrapper()
+	p := NewBackgroundPersister(mgr, PersisterOptions{Source: live, Journal: j, MinGap: 1 << 62})
+	set(t, p, live, 1, "secret-id")
+	if err := p.Begin(instAddr(2), "create"); err != nil {
+		t.Fatal(err)
+	}
+	abandon(p)
+	for _, f := range journalFiles(t, path) {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(data), "secret-id") || strings.Contains(string(data), "null_resource") {
+			t.Errorf("%s holds records in clear:\n%s", f, data)
+		}
+	}
+	next := NewFilesystem(path)
+	next.SetCodec(prefixCodec{})
+	rec := next.Recovery()
+	if rec == nil || len(rec.InFlight) != 1 {
+		t.Fatalf("recovery through the codec: %+v", rec)
+	}
+	if got := ids(next.State())[instAddr(1).String()]; got != `{"id":"secret-id","triggers":null}` {
+		t.Errorf("recovered object %q", got)
 	}
 }

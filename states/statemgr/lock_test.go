@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -180,5 +181,48 @@ func TestUnreadableStaleLock(t *testing.T) {
 	}
 	if strings.Contains(msg, "force-unlock") {
 		t.Errorf("message offers force-unlock without an ID:\n%s", msg)
+	}
+}
+
+// TestHostileLockFile: a lock file that is a FIFO, or one far larger than
+// any real lock info, is reported at once instead of blocking the open or
+// being read whole.
+func TestHostileLockFile(t *testing.T) {
+	tests := []struct {
+		name string
+		make func(t *testing.T, path string)
+		want string
+	}{
+		{"fifo", func(t *testing.T, path string) {
+			if err := syscall.Mkfifo(path, 0o644); err != nil {
+				t.Skipf("mkfifo: %v", err)
+			}
+		}, "not a regular file"},
+		{"huge", func(t *testing.T, path string) {
+			f, err := os.Create(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			if err := f.Truncate(64 << 30); err != nil { // sparse: 64 GiB read whole would exhaust memory
+				t.Fatal(err)
+			}
+		}, "remove the lock file by hand"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := NewFilesystem(filepath.Join(t.TempDir(), "terraform.tfstate"))
+			tt.make(t, m.LockInfoPath())
+			done := make(chan error, 1)
+			go func() { _, err := m.Lock(NewLockInfo()); done <- err }()
+			select {
+			case err := <-done:
+				if err == nil || !strings.Contains(err.Error(), tt.want) {
+					t.Fatalf("Lock = %v, want an error containing %q", err, tt.want)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatal("Lock blocked on the lock file")
+			}
+		})
 	}
 }

@@ -173,9 +173,10 @@ func (p *BackgroundPersister) Record(addr addrs.AbsResourceInstance) error {
 	return err
 }
 
-// End records that the operation on addr ended; after Record it costs
-// nothing, otherwise (an operation that failed without changing the state)
-// it appends an end record so addr is not reported as in flight.
+// End records that the operation on addr ended; right after Record it
+// costs nothing, otherwise (an operation that failed without changing the
+// state, or one begun again for its provisioners) it appends an end record
+// so addr is not reported as in flight.
 func (p *BackgroundPersister) End(addr addrs.AbsResourceInstance) error {
 	if p.journal == nil {
 		return nil
@@ -310,8 +311,13 @@ func (p *BackgroundPersister) Close() error {
 		p.jmu.Unlock()
 		<-p.syncDone
 		if err == nil {
-			// The state stored now holds everything the journal recorded.
-			err = p.journal.Remove()
+			// The state stored now holds everything the journal recorded. A
+			// journal left behind only repeats it: JournalErr reports it.
+			if rerr := p.journal.Remove(); rerr != nil {
+				p.jmu.Lock()
+				p.noteJournalErr(rerr)
+				p.jmu.Unlock()
+			}
 		}
 	}
 	return err

@@ -368,7 +368,7 @@ func (x Target_Kind) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use Target_Kind.Descriptor instead.
 func (Target_Kind) EnumDescriptor() ([]byte, []int) {
-	return file_planfile_proto_rawDescGZIP(), []int{2, 0}
+	return file_planfile_proto_rawDescGZIP(), []int{4, 0}
 }
 
 // PlanHeader is the prefix of Plan that every format version shares.
@@ -461,7 +461,10 @@ type Plan struct {
 	// state_path is the absolute path of the state file the plan was made
 	// from (-state or the local backend's path), so that apply can warn when
 	// it applies to another one; empty when unknown (format 1.0).
-	StatePath     string `protobuf:"bytes,17,opt,name=state_path,json=statePath,proto3" json:"state_path,omitempty"`
+	StatePath string `protobuf:"bytes,17,opt,name=state_path,json=statePath,proto3" json:"state_path,omitempty"`
+	// checks are the results of the checkable objects (input variables with
+	// validation blocks), sorted by module and name (format 1.1).
+	Checks        []*CheckResult `protobuf:"bytes,18,rep,name=checks,proto3" json:"checks,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -615,6 +618,143 @@ func (x *Plan) GetStatePath() string {
 	return ""
 }
 
+func (x *Plan) GetChecks() []*CheckResult {
+	if x != nil {
+		return x.Checks
+	}
+	return nil
+}
+
+// CheckResult is one checkable configuration object's result.
+type CheckResult struct {
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	Kind   string                 `protobuf:"bytes,1,opt,name=kind,proto3" json:"kind,omitempty"`
+	Module string                 `protobuf:"bytes,2,opt,name=module,proto3" json:"module,omitempty"`
+	Name   string                 `protobuf:"bytes,3,opt,name=name,proto3" json:"name,omitempty"`
+	Status string                 `protobuf:"bytes,4,opt,name=status,proto3" json:"status,omitempty"`
+	// objects is sorted by module instance.
+	Objects       []*CheckObject `protobuf:"bytes,5,rep,name=objects,proto3" json:"objects,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CheckResult) Reset() {
+	*x = CheckResult{}
+	mi := &file_planfile_proto_msgTypes[2]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CheckResult) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CheckResult) ProtoMessage() {}
+
+func (x *CheckResult) ProtoReflect() protoreflect.Message {
+	mi := &file_planfile_proto_msgTypes[2]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CheckResult.ProtoReflect.Descriptor instead.
+func (*CheckResult) Descriptor() ([]byte, []int) {
+	return file_planfile_proto_rawDescGZIP(), []int{2}
+}
+
+func (x *CheckResult) GetKind() string {
+	if x != nil {
+		return x.Kind
+	}
+	return ""
+}
+
+func (x *CheckResult) GetModule() string {
+	if x != nil {
+		return x.Module
+	}
+	return ""
+}
+
+func (x *CheckResult) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *CheckResult) GetStatus() string {
+	if x != nil {
+		return x.Status
+	}
+	return ""
+}
+
+func (x *CheckResult) GetObjects() []*CheckObject {
+	if x != nil {
+		return x.Objects
+	}
+	return nil
+}
+
+type CheckObject struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Module        string                 `protobuf:"bytes,1,opt,name=module,proto3" json:"module,omitempty"`
+	Status        string                 `protobuf:"bytes,2,opt,name=status,proto3" json:"status,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CheckObject) Reset() {
+	*x = CheckObject{}
+	mi := &file_planfile_proto_msgTypes[3]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CheckObject) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CheckObject) ProtoMessage() {}
+
+func (x *CheckObject) ProtoReflect() protoreflect.Message {
+	mi := &file_planfile_proto_msgTypes[3]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CheckObject.ProtoReflect.Descriptor instead.
+func (*CheckObject) Descriptor() ([]byte, []int) {
+	return file_planfile_proto_rawDescGZIP(), []int{3}
+}
+
+func (x *CheckObject) GetModule() string {
+	if x != nil {
+		return x.Module
+	}
+	return ""
+}
+
+func (x *CheckObject) GetStatus() string {
+	if x != nil {
+		return x.Status
+	}
+	return ""
+}
+
 // Target is a -target address as the user writes it, e.g.
 // module.a["x"].null_resource.b[0], with what kind of thing it names (the
 // text alone cannot tell a resource from its no-key instance).
@@ -628,7 +768,7 @@ type Target struct {
 
 func (x *Target) Reset() {
 	*x = Target{}
-	mi := &file_planfile_proto_msgTypes[2]
+	mi := &file_planfile_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -640,7 +780,7 @@ func (x *Target) String() string {
 func (*Target) ProtoMessage() {}
 
 func (x *Target) ProtoReflect() protoreflect.Message {
-	mi := &file_planfile_proto_msgTypes[2]
+	mi := &file_planfile_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -653,7 +793,7 @@ func (x *Target) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Target.ProtoReflect.Descriptor instead.
 func (*Target) Descriptor() ([]byte, []int) {
-	return file_planfile_proto_rawDescGZIP(), []int{2}
+	return file_planfile_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *Target) GetAddr() string {
@@ -680,7 +820,7 @@ type Timestamp struct {
 
 func (x *Timestamp) Reset() {
 	*x = Timestamp{}
-	mi := &file_planfile_proto_msgTypes[3]
+	mi := &file_planfile_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -692,7 +832,7 @@ func (x *Timestamp) String() string {
 func (*Timestamp) ProtoMessage() {}
 
 func (x *Timestamp) ProtoReflect() protoreflect.Message {
-	mi := &file_planfile_proto_msgTypes[3]
+	mi := &file_planfile_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -705,7 +845,7 @@ func (x *Timestamp) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Timestamp.ProtoReflect.Descriptor instead.
 func (*Timestamp) Descriptor() ([]byte, []int) {
-	return file_planfile_proto_rawDescGZIP(), []int{3}
+	return file_planfile_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *Timestamp) GetSeconds() int64 {
@@ -735,7 +875,7 @@ type DynamicValue struct {
 
 func (x *DynamicValue) Reset() {
 	*x = DynamicValue{}
-	mi := &file_planfile_proto_msgTypes[4]
+	mi := &file_planfile_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -747,7 +887,7 @@ func (x *DynamicValue) String() string {
 func (*DynamicValue) ProtoMessage() {}
 
 func (x *DynamicValue) ProtoReflect() protoreflect.Message {
-	mi := &file_planfile_proto_msgTypes[4]
+	mi := &file_planfile_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -760,7 +900,7 @@ func (x *DynamicValue) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DynamicValue.ProtoReflect.Descriptor instead.
 func (*DynamicValue) Descriptor() ([]byte, []int) {
-	return file_planfile_proto_rawDescGZIP(), []int{4}
+	return file_planfile_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *DynamicValue) GetMsgpack() []byte {
@@ -787,7 +927,7 @@ type Path struct {
 
 func (x *Path) Reset() {
 	*x = Path{}
-	mi := &file_planfile_proto_msgTypes[5]
+	mi := &file_planfile_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -799,7 +939,7 @@ func (x *Path) String() string {
 func (*Path) ProtoMessage() {}
 
 func (x *Path) ProtoReflect() protoreflect.Message {
-	mi := &file_planfile_proto_msgTypes[5]
+	mi := &file_planfile_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -812,7 +952,7 @@ func (x *Path) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Path.ProtoReflect.Descriptor instead.
 func (*Path) Descriptor() ([]byte, []int) {
-	return file_planfile_proto_rawDescGZIP(), []int{5}
+	return file_planfile_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *Path) GetSteps() []*Path_Step {
@@ -836,7 +976,7 @@ type Change struct {
 
 func (x *Change) Reset() {
 	*x = Change{}
-	mi := &file_planfile_proto_msgTypes[6]
+	mi := &file_planfile_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -848,7 +988,7 @@ func (x *Change) String() string {
 func (*Change) ProtoMessage() {}
 
 func (x *Change) ProtoReflect() protoreflect.Message {
-	mi := &file_planfile_proto_msgTypes[6]
+	mi := &file_planfile_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -861,7 +1001,7 @@ func (x *Change) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Change.ProtoReflect.Descriptor instead.
 func (*Change) Descriptor() ([]byte, []int) {
-	return file_planfile_proto_rawDescGZIP(), []int{6}
+	return file_planfile_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *Change) GetAction() Action {
@@ -913,7 +1053,7 @@ type InstanceKey struct {
 
 func (x *InstanceKey) Reset() {
 	*x = InstanceKey{}
-	mi := &file_planfile_proto_msgTypes[7]
+	mi := &file_planfile_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -925,7 +1065,7 @@ func (x *InstanceKey) String() string {
 func (*InstanceKey) ProtoMessage() {}
 
 func (x *InstanceKey) ProtoReflect() protoreflect.Message {
-	mi := &file_planfile_proto_msgTypes[7]
+	mi := &file_planfile_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -938,7 +1078,7 @@ func (x *InstanceKey) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InstanceKey.ProtoReflect.Descriptor instead.
 func (*InstanceKey) Descriptor() ([]byte, []int) {
-	return file_planfile_proto_rawDescGZIP(), []int{7}
+	return file_planfile_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *InstanceKey) GetKey() isInstanceKey_Key {
@@ -992,7 +1132,7 @@ type ModuleStep struct {
 
 func (x *ModuleStep) Reset() {
 	*x = ModuleStep{}
-	mi := &file_planfile_proto_msgTypes[8]
+	mi := &file_planfile_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1004,7 +1144,7 @@ func (x *ModuleStep) String() string {
 func (*ModuleStep) ProtoMessage() {}
 
 func (x *ModuleStep) ProtoReflect() protoreflect.Message {
-	mi := &file_planfile_proto_msgTypes[8]
+	mi := &file_planfile_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1017,7 +1157,7 @@ func (x *ModuleStep) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ModuleStep.ProtoReflect.Descriptor instead.
 func (*ModuleStep) Descriptor() ([]byte, []int) {
-	return file_planfile_proto_rawDescGZIP(), []int{8}
+	return file_planfile_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *ModuleStep) GetName() string {
@@ -1047,7 +1187,7 @@ type ResourceInstanceAddr struct {
 
 func (x *ResourceInstanceAddr) Reset() {
 	*x = ResourceInstanceAddr{}
-	mi := &file_planfile_proto_msgTypes[9]
+	mi := &file_planfile_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1059,7 +1199,7 @@ func (x *ResourceInstanceAddr) String() string {
 func (*ResourceInstanceAddr) ProtoMessage() {}
 
 func (x *ResourceInstanceAddr) ProtoReflect() protoreflect.Message {
-	mi := &file_planfile_proto_msgTypes[9]
+	mi := &file_planfile_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1072,7 +1212,7 @@ func (x *ResourceInstanceAddr) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResourceInstanceAddr.ProtoReflect.Descriptor instead.
 func (*ResourceInstanceAddr) Descriptor() ([]byte, []int) {
-	return file_planfile_proto_rawDescGZIP(), []int{9}
+	return file_planfile_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *ResourceInstanceAddr) GetModule() []*ModuleStep {
@@ -1122,7 +1262,7 @@ type ProviderConfigAddr struct {
 
 func (x *ProviderConfigAddr) Reset() {
 	*x = ProviderConfigAddr{}
-	mi := &file_planfile_proto_msgTypes[10]
+	mi := &file_planfile_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1134,7 +1274,7 @@ func (x *ProviderConfigAddr) String() string {
 func (*ProviderConfigAddr) ProtoMessage() {}
 
 func (x *ProviderConfigAddr) ProtoReflect() protoreflect.Message {
-	mi := &file_planfile_proto_msgTypes[10]
+	mi := &file_planfile_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1147,7 +1287,7 @@ func (x *ProviderConfigAddr) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProviderConfigAddr.ProtoReflect.Descriptor instead.
 func (*ProviderConfigAddr) Descriptor() ([]byte, []int) {
-	return file_planfile_proto_rawDescGZIP(), []int{10}
+	return file_planfile_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *ProviderConfigAddr) GetModule() []string {
@@ -1191,7 +1331,7 @@ type ResourceInstanceChange struct {
 
 func (x *ResourceInstanceChange) Reset() {
 	*x = ResourceInstanceChange{}
-	mi := &file_planfile_proto_msgTypes[11]
+	mi := &file_planfile_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1203,7 +1343,7 @@ func (x *ResourceInstanceChange) String() string {
 func (*ResourceInstanceChange) ProtoMessage() {}
 
 func (x *ResourceInstanceChange) ProtoReflect() protoreflect.Message {
-	mi := &file_planfile_proto_msgTypes[11]
+	mi := &file_planfile_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1216,7 +1356,7 @@ func (x *ResourceInstanceChange) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResourceInstanceChange.ProtoReflect.Descriptor instead.
 func (*ResourceInstanceChange) Descriptor() ([]byte, []int) {
-	return file_planfile_proto_rawDescGZIP(), []int{11}
+	return file_planfile_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *ResourceInstanceChange) GetAddr() *ResourceInstanceAddr {
@@ -1301,7 +1441,7 @@ type OutputChange struct {
 
 func (x *OutputChange) Reset() {
 	*x = OutputChange{}
-	mi := &file_planfile_proto_msgTypes[12]
+	mi := &file_planfile_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1313,7 +1453,7 @@ func (x *OutputChange) String() string {
 func (*OutputChange) ProtoMessage() {}
 
 func (x *OutputChange) ProtoReflect() protoreflect.Message {
-	mi := &file_planfile_proto_msgTypes[12]
+	mi := &file_planfile_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1326,7 +1466,7 @@ func (x *OutputChange) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OutputChange.ProtoReflect.Descriptor instead.
 func (*OutputChange) Descriptor() ([]byte, []int) {
-	return file_planfile_proto_rawDescGZIP(), []int{12}
+	return file_planfile_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *OutputChange) GetModule() []*ModuleStep {
@@ -1369,7 +1509,7 @@ type Variable struct {
 
 func (x *Variable) Reset() {
 	*x = Variable{}
-	mi := &file_planfile_proto_msgTypes[13]
+	mi := &file_planfile_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1381,7 +1521,7 @@ func (x *Variable) String() string {
 func (*Variable) ProtoMessage() {}
 
 func (x *Variable) ProtoReflect() protoreflect.Message {
-	mi := &file_planfile_proto_msgTypes[13]
+	mi := &file_planfile_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1394,7 +1534,7 @@ func (x *Variable) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Variable.ProtoReflect.Descriptor instead.
 func (*Variable) Descriptor() ([]byte, []int) {
-	return file_planfile_proto_rawDescGZIP(), []int{13}
+	return file_planfile_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *Variable) GetName() string {
@@ -1436,7 +1576,7 @@ type ProviderSchema struct {
 
 func (x *ProviderSchema) Reset() {
 	*x = ProviderSchema{}
-	mi := &file_planfile_proto_msgTypes[14]
+	mi := &file_planfile_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1448,7 +1588,7 @@ func (x *ProviderSchema) String() string {
 func (*ProviderSchema) ProtoMessage() {}
 
 func (x *ProviderSchema) ProtoReflect() protoreflect.Message {
-	mi := &file_planfile_proto_msgTypes[14]
+	mi := &file_planfile_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1461,7 +1601,7 @@ func (x *ProviderSchema) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProviderSchema.ProtoReflect.Descriptor instead.
 func (*ProviderSchema) Descriptor() ([]byte, []int) {
-	return file_planfile_proto_rawDescGZIP(), []int{14}
+	return file_planfile_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *ProviderSchema) GetProvider() string {
@@ -1523,7 +1663,7 @@ type NamedSchema struct {
 
 func (x *NamedSchema) Reset() {
 	*x = NamedSchema{}
-	mi := &file_planfile_proto_msgTypes[15]
+	mi := &file_planfile_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1535,7 +1675,7 @@ func (x *NamedSchema) String() string {
 func (*NamedSchema) ProtoMessage() {}
 
 func (x *NamedSchema) ProtoReflect() protoreflect.Message {
-	mi := &file_planfile_proto_msgTypes[15]
+	mi := &file_planfile_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1548,7 +1688,7 @@ func (x *NamedSchema) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NamedSchema.ProtoReflect.Descriptor instead.
 func (*NamedSchema) Descriptor() ([]byte, []int) {
-	return file_planfile_proto_rawDescGZIP(), []int{15}
+	return file_planfile_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *NamedSchema) GetName() string {
@@ -1576,7 +1716,7 @@ type Schema struct {
 
 func (x *Schema) Reset() {
 	*x = Schema{}
-	mi := &file_planfile_proto_msgTypes[16]
+	mi := &file_planfile_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1588,7 +1728,7 @@ func (x *Schema) String() string {
 func (*Schema) ProtoMessage() {}
 
 func (x *Schema) ProtoReflect() protoreflect.Message {
-	mi := &file_planfile_proto_msgTypes[16]
+	mi := &file_planfile_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1601,7 +1741,7 @@ func (x *Schema) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Schema.ProtoReflect.Descriptor instead.
 func (*Schema) Descriptor() ([]byte, []int) {
-	return file_planfile_proto_rawDescGZIP(), []int{16}
+	return file_planfile_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *Schema) GetVersion() int64 {
@@ -1631,7 +1771,7 @@ type Block struct {
 
 func (x *Block) Reset() {
 	*x = Block{}
-	mi := &file_planfile_proto_msgTypes[17]
+	mi := &file_planfile_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1643,7 +1783,7 @@ func (x *Block) String() string {
 func (*Block) ProtoMessage() {}
 
 func (x *Block) ProtoReflect() protoreflect.Message {
-	mi := &file_planfile_proto_msgTypes[17]
+	mi := &file_planfile_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1656,7 +1796,7 @@ func (x *Block) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Block.ProtoReflect.Descriptor instead.
 func (*Block) Descriptor() ([]byte, []int) {
-	return file_planfile_proto_rawDescGZIP(), []int{17}
+	return file_planfile_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *Block) GetAttributes() []*Attribute {
@@ -1709,7 +1849,7 @@ type Attribute struct {
 
 func (x *Attribute) Reset() {
 	*x = Attribute{}
-	mi := &file_planfile_proto_msgTypes[18]
+	mi := &file_planfile_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1721,7 +1861,7 @@ func (x *Attribute) String() string {
 func (*Attribute) ProtoMessage() {}
 
 func (x *Attribute) ProtoReflect() protoreflect.Message {
-	mi := &file_planfile_proto_msgTypes[18]
+	mi := &file_planfile_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1734,7 +1874,7 @@ func (x *Attribute) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Attribute.ProtoReflect.Descriptor instead.
 func (*Attribute) Descriptor() ([]byte, []int) {
-	return file_planfile_proto_rawDescGZIP(), []int{18}
+	return file_planfile_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *Attribute) GetName() string {
@@ -1821,7 +1961,7 @@ type NestedObject struct {
 
 func (x *NestedObject) Reset() {
 	*x = NestedObject{}
-	mi := &file_planfile_proto_msgTypes[19]
+	mi := &file_planfile_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1833,7 +1973,7 @@ func (x *NestedObject) String() string {
 func (*NestedObject) ProtoMessage() {}
 
 func (x *NestedObject) ProtoReflect() protoreflect.Message {
-	mi := &file_planfile_proto_msgTypes[19]
+	mi := &file_planfile_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1846,7 +1986,7 @@ func (x *NestedObject) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NestedObject.ProtoReflect.Descriptor instead.
 func (*NestedObject) Descriptor() ([]byte, []int) {
-	return file_planfile_proto_rawDescGZIP(), []int{19}
+	return file_planfile_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *NestedObject) GetAttributes() []*Attribute {
@@ -1890,7 +2030,7 @@ type NestedBlock struct {
 
 func (x *NestedBlock) Reset() {
 	*x = NestedBlock{}
-	mi := &file_planfile_proto_msgTypes[20]
+	mi := &file_planfile_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1902,7 +2042,7 @@ func (x *NestedBlock) String() string {
 func (*NestedBlock) ProtoMessage() {}
 
 func (x *NestedBlock) ProtoReflect() protoreflect.Message {
-	mi := &file_planfile_proto_msgTypes[20]
+	mi := &file_planfile_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1915,7 +2055,7 @@ func (x *NestedBlock) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NestedBlock.ProtoReflect.Descriptor instead.
 func (*NestedBlock) Descriptor() ([]byte, []int) {
-	return file_planfile_proto_rawDescGZIP(), []int{20}
+	return file_planfile_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *NestedBlock) GetTypeName() string {
@@ -1966,7 +2106,7 @@ type Path_Step struct {
 
 func (x *Path_Step) Reset() {
 	*x = Path_Step{}
-	mi := &file_planfile_proto_msgTypes[21]
+	mi := &file_planfile_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1978,7 +2118,7 @@ func (x *Path_Step) String() string {
 func (*Path_Step) ProtoMessage() {}
 
 func (x *Path_Step) ProtoReflect() protoreflect.Message {
-	mi := &file_planfile_proto_msgTypes[21]
+	mi := &file_planfile_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1991,7 +2131,7 @@ func (x *Path_Step) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Path_Step.ProtoReflect.Descriptor instead.
 func (*Path_Step) Descriptor() ([]byte, []int) {
-	return file_planfile_proto_rawDescGZIP(), []int{5, 0}
+	return file_planfile_proto_rawDescGZIP(), []int{7, 0}
 }
 
 func (x *Path_Step) GetSelector() isPath_Step_Selector {
@@ -2045,7 +2185,7 @@ const file_planfile_proto_rawDesc = "" +
 	"PlanHeader\x120\n" +
 	"\x14format_version_major\x18\x01 \x01(\rR\x12formatVersionMajor\x120\n" +
 	"\x14format_version_minor\x18\x02 \x01(\rR\x12formatVersionMinor\x12!\n" +
-	"\ftool_version\x18\x03 \x01(\tR\vtoolVersion\"\xc3\x06\n" +
+	"\ftool_version\x18\x03 \x01(\tR\vtoolVersion\"\xf6\x06\n" +
 	"\x04Plan\x120\n" +
 	"\x14format_version_major\x18\x01 \x01(\rR\x12formatVersionMajor\x120\n" +
 	"\x14format_version_minor\x18\x02 \x01(\rR\x12formatVersionMinor\x12!\n" +
@@ -2065,7 +2205,17 @@ const file_planfile_proto_rawDesc = "" +
 	"\aerrored\x18\x0f \x01(\bR\aerrored\x125\n" +
 	"\ttimestamp\x18\x10 \x01(\v2\x17.plankit.plan.TimestampR\ttimestamp\x12\x1d\n" +
 	"\n" +
-	"state_path\x18\x11 \x01(\tR\tstatePath\"\x8d\x01\n" +
+	"state_path\x18\x11 \x01(\tR\tstatePath\x121\n" +
+	"\x06checks\x18\x12 \x03(\v2\x19.plankit.plan.CheckResultR\x06checks\"\x9a\x01\n" +
+	"\vCheckResult\x12\x12\n" +
+	"\x04kind\x18\x01 \x01(\tR\x04kind\x12\x16\n" +
+	"\x06module\x18\x02 \x01(\tR\x06module\x12\x12\n" +
+	"\x04name\x18\x03 \x01(\tR\x04name\x12\x16\n" +
+	"\x06status\x18\x04 \x01(\tR\x06status\x123\n" +
+	"\aobjects\x18\x05 \x03(\v2\x19.plankit.plan.CheckObjectR\aobjects\"=\n" +
+	"\vCheckObject\x12\x16\n" +
+	"\x06module\x18\x01 \x01(\tR\x06module\x12\x16\n" +
+	"\x06status\x18\x02 \x01(\tR\x06status\"\x8d\x01\n" +
 	"\x06Target\x12\x12\n" +
 	"\x04addr\x18\x01 \x01(\tR\x04addr\x12-\n" +
 	"\x04kind\x18\x02 \x01(\x0e2\x19.plankit.plan.Target.KindR\x04kind\"@\n" +
@@ -2243,7 +2393,7 @@ func file_planfile_proto_rawDescGZIP() []byte {
 }
 
 var file_planfile_proto_enumTypes = make([]protoimpl.EnumInfo, 6)
-var file_planfile_proto_msgTypes = make([]protoimpl.MessageInfo, 22)
+var file_planfile_proto_msgTypes = make([]protoimpl.MessageInfo, 24)
 var file_planfile_proto_goTypes = []any{
 	(Mode)(0),                      // 0: plankit.plan.Mode
 	(Action)(0),                    // 1: plankit.plan.Action
@@ -2253,75 +2403,79 @@ var file_planfile_proto_goTypes = []any{
 	(Target_Kind)(0),               // 5: plankit.plan.Target.Kind
 	(*PlanHeader)(nil),             // 6: plankit.plan.PlanHeader
 	(*Plan)(nil),                   // 7: plankit.plan.Plan
-	(*Target)(nil),                 // 8: plankit.plan.Target
-	(*Timestamp)(nil),              // 9: plankit.plan.Timestamp
-	(*DynamicValue)(nil),           // 10: plankit.plan.DynamicValue
-	(*Path)(nil),                   // 11: plankit.plan.Path
-	(*Change)(nil),                 // 12: plankit.plan.Change
-	(*InstanceKey)(nil),            // 13: plankit.plan.InstanceKey
-	(*ModuleStep)(nil),             // 14: plankit.plan.ModuleStep
-	(*ResourceInstanceAddr)(nil),   // 15: plankit.plan.ResourceInstanceAddr
-	(*ProviderConfigAddr)(nil),     // 16: plankit.plan.ProviderConfigAddr
-	(*ResourceInstanceChange)(nil), // 17: plankit.plan.ResourceInstanceChange
-	(*OutputChange)(nil),           // 18: plankit.plan.OutputChange
-	(*Variable)(nil),               // 19: plankit.plan.Variable
-	(*ProviderSchema)(nil),         // 20: plankit.plan.ProviderSchema
-	(*NamedSchema)(nil),            // 21: plankit.plan.NamedSchema
-	(*Schema)(nil),                 // 22: plankit.plan.Schema
-	(*Block)(nil),                  // 23: plankit.plan.Block
-	(*Attribute)(nil),              // 24: plankit.plan.Attribute
-	(*NestedObject)(nil),           // 25: plankit.plan.NestedObject
-	(*NestedBlock)(nil),            // 26: plankit.plan.NestedBlock
-	(*Path_Step)(nil),              // 27: plankit.plan.Path.Step
+	(*CheckResult)(nil),            // 8: plankit.plan.CheckResult
+	(*CheckObject)(nil),            // 9: plankit.plan.CheckObject
+	(*Target)(nil),                 // 10: plankit.plan.Target
+	(*Timestamp)(nil),              // 11: plankit.plan.Timestamp
+	(*DynamicValue)(nil),           // 12: plankit.plan.DynamicValue
+	(*Path)(nil),                   // 13: plankit.plan.Path
+	(*Change)(nil),                 // 14: plankit.plan.Change
+	(*InstanceKey)(nil),            // 15: plankit.plan.InstanceKey
+	(*ModuleStep)(nil),             // 16: plankit.plan.ModuleStep
+	(*ResourceInstanceAddr)(nil),   // 17: plankit.plan.ResourceInstanceAddr
+	(*ProviderConfigAddr)(nil),     // 18: plankit.plan.ProviderConfigAddr
+	(*ResourceInstanceChange)(nil), // 19: plankit.plan.ResourceInstanceChange
+	(*OutputChange)(nil),           // 20: plankit.plan.OutputChange
+	(*Variable)(nil),               // 21: plankit.plan.Variable
+	(*ProviderSchema)(nil),         // 22: plankit.plan.ProviderSchema
+	(*NamedSchema)(nil),            // 23: plankit.plan.NamedSchema
+	(*Schema)(nil),                 // 24: plankit.plan.Schema
+	(*Block)(nil),                  // 25: plankit.plan.Block
+	(*Attribute)(nil),              // 26: plankit.plan.Attribute
+	(*NestedObject)(nil),           // 27: plankit.plan.NestedObject
+	(*NestedBlock)(nil),            // 28: plankit.plan.NestedBlock
+	(*Path_Step)(nil),              // 29: plankit.plan.Path.Step
 }
 var file_planfile_proto_depIdxs = []int32{
 	0,  // 0: plankit.plan.Plan.ui_mode:type_name -> plankit.plan.Mode
-	19, // 1: plankit.plan.Plan.variables:type_name -> plankit.plan.Variable
-	17, // 2: plankit.plan.Plan.resource_changes:type_name -> plankit.plan.ResourceInstanceChange
-	18, // 3: plankit.plan.Plan.output_changes:type_name -> plankit.plan.OutputChange
-	17, // 4: plankit.plan.Plan.resource_drift:type_name -> plankit.plan.ResourceInstanceChange
-	8,  // 5: plankit.plan.Plan.target_addrs:type_name -> plankit.plan.Target
-	20, // 6: plankit.plan.Plan.provider_schemas:type_name -> plankit.plan.ProviderSchema
-	9,  // 7: plankit.plan.Plan.timestamp:type_name -> plankit.plan.Timestamp
-	5,  // 8: plankit.plan.Target.kind:type_name -> plankit.plan.Target.Kind
-	27, // 9: plankit.plan.Path.steps:type_name -> plankit.plan.Path.Step
-	1,  // 10: plankit.plan.Change.action:type_name -> plankit.plan.Action
-	10, // 11: plankit.plan.Change.before:type_name -> plankit.plan.DynamicValue
-	10, // 12: plankit.plan.Change.after:type_name -> plankit.plan.DynamicValue
-	11, // 13: plankit.plan.Change.before_sensitive_paths:type_name -> plankit.plan.Path
-	11, // 14: plankit.plan.Change.after_sensitive_paths:type_name -> plankit.plan.Path
-	13, // 15: plankit.plan.ModuleStep.key:type_name -> plankit.plan.InstanceKey
-	14, // 16: plankit.plan.ResourceInstanceAddr.module:type_name -> plankit.plan.ModuleStep
-	3,  // 17: plankit.plan.ResourceInstanceAddr.mode:type_name -> plankit.plan.ResourceMode
-	13, // 18: plankit.plan.ResourceInstanceAddr.key:type_name -> plankit.plan.InstanceKey
-	15, // 19: plankit.plan.ResourceInstanceChange.addr:type_name -> plankit.plan.ResourceInstanceAddr
-	15, // 20: plankit.plan.ResourceInstanceChange.prev_run_addr:type_name -> plankit.plan.ResourceInstanceAddr
-	16, // 21: plankit.plan.ResourceInstanceChange.provider:type_name -> plankit.plan.ProviderConfigAddr
-	12, // 22: plankit.plan.ResourceInstanceChange.change:type_name -> plankit.plan.Change
-	2,  // 23: plankit.plan.ResourceInstanceChange.action_reason:type_name -> plankit.plan.ActionReason
-	11, // 24: plankit.plan.ResourceInstanceChange.required_replace:type_name -> plankit.plan.Path
-	14, // 25: plankit.plan.OutputChange.module:type_name -> plankit.plan.ModuleStep
-	12, // 26: plankit.plan.OutputChange.change:type_name -> plankit.plan.Change
-	10, // 27: plankit.plan.Variable.value:type_name -> plankit.plan.DynamicValue
-	22, // 28: plankit.plan.ProviderSchema.provider_config:type_name -> plankit.plan.Schema
-	22, // 29: plankit.plan.ProviderSchema.provider_meta:type_name -> plankit.plan.Schema
-	21, // 30: plankit.plan.ProviderSchema.resource_types:type_name -> plankit.plan.NamedSchema
-	21, // 31: plankit.plan.ProviderSchema.data_sources:type_name -> plankit.plan.NamedSchema
-	22, // 32: plankit.plan.NamedSchema.schema:type_name -> plankit.plan.Schema
-	23, // 33: plankit.plan.Schema.block:type_name -> plankit.plan.Block
-	24, // 34: plankit.plan.Block.attributes:type_name -> plankit.plan.Attribute
-	26, // 35: plankit.plan.Block.block_types:type_name -> plankit.plan.NestedBlock
-	25, // 36: plankit.plan.Attribute.nested_type:type_name -> plankit.plan.NestedObject
-	24, // 37: plankit.plan.NestedObject.attributes:type_name -> plankit.plan.Attribute
-	4,  // 38: plankit.plan.NestedObject.nesting:type_name -> plankit.plan.NestingMode
-	23, // 39: plankit.plan.NestedBlock.block:type_name -> plankit.plan.Block
-	4,  // 40: plankit.plan.NestedBlock.nesting:type_name -> plankit.plan.NestingMode
-	10, // 41: plankit.plan.Path.Step.element_key:type_name -> plankit.plan.DynamicValue
-	42, // [42:42] is the sub-list for method output_type
-	42, // [42:42] is the sub-list for method input_type
-	42, // [42:42] is the sub-list for extension type_name
-	42, // [42:42] is the sub-list for extension extendee
-	0,  // [0:42] is the sub-list for field type_name
+	21, // 1: plankit.plan.Plan.variables:type_name -> plankit.plan.Variable
+	19, // 2: plankit.plan.Plan.resource_changes:type_name -> plankit.plan.ResourceInstanceChange
+	20, // 3: plankit.plan.Plan.output_changes:type_name -> plankit.plan.OutputChange
+	19, // 4: plankit.plan.Plan.resource_drift:type_name -> plankit.plan.ResourceInstanceChange
+	10, // 5: plankit.plan.Plan.target_addrs:type_name -> plankit.plan.Target
+	22, // 6: plankit.plan.Plan.provider_schemas:type_name -> plankit.plan.ProviderSchema
+	11, // 7: plankit.plan.Plan.timestamp:type_name -> plankit.plan.Timestamp
+	8,  // 8: plankit.plan.Plan.checks:type_name -> plankit.plan.CheckResult
+	9,  // 9: plankit.plan.CheckResult.objects:type_name -> plankit.plan.CheckObject
+	5,  // 10: plankit.plan.Target.kind:type_name -> plankit.plan.Target.Kind
+	29, // 11: plankit.plan.Path.steps:type_name -> plankit.plan.Path.Step
+	1,  // 12: plankit.plan.Change.action:type_name -> plankit.plan.Action
+	12, // 13: plankit.plan.Change.before:type_name -> plankit.plan.DynamicValue
+	12, // 14: plankit.plan.Change.after:type_name -> plankit.plan.DynamicValue
+	13, // 15: plankit.plan.Change.before_sensitive_paths:type_name -> plankit.plan.Path
+	13, // 16: plankit.plan.Change.after_sensitive_paths:type_name -> plankit.plan.Path
+	15, // 17: plankit.plan.ModuleStep.key:type_name -> plankit.plan.InstanceKey
+	16, // 18: plankit.plan.ResourceInstanceAddr.module:type_name -> plankit.plan.ModuleStep
+	3,  // 19: plankit.plan.ResourceInstanceAddr.mode:type_name -> plankit.plan.ResourceMode
+	15, // 20: plankit.plan.ResourceInstanceAddr.key:type_name -> plankit.plan.InstanceKey
+	17, // 21: plankit.plan.ResourceInstanceChange.addr:type_name -> plankit.plan.ResourceInstanceAddr
+	17, // 22: plankit.plan.ResourceInstanceChange.prev_run_addr:type_name -> plankit.plan.ResourceInstanceAddr
+	18, // 23: plankit.plan.ResourceInstanceChange.provider:type_name -> plankit.plan.ProviderConfigAddr
+	14, // 24: plankit.plan.ResourceInstanceChange.change:type_name -> plankit.plan.Change
+	2,  // 25: plankit.plan.ResourceInstanceChange.action_reason:type_name -> plankit.plan.ActionReason
+	13, // 26: plankit.plan.ResourceInstanceChange.required_replace:type_name -> plankit.plan.Path
+	16, // 27: plankit.plan.OutputChange.module:type_name -> plankit.plan.ModuleStep
+	14, // 28: plankit.plan.OutputChange.change:type_name -> plankit.plan.Change
+	12, // 29: plankit.plan.Variable.value:type_name -> plankit.plan.DynamicValue
+	24, // 30: plankit.plan.ProviderSchema.provider_config:type_name -> plankit.plan.Schema
+	24, // 31: plankit.plan.ProviderSchema.provider_meta:type_name -> plankit.plan.Schema
+	23, // 32: plankit.plan.ProviderSchema.resource_types:type_name -> plankit.plan.NamedSchema
+	23, // 33: plankit.plan.ProviderSchema.data_sources:type_name -> plankit.plan.NamedSchema
+	24, // 34: plankit.plan.NamedSchema.schema:type_name -> plankit.plan.Schema
+	25, // 35: plankit.plan.Schema.block:type_name -> plankit.plan.Block
+	26, // 36: plankit.plan.Block.attributes:type_name -> plankit.plan.Attribute
+	28, // 37: plankit.plan.Block.block_types:type_name -> plankit.plan.NestedBlock
+	27, // 38: plankit.plan.Attribute.nested_type:type_name -> plankit.plan.NestedObject
+	26, // 39: plankit.plan.NestedObject.attributes:type_name -> plankit.plan.Attribute
+	4,  // 40: plankit.plan.NestedObject.nesting:type_name -> plankit.plan.NestingMode
+	25, // 41: plankit.plan.NestedBlock.block:type_name -> plankit.plan.Block
+	4,  // 42: plankit.plan.NestedBlock.nesting:type_name -> plankit.plan.NestingMode
+	12, // 43: plankit.plan.Path.Step.element_key:type_name -> plankit.plan.DynamicValue
+	44, // [44:44] is the sub-list for method output_type
+	44, // [44:44] is the sub-list for method input_type
+	44, // [44:44] is the sub-list for extension type_name
+	44, // [44:44] is the sub-list for extension extendee
+	0,  // [0:44] is the sub-list for field type_name
 }
 
 func init() { file_planfile_proto_init() }
@@ -2329,12 +2483,12 @@ func file_planfile_proto_init() {
 	if File_planfile_proto != nil {
 		return
 	}
-	file_planfile_proto_msgTypes[7].OneofWrappers = []any{
+	file_planfile_proto_msgTypes[9].OneofWrappers = []any{
 		(*InstanceKey_Int)(nil),
 		(*InstanceKey_String_)(nil),
 	}
-	file_planfile_proto_msgTypes[13].OneofWrappers = []any{}
-	file_planfile_proto_msgTypes[21].OneofWrappers = []any{
+	file_planfile_proto_msgTypes[15].OneofWrappers = []any{}
+	file_planfile_proto_msgTypes[23].OneofWrappers = []any{
 		(*Path_Step_AttributeName)(nil),
 		(*Path_Step_ElementKey)(nil),
 	}
@@ -2344,7 +2498,7 @@ func file_planfile_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_planfile_proto_rawDesc), len(file_planfile_proto_rawDesc)),
 			NumEnums:      6,
-			NumMessages:   22,
+			NumMessages:   24,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -1,0 +1,67 @@
+package terraform
+
+import (
+	"sync"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/configs"
+	"github.com/plankit/plankit/plans"
+)
+
+// checkCollector gathers the results of checkable objects during a plan:
+// today the input variables with validation blocks, one object per
+// instance of the declaring module, as Terraform reports them in the
+// plan's "checks". Safe for concurrent use.
+type checkCollector struct {
+	mu sync.Mutex
+	m  map[string]*plans.CheckResult // by module path and name
+}
+
+// variable records the validation outcome of variable v of the module at
+// path in module instance mi: fail when the validations reported errors,
+// unknown when the value is not wholly known yet (conditions on it are
+// skipped), else pass. Variables without validations are not checkable.
+func (cc *checkCollector) variable(path addrs.Module, mi addrs.ModuleInstance, v *configs.Variable, val cty.Value, diags hcl.Diagnostics) {
+	if len(v.Validations) == 0 {
+		return
+	}
+	st := plans.CheckPass
+	switch {
+	case diags.HasErrors():
+		st = plans.CheckFail
+	case !val.IsWhollyKnown():
+		st = plans.CheckUnknown
+	}
+	key := path.String() + "|" + v.Name
+	cc.mu.Lock()
+	defer cc.mu.Unlock()
+	if cc.m == nil {
+		cc.m = map[string]*plans.CheckResult{}
+	}
+	c := cc.m[key]
+	if c == nil {
+		c = &plans.CheckResult{Kind: "var", Module: path.String(), Name: v.Name}
+		cc.m[key] = c
+	}
+	c.Objects = append(c.Objects, plans.CheckObject{Module: mi.String(), Status: st})
+}
+
+// results returns the collected results, sorted, with their statuses
+// summed up; nil when there are none.
+func (cc *checkCollector) results() []*plans.CheckResult {
+	cc.mu.Lock()
+	defer cc.mu.Unlock()
+	if len(cc.m) == 0 {
+		return nil
+	}
+	out := make([]*plans.CheckResult, 0, len(cc.m))
+	for _, c := range cc.m {
+		c.Status = plans.AggregateStatus(c.Objects)
+		out = append(out, c)
+	}
+	plans.SortChecks(out)
+	return out
+}
