@@ -3,6 +3,7 @@ module github.com/plankit/plankit
 go 1.26
 
 require (
+	github.com/ProtonMail/go-crypto v1.4.1
 	github.com/apparentlymart/go-cidr v1.1.1
 	github.com/google/go-cmp v0.7.0
 	github.com/hashicorp/go-hclog v1.6.3
@@ -23,6 +24,7 @@ require (
 )
 
 require (
+	github.com/cloudflare/circl v1.6.2 // indirect
 	github.com/fatih/color v1.13.0 // indirect
 	github.com/golang/protobuf v1.5.4 // indirect
 	github.com/hashicorp/yamux v0.1.2 // indirect

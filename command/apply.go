@@ -46,15 +46,9 @@ func Apply(m *Meta, args []string) (code int) {
 		return VersionCmd(m, chdir, rest[1:])
 	}
 	var f applyFlags
-	fs := newFlagSetT("apply", m.Stderr, applyUsage)
-	f.planFlags.register(fs)
-	fs.BoolVar(&f.autoApprove, "auto-approve", false, "apply without asking for confirmation")
-	fs.StringVar(&f.verifyKey, "verify-key", "", "refuse a plan archive not signed by this ed25519 public key")
+	fs := f.flagSet(chdir)
 	if code, ok := fs.parse(m, rest); !ok {
 		return code
-	}
-	if chdir != "" && f.chdir == "" {
-		f.chdir = chdir
 	}
 	if msg := f.check(); msg != "" {
 		return usageError(m, msg)
@@ -81,7 +75,7 @@ func Apply(m *Meta, args []string) (code int) {
 		var planOnly []string
 		fs.Visit(func(fl *flag.Flag) {
 			switch fl.Name {
-			case "var", "var-file", "target", "replace", "destroy", "refresh-only", "refresh", "out", "detailed-exitcode", "sign-key":
+			case "var", "var-file", "target", "replace", "destroy", "refresh-only", "refresh":
 				planOnly = append(planOnly, "-"+fl.Name)
 			}
 		})
@@ -94,6 +88,19 @@ func Apply(m *Meta, args []string) (code int) {
 		return applyPlanFile(m, ui, wd, fs.Arg(0), &f)
 	}
 	return planAndApply(m, ui, wd, &f)
+}
+
+// flagSet declares apply's options: the common ones and those saying what
+// to plan (for an apply without a plan file), -auto-approve and
+// -verify-key. Plan's options about the plan it writes are not apply's:
+// given one, apply says so. chdir is the -chdir given before the options.
+func (f *applyFlags) flagSet(chdir string) *flagSet {
+	fs := newFlagSetT("apply", nil, applyUsage)
+	f.planFlags.registerInputs(fs, chdir)
+	fs.BoolVar(&f.autoApprove, "auto-approve", false, "apply without asking for confirmation")
+	fs.StringVar(&f.verifyKey, "verify-key", "", "refuse a plan archive not signed by this ed25519 public key")
+	fs.refused = planOutputOptions
+	return fs
 }
 
 // applyPlanFile applies a saved archive, after refusing it if it was made
@@ -135,6 +142,12 @@ func applyPlanFile(m *Meta, ui *ui, wd, file string, f *applyFlags) int {
 		ui.diags(diags, src)
 		return ExitError
 	}
+	enc, ds = encryptionForApply(m, wd, config, enc)
+	if ds.HasErrors() {
+		ui.diags(ds, src)
+		return ExitError
+	}
+	restoreEncryptionVars(plan, config, enc)
 	locks, err := r.ReadDependencyLocks()
 	if err != nil {
 		ui.diags(planFileDiags(err), src)
@@ -145,6 +158,12 @@ func applyPlanFile(m *Meta, ui *ui, wd, file string, f *applyFlags) int {
 	var prior *states.State
 	if sf != nil {
 		prior = sf.State
+	}
+	if f.install && m.discovers() {
+		if ds := installLocked(m, ui, wd, f.pluginDirs, config, prior, locks); ds.HasErrors() {
+			ui.diags(ds, src)
+			return ExitError
+		}
 	}
 	factories, ds := resolveApplyProviders(m, wd, f.pluginDirs, config, prior, locks)
 	if ds.HasErrors() {
@@ -311,7 +330,7 @@ func applyDump(m *Meta, ui *ui) io.Writer {
 func runCoreApply(ctx context.Context, m *Meta, ui *ui, wd string, f *applyFlags, plan *plans.Plan, config *configs.Config, saver *stateSaver, workspace string, src Sources, factories map[addrs.Provider]providers.Factory, procs *procgroup.Set) (*states.State, hcl.Diagnostics, bool) {
 	hook := newApplyHook(ui.out, ui.json)
 	maxInst, _ := envMaxInstances(m.Env) // checked with the other inputs (loadPlanInputs)
-	core, ds := terraform.NewContext(&terraform.ContextOpts{Providers: factories, Parallelism: f.parallelism, Hooks: []terraform.Hook{hook}, WorkingDir: wd, MaxInstances: maxInst, Workspace: workspace})
+	core, ds := terraform.NewContext(&terraform.ContextOpts{ProviderSource: terraform.ProviderFactories(factories), Parallelism: f.parallelism, Hooks: []terraform.Hook{hook}, WorkingDir: wd, MaxInstances: maxInst, Workspace: workspace})
 	if ds.HasErrors() {
 		ui.diags(ds, src)
 		return nil, nil, false

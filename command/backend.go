@@ -423,7 +423,7 @@ func openBackendStateWith(ctx context.Context, s *backendSettings, lock bool, ti
 	if j, ok := o.mgr.(journaledState); ok {
 		// A backend that keeps apply's journal folds and reports it as the
 		// local one does.
-		return o.mgr, release, recoverJournal(j, o.mgr.Describe(), lock)
+		return o.mgr, release, recoverJournalFor(j, o.mgr.Describe(), lock, operation)
 	}
 	return o.mgr, release, nil
 }

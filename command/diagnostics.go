@@ -106,7 +106,7 @@ func WriteDiagnostics(w io.Writer, diags hcl.Diagnostics, src Sources, color boo
 	for _, d := range ordered {
 		dd := *d
 		if p := tfdiags.AttributePath(d); len(p) > 0 {
-			dd.Summary = fmt.Sprintf("%s (at %s)", dd.Summary, formatPath(p))
+			dd.Summary = fmt.Sprintf("%s (at %s)", dd.Summary, tfdiags.FormatPath(p))
 		}
 		detail := strings.TrimSpace(dd.Detail)
 		dd.Detail = ""
@@ -218,7 +218,7 @@ func toDiagJSON(d *hcl.Diagnostic, files map[string]*hcl.File) diagJSON {
 		out.Severity = "warning"
 	}
 	if p := tfdiags.AttributePath(d); len(p) > 0 {
-		out.Address = formatPath(p)
+		out.Address = tfdiags.FormatPath(p)
 	}
 	if r := d.Subject; r != nil {
 		out.Range = &rangeJSON{Filename: r.Filename,

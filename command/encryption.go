@@ -66,6 +66,15 @@ func loadEncryption(m *Meta, config *configs.Config, vals terraform.InputValues)
 			}
 		}
 	}
+	if config == nil {
+		// No configuration declares the variables TF_ENCRYPTION may use:
+		// each TF_VAR_NAME is the string it holds.
+		for _, kv := range m.Env {
+			if k, v, ok := strings.Cut(kv, "="); ok && strings.HasPrefix(k, "TF_VAR_") {
+				vars[strings.TrimPrefix(k, "TF_VAR_")] = cty.StringVal(v)
+			}
+		}
+	}
 	if src := strings.TrimSpace(envLookup(m.Env, encryptionEnv)); src != "" {
 		c, ds := encryption.ParseConfig(encryptionEnv, src)
 		diags = append(diags, ds...)

@@ -1,10 +1,6 @@
 package command
 
 import (
-	"flag"
-	"fmt"
-	"strings"
-
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/plankit/plankit/planfile"
@@ -23,21 +19,22 @@ func checkPlanOptions(f *planFlags) string {
 	return ""
 }
 
-// checkApplyOptions refuses apply options that apply would ignore: the
-// plan-file options (-out, -detailed-exitcode, -sign-key) always, and
-// -verify-key without a plan file (there is no archive to verify). Plan's
-// options with a plan file are refused by Apply itself.
+// planOutputOptions are plan's options about the plan it writes, which
+// apply does not declare, with the usage error apply gives for each.
+var planOutputOptions = map[string]string{
+	"out":               refusedByApply("-out"),
+	"detailed-exitcode": refusedByApply("-detailed-exitcode"),
+	"sign-key":          refusedByApply("-sign-key"),
+}
+
+func refusedByApply(opt string) string {
+	return "apply does not take " + opt + ": to save, sign or test a plan, run plan with it, then apply the saved plan file"
+}
+
+// checkApplyOptions refuses -verify-key without a plan file (there is
+// no archive to verify). Plan's options with a plan file are refused by
+// Apply itself.
 func checkApplyOptions(fs *flagSet, f *applyFlags) string {
-	var ignored []string
-	fs.Visit(func(fl *flag.Flag) {
-		switch fl.Name {
-		case "out", "detailed-exitcode", "sign-key":
-			ignored = append(ignored, "-"+fl.Name)
-		}
-	})
-	if len(ignored) > 0 {
-		return fmt.Sprintf("apply does not take %s: to save, sign or test a plan, run plan with them, then apply the saved plan file", strings.Join(ignored, ", "))
-	}
 	if f.verifyKey != "" && fs.NArg() == 0 {
 		return "-verify-key checks the signature of a saved plan file, but no plan file was given: apply -verify-key=KEY FILE"
 	}

@@ -29,8 +29,8 @@ type commonFlags struct {
 	input         bool
 }
 
-func (c *commonFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&c.chdir, "chdir", "", "switch to this working directory before anything else")
+func (c *commonFlags) register(fs *flag.FlagSet, chdir string) {
+	fs.StringVar(&c.chdir, "chdir", chdir, "switch to this working directory before anything else")
 	fs.StringVar(&c.state, "state", "", "path of the state file (default terraform.tfstate, or the local backend's path)")
 	fs.IntVar(&c.parallelism, "parallelism", 10, "limit the number of concurrent operations")
 	fs.BoolVar(&c.lock, "lock", true, "lock the state file while working")

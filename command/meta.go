@@ -8,6 +8,7 @@ package command
 import (
 	"context"
 	"io"
+	"net/http"
 	"path/filepath"
 
 	"github.com/plankit/plankit/addrs"
@@ -49,6 +50,10 @@ type Meta struct {
 	Exit func(code int)
 	// Context is the parent context of the command.
 	Context context.Context
+	// HTTPClient talks to provider and module registries and mirrors
+	// (plan init, -install); nil means the default transport, which
+	// honours HTTPS_PROXY and SSL_CERT_FILE.
+	HTTPClient *http.Client
 }
 
 func (m *Meta) ctx() context.Context {

@@ -44,11 +44,23 @@ type planFlags struct {
 	pluginDirs       multiFlag
 	backendConfig    multiFlag // -backend-config KEY=VALUE or FILE
 	inline           bool      // apply without a plan file
+	install          bool      // -install: plan init's provider installation first
 }
 
-func (f *planFlags) register(fs *flagSet) {
-	f.commonFlags.register(fs.FlagSet)
+// register declares plan's options: the common ones, what to plan
+// (registerInputs) and what to do with the plan. chdir is the -chdir
+// given before the options (splitChdir), the default of -chdir.
+func (f *planFlags) register(fs *flagSet, chdir string) {
+	f.registerInputs(fs, chdir)
 	fs.StringVar(&f.out, "out", "", "write the plan to this file")
+	fs.BoolVar(&f.detailedExitcode, "detailed-exitcode", false, "exit 0 when no changes, 1 on error, 2 when there are changes")
+	fs.StringVar(&f.signKey, "sign-key", "", "sign the plan archive with this ed25519 private key file")
+}
+
+// registerInputs declares the common options and those saying what to
+// plan, which apply without a plan file takes too.
+func (f *planFlags) registerInputs(fs *flagSet, chdir string) {
+	f.commonFlags.register(fs.FlagSet, chdir)
 	fs.Var(varFlags{args: &f.vars}, "var", "set a root input variable, 'name=value'")
 	fs.Var(varFlags{args: &f.vars, file: true}, "var-file", "load variable values from a .tfvars or .tfvars.json file")
 	fs.Var(&f.targets, "target", "limit planning to this resource or module (repeatable)")
@@ -56,9 +68,8 @@ func (f *planFlags) register(fs *flagSet) {
 	fs.BoolVar(&f.destroy, "destroy", false, "plan to destroy every object the state tracks")
 	fs.BoolVar(&f.refreshOnly, "refresh-only", false, "plan only to update the state to match remote objects")
 	fs.BoolVar(&f.refresh, "refresh", true, "refresh remote objects before planning")
-	fs.BoolVar(&f.detailedExitcode, "detailed-exitcode", false, "exit 0 when no changes, 1 on error, 2 when there are changes")
-	fs.StringVar(&f.signKey, "sign-key", "", "sign the plan archive with this ed25519 private key file")
 	fs.Var(&f.pluginDirs, "plugin-dir", "look for provider plugins in this filesystem mirror directory first (repeatable)")
+	fs.BoolVar(&f.install, "install", false, "install the providers first, as plan init does")
 	fs.Var(&f.backendConfig, "backend-config", "backend setting KEY=VALUE, or a file of them (repeatable)")
 }
 
@@ -81,6 +92,8 @@ func Plan(m *Meta, args []string) (code int) {
 			return Workspace(m, chdir, rest[1:])
 		case "providers":
 			return Providers(m, chdir, rest[1:])
+		case "init":
+			return Init(m, chdir, rest[1:])
 		case "version", "-version", "--version", "-v":
 			return VersionCmd(m, chdir, rest[1:])
 		case "validate":
@@ -98,12 +111,9 @@ func Plan(m *Meta, args []string) (code int) {
 	}
 	var f planFlags
 	fs := newFlagSetT("plan", m.Stderr, planUsage)
-	f.register(fs)
+	f.register(fs, chdir)
 	if code, ok := fs.parse(m, rest); !ok {
 		return code
-	}
-	if chdir != "" && f.chdir == "" {
-		f.chdir = chdir
 	}
 	if fs.NArg() > 0 {
 		return usageError(m, fmt.Sprintf("plan takes no positional arguments (got %q); the configuration directory is the working directory, or -chdir=DIR", fs.Arg(0)))
@@ -166,6 +176,12 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 		ui.diags(ds, src)
 		return planResult{code: ExitError}
 	}
+	if f.install {
+		if ds := installModules(m.ctx(), m, ui, wd, false); ds.HasErrors() {
+			ui.diags(ds, src)
+			return planResult{code: ExitError}
+		}
+	}
 	in, warnings := loadPlanInputs(m, wd, f)
 	if in.config != nil {
 		src.Files = in.config.SourceFiles()
@@ -199,6 +215,12 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 	}
 	sf := mgr.StateFile()
 
+	if f.install && m.discovers() {
+		if _, ds := installProviders(ctx, m, ui, wd, f.pluginDirs, false, false, in.config, prior); ds.HasErrors() {
+			ui.diags(append(warnings, ds...), src)
+			return planResult{code: ExitError}
+		}
+	}
 	resolved, ds := resolvePlanProviders(m, ui, wd, f.pluginDirs, in.config, prior)
 	warnings = append(warnings, ds...)
 	if ds.HasErrors() {
@@ -278,6 +300,7 @@ func loadPlanInputs(m *Meta, wd string, f *planFlags) (planInputs, hcl.Diagnosti
 		in.enc, ds = loadEncryption(m, config, in.vals)
 		diags = append(diags, ds...)
 		diags = append(diags, clearPlanOfEncryptedState(in.enc, f.out)...)
+		diags = append(diags, encryptionVarsOnly(config, in.enc)...)
 	}
 	_, ds = envMaxInstances(m.Env)
 	diags = append(diags, ds...)
@@ -308,7 +331,7 @@ func runCorePlan(ctx context.Context, m *Meta, wd string, f *planFlags, in planI
 	// had changed into it (Terraform does): path.cwd, abspath and the
 	// file functions resolve against it.
 	maxInst, _ := envMaxInstances(m.Env) // checked with the other inputs (loadPlanInputs)
-	core, ds := terraform.NewContext(&terraform.ContextOpts{Providers: in.factories, Parallelism: f.parallelism, Hooks: hooks, WorkingDir: wd, MaxInstances: maxInst, Workspace: in.backend.ws})
+	core, ds := terraform.NewContext(&terraform.ContextOpts{ProviderSource: terraform.ProviderFactories(in.factories), Parallelism: f.parallelism, Hooks: hooks, WorkingDir: wd, MaxInstances: maxInst, Workspace: in.backend.ws})
 	if ds.HasErrors() {
 		return nil, ds
 	}
@@ -397,7 +420,7 @@ func writePlanFile(out, signKey, wd string, plan *plans.Plan, config *configs.Co
 		lineage, serial = sf.Lineage, sf.Serial
 	}
 	args := &planfile.CreateArgs{
-		Plan:                 plan,
+		Plan:                 withoutEncryptionVars(plan, enc),
 		StateFile:            &statefile.File{Lineage: lineage, Serial: serial, State: plan.PriorState},
 		PreviousRunStateFile: &statefile.File{Lineage: lineage, Serial: serial, State: plan.PrevRunState},
 		ConfigSnapshot:       config.Snapshot(),

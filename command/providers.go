@@ -262,7 +262,7 @@ func constraintString(c version.Constraints) string { return depsfile.Constraint
 
 func installDiag(err error) *hcl.Diagnostic {
 	if e, ok := err.(*install.Error); ok {
-		return tfdiags.Error(e.Summary, e.Detail)
+		return tfdiags.Error(e.Summary, e.Detail+initHint(e.Kind))
 	}
 	return tfdiags.Error("Cannot find provider", err.Error())
 }

@@ -7,8 +7,6 @@ import (
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/zclconf/go-cty/cty"
-	"github.com/zclconf/go-cty/cty/convert"
 
 	"github.com/plankit/plankit/configs"
 	"github.com/plankit/plankit/states/statemgr"
@@ -16,7 +14,9 @@ import (
 )
 
 // statePath picks the state file: -state if given, else the config's
-// local backend path, else terraform.tfstate in the working directory.
+// local backend path, else terraform.tfstate in the working directory:
+// what the local backend's state resolves to (backend.go), for callers
+// that have only a configuration.
 // configs has already refused any backend but "local" and a path that is
 // not a constant string.
 func statePath(wd, flagPath string, config *configs.Config) (string, hcl.Diagnostics) {
@@ -29,20 +29,15 @@ func statePath(wd, flagPath string, config *configs.Config) (string, hcl.Diagnos
 			return "", diags
 		}
 		if a, ok := content.Attributes["path"]; ok {
-			v, ds := a.Expr.Value(nil)
+			// Decoded as every backend argument is (backendArgValue): a
+			// number converts to its string as in Terraform (path = 5 is
+			// "5"); anything that does not convert is an error, never a
+			// silent fall back to terraform.tfstate.
+			p, ds := backendArgValue(a.Expr, "path", "local")
 			if ds.HasErrors() {
 				return "", ds
 			}
-			// A number converts to its string as in Terraform (path = 5 is
-			// "5"); anything that does not convert is an error, never a
-			// silent fall back to terraform.tfstate.
-			s, err := convert.Convert(v, cty.String)
-			if err != nil || !s.IsKnown() || s.IsNull() {
-				rng := a.Expr.Range()
-				return "", hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid backend path",
-					Detail: `The local backend's "path" must be a string naming the state file.`, Subject: &rng}}
-			}
-			return resolve(wd, s.AsString()), nil
+			return resolve(wd, p), nil
 		}
 	}
 	return resolve(wd, "terraform.tfstate"), nil
@@ -96,5 +91,5 @@ func openStateWith(ctx context.Context, path string, lock bool, timeout time.Dur
 		return nil, func() hcl.Diagnostics { return nil }, append(hcl.Diagnostics{tfdiags.Errorf("Failed to load state",
 			"%s\n\nFix the file or restore it (plankit keeps the previous state in %s.backup), or point -state at the right one. Nothing was changed.", err, path)}, diags...)
 	}
-	return mgr, release, recoverJournal(mgr, "the state "+path, lock)
+	return mgr, release, recoverJournalFor(mgr, "the state "+path, lock, operation)
 }

@@ -64,3 +64,20 @@ func recoverJournal(mgr journaledState, where string, locked bool) hcl.Diagnosti
 	}
 	return hcl.Diagnostics{tfdiags.Warning("Interrupted apply: operations of unknown outcome", b.String())}
 }
+
+// recoverJournalFor is recoverJournal for a command's operation. State
+// push replaces the state, and with it what a journal holds (the
+// errored.tfstate an apply saved when its last write failed holds all of
+// it): it writes nothing first, so its serial checks compare the pushed
+// file with the stored serial, and the push removes the journal.
+func recoverJournalFor(mgr journaledState, where string, locked bool, operation string) hcl.Diagnostics {
+	if operation != "OperationTypeStatePush" {
+		return recoverJournal(mgr, where, locked)
+	}
+	rec := mgr.Recovery()
+	if rec == nil {
+		return nil
+	}
+	return hcl.Diagnostics{tfdiags.Warning("The journal of an interrupted apply is replaced",
+		fmt.Sprintf("An apply on %s did not finish; its journal holds changes to %d resource instance(s) and %d operation(s) of unknown outcome. The pushed state replaces the state and that journal.", where, len(rec.Changed), len(rec.InFlight)))}
+}

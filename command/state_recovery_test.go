@@ -187,3 +187,47 @@ func TestStateSaverSecondInterruptWritesLiveState(t *testing.T) {
 		t.Errorf("state file after the second Ctrl-C holds %v, want null_resource.late", got)
 	}
 }
+
+// TestStatePushReplacesInterruptedJournal: the errored.tfstate an apply
+// saved when its last write failed pushes as the message says, although
+// the apply's journal is left too: push does not fold the journal in
+// first (that write would take the pushed file's serial), and removes it.
+func TestStatePushReplacesInterruptedJournal(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte("resource \"null_resource\" \"a\" {}\nresource \"null_resource\" \"b\" {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	path := writeInterruptedJournal(t, dir)
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cur, err := statefile.Read(bytes.NewReader(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	errored := &statefile.File{Lineage: cur.Lineage, Serial: cur.Serial + 1, State: states.NewState()}
+	for _, name := range []string{"a", "b"} {
+		addr := addrs.Resource{Mode: addrs.ManagedResourceMode, Type: "null_resource", Name: name}.Instance(addrs.NoKey).Absolute(addrs.RootModuleInstance)
+		errored.State.SetResourceInstanceCurrent(addr, &states.ResourceInstanceObjectSrc{AttrsJSON: []byte(`{"id":"1","triggers":null}`), Status: states.ObjectReady},
+			addrs.AbsProviderConfig{Provider: addrs.NewDefaultProvider("null")})
+	}
+	var buf bytes.Buffer
+	if err := statefile.Write(errored, &buf); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "errored.tfstate"), buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var calls atomic.Int64
+	m, out, errb := countingMeta(t, &calls)
+	if code := StatePush(m, dir, []string{"errored.tfstate"}); code != ExitOK {
+		t.Fatalf("push: exit %d\n%s%s", code, out, errb)
+	}
+	if got := stateFileNames(t, path); strings.Join(got, " ") != "null_resource.a null_resource.b" {
+		t.Errorf("state after the push holds %v", got)
+	}
+	if left := journalLeft(t, dir); len(left) != 0 {
+		t.Errorf("journal left after the push: %v", left)
+	}
+}

@@ -206,8 +206,12 @@ func (s *stateSaver) saveFinal(final *states.State) (*states.State, hcl.Diagnost
 		jerr = s.p.JournalErr()
 	}
 	if jerr != nil {
+		hint := " Check that the directory is writable."
+		if s.remote { // the error says what the backend lacks
+			hint = ""
+		}
 		diags = append(diags, tfdiags.Warning("The state journal could not be written", fmt.Sprintf(
-			"Writing the journal of this apply beside %s failed: %s. The state file is complete now; but had the process died, changes made since its last full write would have been missing from it. Check that the directory is writable.", s.spath, jerr)))
+			"Writing the journal of this apply beside %s failed: %s. The state file is complete now; but had the process died, changes made since its last full write would have been missing from it.%s", s.spath, jerr, hint)))
 	}
 	return final, diags
 }

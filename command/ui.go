@@ -34,6 +34,9 @@ type flagSet struct {
 	interspersed bool
 	positional   []string
 	chdir        string
+	// refused are options the command does not declare but users may
+	// expect (another command's), with the usage error that says why.
+	refused map[string]string
 }
 
 func newFlagSetT(name string, _ io.Writer, usage string) *flagSet {
@@ -57,6 +60,9 @@ func (fs *flagSet) parse(m *Meta, args []string) (code int, ok bool) {
 	case errors.Is(err, flag.ErrHelp):
 		fmt.Fprint(m.Stdout, fs.usage)
 		return ExitOK, false
+	}
+	if name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -"); ok && fs.refused[name] != "" {
+		return usageError(m, fs.refused[name]), false
 	}
 	return usageError(m, err.Error()), false
 }
@@ -317,14 +323,27 @@ func usageError(m *Meta, msg string) int {
 	return ExitError
 }
 
-// recoverPanic turns a panic into a bug-report message and exit code 1,
-// so no Go stack trace reaches a user who gave bad input; the trace is
-// printed after the message for the bug report.
+// recoverPanic turns a panic in a command into a bug-report message and
+// exit code 1 (RecoverPanic).
 func recoverPanic(m *Meta, code *int) {
 	if r := recover(); r != nil {
-		log := filepath.Join(os.TempDir(), fmt.Sprintf("plankit-crash-%d.log", os.Getpid()))
-		_ = os.WriteFile(log, []byte(fmt.Sprintf("panic: %v\n\n%s", r, debug.Stack())), 0o600)
-		fmt.Fprintf(m.Stderr, "\nplankit crashed! This is always a bug in plankit, not in your configuration.\n\nPlease report it with the steps that led to it and the crash log written to\n%s\n\npanic: %v\n", log, r)
-		*code = ExitError
+		reportPanic(m.Stderr, r, code)
 	}
+}
+
+// RecoverPanic is plankit's one panic handler, deferred by the binaries
+// around everything they run: a panic becomes a bug-report message on
+// stderr and exit code 1, so no Go stack trace reaches a user who gave
+// bad input; the trace goes to a crash log the message names.
+func RecoverPanic(stderr io.Writer, code *int) {
+	if r := recover(); r != nil {
+		reportPanic(stderr, r, code)
+	}
+}
+
+func reportPanic(stderr io.Writer, r any, code *int) {
+	log := filepath.Join(os.TempDir(), fmt.Sprintf("plankit-crash-%d.log", os.Getpid()))
+	_ = os.WriteFile(log, []byte(fmt.Sprintf("panic: %v\n\n%s", r, debug.Stack())), 0o600)
+	fmt.Fprintf(stderr, "\nplankit crashed! This is always a bug in plankit, not in your configuration.\n\nPlease report it with the steps that led to it and the crash log written to\n%s\n\npanic: %v\n", log, r)
+	*code = ExitError
 }

@@ -5,6 +5,7 @@ const planUsage = `Usage: plan [options]
        plan graph [-type=plan|plan-destroy|apply] [-plan=FILE] [-state=PATH]
        plan diff [-json] [-no-color] A.tfplan B.tfplan
        plan force-unlock [-force] [-state=PATH] LOCK_ID
+       plan init [-upgrade] [-plugin-dir=DIR] [-lockfile=readonly]
        plan providers [-plugin-dir=DIR] [-state=PATH]
        plan version [-json]
        plan validate [-json] [-no-color]
@@ -42,6 +43,7 @@ Options:
                        -out).
   -input=false         Accepted for compatibility; plankit never prompts.
   -plugin-dir=DIR      Look for provider plugins in DIR first (repeatable).
+  -install             Install the providers first, as plan init does.
   -backend-config=KEY=VALUE|FILE
                        Backend setting, or a file of them (repeatable).
 `
@@ -67,6 +69,8 @@ Options:
                        FILE, the plan's recorded backend and workspace apply.
   -auto-approve        Without FILE: apply without asking.
   -plugin-dir=DIR      Look for provider plugins in DIR first (repeatable).
+  -install             Install the providers first (as plan init; with FILE,
+                       exactly the archive's locked versions).
   -input=false         Accepted for compatibility; plankit never prompts.
   -version             Print the versions (as plan version does) and exit.
   Without FILE, plan's -var, -var-file, -target, -replace, -destroy,

@@ -52,7 +52,7 @@ func Validate(m *Meta, chdir string, args []string) int {
 			diags = append(diags, ds...)
 			var core *terraform.Context
 			if !ds.HasErrors() {
-				core, ds = terraform.NewContext(&terraform.ContextOpts{Providers: factories, WorkingDir: wd})
+				core, ds = terraform.NewContext(&terraform.ContextOpts{ProviderSource: terraform.ProviderFactories(factories), WorkingDir: wd})
 				diags = append(diags, ds...)
 			}
 			if core != nil && !ds.HasErrors() {

@@ -234,27 +234,3 @@ func decodeVarFile(path string, bytes []byte, decls map[string]*configs.Variable
 	}
 	return diags
 }
-
-// formatPath renders an attribute path as HCL would write it: a.b["k"][0].
-func formatPath(p cty.Path) string {
-	var b strings.Builder
-	for _, s := range p {
-		switch s := s.(type) {
-		case cty.GetAttrStep:
-			if b.Len() > 0 {
-				b.WriteByte('.')
-			}
-			b.WriteString(s.Name)
-		case cty.IndexStep:
-			switch {
-			case s.Key.Type() == cty.String:
-				fmt.Fprintf(&b, "[%q]", s.Key.AsString())
-			case s.Key.Type() == cty.Number:
-				fmt.Fprintf(&b, "[%s]", s.Key.AsBigFloat().Text('f', -1))
-			default:
-				b.WriteString("[...]")
-			}
-		}
-	}
-	return b.String()
-}

@@ -1,7 +1,9 @@
 package configs
 
 import (
+	"maps"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -39,7 +41,7 @@ func (c *Config) Descendant(p addrs.Module) *Config {
 // deterministic.
 func (c *Config) DeepEach(cb func(*Config)) {
 	cb(c)
-	for _, name := range sortedKeys(c.Children) {
+	for _, name := range slices.Sorted(maps.Keys(c.Children)) {
 		c.Children[name].DeepEach(cb)
 	}
 }
@@ -109,12 +111,3 @@ func (c *Config) SourceHCLFiles() map[string]*hcl.File {
 func (c *Config) ModuleKey() string { return moduleKey(c.Path) }
 
 func moduleKey(p addrs.Module) string { return strings.Join(p, ".") }
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}

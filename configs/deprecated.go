@@ -2,6 +2,8 @@ package configs
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -68,7 +70,7 @@ func deprecatedArguments(call *ModuleCall, child *Module) hcl.Diagnostics {
 	}
 	attrs, _ := call.Config.JustAttributes() // errors are reported by the core
 	var diags hcl.Diagnostics
-	for _, name := range sortedKeys(attrs) {
+	for _, name := range slices.Sorted(maps.Keys(attrs)) {
 		if v := child.Variables[name]; v != nil && v.Deprecated != "" {
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagWarning,
@@ -108,7 +110,7 @@ func deprecatedUse(trav hcl.Traversal, deprecated map[string]map[string]string) 
 		}
 	}
 	var out hcl.Diagnostics
-	for _, name := range sortedKeys(outs) {
+	for _, name := range slices.Sorted(maps.Keys(outs)) {
 		out = append(out, &hcl.Diagnostic{
 			Severity: hcl.DiagWarning,
 			Summary:  "Value derived from a deprecated source",

@@ -2,6 +2,8 @@ package configs
 
 import (
 	"github.com/hashicorp/hcl/v2"
+	"maps"
+	"slices"
 
 	"github.com/plankit/plankit/addrs"
 )
@@ -71,7 +73,7 @@ func (m *Module) ProviderForLocalConfig(pc addrs.LocalProviderConfig) addrs.Prov
 // LocalNameForProvider returns the name this module uses for p: the first
 // (by name) required_providers entry with that source, else p's type name.
 func (m *Module) LocalNameForProvider(p addrs.Provider) string {
-	for _, name := range sortedKeys(m.ProviderRequirements) {
+	for _, name := range slices.Sorted(maps.Keys(m.ProviderRequirements)) {
 		if m.ProviderRequirements[name].Type == p {
 			return name
 		}

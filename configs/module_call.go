@@ -14,11 +14,14 @@ import (
 type ModuleCall struct {
 	Name, SourceAddr string
 	SourceAddrRange  hcl.Range
-	Config           hcl.Body       // remaining body: the module's input variables as attributes
-	Count, ForEach   hcl.Expression // nil when absent
-	Providers        []PassedProviderConfig
-	DependsOn        []hcl.Traversal
-	DeclRange        hcl.Range
+	// Version is a registry module's version constraint ("" when none).
+	Version        string
+	VersionRange   hcl.Range
+	Config         hcl.Body       // remaining body: the module's input variables as attributes
+	Count, ForEach hcl.Expression // nil when absent
+	Providers      []PassedProviderConfig
+	DependsOn      []hcl.Traversal
+	DeclRange      hcl.Range
 
 	set map[string]bool // meta-arguments the block wrote, for override merging
 }
@@ -59,7 +62,6 @@ func decodeModuleBlock(block *hcl.Block, override bool) (*ModuleCall, hcl.Diagno
 		diags = append(diags, ds...)
 		if !ds.HasErrors() {
 			mc.SourceAddr = src
-			diags = append(diags, checkLocalSource(src, attr.Expr.Range())...)
 		}
 	} else if !override {
 		diags = append(diags, &hcl.Diagnostic{
@@ -69,13 +71,18 @@ func decodeModuleBlock(block *hcl.Block, override bool) (*ModuleCall, hcl.Diagno
 			Subject:  block.DefRange.Ptr(),
 		})
 	}
-	if attr, ok := content.Attributes["version"]; ok {
+	if attr, ok := content.Attributes["version"]; ok && isLocalSource(mc.SourceAddr) {
 		diags = append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "Invalid version argument for a local module",
-			Detail:   "The version argument applies only to registry modules; plankit supports only local module paths, which have no version. Remove it.",
+			Detail:   "The version argument applies only to registry modules; a local module path has no version. Remove it.",
 			Subject:  attr.NameRange.Ptr(),
 		})
+	} else if ok {
+		mc.VersionRange = attr.Expr.Range()
+		v, ds := constString(attr.Expr, "module version")
+		diags = append(diags, ds...)
+		mc.Version = v
 	}
 	countAttr, forEachAttr := content.Attributes["count"], content.Attributes["for_each"]
 	if countAttr != nil {
@@ -97,21 +104,6 @@ func decodeModuleBlock(block *hcl.Block, override bool) (*ModuleCall, hcl.Diagno
 	}
 	diags = append(diags, reservedBlocks(content, "module", "_", "lifecycle", "locals", "provider")...)
 	return mc, diags
-}
-
-// checkLocalSource accepts only local paths ("./x", "../x"), the one module
-// source plankit can load.
-func checkLocalSource(src string, rng hcl.Range) hcl.Diagnostics {
-	if isLocalSource(src) {
-		return nil
-	}
-	return hcl.Diagnostics{{
-		Severity: hcl.DiagError,
-		Summary:  "Unsupported module source",
-		Detail: fmt.Sprintf("plankit supports only local module paths starting with ./ or ../, not %q; "+
-			"download the module into this repository and point source at its directory.", src),
-		Subject: rng.Ptr(),
-	}}
 }
 
 func isLocalSource(src string) bool {

@@ -2,12 +2,16 @@ package configs
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/ext/typeexpr"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
+
+	"github.com/plankit/plankit/tfdiags"
 )
 
 // Variable is an input variable block.
@@ -203,22 +207,9 @@ func safeApplyDefaults(d *typeexpr.Defaults, val cty.Value) (out cty.Value) {
 
 func convertErrString(err error) string {
 	if pe, ok := err.(cty.PathError); ok && len(pe.Path) > 0 {
-		return fmt.Sprintf("%s: %s", formatPath(pe.Path), pe.Error())
+		return fmt.Sprintf("attribute %s: %s", tfdiags.FormatPath(pe.Path), pe.Error())
 	}
 	return err.Error()
-}
-
-func formatPath(p cty.Path) string {
-	s := ""
-	for _, step := range p {
-		switch st := step.(type) {
-		case cty.GetAttrStep:
-			s += "." + st.Name
-		case cty.IndexStep:
-			s += "[" + st.Key.GoString() + "]"
-		}
-	}
-	return "attribute " + s
 }
 
 // decodeTypeConstraint reads a type constraint with optional attribute
@@ -256,7 +247,7 @@ func decodeCheckRule(block *hcl.Block) (*CheckRule, hcl.Diagnostics) {
 func decodeLocalsBlock(block *hcl.Block) ([]*Local, hcl.Diagnostics) {
 	attrs, diags := block.Body.JustAttributes()
 	var out []*Local
-	for _, name := range sortedKeys(attrs) {
+	for _, name := range slices.Sorted(maps.Keys(attrs)) {
 		attr := attrs[name]
 		if ds := checkName(name, "local value name", attr.NameRange); ds.HasErrors() {
 			diags = append(diags, ds...)

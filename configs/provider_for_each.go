@@ -2,6 +2,8 @@ package configs
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/hashicorp/hcl/v2"
 )
@@ -15,7 +17,7 @@ import (
 func (m *Module) checkProviderInstances() hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	for _, rs := range []map[string]*Resource{m.ManagedResources, m.DataResources} {
-		for _, key := range sortedKeys(rs) {
+		for _, key := range slices.Sorted(maps.Keys(rs)) {
 			r := rs[key]
 			ref := r.ProviderConfigRef
 			if ref == nil {
@@ -40,7 +42,7 @@ func (m *Module) checkProviderInstances() hcl.Diagnostics {
 			}
 		}
 	}
-	for _, name := range sortedKeys(m.ModuleCalls) {
+	for _, name := range slices.Sorted(maps.Keys(m.ModuleCalls)) {
 		for _, pp := range m.ModuleCalls[name].Providers {
 			pc := m.ProviderConfigs[pp.InParent.String()]
 			switch {

@@ -2,6 +2,8 @@ package configs
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 
 	version "github.com/hashicorp/go-version"
 	"github.com/hashicorp/hcl/v2"
@@ -143,7 +145,7 @@ func decodeBackend(b *hcl.Block) (*Backend, hcl.Diagnostics) {
 		}}
 	}
 	content, diags := b.Body.Content(schema)
-	for _, name := range sortedKeys(content.Attributes) {
+	for _, name := range slices.Sorted(maps.Keys(content.Attributes)) {
 		if backendBoolAttrs[name] {
 			_, ds := constBool(content.Attributes[name].Expr, "backend "+name)
 			diags = append(diags, ds...)
@@ -159,7 +161,7 @@ func decodeBackend(b *hcl.Block) (*Backend, hcl.Diagnostics) {
 func decodeRequiredProviders(block *hcl.Block) ([]*RequiredProvider, hcl.Diagnostics) {
 	attrs, diags := block.Body.JustAttributes()
 	var out []*RequiredProvider
-	for _, name := range sortedKeys(attrs) {
+	for _, name := range slices.Sorted(maps.Keys(attrs)) {
 		attr := attrs[name]
 		if ds := checkName(name, "provider local name", attr.NameRange); ds.HasErrors() {
 			diags = append(diags, ds...)

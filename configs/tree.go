@@ -2,8 +2,10 @@ package configs
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -20,6 +22,10 @@ type moduleSource interface {
 	// for two paths naming the same directory (for cycle detection). call
 	// is nil for the root; errors point at its source argument.
 	module(dir string, p addrs.Module, call *ModuleCall) (files map[string][]byte, identity string, diags hcl.Diagnostics)
+	// remoteDir returns the directory of a module called with a
+	// non-local source: where init installed it (modules.json), or where
+	// the snapshot recorded it.
+	remoteDir(p addrs.Module, call *ModuleCall) (string, hcl.Diagnostics)
 }
 
 // chainLink is one module on the way from the root to the module being
@@ -48,13 +54,23 @@ func (l *Loader) loadTree(src moduleSource) (*Config, hcl.Diagnostics) {
 // itself instead of recursing forever.
 func (l *Loader) loadChildren(cfg *Config, src moduleSource, chain []chainLink) hcl.Diagnostics {
 	var diags hcl.Diagnostics
-	for _, name := range sortedKeys(cfg.Module.ModuleCalls) {
+	for _, name := range slices.Sorted(maps.Keys(cfg.Module.ModuleCalls)) {
 		call := cfg.Module.ModuleCalls[name]
-		if call.SourceAddr == "" || !isLocalSource(call.SourceAddr) {
+		if call.SourceAddr == "" {
 			continue // already reported while decoding the block
 		}
-		dir := childDir(cfg.Module.SourceDir, call.SourceAddr)
 		p := cfg.Path.Child(name)
+		var dir string
+		if isLocalSource(call.SourceAddr) {
+			dir = childDir(cfg.Module.SourceDir, call.SourceAddr)
+		} else {
+			d, ds := src.remoteDir(p, call)
+			diags = append(diags, ds...)
+			if ds.HasErrors() {
+				continue
+			}
+			dir = d
+		}
 		files, id, ds := src.module(dir, p, call)
 		diags = append(diags, ds...)
 		if ds.HasErrors() {
@@ -106,7 +122,7 @@ func checkRepeatedProviderModule(call *ModuleCall, mod *Module) hcl.Diagnostics 
 	default:
 		return nil
 	}
-	first := mod.ProviderConfigs[sortedKeys(mod.ProviderConfigs)[0]]
+	first := mod.ProviderConfigs[slices.Sorted(maps.Keys(mod.ProviderConfigs))[0]]
 	return hcl.Diagnostics{{
 		Severity: hcl.DiagError,
 		Summary:  "Module is incompatible with count, for_each, and depends_on",

@@ -50,7 +50,7 @@ func (s *session) eval(expr hcl.Expression) (cty.Value, hcl.Diagnostics) {
 			v, ok := s.enc.opts.Variables[name]
 			if !ok {
 				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "No value for variable",
-					Detail:  fmt.Sprintf("The encryption configuration refers to var.%s, which has no value here. Declare the variable in the root module and set it with TF_VAR_%s (or -var, or a .tfvars file when planning).", name, name),
+					Detail:  fmt.Sprintf("The encryption configuration refers to var.%s, which has no value here. Declare the variable in the root module and set it with TF_VAR_%s (or -var, or a .tfvars file when planning). A plan file never records it: applying one needs TF_VAR_%s, or the value in a .tfvars file of the working directory.", name, name, name),
 					Subject: tr.SourceRange().Ptr()})
 				continue
 			}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"maps"
 	"slices"
+	"sync"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -25,6 +26,12 @@ type Reader struct {
 	path    string
 	entries map[string][]byte
 	format  plans.FormatInfo
+
+	// states are the state files decoded so far, by entry name: each is
+	// decoded once, however many of ReadPlan, ReadStateFile and
+	// ReadPrevStateFile ask for it.
+	statesMu sync.Mutex
+	states   map[string]*statefile.File
 }
 
 // Option adjusts Open.
@@ -190,21 +197,33 @@ func (r *Reader) ReadPlan() (*plans.Plan, error) {
 	return p, nil
 }
 
-// ReadStateFile decodes the prior state file (lineage and serial included).
+// ReadStateFile decodes the prior state file (lineage and serial
+// included). Its State is the one ReadPlan gives as PriorState: the
+// entry is decoded once. Callers must not modify it.
 func (r *Reader) ReadStateFile() (*statefile.File, error) {
 	return r.readState(EntryPriorState)
 }
 
-// ReadPrevStateFile decodes the previous-run state file.
+// ReadPrevStateFile decodes the previous-run state file (decoded once,
+// as ReadStateFile).
 func (r *Reader) ReadPrevStateFile() (*statefile.File, error) {
 	return r.readState(EntryPrevRunState)
 }
 
 func (r *Reader) readState(name string) (*statefile.File, error) {
+	r.statesMu.Lock()
+	defer r.statesMu.Unlock()
+	if f := r.states[name]; f != nil {
+		return f, nil
+	}
 	f, err := statefile.Read(bytes.NewReader(r.entries[name]))
 	if err != nil {
 		return nil, r.withPath(wrapErr(KindCorrupt, name, err))
 	}
+	if r.states == nil {
+		r.states = map[string]*statefile.File{}
+	}
+	r.states[name] = f
 	return f, nil
 }
 

@@ -38,12 +38,10 @@ func (c *Context) Apply(ctx context.Context, plan *plans.Plan, config *configs.C
 	if diags.HasErrors() {
 		return prior.DeepCopy(), diags
 	}
-	ws := c.newWalkState(opApply, config, schemas)
+	aw := newApplyWalk(plan, opts)
+	ws := c.newWalkState(aw, config, schemas)
 	ws.prevState = prior
 	ws.state = prior.DeepCopy().SyncWrapper()
-	ws.plan = plan
-	ws.procs = opts.Processes
-	ws.applied = newApplyIndex(plan.Changes)
 	ws.clock = lang.NewPlanClock(opts.Timestamp)
 	if !plan.Timestamp.IsZero() {
 		ws.clock = lang.NewPlanClock(func() time.Time { return plan.Timestamp })
@@ -51,20 +49,19 @@ func (c *Context) Apply(ctx context.Context, plan *plans.Plan, config *configs.C
 	// The file functions see the files as the plan saw them; only files
 	// the plan never looked at come from the disk.
 	ws.files = filerec.NewReplay(plan.Files, lang.OSFiles(c.workingDir))
-	ws.opts = &PlanOpts{Mode: plan.UIMode, SetVariables: InputValues{}}
+	ws.rootVars = make(InputValues, len(plan.VariableValues))
 	for name, v := range plan.VariableValues {
-		ws.opts.SetVariables[name] = &InputValue{Value: v, SourceType: ValueFromPlan}
+		ws.rootVars[name] = &InputValue{Value: v, SourceType: ValueFromPlan}
 	}
-	in := &buildInput{config: config, schemas: schemas, state: prior, targets: plan.TargetAddrs}
+	in := &buildInput{config: config, schemas: schemas, state: prior, targets: plan.TargetAddrs, apply: aw}
 	g, d := applyBuilder(in, plan).Build()
 	diags = append(diags, d...)
 	if d.HasErrors() {
 		return prior.DeepCopy(), diags
 	}
-	ws.outputsKept = in.outputsKept
-	if opts.State != nil {
-		ws.writer = opts.State
-		ws.writer.Start(ws.state)
+	kept := keptRootOutputs(g, plan.TargetAddrs)
+	if aw.writer != nil {
+		aw.writer.Start(ws.state)
 	}
 	diags = append(diags, ws.walk(ctx, g)...)
 	if ctx.Err() != nil {
@@ -73,7 +70,7 @@ func (c *Context) Apply(ctx context.Context, plan *plans.Plan, config *configs.C
 	if plan.UIMode == plans.DestroyMode && len(plan.TargetAddrs) == 0 {
 		ws.removeDataResources()
 	}
-	ws.applyOutputs(plan.UIMode)
+	ws.applyOutputs(plan.UIMode, kept)
 	if opts.State != nil {
 		if err := opts.State.Close(); err != nil {
 			diags = append(diags, tfdiags.FromError("Failed to persist state", err)...)
@@ -90,12 +87,13 @@ func (c *Context) Apply(ctx context.Context, plan *plans.Plan, config *configs.C
 
 // applyOutputs writes the root outputs evaluated during the walk to the
 // state (removing them all in destroy mode, and those no longer declared).
-// A targeted apply touches only the outputs its graph kept.
-func (ws *walkState) applyOutputs(mode plans.Mode) {
+// A targeted apply touches only the outputs its graph kept (kept; nil:
+// all).
+func (ws *walkState) applyOutputs(mode plans.Mode, kept map[string]bool) {
 	s := ws.state.Lock()
 	defer ws.state.Unlock()
 	for name := range s.RootOutputValues() {
-		if ws.outputsKept != nil && !ws.outputsKept[name] {
+		if kept != nil && !kept[name] {
 			continue
 		}
 		if _, ok := ws.config.Module.Outputs[name]; !ok || mode == plans.DestroyMode {

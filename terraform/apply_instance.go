@@ -28,16 +28,16 @@ func (ws *walkState) stateObject(addr addrs.AbsResourceInstance, dk addrs.Depose
 // final configuration (values unknown at plan time are known now); that
 // final plan must keep every value the saved plan knew, and the new object
 // every value the final plan knew.
-func (ic *instanceCtx) apply(ctx context.Context) hcl.Diagnostics {
-	ws, n, addr := ic.ws, ic.n, ic.w.addr
-	ch := ws.applied.current.get(addr)
+func (ai *applyInstance) apply(ctx context.Context) hcl.Diagnostics {
+	ws, n, addr := ai.ws, ai.n, ai.w.addr
+	ch := ai.aw.applied.current.get(addr)
 	if ch != nil && ch.Action == plans.Delete {
-		return ic.publishPrior()
+		return ai.publishPrior()
 	}
 	if ch == nil || ch.Action == plans.NoOp || ch.Action == plans.Read {
-		return ic.publishCurrent()
+		return ai.publishCurrent()
 	}
-	cfg, cfgMarks, diags := ic.evalConfig()
+	cfg, cfgMarks, diags := ai.evalConfig()
 	if diags.HasErrors() {
 		return diags
 	}
@@ -45,125 +45,125 @@ func (ic *instanceCtx) apply(ctx context.Context) hcl.Diagnostics {
 	var priv []byte
 	if ch.Action == plans.Update {
 		if src := ws.stateObject(addr, addrs.NotDeposed); src != nil {
-			v, d := ic.priorNoRefresh(src) // the plan refreshed it
+			v, d := ai.priorNoRefresh(src) // the plan refreshed it
 			diags = append(diags, d...)
 			prior, _ = v.UnmarkDeep()
 			priv = src.Private
 		}
 	}
 	if !prior.IsNull() {
-		cfg = ic.ignoreChanges(prior, cfg) // as the plan did
+		cfg = ai.ignoreChanges(prior, cfg) // as the plan did
 	}
-	resp, d := ic.planChange(prior, cfg, priv)
+	resp, d := ai.planChange(prior, cfg, priv)
 	diags = append(diags, d...)
 	if diags.HasErrors() {
 		return diags
 	}
-	if d := ic.checkFinalPlan(ch, prior, resp, cfgMarks); d.HasErrors() {
+	if d := ai.checkFinalPlan(ch, prior, resp, cfgMarks); d.HasErrors() {
 		return append(diags, d...)
 	}
 	dk := addrs.NotDeposed
 	if ch.Action == plans.CreateThenDelete {
-		dk = ic.deposeCurrent()
+		dk = ai.deposeCurrent()
 	}
-	nv, ar, adiags := ic.applyChange(ch.Action, prior, cfg, resp, cfgMarks)
+	nv, ar, adiags := ai.applyChange(ch.Action, prior, cfg, resp, cfgMarks)
 	diags = append(diags, adiags...)
 	if adiags.HasErrors() {
 		if prior.IsNull() && nv != cty.NilVal && !nv.IsNull() && nv.IsWhollyKnown() {
-			ic.storeNew(nv, cfgMarks, ar.Private, states.ObjectTainted)
+			ai.storeNew(nv, cfgMarks, ar.Private, states.ObjectTainted)
 		} else if dk != addrs.NotDeposed {
-			ic.restoreDeposed(dk)
+			ai.restoreDeposed(dk)
 		}
-		ic.postApply(nv, adiags)
+		ai.postApply(nv, adiags)
 		return diags
 	}
-	marked := ic.storeNew(nv, cfgMarks, ar.Private, states.ObjectReady)
+	marked := ai.storeNew(nv, cfgMarks, ar.Private, states.ObjectReady)
 	if ch.Action != plans.Update {
-		if ic.hasProvisioners(false) {
+		if ai.hasProvisioners(false) {
 			// Recorded, but still being created until its provisioners
 			// finished: a crash now leaves it named as in flight. A failed
 			// record only loses that name (the persister reports it).
-			_ = ws.beginOp(addr, addrs.NotDeposed, ch.Action)
+			_ = ai.aw.beginOp(addr, addrs.NotDeposed, ch.Action)
 		}
-		d := ic.provision(ctx, marked, false)
+		d := ai.provision(ctx, marked, false)
 		diags = append(diags, d...) // on_failure = continue leaves warnings
 		if d.HasErrors() {
-			ic.storeNew(nv, cfgMarks, ar.Private, states.ObjectTainted)
-			ic.postApply(nv, d)
+			ai.storeNew(nv, cfgMarks, ar.Private, states.ObjectTainted)
+			ai.postApply(nv, d)
 			return diags
 		}
 	}
-	ic.postApply(nv, nil)
+	ai.postApply(nv, nil)
 	return diags
 }
 
 // postApply reports the end of the instance's operation, provisioners
 // included (as Terraform does: "Creation complete" follows their output),
 // with the error that ended it, if any.
-func (ic *instanceCtx) postApply(nv cty.Value, diags hcl.Diagnostics) {
-	addr := ic.w.addr
-	ic.ws.endOp(addr)
-	ic.ws.hook(func(h Hook) (HookAction, error) { return h.PostApply(addr, addrs.NotDeposed, nv, tfdiags.Err(diags)) })
+func (ai *applyInstance) postApply(nv cty.Value, diags hcl.Diagnostics) {
+	addr := ai.w.addr
+	ai.aw.endOp(addr)
+	ai.ws.hook(func(h Hook) (HookAction, error) { return h.PostApply(addr, addrs.NotDeposed, nv, tfdiags.Err(diags)) })
 }
 
 // applyChange calls ApplyResourceChange with the final plan of the saved
 // change's action and checks the new object against it. It reports the start to the hooks (PreApply);
 // the caller reports the end (postApply), after the provisioners.
-func (ic *instanceCtx) applyChange(action plans.Action, prior, cfg cty.Value, resp providers.PlanResourceChangeResponse, cfgMarks []cty.PathValueMarks) (cty.Value, providers.ApplyResourceChangeResponse, hcl.Diagnostics) {
-	ws, n, addr := ic.ws, ic.n, ic.w.addr
-	if err := ws.beginOp(addr, addrs.NotDeposed, action); err != nil {
+func (ai *applyInstance) applyChange(action plans.Action, prior, cfg cty.Value, resp providers.PlanResourceChangeResponse, cfgMarks []cty.PathValueMarks) (cty.Value, providers.ApplyResourceChangeResponse, hcl.Diagnostics) {
+	ws, n, addr := ai.ws, ai.n, ai.w.addr
+	if err := ai.aw.beginOp(addr, addrs.NotDeposed, action); err != nil {
 		// Unrecorded, the operation's fate would be unknown after a crash.
-		return cty.NilVal, providers.ApplyResourceChangeResponse{}, hcl.Diagnostics{ic.stateWriteDiag(err)}
+		return cty.NilVal, providers.ApplyResourceChangeResponse{}, hcl.Diagnostics{ai.stateWriteDiag(err)}
 	}
 	ws.hook(func(h Hook) (HookAction, error) {
 		return h.PreApply(addr, addrs.NotDeposed, action, prior, resp.PlannedState)
 	})
-	ar := ic.p.ApplyResourceChange(providers.ApplyResourceChangeRequest{TypeName: n.typ, PriorState: prior,
+	ar := ai.p.ApplyResourceChange(providers.ApplyResourceChangeRequest{TypeName: n.typ, PriorState: prior,
 		PlannedState: resp.PlannedState, Config: cfg, PlannedPrivate: resp.PlannedPrivate})
-	diags := ic.subjectDiags(ar.Diagnostics)
+	diags := ai.subjectDiags(ar.Diagnostics)
 	nv := ar.NewState
 	if !diags.HasErrors() {
-		diags = append(diags, ic.checkConsistent(resp.PlannedState, nv, cfgMarks, resp.LegacyTypeSystem || ar.LegacyTypeSystem)...)
+		diags = append(diags, ai.checkConsistent(resp.PlannedState, nv, cfgMarks, resp.LegacyTypeSystem || ar.LegacyTypeSystem)...)
 	}
 	return nv, ar, diags
 }
 
 // deposeCurrent moves the current object aside for a create-before-destroy
 // replacement and records the key for the destroy node.
-func (ic *instanceCtx) deposeCurrent() addrs.DeposedKey {
-	s := ic.ws.state.Lock()
-	dk := s.DeposeResourceInstanceObject(ic.w.addr)
-	ic.ws.state.Unlock()
-	ic.ws.applied.setDeposed(ic.w.addr, dk)
-	ic.ws.changed(ic.w.addr)
+func (ai *applyInstance) deposeCurrent() addrs.DeposedKey {
+	s := ai.ws.state.Lock()
+	dk := s.DeposeResourceInstanceObject(ai.w.addr)
+	ai.ws.state.Unlock()
+	ai.aw.applied.setDeposed(ai.w.addr, dk)
+	ai.aw.changed(ai.w.addr)
 	return dk
 }
 
 // restoreDeposed puts back the object a failed create-before-destroy
 // replacement deposed, when the create left no new object: the old object
 // is still the one in use, and its destroy node will not run.
-func (ic *instanceCtx) restoreDeposed(dk addrs.DeposedKey) {
-	s := ic.ws.state.Lock()
-	if s.ResourceInstanceObject(ic.w.addr, addrs.NotDeposed) == nil {
-		if obj := s.ResourceInstanceObject(ic.w.addr, dk); obj != nil {
-			s.SetResourceInstanceCurrent(ic.w.addr, obj, ic.n.provider)
-			s.SetResourceInstanceDeposed(ic.w.addr, dk, nil, ic.n.provider)
+func (ai *applyInstance) restoreDeposed(dk addrs.DeposedKey) {
+	s := ai.ws.state.Lock()
+	if s.ResourceInstanceObject(ai.w.addr, addrs.NotDeposed) == nil {
+		if obj := s.ResourceInstanceObject(ai.w.addr, dk); obj != nil {
+			s.SetResourceInstanceCurrent(ai.w.addr, obj, ai.n.provider)
+			s.SetResourceInstanceDeposed(ai.w.addr, dk, nil, ai.n.provider)
 		}
 	}
-	ic.ws.state.Unlock()
-	ic.ws.applied.setDeposed(ic.w.addr, addrs.NotDeposed)
-	ic.ws.changed(ic.w.addr)
+	ai.ws.state.Unlock()
+	ai.aw.applied.setDeposed(ai.w.addr, addrs.NotDeposed)
+	ai.aw.changed(ai.w.addr)
 }
 
 // storeNew writes the new object to the state and publishes its value.
-func (ic *instanceCtx) storeNew(nv cty.Value, cfgMarks []cty.PathValueMarks, priv []byte, status states.ObjectStatus) cty.Value {
-	marked := ic.markSchema(nv.MarkWithPaths(cfgMarks))
+func (ai *applyInstance) storeNew(nv cty.Value, cfgMarks []cty.PathValueMarks, priv []byte, status states.ObjectStatus) cty.Value {
+	marked := ai.markSchema(nv.MarkWithPaths(cfgMarks))
 	obj := &states.ResourceInstanceObject{Value: marked, Private: priv, Status: status,
-		Dependencies: ic.n.stateDeps, CreateBeforeDestroy: ic.n.cbd}
-	_ = ic.writeObject(addrs.NotDeposed, obj)
-	ic.keepStateProvider()
-	ic.ws.changed(ic.w.addr)
-	ic.publish(marked)
+		Dependencies: ai.n.stateDeps, CreateBeforeDestroy: ai.n.cbd}
+	_ = ai.writeObject(addrs.NotDeposed, obj)
+	ai.keepStateProvider()
+	ai.aw.changed(ai.w.addr)
+	ai.publish(marked)
 	return marked
 }
 
@@ -171,16 +171,16 @@ func (ic *instanceCtx) storeNew(nv cty.Value, cfgMarks []cty.PathValueMarks, pri
 // in the graph refers to keeps no values during the apply: the state holds
 // the object, and each value would cost a decoded object (hundreds of
 // bytes) per instance until the walk ends.
-func (ic *instanceCtx) publish(v cty.Value) {
-	if ic.n.referenced {
-		ic.ws.values.set(ic.w.addr, v)
+func (ai *applyInstance) publish(v cty.Value) {
+	if ai.n.referenced {
+		ai.ws.values.set(ai.w.addr, v)
 	}
 }
 
 // publishCurrent sets the instance's value from its current object in the
 // working state (no change planned).
-func (ic *instanceCtx) publishCurrent() hcl.Diagnostics {
-	return ic.publishObject(ic.ws.stateObject(ic.w.addr, addrs.NotDeposed))
+func (ai *applyInstance) publishCurrent() hcl.Diagnostics {
+	return ai.publishObject(ai.ws.stateObject(ai.w.addr, addrs.NotDeposed))
 }
 
 // publishPrior sets the value of an instance planned for deletion from its
@@ -188,48 +188,48 @@ func (ic *instanceCtx) publishCurrent() hcl.Diagnostics {
 // is not ordered against this node, so the working state may or may not
 // still hold the object; the prior one gives every expression that reads
 // it (a local in a destroy apply) the same value whatever the schedule.
-func (ic *instanceCtx) publishPrior() hcl.Diagnostics {
-	return ic.publishObject(ic.ws.prevState.ResourceInstanceObject(ic.w.addr, addrs.NotDeposed))
+func (ai *applyInstance) publishPrior() hcl.Diagnostics {
+	return ai.publishObject(ai.ws.prevState.ResourceInstanceObject(ai.w.addr, addrs.NotDeposed))
 }
 
 // publishObject sets the instance's value from src, null when nil.
-func (ic *instanceCtx) publishObject(src *states.ResourceInstanceObjectSrc) hcl.Diagnostics {
+func (ai *applyInstance) publishObject(src *states.ResourceInstanceObjectSrc) hcl.Diagnostics {
 	if src == nil {
-		ic.publish(cty.NullVal(ic.n.ty))
+		ai.publish(cty.NullVal(ai.n.ty))
 		return nil
 	}
-	obj, err := src.Decode(ic.n.ty)
+	obj, err := src.Decode(ai.n.ty)
 	if err != nil {
-		return tfdiags.FromError("Invalid object in state for "+ic.w.addr.String(), err)
+		return tfdiags.FromError("Invalid object in state for "+ai.w.addr.String(), err)
 	}
-	ic.publish(ic.markSchema(obj.Value))
+	ai.publish(ai.markSchema(obj.Value))
 	return nil
 }
 
 // checkConsistent reports every value the final plan knew that the
 // provider's new object contradicts, at any depth, naming its path. A
 // provider on the legacy type system is not held to it, as in Terraform.
-func (ic *instanceCtx) checkConsistent(planned, got cty.Value, cfgMarks []cty.PathValueMarks, legacy bool) hcl.Diagnostics {
+func (ai *applyInstance) checkConsistent(planned, got cty.Value, cfgMarks []cty.PathValueMarks, legacy bool) hcl.Diagnostics {
 	const summary = "Provider produced inconsistent result after apply"
 	if got == cty.NilVal || got.IsNull() {
 		return hcl.Diagnostics{tfdiags.Errorf(summary,
-			"When applying changes to %s, provider %s produced a null object. This is a bug in the provider.", ic.w.addr, ic.n.provider.Provider.ForDisplay())}
+			"When applying changes to %s, provider %s produced a null object. This is a bug in the provider.", ai.w.addr, ai.n.provider.Provider.ForDisplay())}
 	}
-	if errs := got.Type().TestConformance(ic.n.ty); len(errs) > 0 || !got.IsWhollyKnown() {
+	if errs := got.Type().TestConformance(ai.n.ty); len(errs) > 0 || !got.IsWhollyKnown() {
 		return hcl.Diagnostics{tfdiags.Errorf(summary,
-			"When applying changes to %s, provider %s produced an object of the wrong type or with unknown values. This is a bug in the provider.", ic.w.addr, ic.n.provider.Provider.ForDisplay())}
+			"When applying changes to %s, provider %s produced an object of the wrong type or with unknown values. This is a bug in the provider.", ai.w.addr, ai.n.provider.Provider.ForDisplay())}
 	}
 	if legacy || planned == cty.NilVal || planned.IsNull() {
 		return nil
 	}
 	var diags hcl.Diagnostics
-	for _, m := range ic.ws.compatibleValues(planned, got, ic.secret(cfgMarks)) {
+	for _, m := range ai.ws.compatibleValues(planned, got, ai.secret(cfgMarks)) {
 		diags = append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  summary,
 			Detail: fmt.Sprintf("When applying changes to %s, provider %s produced an unexpected new value: %s.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.",
-				ic.w.addr, ic.n.provider.Provider.ForDisplay(), m),
-			Subject: ic.declRange(),
+				ai.w.addr, ai.n.provider.Provider.ForDisplay(), m),
+			Subject: ai.declRange(),
 		})
 	}
 	return diags
@@ -239,15 +239,15 @@ func (ic *instanceCtx) checkConsistent(planned, got cty.Value, cfgMarks []cty.Pa
 // value the saved plan knew must not change (unknowns may become known),
 // and an update must not turn into a replacement. Either is a provider
 // bug; the change is not applied.
-func (ic *instanceCtx) checkFinalPlan(ch *plans.ResourceInstanceChange, prior cty.Value, resp providers.PlanResourceChangeResponse, cfgMarks []cty.PathValueMarks) hcl.Diagnostics {
+func (ai *applyInstance) checkFinalPlan(ch *plans.ResourceInstanceChange, prior cty.Value, resp providers.PlanResourceChangeResponse, cfgMarks []cty.PathValueMarks) hcl.Diagnostics {
 	const summary = "Provider produced inconsistent final plan"
 	bug := func(what string) *hcl.Diagnostic {
 		return &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  summary,
 			Detail: fmt.Sprintf("When expanding the plan for %s to include new values learned so far during apply, provider %s %s.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.",
-				ic.w.addr, ic.n.provider.Provider.ForDisplay(), what),
-			Subject: ic.declRange(),
+				ai.w.addr, ai.n.provider.Provider.ForDisplay(), what),
+			Subject: ai.declRange(),
 		}
 	}
 	var diags hcl.Diagnostics
@@ -257,40 +257,33 @@ func (ic *instanceCtx) checkFinalPlan(ch *plans.ResourceInstanceChange, prior ct
 	if resp.LegacyTypeSystem || ch.After == cty.NilVal || ch.After.IsNull() {
 		return diags
 	}
-	for _, m := range ic.ws.compatibleValues(ch.After, resp.PlannedState, ic.secret(cfgMarks)) {
+	for _, m := range ai.ws.compatibleValues(ch.After, resp.PlannedState, ai.secret(cfgMarks)) {
 		diags = append(diags, bug("changed a planned value: "+m.String()))
 	}
 	return diags
 }
 
 // secret tells which paths of this instance's objects must not be shown.
-func (ic *instanceCtx) secret(cfgMarks []cty.PathValueMarks) func(cty.Path) bool {
+func (ai *applyInstance) secret(cfgMarks []cty.PathValueMarks) func(cty.Path) bool {
 	var marked []cty.Path
 	for _, pm := range cfgMarks {
 		marked = append(marked, pm.Path)
 	}
-	return secretPaths(ic.n.schema.Block, marked)
-}
-
-func (ic *instanceCtx) declRange() *hcl.Range {
-	if ic.n.rc == nil {
-		return nil
-	}
-	return ic.n.rc.DeclRange.Ptr()
+	return secretPaths(ai.res.schema.Block, marked)
 }
 
 // applyData reads a data source planned as "read at apply", or publishes
 // the value the plan read.
-func (ic *instanceCtx) applyData() hcl.Diagnostics {
-	ws, addr := ic.ws, ic.w.addr
-	if ch := ws.applied.current.get(addr); ch != nil && ch.Action == plans.Read {
-		cfg, cfgMarks, diags := ic.evalConfig()
+func (ai *applyInstance) applyData() hcl.Diagnostics {
+	addr := ai.w.addr
+	if ch := ai.aw.applied.current.get(addr); ch != nil && ch.Action == plans.Read {
+		cfg, cfgMarks, diags := ai.evalConfig()
 		if diags.HasErrors() {
 			return diags
 		}
-		diags = append(diags, ic.readData(cfg, cfgMarks)...)
-		ws.changed(addr)
+		diags = append(diags, ai.readData(cfg, cfgMarks)...)
+		ai.aw.changed(addr)
 		return diags
 	}
-	return ic.publishCurrent()
+	return ai.publishCurrent()
 }

@@ -2,7 +2,13 @@ package terraform
 
 import (
 	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/plans"
 )
+
+// The builders: each graph is a declared, ordered list of transformers.
+// Every step adds nodes (each built whole) or edges; the walk reads
+// nothing else from the build (the root outputs a targeted graph kept
+// are its remaining output nodes, keptRootOutputs).
 
 // planBuilder is the graph of a normal or refresh-only plan: one node per
 // configuration object, plus the resources only the state still has.
@@ -10,9 +16,9 @@ func planBuilder(in *buildInput) graphBuilder {
 	return graphBuilder{name: "plan", steps: []Transformer{
 		rootVariableTransformer{in},
 		localTransformer{in},
-		resourceTransformer{in, addrs.ManagedResourceMode},
-		orphanResourceTransformer{in},
-		resourceTransformer{in, addrs.DataResourceMode},
+		resourceTransformer{in, addrs.ManagedResourceMode, false},
+		orphanResourceTransformer{in, false},
+		resourceTransformer{in, addrs.DataResourceMode, false},
 		outputTransformer{in},
 		moduleCallTransformer{in},
 		providerTransformer{in},
@@ -24,36 +30,52 @@ func planBuilder(in *buildInput) graphBuilder {
 	}}
 }
 
-// planDestroyBuilder is the graph of a destroy plan. It has the same
-// shape as the plan graph, because provider configurations may refer to
-// variables, locals, data sources and resources, whose values come from
-// the refreshed state; its resource nodes plan deleting every object in
-// the state instead of planning the configuration. Destroy ordering is
-// the apply graph's business.
+// planDestroyBuilder is the graph of a destroy plan. It has the plan
+// graph's shape, because provider configurations may refer to variables,
+// locals, data sources and resources, whose values come from the
+// refreshed state; its managed resource nodes, named "ADDR (destroy)",
+// plan deleting every object in the state instead of planning the
+// configuration. Destroy ordering is the apply graph's business.
 func planDestroyBuilder(in *buildInput) graphBuilder {
-	b := planBuilder(in)
-	b.name = "destroy plan"
-	for i, s := range b.steps {
-		if _, ok := s.(targetsTransformer); ok {
-			b.steps[i] = targetsTransformer{in, targetPlanDestroy}
-		}
-	}
-	b.steps = append(b.steps, destroyPlanNamesTransformer{})
-	return b
+	return graphBuilder{name: "destroy plan", steps: []Transformer{
+		rootVariableTransformer{in},
+		localTransformer{in},
+		resourceTransformer{in, addrs.ManagedResourceMode, true},
+		orphanResourceTransformer{in, true},
+		resourceTransformer{in, addrs.DataResourceMode, true},
+		outputTransformer{in},
+		moduleCallTransformer{in},
+		providerTransformer{in},
+		referenceTransformer{},
+		createBeforeDestroyTransformer{},
+		targetsTransformer{in, targetPlanDestroy},
+		pendingUpstreamTransformer{},
+		rootTransformer{},
+	}}
 }
 
-// destroyPlanNamesTransformer names the managed resource nodes of a
-// destroy plan "ADDR (destroy)", as Terraform's plan-destroy graph does,
-// so the graph and cycle errors say what the nodes plan. O(V).
-type destroyPlanNamesTransformer struct{}
-
-func (destroyPlanNamesTransformer) Transform(g *Graph) error {
-	for _, n := range g.Vertices() {
-		if r, ok := n.(*nodeResource); ok && r.addr.Resource.Mode == addrs.ManagedResourceMode {
-			r.planDestroy = true
-		}
-	}
-	return nil
+// applyBuilder is the graph of an apply: the configuration's nodes (the
+// resource nodes apply the creates, updates and reads of their
+// instances), one destroy node per deletion (orphans, destroy mode, the
+// destroy half of replacements, deposed objects), providers, references,
+// the plan's targets, the dependencies each object records, then destroy
+// ordering.
+func applyBuilder(in *buildInput, plan *plans.Plan) graphBuilder {
+	return graphBuilder{name: "apply", steps: []Transformer{
+		rootVariableTransformer{in},
+		localTransformer{in},
+		resourceTransformer{in, addrs.ManagedResourceMode, false},
+		resourceTransformer{in, addrs.DataResourceMode, false},
+		outputTransformer{in},
+		moduleCallTransformer{in},
+		destroyTransformer{in, plan},
+		providerTransformer{in},
+		referenceTransformer{},
+		targetsTransformer{in, targetApply},
+		stateDepsTransformer{},
+		destroyEdgeTransformer{in},
+		rootTransformer{},
+	}}
 }
 
 // validateBuilder is the graph of Validate: configuration only, no state,
@@ -62,8 +84,8 @@ func validateBuilder(in *buildInput) graphBuilder {
 	return graphBuilder{name: "validate", steps: []Transformer{
 		rootVariableTransformer{in},
 		localTransformer{in},
-		resourceTransformer{in, addrs.ManagedResourceMode},
-		resourceTransformer{in, addrs.DataResourceMode},
+		resourceTransformer{in, addrs.ManagedResourceMode, false},
+		resourceTransformer{in, addrs.DataResourceMode, false},
 		outputTransformer{in},
 		moduleCallTransformer{in},
 		providerTransformer{in},

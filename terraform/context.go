@@ -1,14 +1,7 @@
-// Package terraform is plankit's core: Context.Validate, Context.Plan and
-// Context.Apply. Each operation builds a graph from a declared list of
-// transformers (builders.go), then walks it in parallel with dag.Walk. The
-// graph has one node per configuration object (variable, local, output,
-// module call, resource block, provider configuration); resource and module
-// nodes expand their count/for_each at walk time. Evaluation resolves each
-// reference in O(1) from named-value and resource-value stores, so a plan
-// costs O(V+E) in the size of the configuration.
 package terraform
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
 	"sort"
@@ -29,9 +22,11 @@ import (
 
 // ContextOpts configures a Context.
 type ContextOpts struct {
-	// Providers are the factories of every provider the operations may use
+	// ProviderSource finds the providers the operations start; when nil,
+	// Providers are the factories of every provider they may use
 	// (built-ins from providers/builtin.Factories()).
-	Providers map[addrs.Provider]providers.Factory
+	ProviderSource ProviderSource
+	Providers      map[addrs.Provider]providers.Factory
 	// Parallelism bounds concurrent provider operations; ≤ 0 means 10.
 	Parallelism int
 	Hooks       []Hook
@@ -59,7 +54,7 @@ const DefaultMaxInstances = 10_000_000
 // Context runs core operations. It caches provider schemas (fetched once
 // per provider type) and is safe for concurrent use.
 type Context struct {
-	factories   map[addrs.Provider]providers.Factory
+	providers   ProviderSource
 	parallelism int
 	hooks       []Hook
 	workingDir  string // absolute; path.cwd
@@ -79,16 +74,16 @@ func NewContext(opts *ContextOpts) (*Context, hcl.Diagnostics) {
 	if p <= 0 {
 		p = 10
 	}
-	f := make(map[addrs.Provider]providers.Factory, len(opts.Providers))
-	for k, v := range opts.Providers {
-		f[k] = v
+	var src ProviderSource = ProviderFactories(maps.Clone(opts.Providers))
+	if opts.ProviderSource != nil {
+		src = opts.ProviderSource
 	}
 	wd, err := absWorkingDir(opts.WorkingDir)
 	if err != nil {
 		return nil, tfdiags.FromError("Cannot determine the working directory", err)
 	}
 	return &Context{
-		factories:   f,
+		providers:   src,
 		parallelism: p,
 		hooks:       append([]Hook(nil), opts.Hooks...),
 		workingDir:  wd,
@@ -183,7 +178,7 @@ func (c *Context) schema(p addrs.Provider) (*providers.GetProviderSchemaResponse
 	if s, ok := c.schemas[p]; ok {
 		return s, nil
 	}
-	if _, own := c.factories[p]; !own {
+	if _, own := c.providers.ProviderFactory(p); !own {
 		// Served by its registry twin's factory: share its schema.
 		if twin, ok := p.RegistryTwin(); ok && c.schemas[twin] != nil {
 			c.schemas[p] = c.schemas[twin]
@@ -212,12 +207,11 @@ func (c *Context) schema(p addrs.Provider) (*providers.GetProviderSchemaResponse
 // registry.opentofu.org/hashicorp/null, the same provider plankit has as
 // registry.terraform.io/hashicorp/null, and the other way round.
 func (c *Context) factory(p addrs.Provider) (providers.Factory, bool) {
-	if f, ok := c.factories[p]; ok {
+	if f, ok := c.providers.ProviderFactory(p); ok {
 		return f, true
 	}
 	if twin, ok := p.RegistryTwin(); ok {
-		f, ok := c.factories[twin]
-		return f, ok
+		return c.providers.ProviderFactory(twin)
 	}
 	return nil, false
 }
@@ -255,7 +249,7 @@ func (c *Context) hookAll(fn func(Hook) (HookAction, error)) bool {
 // could install one, so the detail lists what is available instead.
 func (c *Context) missingProvider(p addrs.Provider) *hcl.Diagnostic {
 	var have []string
-	for a := range c.factories {
+	for _, a := range c.providers.ProviderAddrs() {
 		have = append(have, a.ForDisplay())
 	}
 	sort.Strings(have)

@@ -19,12 +19,12 @@ type bodyRefs struct {
 	ok   bool // found without diagnostics; otherwise evaluate the slow way
 }
 
-// bodyReferences returns the references of the resource body (n.rc and
+// bodyReferences returns the references of the resource body (n.block and
 // n.spec set) and whether they came without diagnostics. The graph's
 // reference edges and every instance's evaluation share them. O(body) once.
 func (n *nodeResource) bodyReferences() ([]*addrs.Reference, bool) {
 	n.refs.once.Do(func() {
-		refs, diags := lang.ReferencesInBlock(n.rc.Config, n.spec)
+		refs, diags := lang.ReferencesInBlock(n.block.Config, n.spec)
 		n.refs.refs, n.refs.ok = refs, len(diags) == 0
 	})
 	return n.refs.refs, n.refs.ok
@@ -36,7 +36,7 @@ func (n *nodeResource) bodyReferences() ([]*addrs.Reference, bool) {
 func (n *nodeResource) evalBody(scope *lang.Scope) (cty.Value, hcl.Diagnostics) {
 	refs, ok := n.bodyReferences()
 	if !ok {
-		return scope.EvalBlock(n.rc.Config, n.spec)
+		return scope.EvalBlock(n.block.Config, n.spec)
 	}
-	return scope.EvalBlockWithRefs(n.rc.Config, n.spec, refs)
+	return scope.EvalBlockWithRefs(n.block.Config, n.spec, refs)
 }

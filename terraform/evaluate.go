@@ -53,7 +53,7 @@ func (ws *walkState) scope(mod moduleInst, cfg *configs.Config, rep *repetition,
 	pool, _ := ws.scopes.LoadOrStore(cfg.Module.SourceDir, &sync.Pool{})
 	s, _ := pool.(*sync.Pool).Get().(*lang.Scope)
 	if s == nil {
-		s = &lang.Scope{BaseDir: cfg.Module.SourceDir, WorkingDir: ws.c.workingDir, PureOnly: ws.op != opApply, PlanClock: ws.clock, Files: ws.files,
+		s = &lang.Scope{BaseDir: cfg.Module.SourceDir, WorkingDir: ws.c.workingDir, PureOnly: !ws.traits.impure, PlanClock: ws.clock, Files: ws.files,
 			ProviderFunctions: ws.providerFunctions(cfg)}
 	}
 	s.Data, s.SelfAddr = d, self
@@ -123,14 +123,14 @@ func (d *evalData) GetResource(addr addrs.Resource, rng hcl.Range) (cty.Value, h
 	if d.self != nil && d.self.addr == addr {
 		return d.self.val, nil
 	}
-	rc := d.cfg.Module.ResourceByAddr(addr)
-	if rc == nil {
+	block := d.cfg.Module.ResourceByAddr(addr)
+	if block == nil {
 		return cty.DynamicVal, refErr(rng, "Reference to undeclared resource",
 			fmt.Sprintf("A resource %q has not been declared in %s. Declare it, or fix the reference.", addr, moduleDisplay(d.cfg.Path)))
 	}
 	v, ok := d.ws.values.get(addr.Absolute(d.mod.addr))
 	if !ok {
-		if ty := d.ws.resourceType(rc); ty != cty.NilType && rc.Count == nil && rc.ForEach == nil {
+		if ty := d.ws.resourceType(block); ty != cty.NilType && block.Count == nil && block.ForEach == nil {
 			return cty.UnknownVal(ty), nil
 		}
 		return cty.DynamicVal, nil
@@ -168,7 +168,7 @@ func (d *evalData) GetModule(addr addrs.ModuleCall, rng hcl.Range) (cty.Value, h
 			fmt.Sprintf("No module call named %q is declared in %s.", addr.Name, moduleDisplay(d.cfg.Path)))
 	}
 	insts, ok := d.ws.exp.children(d.mod.key, addr.Name)
-	if !ok || d.ws.op == opValidate {
+	if !ok || d.ws.traits.unknowns {
 		return cty.DynamicVal, nil
 	}
 	obj := func(mi moduleInst) cty.Value {
@@ -220,9 +220,9 @@ func (d *evalData) GetTerraformAttr(addr addrs.TerraformAttr, rng hcl.Range) (ct
 	return cty.StringVal(d.ws.c.workspace), nil
 }
 
-// resourceType returns the implied type of rc's schema, or NilType.
-func (ws *walkState) resourceType(rc *configs.Resource) cty.Type {
-	s := ws.resourceSchema(rc.Provider, rc.Mode, rc.Type)
+// resourceType returns the implied type of block's schema, or NilType.
+func (ws *walkState) resourceType(block *configs.Resource) cty.Type {
+	s := ws.resourceSchema(block.Provider, block.Mode, block.Type)
 	if s == nil || s.Block == nil {
 		return cty.NilType
 	}

@@ -21,9 +21,6 @@ type Node interface {
 // runs after b.
 type Graph struct {
 	dag.Graph[Node]
-	// upstream are the pending-change flags of the nodes data sources
-	// depend on (pendingUpstreamTransformer); nil when there are none.
-	upstream map[Node]*upstreamEntry
 }
 
 func newGraph() *Graph {

@@ -1,7 +1,6 @@
 package terraform
 
 import (
-	"context"
 	"fmt"
 	"maps"
 	"slices"
@@ -13,6 +12,7 @@ import (
 	"github.com/plankit/plankit/lang/marks"
 	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/providers"
+	"github.com/plankit/plankit/providers/objchange"
 	"github.com/plankit/plankit/states"
 	"github.com/plankit/plankit/tfdiags"
 )
@@ -20,147 +20,32 @@ import (
 // instanceCtx is the processing of one resource instance in a walk.
 type instanceCtx struct {
 	ws *walkState
-	n  *nodeResource
-	p  providers.Interface
-	w  instanceWork
+	// n is the resource node the instance belongs to (nil for a destroy
+	// node's object); res is its block (a destroy node's when n is nil).
+	n   *nodeResource
+	res *resourceBlock
+	p   providers.Interface
+	w   instanceWork
 	// providerKey is the instance of the provider configuration p is
 	// (provider for_each); addrs.NoKey without.
 	providerKey addrs.InstanceKey
-}
-
-// managed refreshes and plans one managed resource instance, according to
-// the walk's operation. The refresh happens here, right before planning,
-// as modern Terraform does: the refreshed object goes to the walk's
-// working state (the plan's PriorState) and any difference to the drift
-// list.
-func (ic *instanceCtx) managed(ctx context.Context) hcl.Diagnostics {
-	ws, w := ic.ws, ic.w
-	switch ws.op {
-	case opValidate:
-		return ic.validateManaged()
-	case opApply:
-		return ic.apply(ctx)
-	}
-	cur, deposed := ws.currentObject(w.addr)
-	prior, diags := ic.prior(cur, addrs.NotDeposed)
-	for _, k := range sortedDeposed(deposed) {
-		diags = append(diags, ic.deposed(k, deposed[k])...)
-	}
-	if diags.HasErrors() {
-		return diags
-	}
-	switch {
-	case ws.op == opRefreshOnly:
-		if !w.gone {
-			ws.values.set(w.addr, prior)
-		}
-		return diags
-	case ws.op == opPlanDestroy:
-		if !w.gone {
-			ws.values.set(w.addr, prior)
-		}
-		if prior.IsNull() {
-			return diags
-		}
-		if d := ic.preventDestroy(plans.Delete); d != nil {
-			return append(diags, d)
-		}
-		if d := skipDestroyDiag(w.addr, cur); d != nil {
-			return append(diags, d)
-		}
-		return append(diags, ic.planDelete(prior, addrs.NotDeposed, plans.ReasonNone)...)
-	case w.gone:
-		if prior.IsNull() {
-			return diags
-		}
-		if d := skipDestroyDiag(w.addr, cur); d != nil {
-			return append(diags, d)
-		}
-		return append(diags, ic.planDelete(prior, addrs.NotDeposed, w.orphan)...)
-	}
-	return append(diags, ic.plan(cur, prior)...)
-}
-
-// prior decodes a stored object through the provider (UpgradeResourceState)
-// and, unless refresh is skipped, refreshes it (ReadResource). The result
-// carries sensitive marks; null when there is no object (or it is gone).
-func (ic *instanceCtx) prior(src *states.ResourceInstanceObjectSrc, dk addrs.DeposedKey) (cty.Value, hcl.Diagnostics) {
-	if src == nil {
-		return cty.NullVal(ic.n.ty), nil
-	}
-	v, diags := ic.priorNoRefresh(src)
-	if diags.HasErrors() || ic.ws.skipRefr {
-		return v, diags
-	}
-	nv, d := ic.refresh(v, src, dk)
-	return nv, append(diags, d...)
 }
 
 // priorNoRefresh decodes a stored object through the provider without
 // refreshing it.
 func (ic *instanceCtx) priorNoRefresh(src *states.ResourceInstanceObjectSrc) (cty.Value, hcl.Diagnostics) {
 	resp := ic.p.UpgradeResourceState(providers.UpgradeResourceStateRequest{
-		TypeName: ic.n.typ, Version: int64(src.SchemaVersion), RawStateJSON: src.AttrsJSON,
+		TypeName: ic.res.typ, Version: int64(src.SchemaVersion), RawStateJSON: src.AttrsJSON,
 	})
 	if resp.Diagnostics.HasErrors() {
-		return cty.NullVal(ic.n.ty), ic.subjectDiags(resp.Diagnostics)
+		return cty.NullVal(ic.res.ty), ic.subjectDiags(resp.Diagnostics)
 	}
 	return ic.markSchema(marks.MarkSensitivePaths(resp.UpgradedState, src.AttrSensitivePaths)), resp.Diagnostics
 }
 
-// refresh reads the object from the real world, writes the result to the
-// working state and records drift.
-func (ic *instanceCtx) refresh(prior cty.Value, src *states.ResourceInstanceObjectSrc, dk addrs.DeposedKey) (cty.Value, hcl.Diagnostics) {
-	ws, n, addr := ic.ws, ic.n, ic.w.addr
-	priorU, _ := prior.UnmarkDeep()
-	ws.hook(func(h Hook) (HookAction, error) { return h.PreRefresh(addr, dk, priorU) })
-	resp := ic.p.ReadResource(providers.ReadResourceRequest{TypeName: n.typ, PriorState: priorU, Private: src.Private})
-	if resp.Diagnostics.HasErrors() {
-		return prior, ic.subjectDiags(resp.Diagnostics)
-	}
-	nv := resp.NewState
-	if nv == cty.NilVal {
-		nv = cty.NullVal(n.ty)
-	}
-	if errs := nv.Type().TestConformance(n.ty); len(errs) > 0 {
-		return prior, hcl.Diagnostics{tfdiags.Errorf("Provider produced invalid object",
-			"Provider %s returned a value of the wrong type for %s after refresh: %s. This is a bug in the provider.", n.provider.Provider.ForDisplay(), addr, errs[0])}
-	}
-	ws.hook(func(h Hook) (HookAction, error) { return h.PostRefresh(addr, dk, priorU, nv) })
-	if nv.RawEquals(priorU) && string(resp.Private) == string(src.Private) {
-		return prior, resp.Diagnostics
-	}
-	marked := ic.markSchema(marks.MarkSensitivePaths(nv, src.AttrSensitivePaths))
-	ic.recordDrift(priorU, nv, prior, marked, dk)
-	if nv.IsNull() {
-		ic.setState(dk, nil)
-		return marked, resp.Diagnostics
-	}
-	obj := &states.ResourceInstanceObject{Value: marked, Private: resp.Private, Status: src.Status,
-		Dependencies: src.Dependencies, CreateBeforeDestroy: src.CreateBeforeDestroy}
-	return marked, append(resp.Diagnostics, ic.writeObject(dk, obj)...)
-}
-
-// recordDrift adds a drift entry (update, or delete when the object is gone).
-func (ic *instanceCtx) recordDrift(before, after, beforeMarked, afterMarked cty.Value, dk addrs.DeposedKey) {
-	if before.RawEquals(after) {
-		return
-	}
-	action := plans.Update
-	if after.IsNull() {
-		action = plans.Delete
-	}
-	_, bp := marks.SensitivePaths(beforeMarked)
-	_, ap := marks.SensitivePaths(afterMarked)
-	ic.ws.drift.add(&plans.ResourceInstanceChange{
-		Addr: ic.w.addr, PrevRunAddr: ic.w.addr, DeposedKey: dk, ProviderAddr: ic.n.provider,
-		Change: plans.Change{Action: action, Before: before, After: after, BeforeSensitivePaths: bp, AfterSensitivePaths: ap},
-	})
-}
-
 // writeObject encodes obj and stores it in the working state.
 func (ic *instanceCtx) writeObject(dk addrs.DeposedKey, obj *states.ResourceInstanceObject) hcl.Diagnostics {
-	src, err := obj.Encode(ic.n.ty, uint64(ic.n.schema.Version))
+	src, err := obj.Encode(ic.res.ty, uint64(ic.res.schema.Version))
 	if err != nil {
 		return tfdiags.FromError(fmt.Sprintf("Failed to encode %s for the state", ic.w.addr), err)
 	}
@@ -170,49 +55,22 @@ func (ic *instanceCtx) writeObject(dk addrs.DeposedKey, obj *states.ResourceInst
 
 func (ic *instanceCtx) setState(dk addrs.DeposedKey, src *states.ResourceInstanceObjectSrc) {
 	if dk == addrs.NotDeposed {
-		ic.ws.state.SetResourceInstanceCurrent(ic.w.addr, src, ic.n.provider)
+		ic.ws.state.SetResourceInstanceCurrent(ic.w.addr, src, ic.res.provider)
 	} else {
-		ic.ws.state.SetResourceInstanceDeposed(ic.w.addr, dk, src, ic.n.provider)
+		ic.ws.state.SetResourceInstanceDeposed(ic.w.addr, dk, src, ic.res.provider)
 	}
 	if ic.providerKey != nil && ic.providerKey != addrs.NoKey && src != nil {
 		ic.ws.state.SetResourceInstanceProviderKey(ic.w.addr, ic.providerKey)
 	}
 }
 
-// deposed refreshes a deposed object and, unless refresh-only, plans its
-// deletion.
-func (ic *instanceCtx) deposed(dk addrs.DeposedKey, src *states.ResourceInstanceObjectSrc) hcl.Diagnostics {
-	v, diags := ic.prior(src, dk)
-	if diags.HasErrors() || v.IsNull() || ic.ws.op == opRefreshOnly {
-		return diags
-	}
-	return append(diags, ic.planDelete(v, dk, plans.ReasonNone)...)
-}
-
-// planDelete records the deletion of an existing object.
-func (ic *instanceCtx) planDelete(prior cty.Value, dk addrs.DeposedKey, reason plans.ResourceInstanceChangeActionReason) hcl.Diagnostics {
-	ws, addr := ic.ws, ic.w.addr
-	priorU, bp := marks.SensitivePaths(prior)
-	after := cty.NullVal(ic.n.ty)
-	ws.hook(func(h Hook) (HookAction, error) { return h.PreDiff(addr, dk, priorU, after) })
-	ws.changes.add(&plans.ResourceInstanceChange{
-		Addr: addr, PrevRunAddr: addr, DeposedKey: dk, ProviderAddr: ic.n.provider,
-		Change:              plans.Change{Action: plans.Delete, Before: priorU, After: after, BeforeSensitivePaths: bp},
-		ActionReason:        reason,
-		CreateBeforeDestroy: ic.n.cbd,
-	})
-	ic.n.pending.Store(true)
-	ws.hook(func(h Hook) (HookAction, error) { return h.PostDiff(addr, dk, plans.Delete, priorU, after) })
-	return nil
-}
-
 // markSchema marks the schema's sensitive attributes in v.
 func (ic *instanceCtx) markSchema(v cty.Value) cty.Value {
-	if !ic.n.sensitive || v.IsNull() || !v.IsKnown() {
+	if !ic.res.sensitive || v.IsNull() || !v.IsKnown() {
 		return v
 	}
 	u, pvm := v.UnmarkDeepWithPaths()
-	return marks.MarkSensitivePaths(u.MarkWithPaths(pvm), ic.n.schema.Block.SensitivePaths(u))
+	return marks.MarkSensitivePaths(u.MarkWithPaths(pvm), ic.res.schema.Block.SensitivePaths(u))
 }
 
 // subjectDiags gives provider diagnostics without a source range the
@@ -221,14 +79,14 @@ func (ic *instanceCtx) subjectDiags(diags hcl.Diagnostics) hcl.Diagnostics {
 	out := make(hcl.Diagnostics, len(diags))
 	for i, d := range diags {
 		c := *d
-		if c.Subject == nil && ic.n.rc != nil {
+		if c.Subject == nil && ic.res.block != nil {
 			// A diagnostic about an argument points at it, as in
 			// Terraform ("on main.tf line 12, in resource ...").
 			if p := tfdiags.AttributePath(d); len(p) > 0 {
-				c.Subject = rangeForPath(ic.n.rc.Config, p)
+				c.Subject = rangeForPath(ic.res.block.Config, p)
 			}
 			if c.Subject == nil {
-				c.Subject = ic.n.rc.DeclRange.Ptr()
+				c.Subject = ic.res.block.DeclRange.Ptr()
 			}
 		}
 		if c.Detail == "" {
@@ -244,4 +102,103 @@ func (ic *instanceCtx) subjectDiags(diags hcl.Diagnostics) hcl.Diagnostics {
 // sortedDeposed returns the deposed keys of m in order (nil when none).
 func sortedDeposed(m map[addrs.DeposedKey]*states.ResourceInstanceObjectSrc) []addrs.DeposedKey {
 	return slices.Sorted(maps.Keys(m))
+}
+
+// evalConfig evaluates the resource body for this instance and returns it
+// unmarked, with the marks it carried.
+func (ic *instanceCtx) evalConfig() (cty.Value, []cty.PathValueMarks, hcl.Diagnostics) {
+	n, w := ic.n, ic.w
+	scope := ic.ws.scope(w.mod, n.cfg, &w.rep, nil)
+	val, diags := n.evalBody(scope)
+	ic.ws.putScope(scope)
+	if diags.HasErrors() {
+		return cty.NilVal, nil, diags
+	}
+	u, pvm := val.UnmarkDeepWithPaths()
+	return u, pvm, append(diags, ic.validateConfig(u)...)
+}
+
+// planChange calls PlanResourceChange with the proposed new state and
+// checks that the answer has the schema's type.
+func (ic *instanceCtx) planChange(prior, cfg cty.Value, priv []byte) (providers.PlanResourceChangeResponse, hcl.Diagnostics) {
+	n, addr := ic.n, ic.w.addr
+	proposed := objchange.ProposedNew(n.schema.Block, prior, cfg)
+	ic.ws.hook(func(h Hook) (HookAction, error) { return h.PreDiff(addr, addrs.NotDeposed, prior, proposed) })
+	resp := ic.p.PlanResourceChange(providers.PlanResourceChangeRequest{
+		TypeName: n.typ, PriorState: prior, ProposedNewState: proposed, Config: cfg, PriorPrivate: priv,
+	})
+	diags := ic.subjectDiags(resp.Diagnostics)
+	if diags.HasErrors() {
+		return resp, diags
+	}
+	if resp.PlannedState == cty.NilVal || resp.PlannedState.IsNull() {
+		return resp, append(diags, tfdiags.Errorf("Provider produced invalid plan",
+			"Provider %s planned a null object for %s, which is not being destroyed. This is a bug in the provider.", n.provider.Provider.ForDisplay(), addr))
+	}
+	if errs := resp.PlannedState.Type().TestConformance(n.ty); len(errs) > 0 {
+		return resp, append(diags, tfdiags.Errorf("Provider produced invalid plan",
+			"Provider %s planned a value of the wrong type for %s: %s. This is a bug in the provider.", n.provider.Provider.ForDisplay(), addr, errs[0]))
+	}
+	return resp, diags
+}
+
+// readData calls ReadDataSource and stores the result. Like Terraform, it
+// reports the read to the hooks as an apply of action Read (PreApply with
+// the configuration as the planned value, PostApply with the object read
+// or the error), so the UI shows "Reading..." and "Read complete".
+func (ic *instanceCtx) readData(cfg cty.Value, cfgMarks []cty.PathValueMarks) hcl.Diagnostics {
+	ws, n, addr := ic.ws, ic.n, ic.w.addr
+	ws.hook(func(h Hook) (HookAction, error) {
+		return h.PreApply(addr, addrs.NotDeposed, plans.Read, cty.NullVal(n.ty), cfg)
+	})
+	v, diags := ic.readDataValue(cfg, cfgMarks)
+	ws.hook(func(h Hook) (HookAction, error) { return h.PostApply(addr, addrs.NotDeposed, v, tfdiags.Err(diags)) })
+	return diags
+}
+
+// readDataValue is readData without the hooks: it returns the object read
+// (cty.NilVal on failure).
+func (ic *instanceCtx) readDataValue(cfg cty.Value, cfgMarks []cty.PathValueMarks) (cty.Value, hcl.Diagnostics) {
+	ws, n, addr := ic.ws, ic.n, ic.w.addr
+	resp := ic.p.ReadDataSource(providers.ReadDataSourceRequest{TypeName: n.typ, Config: cfg})
+	diags := ic.subjectDiags(resp.Diagnostics)
+	if diags.HasErrors() {
+		ws.values.set(addr, cty.UnknownVal(n.ty))
+		return cty.NilVal, diags
+	}
+	v := resp.State
+	if v == cty.NilVal || v.IsNull() || !v.IsWhollyKnown() || len(v.Type().TestConformance(n.ty)) > 0 {
+		ws.values.set(addr, cty.UnknownVal(n.ty))
+		return cty.NilVal, append(diags, tfdiags.Errorf("Provider produced invalid object",
+			"Provider %s returned a null, partly unknown or wrongly typed value for %s. This is a bug in the provider.", n.provider.Provider.ForDisplay(), addr))
+	}
+	marked := ic.markSchema(v.MarkWithPaths(cfgMarks))
+	ws.values.set(addr, marked)
+	return marked, append(diags, ic.writeObject(addrs.NotDeposed, &states.ResourceInstanceObject{Value: marked, Status: states.ObjectReady})...)
+}
+
+// changedAt reports whether any of paths differs (or is unknown) between
+// before and after.
+func changedAt(before, after cty.Value, paths []cty.Path) bool {
+	for _, p := range paths {
+		b, err1 := p.Apply(before)
+		a, err2 := p.Apply(after)
+		if err1 != nil || err2 != nil {
+			if (err1 == nil) != (err2 == nil) {
+				return true
+			}
+			continue
+		}
+		if eq := b.Equals(a); !eq.IsKnown() || eq.False() {
+			return true
+		}
+	}
+	return false
+}
+
+func (ic *instanceCtx) declRange() *hcl.Range {
+	if ic.res.block == nil {
+		return nil
+	}
+	return ic.res.block.DeclRange.Ptr()
 }

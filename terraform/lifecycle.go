@@ -85,9 +85,9 @@ func (ic *instanceCtx) ignoreChanges(prior, cfg cty.Value) cty.Value {
 // reference with an attribute, that attribute changes. A whole-resource
 // reference from a counted or for_each'd resource means the instance with
 // the same key, as count.index / each.key references do in Terraform.
-func (ic *instanceCtx) triggered() bool {
-	for _, ref := range ic.n.triggerReferences() {
-		if ic.refChanged(ref) {
+func (pi *planInstance) triggered() bool {
+	for _, ref := range pi.n.triggerReferences() {
+		if pi.refChanged(ref) {
 			return true
 		}
 	}
@@ -105,7 +105,7 @@ type triggerRefs struct {
 // expressions, in order (none for a data source). O(expressions) once.
 func (n *nodeResource) triggerReferences() []*addrs.Reference {
 	n.triggers.once.Do(func() {
-		m := n.rc.Managed
+		m := n.block.Managed
 		if m == nil {
 			return
 		}
@@ -117,22 +117,22 @@ func (n *nodeResource) triggerReferences() []*addrs.Reference {
 	return n.triggers.refs
 }
 
-func (ic *instanceCtx) refChanged(ref *addrs.Reference) bool {
-	mod := ic.w.mod.addr
+func (pi *planInstance) refChanged(ref *addrs.Reference) bool {
+	mod := pi.w.mod.addr
 	var changes []*plans.ResourceInstanceChange
 	switch s := ref.Subject.(type) {
 	case addrs.ResourceInstance:
-		if rc := ic.ws.changes.get(s.Absolute(mod)); rc != nil {
+		if rc := pi.pw.changes.get(s.Absolute(mod)); rc != nil {
 			changes = append(changes, rc)
 		}
 	case addrs.Resource:
-		target := ic.n.cfg.Module.ResourceByAddr(s)
-		if target != nil && ic.w.rep.key != addrs.NoKey && (target.Count != nil || target.ForEach != nil) {
-			if rc := ic.ws.changes.get(s.Instance(ic.w.rep.key).Absolute(mod)); rc != nil {
+		target := pi.n.cfg.Module.ResourceByAddr(s)
+		if target != nil && pi.w.rep.key != addrs.NoKey && (target.Count != nil || target.ForEach != nil) {
+			if rc := pi.pw.changes.get(s.Instance(pi.w.rep.key).Absolute(mod)); rc != nil {
 				changes = append(changes, rc)
 			}
 		} else {
-			changes = ic.ws.changes.forResource(s.Absolute(mod))
+			changes = pi.pw.changes.forResource(s.Absolute(mod))
 		}
 	default:
 		return false

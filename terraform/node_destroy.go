@@ -18,7 +18,8 @@ import (
 // create-before-destroy), or an already deposed object.
 type nodeDestroy struct {
 	change *plans.ResourceInstanceChange
-	res    *nodeResource // schema and provider of the object's resource type
+	res    *resourceBlock // the object's resource: schema, provider, block
+	apply  *applyWalk     // the apply it is part of
 }
 
 var _ executable = (*nodeDestroy)(nil)
@@ -40,7 +41,7 @@ func (n *nodeDestroy) Execute(ctx context.Context, ws *walkState) hcl.Diagnostic
 	}
 	dk := n.change.DeposedKey
 	if n.change.Action == plans.CreateThenDelete {
-		if dk = ws.applied.deposedKey(addr); dk == addrs.NotDeposed {
+		if dk = n.apply.applied.deposedKey(addr); dk == addrs.NotDeposed {
 			return nil // the create failed before deposing: nothing to destroy
 		}
 	}
@@ -63,17 +64,17 @@ func (n *nodeDestroy) Execute(ctx context.Context, ws *walkState) hcl.Diagnostic
 	if diags.HasErrors() {
 		return diags
 	}
-	ic := &instanceCtx{ws: ws, n: n.res, p: p, w: instanceWork{addr: addr, mod: moduleInstOf(addr.Module), rep: repetitionOf(addr.Resource.Key)}}
+	ic := &applyInstance{&instanceCtx{ws: ws, res: n.res, p: p, w: instanceWork{addr: addr, mod: moduleInstOf(addr.Module), rep: repetitionOf(addr.Resource.Key)}}, n.apply}
 	prior, diags := ic.priorNoRefresh(src)
 	if diags.HasErrors() {
 		return diags
 	}
 	priorU, _ := prior.UnmarkDeep()
 	null := cty.NullVal(n.res.ty)
-	if err := ws.beginOp(addr, dk, plans.Delete); err != nil {
+	if err := n.apply.beginOp(addr, dk, plans.Delete); err != nil {
 		return append(diags, ic.stateWriteDiag(err))
 	}
-	defer ws.endOp(addr)
+	defer n.apply.endOp(addr)
 	ws.hook(func(h Hook) (HookAction, error) { return h.PreApply(addr, dk, plans.Delete, priorU, null) })
 	if dk == addrs.NotDeposed && src.Status != states.ObjectTainted {
 		pd := ic.provision(ctx, prior, true)
@@ -91,7 +92,7 @@ func (n *nodeDestroy) Execute(ctx context.Context, ws *walkState) hcl.Diagnostic
 		return diags
 	}
 	ic.setState(dk, nil)
-	ws.changed(addr)
+	n.apply.changed(addr)
 	return diags
 }
 

@@ -40,7 +40,7 @@ func (n *nodeModuleExpand) Execute(ctx context.Context, ws *walkState) hcl.Diagn
 	var diags hcl.Diagnostics
 	for _, pi := range ws.exp.moduleInstances(n.cfg.Path.Parent()) {
 		s := ws.scope(pi, n.cfg.Parent, nil, nil)
-		x, d := evalExpansion(s, n.call.Count, n.call.ForEach, ws.op == opValidate)
+		x, d := evalExpansion(s, n.call.Count, n.call.ForEach, ws.traits.unknowns)
 		ws.putScope(s)
 		if !d.HasErrors() {
 			d = append(d, ws.checkExpansion(x, n.call.Count, n.call.ForEach, "module \""+n.call.Name+"\"")...)

@@ -64,13 +64,13 @@ func (n *nodeProvider) executeForEach(ws *walkState) hcl.Diagnostics {
 		return nil
 	}
 	scope := ws.scope(insts[0], n.cfg, nil, nil)
-	x, diags := evalExpansion(scope, nil, n.block.ForEach, ws.op == opValidate)
+	x, diags := evalExpansion(scope, nil, n.block.ForEach, ws.traits.unknowns)
 	ws.putScope(scope)
 	if diags.HasErrors() {
 		return diags
 	}
 	if !x.known {
-		if ws.op == opValidate {
+		if ws.traits.unknowns {
 			// One instance stands for them all, with unknown each.
 			return append(diags, n.configure(ws, addrs.NoKey, &repetition{mode: expUnknown})...)
 		}
@@ -105,7 +105,7 @@ func (n *nodeProvider) configure(ws *walkState, key addrs.InstanceKey, rep *repe
 	u, _ := val.UnmarkDeep()
 	vr := p.ValidateProviderConfig(providers.ValidateProviderConfigRequest{Config: u})
 	diags = append(diags, n.subject(vr.Diagnostics)...)
-	if diags.HasErrors() || ws.op == opValidate {
+	if diags.HasErrors() || ws.traits.unknowns {
 		return diags
 	}
 	cr := p.ConfigureProvider(providers.ConfigureProviderRequest{TerraformVersion: coreVersion, Config: u})

@@ -22,8 +22,59 @@ import (
 // expansion no longer includes (shrunk count, removed for_each key, module
 // instance gone).
 type nodeResource struct {
-	cfg      *configs.Config
-	rc       *configs.Resource // nil for a resource only the state has
+	resourceBlock
+	name string // Name(): the address, "ADDR (destroy)" in a destroy plan
+	// ignore are the lifecycle.ignore_changes paths.
+	ignore []cty.Path
+	// cbd is the effective create_before_destroy (own or from a dependent).
+	cbd bool
+	// filter, when non-nil, limits the instances processed to those the
+	// -target addresses contain.
+	filter []addrs.Targetable
+	// validateOnce: all instances in a module instance share one
+	// configuration, validated once (validateConfig); set by Execute.
+	validateOnce bool
+	validated    validConfigs
+	// refs caches the body's references (evalBody).
+	refs bodyRefs
+	// What only plan walks use, and what only apply walks use.
+	resourcePlanning
+	resourceApplying
+}
+
+// resourcePlanning is a resource node's state that only plan walks use.
+type resourcePlanning struct {
+	// pending is set when an instance has a planned action other than
+	// no-op (a read deferred to apply included); data sources downstream
+	// read it (upstreamEntry.settle). One atomic store per changed
+	// instance, no address formatting.
+	pending atomic.Bool
+	// upstream, for a data source, tells whether something it depends on
+	// has a pending change (see pendingUpstreamTransformer).
+	upstream *upstreamEntry
+	// triggers caches the replace_triggered_by references (triggered).
+	triggers triggerRefs
+}
+
+// resourceApplying is a resource node's state that only apply walks use.
+type resourceApplying struct {
+	// stateDeps are the resources this one depends on, recorded with each
+	// object in the state (stateDepsTransformer).
+	stateDeps []addrs.ConfigResource
+	// referenced is set (referenceTransformer) when a node of the graph
+	// refers to this resource; the apply walk keeps the instances' values
+	// for expressions only then (applyInstance.publish).
+	referenced bool
+}
+
+// resourceBlock is what every node working on a resource's objects knows
+// of the resource: its address and configuration block, the provider
+// configuration that manages it and what its schema gives (decoder spec,
+// type). A resource node embeds one; the destroy nodes of a resource
+// share one.
+type resourceBlock struct {
+	cfg      *configs.Config   // the module's configuration (nil: module gone)
+	block    *configs.Resource // nil for a resource only the state has
 	typ      string
 	addr     addrs.ConfigResource
 	provider addrs.AbsProviderConfig
@@ -36,39 +87,6 @@ type nodeResource struct {
 	ty        cty.Type
 	// sensitive is set when the schema has sensitive attributes.
 	sensitive bool
-	// ignore are the lifecycle.ignore_changes paths.
-	ignore []cty.Path
-	// cbd is the effective create_before_destroy (own or from a dependent).
-	cbd bool
-	// filter, when non-nil, limits the instances planned to those the
-	// -target addresses contain.
-	filter []addrs.Targetable
-	// stateDeps are the resources this one depends on, recorded with each
-	// object in the state (apply).
-	stateDeps []addrs.ConfigResource
-	// pending is set when an instance has a planned action other than
-	// no-op (a read deferred to apply included); data sources downstream
-	// read it (upstreamEntry.settle). One atomic store per changed
-	// instance, no address formatting.
-	pending atomic.Bool
-	// upstream, for a data source in a plan, tells whether something it
-	// depends on has a pending change (see pendingUpstreamTransformer).
-	upstream *upstreamEntry
-	// validateOnce: all instances in a module instance share one
-	// configuration, validated once (validateConfig); set by Execute.
-	validateOnce bool
-	validated    validConfigs
-	// refs caches the body's references (evalBody).
-	refs bodyRefs
-	// triggers caches the replace_triggered_by references (triggered).
-	triggers triggerRefs
-	// referenced is set (referenceTransformer) when a node of the graph
-	// refers to this resource; the apply walk keeps the instances' values
-	// for expressions only then (instanceCtx.publish).
-	referenced bool
-	// planDestroy marks a managed resource's node in a destroy plan,
-	// named "ADDR (destroy)" (destroyPlanNamesTransformer).
-	planDestroy bool
 }
 
 var (
@@ -77,11 +95,15 @@ var (
 	_ referenceable = (*nodeResource)(nil)
 )
 
-func (n *nodeResource) Name() string {
-	if n.planDestroy {
-		return n.addr.String() + " (destroy)"
+func (n *nodeResource) Name() string { return n.name }
+
+// resourceNodeName is the name of the node of resource addr: its address,
+// and for a managed resource in a destroy plan "ADDR (destroy)".
+func resourceNodeName(addr addrs.ConfigResource, destroying bool) string {
+	if destroying && addr.Resource.Mode == addrs.ManagedResourceMode {
+		return addr.String() + " (destroy)"
 	}
-	return n.addr.String()
+	return addr.String()
 }
 
 func (n *nodeResource) referenceKeys() []refKey {
@@ -89,23 +111,23 @@ func (n *nodeResource) referenceKeys() []refKey {
 }
 
 func (n *nodeResource) references() []refKey {
-	if n.rc == nil {
+	if n.block == nil {
 		return nil
 	}
 	mod := n.addr.Module
-	keys := exprKeys(mod, n.rc.Count, n.rc.ForEach)
-	if n.rc.ProviderConfigRef != nil && n.rc.ProviderConfigRef.KeyExpr != nil {
-		keys = append(keys, exprKeys(mod, n.rc.ProviderConfigRef.KeyExpr)...)
+	keys := exprKeys(mod, n.block.Count, n.block.ForEach)
+	if n.block.ProviderConfigRef != nil && n.block.ProviderConfigRef.KeyExpr != nil {
+		keys = append(keys, exprKeys(mod, n.block.ProviderConfigRef.KeyExpr)...)
 	}
 	if n.passedKey != nil {
 		keys = append(keys, exprKeys(n.passedKey.call.Parent(), n.passedKey.expr)...)
 	}
-	keys = append(keys, traversalKeys(mod, n.rc.DependsOn)...)
+	keys = append(keys, traversalKeys(mod, n.block.DependsOn)...)
 	if n.spec != nil {
 		refs, _ := n.bodyReferences()
 		keys = append(keys, keysForRefs(mod, refs)...)
 	}
-	if m := n.rc.Managed; m != nil {
+	if m := n.block.Managed; m != nil {
 		keys = append(keys, exprKeys(mod, m.ReplaceTriggeredBy...)...)
 		for _, p := range m.Provisioners {
 			if p.When == configs.ProvisionerWhenDestroy {
@@ -141,14 +163,14 @@ func (n *nodeResource) Execute(ctx context.Context, ws *walkState) hcl.Diagnosti
 	// The provider is looked up once per node, not per instance (the
 	// lookup formats its address); its node ran before this one.
 	p, pdiags := ws.provs.get(n.provider)
-	if n.rc == nil {
+	if n.block == nil {
 		return runInstances(ctx, ws, workItems(n.orphanedModuleInstances(ws, nil)), func(w instanceWork) hcl.Diagnostics {
 			return n.executeInstance(ctx, ws, w, p, pdiags)
 		})
 	}
 	var diags hcl.Diagnostics
-	if ws.op != opApply {
-		diags = destroyProvisionerDiags(n.rc)
+	if ws.traits.checkDestroyRefs {
+		diags = destroyProvisionerDiags(n.block)
 	}
 	var work workList
 	expanded := map[string]bool{}
@@ -156,13 +178,13 @@ func (n *nodeResource) Execute(ctx context.Context, ws *walkState) hcl.Diagnosti
 		expanded[mi.key] = true
 		diags = append(diags, n.expand(ws, mi, &work)...)
 	}
-	if ws.op != opValidate && ws.op != opApply {
+	if ws.traits.orphans {
 		work.addItems(n.orphanedModuleInstances(ws, expanded))
 	}
 	if diags.HasErrors() {
 		return diags
 	}
-	n.validateOnce = (ws.op == opPlan || ws.op == opPlanDestroy || ws.op == opRefreshOnly) && work.len() > 1 && n.sameConfigForAll()
+	n.validateOnce = ws.traits.validateOnce && work.len() > 1 && n.sameConfigForAll()
 	return append(diags, runInstances(ctx, ws, work, func(w instanceWork) hcl.Diagnostics {
 		return n.executeInstance(ctx, ws, w, p, pdiags)
 	})...)
@@ -174,10 +196,10 @@ func (n *nodeResource) Execute(ctx context.Context, ws *walkState) hcl.Diagnosti
 // memory per instance beyond the expansion's keys.
 func (n *nodeResource) expand(ws *walkState, mi moduleInst, work *workList) hcl.Diagnostics {
 	scope := ws.scope(mi, n.cfg, nil, nil)
-	x, diags := evalExpansion(scope, n.rc.Count, n.rc.ForEach, ws.op == opValidate)
+	x, diags := evalExpansion(scope, n.block.Count, n.block.ForEach, ws.traits.unknowns)
 	ws.putScope(scope)
 	if !diags.HasErrors() {
-		diags = append(diags, ws.checkExpansion(x, n.rc.Count, n.rc.ForEach, n.addr.Resource.String())...)
+		diags = append(diags, ws.checkExpansion(x, n.block.Count, n.block.ForEach, n.addr.Resource.String())...)
 	}
 	if diags.HasErrors() {
 		return diags
@@ -199,7 +221,7 @@ func (n *nodeResource) expand(ws *walkState, mi moduleInst, work *workList) hcl.
 		}
 		work.addItems(items)
 	}
-	if ws.op == opValidate || ws.op == opApply {
+	if !ws.traits.orphans {
 		return diags
 	}
 	if rs := ws.prevState.Resource(abs); rs != nil {
@@ -236,7 +258,7 @@ func orphanReason(x expansion, k addrs.InstanceKey) plans.ResourceInstanceChange
 func (n *nodeResource) orphanedModuleInstances(ws *walkState, expanded map[string]bool) []instanceWork {
 	var work []instanceWork
 	reason := plans.ReasonDeleteBecauseNoModule
-	if n.rc == nil && n.cfg != nil {
+	if n.block == nil && n.cfg != nil {
 		reason = plans.ReasonDeleteBecauseNoResourceConfig
 	}
 	for _, m := range ws.stateModules(n.addr.Module) {
@@ -270,7 +292,7 @@ func (n *nodeResource) targeted(inst addrs.AbsResourceInstance) bool {
 	return false
 }
 
-func (n *nodeResource) missingSchemaDiag() *hcl.Diagnostic {
+func (n *resourceBlock) missingSchemaDiag() *hcl.Diagnostic {
 	what := "resource type"
 	if n.addr.Resource.Mode == addrs.DataResourceMode {
 		what = "data source"
@@ -280,8 +302,8 @@ func (n *nodeResource) missingSchemaDiag() *hcl.Diagnostic {
 		Summary:  "Invalid " + what,
 		Detail:   "The provider " + n.provider.Provider.ForDisplay() + " does not support " + what + " \"" + n.typ + "\".",
 	}
-	if n.rc != nil {
-		d.Subject = n.rc.TypeRange.Ptr()
+	if n.block != nil {
+		d.Subject = n.block.TypeRange.Ptr()
 	}
 	return d
 }
@@ -294,8 +316,8 @@ func (n *nodeResource) executeInstance(ctx context.Context, ws *walkState, w ins
 		return nil
 	}
 	defer ws.release()
-	ic := &instanceCtx{ws: ws, n: n, p: p, w: w}
-	if n.hasProviderKey() || w.gone || n.rc == nil {
+	ic := &instanceCtx{ws: ws, n: n, res: &n.resourceBlock, p: p, w: w}
+	if n.hasProviderKey() || w.gone || n.block == nil {
 		ip, key, d := n.instanceProvider(ws, w)
 		if d.HasErrors() {
 			return d
@@ -308,9 +330,9 @@ func (n *nodeResource) executeInstance(ctx context.Context, ws *walkState, w ins
 		return pdiags
 	}
 	if n.addr.Resource.Mode == addrs.DataResourceMode {
-		return ic.data(ctx)
+		return ws.op.dataInstance(ctx, ic)
 	}
-	return ic.managed(ctx)
+	return ws.op.managedInstance(ctx, ic)
 }
 
 // sortedKeys returns the instance keys of a state resource in address order.

@@ -10,7 +10,6 @@ import (
 	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/configs"
 	"github.com/plankit/plankit/lang/marks"
-	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/terraform/namedvals"
 	"github.com/plankit/plankit/terraform/variables"
 )
@@ -63,7 +62,7 @@ func (n *nodeVariable) Execute(ctx context.Context, ws *walkState) hcl.Diagnosti
 		}
 		val, d := variables.Prepare(n.v, raw, rng, where)
 		diags = append(diags, d...)
-		if !d.HasErrors() && ws.op != opValidate {
+		if !d.HasErrors() && !ws.traits.unknowns {
 			s := ws.scope(mi, n.cfg, nil, nil)
 			vd := variables.Validate(n.v, val, s.Functions())
 			ws.putScope(s)
@@ -78,13 +77,11 @@ func (n *nodeVariable) Execute(ctx context.Context, ws *walkState) hcl.Diagnosti
 func (n *nodeVariable) executeRoot(ws *walkState) hcl.Diagnostics {
 	raw, rng := cty.NilVal, hcl.Range{}
 	var warn hcl.Diagnostics
-	if ws.opts != nil {
-		if iv := ws.opts.SetVariables[n.v.Name]; iv != nil {
-			raw, rng = iv.Value, iv.SourceRange
-			warn = deprecatedRootVariable(n.v, iv)
-		}
+	if iv := ws.rootVars[n.v.Name]; iv != nil {
+		raw, rng = iv.Value, iv.SourceRange
+		warn = deprecatedRootVariable(n.v, iv)
 	}
-	if ws.op == opValidate && raw == cty.NilVal && n.v.Required() {
+	if ws.traits.unknowns && raw == cty.NilVal && n.v.Required() {
 		ws.named.SetKey("", namedvals.Variable, n.v.Name, cty.UnknownVal(variables.TypeOf(n.v)))
 		return nil
 	}
@@ -93,7 +90,7 @@ func (n *nodeVariable) executeRoot(ws *walkState) hcl.Diagnostics {
 		root := rootInst[0]
 		vd := variables.Validate(n.v, val, ws.scope(root, n.cfg, nil, nil).Functions())
 		diags = append(diags, vd...)
-		if ws.op != opValidate {
+		if !ws.traits.unknowns {
 			ws.checks.variable(nil, nil, n.v, val, vd)
 		}
 	}
@@ -187,7 +184,7 @@ func (n *nodeOutput) references() []refKey {
 }
 
 func (n *nodeOutput) Execute(ctx context.Context, ws *walkState) hcl.Diagnostics {
-	if ws.op == opPlanDestroy || (ws.op == opApply && ws.plan.UIMode == plans.DestroyMode) {
+	if ws.traits.skipOutputs {
 		// Root outputs are planned for deletion from the state, and a
 		// destroy apply removes them without evaluating any output, as
 		// Terraform does: their resources may already be gone.

@@ -1,24 +1,31 @@
 package terraform
 
-import "github.com/plankit/plankit/addrs"
+import (
+	"sync"
+
+	"github.com/plankit/plankit/addrs"
+)
 
 // pendingUpstreamTransformer prepares, for every data source, the answer
 // to "does a resource I depend on have a pending change?", which defers
 // its read to apply. As in Terraform, a dependency counts directly when it
 // is a resource (its own change), and through everything upstream when it
 // is anything else (a local, variable, output or module call: any
-// resource behind it, however far). The flags are settled along the walk,
-// each node's from its direct dependencies' once those have run, so the
-// whole costs O(V+E) once rather than a search per data source (which
-// would be quadratic on a chain). Only the ancestors of data sources get
-// an entry; provider configurations are not followed.
+// resource behind it, however far). Each data source node holds its entry;
+// the entries form the dependency graph of the data sources' ancestors.
+// When a data source runs, everything upstream has run, and its entry
+// settles, each entry once from its direct dependencies' (shared by every
+// data source above it), so the whole costs O(V+E) once rather than a
+// search per data source (which would be quadratic on a chain). Only the
+// ancestors of data sources get an entry; provider configurations are not
+// followed.
 type pendingUpstreamTransformer struct{}
 
-// upstreamEntry is one node's place in the propagation. Its fields are
-// written by the walk worker that runs the node, before the node runs,
-// and read by the workers of its dependents, which the walk starts only
-// after it finished.
+// upstreamEntry is one node's place in the propagation. Its flags are
+// computed once (settle), by the first data source downstream that runs:
+// by then the node and everything above it have run.
 type upstreamEntry struct {
+	once sync.Once
 	res  *nodeResource    // the node itself, when it is a resource
 	deps []*upstreamEntry // its direct dependencies (providers left out)
 	// up: some resource among the node's ancestors has a pending change.
@@ -31,7 +38,7 @@ type upstreamEntry struct {
 func (pendingUpstreamTransformer) Transform(g *Graph) error {
 	var data []Node
 	for _, n := range g.Vertices() {
-		if r, ok := n.(*nodeResource); ok && r.rc != nil && r.addr.Resource.Mode == addrs.DataResourceMode {
+		if r, ok := n.(*nodeResource); ok && r.block != nil && r.addr.Resource.Mode == addrs.DataResourceMode {
 			data = append(data, n)
 		}
 	}
@@ -39,7 +46,7 @@ func (pendingUpstreamTransformer) Transform(g *Graph) error {
 		return nil
 	}
 	nodes := append(g.Ancestors(data...), data...)
-	g.upstream = make(map[Node]*upstreamEntry, len(nodes))
+	entries := make(map[Node]*upstreamEntry, len(nodes))
 	for _, n := range nodes {
 		if isProviderNode(n) {
 			continue
@@ -48,17 +55,17 @@ func (pendingUpstreamTransformer) Transform(g *Graph) error {
 		if r, ok := n.(*nodeResource); ok {
 			e.res = r
 		}
-		g.upstream[n] = e
+		entries[n] = e
 	}
-	for n, e := range g.upstream {
+	for n, e := range entries {
 		for _, d := range g.DownEdges(n) {
-			if de := g.upstream[d]; de != nil {
+			if de := entries[d]; de != nil {
 				e.deps = append(e.deps, de)
 			}
 		}
 	}
 	for _, n := range data {
-		n.(*nodeResource).upstream = g.upstream[n]
+		n.(*nodeResource).upstream = entries[n]
 	}
 	return nil
 }
@@ -71,16 +78,20 @@ func isProviderNode(n Node) bool {
 	return false
 }
 
-// settle computes e's flags from its dependencies' (all settled, since
-// they ran first). O(len(e.deps)).
+// settle computes e's flags from its dependencies', settling them first,
+// once per entry whoever asks (concurrent data sources share entries).
+// Every node behind e must have run. O(len(e.deps)) per entry.
 func (e *upstreamEntry) settle() {
-	for _, d := range e.deps {
-		changed := d.res != nil && d.res.pending.Load()
-		e.up = e.up || changed || d.up
-		if d.res != nil {
-			e.direct = e.direct || changed
-		} else {
-			e.direct = e.direct || d.up
+	e.once.Do(func() {
+		for _, d := range e.deps {
+			d.settle()
+			changed := d.res != nil && d.res.pending.Load()
+			e.up = e.up || changed || d.up
+			if d.res != nil {
+				e.direct = e.direct || changed
+			} else {
+				e.direct = e.direct || d.up
+			}
 		}
-	}
+	})
 }

@@ -2,6 +2,8 @@ package terraform
 
 import (
 	"context"
+	"maps"
+	"slices"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -31,14 +33,8 @@ func (c *Context) Plan(ctx context.Context, config *configs.Config, prevRunState
 	if prevRunState == nil {
 		prevRunState = states.NewState()
 	}
-	var op walkOp
 	switch opts.Mode {
-	case plans.NormalMode:
-		op = opPlan
-	case plans.DestroyMode:
-		op = opPlanDestroy
-	case plans.RefreshOnlyMode:
-		op = opRefreshOnly
+	case plans.NormalMode, plans.DestroyMode, plans.RefreshOnlyMode:
 	default:
 		return nil, hcl.Diagnostics{tfdiags.Errorf("Unsupported plan mode", "Plan mode %s is not supported.", opts.Mode)}
 	}
@@ -48,21 +44,16 @@ func (c *Context) Plan(ctx context.Context, config *configs.Config, prevRunState
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	ws := c.newWalkState(op, config, schemas)
+	pw := newPlanWalk(opts, filerec.NewRecorder(lang.OSFiles(c.workingDir)))
+	ws := c.newWalkState(pw, config, schemas)
 	ws.prevState = prevRunState
 	ws.state = prevRunState.DeepCopy().SyncWrapper()
-	ws.opts = opts
-	ws.skipRefr = opts.SkipRefresh
+	ws.rootVars = opts.SetVariables
 	ws.clock = lang.NewPlanClock(opts.Timestamp)
-	ws.fileRec = filerec.NewRecorder(lang.OSFiles(c.workingDir))
-	ws.files = ws.fileRec
-	ws.replace = map[string]bool{}
-	for _, a := range opts.ForceReplace {
-		ws.replace[a.String()] = true
-	}
+	ws.files = pw.fileRec
 	in := &buildInput{config: config, schemas: schemas, state: prevRunState, targets: opts.Targets}
 	builder := planBuilder(in)
-	if op == opPlanDestroy {
+	if opts.Mode == plans.DestroyMode {
 		builder = planDestroyBuilder(in)
 	}
 	g, d := builder.Build()
@@ -70,12 +61,11 @@ func (c *Context) Plan(ctx context.Context, config *configs.Config, prevRunState
 	if d.HasErrors() {
 		return nil, diags
 	}
-	ws.outputsKept = in.outputsKept
 	diags = append(diags, ws.walk(ctx, g)...)
 	if ctx.Err() != nil {
 		diags = append(diags, tfdiags.Error("Operation cancelled", "The plan was interrupted before it completed."+ws.notStartedNote("planned")))
 	}
-	return ws.assemblePlan(opts, diags.HasErrors()), diags
+	return pw.assemble(ws, keptRootOutputs(g, opts.Targets), diags.HasErrors()), diags
 }
 
 // neededProviders lists the providers the configuration and the state use.
@@ -89,15 +79,17 @@ func neededProviders(config *configs.Config, st *states.State) []addrs.Provider 
 	return ps
 }
 
-// assemblePlan builds the plan from what the walk collected.
-func (ws *walkState) assemblePlan(opts *PlanOpts, errored bool) *plans.Plan {
+// assemble builds the plan from what the walk collected; kept are the
+// root outputs a targeted graph kept (nil: all).
+func (pw *planWalk) assemble(ws *walkState, kept map[string]bool, errored bool) *plans.Plan {
+	opts := pw.opts
 	prior := ws.state.Close()
 	p := &plans.Plan{
 		UIMode:            opts.Mode,
 		VariableValues:    map[string]cty.Value{},
 		VariableSensitive: map[string]bool{},
-		Changes:           &plans.Changes{Resources: ws.changes.sorted(), Outputs: ws.outputChanges(opts.Mode)},
-		DriftedResources:  ws.drift.sorted(),
+		Changes:           &plans.Changes{Resources: pw.changes.sorted(), Outputs: ws.outputChanges(opts.Mode, kept)},
+		DriftedResources:  pw.drift.sorted(),
 		TargetAddrs:       opts.Targets,
 		ForceReplaceAddrs: opts.ForceReplace,
 		PrevRunState:      ws.prevState,
@@ -109,7 +101,7 @@ func (ws *walkState) assemblePlan(opts *PlanOpts, errored bool) *plans.Plan {
 		p.Timestamp = ws.clock.Time()
 	}
 	p.Checks = ws.checks.results()
-	p.Files = ws.fileRec.Files()
+	p.Files = pw.fileRec.Files()
 	for name, v := range ws.config.Module.Variables {
 		val, ok := ws.named.GetKey("", namedvals.Variable, name)
 		if !ok {
@@ -129,8 +121,8 @@ func (ws *walkState) assemblePlan(opts *PlanOpts, errored bool) *plans.Plan {
 // outputChanges returns the root output changes, sorted by name: each
 // evaluated output against its previous value, and deletions of outputs
 // the configuration (or, in destroy mode, the plan) no longer has. A
-// targeted plan changes only the outputs its graph kept.
-func (ws *walkState) outputChanges(mode plans.Mode) []*plans.OutputChange {
+// targeted plan changes only the outputs its graph kept (kept; nil: all).
+func (ws *walkState) outputChanges(mode plans.Mode, kept map[string]bool) []*plans.OutputChange {
 	prev := ws.prevState.RootOutputValues()
 	names := map[string]bool{}
 	for n := range prev {
@@ -139,15 +131,15 @@ func (ws *walkState) outputChanges(mode plans.Mode) []*plans.OutputChange {
 	for n := range ws.outputs {
 		names[n] = true
 	}
-	if ws.outputsKept != nil {
+	if kept != nil {
 		for n := range names {
-			if !ws.outputsKept[n] {
+			if !kept[n] {
 				delete(names, n)
 			}
 		}
 	}
 	var out []*plans.OutputChange
-	for _, name := range sortedNames(names) {
+	for _, name := range slices.Sorted(maps.Keys(names)) {
 		before := cty.NullVal(cty.DynamicPseudoType)
 		bSens := false
 		if pv := prev[name]; pv != nil {
@@ -236,7 +228,7 @@ func (ws *walkState) touchedSchemas(p *plans.Plan) map[addrs.Provider]*providers
 // the environment (as Terraform does).
 func checkRootVariables(config *configs.Config, vals InputValues) hcl.Diagnostics {
 	var diags hcl.Diagnostics
-	for _, name := range sortedNames(vals) {
+	for _, name := range slices.Sorted(maps.Keys(vals)) {
 		if _, ok := config.Module.Variables[name]; ok {
 			continue
 		}
@@ -267,7 +259,7 @@ func (c *Context) Validate(config *configs.Config) hcl.Diagnostics {
 	if diags.HasErrors() {
 		return diags
 	}
-	ws := c.newWalkState(opValidate, config, schemas)
+	ws := c.newWalkState(validateWalk{}, config, schemas)
 	ws.prevState = states.NewState()
 	ws.state = states.NewState().SyncWrapper()
 	g, d := validateBuilder(&buildInput{config: config, schemas: schemas}).Build()

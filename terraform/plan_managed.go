@@ -10,18 +10,16 @@ import (
 	"github.com/plankit/plankit/lang/marks"
 	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/providers"
-	"github.com/plankit/plankit/providers/objchange"
 	"github.com/plankit/plankit/states"
-	"github.com/plankit/plankit/tfdiags"
 )
 
 // plan evaluates the instance's configuration and asks the provider to
 // plan it: ProposedNew, then PlanResourceChange, then the action and its
 // reason. A replacement is planned again from a null prior so the planned
 // object is the new one.
-func (ic *instanceCtx) plan(cur *states.ResourceInstanceObjectSrc, prior cty.Value) hcl.Diagnostics {
-	ws, n, addr := ic.ws, ic.n, ic.w.addr
-	cfg, cfgMarks, diags := ic.evalConfig()
+func (pi *planInstance) plan(cur *states.ResourceInstanceObjectSrc, prior cty.Value) hcl.Diagnostics {
+	ws, n, addr := pi.ws, pi.n, pi.w.addr
+	cfg, cfgMarks, diags := pi.evalConfig()
 	if diags.HasErrors() {
 		return diags
 	}
@@ -31,30 +29,30 @@ func (ic *instanceCtx) plan(cur *states.ResourceInstanceObjectSrc, prior cty.Val
 		priv = cur.Private
 	}
 	if !priorU.IsNull() {
-		cfg = ic.ignoreChanges(priorU, cfg)
+		cfg = pi.ignoreChanges(priorU, cfg)
 	}
-	resp, d := ic.planChange(priorU, cfg, priv)
+	resp, d := pi.planChange(priorU, cfg, priv)
 	diags = append(diags, d...)
 	if diags.HasErrors() {
 		return diags
 	}
-	action, reason := ic.decide(cur, priorU, resp)
+	action, reason := pi.decide(cur, priorU, resp)
 	planned, private := resp.PlannedState, resp.PlannedPrivate
 	if action.IsReplace() {
-		resp2, d := ic.planChange(cty.NullVal(n.ty), cfg, nil)
+		resp2, d := pi.planChange(cty.NullVal(n.ty), cfg, nil)
 		diags = append(diags, d...)
 		if d.HasErrors() {
 			return diags
 		}
 		planned, private = resp2.PlannedState, resp2.PlannedPrivate
 	}
-	if d := ic.preventDestroy(action); d != nil {
+	if d := pi.preventDestroy(action); d != nil {
 		return append(diags, d)
 	}
-	plannedM := ic.markSchema(planned.MarkWithPaths(cfgMarks))
+	plannedM := pi.markSchema(planned.MarkWithPaths(cfgMarks))
 	_, ap := marks.SensitivePaths(plannedM)
 	_, bp := marks.SensitivePaths(prior)
-	ws.changes.add(&plans.ResourceInstanceChange{
+	pi.pw.changes.add(&plans.ResourceInstanceChange{
 		Addr: addr, PrevRunAddr: addr, ProviderAddr: n.provider,
 		Change: plans.Change{Action: action, Before: priorU, After: planned,
 			BeforeSensitivePaths: bp, AfterSensitivePaths: ap},
@@ -69,48 +67,10 @@ func (ic *instanceCtx) plan(cur *states.ResourceInstanceObjectSrc, prior cty.Val
 	return diags
 }
 
-// evalConfig evaluates the resource body for this instance and returns it
-// unmarked, with the marks it carried.
-func (ic *instanceCtx) evalConfig() (cty.Value, []cty.PathValueMarks, hcl.Diagnostics) {
-	n, w := ic.n, ic.w
-	scope := ic.ws.scope(w.mod, n.cfg, &w.rep, nil)
-	val, diags := n.evalBody(scope)
-	ic.ws.putScope(scope)
-	if diags.HasErrors() {
-		return cty.NilVal, nil, diags
-	}
-	u, pvm := val.UnmarkDeepWithPaths()
-	return u, pvm, append(diags, ic.validateConfig(u)...)
-}
-
-// planChange calls PlanResourceChange with the proposed new state and
-// checks that the answer has the schema's type.
-func (ic *instanceCtx) planChange(prior, cfg cty.Value, priv []byte) (providers.PlanResourceChangeResponse, hcl.Diagnostics) {
-	n, addr := ic.n, ic.w.addr
-	proposed := objchange.ProposedNew(n.schema.Block, prior, cfg)
-	ic.ws.hook(func(h Hook) (HookAction, error) { return h.PreDiff(addr, addrs.NotDeposed, prior, proposed) })
-	resp := ic.p.PlanResourceChange(providers.PlanResourceChangeRequest{
-		TypeName: n.typ, PriorState: prior, ProposedNewState: proposed, Config: cfg, PriorPrivate: priv,
-	})
-	diags := ic.subjectDiags(resp.Diagnostics)
-	if diags.HasErrors() {
-		return resp, diags
-	}
-	if resp.PlannedState == cty.NilVal || resp.PlannedState.IsNull() {
-		return resp, append(diags, tfdiags.Errorf("Provider produced invalid plan",
-			"Provider %s planned a null object for %s, which is not being destroyed. This is a bug in the provider.", n.provider.Provider.ForDisplay(), addr))
-	}
-	if errs := resp.PlannedState.Type().TestConformance(n.ty); len(errs) > 0 {
-		return resp, append(diags, tfdiags.Errorf("Provider produced invalid plan",
-			"Provider %s planned a value of the wrong type for %s: %s. This is a bug in the provider.", n.provider.Provider.ForDisplay(), addr, errs[0]))
-	}
-	return resp, diags
-}
-
 // decide returns the action and reason for a planned change.
-func (ic *instanceCtx) decide(cur *states.ResourceInstanceObjectSrc, prior cty.Value, resp providers.PlanResourceChangeResponse) (plans.Action, plans.ResourceInstanceChangeActionReason) {
+func (pi *planInstance) decide(cur *states.ResourceInstanceObjectSrc, prior cty.Value, resp providers.PlanResourceChangeResponse) (plans.Action, plans.ResourceInstanceChangeActionReason) {
 	replace := plans.DeleteThenCreate
-	if ic.n.cbd {
+	if pi.n.cbd {
 		replace = plans.CreateThenDelete
 	}
 	switch {
@@ -118,9 +78,9 @@ func (ic *instanceCtx) decide(cur *states.ResourceInstanceObjectSrc, prior cty.V
 		return plans.Create, plans.ReasonNone
 	case cur != nil && cur.Status == states.ObjectTainted:
 		return replace, plans.ReasonReplaceBecauseTainted
-	case len(ic.ws.replace) > 0 && ic.ws.replace[ic.w.addr.String()]: // no address formatting per instance without -replace
+	case len(pi.pw.replace) > 0 && pi.pw.replace[pi.w.addr.String()]: // no address formatting per instance without -replace
 		return replace, plans.ReasonReplaceByRequest
-	case ic.triggered():
+	case pi.triggered():
 		return replace, plans.ReasonReplaceByTriggers
 	case changedAt(prior, resp.PlannedState, resp.RequiresReplace):
 		return replace, plans.ReasonReplaceBecauseCannotUpdate
@@ -131,8 +91,6 @@ func (ic *instanceCtx) decide(cur *states.ResourceInstanceObjectSrc, prior cty.V
 	return plans.Update, plans.ReasonNone
 }
 
-// changedAt reports whether any of paths differs (or is unknown) between
-// before and after.
 // requiredReplace keeps the paths of resp.RequiresReplace whose values
 // actually change, as Terraform does: providers on the legacy SDK list
 // every force-new attribute in every plan, creates included, and only the
@@ -150,43 +108,18 @@ func requiredReplace(prior cty.Value, resp providers.PlanResourceChangeResponse)
 	return out
 }
 
-func changedAt(before, after cty.Value, paths []cty.Path) bool {
-	for _, p := range paths {
-		b, err1 := p.Apply(before)
-		a, err2 := p.Apply(after)
-		if err1 != nil || err2 != nil {
-			if (err1 == nil) != (err2 == nil) {
-				return true
-			}
-			continue
-		}
-		if eq := b.Equals(a); !eq.IsKnown() || eq.False() {
-			return true
-		}
-	}
-	return false
-}
-
 // preventDestroy returns the error for a plan that would destroy a
 // resource with lifecycle.prevent_destroy, nil otherwise.
-func (ic *instanceCtx) preventDestroy(action plans.Action) *hcl.Diagnostic {
-	rc := ic.n.rc
-	if rc == nil || rc.Managed == nil || !rc.Managed.PreventDestroy || (action != plans.Delete && !action.IsReplace()) {
+func (pi *planInstance) preventDestroy(action plans.Action) *hcl.Diagnostic {
+	block := pi.n.block
+	if block == nil || block.Managed == nil || !block.Managed.PreventDestroy || (action != plans.Delete && !action.IsReplace()) {
 		return nil
 	}
 	return &hcl.Diagnostic{
 		Severity: hcl.DiagError,
 		Summary:  "Instance cannot be destroyed",
 		Detail: fmt.Sprintf("Resource %s has lifecycle.prevent_destroy set, but the plan calls for this resource to be destroyed. To avoid this error and continue with the plan, either disable lifecycle.prevent_destroy or reduce the scope of the plan using the -target flag.",
-			ic.w.addr),
-		Subject: rc.DeclRange.Ptr(),
+			pi.w.addr),
+		Subject: block.DeclRange.Ptr(),
 	}
-}
-
-// validateManaged evaluates the configuration (count/each unknown) and
-// asks the provider to validate it.
-func (ic *instanceCtx) validateManaged() hcl.Diagnostics {
-	_, _, diags := ic.evalConfig()
-	ic.ws.values.set(ic.w.addr, cty.UnknownVal(ic.n.ty))
-	return diags
 }

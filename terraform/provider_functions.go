@@ -38,7 +38,7 @@ func (ws *walkState) providerFunctions(cfg *configs.Config) map[string]function.
 	}
 	var table map[string]function.Function
 	for name, rp := range cfg.Module.ProviderRequirements {
-		if _, ok := ws.c.factories[rp.Type]; !ok {
+		if _, ok := ws.c.providers.ProviderFactory(rp.Type); !ok {
 			continue
 		}
 		schema, diags := ws.c.schema(rp.Type)
@@ -79,7 +79,7 @@ func (ws *walkState) funcInstance(p addrs.Provider) (providers.Interface, error)
 	if inst, ok := fp.insts[p]; ok {
 		return inst, nil
 	}
-	f, ok := ws.c.factories[p]
+	f, ok := ws.c.providers.ProviderFactory(p)
 	if !ok {
 		return nil, fmt.Errorf("provider %s is not available", p.ForDisplay())
 	}

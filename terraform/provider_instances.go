@@ -19,7 +19,7 @@ import (
 // hasProviderKey reports whether n's provider argument, or a module call
 // passing its provider configuration, selects a provider instance.
 func (n *nodeResource) hasProviderKey() bool {
-	return n.passedKey != nil || n.rc != nil && n.rc.ProviderConfigRef != nil && n.rc.ProviderConfigRef.KeyExpr != nil
+	return n.passedKey != nil || n.block != nil && n.block.ProviderConfigRef != nil && n.block.ProviderConfigRef.KeyExpr != nil
 }
 
 // passedProviderKey is a provider instance selection made by a module
@@ -67,7 +67,7 @@ func resolvePassedKey(c *configs.Config, local addrs.LocalProviderConfig, typ ad
 func (n *nodeResource) instanceProvider(ws *walkState, w instanceWork) (providers.Interface, addrs.InstanceKey, hcl.Diagnostics) {
 	var key addrs.InstanceKey = addrs.NoKey
 	switch {
-	case w.gone || n.rc == nil:
+	case w.gone || n.block == nil:
 		if ri := ws.prevState.ResourceInstance(w.addr); ri != nil && ri.ProviderKey != nil {
 			key = ri.ProviderKey
 		}
@@ -79,7 +79,7 @@ func (n *nodeResource) instanceProvider(ws *walkState, w instanceWork) (provider
 			expr = n.passedKey.expr
 			v, diags = n.passedKeyValue(ws, w)
 		} else {
-			expr = n.rc.ProviderConfigRef.KeyExpr
+			expr = n.block.ProviderConfigRef.KeyExpr
 			rep := w.rep
 			scope := ws.scope(w.mod, n.cfg, &rep, nil)
 			v, diags = scope.EvalExpr(expr, cty.DynamicPseudoType)
@@ -90,7 +90,7 @@ func (n *nodeResource) instanceProvider(ws *walkState, w instanceWork) (provider
 		}
 		k, err := providerKeyOf(v)
 		if err != nil {
-			if ws.op == opValidate {
+			if ws.traits.unknowns {
 				p, d := ws.provs.anyKey(n.provider)
 				return p, addrs.NoKey, d
 			}
@@ -179,19 +179,19 @@ func (n *nodeResource) passedKeyValue(ws *walkState, w instanceWork) (cty.Value,
 // the new one recreated the resource with the configuration's address.
 // (Writes to an existing resource keep it in states.) One map lookup per
 // applied object.
-func (ic *instanceCtx) keepStateProvider() {
-	twin, ok := ic.n.provider.Provider.RegistryTwin()
+func (ai *applyInstance) keepStateProvider() {
+	twin, ok := ai.n.provider.Provider.RegistryTwin()
 	if !ok {
 		return
 	}
-	res := ic.w.addr.ContainingResource()
-	prev := ic.ws.prevState.Resource(res)
+	res := ai.w.addr.ContainingResource()
+	prev := ai.ws.prevState.Resource(res)
 	if prev == nil || prev.ProviderConfig.Provider != twin {
 		return
 	}
-	s := ic.ws.state.Lock()
+	s := ai.ws.state.Lock()
 	if r := s.Resource(res); r != nil && r.ProviderConfig.Equivalent(prev.ProviderConfig) {
 		r.ProviderConfig = prev.ProviderConfig
 	}
-	ic.ws.state.Unlock()
+	ai.ws.state.Unlock()
 }

@@ -5,9 +5,11 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 
 	"github.com/hashicorp/hcl/v2"
@@ -21,12 +23,12 @@ import (
 
 // hasProvisioners reports whether the resource has provisioners of the
 // given kind (destroy-time or create-time).
-func (ic *instanceCtx) hasProvisioners(destroy bool) bool {
-	rc := ic.n.rc
-	if rc == nil || rc.Managed == nil {
+func (ai *applyInstance) hasProvisioners(destroy bool) bool {
+	block := ai.res.block
+	if block == nil || block.Managed == nil {
 		return false
 	}
-	for _, pv := range rc.Managed.Provisioners {
+	for _, pv := range block.Managed.Provisioners {
 		if (pv.When == configs.ProvisionerWhenDestroy) == destroy {
 			return true
 		}
@@ -40,22 +42,22 @@ func (ic *instanceCtx) hasProvisioners(destroy bool) bool {
 // output to the hooks line by line. A failing provisioner stops the rest
 // and is an error, unless its on_failure is continue (a warning, and the
 // next one runs). Other provisioner types are reported as unsupported.
-func (ic *instanceCtx) provision(ctx context.Context, self cty.Value, destroy bool) hcl.Diagnostics {
-	rc := ic.n.rc
-	if rc == nil || rc.Managed == nil {
+func (ai *applyInstance) provision(ctx context.Context, self cty.Value, destroy bool) hcl.Diagnostics {
+	block := ai.res.block
+	if block == nil || block.Managed == nil {
 		return nil
 	}
 	var diags hcl.Diagnostics
-	for _, pv := range rc.Managed.Provisioners {
+	for _, pv := range block.Managed.Provisioners {
 		if (pv.When == configs.ProvisionerWhenDestroy) != destroy {
 			continue
 		}
-		err := ic.runProvisioner(ctx, pv, self)
+		err := ai.runProvisioner(ctx, pv, self)
 		if err == nil {
 			continue
 		}
 		d := &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Provisioner failed",
-			Detail: fmt.Sprintf("%s provisioner of %s: %s", pv.Type, ic.w.addr, err), Subject: pv.DeclRange.Ptr()}
+			Detail: fmt.Sprintf("%s provisioner of %s: %s", pv.Type, ai.w.addr, err), Subject: pv.DeclRange.Ptr()}
 		if pv.OnFailure == configs.ProvisionerOnFailureContinue {
 			d.Severity = hcl.DiagWarning
 			diags = append(diags, d)
@@ -66,21 +68,21 @@ func (ic *instanceCtx) provision(ctx context.Context, self cty.Value, destroy bo
 	return diags
 }
 
-func (ic *instanceCtx) runProvisioner(ctx context.Context, pv *configs.Provisioner, self cty.Value) error {
-	addr := ic.w.addr
-	ic.ws.hook(func(h Hook) (HookAction, error) { return h.PreProvisionInstanceStep(addr, pv.Type) })
-	err := ic.localExec(ctx, pv, self)
-	ic.ws.hook(func(h Hook) (HookAction, error) { return h.PostProvisionInstanceStep(addr, pv.Type, err) })
+func (ai *applyInstance) runProvisioner(ctx context.Context, pv *configs.Provisioner, self cty.Value) error {
+	addr := ai.w.addr
+	ai.ws.hook(func(h Hook) (HookAction, error) { return h.PreProvisionInstanceStep(addr, pv.Type) })
+	err := ai.localExec(ctx, pv, self)
+	ai.ws.hook(func(h Hook) (HookAction, error) { return h.PostProvisionInstanceStep(addr, pv.Type, err) })
 	return err
 }
 
 // localExec evaluates a local-exec block (command, interpreter,
 // working_dir, environment; self is the instance) and runs it.
-func (ic *instanceCtx) localExec(ctx context.Context, pv *configs.Provisioner, self cty.Value) error {
+func (ai *applyInstance) localExec(ctx context.Context, pv *configs.Provisioner, self cty.Value) error {
 	if pv.Type != "local-exec" {
 		return fmt.Errorf("provisioner type %q is not supported by plankit; only local-exec is", pv.Type)
 	}
-	scope := ic.ws.selfScope(ic.w.mod, ic.n.cfg, &ic.w.rep, ic.w.addr.Resource.Resource, self)
+	scope := ai.ws.selfScope(ai.w.mod, ai.res.cfg, &ai.w.rep, ai.w.addr.Resource.Resource, self)
 	attrs, diags := pv.Config.JustAttributes()
 	vals := map[string]cty.Value{}
 	for name, a := range attrs {
@@ -88,7 +90,7 @@ func (ic *instanceCtx) localExec(ctx context.Context, pv *configs.Provisioner, s
 		diags = append(diags, d...)
 		vals[name], _ = v.UnmarkDeep()
 	}
-	ic.ws.putScope(scope)
+	ai.ws.putScope(scope)
 	if diags.HasErrors() {
 		return tfdiags.Err(diags)
 	}
@@ -108,11 +110,11 @@ func (ic *instanceCtx) localExec(ctx context.Context, pv *configs.Provisioner, s
 	// As in Terraform, which runs in the -chdir directory, the command runs
 	// in the Context's working directory, and a relative working_dir is
 	// taken from there.
-	cmd.Dir = ic.ws.c.workingDir
+	cmd.Dir = ai.ws.c.workingDir
 	if wd, ok := vals["working_dir"]; ok && !wd.IsNull() {
 		cmd.Dir = wd.AsString()
 		if !filepath.IsAbs(cmd.Dir) {
-			cmd.Dir = filepath.Join(ic.ws.c.workingDir, cmd.Dir)
+			cmd.Dir = filepath.Join(ai.ws.c.workingDir, cmd.Dir)
 		}
 	}
 	if env, ok := vals["environment"]; ok && !env.IsNull() && env.CanIterateElements() {
@@ -126,8 +128,8 @@ func (ic *instanceCtx) localExec(ctx context.Context, pv *configs.Provisioner, s
 		cmd.Env = append(cmd.Env, extra...)
 	}
 	// As Terraform does, the provisioner's output starts with the command.
-	for _, h := range ic.ws.c.hooks {
-		h.ProvisionOutput(ic.w.addr, pv.Type, fmt.Sprintf("Executing: %q", cmd.Args))
+	for _, h := range ai.ws.c.hooks {
+		h.ProvisionOutput(ai.w.addr, pv.Type, fmt.Sprintf("Executing: %q", cmd.Args))
 	}
 	pr, pw := io.Pipe()
 	cmd.Stdout, cmd.Stderr = pw, pw
@@ -137,15 +139,15 @@ func (ic *instanceCtx) localExec(ctx context.Context, pv *configs.Provisioner, s
 		sc := bufio.NewScanner(pr)
 		for sc.Scan() {
 			line := sc.Text()
-			for _, h := range ic.ws.c.hooks {
-				h.ProvisionOutput(ic.w.addr, pv.Type, line)
+			for _, h := range ai.ws.c.hooks {
+				h.ProvisionOutput(ai.w.addr, pv.Type, line)
 			}
 		}
 		_, _ = io.Copy(io.Discard, pr)
 	}()
 	// In a process group of its own, so that an interrupt sent to plankit
 	// alone (a CI cancel) is forwarded to the command and what it started.
-	err := ic.ws.procs.Run(cmd)
+	err := ai.aw.procs.Run(cmd)
 	pw.Close()
 	<-done
 	return err
@@ -156,17 +158,17 @@ func (ic *instanceCtx) localExec(ctx context.Context, pv *configs.Provisioner, s
 // already be destroyed, so, as in Terraform, only self, count.index,
 // each.key, path.* and terraform.* are allowed. Checked once per resource
 // block (validate and plan).
-func destroyProvisionerDiags(rc *configs.Resource) hcl.Diagnostics {
-	if rc == nil || rc.Managed == nil {
+func destroyProvisionerDiags(block *configs.Resource) hcl.Diagnostics {
+	if block == nil || block.Managed == nil {
 		return nil
 	}
 	var diags hcl.Diagnostics
-	for _, pv := range rc.Managed.Provisioners {
+	for _, pv := range block.Managed.Provisioners {
 		if pv.When != configs.ProvisionerWhenDestroy {
 			continue
 		}
 		attrs, _ := pv.Config.JustAttributes()
-		for _, name := range sortedNames(attrs) {
+		for _, name := range slices.Sorted(maps.Keys(attrs)) {
 			refs, _ := lang.ReferencesInExpr(attrs[name].Expr)
 			for _, ref := range refs {
 				if destroyRefAllowed(ref.Subject) {

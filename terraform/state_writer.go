@@ -33,31 +33,31 @@ type StateWriter interface {
 }
 
 // changed tells the state writer, if any, that addr's objects changed.
-func (ws *walkState) changed(addr addrs.AbsResourceInstance) {
-	if ws.writer != nil {
-		ws.writer.Changed(addr)
+func (aw *applyWalk) changed(addr addrs.AbsResourceInstance) {
+	if aw.writer != nil {
+		aw.writer.Changed(addr)
 	}
 }
 
 // beginOp tells the state writer that an operation on addr is starting.
-func (ws *walkState) beginOp(addr addrs.AbsResourceInstance, dk addrs.DeposedKey, action plans.Action) error {
-	if ws.writer == nil {
+func (aw *applyWalk) beginOp(addr addrs.AbsResourceInstance, dk addrs.DeposedKey, action plans.Action) error {
+	if aw.writer == nil {
 		return nil
 	}
-	return ws.writer.Begin(addr, dk, action)
+	return aw.writer.Begin(addr, dk, action)
 }
 
 // endOp tells the state writer that the operation on addr is over.
-func (ws *walkState) endOp(addr addrs.AbsResourceInstance) {
-	if ws.writer != nil {
-		ws.writer.End(addr)
+func (aw *applyWalk) endOp(addr addrs.AbsResourceInstance) {
+	if aw.writer != nil {
+		aw.writer.End(addr)
 	}
 }
 
 // stateWriteDiag reports that an operation was not started because the
 // state writer could not record its start.
-func (ic *instanceCtx) stateWriteDiag(err error) *hcl.Diagnostic {
+func (ai *applyInstance) stateWriteDiag(err error) *hcl.Diagnostic {
 	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Failed to record the operation in the state",
-		Detail:  fmt.Sprintf("%s was not changed: recording that the change is starting failed (%s). Unrecorded, a crash during the change would leave its outcome unknown. Check that the state's storage is writable and apply again.", ic.w.addr, err),
-		Subject: ic.declRange()}
+		Detail:  fmt.Sprintf("%s was not changed: recording that the change is starting failed (%s). Unrecorded, a crash during the change would leave its outcome unknown. Check that the state's storage is writable and apply again.", ai.w.addr, err),
+		Subject: ai.declRange()}
 }

@@ -2,43 +2,22 @@ package terraform
 
 import (
 	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/configs"
 	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/states"
 )
 
-// applyBuilder is the graph of an apply: the configuration's nodes (the
-// resource nodes apply the creates, updates and reads of their
-// instances), one destroy node per deletion (orphans, destroy mode, the
-// destroy half of replacements, deposed objects), providers, references,
-// the plan's targets, then destroy ordering.
-func applyBuilder(in *buildInput, plan *plans.Plan) graphBuilder {
-	return graphBuilder{name: "apply", steps: []Transformer{
-		rootVariableTransformer{in},
-		localTransformer{in},
-		resourceTransformer{in, addrs.ManagedResourceMode},
-		resourceTransformer{in, addrs.DataResourceMode},
-		outputTransformer{in},
-		moduleCallTransformer{in},
-		destroyTransformer{in, plan},
-		providerTransformer{in},
-		referenceTransformer{},
-		targetsTransformer{in, targetApply},
-		destroyEdgeTransformer{in},
-		rootTransformer{},
-	}}
-}
-
 // destroyTransformer adds a destroy node per planned deletion. When the
 // resource block is still in the configuration (the one the plan was made
 // from), the node carries it, for its destroy-time provisioners; one
-// shared nodeResource per resource block. O(changes).
+// shared resourceBlock per resource. O(changes).
 type destroyTransformer struct {
 	in   *buildInput
 	plan *plans.Plan
 }
 
 func (t destroyTransformer) Transform(g *Graph) error {
-	shared := map[string]*nodeResource{}
+	shared := map[string]*resourceBlock{}
 	for _, rc := range t.plan.Changes.Resources {
 		switch rc.Action {
 		case plans.Delete, plans.DeleteThenCreate, plans.CreateThenDelete:
@@ -49,16 +28,18 @@ func (t destroyTransformer) Transform(g *Graph) error {
 		res := shared[key]
 		if res == nil {
 			ca := rc.Addr.ConfigResource()
-			res = &nodeResource{typ: ca.Resource.Type, addr: ca, provider: rc.ProviderAddr}
+			var cfg *configs.Config
+			var block *configs.Resource
 			if c := t.in.config.Descendant(ca.Module); c != nil {
 				if b := c.Module.ResourceByAddr(ca.Resource); b != nil && b.Managed != nil {
-					res.cfg, res.rc = c, b
+					cfg, block = c, b
 				}
 			}
-			t.in.attachSchema(res, rc.ProviderAddr.Provider, ca.Resource.Mode)
+			rb := t.in.resourceBlock(cfg, block, ca, rc.ProviderAddr)
+			res = &rb
 			shared[key] = res
 		}
-		g.Add(&nodeDestroy{change: rc, res: res})
+		g.Add(&nodeDestroy{change: rc, res: res, apply: t.in.apply})
 	}
 	return nil
 }
@@ -75,10 +56,9 @@ func (n *destroyJoin) Name() string { return n.addr + " (destroys done)" }
 // create-before-destroy's deposed object, after its dependents are
 // updated); a delete-then-create replacement destroys before it creates, a
 // create-before-destroy one creates first. Dependencies come from the
-// configuration's references and from the dependencies the state records.
-// It also records on each resource node the resources it depends on, which
-// the state stores with each object. O(V+E) for graphs whose non-resource
-// nodes have bounded fan-out.
+// configuration's references (each resource node's stateDeps, see
+// stateDepsTransformer) and from the dependencies the state records.
+// O(V+E).
 type destroyEdgeTransformer struct{ in *buildInput }
 
 func (t destroyEdgeTransformer) Transform(g *Graph) error {
@@ -93,48 +73,10 @@ func (t destroyEdgeTransformer) Transform(g *Graph) error {
 			destroys[k] = append(destroys[k], n)
 		}
 	}
-	dependents := map[string]map[string]bool{}
-	addDep := func(on, by string) {
-		if on == by {
-			return
-		}
-		if dependents[on] == nil {
-			dependents[on] = map[string]bool{}
-		}
-		dependents[on][by] = true
+	if len(destroys) == 0 {
+		return nil // the usual create/update apply: nothing to order
 	}
-	// Only resources with destroy nodes need their dependents: without
-	// destroys (the usual create/update apply) no pair is recorded.
-	// addIfDestroyed records that by depends on d when d has destroy
-	// nodes, formatting d's address once.
-	addIfDestroyed := func(d addrs.ConfigResource, by string) {
-		if k := d.String(); len(destroys[k]) > 0 {
-			addDep(k, by)
-		}
-	}
-	deps := newResourceDepsIndex(g)
-	for _, n := range resNodes {
-		n.stateDeps = deps.of(n)
-		if len(destroys) == 0 {
-			continue
-		}
-		by := n.addr.String()
-		for _, d := range n.stateDeps {
-			addIfDestroyed(d, by)
-		}
-	}
-	if st := t.in.state; st != nil && len(destroys) > 0 {
-		for _, rs := range st.AllResources() {
-			by := rs.Addr.Config().String() // once per resource, not per instance and dependency
-			for _, ri := range rs.Instances {
-				if ri.Current != nil {
-					for _, d := range ri.Current.Dependencies {
-						addIfDestroyed(d, by)
-					}
-				}
-			}
-		}
-	}
+	dependents := t.destroyDependents(resNodes, destroys)
 	joins := map[string]*destroyJoin{}
 	join := func(k string) *destroyJoin {
 		if j := joins[k]; j != nil {
@@ -167,6 +109,60 @@ func (t destroyEdgeTransformer) Transform(g *Graph) error {
 					g.Connect(d, rn)
 				}
 			}
+		}
+	}
+	return nil
+}
+
+// destroyDependents returns, for each resource with destroy nodes (by
+// address), the resources that depend on it: from the resource nodes'
+// stateDeps and the dependencies the state records. Only resources with
+// destroy nodes get an entry; each address is formatted once per
+// resource, not per instance and dependency.
+func (t destroyEdgeTransformer) destroyDependents(resNodes map[string]*nodeResource, destroys map[string][]*nodeDestroy) map[string]map[string]bool {
+	dependents := map[string]map[string]bool{}
+	add := func(on addrs.ConfigResource, by string) {
+		k := on.String()
+		if k == by || len(destroys[k]) == 0 {
+			return
+		}
+		if dependents[k] == nil {
+			dependents[k] = map[string]bool{}
+		}
+		dependents[k][by] = true
+	}
+	for by, n := range resNodes {
+		for _, d := range n.stateDeps {
+			add(d, by)
+		}
+	}
+	if st := t.in.state; st != nil {
+		for _, rs := range st.AllResources() {
+			by := rs.Addr.Config().String()
+			for _, ri := range rs.Instances {
+				if ri.Current != nil {
+					for _, d := range ri.Current.Dependencies {
+						add(d, by)
+					}
+				}
+			}
+		}
+	}
+	return dependents
+}
+
+// stateDepsTransformer records on each resource node the resources it
+// depends on (stateDeps), which the apply stores with each object it
+// writes and destroy ordering follows. It runs before any destroy edge
+// exists: the dependencies are the configuration's. O(V+E) for graphs
+// whose non-resource nodes have bounded fan-out.
+type stateDepsTransformer struct{}
+
+func (stateDepsTransformer) Transform(g *Graph) error {
+	deps := newResourceDepsIndex(g)
+	for _, n := range g.Vertices() {
+		if n, ok := n.(*nodeResource); ok {
+			n.stateDeps = deps.of(n)
 		}
 	}
 	return nil

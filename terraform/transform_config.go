@@ -2,7 +2,8 @@ package terraform
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hcldec"
@@ -22,9 +23,9 @@ type buildInput struct {
 	state   *states.State // nil when there is none (validate)
 	targets []addrs.Targetable
 
-	// outputsKept, set by targetsTransformer, are the root outputs a
-	// targeted graph kept; nil when the graph is not targeted (all kept).
-	outputsKept map[string]bool
+	// apply is the apply walk the destroy nodes work for (apply graphs
+	// that are walked; nil otherwise).
+	apply *applyWalk
 
 	// configUses is the set of providers the configuration uses, filled
 	// by orphanResourceTransformer when it first needs it.
@@ -48,21 +49,12 @@ type schemaDerived struct {
 // children by name.
 func (b *buildInput) eachModule(fn func(*configs.Config)) { b.config.DeepEach(fn) }
 
-func sortedNames[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
 // rootVariableTransformer adds a node per root input variable.
 type rootVariableTransformer struct{ in *buildInput }
 
 func (t rootVariableTransformer) Transform(g *Graph) error {
 	root := t.in.config
-	for _, name := range sortedNames(root.Module.Variables) {
+	for _, name := range slices.Sorted(maps.Keys(root.Module.Variables)) {
 		g.Add(&nodeVariable{cfg: root, v: root.Module.Variables[name]})
 	}
 	return nil
@@ -73,7 +65,7 @@ type localTransformer struct{ in *buildInput }
 
 func (t localTransformer) Transform(g *Graph) error {
 	t.in.eachModule(func(c *configs.Config) {
-		for _, name := range sortedNames(c.Module.Locals) {
+		for _, name := range slices.Sorted(maps.Keys(c.Module.Locals)) {
 			g.Add(&nodeLocal{cfg: c, l: c.Module.Locals[name]})
 		}
 	})
@@ -85,7 +77,7 @@ type outputTransformer struct{ in *buildInput }
 
 func (t outputTransformer) Transform(g *Graph) error {
 	t.in.eachModule(func(c *configs.Config) {
-		for _, name := range sortedNames(c.Module.Outputs) {
+		for _, name := range slices.Sorted(maps.Keys(c.Module.Outputs)) {
 			g.Add(&nodeOutput{cfg: c, o: c.Module.Outputs[name]})
 		}
 	})
@@ -97,6 +89,10 @@ func (t outputTransformer) Transform(g *Graph) error {
 type resourceTransformer struct {
 	in   *buildInput
 	mode addrs.ResourceMode
+	// destroying names the managed resource nodes "ADDR (destroy)", as
+	// Terraform's plan-destroy graph does, so the graph and cycle errors
+	// say what the nodes plan.
+	destroying bool
 }
 
 func (t resourceTransformer) Transform(g *Graph) error {
@@ -105,15 +101,15 @@ func (t resourceTransformer) Transform(g *Graph) error {
 		if t.mode == addrs.DataResourceMode {
 			set = c.Module.DataResources
 		}
-		for _, key := range sortedNames(set) {
-			rc := set[key]
-			n := &nodeResource{cfg: c, rc: rc, typ: rc.Type, addr: rc.Addr().InModule(c.Path),
-				provider: resolveProvider(c, rc.ProviderConfigAddr(), rc.Provider)}
-			if rc.ProviderConfigRef == nil || rc.ProviderConfigRef.KeyExpr == nil {
-				n.passedKey = resolvePassedKey(c, rc.ProviderConfigAddr(), rc.Provider)
+		for _, key := range slices.Sorted(maps.Keys(set)) {
+			block := set[key]
+			addr := block.Addr().InModule(c.Path)
+			n := &nodeResource{name: resourceNodeName(addr, t.destroying), resourceBlock: t.in.resourceBlock(c, block, addr,
+				resolveProvider(c, block.ProviderConfigAddr(), block.Provider))}
+			if block.ProviderConfigRef == nil || block.ProviderConfigRef.KeyExpr == nil {
+				n.passedKey = resolvePassedKey(c, block.ProviderConfigAddr(), block.Provider)
 			}
-			t.in.attachSchema(n, rc.Provider, rc.Mode)
-			if m := rc.Managed; m != nil && n.schema != nil {
+			if m := block.Managed; m != nil && n.schema != nil {
 				n.ignore = ignorePaths(n.schema.Block, m.IgnoreChanges, m.IgnoreAllChanges)
 				n.cbd = m.CreateBeforeDestroy
 			}
@@ -123,15 +119,24 @@ func (t resourceTransformer) Transform(g *Graph) error {
 	return nil
 }
 
+// resourceBlock returns the block of resource addr, configured by block in
+// module c (either may be nil), managed by provider configuration pc,
+// with the schema-derived fields set when the provider has the type.
+func (b *buildInput) resourceBlock(c *configs.Config, block *configs.Resource, addr addrs.ConfigResource, pc addrs.AbsProviderConfig) resourceBlock {
+	n := resourceBlock{cfg: c, block: block, typ: addr.Resource.Type, addr: addr, provider: pc}
+	b.attachSchema(&n)
+	return n
+}
+
 // attachSchema sets the schema-derived fields of n.
-func (b *buildInput) attachSchema(n *nodeResource, p addrs.Provider, mode addrs.ResourceMode) {
-	ps := b.schemas[p]
+func (b *buildInput) attachSchema(n *resourceBlock) {
+	ps := b.schemas[n.provider.Provider]
 	if ps == nil {
 		return
 	}
 	var s providers.Schema
 	var ok bool
-	if mode == addrs.DataResourceMode {
+	if n.addr.Resource.Mode == addrs.DataResourceMode {
 		s, ok = ps.DataSources[n.typ]
 	} else {
 		s, ok = ps.ResourceTypes[n.typ]
@@ -170,7 +175,10 @@ func hasSensitive(b *configschema.Block) bool {
 // block is gone from the configuration (or whose module is gone); it plans
 // the deletion of every instance. Count and for_each shrinkage is found by
 // the resource's own node at walk time.
-type orphanResourceTransformer struct{ in *buildInput }
+type orphanResourceTransformer struct {
+	in         *buildInput
+	destroying bool // as resourceTransformer's
+}
 
 func (t orphanResourceTransformer) Transform(g *Graph) error {
 	st := t.in.state
@@ -181,7 +189,7 @@ func (t orphanResourceTransformer) Transform(g *Graph) error {
 	for _, mi := range st.ModuleInstances() {
 		sm := st.Module(mi)
 		c := t.in.config.Descendant(mi.Module())
-		for _, rkey := range sortedNames(sm.Resources) {
+		for _, rkey := range slices.Sorted(maps.Keys(sm.Resources)) {
 			rs := sm.Resources[rkey]
 			if c != nil && c.Module.ResourceByAddr(rs.Addr.Resource) != nil {
 				continue
@@ -191,8 +199,7 @@ func (t orphanResourceTransformer) Transform(g *Graph) error {
 				continue
 			}
 			seen[ca.String()] = true
-			n := &nodeResource{cfg: c, typ: ca.Resource.Type, addr: ca, provider: t.orphanProvider(rs.ProviderConfig)}
-			t.in.attachSchema(n, n.provider.Provider, ca.Resource.Mode)
+			n := &nodeResource{name: resourceNodeName(ca, t.destroying), resourceBlock: t.in.resourceBlock(c, nil, ca, t.orphanProvider(rs.ProviderConfig))}
 			g.Add(n)
 		}
 	}
@@ -245,7 +252,7 @@ func (t moduleCallTransformer) Transform(g *Graph) error {
 					Subject: a.NameRange.Ptr()})
 			}
 		}
-		for _, name := range sortedNames(c.Module.Variables) {
+		for _, name := range slices.Sorted(maps.Keys(c.Module.Variables)) {
 			n := &nodeVariable{cfg: c, v: c.Module.Variables[name]}
 			if a, ok := attrs[name]; ok {
 				n.expr = a.Expr

@@ -73,8 +73,8 @@ func (createBeforeDestroyTransformer) Transform(g *Graph) error {
 	}
 	want := map[Node]bool{}
 	for _, n := range order { // dependents before dependencies
-		if r, ok := n.(*nodeResource); ok && r.rc != nil && r.rc.Managed != nil {
-			m := r.rc.Managed
+		if r, ok := n.(*nodeResource); ok && r.block != nil && r.block.Managed != nil {
+			m := r.block.Managed
 			if want[n] && !(m.CreateBeforeDestroySet && !m.CreateBeforeDestroy) {
 				r.cbd = true
 			}

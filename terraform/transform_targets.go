@@ -25,8 +25,8 @@ const (
 //   - the close nodes of the providers kept.
 //
 // Directly targeted resources plan only the instances the targets name,
-// unless another kept node needs all of them. It records the root outputs
-// kept in in.outputsKept. O(V+E).
+// unless another kept node needs all of them. The root outputs kept are
+// those whose nodes remain (keptRootOutputs). O(V+E).
 type targetsTransformer struct {
 	in   *buildInput
 	mode targetMode
@@ -92,7 +92,6 @@ func (t targetsTransformer) Transform(g *Graph) error {
 // pass computes, per node, whether every resource upstream qualifies.
 // O(V+E).
 func (t targetsTransformer) keepOutputs(g *Graph, keep map[Node]bool) {
-	t.in.outputsKept = map[string]bool{}
 	order, err := g.TopologicalOrder()
 	if err != nil {
 		return // cycles are reported by validation
@@ -116,7 +115,6 @@ func (t targetsTransformer) keepOutputs(g *Graph, keep map[Node]bool) {
 		ok[n] = good
 		if o, isOut := n.(*nodeOutput); isOut && good && o.cfg.Path.IsRoot() {
 			outs = append(outs, n)
-			t.in.outputsKept[o.o.Name] = true
 		}
 	}
 	for _, n := range outs {
@@ -231,4 +229,21 @@ func matchesTargets(targets []addrs.Targetable, addr addrs.ConfigResource) bool 
 		}
 	}
 	return false
+}
+
+// keptRootOutputs returns the root outputs a graph built for targets
+// kept: the root output nodes that remain (nothing depends on a root
+// output, so only keepOutputs keeps one). Nil without targets: all.
+// O(V).
+func keptRootOutputs(g *Graph, targets []addrs.Targetable) map[string]bool {
+	if len(targets) == 0 {
+		return nil
+	}
+	kept := map[string]bool{}
+	for _, n := range g.Vertices() {
+		if o, ok := n.(*nodeOutput); ok && o.cfg.Path.IsRoot() {
+			kept[o.o.Name] = true
+		}
+	}
+	return kept
 }

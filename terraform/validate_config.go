@@ -26,7 +26,7 @@ func (ic *instanceCtx) validateConfig(cfg cty.Value) hcl.Diagnostics {
 		}
 	}
 	var diags hcl.Diagnostics
-	if n.rc.Mode == addrs.DataResourceMode {
+	if n.block.Mode == addrs.DataResourceMode {
 		r := ic.p.ValidateDataResourceConfig(providers.ValidateDataResourceConfigRequest{TypeName: n.typ, Config: cfg})
 		diags = ic.subjectDiags(r.Diagnostics)
 	} else {
@@ -45,7 +45,7 @@ func (ic *instanceCtx) validateConfig(cfg cty.Value) hcl.Diagnostics {
 // and a resource body cannot refer to self). Checked once per resource
 // block that has several instances: O(size of the body).
 func (n *nodeResource) sameConfigForAll() bool {
-	if n.rc == nil || n.spec == nil {
+	if n.block == nil || n.spec == nil {
 		return false
 	}
 	refs, _ := n.bodyReferences() // found once per node, shared with evalBody

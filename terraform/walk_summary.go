@@ -48,10 +48,7 @@ func (ws *walkState) skippedSummary(res *dag.WalkResult[Node]) hcl.Diagnostics {
 	if len(names) == 0 {
 		return nil
 	}
-	verb := "planned"
-	if ws.op == opApply {
-		verb = "applied"
-	}
+	verb := ws.traits.verb
 	what, pron, verbS := "1 object was", "it", "s"
 	if len(names) > 1 {
 		what, pron, verbS = fmt.Sprintf("%d objects were", len(names)), "they", ""

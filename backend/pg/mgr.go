@@ -39,6 +39,10 @@ type Mgr struct {
 
 	codec   statemgr.Codec // stored form (encryption); see codec.go
 	rewrite bool           // the stored form is outdated: persist even if unchanged
+
+	journal   *pgJournal         // opened on first use (journal.go)
+	recovery  *statemgr.Recovery // what refresh replayed from a journal left behind
+	recovered int64              // the last journal row refresh replayed (0: none)
 }
 
 type heldLock struct {
@@ -46,7 +50,10 @@ type heldLock struct {
 	info *statemgr.LockInfo
 }
 
-var _ backend.StateMgr = (*Mgr)(nil)
+var (
+	_ backend.StateMgr   = (*Mgr)(nil)
+	_ statemgr.Journaled = (*Mgr)(nil)
+)
 
 // StateMgr returns the manager of a workspace, creating its row with an
 // empty state when it has none yet (under the creation lock, as Terraform
@@ -206,6 +213,9 @@ func (m *Mgr) refresh() error {
 		}
 		m.lastBytes = buf.Bytes()
 	}
+	if err := m.replayJournal(); err != nil {
+		return err
+	}
 	m.loaded = true
 	return nil
 }
@@ -249,7 +259,7 @@ func (m *Mgr) PersistState() error {
 	data := buf.Bytes()
 	unchanged := m.lastBytes != nil && bytes.Equal(data, m.lastBytes)
 	if unchanged && !m.rewrite {
-		return nil
+		return m.dropRecovered()
 	}
 	serial := f.Serial
 	if !unchanged { // a rewrite in the current stored form keeps the serial
@@ -265,7 +275,7 @@ func (m *Mgr) PersistState() error {
 	m.rewrite = false
 	m.file.Lineage, m.file.Serial, m.file.TerraformVersion = f.Lineage, serial, f.TerraformVersion
 	m.lastBytes = data
-	return nil
+	return m.dropRecovered()
 }
 
 // put stores data as the workspace's state in one transaction (Terraform's
@@ -309,6 +319,7 @@ func (m *Mgr) Import(f *statefile.File) error {
 	}
 	m.file = c.DeepCopy()
 	m.loaded = true
+	m.recovery, m.recovered = nil, 0 // the caller removes a journal the import replaces
 	var lb bytes.Buffer
 	if err := statefile.Write(m.withWriteVersion(m.file), &lb); err == nil {
 		m.lastBytes = lb.Bytes()
@@ -406,6 +417,9 @@ func (m *Mgr) Close() error {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if m.journal != nil {
+		m.journal.close()
+	}
 	if m.conn != nil {
 		m.conn.Close(context.Background())
 		m.conn = nil

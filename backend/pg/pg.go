@@ -25,6 +25,10 @@
 // as stale and `plan force-unlock ID` removes it, as with the local
 // backend's lock file.
 //
+// A second table of its own, SCHEMA.plankit_journal, holds apply's journal
+// (statemgr.Journal, see journal.go): the changes made since the last full
+// write of a state, replayed by the next read after a crash.
+//
 // Writes are one statement in one transaction, so a crash leaves either the
 // old or the new state. A lost connection is reopened (re-taking the
 // advisory lock first when this manager held it) and the write retried.
@@ -93,16 +97,17 @@ type Config struct {
 // listing and deletion; each state manager has its own, since the lock is
 // a session lock.
 type Backend struct {
-	cfg       Config
-	connCfg   *pgx.ConnConfig
-	schema    string  // quoted identifier
-	tbl       string  // the states table's name, quoted
-	creation  []int64 // workspace creation keys: Terraform's and OpenTofu's
-	hasLocks  bool    // SCHEMA.plankit_locks exists
-	admin     *pgx.Conn
-	redactor  *strings.Replacer
-	describes string
-	codec     statemgr.Codec // state encryption for new managers (codec.go)
+	cfg        Config
+	connCfg    *pgx.ConnConfig
+	schema     string  // quoted identifier
+	tbl        string  // the states table's name, quoted
+	creation   []int64 // workspace creation keys: Terraform's and OpenTofu's
+	hasLocks   bool    // SCHEMA.plankit_locks exists
+	hasJournal bool    // SCHEMA.plankit_journal exists (journal.go)
+	admin      *pgx.Conn
+	redactor   *strings.Replacer
+	describes  string
+	codec      statemgr.Codec // state encryption for new managers (codec.go)
 }
 
 var _ backend.Backend = (*Backend)(nil)
@@ -212,6 +217,7 @@ func (b *Backend) prepare(ctx context.Context) error {
 			fmt.Sprintf("CREATE TABLE IF NOT EXISTS %s (id bigint NOT NULL DEFAULT nextval('%s') PRIMARY KEY, name text UNIQUE, data text)", b.table(), statesIDSeq),
 			fmt.Sprintf("CREATE TABLE IF NOT EXISTS %s.%s (name text PRIMARY KEY, lock_id text NOT NULL, info text NOT NULL)", b.schema, locksTable),
 		}
+		stmts = append(stmts, b.journalDDL()...)
 		for _, s := range stmts {
 			if _, err := tx.Exec(ctx, s); err != nil {
 				return err
@@ -230,6 +236,11 @@ func (b *Backend) prepare(ctx context.Context) error {
 		return err
 	}
 	b.hasLocks = reg != nil
+	reg = nil
+	if err := tx.QueryRow(ctx, "SELECT to_regclass($1)::text", b.schema+"."+journalTable).Scan(&reg); err != nil {
+		return err
+	}
+	b.hasJournal = reg != nil
 	return tx.Commit(ctx)
 }
 
@@ -250,7 +261,8 @@ func (b *Backend) Workspaces(ctx context.Context) ([]string, error) {
 	return append(out, names...), nil
 }
 
-// DeleteWorkspace deletes a workspace's row (and its lock info row).
+// DeleteWorkspace deletes a workspace's row (and its lock info and journal
+// rows).
 func (b *Backend) DeleteWorkspace(ctx context.Context, name string) error {
 	if name == backend.DefaultWorkspace || name == "" {
 		return fmt.Errorf("the default workspace cannot be deleted")
@@ -260,7 +272,12 @@ func (b *Backend) DeleteWorkspace(ctx context.Context, name string) error {
 			return err
 		}
 		if b.hasLocks {
-			_, err := tx.Exec(ctx, fmt.Sprintf("DELETE FROM %s.%s WHERE name = $1", b.schema, locksTable), name)
+			if _, err := tx.Exec(ctx, fmt.Sprintf("DELETE FROM %s.%s WHERE name = $1", b.schema, locksTable), name); err != nil {
+				return err
+			}
+		}
+		if b.hasJournal {
+			_, err := tx.Exec(ctx, fmt.Sprintf("DELETE FROM %s WHERE states_table = $1 AND name = $2", b.journalTable()), b.cfg.TableName, name)
 			return err
 		}
 		return nil

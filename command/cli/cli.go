@@ -5,7 +5,6 @@ package cli
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"os/signal"
 	"syscall"
@@ -29,12 +28,7 @@ func Run(cmd func(*command.Meta, []string) int) {
 }
 
 func run(cmd func(*command.Meta, []string) int) (code int) {
-	defer func() {
-		if r := recover(); r != nil {
-			fmt.Fprintf(os.Stderr, "\nplankit crashed! This is always a bug in plankit; please report it with the steps that led to it.\n\npanic: %v\n", r)
-			code = command.ExitError
-		}
-	}()
+	defer command.RecoverPanic(os.Stderr, &code)
 	// Every plugin process is stopped on the way out: normal returns,
 	// errors, the first Ctrl-C (the command returns) and panics; Exit
 	// (the second Ctrl-C) stops them before exiting.

@@ -3,6 +3,7 @@ package e2etest
 import (
 	"archive/zip"
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"os"
@@ -13,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/plankit/plankit/backend/pg/pgtest"
 )
@@ -333,32 +336,32 @@ func TestPgTwoAppliesAtOnce(t *testing.T) {
 
 var lockIDRe = regexp.MustCompile(`plan force-unlock -force ([0-9a-f-]{36})`)
 
-// TestPgKilledApply: kill -9 during an apply leaves a readable state with
-// what was done, and a lock that plan reports as stale and force-unlock
-// clears; then planning continues from the state.
+// TestPgKilledApply: kill -9 during an apply loses nothing that finished
+// (the journal in SCHEMA.plankit_journal holds it, whatever the background
+// writes stored), leaves a lock that plan reports as stale and
+// force-unlock clears; then the next plan folds the journal into the
+// state, warns naming the instance whose provisioner was running, and
+// plans only what remains.
 func TestPgKilledApply(t *testing.T) {
 	t.Parallel()
-	env := []string{"PG_CONN_STR=" + pgtest.NewDatabase(t)}
+	connStr := pgtest.NewDatabase(t)
+	env := []string{"PG_CONN_STR=" + connStr}
 	dir := pgDir(t)
 	gate := filepath.Join(t.TempDir(), "gate")
 	must(t, withEnv(t, dir, "plan", env, "-no-color", "-var", "gate="+gate, "-out=p.tfplan"), 0, "plan")
 	cmd, _, _ := startGated(t, dir, env, "-no-color", "p.tfplan")
+	// terraform_data.a is done and terraform_data.b's provisioner runs:
+	// kill the apply and its provisioner outright, without waiting for a
+	// background write of the state.
 	waitFor(t, "the provisioner", func() bool { return exists(gate + ".started") })
-	// terraform_data.a is done: wait until the incremental persistence has
-	// stored it, then kill the apply and its provisioner outright.
-	waitFor(t, "terraform_data.a in the stored state", func() bool {
-		s, _ := pull(t, dir, env)
-		return s.has("terraform_data.a")
-	})
 	if err := syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
 	cmd.Wait()
-
-	s, _ := pull(t, dir, env)
-	if !s.has("terraform_data.a") {
-		t.Errorf("state after kill -9 lacks what was done: %+v", s)
+	if n := pgJournalRows(t, connStr); n == 0 {
+		t.Errorf("the killed apply left no journal rows")
 	}
+
 	p := withEnv(t, dir, "plan", env, "-no-color")
 	must(t, p, 1, "plan with the dead apply's lock")
 	contains(t, p.stderr, "stale lock", "no longer running", "OperationTypeApply")
@@ -369,9 +372,43 @@ func TestPgKilledApply(t *testing.T) {
 	must(t, withEnv(t, dir, "plan", env, "force-unlock", "-force", m[1]), 0, "force-unlock")
 	p = withEnv(t, dir, "plan", env, "-no-color")
 	must(t, p, 0, "plan after force-unlock")
+	contains(t, p.stdout+p.stderr, "Interrupted apply: operations of unknown outcome", "terraform_data.b (create)", "now written to the state")
+	if strings.Contains(p.stdout+p.stderr, "terraform_data.a (create)") {
+		t.Errorf("the finished terraform_data.a is named as in flight:\n%s%s", p.stdout, p.stderr)
+	}
 	if strings.Contains(p.stdout, "terraform_data.a will be created") {
 		t.Errorf("the re-plan creates again what the killed apply created:\n%s", p.stdout)
 	}
+	// The plan held the lock: the recovered state is stored, the journal
+	// rows are gone, and the next plan has nothing to recover.
+	s, _ := pull(t, dir, env)
+	if !s.has("terraform_data.a") || !s.has("terraform_data.b") {
+		t.Errorf("stored state after the recovery lacks what was done: %+v", s)
+	}
+	if n := pgJournalRows(t, connStr); n != 0 {
+		t.Errorf("%d journal rows left after the recovery", n)
+	}
+	p = withEnv(t, dir, "plan", env, "-no-color")
+	must(t, p, 0, "second plan")
+	if strings.Contains(p.stderr, "Interrupted apply") {
+		t.Errorf("the recovery is reported twice:\n%s", p.stderr)
+	}
+}
+
+// pgJournalRows counts the rows of plankit's journal table.
+func pgJournalRows(t *testing.T, connStr string) int {
+	t.Helper()
+	ctx := context.Background()
+	c, err := pgx.Connect(ctx, connStr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close(ctx)
+	var n int
+	if err := c.QueryRow(ctx, "SELECT count(*) FROM terraform_remote_state.plankit_journal").Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
 }
 
 // TestPgPushPull: a local state pushed into the database and pulled back

@@ -2,7 +2,8 @@ package jsonplan
 
 import (
 	"encoding/json"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -95,7 +96,7 @@ func marshalConfig(c *configs.Config, schemas map[addrs.Provider]*providers.GetP
 		if !n.Path.IsRoot() {
 			prefix = n.Path.String() + ":"
 		}
-		for _, key := range sortedKeys(m.ProviderConfigs) {
+		for _, key := range slices.Sorted(maps.Keys(m.ProviderConfigs)) {
 			pc := m.ProviderConfigs[key]
 			typ := m.ProviderForLocalConfig(pc.Addr())
 			p := providerConfig{Name: pc.Name, FullName: typ.String(), Alias: pc.Alias, ModuleAddress: n.Path.String()}
@@ -148,10 +149,10 @@ func providerKey(n *configs.Config, r *configs.Resource) string {
 
 func allResources(m *configs.Module) []*configs.Resource {
 	var out []*configs.Resource
-	for _, k := range sortedKeys(m.ManagedResources) {
+	for _, k := range slices.Sorted(maps.Keys(m.ManagedResources)) {
 		out = append(out, m.ManagedResources[k])
 	}
-	for _, k := range sortedKeys(m.DataResources) {
+	for _, k := range slices.Sorted(maps.Keys(m.DataResources)) {
 		out = append(out, m.DataResources[k])
 	}
 	return out
@@ -369,13 +370,4 @@ func traversalStrings(ts []hcl.Traversal) []string {
 		out = append(out, b.String())
 	}
 	return out
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -22,6 +22,10 @@ import (
 // is killed.
 const Grace = 10 * time.Second
 
+// TermDelay is how long a child has after SIGINT before its group also
+// gets SIGTERM.
+const TermDelay = 2 * time.Second
+
 // Set is the process groups of the children that are running. The zero
 // value is ready; a nil *Set tracks nothing. Safe for concurrent use.
 type Set struct {
@@ -65,7 +69,9 @@ func (s *Set) KillAll() {
 
 // Run starts cmd (built with exec.CommandContext) in a process group of
 // its own, tracked by s while it runs, and waits for it. When the
-// context ends, the group gets SIGINT, then SIGKILL after Grace.
+// context ends, the group gets SIGINT, SIGTERM after TermDelay (a
+// process that cannot see SIGINT, such as a shell started with it
+// ignored, still stops promptly) and SIGKILL after Grace.
 func (s *Set) Run(cmd *exec.Cmd) error {
 	var mu sync.Mutex
 	finished := false
@@ -73,6 +79,13 @@ func (s *Set) Run(cmd *exec.Cmd) error {
 	cmd.Cancel = func() error {
 		pid := cmd.Process.Pid
 		err := interruptGroup(pid)
+		time.AfterFunc(TermDelay, func() {
+			mu.Lock()
+			defer mu.Unlock()
+			if !finished { // never signal a group id that may have been reused
+				terminateGroup(pid)
+			}
+		})
 		time.AfterFunc(Grace, func() {
 			mu.Lock()
 			defer mu.Unlock()

@@ -19,6 +19,8 @@ func interruptGroup(pid int) error {
 	return p.Kill()
 }
 
+func terminateGroup(pid int) { killGroup(pid) }
+
 func killGroup(pid int) {
 	if p, err := os.FindProcess(pid); err == nil {
 		_ = p.Kill()

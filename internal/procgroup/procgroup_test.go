@@ -72,3 +72,30 @@ func TestKillAllKillsWhatIgnoresInterrupt(t *testing.T) {
 		t.Fatalf("KillAll did not stop the command")
 	}
 }
+
+// TestCancelTerminatesWhatIgnoresInterrupt: a command that ignores SIGINT
+// but not SIGTERM (a shell started with SIGINT ignored, as background jobs
+// of a non-interactive shell are) stops at TermDelay, long before Grace.
+func TestCancelTerminatesWhatIgnoresInterrupt(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cmd := exec.CommandContext(ctx, "/bin/sh", "-c", "trap '' INT; trap 'exit 3' TERM; echo ready; while :; do sleep 0.1; done")
+	pr, pw := ioPipe(t)
+	cmd.Stdout = pw
+	var s Set
+	done := make(chan error, 1)
+	go func() { done <- s.Run(cmd); pw.Close() }()
+	line := make([]byte, 6)
+	if _, err := pr.Read(line); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	cancel()
+	select {
+	case <-done:
+		if took := time.Since(start); took < TermDelay/2 {
+			t.Errorf("stopped after %s, before SIGTERM was due", took)
+		}
+	case <-time.After(Grace - time.Second):
+		t.Fatalf("a command that ignores SIGINT was still running %s after the cancel", Grace-time.Second)
+	}
+}

@@ -16,4 +16,6 @@ func setGroup(cmd *exec.Cmd) {
 
 func interruptGroup(pgid int) error { return syscall.Kill(-pgid, syscall.SIGINT) }
 
+func terminateGroup(pgid int) { _ = syscall.Kill(-pgid, syscall.SIGTERM) }
+
 func killGroup(pgid int) { _ = syscall.Kill(-pgid, syscall.SIGKILL) }

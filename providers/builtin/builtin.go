@@ -12,7 +12,7 @@ import (
 	"github.com/plankit/plankit/providers/builtin/local"
 	"github.com/plankit/plankit/providers/builtin/null"
 	"github.com/plankit/plankit/providers/builtin/random"
-	"github.com/plankit/plankit/providers/builtin/terraform"
+	"github.com/plankit/plankit/providers/builtin/tfdata"
 )
 
 // Factories returns a fresh map from provider source address to factory
@@ -28,7 +28,7 @@ func Factories() map[addrs.Provider]providers.Factory { return FactoriesIn("") }
 // relative to it. "" means the process's working directory.
 func FactoriesIn(workingDir string) map[addrs.Provider]providers.Factory {
 	m := map[addrs.Provider]providers.Factory{
-		addrs.NewBuiltInProvider("terraform"): terraform.Factory,
+		addrs.NewBuiltInProvider("terraform"): tfdata.Factory,
 		addrs.NewDefaultProvider("null"):      null.Factory,
 		addrs.NewDefaultProvider("random"):    random.Factory,
 		addrs.NewDefaultProvider("local"):     local.FactoryIn(workingDir),

@@ -98,31 +98,8 @@ func errorText(err error) string {
 }
 
 // FormatPath renders a cty.Path the way users write references:
-// a.b[0]["k"].
-func FormatPath(path cty.Path) string {
-	s := ""
-	for _, step := range path {
-		switch st := step.(type) {
-		case cty.GetAttrStep:
-			if s != "" {
-				s += "."
-			}
-			s += st.Name
-		case cty.IndexStep:
-			switch {
-			case !st.Key.IsKnown() || st.Key.IsNull():
-				s += "[?]"
-			case st.Key.Type() == cty.String:
-				s += fmt.Sprintf("[%q]", st.Key.AsString())
-			case st.Key.Type() == cty.Number:
-				s += "[" + st.Key.AsBigFloat().Text('f', -1) + "]"
-			default:
-				s += "[...]"
-			}
-		}
-	}
-	return s
-}
+// a.b[0]["k"] (tfdiags.FormatPath).
+func FormatPath(path cty.Path) string { return tfdiags.FormatPath(path) }
 
 var validName = regexp.MustCompile(`^[a-z0-9_]+$`)
 

@@ -1,9 +1,9 @@
-// Package terraform is the built-in terraform.io/builtin/terraform
+// Package tfdata is the built-in terraform.io/builtin/terraform
 // provider with its terraform_data resource: it stores input, mirrors it
 // in output after apply, and is replaced when triggers_replace changes.
 // Schema-compatible with Terraform's (version 0, without the newer store
 // block), so existing state reads unchanged.
-package terraform
+package tfdata
 
 import (
 	"github.com/hashicorp/go-uuid"

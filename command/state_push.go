@@ -3,13 +3,11 @@ package command
 import (
 	"bytes"
 	"fmt"
-	"os"
 
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/plankit/plankit/backend"
 	"github.com/plankit/plankit/backend/local"
-	"github.com/plankit/plankit/configs"
 	"github.com/plankit/plankit/encryption"
 	"github.com/plankit/plankit/internal/atomicfile"
 	"github.com/plankit/plankit/internal/safeio"
@@ -17,15 +15,6 @@ import (
 	"github.com/plankit/plankit/states/statemgr"
 	"github.com/plankit/plankit/tfdiags"
 )
-
-const statePullUsage = `Usage: plan state pull [options]
-
-  Prints the selected workspace's state, as stored in the backend, to
-  standard output (v4 JSON), for example to keep a copy or move it.
-
-Options:
-  -backend-config=KEY=VALUE|FILE  Backend setting (repeatable).
-`
 
 const statePushUsage = `Usage: plan state push [options] FILE
 
@@ -41,81 +30,6 @@ Options:
   -lock-timeout=D      Retry a held state lock for D.
   -backend-config=KEY=VALUE|FILE  Backend setting (repeatable).
 `
-
-// stateBackendFor resolves the backend of the configuration in wd (none
-// is the local backend).
-func stateBackendFor(m *Meta, wd string, bcfg []string) (*backendSettings, hcl.Diagnostics) {
-	var config *configs.Config
-	if hasConfigFiles(wd) {
-		var diags hcl.Diagnostics
-		config, diags = configs.LoadConfigDir(wd)
-		if diags.HasErrors() {
-			return nil, diags
-		}
-	}
-	return resolveBackend(m, wd, config, "", bcfg, nil)
-}
-
-// rawStater returns the stored bytes of a state, as a remote backend
-// keeps them.
-type rawStater interface {
-	RawState() ([]byte, error)
-}
-
-// StatePull is `plan state pull`.
-func StatePull(m *Meta, chdir string, args []string) int {
-	fs := newFlagSetT("plan state pull", m.Stderr, statePullUsage)
-	var bcfg multiFlag
-	fs.Var(&bcfg, "backend-config", "backend setting KEY=VALUE, or a file of them")
-	if code, ok := fs.parse(m, args); !ok {
-		return code
-	}
-	if fs.NArg() != 0 {
-		return usageError(m, "plan state pull takes no arguments")
-	}
-	wd := workDir(chdir)
-	u := &ui{out: m.Stdout, errw: m.Stderr}
-	src := Sources{Dir: wd}
-	s, diags := stateBackendFor(m, wd, bcfg)
-	if diags.HasErrors() {
-		u.diags(diags, src)
-		return ExitError
-	}
-	codec, ds := stateCodecIn(m, wd)
-	if ds.HasErrors() {
-		u.diags(ds, src)
-		return ExitError
-	}
-	o, ds := openWorkspaceWith(m.ctx(), s, codec)
-	if ds.HasErrors() {
-		u.diags(ds, src)
-		return ExitError
-	}
-	defer o.close()
-	var data []byte
-	var err error
-	switch mgr := o.mgr.(type) {
-	case rawStater:
-		data, err = mgr.RawState()
-	case *local.Mgr:
-		data, err = safeio.ReadFile(mgr.Path(), safeio.StateFileLimit)
-		if os.IsNotExist(err) {
-			data, err = nil, nil
-		}
-	default:
-		err = fmt.Errorf("this backend cannot return its stored state")
-	}
-	if err != nil {
-		u.diags(hcl.Diagnostics{tfdiags.Errorf("Failed to read state", "Reading the state of %s failed: %s", o.mgr.Describe(), err)}, src)
-		return ExitError
-	}
-	if data, ds = decryptPulled(codec, data, o.mgr.Describe()); ds.HasErrors() {
-		u.diags(ds, src)
-		return ExitError
-	}
-	m.Stdout.Write(data)
-	return ExitOK
-}
 
 // StatePush is `plan state push`.
 func StatePush(m *Meta, chdir string, args []string) int {
@@ -226,8 +140,28 @@ type importer interface {
 // importState writes f as the workspace's state: through the backend's
 // Import, or, for a local file, atomically in its place.
 func importState(mgr backend.StateMgr, f *statefile.File, codec statemgr.Codec) error {
+	// The pushed state replaces what a journal left by an interrupted
+	// apply recorded: drop it once the state is stored (not before: a
+	// failed write must lose nothing), or the next read would replay it
+	// over the pushed state.
+	dropJournal := func() error { return nil }
+	if jm, ok := mgr.(statemgr.Journaled); ok && jm.Recovery() != nil {
+		dropJournal = func() error {
+			j, err := jm.Journal()
+			if err == nil {
+				err = j.Remove()
+			}
+			if err != nil {
+				return fmt.Errorf("the state is stored, but removing the journal of the interrupted apply failed (the next run replays it over the pushed state): %w", err)
+			}
+			return nil
+		}
+	}
 	if im, ok := mgr.(importer); ok {
-		return im.Import(f)
+		if err := im.Import(f); err != nil {
+			return err
+		}
+		return dropJournal()
 	}
 	lm, ok := mgr.(*local.Mgr)
 	if !ok {
@@ -245,6 +179,9 @@ func importState(mgr backend.StateMgr, f *statefile.File, codec statemgr.Codec) 
 		}
 	}
 	if err := atomicfile.WriteBytes(lm.Path(), data, 0o644, nil); err != nil {
+		return err
+	}
+	if err := dropJournal(); err != nil {
 		return err
 	}
 	return lm.RefreshState()

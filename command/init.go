@@ -1,0 +1,325 @@
+package command
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/configs"
+	"github.com/plankit/plankit/depsfile"
+	"github.com/plankit/plankit/initwd"
+	"github.com/plankit/plankit/providers/builtin"
+	"github.com/plankit/plankit/providers/install"
+	"github.com/plankit/plankit/states"
+	"github.com/plankit/plankit/tfdiags"
+)
+
+const initUsage = `Usage: plan init [-upgrade] [-plugin-dir=DIR] [-lockfile=readonly] [-no-color] [-json]
+
+  Installs the providers the configuration needs into .terraform/providers
+  (Terraform's layout, so terraform, tofu and plankit share one initialised
+  directory) and records the selections in .terraform.lock.hcl.
+
+  Providers come from the sources of the CLI configuration's
+  provider_installation block (direct, network_mirror, filesystem_mirror,
+  with include/exclude), or by default from ~/.terraform.d/plugins and the
+  provider's origin registry. Registry packages are checked against the
+  registry's SHA256SUMS and its GPG signature. plugin_cache_dir or
+  TF_PLUGIN_CACHE_DIR is used and filled. A version recorded in the lock
+  file is kept; providers plankit has built in are not downloaded.
+
+Options:
+  -upgrade            Select the newest versions the constraints allow,
+                      ignoring the lock file's versions.
+  -plugin-dir=DIR     Install only from this filesystem mirror
+                      (repeatable); no registry is contacted.
+  -lockfile=readonly  Fail instead of changing the lock file.
+  -no-color           No colour.
+  -json               Machine-readable progress.
+`
+
+// Init runs `plan init`.
+func Init(m *Meta, chdir string, args []string) int {
+	fs := newFlagSetT("plan init", m.Stderr, initUsage)
+	var pluginDirs multiFlag
+	fs.Var(&pluginDirs, "plugin-dir", "install only from this filesystem mirror (repeatable)")
+	upgrade := fs.Bool("upgrade", false, "select the newest allowed versions")
+	lockfile := fs.String("lockfile", "", "readonly: never change the lock file")
+	noColor := fs.Bool("no-color", false, "no colour")
+	jsonOut := fs.Bool("json", false, "machine-readable output")
+	if code, ok := fs.parse(m, args); !ok {
+		return code
+	}
+	if fs.NArg() > 0 {
+		return usageError(m, "plan init takes no positional arguments; the configuration directory is the working directory, or -chdir=DIR")
+	}
+	if *lockfile == "readonly" && *upgrade {
+		return usageError(m, "-upgrade changes the lock file, which -lockfile=readonly forbids")
+	}
+	if *lockfile != "" && *lockfile != "readonly" {
+		return usageError(m, fmt.Sprintf("-lockfile must be \"readonly\" (got %q)", *lockfile))
+	}
+	wd := workDir(chdir)
+	u := newUI(m, *jsonOut, *noColor)
+	ctx, cancel := context.WithCancel(m.ctx())
+	defer cancel()
+	stop := watchInterrupts(m, u, cancel, nil)
+	defer stop()
+	if ds := installModules(ctx, m, u, wd, *upgrade); ds.HasErrors() {
+		u.diags(ds, Sources{Dir: wd})
+		return ExitError
+	}
+	config, diags := configs.LoadConfigDir(wd)
+	src := Sources{Dir: wd}
+	if config != nil {
+		src.Files = config.SourceFiles()
+	}
+	if diags.HasErrors() {
+		u.diags(diags, src)
+		return ExitError
+	}
+	var state *states.State
+	in, ds := graphFromWorkingDir(m, wd, "")
+	if !ds.HasErrors() {
+		state = in.state
+	}
+	u.line("\n" + u.col.Bold("Initializing provider plugins..."))
+	// Ctrl-C stops the downloads; what was not verified and renamed into
+	// place is removed.
+	created, ds := installProviders(ctx, m, u, wd, pluginDirs, *upgrade, *lockfile == "readonly", config, state)
+	diags = append(diags, ds...)
+	if diags.HasErrors() {
+		u.diags(diags, src)
+		return ExitError
+	}
+	if created {
+		u.line(fmt.Sprintf("\nplankit has created a lock file %s to record the provider\nselections it made above. Include this file in your version control repository\nso that plankit, Terraform and OpenTofu make the same selections by default\nwhen you run them in the future.", depsfile.LockFilePath))
+	}
+	u.diags(diags, src)
+	u.line("\n" + u.col.Bold(u.col.Green("plankit has been successfully initialized!")) + "\n")
+	return ExitOK
+}
+
+// line prints a progress line: stdout, or a -json "log" message.
+func (u *ui) line(msg string) {
+	if u.json != nil {
+		u.json.Emit("info", "log", strings.TrimSpace(msg), nil)
+		return
+	}
+	fmt.Fprintln(u.out, msg)
+}
+
+// installProviders installs every provider the configuration and the
+// state need (except the ones plankit serves built in) and updates the
+// lock file; created reports whether the lock file is new. With readonly,
+// a lock file that would change is an error and is not written.
+func installProviders(ctx context.Context, m *Meta, u *ui, wd string, pluginDirs []string, upgrade, readonly bool, config *configs.Config, state *states.State) (created bool, diags hcl.Diagnostics) {
+	abs, err := filepath.Abs(wd)
+	if err != nil {
+		abs = wd
+	}
+	dirs := make([]string, len(pluginDirs))
+	for i, d := range pluginDirs {
+		dirs[i] = resolve(wd, d)
+	}
+	lockPath := filepath.Join(wd, depsfile.LockFilePath)
+	locks, diags := depsfile.LoadLocksFromFile(lockPath)
+	if diags.HasErrors() {
+		return false, diags
+	}
+	inst, ds := install.NewInstaller(install.InstallerOptions{WorkingDir: abs, Env: m.Env, PluginDirs: dirs, HTTPClient: m.HTTPClient, ProgressBar: u.bar(m)})
+	diags = append(diags, ds...)
+	if ds.HasErrors() {
+		return false, diags
+	}
+	builtins := map[addrs.Provider]string{}
+	if m.ProvidersIn != nil {
+		served := m.ProvidersIn(abs)
+		for p, v := range builtin.Versions() {
+			if _, ok := served[builtin.Canonical(p)]; ok {
+				builtins[p] = v
+			}
+		}
+	}
+	constraints := versionConstraints(config)
+	newLocks := depsfile.NewLocks()
+	needed := neededProviders(config, state)
+	if readonly {
+		// Refused before anything is installed.
+		var missing []string
+		for _, p := range needed {
+			if _, ok := builtins[p]; !ok && !p.IsBuiltIn() && locks.Provider(p) == nil {
+				missing = append(missing, p.ForDisplay())
+			}
+		}
+		if len(missing) > 0 {
+			return false, append(diags, tfdiags.Errorf("Provider dependency changes detected",
+				"-lockfile=readonly forbids changing %s, but it does not record: %s.\n\nRun plan init without -lockfile=readonly to record them, and commit the lock file.", depsfile.LockFilePath, strings.Join(missing, ", ")))
+		}
+	}
+	for _, p := range needed {
+		if p.IsBuiltIn() {
+			continue
+		}
+		lock := locks.Provider(p)
+		if bv, ok := builtins[p]; ok {
+			msg := fmt.Sprintf("- Using %s built into plankit", p.ForDisplay())
+			if bv != "" {
+				msg += fmt.Sprintf(" (compatible with v%s)", bv)
+			}
+			u.line(msg)
+			if lock != nil {
+				newLocks.SetProvider(p, lock.Version(), lock.VersionConstraints(), lock.Hashes())
+			}
+			continue
+		}
+		w := install.Want{Provider: p, Constraints: constraints[p], Upgrade: upgrade, LockFile: depsfile.LockFilePath}
+		if lock != nil {
+			w.Locked, w.LockedHashes = lock.Version(), lock.Hashes()
+		}
+		res, err := inst.Install(ctx, w, func(s string) { u.line("- " + s) })
+		if err != nil {
+			diags = append(diags, initDiag(err))
+			if ctx.Err() != nil {
+				return false, diags
+			}
+			continue
+		}
+		switch res.Reused {
+		case "previously-installed":
+			u.line(fmt.Sprintf("- Using previously-installed %s v%s", p.ForDisplay(), res.Version))
+		case "cache":
+		default:
+			auth := ""
+			if res.Auth != "" {
+				auth = " (" + res.Auth + ")"
+			}
+			u.line(fmt.Sprintf("- Installed %s v%s%s", p.ForDisplay(), res.Version, auth))
+		}
+		newLocks.SetProvider(p, res.Version, depsfile.ConstraintsString(constraints[p]), res.Hashes)
+	}
+	if diags.HasErrors() {
+		return false, diags
+	}
+	if newLocks.Equal(locks) {
+		return false, diags
+	}
+	if readonly {
+		var changed []string
+		for _, p := range newLocks.SortedProviders() {
+			if !newLocks.Provider(p).Equal(locks.Provider(p)) {
+				changed = append(changed, p.ForDisplay())
+			}
+		}
+		for _, p := range locks.SortedProviders() {
+			if newLocks.Provider(p) == nil && !slices.Contains(changed, p.ForDisplay()) {
+				changed = append(changed, p.ForDisplay())
+			}
+		}
+		return false, append(diags, tfdiags.Errorf("Provider dependency changes detected",
+			"-lockfile=readonly forbids changing %s, but the selections differ for: %s.\n\nRun plan init without -lockfile=readonly to record them, and commit the lock file.", depsfile.LockFilePath, strings.Join(changed, ", ")))
+	}
+	created = locks.Empty()
+	if newLocks.Empty() {
+		return false, diags
+	}
+	if err := depsfile.UpdateLockFile(newLocks, lockPath); err != nil {
+		return false, append(diags, tfdiags.Errorf("Cannot write the lock file", "%s", err))
+	}
+	return created, diags
+}
+
+func initDiag(err error) *hcl.Diagnostic {
+	if e, ok := err.(*install.Error); ok {
+		return tfdiags.Error(e.Summary, e.Detail)
+	}
+	return tfdiags.Error("Failed to install provider", err.Error())
+}
+
+// installLocked is apply -install FILE: every provider the archive's
+// configuration and state need is installed at exactly the archive's
+// locked version, and only a package matching one of the archive's
+// recorded hashes is accepted. Nothing is written to the lock file.
+func installLocked(m *Meta, u *ui, wd string, pluginDirs []string, config *configs.Config, state *states.State, locks *depsfile.Locks) hcl.Diagnostics {
+	abs, err := filepath.Abs(wd)
+	if err != nil {
+		abs = wd
+	}
+	dirs := make([]string, len(pluginDirs))
+	for i, d := range pluginDirs {
+		dirs[i] = resolve(wd, d)
+	}
+	inst, diags := install.NewInstaller(install.InstallerOptions{WorkingDir: abs, Env: m.Env, PluginDirs: dirs, HTTPClient: m.HTTPClient, ProgressBar: u.bar(m)})
+	if diags.HasErrors() {
+		return diags
+	}
+	builtins := builtin.Versions()
+	for _, p := range neededProviders(config, state) {
+		if p.IsBuiltIn() {
+			continue
+		}
+		lock := locks.Provider(p)
+		if lock == nil {
+			if _, ok := builtins[p]; ok {
+				continue // served built in when plan did
+			}
+			diags = append(diags, tfdiags.Errorf("Provider missing from the plan's lock file",
+				"The plan needs provider %s, but the plan's dependency lock file does not record it, so apply -install cannot know which package to trust. Plan again to record it.", p.ForDisplay()))
+			continue
+		}
+		if len(lock.Hashes()) == 0 {
+			diags = append(diags, tfdiags.Errorf("No hashes recorded for provider",
+				"The plan's lock file records %s v%s without package hashes, so apply -install cannot check a downloaded package. Install it yourself (plan init) or plan again with it installed.", p.ForDisplay(), lock.Version()))
+			continue
+		}
+		w := install.Want{Provider: p, Locked: lock.Version(), LockedHashes: lock.Hashes(), LockFile: "the plan's lock file"}
+		res, err := inst.Install(m.ctx(), w, func(s string) { u.line("- " + s) })
+		if err != nil {
+			diags = append(diags, initDiag(err))
+			continue
+		}
+		if res.Reused == "" {
+			u.line(fmt.Sprintf("- Installed %s v%s (%s)", p.ForDisplay(), res.Version, res.Auth))
+		}
+	}
+	return diags
+}
+
+// initHint tells the user of plan and apply how plankit itself installs a
+// provider discovery did not find.
+func initHint(k install.Kind) string {
+	switch k {
+	case install.NotFound, install.NoMatchingVersion, install.LockedVersionMissing:
+		return "\n\nTo install it, run plan init (or pass -install to plan, or to apply with a plan file)."
+	}
+	return ""
+}
+
+// bar is where download progress bars go: stdout when it is a terminal
+// and the output is for people.
+func (u *ui) bar(m *Meta) io.Writer {
+	if u.json != nil || !m.StdoutTTY {
+		return nil
+	}
+	return m.Stdout
+}
+
+// installModules installs the modules the configuration at wd calls
+// (initwd), printing Terraform's "Initializing modules..." section when
+// there are any.
+func installModules(ctx context.Context, m *Meta, u *ui, wd string, upgrade bool) hcl.Diagnostics {
+	started := false
+	return initwd.InstallModules(ctx, wd, initwd.Options{HTTPClient: m.HTTPClient, Upgrade: upgrade, Progress: func(s string) {
+		if !started {
+			u.line(u.col.Bold("Initializing modules..."))
+			started = true
+		}
+		u.line(s)
+	}})
+}

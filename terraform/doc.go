@@ -1,0 +1,30 @@
+// Package terraform is plankit's core: Context.Validate, Context.Plan and
+// Context.Apply. Each builds a graph, then walks it in parallel with
+// dag.Walk; evaluation resolves each reference in O(1) from named-value and
+// resource-value stores, so a plan costs O(V+E) in the configuration.
+//
+// Map of the core:
+//
+//   - Builders (builders.go): planBuilder, planDestroyBuilder, applyBuilder,
+//     validateBuilder, each a declared list of transformers
+//     (transform_*.go) over a buildInput.
+//   - Nodes, one per configuration object: nodeVariable, nodeLocal,
+//     nodeOutput (node_values.go), nodeModuleExpand (node_module.go),
+//     nodeProvider/nodeProviderClose (node_provider.go), nodeResource
+//     (node_resource.go: a resource or data block, expanding count/for_each
+//     at walk time), and in apply graphs nodeDestroy (node_destroy.go: one
+//     object to destroy). Resource and destroy nodes share a resourceBlock.
+//   - The walk (walk.go): walkState is the shared evaluation state (values,
+//     scopes, providers, expansion, states); its operation (walk_op.go)
+//     does the work of each resource instance: validateWalk
+//     (validate_walk.go), planWalk and planInstance (plan_*.go) or
+//     applyWalk and applyInstance (apply_*.go, provisioner.go), on top of
+//     instanceCtx, what all share (instance.go).
+//   - Plan one instance: nodeResource.Execute → runInstances →
+//     executeInstance → planWalk.managedInstance → planInstance.managed
+//     (prior, refresh) → the mode's step, planConfigured → plan.
+//   - Apply one: the same first three → applyWalk.managedInstance →
+//     applyInstance.apply (planChange, applyChange, storeNew, provision).
+//   - Callers own persistence and providers: Apply announces changes to a
+//     StateWriter (state_writer.go); providers come from a ProviderSource.
+package terraform

@@ -1,0 +1,47 @@
+package terraform
+
+import (
+	"context"
+
+	"github.com/hashicorp/hcl/v2"
+)
+
+// operation is what a walk does with each resource instance: the
+// strategy the shared resource nodes hand their instances to. Each
+// operation has its own type and files and keeps its own state:
+// validateWalk (validate_walk.go), planWalk (plan_*.go) and applyWalk
+// (apply_*.go). The shared nodes never ask which operation runs; they
+// read its traits.
+type operation interface {
+	// managedInstance and dataInstance process one instance of a managed
+	// resource or data source under a provider slot.
+	managedInstance(ctx context.Context, ic *instanceCtx) hcl.Diagnostics
+	dataInstance(ctx context.Context, ic *instanceCtx) hcl.Diagnostics
+	traits() opTraits
+}
+
+// opTraits are what the shared nodes (variables, outputs, module calls,
+// providers, resource expansion) need to know of the operation.
+type opTraits struct {
+	// unknowns: values are not known by design (validation): count and
+	// for_each may be unknown, required root variables have no value,
+	// module outputs are not read, variable validation rules do not run
+	// and providers are validated but not configured.
+	unknowns bool
+	// orphans: the state's instances the configuration no longer
+	// expands to are processed too (planned for deletion, refreshed).
+	orphans bool
+	// validateOnce: the instances of a resource block in one module
+	// instance that share one configuration validate it once.
+	validateOnce bool
+	// checkDestroyRefs: the references of destroy-time provisioners are
+	// checked (the apply relies on the plan having done it).
+	checkDestroyRefs bool
+	// impure: expressions may call impure functions (apply).
+	impure bool
+	// skipOutputs: outputs are not evaluated (destroying: their
+	// resources may be gone).
+	skipOutputs bool
+	// verb is what the skipped-objects summary says was not done.
+	verb string
+}
