@@ -1,13 +1,56 @@
 #!/usr/bin/env bash
 # bench/run.sh — plan (and apply) time and peak memory of plankit on
-# generated terraform_data configurations. Usage: bench/run.sh [quick]
-# "quick" runs only the small sizes. Prints one line per case.
+# generated terraform_data configurations. Usage: bench/run.sh [e2e] [quick]
+# "quick" runs only the small sizes; "e2e" only the end-to-end cases of the
+# built binaries (plan -out, plan show -json, plan show, apply, no-op
+# re-plan at 4,000 and 100,000 resources). With BASE=DIR holding another
+# build's plan and apply binaries, each end-to-end case runs with those
+# too, in the same run (an A/B against the previous version on a noisy
+# machine). Prints one line per case.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+only_e2e=
+if [ "${1:-}" = e2e ]; then only_e2e=1; shift; fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 go build -o "$work/gen" ./bench/cmd/gen
 go build -o "$work/driver" ./bench/cmd/driver
+mkdir -p "$work/bin"
+go build -o "$work/bin/" ./cmd/plan ./cmd/apply
+
+# e2e_case LABEL BIN N: the whole commands on N independent resources,
+# one line per command: wall time, user and system CPU seconds, peak RSS.
+e2e_case() {
+  local label=$1 bin=$2 n=$3
+  local dir="$work/e2e-$n"
+  [ -d "$dir" ] || "$work/gen" -shape independent -n "$n" -out "$dir"
+  local st="$work/e2e-$label-$n.tfstate" pf="$work/e2e-$label-$n.tfplan"
+  rm -f "$st" "$pf" "$pf.noop"
+  one() { # step command...
+    local step=$1; shift
+    /usr/bin/time -f '%e %U %S %M' -o "$work/time.txt" "$@" >"$work/out.txt" 2>"$work/err.txt" ||
+      { echo "e2e $label n=$n $step failed:"; cat "$work/err.txt"; return 1; }
+    read -r wall user sys rss <"$work/time.txt"
+    printf 'e2e %-5s n=%-7s %-12s wall_s=%-6s user_s=%-6s sys_s=%-5s peak_rss_mib=%.0f\n' \
+      "$label" "$n" "$step" "$wall" "$user" "$sys" "$((rss / 1024))"
+  }
+  one plan-out "$bin/plan" -chdir="$dir" -state="$st" -out="$pf"
+  one show-json "$bin/plan" show -json "$pf"
+  one show "$bin/plan" show -no-color "$pf"
+  one apply "$bin/apply" -state="$st" "$pf"
+  one noop-replan "$bin/plan" -chdir="$dir" -state="$st" -out="$pf.noop"
+}
+
+e2e_sizes="4000 100000"
+[ "${1:-}" = quick ] && e2e_sizes=4000
+run_e2e() {
+  echo "# end to end: the built binaries on independent terraform_data resources${BASE:+ (base: $BASE)}"
+  for n in $e2e_sizes; do
+    [ -n "${BASE:-}" ] && e2e_case base "$BASE" "$n"
+    e2e_case this "$work/bin" "$n"
+  done
+}
+if [ -n "$only_e2e" ]; then run_e2e; exit 0; fi
 
 cases_plan="chain:1000 chain:2000 chain:4000 chain:16000 independent:16000 independent:100000 fanin:16000 count:16000"
 cases_apply="independent:10000 independent:100000 chain:4000 hub:8000"
@@ -35,3 +78,4 @@ echo "# plugin provider over gRPC (framework test provider) vs in-process terraf
 plugin_sizes='.*/(1000|10000)$'
 [ "${1:-}" = quick ] && plugin_sizes='.*/1000$'
 go test -run '^$' -bench "PluginPlanApply/$plugin_sizes" -benchtime 1x -timeout 60m ./providers/plugin/ | grep '^Benchmark'
+run_e2e

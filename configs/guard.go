@@ -45,7 +45,7 @@ func CheckNesting(filename string, src []byte, isJSON bool) hcl.Diagnostics {
 			return nestingDiag(r)
 		}
 	}
-	if diags := checkLiteralRuns(src, lex); diags.HasErrors() {
+	if diags := checkConfigLiteralRuns(src, lex); diags.HasErrors() {
 		return diags
 	}
 	return checkNumberLiterals(src, lex)

@@ -14,7 +14,7 @@ import (
 // checkName reports an error unless name is a valid HCL identifier. what is
 // e.g. "resource name"; rng is the label's range.
 func checkName(name, what string, rng hcl.Range) hcl.Diagnostics {
-	if hclsyntax.ValidIdentifier(name) {
+	if asciiIdentifier(name) || hclsyntax.ValidIdentifier(name) {
 		return nil
 	}
 	return hcl.Diagnostics{{

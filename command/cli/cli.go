@@ -20,7 +20,10 @@ import (
 // exits with its code. A panic anywhere is turned into a bug-report
 // message, never a raw stack trace.
 func Run(cmd func(*command.Meta, []string) int) {
+	tuneGC()
+	stop := startProfiles()
 	code := run(cmd)
+	stop()
 	os.Exit(code)
 }
 

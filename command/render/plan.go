@@ -81,11 +81,24 @@ func HasOutputChanges(changes *plans.Changes) bool {
 	return false
 }
 
+// planFlushSize is how much rendered text Plan gathers before writing it.
+const planFlushSize = 64 << 10
+
 // Plan writes the complete human rendering of p: drift, actions, summary
-// and output changes, or the "No changes." message. O(size of the plan).
+// and output changes, or the "No changes." message. It streams: the
+// header is written before the first resource is rendered, then the
+// resources in pieces of about planFlushSize bytes, so the first lines
+// of a large plan appear at once and the whole text is never held in
+// memory. A write error stops it. O(size of the plan).
 func Plan(w io.Writer, p *plans.Plan, color bool) error {
 	col := Colorizer{Enabled: color}
 	var b strings.Builder
+	flush := func() error {
+		_, err := io.WriteString(w, b.String())
+		b.Reset()
+		b.Grow(planFlushSize + planFlushSize/4) // one allocation per piece, not a doubling series
+		return err
+	}
 	changes := p.Changes
 	if changes == nil {
 		changes = plans.NewChanges()
@@ -107,6 +120,9 @@ func Plan(w io.Writer, p *plans.Plan, color bool) error {
 		if resChanges {
 			legend(&b, changes, col)
 			fmt.Fprintf(&b, "\n%s will perform the following actions:\n\n", Product)
+			if err := flush(); err != nil {
+				return err
+			}
 			for _, rc := range plans.SortedResourceChanges(changes.Resources) {
 				if rc.Action == plans.NoOp {
 					continue
@@ -114,6 +130,11 @@ func Plan(w io.Writer, p *plans.Plan, color bool) error {
 				schema := providers.ResourceSchema(p.ProviderSchemas, rc.ProviderAddr.Provider, rc.Addr.Resource.Resource)
 				b.WriteString(ResourceChange(rc, schema, color, false))
 				b.WriteString("\n")
+				if b.Len() >= planFlushSize {
+					if err := flush(); err != nil {
+						return err
+					}
+				}
 			}
 			c := CountChanges(changes)
 			fmt.Fprintf(&b, "%s %d to add, %d to change, %d to destroy.\n", col.Bold("Plan:"), c.Add, c.Change, c.Destroy)
@@ -126,8 +147,7 @@ func Plan(w io.Writer, p *plans.Plan, color bool) error {
 			}
 		}
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	return flush()
 }
 
 func noChanges(b *strings.Builder, p *plans.Plan, col Colorizer, drift bool) {
@@ -225,6 +245,7 @@ func ResourceChange(rc *plans.ResourceInstanceChange, schema *configschema.Block
 	col := Colorizer{Enabled: color}
 	d := &differ{col: col, replace: rc.RequiredReplace}
 	var b strings.Builder
+	b.Grow(512) // most renderings fit: one allocation instead of several
 	addr := rc.Addr.String()
 	if rc.DeposedKey != addrs.NotDeposed {
 		addr += " (deposed object " + rc.DeposedKey.String() + ")"

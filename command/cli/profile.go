@@ -1,0 +1,54 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"runtime/pprof"
+)
+
+// startProfiles starts the profiles the developer environment variables
+// PLANKIT_CPUPROFILE and PLANKIT_MEMPROFILE ask for (file paths; unset or
+// empty: none) and returns the func that finishes them: it stops the CPU
+// profile and writes the heap profile (allocations of the whole run, as
+// `go tool pprof -sample_index=alloc_space` reads them). They are for
+// measuring plankit itself (bench/run.sh), not for users; a file that cannot
+// be written is reported on stderr and the command runs anyway.
+func startProfiles() func() {
+	cpu, mem := os.Getenv("PLANKIT_CPUPROFILE"), os.Getenv("PLANKIT_MEMPROFILE")
+	var stops []func()
+	if cpu != "" {
+		f, err := os.Create(cpu)
+		if err == nil {
+			err = pprof.StartCPUProfile(f)
+			if err != nil {
+				f.Close()
+			}
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "PLANKIT_CPUPROFILE:", err)
+		} else {
+			stops = append(stops, func() { pprof.StopCPUProfile(); f.Close() })
+		}
+	}
+	if mem != "" {
+		runtime.MemProfileRate = 64 << 10
+		stops = append(stops, func() {
+			f, err := os.Create(mem)
+			if err == nil {
+				err = pprof.Lookup("allocs").WriteTo(f, 0)
+				if cerr := f.Close(); err == nil {
+					err = cerr
+				}
+			}
+			if err != nil {
+				fmt.Fprintln(os.Stderr, "PLANKIT_MEMPROFILE:", err)
+			}
+		})
+	}
+	return func() {
+		for _, stop := range stops {
+			stop()
+		}
+	}
+}

@@ -1,0 +1,33 @@
+package configs
+
+import (
+	"testing"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+)
+
+// TestCheckNameAgreesWithHCL: the ASCII fast path never accepts a name
+// HCL's lexer refuses, and checkName accepts exactly what HCL does.
+func TestCheckNameAgreesWithHCL(t *testing.T) {
+	for _, name := range []string{
+		"a", "_", "r0", "terraform_data", "my-thing_2", "A-", "_9",
+		"", "0a", "-a", "a b", "a.b", "a$", "é", "aé", "日本", "a\x00", "a\n", "a/b", "a\"",
+	} {
+		hclOK := hclsyntax.ValidIdentifier(name)
+		if asciiIdentifier(name) && !hclOK {
+			t.Errorf("asciiIdentifier(%q) = true, HCL refuses it", name)
+		}
+		if got := !checkName(name, "name", hcl.Range{}).HasErrors(); got != hclOK {
+			t.Errorf("checkName(%q) accepts = %v, HCL says %v", name, got, hclOK)
+		}
+	}
+}
+
+// TestCheckNameNoAllocs: checking an ordinary name allocates nothing (the
+// names of a 100,000-resource configuration used to cost a lexer run each).
+func TestCheckNameNoAllocs(t *testing.T) {
+	if n := testing.AllocsPerRun(100, func() { checkName("terraform_data", "resource type", hcl.Range{}) }); n != 0 {
+		t.Errorf("checkName allocates %v times, want 0", n)
+	}
+}
