@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"sync"
 	"time"
 
@@ -144,7 +143,7 @@ func (m *Mgr) StateFile() *statefile.File {
 		return nil
 	}
 	f := m.file.DeepCopy()
-	f.TerraformVersion = m.writeVersion()
+	f.TerraformVersion = statemgr.WriteVersion(m.file, m.tfVersion)
 	return f
 }
 
@@ -208,7 +207,7 @@ func (m *Mgr) refresh() error {
 	default:
 		m.file = f
 		var buf bytes.Buffer
-		if err := statefile.Write(m.withWriteVersion(f), &buf); err != nil {
+		if err := statefile.Write(statemgr.WithWriteVersion(f, m.tfVersion), &buf); err != nil {
 			return fmt.Errorf("the state of %s: %w", m.Describe(), err)
 		}
 		m.lastBytes = buf.Bytes()
@@ -218,23 +217,6 @@ func (m *Mgr) refresh() error {
 	}
 	m.loaded = true
 	return nil
-}
-
-func (m *Mgr) writeVersion() *version.Version {
-	v := m.tfVersion
-	if v == nil {
-		v = version.Must(version.NewVersion(statefile.DefaultTerraformVersion))
-	}
-	if m.file != nil && m.file.TerraformVersion != nil && m.file.TerraformVersion.GreaterThan(v) {
-		return m.file.TerraformVersion
-	}
-	return v
-}
-
-func (m *Mgr) withWriteVersion(f *statefile.File) *statefile.File {
-	c := *f
-	c.TerraformVersion = m.writeVersion()
-	return &c
 }
 
 // PersistState writes the in-memory state to the row if it changed since
@@ -247,33 +229,19 @@ func (m *Mgr) PersistState() error {
 	if err := m.ensureLoaded(); err != nil {
 		return err
 	}
-	f := m.withWriteVersion(m.file)
-	if f.Lineage == "" {
-		f.Lineage = states.NewLineage()
+	w, err := statemgr.PrepareWrite(m.file, m.tfVersion, m.lastBytes)
+	if err != nil {
+		return err
 	}
-	var buf bytes.Buffer
-	buf.Grow(len(m.lastBytes) + 4096)
-	if err := statefile.Write(f, &buf); err != nil {
-		return fmt.Errorf("encoding the state: %w", err)
-	}
-	data := buf.Bytes()
-	unchanged := m.lastBytes != nil && bytes.Equal(data, m.lastBytes)
-	if unchanged && !m.rewrite {
+	if w.Unchanged && !m.rewrite { // a rewrite in the current stored form keeps the serial
 		return m.dropRecovered()
 	}
-	serial := f.Serial
-	if !unchanged { // a rewrite in the current stored form keeps the serial
-		serial++
-		var err error
-		if data, err = setSerial(data, f.Serial, serial); err != nil {
-			return err
-		}
-	}
+	data := w.Data
 	if err := m.put(data); err != nil {
 		return err
 	}
 	m.rewrite = false
-	m.file.Lineage, m.file.Serial, m.file.TerraformVersion = f.Lineage, serial, f.TerraformVersion
+	m.file.Lineage, m.file.Serial, m.file.TerraformVersion = w.Lineage, w.Serial, w.TerraformVersion
 	m.lastBytes = data
 	return m.dropRecovered()
 }
@@ -321,25 +289,10 @@ func (m *Mgr) Import(f *statefile.File) error {
 	m.loaded = true
 	m.recovery, m.recovered = nil, 0 // the caller removes a journal the import replaces
 	var lb bytes.Buffer
-	if err := statefile.Write(m.withWriteVersion(m.file), &lb); err == nil {
+	if err := statefile.Write(statemgr.WithWriteVersion(m.file, m.tfVersion), &lb); err == nil {
 		m.lastBytes = lb.Bytes()
 	}
 	return nil
-}
-
-// setSerial replaces the top-level serial line of an encoded state (the
-// writer puts it before any user content).
-func setSerial(data []byte, from, to uint64) ([]byte, error) {
-	old := []byte("\n  \"serial\": " + strconv.FormatUint(from, 10) + ",\n")
-	i := bytes.Index(data, old)
-	if i < 0 {
-		return nil, fmt.Errorf("internal error: no serial line in the encoded state")
-	}
-	repl := "\n  \"serial\": " + strconv.FormatUint(to, 10) + ",\n"
-	out := make([]byte, 0, len(data)+len(repl)-len(old))
-	out = append(out, data[:i]...)
-	out = append(out, repl...)
-	return append(out, data[i+len(old):]...), nil
 }
 
 // withConn runs fn on the manager's connection; when the connection is

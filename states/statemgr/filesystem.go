@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
 	"sync"
 
 	version "github.com/hashicorp/go-version"
@@ -107,7 +106,7 @@ func (s *Filesystem) StateFile() *statefile.File {
 		return nil
 	}
 	f := s.file.DeepCopy()
-	f.TerraformVersion = s.writeVersion()
+	f.TerraformVersion = WriteVersion(s.file, s.tfVersion)
 	return f
 }
 
@@ -188,7 +187,7 @@ func (s *Filesystem) refresh() error {
 		// Our encoding of what we read, at the version we would write, is
 		// the baseline that tells whether a later state changed anything.
 		var buf bytes.Buffer
-		if err := statefile.Write(s.withWriteVersion(f), &buf); err != nil {
+		if err := statefile.Write(WithWriteVersion(f, s.tfVersion), &buf); err != nil {
 			return fmt.Errorf("%s: %w", s.path, err)
 		}
 		s.lastBytes = buf.Bytes()
@@ -275,25 +274,6 @@ func (s *Filesystem) dropRecovered() error {
 	return nil
 }
 
-// writeVersion is the terraform_version to record: ours, unless the file
-// already records a newer one.
-func (s *Filesystem) writeVersion() *version.Version {
-	v := s.tfVersion
-	if v == nil {
-		v = version.Must(version.NewVersion(statefile.DefaultTerraformVersion))
-	}
-	if s.file != nil && s.file.TerraformVersion != nil && s.file.TerraformVersion.GreaterThan(v) {
-		return s.file.TerraformVersion
-	}
-	return v
-}
-
-func (s *Filesystem) withWriteVersion(f *statefile.File) *statefile.File {
-	c := *f
-	c.TerraformVersion = s.writeVersion()
-	return &c
-}
-
 // PersistState writes the in-memory state to the file if it changed since
 // the last read or write: lineage created if missing, serial increased,
 // backup saved before the first overwrite, file replaced atomically.
@@ -305,28 +285,14 @@ func (s *Filesystem) PersistState() error {
 	if err := s.ensureLoaded(); err != nil {
 		return err
 	}
-	f := s.withWriteVersion(s.file)
-	if f.Lineage == "" {
-		f.Lineage = states.NewLineage()
+	w, err := PrepareWrite(s.file, s.tfVersion, s.lastBytes)
+	if err != nil {
+		return err
 	}
-	var buf bytes.Buffer
-	buf.Grow(len(s.lastBytes) + 4096)
-	if err := statefile.Write(f, &buf); err != nil {
-		return fmt.Errorf("encoding the state: %w", err)
-	}
-	data := buf.Bytes()
-	unchanged := s.lastBytes != nil && bytes.Equal(data, s.lastBytes)
-	if unchanged && !s.rewrite {
+	if w.Unchanged && !s.rewrite { // a rewrite in the current stored form keeps the serial
 		return s.dropRecovered()
 	}
-	serial := f.Serial
-	if !unchanged { // a rewrite in the current stored form keeps the serial
-		serial++
-		var err error
-		if data, err = setSerial(data, f.Serial, serial); err != nil {
-			return err
-		}
-	}
+	data := w.Data
 	stored, err := s.encode(data)
 	if err != nil {
 		return err
@@ -352,27 +318,9 @@ func (s *Filesystem) PersistState() error {
 		return fmt.Errorf("writing the state file: %w", err)
 	}
 	s.rewrite = false
-	s.file.Lineage = f.Lineage
-	s.file.Serial = serial
-	s.file.TerraformVersion = f.TerraformVersion
+	s.file.Lineage, s.file.Serial, s.file.TerraformVersion = w.Lineage, w.Serial, w.TerraformVersion
 	s.lastBytes = data
 	return s.dropRecovered()
-}
-
-// setSerial replaces the top-level serial in an encoded state: the writer
-// puts it on the fourth line, `  "serial": N,`, before any user content, so
-// encoding twice to change one number is not needed. O(size) for the copy.
-func setSerial(data []byte, from, to uint64) ([]byte, error) {
-	old := []byte("\n  \"serial\": " + strconv.FormatUint(from, 10) + ",\n")
-	i := bytes.Index(data, old)
-	if i < 0 {
-		return nil, fmt.Errorf("internal error: no serial line in the encoded state")
-	}
-	repl := "\n  \"serial\": " + strconv.FormatUint(to, 10) + ",\n"
-	out := make([]byte, 0, len(data)+len(repl)-len(old))
-	out = append(out, data[:i]...)
-	out = append(out, repl...)
-	return append(out, data[i+len(old):]...), nil
 }
 
 // fileMode keeps an existing state file's permissions; a new file gets 0644,
