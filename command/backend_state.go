@@ -30,25 +30,9 @@ type savedState interface {
 // With codec (state encryption) the copy is encrypted as the stored state
 // is (push decrypts it); if that fails it is kept in clear, and said so.
 func saveErroredRemote(wd, where string, cur *statefile.File, st *states.State, dump io.Writer, codec statemgr.Codec) hcl.Diagnostics {
-	f := &statefile.File{State: st}
-	if cur != nil {
-		f.Lineage, f.Serial, f.TerraformVersion, f.CheckResults = cur.Lineage, cur.Serial+1, cur.TerraformVersion, cur.CheckResults
-	}
-	if f.Lineage == "" {
-		f.Lineage = states.NewLineage()
-	}
-	var buf bytes.Buffer
-	if err := statefile.Write(f, &buf); err != nil {
-		return hcl.Diagnostics{tfdiags.Errorf("Failed to save state",
-			"The state could not be written to %s, and encoding it for a recovery copy failed too: %s. This is a bug in plankit; the objects the apply created or changed are not recorded anywhere, so note them from the output above.", where, err)}
-	}
-	data, note := buf.Bytes(), ""
-	if codec != nil {
-		if enc, err := codec.Encode(data); err == nil {
-			data = enc
-		} else {
-			note = fmt.Sprintf("\n\nEncrypting the recovery copy failed too (%s), so it is in clear and holds the state's secrets: keep it safe, and delete it once pushed.", err)
-		}
+	data, note, diags := recoveryCopy(where, cur, st, codec, "pushed")
+	if diags.HasErrors() {
+		return diags
 	}
 	path, err := writeNewFile(wd, data)
 	if err == nil {

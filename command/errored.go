@@ -44,25 +44,9 @@ func saveErroredState(wd, statePath string, cur *statefile.File, st *states.Stat
 // encoding fails the copy is kept in clear and the diagnostic says so,
 // since losing track of real objects is worse.
 func saveErroredStateCodec(wd, statePath string, cur *statefile.File, st *states.State, dump io.Writer, codec statemgr.Codec) hcl.Diagnostics {
-	f := &statefile.File{State: st}
-	if cur != nil {
-		f.Lineage, f.Serial, f.TerraformVersion, f.CheckResults = cur.Lineage, cur.Serial+1, cur.TerraformVersion, cur.CheckResults
-	}
-	if f.Lineage == "" {
-		f.Lineage = states.NewLineage()
-	}
-	var buf bytes.Buffer
-	if err := statefile.Write(f, &buf); err != nil {
-		return hcl.Diagnostics{tfdiags.Errorf("Failed to save state",
-			"The state could not be written to %s, and encoding it for a recovery copy failed too: %s. This is a bug in plankit; the objects the apply created or changed are not recorded anywhere, so note them from the output above.", statePath, err)}
-	}
-	data, note := buf.Bytes(), ""
-	if codec != nil {
-		if enc, err := codec.Encode(data); err == nil {
-			data = enc
-		} else {
-			note = fmt.Sprintf("\n\nEncrypting the recovery copy failed too (%s), so it is in clear and holds the state's secrets: keep it safe, and delete it once restored.", err)
-		}
+	data, note, diags := recoveryCopy(statePath, cur, st, codec, "restored")
+	if diags.HasErrors() {
+		return diags
 	}
 	path, err := writeNewFile(wd, data)
 	if err == nil {
@@ -75,6 +59,35 @@ func saveErroredStateCodec(wd, statePath string, cur *statefile.File, st *states
 	fmt.Fprintf(dump, "\n--- state (save everything between these lines as %s) ---\n%s--- end of state ---\n", statePath, data)
 	return hcl.Diagnostics{tfdiags.Errorf("State printed for recovery",
 		"The error above prevented plankit from writing the updated state to %s, and writing a recovery copy to %s failed too: %s.\n\nThe state has been printed above, between the \"--- state\" and \"--- end of state ---\" lines. Save it as %s before running plan or apply again: they would otherwise plan to create again what already exists.%s", statePath, filepath.Join(wd, erroredStateName), err, statePath, note)}
+}
+
+// recoveryCopy encodes st as the recovery copy of the state that could
+// not be written to where: the next serial of cur's lineage (a new
+// lineage without one), through codec (state encryption) when there is
+// one. If encryption fails the copy stays in clear and note says so, to
+// be deleted once `done` (losing track of real objects is worse).
+func recoveryCopy(where string, cur *statefile.File, st *states.State, codec statemgr.Codec, done string) (data []byte, note string, diags hcl.Diagnostics) {
+	f := &statefile.File{State: st}
+	if cur != nil {
+		f.Lineage, f.Serial, f.TerraformVersion, f.CheckResults = cur.Lineage, cur.Serial+1, cur.TerraformVersion, cur.CheckResults
+	}
+	if f.Lineage == "" {
+		f.Lineage = states.NewLineage()
+	}
+	var buf bytes.Buffer
+	if err := statefile.Write(f, &buf); err != nil {
+		return nil, "", hcl.Diagnostics{tfdiags.Errorf("Failed to save state",
+			"The state could not be written to %s, and encoding it for a recovery copy failed too: %s. This is a bug in plankit; the objects the apply created or changed are not recorded anywhere, so note them from the output above.", where, err)}
+	}
+	data = buf.Bytes()
+	if codec != nil {
+		if enc, err := codec.Encode(data); err == nil {
+			data = enc
+		} else {
+			note = fmt.Sprintf("\n\nEncrypting the recovery copy failed too (%s), so it is in clear and holds the state's secrets: keep it safe, and delete it once %s.", err, done)
+		}
+	}
+	return data, note, nil
 }
 
 // writeNewFile writes data to errored.tfstate in dir, or errored-N.tfstate
