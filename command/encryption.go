@@ -269,12 +269,6 @@ func stateCodecIn(m *Meta, wd string) (statemgr.Codec, hcl.Diagnostics) {
 	return codecFor(enc), nil
 }
 
-// encryptsState reports whether c stores states encrypted.
-func encryptsState(c statemgr.Codec) bool {
-	sc, ok := c.(stateCodec)
-	return ok && sc.t.Encrypted()
-}
-
 // decryptPulled returns the v4 JSON of a stored state (state pull shows
 // it decrypted; state push takes an encrypted file too). Empty stays
 // empty.

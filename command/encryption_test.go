@@ -146,19 +146,19 @@ func TestClearPlanOfEncryptedStateWarns(t *testing.T) {
 	}
 }
 
-// TestEncryptedStateHasNoJournal: apply's journal keeps each changed
-// object in clear beside the state, so an encrypted state goes without it;
-// a clear one keeps it.
-func TestEncryptedStateHasNoJournal(t *testing.T) {
+// TestEncryptedStateJournal: apply's journal is kept for an encrypted
+// state too, with every record encrypted (the object's attributes appear
+// nowhere in clear), and the next run reads it back.
+func TestEncryptedStateJournal(t *testing.T) {
 	enc, diags := loadEncryption(&Meta{Env: []string{encryptionEnv + "=" + literalKeyEncryption}}, nil, nil)
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
 	for _, tc := range []struct {
-		name        string
-		codec       statemgr.Codec
-		wantJournal bool
-	}{{"clear", codecFor(nil), true}, {"encrypted", codecFor(enc), false}} {
+		name      string
+		codec     statemgr.Codec
+		encrypted bool
+	}{{"clear", codecFor(nil), false}, {"encrypted", codecFor(enc), true}} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			path := filepath.Join(dir, "terraform.tfstate")
@@ -176,14 +176,30 @@ func TestEncryptedStateHasNoJournal(t *testing.T) {
 			s.Changed(addr)
 			s.End(addr)
 			journals, _ := filepath.Glob(filepath.Join(dir, ".terraform.tfstate.journal*"))
-			if (len(journals) > 0) != tc.wantJournal {
-				t.Fatalf("journal files %v, want some: %v", journals, tc.wantJournal)
+			if len(journals) == 0 {
+				t.Fatal("no journal was written")
+			}
+			for _, j := range journals {
+				b, _ := os.ReadFile(j)
+				if tc.encrypted == bytes.Contains(b, []byte("secret-id")) {
+					t.Fatalf("journal %s holds the object in clear: %v (encrypted state: %v)", j, !tc.encrypted, tc.encrypted)
+				}
+			}
+			// A run that dies here leaves the journal: a new manager
+			// reads the object back from it, decrypting each record.
+			again := statemgr.NewFilesystem(path)
+			again.SetCodec(tc.codec)
+			if err := again.RefreshState(); err != nil {
+				t.Fatalf("reading the state with its journal: %v", err)
+			}
+			if again.State() == nil || again.State().ResourceInstance(addr) == nil {
+				t.Fatalf("the journal's object was not recovered: %v", again.State())
 			}
 			if err := s.Close(); err != nil {
 				t.Fatal(err)
 			}
 			b, _ := os.ReadFile(path)
-			if encryption.IsEnvelope(b) == tc.wantJournal || (!tc.wantJournal && bytes.Contains(b, []byte("secret-id"))) {
+			if encryption.IsEnvelope(b) != tc.encrypted || (tc.encrypted && bytes.Contains(b, []byte("secret-id"))) {
 				t.Fatalf("state file: %.100s", b)
 			}
 		})

@@ -48,9 +48,9 @@ var _ terraform.StateWriter = (*stateSaver)(nil)
 // from the first object on, for Terraform and OpenTofu too.
 func (s *stateSaver) Start(live *states.SyncState) {
 	var j statemgr.Journal
-	// The journal holds each changed object in clear: an encrypted state
-	// goes without it (full writes only, as in OpenTofu).
-	if jm, ok := s.mgr.(statemgr.Journaled); ok && !encryptsState(s.codec) {
+	// With state encryption the journal's records go through the same
+	// codec (one key derivation per run; see encryption.Target).
+	if jm, ok := s.mgr.(statemgr.Journaled); ok {
 		var err error
 		if j, err = jm.Journal(); err != nil {
 			s.journalErr = err

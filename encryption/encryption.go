@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -116,6 +117,10 @@ type Target struct {
 	mu      sync.Mutex
 	encM    method // primary method with its encryption keys, after first use
 	encMeta map[string][]byte
+	// decM caches the methods built for decryption, by method and the
+	// envelope's metadata: records written with one key (an apply's
+	// journal, say) derive it once, not once per record.
+	decM map[string]method
 }
 
 func (e *Encryption) newTarget(name string, tc *TargetConfig) (*Target, hcl.Diagnostics) {
@@ -305,8 +310,7 @@ func (t *Target) open(data []byte) ([]byte, *Envelope, Status, error) {
 		if m.Type == "unencrypted" {
 			continue
 		}
-		s := newSession(t.enc, false, true, env.Meta)
-		meth, diags := s.buildMethod(m)
+		meth, diags := t.decryptMethod(i, m, env.Meta)
 		if diags.HasErrors() {
 			problems = append(problems, fmt.Sprintf("%s: %s", m.Addr(), diagText(diags)))
 			continue
@@ -335,6 +339,35 @@ func (t *Target) open(data []byte) ([]byte, *Envelope, Status, error) {
 		return nil, env, Satisfied, &Error{Kind: KindKeyMismatch, Op: "decrypt", Target: t.name, Detail: detail}
 	}
 	return nil, env, Satisfied, &Error{Kind: KindKeyProvider, Op: "decrypt", Target: t.name, Detail: strings.Join(problems, "; ")}
+}
+
+// decryptMethod builds method i for decrypting data stored with meta, or
+// returns the one built before for the same method and metadata. Only
+// successful builds are kept; the cache holds keys derived from metadata
+// this process read, no more than the Target itself would.
+func (t *Target) decryptMethod(i int, m *MethodConfig, meta map[string][]byte) (method, hcl.Diagnostics) {
+	var key strings.Builder
+	fmt.Fprintf(&key, "%d", i)
+	for _, k := range slices.Sorted(maps.Keys(meta)) {
+		fmt.Fprintf(&key, "\x00%s\x00%x", k, meta[k])
+	}
+	t.mu.Lock()
+	meth, ok := t.decM[key.String()]
+	t.mu.Unlock()
+	if ok {
+		return meth, nil
+	}
+	meth, diags := newSession(t.enc, false, true, meta).buildMethod(m)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	t.mu.Lock()
+	if t.decM == nil {
+		t.decM = map[string]method{}
+	}
+	t.decM[key.String()] = meth
+	t.mu.Unlock()
+	return meth, nil
 }
 
 func metaKeys(m map[string][]byte) string {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -287,4 +288,38 @@ func TestPgEncryptedState(t *testing.T) {
 	r := withEnv(t, dir, "plan", wrong, "-no-color")
 	must(t, r, 1, "plan with the wrong key")
 	containsFlat(t, r.stderr, "plan with the wrong key", "cannot decrypt the state: the key does not match")
+}
+
+// TestEncryptedKilledApply: with an encrypted local state, an apply killed
+// outright loses nothing that finished: its journal (encrypted record by
+// record, no attribute in clear) is folded in by the next plan, which
+// names the operation that was in flight.
+func TestEncryptedKilledApply(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "main.tf"), strings.Replace(pgConfig, `backend "pg" {}`, "", 1))
+	env := []string{tfEncryption}
+	gate := filepath.Join(t.TempDir(), "gate")
+	must(t, run(t, dir, "plan", env, "-no-color", "-var", "gate="+gate, "-out=p.tfplan"), 0, "plan")
+	cmd, _, _ := startGated(t, dir, env, "-no-color", "p.tfplan")
+	waitFor(t, "the provisioner", func() bool { return exists(gate + ".started") })
+	if err := syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+	journals, _ := filepath.Glob(filepath.Join(dir, ".terraform.tfstate.journal*"))
+	if len(journals) == 0 {
+		t.Fatal("the killed apply left no journal")
+	}
+	for _, j := range journals {
+		if b, _ := os.ReadFile(j); bytes.Contains(b, []byte("a-default")) {
+			t.Errorf("journal %s holds terraform_data.a's input in clear", j)
+		}
+	}
+	p := run(t, dir, "plan", env, "-no-color", "-lock=false")
+	must(t, p, 0, "plan after the kill")
+	contains(t, p.stdout+p.stderr, "recovery plan", "Interrupted apply: operations of unknown outcome", "terraform_data.b (create)")
+	if strings.Contains(p.stdout, "terraform_data.a will be created") {
+		t.Errorf("the re-plan creates again what the killed apply created:\n%s", p.stdout)
+	}
 }
