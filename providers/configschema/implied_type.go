@@ -27,24 +27,7 @@ func (b *Block) ImpliedType() cty.Type {
 // may differ in type (decoded as tuples and objects).
 func (nb *NestedBlock) ImpliedType() cty.Type {
 	ety := nb.Block.ImpliedType()
-	switch nb.Nesting {
-	case NestingSingle, NestingGroup:
-		return ety
-	case NestingList:
-		if ety.HasDynamicTypes() {
-			return cty.DynamicPseudoType
-		}
-		return cty.List(ety)
-	case NestingSet:
-		return cty.Set(ety)
-	case NestingMap:
-		if ety.HasDynamicTypes() {
-			return cty.DynamicPseudoType
-		}
-		return cty.Map(ety)
-	default:
-		return cty.DynamicPseudoType
-	}
+	return nb.Nesting.collectionOf(ety)
 }
 
 // EmptyValue returns the value of a block with nothing set: every attribute
@@ -112,7 +95,16 @@ func (o *Object) ImpliedType() cty.Type {
 		atys[name] = a.ImpliedType()
 	}
 	ety := cty.Object(atys)
-	switch o.Nesting {
+	return o.Nesting.collectionOf(ety)
+}
+
+// collectionOf is the type of a value nested with mode m whose elements
+// are ety: the object itself for single and group, a list, set or map of
+// it otherwise. Lists and maps of types with dynamic parts are
+// cty.DynamicPseudoType, since their elements may differ in type (decoded
+// as tuples and objects).
+func (m NestingMode) collectionOf(ety cty.Type) cty.Type {
+	switch m {
 	case NestingSingle, NestingGroup:
 		return ety
 	case NestingList:

@@ -36,24 +36,7 @@ func (o *Object) specType() cty.Type {
 	}
 	slices.Sort(optional)
 	ety := cty.ObjectWithOptionalAttrs(atys, optional)
-	switch o.Nesting {
-	case NestingSingle, NestingGroup:
-		return ety
-	case NestingList:
-		if ety.HasDynamicTypes() {
-			return cty.DynamicPseudoType
-		}
-		return cty.List(ety)
-	case NestingSet:
-		return cty.Set(ety)
-	case NestingMap:
-		if ety.HasDynamicTypes() {
-			return cty.DynamicPseudoType
-		}
-		return cty.Map(ety)
-	default:
-		return cty.DynamicPseudoType
-	}
+	return o.Nesting.collectionOf(ety)
 }
 
 func (a *Attribute) specType() cty.Type {
