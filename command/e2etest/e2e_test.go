@@ -33,6 +33,9 @@ var update = flag.Bool("update", false, "rewrite golden files")
 var binDir string
 
 func TestMain(m *testing.M) {
+	if code, ok := rssRun(); ok {
+		os.Exit(code)
+	}
 	flag.Parse()
 	os.Exit(runMain(m))
 }

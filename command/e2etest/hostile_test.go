@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -205,17 +206,26 @@ type hostileResult struct {
 }
 
 // runHostile runs a binary with a deadline (a hang is killed and reported)
-// and records its peak resident memory.
+// and records its peak resident memory (through the rssRun launcher, so
+// that the figure is the binary's own).
 func runHostile(t *testing.T, dir, bin string, env []string, timeout time.Duration, args ...string) hostileResult {
 	t.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rssFile := filepath.Join(t.TempDir(), "maxrss")
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, filepath.Join(binDir, bin), args...)
+	cmd := exec.CommandContext(ctx, self, append([]string{filepath.Join(binDir, bin)}, args...)...)
 	cmd.Dir = dir
-	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "TMPDIR=" + os.TempDir()}, env...)
+	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "TMPDIR=" + os.TempDir(), rssFileEnv + "=" + rssFile}, env...)
+	// A hang is killed with the launcher: the whole process group.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
+	err = cmd.Run()
 	r := hostileResult{result: result{out.String(), errb.String(), 0}}
 	var ee *exec.ExitError
 	switch {
@@ -226,10 +236,9 @@ func runHostile(t *testing.T, dir, bin string, env []string, timeout time.Durati
 	case err != nil:
 		t.Fatalf("running %s: %v", bin, err)
 	}
-	if cmd.ProcessState != nil {
-		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-			r.maxRSS = int64(ru.Maxrss) << 10 // Linux reports KiB
-		}
+	if b, err := os.ReadFile(rssFile); err == nil {
+		kib, _ := strconv.ParseInt(string(b), 10, 64)
+		r.maxRSS = kib << 10
 	}
 	return r
 }

@@ -165,14 +165,14 @@ func TestPlanInstallAndFailures(t *testing.T) {
 	dir, objects := t.TempDir(), t.TempDir()
 	writeFile(t, filepath.Join(dir, "main.tf"), fmt.Sprintf(registryConfig, host, host))
 
-	srv.Tamper = "zip"
+	srv.SetTamper("zip")
 	r := run(t, dir, "plan", env, "-no-color", "-install", "-var", "objects="+objects)
 	must(t, r, 1, "plan -install of a tampered package")
 	contains(t, r.stderr, "tampered", "checksum mismatch", "Nothing was installed.")
 	if _, err := os.Stat(filepath.Join(dir, ".terraform", "providers", host, "plankit", "fwtest")); err == nil {
 		t.Error("a tampered package was installed")
 	}
-	srv.Tamper = ""
+	srv.SetTamper("")
 	r = run(t, dir, "plan", env, "-no-color", "-install", "-var", "objects="+objects)
 	must(t, r, 0, "plan -install")
 	contains(t, r.stdout, "plan -install", "- Installed "+host+"/plankit/fwtest v1.0.0", "Plan: 2 to add, 0 to change, 0 to destroy.")

@@ -262,8 +262,8 @@ func TestInstallFailures(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			f.srv.Tamper = tc.tamper
-			defer func() { f.srv.Tamper = "" }()
+			f.srv.SetTamper(tc.tamper)
+			defer f.srv.SetTamper("")
 			wd := t.TempDir()
 			cache := t.TempDir()
 			_, err := f.installer(t, wd, "TF_PLUGIN_CACHE_DIR="+cache).Install(context.Background(), tc.want, nil)

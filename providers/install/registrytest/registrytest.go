@@ -37,11 +37,9 @@ type Server struct {
 
 	mu   sync.Mutex
 	pkgs map[string]map[string]map[string][]byte // "ns/type" -> version -> platform -> zip
-	// Tamper, when set, changes what is served: "zip" (a different zip
-	// than the checksums), "sig" (a signature by OtherKey), "unknown-key"
-	// (Key signs, only OtherKey is listed), "sums" (SHA256SUMS not
-	// listing the file).
-	Tamper string
+	// tamper, set with SetTamper, changes what is served (read under mu,
+	// which serve holds).
+	tamper string
 	// Protocols, when set, are the plugin protocol versions listed for a
 	// "ns/type version" (default 5.0 and 6.0).
 	Protocols map[string][]string
@@ -56,6 +54,16 @@ type Server struct {
 	Files map[string][]byte
 	// Requests counts requests by path.
 	Requests map[string]int
+}
+
+// SetTamper changes what is served from now on: "zip" (a different zip
+// than the checksums), "sig" (a signature by OtherKey), "unknown-key" (Key
+// signs, only OtherKey is listed), "sums" (SHA256SUMS not listing the
+// file); "" serves everything intact. Safe while requests are served.
+func (s *Server) SetTamper(how string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.tamper = how
 }
 
 // New starts a server; it is closed when the test ends.
@@ -172,7 +180,7 @@ func (s *Server) sums(nsType, version string) []byte {
 }
 
 func (s *Server) servedSums(nsType, v string) []byte {
-	if s.Tamper == "sums" {
+	if s.tamper == "sums" {
 		return []byte(strings.Repeat("0", 64) + "  other.zip\n")
 	}
 	return s.sums(nsType, v)
@@ -284,7 +292,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 			}
 			sum := sha256.Sum256(z)
 			keys := []map[string]string{{"key_id": s.Key.PrimaryKey.KeyIdString(), "ascii_armor": armored(s.Key)}}
-			if s.Tamper == "unknown-key" {
+			if s.tamper == "unknown-key" {
 				keys = []map[string]string{{"key_id": s.OtherKey.PrimaryKey.KeyIdString(), "ascii_armor": armored(s.OtherKey)}}
 			}
 			base := fmt.Sprintf("/files/%s/%s/", nsType, v)
@@ -315,7 +323,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 			return
 		case "SHA256SUMS.sig":
 			signer := s.Key
-			if s.Tamper == "sig" {
+			if s.tamper == "sig" {
 				signer = s.OtherKey
 			}
 			var buf bytes.Buffer
@@ -328,7 +336,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		for plat, z := range s.pkgs[nsType][v] {
 			if file == zipName(parts[1], v, plat) {
-				if s.Tamper == "zip" {
+				if s.tamper == "zip" {
 					z = append(append([]byte{}, z...), 0)
 				}
 				if s.Stall {
@@ -387,7 +395,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		for v, plats := range vers {
 			for plat, z := range plats {
 				if file == zipName(parts[2], v, plat) {
-					if s.Tamper == "zip" {
+					if s.tamper == "zip" {
 						z = append(append([]byte{}, z...), 0)
 					}
 					w.Write(z)
