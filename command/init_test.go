@@ -118,7 +118,9 @@ func TestInitInterruptLeavesNothing(t *testing.T) {
 	srv.Stall, srv.Stalled = true, make(chan struct{}, 1)
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{"main.tf": strings.Replace(acmeConfig, "example.com", srv.Host(), 1)})
-	m, out, errb := discoveryMeta(t, &pluginRecorder{})
+	m, out, _ := discoveryMeta(t, &pluginRecorder{})
+	errb := &syncBuffer{} // the interrupt watcher writes to it too
+	m.Stderr = errb
 	m.HTTPClient = srv.Client()
 	interrupts := make(chan struct{}, 1)
 	m.Interrupts = interrupts
