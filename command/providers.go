@@ -252,7 +252,7 @@ func lockOutsideConstraints(p addrs.Provider, lock *depsfile.ProviderLock, c ver
 		return nil
 	}
 	return tfdiags.Errorf("Locked provider version does not meet the constraints",
-		"%s locks %s at %s, but the configuration requires %s.\n\nTo move to a version that meets the constraints, run terraform init -upgrade (or tofu init -upgrade), or remove the block provider %q from %s and plan again with a matching version installed.",
+		"%s locks %s at %s, but the configuration requires %s.\n\nTo move to a version that meets the constraints, run plan init -upgrade (terraform init -upgrade and tofu init -upgrade do the same), or remove the block provider %q from %s and plan again with a matching version installed.",
 		lockFile, p.ForDisplay(), lock.Version(), c.String(), p.String(), lockFile)
 }
 
