@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/plankit/plankit/internal/safeio"
 )
 
 // maxLinks bounds how many symbolic links Target follows, as the kernel's
@@ -47,27 +49,10 @@ func Target(path string) (string, error) {
 			cur = dest
 		default:
 			if cur != path {
-				return "", fmt.Errorf("refusing to replace %s (a link to %s, which is a %s): %w", path, cur, kind(fi.Mode()), ErrNotRegular)
+				return "", fmt.Errorf("refusing to replace %s (a link to %s, which is %s): %w", path, cur, safeio.DescribeMode(fi.Mode()), ErrNotRegular)
 			}
-			return "", fmt.Errorf("refusing to replace %s (a %s): %w", path, kind(fi.Mode()), ErrNotRegular)
+			return "", fmt.Errorf("refusing to replace %s (%s): %w", path, safeio.DescribeMode(fi.Mode()), ErrNotRegular)
 		}
 	}
 	return "", fmt.Errorf("resolving %s: too many levels of symbolic links", path)
-}
-
-// kind names a non-regular file type for error messages.
-func kind(m fs.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "directory"
-	case m&fs.ModeNamedPipe != 0:
-		return "FIFO"
-	case m&fs.ModeSocket != 0:
-		return "socket"
-	case m&fs.ModeCharDevice != 0:
-		return "character device"
-	case m&fs.ModeDevice != 0:
-		return "device"
-	}
-	return "special file"
 }

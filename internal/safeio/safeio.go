@@ -44,7 +44,7 @@ type NotRegularError struct {
 }
 
 func (e *NotRegularError) Error() string {
-	return fmt.Sprintf("%s is %s, not a regular file; plankit reads only regular files", e.Path, describeMode(e.Mode))
+	return fmt.Sprintf("%s is %s, not a regular file; plankit reads only regular files", e.Path, DescribeMode(e.Mode))
 }
 
 // TooLargeError is returned for a file longer than the limit it is read
@@ -72,7 +72,9 @@ func FormatSize(n int64) string {
 	return fmt.Sprintf("%d bytes", n)
 }
 
-func describeMode(m fs.FileMode) string {
+// DescribeMode names the type of a file that is not a regular file, with
+// its article ("a named pipe (FIFO)"), for error messages.
+func DescribeMode(m fs.FileMode) string {
 	switch {
 	case m.IsDir():
 		return "a directory"
