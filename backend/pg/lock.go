@@ -365,24 +365,5 @@ func (m *Mgr) LockInfo() (*statemgr.LockInfo, error) {
 // process holds the lock, for up to timeout (zero tries once). A stale lock
 // or any other error is returned at once. ctx cancels the wait.
 func (m *Mgr) LockWithTimeout(ctx context.Context, info *statemgr.LockInfo, timeout time.Duration) (string, error) {
-	deadline := time.Now().Add(timeout)
-	delay := 50 * time.Millisecond
-	for {
-		id, err := m.Lock(info)
-		if err == nil || !errors.Is(err, statemgr.ErrLocked) {
-			return id, err
-		}
-		remaining := time.Until(deadline)
-		if remaining <= 0 {
-			return "", err
-		}
-		t := time.NewTimer(min(delay, remaining))
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return "", fmt.Errorf("waiting for the state lock: %w (last attempt: %v)", ctx.Err(), err)
-		case <-t.C:
-		}
-		delay = min(delay*2, 2*time.Second)
-	}
+	return statemgr.RetryLock(ctx, timeout, func() (string, error) { return m.Lock(info) })
 }

@@ -226,10 +226,18 @@ func (s *Filesystem) LockWithTimeout(ctx context.Context, info *LockInfo, timeou
 	if info == nil {
 		info = NewLockInfo()
 	}
+	return RetryLock(ctx, timeout, func() (string, error) { return s.Lock(info) })
+}
+
+// RetryLock calls lock until it succeeds, retrying while it reports
+// ErrLocked (a live holder), with doubling waits up to 2 s, for up to
+// timeout (zero tries once). Any other error is returned at once; ctx
+// cancels the wait. Every backend's LockWithTimeout is this loop.
+func RetryLock(ctx context.Context, timeout time.Duration, lock func() (string, error)) (string, error) {
 	deadline := time.Now().Add(timeout)
 	delay := 50 * time.Millisecond
 	for {
-		id, err := s.Lock(info)
+		id, err := lock()
 		if err == nil || !errors.Is(err, ErrLocked) {
 			return id, err
 		}
