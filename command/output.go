@@ -10,6 +10,7 @@ import (
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
 	"github.com/plankit/plankit/states"
+	"github.com/plankit/plankit/states/statefile"
 	"github.com/plankit/plankit/tfdiags"
 )
 
@@ -159,23 +160,34 @@ func rawOutput(v cty.Value) (string, bool) {
 // readStateForCommand reads the state a read-only command shows (see
 // stateTarget), without locking it. No state is an empty state.
 func readStateForCommand(m *Meta, wd, stateFlag string, backendConfig []string) (*states.State, Sources, hcl.Diagnostics) {
-	src := Sources{Dir: wd}
-	target, diags := stateTarget(m, wd, stateFlag, backendConfig, &src)
+	sf, _, src, diags := readStoredState(m, wd, stateFlag, backendConfig)
 	if diags.HasErrors() {
 		return nil, src, diags
 	}
+	if sf == nil || sf.State == nil {
+		return states.NewState(), src, nil
+	}
+	return sf.State, src, nil
+}
+
+// readStoredState reads the state of the -state file or the selected
+// workspace of the configuration's backend (see stateTarget), decrypted,
+// without locking it; where names it for messages. A missing state is a
+// nil file.
+func readStoredState(m *Meta, wd, stateFlag string, backendConfig []string) (sf *statefile.File, where string, src Sources, diags hcl.Diagnostics) {
+	src = Sources{Dir: wd}
+	target, diags := stateTarget(m, wd, stateFlag, backendConfig, &src)
+	if diags.HasErrors() {
+		return nil, "", src, diags
+	}
 	codec, ds := stateCodecIn(m, wd)
 	if ds.HasErrors() {
-		return nil, src, ds
+		return nil, "", src, ds
 	}
 	mgr, release, ds := openBackendStateWith(m.ctx(), target, false, 0, "read", codec)
 	if ds.HasErrors() {
-		return nil, src, ds
+		return nil, "", src, ds
 	}
 	defer release()
-	st := mgr.State()
-	if st == nil {
-		st = states.NewState()
-	}
-	return st, src, nil
+	return mgr.StateFile(), mgr.Describe(), src, nil
 }

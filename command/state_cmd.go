@@ -128,23 +128,12 @@ func noState(sf *statefile.File) bool {
 
 // readStateOnly reads the state for list and show, without locking it.
 func readStateOnly(m *Meta, wd string, f *stateFlags) (*states.State, Sources, hcl.Diagnostics) {
-	src := Sources{Dir: wd}
-	target, diags := stateTarget(m, wd, f.state, f.backendConfig, &src)
+	sf, where, src, diags := readStoredState(m, wd, f.state, f.backendConfig)
 	if diags.HasErrors() {
 		return nil, src, diags
 	}
-	codec, ds := stateCodecIn(m, wd)
-	if ds.HasErrors() {
-		return nil, src, ds
-	}
-	mgr, release, ds := openBackendStateWith(m.ctx(), target, false, 0, "read", codec)
-	if ds.HasErrors() {
-		return nil, src, ds
-	}
-	defer release()
-	sf := mgr.StateFile()
 	if noState(sf) {
-		return nil, src, noStateFile(mgr.Describe())
+		return nil, src, noStateFile(where)
 	}
 	return sf.State, src, nil
 }
