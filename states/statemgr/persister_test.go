@@ -125,8 +125,11 @@ func TestPersisterReportsAndRecoversFromErrors(t *testing.T) {
 	if fs.last.ResourceInstance(instAddr(0)) == nil {
 		t.Fatal("the recovered write did not carry the state")
 	}
-	if st := p.Stats(); st.Failures != 1 {
-		t.Fatalf("stats %+v", st)
+	// The goroutine may have made a failed attempt of its own before the
+	// first Flush forced one, so there are one or two failures; exactly one
+	// write succeeded, the one after the recovery.
+	if st := p.Stats(); st.Failures < 1 || st.Failures > 2 || st.Writes-st.Failures != 1 {
+		t.Fatalf("stats %+v, want 1 or 2 failures and then one successful write", st)
 	}
 }
 
