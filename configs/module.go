@@ -28,6 +28,8 @@ type Module struct {
 	ModuleCalls            map[string]*ModuleCall
 	ManagedResources       map[string]*Resource // key addrs.Resource.String(): "type.name"
 	DataResources          map[string]*Resource // key "data.type.name"
+	// Import are the import blocks, in file and source order.
+	Import []*Import
 
 	// requiredProvidersRange is where the first required_providers block
 	// is, for the duplicate-block diagnostic (a module may have only one).

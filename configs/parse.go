@@ -91,6 +91,7 @@ type file struct {
 	moduleCalls            []*ModuleCall
 	managedResources       []*Resource
 	dataResources          []*Resource
+	imports                []*Import
 }
 
 var fileSchema = &hcl.BodySchema{
@@ -103,10 +104,10 @@ var fileSchema = &hcl.BodySchema{
 		{Type: "module", LabelNames: []string{"name"}},
 		{Type: "resource", LabelNames: []string{"type", "name"}},
 		{Type: "data", LabelNames: []string{"type", "name"}},
+		{Type: "import"},
 		// Terraform 1.9 block types plankit does not implement: named here
 		// so the error says so instead of "unsupported block type".
 		{Type: "moved"},
-		{Type: "import"},
 		{Type: "removed"},
 		{Type: "check", LabelNames: []string{"name"}},
 	},
@@ -161,6 +162,12 @@ func decodeFile(body hcl.Body, override bool) (*file, hcl.Diagnostics) {
 			diags = append(diags, ds...)
 			if r != nil {
 				f.dataResources = append(f.dataResources, r)
+			}
+		case "import":
+			imp, ds := decodeImportBlock(block)
+			diags = append(diags, ds...)
+			if imp != nil {
+				f.imports = append(f.imports, imp)
 			}
 		default:
 			diags = append(diags, &hcl.Diagnostic{

@@ -126,7 +126,7 @@ func (c *Changes) Output(addr addrs.AbsOutputValue) *OutputChange {
 // count, as in Terraform).
 func (c *Changes) Empty() bool {
 	for _, rc := range c.Resources {
-		if rc.Action != NoOp || rc.Moved() {
+		if rc.Action != NoOp || rc.Moved() || rc.Importing != nil {
 			return false
 		}
 	}

@@ -139,6 +139,10 @@ type PlanOpts struct {
 	// (plans.Plan.Timestamp) only when the configuration called
 	// plantimestamp, so plans of other configurations hold no clock time.
 	Timestamp func() time.Time
+	// GenerateConfig makes a normal plan generate a resource block for
+	// every import target without one (plan -generate-config-out); the
+	// changes carry the text in GeneratedConfig.
+	GenerateConfig bool
 }
 
 // ApplyOpts are the options of Context.Apply.

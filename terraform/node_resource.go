@@ -142,7 +142,7 @@ func (n *nodeResource) references() []refKey {
 	if !mod.IsRoot() {
 		keys = append(keys, moduleCallKey(mod))
 	}
-	return keys
+	return append(keys, importReferenceKeys(n)...)
 }
 
 func (n *nodeResource) providerAddr() addrs.AbsProviderConfig { return n.provider }
@@ -180,6 +180,9 @@ func (n *nodeResource) Execute(ctx context.Context, ws *walkState) hcl.Diagnosti
 	}
 	if ws.traits.orphans {
 		work.addItems(n.orphanedModuleInstances(ws, expanded))
+	}
+	if pw, ok := ws.op.(*planWalk); ok && !diags.HasErrors() {
+		diags = append(diags, pw.resolveImports(ws, n)...)
 	}
 	if diags.HasErrors() {
 		return diags

@@ -39,12 +39,15 @@ func (c *Context) Plan(ctx context.Context, config *configs.Config, prevRunState
 		return nil, hcl.Diagnostics{tfdiags.Errorf("Unsupported plan mode", "Plan mode %s is not supported.", opts.Mode)}
 	}
 	diags := checkRootVariables(config, opts.SetVariables)
+	config, imports, d := prepareImports(config, opts.Mode, opts.GenerateConfig)
+	diags = append(diags, d...)
 	schemas, d := c.schemasFor(neededProviders(config, prevRunState))
 	diags = append(diags, d...)
 	if diags.HasErrors() {
 		return nil, diags
 	}
 	pw := newPlanWalk(opts, filerec.NewRecorder(lang.OSFiles(c.workingDir)))
+	pw.imports = imports
 	ws := c.newWalkState(pw, config, schemas)
 	ws.prevState = prevRunState
 	ws.state = prevRunState.DeepCopy().SyncWrapper()
@@ -62,6 +65,7 @@ func (c *Context) Plan(ctx context.Context, config *configs.Config, prevRunState
 		return nil, diags
 	}
 	diags = append(diags, ws.walk(ctx, g)...)
+	diags = append(diags, imports.duplicateIDs()...)
 	if ctx.Err() != nil {
 		diags = append(diags, tfdiags.Error("Operation cancelled", "The plan was interrupted before it completed."+ws.notStartedNote("planned")))
 	}

@@ -18,14 +18,26 @@ import (
 // state (the plan's PriorState) and any difference to the drift list.
 func (pi *planInstance) managed() hcl.Diagnostics {
 	cur, deposed := pi.ws.currentObject(pi.w.addr)
-	prior, diags := pi.prior(cur, addrs.NotDeposed)
+	imp := pi.pw.importTarget(pi.w.addr, cur)
+	var prior cty.Value
+	var diags hcl.Diagnostics
+	if imp != nil && !pi.w.gone {
+		cur, prior, diags = pi.importObject(imp)
+	} else {
+		imp = nil
+		prior, diags = pi.prior(cur, addrs.NotDeposed)
+	}
 	for _, k := range sortedDeposed(deposed) {
 		diags = append(diags, pi.deposed(k, deposed[k])...)
 	}
 	if diags.HasErrors() {
 		return diags
 	}
-	return append(diags, pi.pw.forCurrent(pi, cur, prior)...)
+	diags = append(diags, pi.pw.forCurrent(pi, cur, prior)...)
+	if imp != nil {
+		pi.pw.markImported(imp)
+	}
+	return diags
 }
 
 // keepRefreshed is refresh-only mode's step: the refreshed object is

@@ -29,6 +29,9 @@ type planWalk struct {
 	// refreshed: plan it (normal), plan deleting it (destroy) or keep it
 	// (refresh-only).
 	forCurrent func(pi *planInstance, cur *states.ResourceInstanceObjectSrc, prior cty.Value) hcl.Diagnostics
+	// imports are the plan's import blocks and targets (import.go); nil
+	// when there are none or the mode ignores them.
+	imports *importSet
 }
 
 var _ operation = (*planWalk)(nil)
