@@ -283,3 +283,61 @@ resource "test_thing" "a" {
 		})
 	}
 }
+
+// TestApplyImport: applying a plan that imports writes the imported
+// object to the state (import only: no provider apply call; import and
+// update: the update applied to the imported object), including a target
+// whose configuration was generated.
+func TestApplyImport(t *testing.T) {
+	tests := []struct {
+		name    string
+		files   map[string]string
+		opts    *PlanOpts
+		applies int
+		want    map[string]string // address -> name attribute in the new state
+	}{
+		{name: "import only", files: map[string]string{"main.tf": "import {\n  to = test_thing.a\n  id = \"i-1\"\n}\nresource \"test_thing\" \"a\" { name = \"one\" }\n"},
+			want: map[string]string{"test_thing.a": "one"}},
+		{name: "import and update", files: map[string]string{"main.tf": "import {\n  to = test_thing.a\n  id = \"i-1\"\n}\nresource \"test_thing\" \"a\" { name = \"renamed\" }\n"},
+			applies: 1, want: map[string]string{"test_thing.a": "renamed"}},
+		{name: "generated", files: map[string]string{"main.tf": "import {\n  to = test_thing.g\n  id = \"i-2\"\n}\n"}, opts: &PlanOpts{GenerateConfig: true},
+			want: map[string]string{"test_thing.g": "two"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := newTestProvider()
+			remoteThings(p, map[string]string{"i-1": "one", "i-2": "two"})
+			c := testContext(t, p, 4)
+			cfg := loadConfig(t, tt.files)
+			opts := tt.opts
+			if opts == nil {
+				opts = &PlanOpts{}
+			}
+			plan := mustPlan(t, c, cfg, nil, opts)
+			if !plan.Applyable {
+				t.Fatal("plan with an import is not applyable")
+			}
+			st, diags := c.Apply(context.Background(), plan, cfg, nil)
+			if diags.HasErrors() {
+				t.Fatal(diags.Error())
+			}
+			got := map[string]string{}
+			for _, rs := range st.AllResources() {
+				for k, ri := range rs.Instances {
+					got[rs.Addr.Instance(k).String()] = string(ri.Current.AttrsJSON)
+				}
+			}
+			for addr, name := range tt.want {
+				if !strings.Contains(got[addr], `"name":"`+name+`"`) {
+					t.Errorf("state %s = %s, want name %q", addr, got[addr], name)
+				}
+			}
+			if len(got) != len(tt.want) {
+				t.Errorf("state has %d objects, want %d", len(got), len(tt.want))
+			}
+			if n := len(p.CallsOf(providertest.ApplyResourceChange)); n != tt.applies {
+				t.Errorf("%d ApplyResourceChange calls, want %d", n, tt.applies)
+			}
+		})
+	}
+}

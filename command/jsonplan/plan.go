@@ -72,6 +72,14 @@ type change struct {
 	BeforeSensitive json.RawMessage `json:"before_sensitive"`
 	AfterSensitive  json.RawMessage `json:"after_sensitive"`
 	ReplacePaths    [][]any         `json:"replace_paths,omitempty"`
+	// Importing and GeneratedConfig: an import block adopts the object
+	// (Terraform's "importing": {"id": ...} and "generated_config").
+	Importing       *importing `json:"importing,omitempty"`
+	GeneratedConfig string     `json:"generated_config,omitempty"`
+}
+
+type importing struct {
+	ID string `json:"id,omitempty"`
 }
 
 // Options carries what the plan itself does not: the version string to
@@ -202,6 +210,10 @@ func marshalChange(c plans.Change, schema *configschema.Block, replace []cty.Pat
 	for _, p := range replace {
 		out.ReplacePaths = append(out.ReplacePaths, pathSteps(p))
 	}
+	if c.Importing != nil {
+		out.Importing = &importing{ID: c.Importing.ID}
+	}
+	out.GeneratedConfig = c.GeneratedConfig
 	return out, nil
 }
 

@@ -49,7 +49,7 @@ func (d *differ) block(b *strings.Builder, schema *configschema.Block, before, a
 			// Terraform, so a value column does not move when an
 			// unchanged attribute is hidden.
 			width = max(width, len(n))
-			if !identifying[n] {
+			if !identifying[n] && !d.showAll {
 				hiddenAttrs++
 				continue
 			}
@@ -122,10 +122,12 @@ func (d *differ) nestedBlocks(b *strings.Builder, name string, nb *configschema.
 func (d *differ) oneBlock(b *strings.Builder, name, label string, schema *configschema.Block, before, after cty.Value, indent int, path cty.Path) int {
 	sym := action(before, after)
 	if sym == symNone {
-		if u, _ := unmark(after); !u.IsNull() {
+		if u, _ := unmark(after); !u.IsNull() && !d.showAll {
 			return 1
 		}
-		return 0
+		if u, _ := unmark(after); u.IsNull() {
+			return 0
+		}
 	}
 	_, bs := unmark(before)
 	_, as := unmark(after)

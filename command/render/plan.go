@@ -61,7 +61,7 @@ func HasResourceChanges(changes *plans.Changes) bool {
 		return false
 	}
 	for _, rc := range changes.Resources {
-		if rc.Action != plans.NoOp {
+		if rc.Action != plans.NoOp || rc.Importing != nil {
 			return true
 		}
 	}
@@ -124,7 +124,7 @@ func Plan(w io.Writer, p *plans.Plan, color bool) error {
 				return err
 			}
 			for _, rc := range plans.SortedResourceChanges(changes.Resources) {
-				if rc.Action == plans.NoOp {
+				if rc.Action == plans.NoOp && rc.Importing == nil {
 					continue
 				}
 				schema := providers.ResourceSchema(p.ProviderSchemas, rc.ProviderAddr.Provider, rc.Addr.Resource.Resource)
@@ -137,7 +137,7 @@ func Plan(w io.Writer, p *plans.Plan, color bool) error {
 				}
 			}
 			c := CountChanges(changes)
-			fmt.Fprintf(&b, "%s %d to add, %d to change, %d to destroy.\n", col.Bold("Plan:"), c.Add, c.Change, c.Destroy)
+			fmt.Fprintf(&b, "%s %s%d to add, %d to change, %d to destroy.\n", col.Bold("Plan:"), importCount(changes), c.Add, c.Change, c.Destroy)
 		}
 		if outChanges {
 			b.WriteString("\n" + col.Bold("Changes to Outputs:") + "\n")
@@ -243,7 +243,7 @@ func Symbol(a plans.Action) string {
 // drift selects the wording of the drift section ("has changed").
 func ResourceChange(rc *plans.ResourceInstanceChange, schema *configschema.Block, color bool, drift bool) string {
 	col := Colorizer{Enabled: color}
-	d := &differ{col: col, replace: rc.RequiredReplace}
+	d := &differ{col: col, replace: rc.RequiredReplace, showAll: rc.Importing != nil && !drift}
 	var b strings.Builder
 	b.Grow(512) // most renderings fit: one allocation instead of several
 	addr := rc.Addr.String()
@@ -300,6 +300,10 @@ func description(rc *plans.ResourceInstanceChange, drift bool) string {
 		return "must be replaced"
 	case plans.Delete:
 		return "will be destroyed"
+	case plans.NoOp:
+		if rc.Importing != nil {
+			return "will be imported"
+		}
 	}
 	return "has no changes"
 }
@@ -335,7 +339,7 @@ func reasons(rc *plans.ResourceInstanceChange) []string {
 	case plans.ReasonReadBecauseDependencyPending:
 		out = append(out, "# (depends on a resource or a module with changes pending)")
 	}
-	return out
+	return append(out, importReasons(rc)...)
 }
 
 // Outputs writes the root output changes, names aligned, sensitive values

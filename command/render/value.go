@@ -18,6 +18,9 @@ type differ struct {
 	col Colorizer
 	// replace holds the paths whose change forces replacement.
 	replace []cty.Path
+	// showAll shows unchanged attributes and blocks too (an import, as
+	// Terraform shows the whole imported object).
+	showAll bool
 }
 
 const (
