@@ -45,6 +45,9 @@ type planFlags struct {
 	backendConfig    multiFlag // -backend-config KEY=VALUE or FILE
 	inline           bool      // apply without a plan file
 	install          bool      // -install: plan init's provider installation first
+	// generateConfigOut is -generate-config-out: write resource blocks
+	// for import targets without one to this new file (genconfig.go).
+	generateConfigOut string
 }
 
 // register declares plan's options: the common ones, what to plan
@@ -55,6 +58,7 @@ func (f *planFlags) register(fs *flagSet, chdir string) {
 	fs.StringVar(&f.out, "out", "", "write the plan to this file")
 	fs.BoolVar(&f.detailedExitcode, "detailed-exitcode", false, "exit 0 when no changes, 1 on error, 2 when there are changes")
 	fs.StringVar(&f.signKey, "sign-key", "", "sign the plan archive with this ed25519 private key file")
+	fs.StringVar(&f.generateConfigOut, "generate-config-out", "", "write resource blocks for import targets that have none to this new file")
 }
 
 // registerInputs declares the common options and those saying what to
@@ -176,6 +180,10 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 		ui.diags(ds, src)
 		return planResult{code: ExitError}
 	}
+	if ds := checkGenerateConfigOut(wd, f); ds.HasErrors() {
+		ui.diags(ds, src)
+		return planResult{code: ExitError}
+	}
 	if f.install {
 		if ds := installModules(m.ctx(), m, ui, wd, false); ds.HasErrors() {
 			ui.diags(ds, src)
@@ -231,6 +239,7 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 	plan, ds := runCorePlan(ctx, m, wd, f, in, prior)
 	recordPlanContext(plan, in.backend.localPath(), in.clock)
 	ds = append(ds, replaceWarnings(plan, in.replace)...)
+	ds = append(ds, writeGeneratedConfig(ui, wd, f, plan)...)
 	if !showPlan(ui, plan, append(warnings, ds...), len(in.targets) > 0, src) {
 		return planResult{code: ExitError}
 	}
@@ -344,6 +353,7 @@ func runCorePlan(ctx context.Context, m *Meta, wd string, f *planFlags, in planI
 	}
 	plan, ds := core.Plan(ctx, in.config, prior, &terraform.PlanOpts{
 		Mode: mode, SkipRefresh: !f.refresh, SetVariables: in.vals, Targets: in.targets, ForceReplace: in.replace, Timestamp: in.clock,
+		GenerateConfig: f.generateConfigOut != "",
 	})
 	if progress != nil {
 		progress.done()

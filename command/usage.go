@@ -41,6 +41,9 @@ Options:
   -detailed-exitcode   Exit 0 with no changes, 1 on error, 2 with changes.
   -sign-key=FILE       Sign the archive with an ed25519 private key (needs
                        -out).
+  -generate-config-out=FILE
+                       Write resource blocks for import targets that have
+                       none to FILE (a new file).
   -input=false         Accepted for compatibility; plankit never prompts.
   -plugin-dir=DIR      Look for provider plugins in DIR first (repeatable).
   -install             Install the providers first, as plan init does.

@@ -1,0 +1,80 @@
+package command
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/plankit/plankit/command/render"
+	"github.com/plankit/plankit/configs/genconfig"
+	"github.com/plankit/plankit/plans"
+	"github.com/plankit/plankit/tfdiags"
+)
+
+// checkGenerateConfigOut refuses -generate-config-out with a file that
+// already exists (generated configuration only goes to a new file, as in
+// Terraform) before anything is planned.
+func checkGenerateConfigOut(wd string, f *planFlags) hcl.Diagnostics {
+	if f.generateConfigOut == "" {
+		return nil
+	}
+	if f.destroy || f.refreshOnly {
+		return hcl.Diagnostics{tfdiags.Error("Incompatible plan options",
+			"-generate-config-out works only with a normal plan: imports are not planned with -destroy or -refresh-only.")}
+	}
+	out := resolve(wd, f.generateConfigOut)
+	if _, err := os.Lstat(out); !errors.Is(err, fs.ErrNotExist) {
+		return hcl.Diagnostics{tfdiags.Errorf("Target generated file already exists",
+			"plankit writes generated configuration only to a new file, and %s already exists. Choose another file name, or move its configuration elsewhere and delete it.", f.generateConfigOut)}
+	}
+	return nil
+}
+
+// writeGeneratedConfig writes the resource blocks the plan generated for
+// import targets to the -generate-config-out file, created exclusively:
+// a header, then each block under a comment naming its import ID, in
+// address order. Nothing is written when no block was generated. It runs
+// even for a plan that failed later, so the user can fix the generated
+// blocks; the file then holds what was generated.
+func writeGeneratedConfig(ui *ui, wd string, f *planFlags, plan *plans.Plan) hcl.Diagnostics {
+	if f.generateConfigOut == "" || plan == nil || plan.Changes == nil {
+		return nil
+	}
+	var blocks []genconfig.Generated
+	for _, rc := range plans.SortedResourceChanges(plan.Changes.Resources) {
+		if rc.GeneratedConfig == "" {
+			continue
+		}
+		g := genconfig.Generated{Config: rc.GeneratedConfig}
+		if rc.Importing != nil {
+			g.ID = rc.Importing.ID
+		}
+		blocks = append(blocks, g)
+	}
+	if len(blocks) == 0 {
+		return nil
+	}
+	var buf bytes.Buffer
+	if err := genconfig.WriteFile(&buf, render.Product, blocks); err != nil {
+		return tfdiags.FromError("Failed to write generated configuration", err)
+	}
+	out := resolve(wd, f.generateConfigOut)
+	file, err := os.OpenFile(out, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return hcl.Diagnostics{tfdiags.Errorf("Failed to create target generated file",
+			"plankit could not create %s: %v. Choose a new file in a writable directory.", f.generateConfigOut, err)}
+	}
+	_, werr := file.Write(buf.Bytes())
+	if err := errors.Join(werr, file.Sync(), file.Close()); err != nil {
+		return hcl.Diagnostics{tfdiags.Errorf("Failed to write generated configuration",
+			"Writing %s failed: %v. The configuration for the imported resources must be written before applying.", f.generateConfigOut, err)}
+	}
+	if !f.json {
+		fmt.Fprintf(ui.out, "\n%s has generated configuration and written it to %s. Please review the configuration and edit it as necessary before adding it to version control.\n", render.Product, f.generateConfigOut)
+	}
+	return nil
+}
