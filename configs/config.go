@@ -65,6 +65,11 @@ func (c *Config) ProviderTypes() []addrs.Provider {
 		for _, r := range m.DataResources {
 			seen[r.Provider] = true
 		}
+		for _, imp := range m.Import {
+			if imp.ToResource.Module.IsRoot() && m.ResourceByAddr(imp.ToResource.Resource) == nil {
+				seen[m.importProvider(imp)] = true // a target whose block plan may generate
+			}
+		}
 	})
 	delete(seen, addrs.Provider{})
 	out := make([]addrs.Provider, 0, len(seen))

@@ -143,3 +143,13 @@ func importOverrideDiags(imports []*Import) hcl.Diagnostics {
 	}
 	return diags
 }
+
+// importProvider is the provider an import block in m needs: its provider
+// argument's, else the one its target type implies. (A target with a
+// resource block uses that block's, which must be the same.)
+func (m *Module) importProvider(imp *Import) addrs.Provider {
+	if imp.ProviderConfigRef != nil {
+		return m.ProviderForLocalConfig(imp.ProviderConfigAddr())
+	}
+	return m.ProviderForLocalConfig(addrs.LocalProviderConfig{LocalName: imp.ToResource.Resource.ImpliedProvider()})
+}

@@ -1,0 +1,151 @@
+package e2etest
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const importConfig = `
+locals {
+  nulls = { x = "n-1", y = "n-2" }
+}
+
+import {
+  to = terraform_data.a
+  id = "import-a"
+}
+
+resource "terraform_data" "a" {}
+
+import {
+  to = terraform_data.b
+  id = "data-${local.nulls.x}"
+}
+
+resource "terraform_data" "b" {
+  input = "hello"
+}
+
+import {
+  for_each = local.nulls
+  to       = null_resource.n[each.key]
+  id       = each.value
+}
+
+resource "null_resource" "n" {
+  for_each = local.nulls
+}
+`
+
+// TestImportPlanApply: import blocks through both binaries. The plan shows
+// the imports (golden), show -json has "importing" (golden, read back with
+// terraform-json), the archive applied from another directory writes the
+// imported objects to the state, and the next plan has nothing to import.
+func TestImportPlanApply(t *testing.T) {
+	t.Parallel()
+	work := t.TempDir()
+	elsewhere := t.TempDir()
+	writeFile(t, filepath.Join(work, "main.tf"), importConfig)
+	state := filepath.Join(elsewhere, "prod.tfstate")
+	dirs := []string{work, elsewhere}
+
+	r := plan(t, work, "-no-color", "-state="+state, "-out=imp.tfplan", "-detailed-exitcode")
+	must(t, r, 2, "plan")
+	golden(t, "import-plan.txt", normalise(r.stdout, dirs...))
+	contains(t, r.stdout, "plan", "# terraform_data.a will be imported", "# terraform_data.b will be updated in-place",
+		`# (imported from "data-n-1")`, "Plan: 4 to import, 0 to add, 1 to change, 0 to destroy.")
+
+	js := plan(t, work, "show", "-json", "imp.tfplan")
+	must(t, js, 0, "show -json")
+	var pretty bytes.Buffer
+	if err := json.Indent(&pretty, []byte(js.stdout), "", "  "); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "import-show.json", normalise(pretty.String(), dirs...))
+	tp := readTFJSON(t, js.stdout)
+	ids := map[string]string{}
+	for _, rc := range tp.ResourceChanges {
+		if rc.Change.Importing != nil {
+			ids[rc.Address] = rc.Change.Importing.ID
+		}
+	}
+	want := map[string]string{"terraform_data.a": "import-a", "terraform_data.b": "data-n-1", `null_resource.n["x"]`: "n-1", `null_resource.n["y"]`: "n-2"}
+	if len(ids) != len(want) {
+		t.Errorf("importing in show -json: %v, want %v", ids, want)
+	}
+	for a, id := range want {
+		if ids[a] != id {
+			t.Errorf("%s importing id %q, want %q", a, ids[a], id)
+		}
+	}
+
+	// Only the archive travels.
+	copyFile(t, filepath.Join(work, "imp.tfplan"), filepath.Join(elsewhere, "imp.tfplan"))
+	ap := apply(t, elsewhere, "-no-color", "-state=prod.tfstate", "imp.tfplan")
+	must(t, ap, 0, "apply")
+	contains(t, ap.stdout, "apply", "terraform_data.b: Modifying... [id=data-n-1]")
+	st, err := os.ReadFile(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{`"id": "import-a"`, `"id": "data-n-1"`, `"id": "n-1"`, `"id": "n-2"`, `"input": {`} {
+		if !strings.Contains(string(st), s) {
+			t.Errorf("state lacks %s:\n%s", s, st)
+		}
+	}
+
+	again := plan(t, work, "-no-color", "-state="+state, "-detailed-exitcode")
+	must(t, again, 0, "re-plan")
+	contains(t, again.stdout, "re-plan", "No changes.")
+}
+
+// TestImportErrorsNameTheBlock: an import target with no resource block
+// and an ID the provider cannot find fail the plan with the import
+// block's file and line, and no archive is written.
+func TestImportErrorsNameTheBlock(t *testing.T) {
+	t.Parallel()
+	work := t.TempDir()
+	writeFile(t, filepath.Join(work, "main.tf"), "import {\n  to = terraform_data.missing\n  id = \"x\"\n}\n")
+	r := plan(t, work, "-no-color", "-out=p.tfplan")
+	must(t, r, 1, "plan")
+	contains(t, r.stderr, "plan", "Configuration for import target does not exist", "on main.tf line 1")
+	if _, err := os.Stat(filepath.Join(work, "p.tfplan")); err == nil {
+		t.Error("a failed plan wrote an archive")
+	}
+}
+
+// TestImportGenerateConfig: plan -generate-config-out writes the resource
+// block of a target without one, refuses an existing file, and the plan
+// applies from another directory.
+func TestImportGenerateConfig(t *testing.T) {
+	t.Parallel()
+	work := t.TempDir()
+	elsewhere := t.TempDir()
+	writeFile(t, filepath.Join(work, "main.tf"), "import {\n  to = null_resource.gen\n  id = \"g-1\"\n}\n")
+	r := plan(t, work, "-no-color", "-state="+filepath.Join(elsewhere, "s.tfstate"), "-out=gen.tfplan", "-generate-config-out=generated.tf")
+	must(t, r, 0, "plan")
+	contains(t, r.stdout, "plan", "# null_resource.gen will be imported", "# (config will be generated)",
+		"Plan: 1 to import, 0 to add, 0 to change, 0 to destroy.", "has generated configuration and written it to generated.tf")
+	gen, err := os.ReadFile(filepath.Join(work, "generated.tf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "import-generated.tf", string(gen))
+
+	again := plan(t, work, "-no-color", "-generate-config-out=generated.tf")
+	must(t, again, 1, "plan with an existing file")
+	contains(t, again.stderr, "plan", "Target generated file already exists")
+
+	copyFile(t, filepath.Join(work, "gen.tfplan"), filepath.Join(elsewhere, "gen.tfplan"))
+	must(t, apply(t, elsewhere, "-no-color", "-state=s.tfstate", "gen.tfplan"), 0, "apply")
+	st, err := os.ReadFile(filepath.Join(elsewhere, "s.tfstate"))
+	if err != nil || !strings.Contains(string(st), `"id": "g-1"`) {
+		t.Errorf("state after apply: %s %v", st, err)
+	}
+	// With the generated file in place, the import is done: no changes.
+	must(t, plan(t, work, "-no-color", "-state="+filepath.Join(elsewhere, "s.tfstate"), "-detailed-exitcode"), 0, "plan with the generated file")
+}
