@@ -72,7 +72,9 @@ func (d *differ) mapDiff(b *strings.Builder, bv, av cty.Value, indent int, path 
 			width = max(width, len(keyLabel(k, isMap)))
 		}
 		if sym == symNone {
-			if u, _ := unmark(be); !u.IsNull() {
+			if u, _ := unmark(be); !u.IsNull() && d.showAll {
+				rows = append(rows, row{k, sym})
+			} else if !u.IsNull() {
 				hidden++
 			}
 			continue
@@ -150,7 +152,13 @@ func (d *differ) listDiff(b *strings.Builder, bv, av cty.Value, indent int, path
 	for _, op := range pairSlice(len(be), len(ae), func(i, j int) bool { return same(be[i], ae[j]) }, pairable) {
 		switch op.kind {
 		case symNone:
-			hidden++
+			if !d.showAll {
+				hidden++
+				continue
+			}
+			b.WriteString(d.prefix(indent+4, symNone))
+			d.value(b, be[op.i], ae[op.j], indent+4, nil)
+			b.WriteString(",\n")
 		case symUpdate:
 			flush()
 			b.WriteString(d.prefix(indent+4, symUpdate))
@@ -179,6 +187,12 @@ func (d *differ) setDiff(b *strings.Builder, bv, av cty.Value, indent int, path 
 	b.WriteString("[" + d.forces(path) + "\n")
 	hidden := 0
 	for _, e := range be {
+		if containsSame(ae, e) && d.showAll {
+			b.WriteString(d.prefix(indent+4, symNone))
+			d.value(b, e, e, indent+4, nil)
+			b.WriteString(",\n")
+			continue
+		}
 		if containsSame(ae, e) {
 			hidden++
 			continue

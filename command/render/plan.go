@@ -199,6 +199,9 @@ func legend(b *strings.Builder, changes *plans.Changes, col Colorizer) {
 	for _, rc := range changes.Resources {
 		seen[rc.Action] = true
 	}
+	if len(seen) == 1 && seen[plans.NoOp] {
+		return // only imports: Terraform prints no legend
+	}
 	b.WriteString("\n" + wrapText(fmt.Sprintf("%s used the selected providers to generate the following execution plan. Resource actions are indicated with the following symbols:", Product)))
 	for _, l := range []struct {
 		a    plans.Action
