@@ -138,19 +138,20 @@ func (u *ui) plan(p *plans.Plan) {
 		changes = plans.NewChanges()
 	}
 	for _, rc := range plans.SortedResourceChanges(changes.Resources) {
-		if rc.Action == plans.NoOp {
+		if rc.Action == plans.NoOp && rc.Importing == nil {
 			continue
 		}
-		u.json.Emit("info", "planned_change", fmt.Sprintf("%s: Plan to %s", rc.Addr, planVerb(rc.Action)),
-			map[string]any{"change": changeJSON(rc)})
+		cj := changeJSON(rc)
+		u.json.Emit("info", "planned_change", fmt.Sprintf("%s: Plan to %s", rc.Addr, cj["action"]),
+			map[string]any{"change": cj})
 	}
 	c := render.CountChanges(changes)
-	msg := fmt.Sprintf("Plan: %d to add, %d to change, %d to destroy.", c.Add, c.Change, c.Destroy)
+	msg := fmt.Sprintf("Plan: %s%d to add, %d to change, %d to destroy.", render.ImportPrefix(c, "to import"), c.Add, c.Change, c.Destroy)
 	if !render.HasResourceChanges(changes) && !render.HasOutputChanges(changes) {
 		msg = "No changes. Your infrastructure matches the configuration."
 	}
 	u.json.Emit("info", "change_summary", msg, map[string]any{"changes": map[string]any{
-		"add": c.Add, "change": c.Change, "import": 0, "remove": c.Destroy, "operation": "plan"}})
+		"add": c.Add, "change": c.Change, "import": c.Import, "remove": c.Destroy, "operation": "plan"}})
 	outs := map[string]any{}
 	for _, oc := range changes.Outputs {
 		// Unchanged outputs are listed too ("noop"), as in Terraform.
@@ -184,12 +185,13 @@ func changeJSON(rc *plans.ResourceInstanceChange) map[string]any {
 	if !rc.PrevRunAddr.Equal(rc.Addr) && rc.PrevRunAddr.Resource.Resource.Type != "" {
 		out["previous_resource"] = resourceJSON(rc.PrevRunAddr)
 	}
+	importJSON(out, rc)
 	return out
 }
 
 // applySummary prints "Apply complete!" and the root outputs.
 func (u *ui) applySummary(c render.Counts, destroy bool, state *states.State) {
-	msg := fmt.Sprintf("Apply complete! Resources: %d added, %d changed, %d destroyed.", c.Add, c.Change, c.Destroy)
+	msg := fmt.Sprintf("Apply complete! Resources: %s%d added, %d changed, %d destroyed.", render.ImportPrefix(c, "imported"), c.Add, c.Change, c.Destroy)
 	if destroy {
 		msg = fmt.Sprintf("Destroy complete! Resources: %d destroyed.", c.Destroy)
 	}
@@ -204,7 +206,7 @@ func (u *ui) applySummary(c render.Counts, destroy bool, state *states.State) {
 	sort.Strings(names)
 	if u.json != nil {
 		u.json.Emit("info", "change_summary", msg, map[string]any{"changes": map[string]any{
-			"add": c.Add, "change": c.Change, "import": 0, "remove": c.Destroy, "operation": map[bool]string{true: "destroy", false: "apply"}[destroy]}})
+			"add": c.Add, "change": c.Change, "import": c.Import, "remove": c.Destroy, "operation": map[bool]string{true: "destroy", false: "apply"}[destroy]}})
 		jo := map[string]any{}
 		for _, n := range names {
 			ov := outs[n]

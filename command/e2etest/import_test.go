@@ -59,6 +59,14 @@ func TestImportPlanApply(t *testing.T) {
 	contains(t, r.stdout, "plan", "# terraform_data.a will be imported", "# terraform_data.b will be updated in-place",
 		`# (imported from "data-n-1")`, "Plan: 4 to import, 0 to add, 1 to change, 0 to destroy.")
 
+	// The -json UI stream: Terraform's "import" action, the ID, the counts.
+	ui := plan(t, work, "-json", "-state="+state)
+	must(t, ui, 0, "plan -json")
+	contains(t, ui.stdout, "plan -json",
+		`"@message":"terraform_data.a: Plan to import"`, `"action":"import"`, `"importing":{"id":"import-a"}`,
+		`"@message":"terraform_data.b: Plan to update"`,
+		`"@message":"Plan: 4 to import, 0 to add, 1 to change, 0 to destroy."`, `"import":4`)
+
 	js := plan(t, work, "show", "-json", "imp.tfplan")
 	must(t, js, 0, "show -json")
 	var pretty bytes.Buffer
@@ -87,7 +95,8 @@ func TestImportPlanApply(t *testing.T) {
 	copyFile(t, filepath.Join(work, "imp.tfplan"), filepath.Join(elsewhere, "imp.tfplan"))
 	ap := apply(t, elsewhere, "-no-color", "-state=prod.tfstate", "imp.tfplan")
 	must(t, ap, 0, "apply")
-	contains(t, ap.stdout, "apply", "terraform_data.b: Modifying... [id=data-n-1]")
+	contains(t, ap.stdout, "apply", "terraform_data.b: Modifying... [id=data-n-1]",
+		"Apply complete! Resources: 4 imported, 0 added, 1 changed, 0 destroyed.")
 	st, err := os.ReadFile(state)
 	if err != nil {
 		t.Fatal(err)

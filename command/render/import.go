@@ -6,19 +6,13 @@ import (
 	"github.com/plankit/plankit/plans"
 )
 
-// importCount is the "N to import, " prefix of the summary line, empty
-// when nothing is imported (Terraform's wording).
-func importCount(changes *plans.Changes) string {
-	n := 0
-	for _, rc := range changes.Resources {
-		if rc.Importing != nil {
-			n++
-		}
-	}
-	if n == 0 {
+// ImportPrefix is the "N to import, " (or "N imported, ") part of a
+// summary line, empty when nothing is imported, in Terraform's words.
+func ImportPrefix(c Counts, verb string) string {
+	if c.Import == 0 {
 		return ""
 	}
-	return strconv.Itoa(n) + " to import, "
+	return strconv.Itoa(c.Import) + " " + verb + ", "
 }
 
 // importReasons are the comment lines of an import: a no-op import says

@@ -28,6 +28,9 @@ const Product = "plankit"
 // destroy, as in Terraform's "Plan:" line.
 type Counts struct {
 	Add, Change, Destroy, Read int
+	// Import counts the changes that import an object (whatever else
+	// they do), shown as "N to import, " / "N imported, " when not zero.
+	Import int
 }
 
 // CountChanges counts the resource instance changes by kind. O(changes).
@@ -37,6 +40,9 @@ func CountChanges(changes *plans.Changes) Counts {
 		return c
 	}
 	for _, rc := range changes.Resources {
+		if rc.Importing != nil {
+			c.Import++
+		}
 		switch rc.Action {
 		case plans.Create:
 			c.Add++
@@ -137,7 +143,7 @@ func Plan(w io.Writer, p *plans.Plan, color bool) error {
 				}
 			}
 			c := CountChanges(changes)
-			fmt.Fprintf(&b, "%s %s%d to add, %d to change, %d to destroy.\n", col.Bold("Plan:"), importCount(changes), c.Add, c.Change, c.Destroy)
+			fmt.Fprintf(&b, "%s %s%d to add, %d to change, %d to destroy.\n", col.Bold("Plan:"), ImportPrefix(c, "to import"), c.Add, c.Change, c.Destroy)
 		}
 		if outChanges {
 			b.WriteString("\n" + col.Bold("Changes to Outputs:") + "\n")
