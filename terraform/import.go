@@ -329,6 +329,12 @@ func (pi *planInstance) importObject(t *importTarget) (*states.ResourceInstanceO
 		}
 		return out
 	}
+	pi.ws.hook(func(h Hook) (HookAction, error) {
+		if ih, ok := h.(ImportHook); ok {
+			return ih.PrePlanImport(t.addr, t.id)
+		}
+		return HookActionContinue, nil
+	})
 	resp := pi.p.ImportResourceState(providers.ImportResourceStateRequest{TypeName: n.typ, ID: t.id})
 	diags := blockDiags(resp.Diagnostics)
 	if diags.HasErrors() {
@@ -345,7 +351,11 @@ func (pi *planInstance) importObject(t *importTarget) (*states.ResourceInstanceO
 			Detail:  fmt.Sprintf("Provider %s returned a null or wrongly typed object when importing %s. This is a bug in the provider.", n.provider.Provider.ForDisplay(), t.addr),
 			Subject: t.block.DeclRange.Ptr()})
 	}
+	pi.ws.hook(func(h Hook) (HookAction, error) { return h.PreRefresh(t.addr, addrs.NotDeposed, imported.State) })
 	read := pi.p.ReadResource(providers.ReadResourceRequest{TypeName: n.typ, PriorState: imported.State, Private: imported.Private})
+	if !read.Diagnostics.HasErrors() {
+		pi.ws.hook(func(h Hook) (HookAction, error) { return h.PostRefresh(t.addr, addrs.NotDeposed, imported.State, read.NewState) })
+	}
 	diags = append(diags, blockDiags(read.Diagnostics)...)
 	if diags.HasErrors() {
 		return nil, null, diags
@@ -501,4 +511,11 @@ func (s *importSet) duplicateIDs() hcl.Diagnostics {
 		seen[k] = t
 	}
 	return diags
+}
+
+// ImportHook is a Hook that also hears of imports while planning (an
+// optional interface: hooks that do not implement it are not told).
+type ImportHook interface {
+	// PrePlanImport is called before the provider imports id into addr.
+	PrePlanImport(addr addrs.AbsResourceInstance, id string) (HookAction, error)
 }
