@@ -471,16 +471,28 @@ func managedIDs(st *states.State) map[string]addrs.AbsResourceInstance {
 	return out
 }
 
-// markImported records the import on addr's planned change.
-func (pw *planWalk) markImported(t *importTarget) {
+// markImported records the import on addr's planned change. When
+// planning the target failed after its configuration was generated (a
+// required argument the generator could only write as null, say), a no-op
+// change still carries the generated text: the plan is errored and cannot
+// be applied, but plan -generate-config-out writes the file for the user
+// to complete, as Terraform does.
+func (pw *planWalk) markImported(t *importTarget, prior cty.Value, provider addrs.AbsProviderConfig) {
+	pw.imports.mu.Lock()
+	text := pw.imports.texts[t.addr.String()]
+	pw.imports.mu.Unlock()
 	rc := pw.changes.get(t.addr)
 	if rc == nil {
-		return
+		if text == "" {
+			return
+		}
+		u, _ := prior.UnmarkDeep()
+		rc = &plans.ResourceInstanceChange{Addr: t.addr, PrevRunAddr: t.addr, ProviderAddr: provider,
+			Change: plans.Change{Action: plans.NoOp, Before: u, After: u}}
+		pw.changes.add(rc)
 	}
 	rc.Importing = &plans.Importing{ID: t.id}
-	pw.imports.mu.Lock()
-	rc.GeneratedConfig = pw.imports.texts[t.addr.String()]
-	pw.imports.mu.Unlock()
+	rc.GeneratedConfig = text
 }
 
 // duplicateIDs reports imports of one object (provider, type and ID) to

@@ -203,6 +203,38 @@ resource "test_thing" "a" {
 			wantAt:  "main.tf:1",
 		},
 		{
+			name: "into a module instance",
+			files: map[string]string{
+				"main.tf": `
+module "m" {
+  source   = "./m"
+  for_each = toset(["k"])
+}
+module "single" { source = "./m" }
+import {
+  to = module.m["k"].test_thing.a
+  id = "i-1"
+}
+import {
+  to = module.single.test_thing.a
+  id = "i-2"
+}
+`,
+				"m/m.tf": "resource \"test_thing\" \"a\" { name = \"one\" }\n",
+			},
+			want: map[string]importChange{
+				`module.m["k"].test_thing.a`:   {Action: "NoOp", Importing: "i-1", Before: thing("i-1", "one"), After: thing("i-1", "one")},
+				`module.single.test_thing.a`: {Action: "Update", Importing: "i-2", Before: thing("i-2", "two"), After: thing("i-2", "one")},
+			},
+			imports: 2,
+		},
+		{
+			name:    "module instance not in the configuration",
+			files:   map[string]string{"main.tf": "module \"m\" { source = \"./m\" }\nimport {\n  to = module.m[\"nope\"].test_thing.a\n  id = \"i-1\"\n}\n", "m/m.tf": "resource \"test_thing\" \"a\" {}\n"},
+			wantErr: `The configuration does not have the import target module.m["nope"].test_thing.a`,
+			wantAt:  "main.tf:2",
+		},
+		{
 			name:  "generated configuration",
 			files: map[string]string{"main.tf": "import {\n  to = test_thing.gen\n  id = \"i-2\"\n}\n"},
 			opts:  &PlanOpts{GenerateConfig: true},
@@ -339,5 +371,54 @@ func TestApplyImport(t *testing.T) {
 				t.Errorf("%d ApplyResourceChange calls, want %d", n, tt.applies)
 			}
 		})
+	}
+}
+
+// TestPlanImportGeneratedConfigInvalid: when the generated configuration
+// fails validation, the plan fails naming the problem, and the errored
+// plan still carries the generated text (plan -generate-config-out writes
+// it for the user to complete, as Terraform does).
+func TestPlanImportGeneratedConfigInvalid(t *testing.T) {
+	p := newTestProvider()
+	remoteThings(p, map[string]string{"i-1": "one"})
+	p.ValidateResourceFn = func(req providers.ValidateResourceConfigRequest) providers.ValidateResourceConfigResponse {
+		if req.Config.GetAttr("secret").IsNull() {
+			return providers.ValidateResourceConfigResponse{Diagnostics: hclErr("Missing secret: secret must be set")}
+		}
+		return providers.ValidateResourceConfigResponse{}
+	}
+	c := testContext(t, p, 4)
+	cfg := loadConfig(t, map[string]string{"main.tf": "import {\n  to = test_thing.g\n  id = \"i-1\"\n}\n"})
+	plan, diags := c.Plan(context.Background(), cfg, nil, &PlanOpts{GenerateConfig: true})
+	if !diags.HasErrors() || !strings.Contains(diags.Error(), "secret must be set") {
+		t.Fatalf("diagnostics: %v", diags)
+	}
+	if plan == nil || !plan.Errored || len(plan.Changes.Resources) != 1 {
+		t.Fatalf("plan: %+v", plan)
+	}
+	rc := plan.Changes.Resources[0]
+	if rc.Importing == nil || rc.Importing.ID != "i-1" || !strings.Contains(rc.GeneratedConfig, "secret = null # sensitive") {
+		t.Errorf("change: importing %v, generated %q", rc.Importing, rc.GeneratedConfig)
+	}
+}
+
+// TestValidateImportBlocks: validation reports the import rules it can
+// check without state: import blocks outside the root module and a
+// provider argument that differs from the target block's.
+func TestValidateImportBlocks(t *testing.T) {
+	c := testContext(t, newTestProvider(), 4)
+	cfg := loadConfig(t, map[string]string{
+		"main.tf": "provider \"test\" { alias = \"b\" }\nmodule \"m\" { source = \"./m\" }\nimport {\n  to       = test_thing.a\n  id       = \"x\"\n  provider = test.b\n}\nresource \"test_thing\" \"a\" {}\n",
+		"m/m.tf":  "import {\n  to = test_thing.a\n  id = \"i-1\"\n}\nresource \"test_thing\" \"a\" {}\n",
+	})
+	got := diagsString(c.Validate(cfg))
+	for _, want := range []string{"Invalid import configuration: An import block was found in module.m", "Invalid import provider argument"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("validate: %s\nwant %q", got, want)
+		}
+	}
+	ok := loadConfig(t, map[string]string{"main.tf": "import {\n  to = test_thing.gen\n  id = \"x\"\n}\n"})
+	if d := c.Validate(ok); d.HasErrors() {
+		t.Errorf("an import target without a block (generated at plan) fails validation: %s", d.Error())
 	}
 }

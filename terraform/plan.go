@@ -260,6 +260,8 @@ func checkRootVariables(config *configs.Config, vals InputValues) hcl.Diagnostic
 // configuration and of every resource's.
 func (c *Context) Validate(config *configs.Config) hcl.Diagnostics {
 	schemas, diags := c.schemasFor(config.ProviderTypes())
+	_, _, d := prepareImports(config, plans.NormalMode, true) // a missing target block may be generated at plan
+	diags = append(diags, d...)
 	if diags.HasErrors() {
 		return diags
 	}

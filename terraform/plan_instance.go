@@ -35,7 +35,7 @@ func (pi *planInstance) managed() hcl.Diagnostics {
 	}
 	diags = append(diags, pi.pw.forCurrent(pi, cur, prior)...)
 	if imp != nil {
-		pi.pw.markImported(imp)
+		pi.pw.markImported(imp, prior, pi.n.provider)
 	}
 	return diags
 }
