@@ -354,7 +354,9 @@ func (pi *planInstance) importObject(t *importTarget) (*states.ResourceInstanceO
 	pi.ws.hook(func(h Hook) (HookAction, error) { return h.PreRefresh(t.addr, addrs.NotDeposed, imported.State) })
 	read := pi.p.ReadResource(providers.ReadResourceRequest{TypeName: n.typ, PriorState: imported.State, Private: imported.Private})
 	if !read.Diagnostics.HasErrors() {
-		pi.ws.hook(func(h Hook) (HookAction, error) { return h.PostRefresh(t.addr, addrs.NotDeposed, imported.State, read.NewState) })
+		pi.ws.hook(func(h Hook) (HookAction, error) {
+			return h.PostRefresh(t.addr, addrs.NotDeposed, imported.State, read.NewState)
+		})
 	}
 	diags = append(diags, blockDiags(read.Diagnostics)...)
 	if diags.HasErrors() {

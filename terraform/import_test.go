@@ -223,7 +223,7 @@ import {
 				"m/m.tf": "resource \"test_thing\" \"a\" { name = \"one\" }\n",
 			},
 			want: map[string]importChange{
-				`module.m["k"].test_thing.a`:   {Action: "NoOp", Importing: "i-1", Before: thing("i-1", "one"), After: thing("i-1", "one")},
+				`module.m["k"].test_thing.a`: {Action: "NoOp", Importing: "i-1", Before: thing("i-1", "one"), After: thing("i-1", "one")},
 				`module.single.test_thing.a`: {Action: "Update", Importing: "i-2", Before: thing("i-2", "two"), After: thing("i-2", "one")},
 			},
 			imports: 2,
