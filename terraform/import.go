@@ -79,7 +79,7 @@ func prepareImports(config *configs.Config, mode plans.Mode, generate bool) (*co
 		}
 		for _, imp := range c.Module.Import {
 			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid import configuration",
-				Detail:  fmt.Sprintf("An import block was found in %s. Import blocks are only allowed in the root module; move it there and address the target as %s.", c.Path, "module."+c.Path.String()+"..."),
+				Detail:  fmt.Sprintf("An import block was found in %s. Import blocks are only allowed in the root module; move it there and address the target with the module's path (%s.TYPE.NAME).", c.Path, c.Path),
 				Subject: imp.DeclRange.Ptr()})
 		}
 	})
