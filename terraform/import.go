@@ -186,17 +186,11 @@ func (pw *planWalk) resolveImports(ws *walkState, n *nodeResource) hcl.Diagnosti
 	for _, imp := range blocks {
 		reps := []*repetition{nil}
 		if imp.ForEach != nil {
-			scope := ws.scope(root, ws.config, nil, nil)
-			x, d := evalForEach(scope, imp.ForEach, false)
-			ws.putScope(scope)
+			var d hcl.Diagnostics
+			reps, d = importForEach(ws, root, imp.ForEach)
 			diags = append(diags, d...)
 			if d.HasErrors() {
 				continue
-			}
-			reps = reps[:0]
-			for i := range x.len() {
-				r := x.rep(x.key(i))
-				reps = append(reps, &r)
 			}
 		}
 		for _, rep := range reps {
@@ -532,4 +526,44 @@ func (s *importSet) duplicateIDs() hcl.Diagnostics {
 type ImportHook interface {
 	// PrePlanImport is called before the provider imports id into addr.
 	PrePlanImport(addr addrs.AbsResourceInstance, id string) (HookAction, error)
+}
+
+// importForEach evaluates an import block's for_each: as in Terraform, any
+// collection, each.key being a map's key, a list's index or a set's
+// element (sets of strings or numbers here), each.value the element. A
+// null collection imports nothing; an unknown one is an error.
+func importForEach(ws *walkState, root moduleInst, expr hcl.Expression) ([]*repetition, hcl.Diagnostics) {
+	scope := ws.scope(root, ws.config, nil, nil)
+	v, diags := scope.EvalExpr(expr, cty.DynamicPseudoType)
+	ws.putScope(scope)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	bad := func(detail string) ([]*repetition, hcl.Diagnostics) {
+		return nil, append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid for_each argument", Detail: detail, Subject: expr.Range().Ptr()})
+	}
+	if !v.IsWhollyKnown() {
+		return bad("The for_each value of an import block depends on values that cannot be determined until apply; imports are planned from values known at plan time.")
+	}
+	v, _ = v.UnmarkDeep()
+	if v.IsNull() {
+		return nil, diags
+	}
+	if !v.CanIterateElements() {
+		return bad(fmt.Sprintf("The for_each expression must be a collection (a map, an object, a list, a tuple or a set), not %s.", v.Type().FriendlyName()))
+	}
+	set := v.Type().IsSetType()
+	var reps []*repetition
+	for it := v.ElementIterator(); it.Next(); {
+		k, ev := it.Element()
+		if set {
+			k = ev
+		}
+		key, err := addrs.ParseInstanceKey(k)
+		if err != nil {
+			return bad("The elements of a set in an import block's for_each must be strings or whole numbers: " + err.Error() + ".")
+		}
+		reps = append(reps, &repetition{mode: expForEach, key: key, eachValue: ev})
+	}
+	return reps, diags
 }

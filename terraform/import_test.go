@@ -93,6 +93,51 @@ resource "test_thing" "x" {
 			imports: 2,
 		},
 		{
+			name: "for_each over a list of objects and a set, null for_each",
+			files: map[string]string{"main.tf": `
+locals {
+  things = [{ name = "a", id = "i-1" }, { name = "b", id = "i-2" }]
+}
+import {
+  for_each = local.things
+  to       = test_thing.x[each.value.name]
+  id       = each.value.id
+}
+import {
+  for_each = toset(["i-3"])
+  to       = test_thing.y[each.key]
+  id       = each.value
+}
+import {
+  for_each = null
+  to       = test_thing.z
+  id       = "never"
+}
+resource "test_thing" "x" {
+  for_each = toset(["a", "b"])
+  name     = each.key == "a" ? "one" : "two"
+}
+resource "test_thing" "y" {
+  for_each = toset(["i-3"])
+  name     = "three"
+}
+resource "test_thing" "z" {}
+`},
+			want: map[string]importChange{
+				`test_thing.x["a"]`:   {Action: "NoOp", Importing: "i-1", Before: thing("i-1", "one"), After: thing("i-1", "one")},
+				`test_thing.x["b"]`:   {Action: "NoOp", Importing: "i-2", Before: thing("i-2", "two"), After: thing("i-2", "two")},
+				`test_thing.y["i-3"]`: {Action: "NoOp", Importing: "i-3", Before: thing("i-3", "three"), After: thing("i-3", "three")},
+				"test_thing.z":        {Action: "Create", Before: "null", After: nullThing},
+			},
+			imports: 3,
+		},
+		{
+			name:    "for_each not a collection",
+			files:   map[string]string{"main.tf": "import {\n  for_each = \"x\"\n  to = test_thing.a[each.key]\n  id = \"i\"\n}\nresource \"test_thing\" \"a\" {}\n"},
+			wantErr: "Invalid for_each argument: The for_each expression must be a collection",
+			wantAt:  "main.tf:2",
+		},
+		{
 			name: "id from a variable and a resource known at plan",
 			files: map[string]string{"main.tf": `
 variable "suffix" { default = "3" }
