@@ -31,6 +31,7 @@ func (ws *walkState) stateObject(addr addrs.AbsResourceInstance, dk addrs.Depose
 func (ai *applyInstance) apply(ctx context.Context) hcl.Diagnostics {
 	ws, n, addr := ai.ws, ai.n, ai.w.addr
 	ch := ai.aw.applied.current.get(addr)
+	ai.announceImport(ch)
 	if ch != nil && ch.Action == plans.Delete {
 		return ai.publishPrior()
 	}

@@ -567,3 +567,34 @@ func importForEach(ws *walkState, root moduleInst, expr hcl.Expression) ([]*repe
 	}
 	return reps, diags
 }
+
+// ApplyImportHook is a Hook that also hears of the imports an apply
+// completes (optional, like ImportHook). The imported object is already in
+// the plan's prior state, so applying the import is writing it to the
+// state: the two calls come together, before any other change of the
+// instance.
+type ApplyImportHook interface {
+	PreApplyImport(addr addrs.AbsResourceInstance, id string) (HookAction, error)
+	PostApplyImport(addr addrs.AbsResourceInstance, id string) (HookAction, error)
+}
+
+// announceImport tells the hooks that the apply imports ch's object
+// (nothing when ch imports nothing).
+func (ai *applyInstance) announceImport(ch *plans.ResourceInstanceChange) {
+	if ch == nil || ch.Importing == nil || ch.DeposedKey != addrs.NotDeposed {
+		return
+	}
+	addr, id := ch.Addr, ch.Importing.ID
+	for _, post := range []bool{false, true} {
+		ai.ws.hook(func(h Hook) (HookAction, error) {
+			ih, ok := h.(ApplyImportHook)
+			switch {
+			case !ok:
+				return HookActionContinue, nil
+			case post:
+				return ih.PostApplyImport(addr, id)
+			}
+			return ih.PreApplyImport(addr, id)
+		})
+	}
+}

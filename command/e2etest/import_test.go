@@ -110,6 +110,8 @@ func TestImportPlanApply(t *testing.T) {
 	ap := apply(t, elsewhere, "-no-color", "-state=prod.tfstate", "imp.tfplan")
 	must(t, ap, 0, "apply")
 	contains(t, ap.stdout, "apply", "terraform_data.b: Modifying... [id=data-n-1]",
+		"terraform_data.a: Importing... [id=import-a]\n", "terraform_data.a: Import complete [id=import-a]\n",
+		`null_resource.n["y"]: Importing... [id=n-2]`,
 		"Apply complete! Resources: 4 imported, 0 added, 1 changed, 0 destroyed.")
 	st, err := os.ReadFile(state)
 	if err != nil {
