@@ -2,6 +2,7 @@ package configs
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -152,4 +153,37 @@ func (m *Module) importProvider(imp *Import) addrs.Provider {
 		return m.ProviderForLocalConfig(imp.ProviderConfigAddr())
 	}
 	return m.ProviderForLocalConfig(addrs.LocalProviderConfig{LocalName: imp.ToResource.Resource.ImpliedProvider()})
+}
+
+// importIndex is Module.Import by target resource, built once.
+type importIndex struct {
+	once sync.Once
+	m    map[string][]*Import
+}
+
+// ImportsFor returns the import blocks of m whose target is in resource
+// addr (nil when none). O(1) after an O(len(m.Import)) first call; safe
+// for concurrent use. m.Import must not change after the first call. (A
+// Module not made by the loader scans m.Import each time.)
+func (m *Module) ImportsFor(addr addrs.ConfigResource) []*Import {
+	if len(m.Import) == 0 {
+		return nil
+	}
+	if m.importIdx == nil {
+		var out []*Import
+		for _, imp := range m.Import {
+			if imp.ToResource.Equal(addr) {
+				out = append(out, imp)
+			}
+		}
+		return out
+	}
+	m.importIdx.once.Do(func() {
+		m.importIdx.m = map[string][]*Import{}
+		for _, imp := range m.Import {
+			k := imp.ToResource.String()
+			m.importIdx.m[k] = append(m.importIdx.m[k], imp)
+		}
+	})
+	return m.importIdx.m[addr.String()]
 }

@@ -30,6 +30,9 @@ type Module struct {
 	DataResources          map[string]*Resource // key "data.type.name"
 	// Import are the import blocks, in file and source order.
 	Import []*Import
+	// importIdx indexes Import by target resource (ImportsFor); shared
+	// by shallow copies of the module.
+	importIdx *importIndex
 
 	// requiredProvidersRange is where the first required_providers block
 	// is, for the duplicate-block diagnostic (a module may have only one).
@@ -48,6 +51,7 @@ func newModule(dir string) *Module {
 		ModuleCalls:          map[string]*ModuleCall{},
 		ManagedResources:     map[string]*Resource{},
 		DataResources:        map[string]*Resource{},
+		importIdx:            &importIndex{},
 	}
 }
 

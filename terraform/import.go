@@ -154,10 +154,8 @@ func importReferenceKeys(n *nodeResource) []refKey {
 		root = n.cfg
 	}
 	var keys []refKey
-	for _, imp := range root.Module.Import {
-		if imp.ToResource.Equal(n.addr) {
-			keys = append(keys, exprKeys(addrs.RootModule, imp.ForEach, imp.ID, imp.ToKeyExpr)...)
-		}
+	for _, imp := range root.Module.ImportsFor(n.addr) {
+		keys = append(keys, exprKeys(addrs.RootModule, imp.ForEach, imp.ID, imp.ToKeyExpr)...)
 	}
 	return keys
 }
@@ -276,7 +274,7 @@ func resolveImport(ws *walkState, root moduleInst, imp *configs.Import, rep *rep
 }
 
 // hasInstance reports whether addr is one of the instances its resource
-// expanded to. O(1) for count, O(instances) for for_each keys.
+// expanded to. O(1) for count, O(log instances) for for_each keys.
 func (s *valueStore) hasInstance(addr addrs.AbsResourceInstance) bool {
 	s.mu.RLock()
 	rv := s.m[addr.ContainingResource().String()]
@@ -288,7 +286,8 @@ func (s *valueStore) hasInstance(addr addrs.AbsResourceInstance) bool {
 		i, ok := addr.Resource.Key.(addrs.IntKey)
 		return ok && int(i) >= 0 && int(i) < len(rv.byIdx)
 	}
-	return slices.Contains(rv.keys, addr.Resource.Key)
+	_, found := slices.BinarySearchFunc(rv.keys, addr.Resource.Key, addrs.CompareInstanceKeys) // for_each keys are sorted
+	return found
 }
 
 // target returns the import of addr when it is to happen: addr is an
