@@ -30,6 +30,9 @@ func importReasons(rc *plans.ResourceInstanceChange) []string {
 		return nil
 	}
 	out := []string{"# (imported from " + strconv.Quote(rc.Importing.ID) + ")"}
+	if rc.Importing.ID == "" {
+		out[0] = "# (will be imported first)" // a plan that does not carry the ID
+	}
 	if rc.Action.IsReplace() {
 		out = append(out, "# Warning: this will destroy the imported resource")
 	}
