@@ -25,6 +25,10 @@
 //     (prior, refresh) → the mode's step, planConfigured → plan.
 //   - Apply one: the same first three → applyWalk.managedInstance →
 //     applyInstance.apply (planChange, applyChange, storeNew, provision).
+//   - Import blocks (import.go): prepareImports checks them before the
+//     graph is built, a resource node resolves the blocks targeting it
+//     once expanded, and planInstance.managed imports a target the state
+//     lacks instead of refreshing it.
 //   - Callers own persistence and providers: Apply announces changes to a
 //     StateWriter (state_writer.go); providers come from a ProviderSource.
 package terraform
