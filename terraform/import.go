@@ -466,6 +466,18 @@ func managedIDs(st *states.State) map[string]addrs.AbsResourceInstance {
 	return out
 }
 
+// priorOrImported is the instance's prior object: the refreshed current
+// object (prior), or, for an import target the state lacks, the imported
+// one (imp is then the import).
+func (pi *planInstance) priorOrImported(cur *states.ResourceInstanceObjectSrc) (*importTarget, *states.ResourceInstanceObjectSrc, cty.Value, hcl.Diagnostics) {
+	if imp := pi.pw.importTarget(pi.w.addr, cur); imp != nil && !pi.w.gone {
+		src, v, diags := pi.importObject(imp)
+		return imp, src, v, diags
+	}
+	v, diags := pi.prior(cur, addrs.NotDeposed)
+	return nil, cur, v, diags
+}
+
 // markImported records the import on addr's planned change. When
 // planning the target failed after its configuration was generated (a
 // required argument the generator could only write as null, say), a no-op
@@ -473,6 +485,9 @@ func managedIDs(st *states.State) map[string]addrs.AbsResourceInstance {
 // be applied, but plan -generate-config-out writes the file for the user
 // to complete, as Terraform does.
 func (pw *planWalk) markImported(t *importTarget, prior cty.Value, provider addrs.AbsProviderConfig) {
+	if t == nil {
+		return
+	}
 	pw.imports.mu.Lock()
 	text := pw.imports.texts[t.addr.String()]
 	pw.imports.mu.Unlock()

@@ -18,15 +18,7 @@ import (
 // state (the plan's PriorState) and any difference to the drift list.
 func (pi *planInstance) managed() hcl.Diagnostics {
 	cur, deposed := pi.ws.currentObject(pi.w.addr)
-	imp := pi.pw.importTarget(pi.w.addr, cur)
-	var prior cty.Value
-	var diags hcl.Diagnostics
-	if imp != nil && !pi.w.gone {
-		cur, prior, diags = pi.importObject(imp)
-	} else {
-		imp = nil
-		prior, diags = pi.prior(cur, addrs.NotDeposed)
-	}
+	imp, cur, prior, diags := pi.priorOrImported(cur)
 	for _, k := range sortedDeposed(deposed) {
 		diags = append(diags, pi.deposed(k, deposed[k])...)
 	}
@@ -34,9 +26,7 @@ func (pi *planInstance) managed() hcl.Diagnostics {
 		return diags
 	}
 	diags = append(diags, pi.pw.forCurrent(pi, cur, prior)...)
-	if imp != nil {
-		pi.pw.markImported(imp, prior, pi.n.provider)
-	}
+	pi.pw.markImported(imp, prior, pi.n.provider)
 	return diags
 }
 
