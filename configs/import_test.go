@@ -6,8 +6,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/plankit/plankit/addrs"
 )
 
 // TestImportBlockDecode: what an import block decodes to.
@@ -28,19 +26,29 @@ import {
   to       = aws_instance.c[each.key]
   id       = each.value
 }
+import {
+  for_each = var.ids
+  to       = module.n[each.key].aws_instance.d[upper(each.value)]
+  id       = each.value
+}
 `, "vars.tf": "variable \"id\" {}\nvariable \"ids\" {}\n"})
 	type decoded struct {
-		Resource, Module, Key string
-		KeyExpr, ForEach      bool
-		Provider              string
-		Line                  int
+		Resource, Static string
+		Keyed            bool
+		KeyExprs, Line   int
+		ForEach          bool
+		Provider         string
 	}
 	var got []decoded
 	for _, imp := range cfg.Module.Import {
-		d := decoded{Resource: imp.ToResource.String(), Module: imp.ToModule.String(), KeyExpr: imp.ToKeyExpr != nil,
+		d := decoded{Resource: imp.ToResource.String(), Keyed: imp.Keyed(), KeyExprs: len(imp.KeyExprs()),
 			ForEach: imp.ForEach != nil, Line: imp.DeclRange.Start.Line}
-		if imp.ToKey != nil {
-			d.Key = addrs.KeyString(imp.ToKey)
+		if len(imp.KeyExprs()) == 0 {
+			addr, diags := imp.Target(nil)
+			if diags.HasErrors() {
+				t.Fatal(diags.Error())
+			}
+			d.Static = addr.String()
 		}
 		if imp.ProviderConfigRef != nil {
 			d.Provider = imp.ProviderConfigAddr().String()
@@ -48,9 +56,10 @@ import {
 		got = append(got, d)
 	}
 	want := []decoded{
-		{Resource: "aws_instance.a", Line: 3},
-		{Resource: "module.m.aws_instance.b", Module: `module.m["x"]`, Key: "[0]", Provider: "aws.west", Line: 7},
-		{Resource: "aws_instance.c", KeyExpr: true, ForEach: true, Line: 12},
+		{Resource: "aws_instance.a", Static: "aws_instance.a", Line: 3},
+		{Resource: "module.m.aws_instance.b", Static: `module.m["x"].aws_instance.b[0]`, Keyed: true, Provider: "aws.west", Line: 7},
+		{Resource: "aws_instance.c", Keyed: true, KeyExprs: 1, ForEach: true, Line: 12},
+		{Resource: "module.n.aws_instance.d", Keyed: true, KeyExprs: 2, ForEach: true, Line: 17},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("decoded imports (-want +got):\n%s", diff)
@@ -79,7 +88,8 @@ func TestImportBlockErrors(t *testing.T) {
 		{"data resource", map[string]string{"main.tf": "import {\n  to = data.a_b.c\n  id = \"x\"\n}\n"}, "Invalid import address: The to argument of an import block must be a managed resource address such as aws_instance.example or aws_instance.example[\"key\"]: data.a_b.c is a data resource, which cannot be imported.", "main.tf:2"},
 		{"module", map[string]string{"main.tf": "import {\n  to = module.m\n  id = \"x\"\n}\n"}, "Invalid import address: The to argument of an import block must be a managed resource address such as aws_instance.example or aws_instance.example[\"key\"]: a module cannot be imported, only its resources.", "main.tf:2"},
 		{"expression outside the key", map[string]string{"main.tf": "import {\n  to = \"a_b.${var.x}\"\n  id = \"x\"\n}\n"}, "Invalid import address:", "main.tf:2"},
-		{"two keys", map[string]string{"main.tf": "import {\n  to = a_b.c[0][each.key]\n  id = \"x\"\n}\n"}, "the address has two instance keys", "main.tf:2"},
+		{"two keys", map[string]string{"main.tf": "import {\n  to = a_b.c[0][each.key]\n  id = \"x\"\n}\n"}, "unexpected extra parts after the resource instance address", "main.tf:2"},
+		{"function call", map[string]string{"main.tf": "import {\n  to = upper(a_b.c)\n  id = \"x\"\n}\n"}, "only instance keys may be expressions", "main.tf:2"},
 		{"bad provider", map[string]string{"main.tf": "import {\n  to = a_b.c\n  id = \"x\"\n  provider = \"a\" + \"b\"\n}\n"}, "Invalid provider argument", "main.tf:4"},
 		{"override file", map[string]string{"main.tf": "resource \"a_b\" \"c\" {}\n", "main_override.tf": "\nimport {\n  to = a_b.c\n  id = \"x\"\n}\n"}, "Cannot override 'import' blocks: Import blocks can appear only in primary files", "main_override.tf:2"},
 	}

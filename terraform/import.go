@@ -99,7 +99,7 @@ func prepareImports(config *configs.Config, mode plans.Mode, generate bool) (*co
 		}
 		switch {
 		case block == nil && mc != nil && imp.ToResource.Module.IsRoot() && generate:
-			if imp.ForEach != nil || imp.ToKey != addrs.NoKey {
+			if imp.ForEach != nil || imp.Keyed() {
 				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Configuration generation not supported for this import",
 					Detail:  fmt.Sprintf("Configuration can be generated only for a single resource instance without an instance key; %s has no resource block and this import uses for_each or an instance key. Write the resource block for %s yourself.", imp.ToResource, imp.ToResource),
 					Subject: imp.DeclRange.Ptr()})
@@ -155,7 +155,7 @@ func importReferenceKeys(n *nodeResource) []refKey {
 	}
 	var keys []refKey
 	for _, imp := range root.Module.ImportsFor(n.addr) {
-		keys = append(keys, exprKeys(addrs.RootModule, imp.ForEach, imp.ID, imp.ToKeyExpr)...)
+		keys = append(keys, exprKeys(addrs.RootModule, append(imp.KeyExprs(), imp.ForEach, imp.ID)...)...)
 	}
 	return keys
 }
@@ -229,25 +229,17 @@ func (pw *planWalk) resolveImports(ws *walkState, n *nodeResource) hcl.Diagnosti
 func resolveImport(ws *walkState, root moduleInst, imp *configs.Import, rep *repetition) (*importTarget, hcl.Diagnostics) {
 	scope := ws.scope(root, ws.config, rep, nil)
 	defer ws.putScope(scope)
-	key := imp.ToKey
-	if imp.ToKeyExpr != nil {
-		kv, diags := scope.EvalExpr(imp.ToKeyExpr, cty.DynamicPseudoType)
-		if diags.HasErrors() {
-			return nil, diags
+	addr, diags := imp.Target(func(e hcl.Expression) (cty.Value, hcl.Diagnostics) {
+		v, d := scope.EvalExpr(e, cty.DynamicPseudoType)
+		if !d.HasErrors() && !v.IsWhollyKnown() {
+			d = append(d, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid import address",
+				Detail: "An instance key of the import target depends on values that cannot be determined until apply.", Subject: e.Range().Ptr()})
 		}
-		kv, _ = kv.UnmarkDeep()
-		k, err := addrs.ParseInstanceKey(kv)
-		if err != nil || !kv.IsKnown() {
-			why := "its value is not known until apply"
-			if err != nil {
-				why = err.Error()
-			}
-			return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid import address",
-				Detail: "The instance key of the import target is invalid: " + why + ".", Subject: imp.ToKeyExpr.Range().Ptr()}}
-		}
-		key = k
+		return v, d
+	})
+	if diags.HasErrors() {
+		return nil, diags
 	}
-	addr := imp.ToResource.Resource.Absolute(imp.ToModule).Instance(key)
 	v, diags := scope.EvalExpr(imp.ID, cty.DynamicPseudoType)
 	if diags.HasErrors() {
 		return nil, diags

@@ -274,6 +274,34 @@ import {
 			imports: 2,
 		},
 		{
+			name: "expressions in module and resource keys",
+			files: map[string]string{
+				"main.tf": `
+locals { targets = { k = "i-1" } }
+module "m" {
+  source   = "./m"
+  for_each = local.targets
+}
+import {
+  for_each = local.targets
+  to       = module.m[each.key].test_thing.c[upper(each.key)]
+  id       = each.value
+}
+`,
+				"m/m.tf": "resource \"test_thing\" \"c\" {\n  for_each = toset([\"K\"])\n  name     = \"one\"\n}\n",
+			},
+			want: map[string]importChange{
+				`module.m["k"].test_thing.c["K"]`: {Action: "NoOp", Importing: "i-1", Before: thing("i-1", "one"), After: thing("i-1", "one")},
+			},
+			imports: 1,
+		},
+		{
+			name:    "instance key unknown at plan",
+			files:   map[string]string{"main.tf": "resource \"test_thing\" \"new\" {}\nimport {\n  to = test_thing.a[test_thing.new.id]\n  id = \"i-1\"\n}\nresource \"test_thing\" \"a\" {\n  for_each = toset([\"x\"])\n}\n"},
+			wantErr: "Invalid import address: An instance key of the import target depends on values that cannot be determined until apply.",
+			wantAt:  "main.tf:3",
+		},
+		{
 			name:    "module instance not in the configuration",
 			files:   map[string]string{"main.tf": "module \"m\" { source = \"./m\" }\nimport {\n  to = module.m[\"nope\"].test_thing.a\n  id = \"i-1\"\n}\n", "m/m.tf": "resource \"test_thing\" \"a\" {}\n"},
 			wantErr: `The configuration does not have the import target module.m["nope"].test_thing.a`,
