@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/plankit/plankit/command/render"
+	"github.com/plankit/plankit/configs"
 	"github.com/plankit/plankit/configs/genconfig"
 	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/tfdiags"
@@ -40,7 +42,12 @@ func checkGenerateConfigOut(wd string, f *planFlags) hcl.Diagnostics {
 // address order. Nothing is written when no block was generated. It runs
 // even for a plan that failed later, so the user can fix the generated
 // blocks; the file then holds what was generated.
-func writeGeneratedConfig(ui *ui, wd string, f *planFlags, plan *plans.Plan) hcl.Diagnostics {
+//
+// The file also joins the root module's files in config, so the archive's
+// configuration snapshot has the blocks the plan was made with: applying
+// the archive elsewhere then applies any update the generated
+// configuration planned, instead of finding changes without configuration.
+func writeGeneratedConfig(ui *ui, wd string, f *planFlags, plan *plans.Plan, config *configs.Config) hcl.Diagnostics {
 	if f.generateConfigOut == "" || plan == nil || plan.Changes == nil {
 		return nil
 	}
@@ -73,10 +80,20 @@ func writeGeneratedConfig(ui *ui, wd string, f *planFlags, plan *plans.Plan) hcl
 		return hcl.Diagnostics{tfdiags.Errorf("Failed to write generated configuration",
 			"Writing %s failed: %v. The configuration for the imported resources must be written before applying.", f.generateConfigOut, err)}
 	}
+	var diags hcl.Diagnostics
+	if config != nil {
+		name := filepath.Base(out)
+		if _, taken := config.Module.Files[name]; taken {
+			diags = append(diags, tfdiags.Warning("Generated configuration not in the plan",
+				fmt.Sprintf("The root module already has a file named %s, so the plan archive's configuration does not include the generated blocks. Move the generated blocks into the configuration and plan again before applying.", name)))
+		} else {
+			config.Module.Files[name] = buf.Bytes()
+		}
+	}
 	if !f.json {
 		fmt.Fprintf(ui.out, "\n%s has generated configuration and written it to %s. Please review the configuration and edit it as necessary before adding it to version control.\n", render.Product, f.generateConfigOut)
 	}
-	return nil
+	return diags
 }
 
 // importJSON adds an import's fields to a -json UI change: the action

@@ -239,7 +239,7 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 	plan, ds := runCorePlan(ctx, m, wd, f, in, prior)
 	recordPlanContext(plan, in.backend.localPath(), in.clock)
 	ds = append(ds, replaceWarnings(plan, in.replace)...)
-	ds = append(ds, writeGeneratedConfig(ui, wd, f, plan)...)
+	ds = append(ds, writeGeneratedConfig(ui, wd, f, plan, in.config)...)
 	if !showPlan(ui, plan, append(warnings, ds...), len(in.targets) > 0, src) {
 		return planResult{code: ExitError}
 	}

@@ -3,6 +3,7 @@ package e2etest
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -175,4 +176,56 @@ func TestImportGenerateConfig(t *testing.T) {
 	}
 	// With the generated file in place, the import is done: no changes.
 	must(t, plan(t, work, "-no-color", "-state="+filepath.Join(elsewhere, "s.tfstate"), "-detailed-exitcode"), 0, "plan with the generated file")
+}
+
+// TestImportPluginGeneratedUpdate: a real plugin provider's object is
+// imported with generated configuration that plans an update (its
+// sensitive attribute is generated as null); the archive, applied in
+// another directory, carries the generated blocks in its configuration
+// snapshot, so the update is applied with the import.
+func TestImportPluginGeneratedUpdate(t *testing.T) {
+	mirror := newPluginMirror(t)
+	env := pluginEnv(t)
+	objects, create, work, other := t.TempDir(), t.TempDir(), t.TempDir(), t.TempDir()
+	providersTF := fmt.Sprintf(pluginConfig[:strings.Index(pluginConfig, "resource ")], "~> 1.0")
+
+	writeFile(t, filepath.Join(create, "main.tf"), providersTF+"resource \"fwtest_thing\" \"a\" {\n  name   = \"alpha\"\n  secret = \"s3cret\"\n}\n")
+	must(t, run(t, create, "plan", env, "-no-color", "-plugin-dir="+mirror.dir, "-var", "objects="+objects, "-out=c.tfplan"), 0, "create plan")
+	must(t, run(t, create, "apply", env, "-no-color", "-plugin-dir="+mirror.dir, "c.tfplan"), 0, "create apply")
+	st, err := os.ReadFile(filepath.Join(create, "terraform.tfstate"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sf struct {
+		Resources []struct {
+			Instances []struct {
+				Attributes map[string]any `json:"attributes"`
+			} `json:"instances"`
+		} `json:"resources"`
+	}
+	if err := json.Unmarshal(st, &sf); err != nil || len(sf.Resources) != 1 {
+		t.Fatalf("state: %v\n%s", err, st)
+	}
+	id, _ := sf.Resources[0].Instances[0].Attributes["id"].(string)
+
+	writeFile(t, filepath.Join(work, "main.tf"), providersTF+"import {\n  to = fwtest_thing.g\n  id = \""+id+"\"\n}\n")
+	state := filepath.Join(other, "terraform.tfstate")
+	r := run(t, work, "plan", env, "-no-color", "-plugin-dir="+mirror.dir, "-var", "objects="+objects, "-state="+state,
+		"-out=g.tfplan", "-generate-config-out=generated.tf")
+	must(t, r, 0, "plan")
+	contains(t, r.stdout, "plan", "# fwtest_thing.g will be updated in-place", `# (imported from "`+id+`")`,
+		"Plan: 1 to import, 0 to add, 1 to change, 0 to destroy.")
+	gen, _ := os.ReadFile(filepath.Join(work, "generated.tf"))
+	contains(t, string(gen), "generated.tf", "secret      = null # sensitive", `name        = "alpha"`)
+
+	copyFile(t, filepath.Join(work, "g.tfplan"), filepath.Join(other, "g.tfplan"))
+	ap := run(t, other, "apply", env, "-no-color", "-plugin-dir="+mirror.dir, "g.tfplan")
+	must(t, ap, 0, "apply")
+	contains(t, ap.stdout, "apply", "fwtest_thing.g: Import complete [id="+id+"]", "fwtest_thing.g: Modifying... [id="+id+"]",
+		"Apply complete! Resources: 1 imported, 0 added, 1 changed, 0 destroyed.")
+	noProviderProcesses(t, env)
+
+	// The generated file in place: the next plan has nothing to do.
+	again := run(t, work, "plan", env, "-no-color", "-plugin-dir="+mirror.dir, "-var", "objects="+objects, "-state="+state, "-detailed-exitcode")
+	must(t, again, 0, "plan after apply")
 }
