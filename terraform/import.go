@@ -16,6 +16,7 @@ import (
 	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/configs"
 	"github.com/plankit/plankit/configs/genconfig"
+	"github.com/plankit/plankit/lang"
 	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/providers"
 	"github.com/plankit/plankit/states"
@@ -92,6 +93,10 @@ func prepareImports(config *configs.Config, mode plans.Mode, generate bool) (*co
 	for _, imp := range imports {
 		key := imp.ToResource.String()
 		set.byResource[key] = append(set.byResource[key], imp)
+		if d := importSelfReference(imp); d != nil {
+			diags = append(diags, d)
+			continue
+		}
 		mc := config.Descendant(imp.ToResource.Module)
 		var block *configs.Resource
 		if mc != nil {
@@ -140,6 +145,39 @@ func prepareImports(config *configs.Config, mode plans.Mode, generate bool) (*co
 	root.Module = &mod
 	root.Root = &root
 	return &root, set, diags
+}
+
+// importSelfReference returns the error for an import whose id or for_each
+// refers to the resource it imports into (which cannot be known before it
+// is imported), nil otherwise. Imports are in the root module, so only a
+// root target can be referred to.
+func importSelfReference(imp *configs.Import) *hcl.Diagnostic {
+	if !imp.ToResource.Module.IsRoot() {
+		return nil
+	}
+	for _, e := range []hcl.Expression{imp.ID, imp.ForEach} {
+		if e == nil {
+			continue
+		}
+		refs, _ := lang.ReferencesInExpr(e)
+		for _, r := range refs {
+			var res addrs.Resource
+			switch s := r.Subject.(type) {
+			case addrs.Resource:
+				res = s
+			case addrs.ResourceInstance:
+				res = s.Resource
+			default:
+				continue
+			}
+			if res == imp.ToResource.Resource {
+				return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid import id argument",
+					Detail:  fmt.Sprintf("The import ID cannot reference the resource being imported (%s): its values are not known before it is imported.", res),
+					Subject: r.SourceRange.Ptr()}
+			}
+		}
+	}
+	return nil
 }
 
 // importReferenceKeys are the references of the import blocks targeting

@@ -186,6 +186,12 @@ resource "test_thing" "a" {
 			wantAt:  "main.tf:4",
 		},
 		{
+			name:    "id refers to the resource being imported",
+			files:   map[string]string{"main.tf": "import {\n  to = test_thing.a\n  id = test_thing.a.name\n}\nresource \"test_thing\" \"a\" { name = \"x\" }\n"},
+			wantErr: "Invalid import id argument: The import ID cannot reference the resource being imported (test_thing.a)",
+			wantAt:  "main.tf:3",
+		},
+		{
 			name:    "id null",
 			files:   map[string]string{"main.tf": "import {\n  to = test_thing.a\n  id = null\n}\nresource \"test_thing\" \"a\" {}\n"},
 			wantErr: "Invalid import id argument: The import ID for test_thing.a is null",
