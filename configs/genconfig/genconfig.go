@@ -6,7 +6,6 @@
 //     attributes and deprecated ones are left out, as is an
 //     optional+computed "id"; a computed attribute whose value is null is
 //     left out, any other null is written as null;
-//   - an optional string that is empty is written as null;
 //   - sensitive attributes are written as null with a "# sensitive"
 //     comment (nested attributes as {} or []), never their value;
 //   - a string holding a JSON object or array is written as
@@ -113,9 +112,6 @@ func (g *gen) attributes(obj cty.Value, attrs map[string]*configschema.Attribute
 			continue
 		}
 		val := getAttr(obj, name)
-		if val.IsKnown() && !val.IsNull() && val.Type() == cty.String && a.Optional && val.AsString() == "" {
-			val = cty.NullVal(cty.String)
-		}
 		if a.Computed && val.IsNull() {
 			continue
 		}
