@@ -246,7 +246,7 @@ func (pw *planWalk) resolveImports(ws *walkState, n *nodeResource) hcl.Diagnosti
 			}
 			if !ws.values.hasInstance(t.addr) {
 				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Configuration for import target does not exist",
-					Detail:  fmt.Sprintf("The configuration does not have the import target %s: the resource block's count or for_each does not include that instance. Every import target must be an instance of the configuration.", k),
+					Detail:  fmt.Sprintf("The configuration does not have the import target %s: the count or for_each of the resource block (or of its module) does not include that instance. Every import target must be an instance of the configuration.", k),
 					Subject: imp.DeclRange.Ptr()})
 				continue
 			}
