@@ -13,6 +13,7 @@ import (
 	"github.com/plankit/plankit/command/render"
 	"github.com/plankit/plankit/configs"
 	"github.com/plankit/plankit/configs/genconfig"
+	"github.com/plankit/plankit/internal/atomicfile"
 	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/tfdiags"
 )
@@ -70,15 +71,17 @@ func writeGeneratedConfig(ui *ui, wd string, f *planFlags, plan *plans.Plan, con
 		return tfdiags.FromError("Failed to write generated configuration", err)
 	}
 	out := resolve(wd, f.generateConfigOut)
-	file, err := os.OpenFile(out, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	// Written whole or not at all (temporary file, fsync, rename), and
+	// never over a file that appeared since checkGenerateConfigOut.
+	err := atomicfile.WriteBytes(out, buf.Bytes(), 0o644, func() error {
+		if _, err := os.Lstat(out); !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("%s appeared while planning", f.generateConfigOut)
+		}
+		return nil
+	})
 	if err != nil {
-		return hcl.Diagnostics{tfdiags.Errorf("Failed to create target generated file",
-			"plankit could not create %s: %v. Choose a new file in a writable directory.", f.generateConfigOut, err)}
-	}
-	_, werr := file.Write(buf.Bytes())
-	if err := errors.Join(werr, file.Sync(), file.Close()); err != nil {
 		return hcl.Diagnostics{tfdiags.Errorf("Failed to write generated configuration",
-			"Writing %s failed: %v. The configuration for the imported resources must be written before applying.", f.generateConfigOut, err)}
+			"plankit could not create %s: %v. Choose a new file in a writable directory; the configuration for the imported resources must be written before applying.", f.generateConfigOut, err)}
 	}
 	var diags hcl.Diagnostics
 	if config != nil {

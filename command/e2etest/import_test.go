@@ -165,6 +165,11 @@ func TestImportGenerateConfig(t *testing.T) {
 	again := plan(t, work, "-no-color", "-generate-config-out=generated.tf")
 	must(t, again, 1, "plan with an existing file")
 	contains(t, again.stderr, "plan", "Target generated file already exists")
+	fresh := t.TempDir()
+	writeFile(t, filepath.Join(fresh, "main.tf"), "import {\n  to = null_resource.gen\n  id = \"g-1\"\n}\n")
+	nodir := plan(t, fresh, "-no-color", "-generate-config-out=missing/gen.tf")
+	must(t, nodir, 1, "plan into a missing directory")
+	contains(t, nodir.stderr, "plan", "Failed to write generated configuration")
 
 	copyFile(t, filepath.Join(work, "gen.tfplan"), filepath.Join(elsewhere, "gen.tfplan"))
 	ga := apply(t, elsewhere, "-no-color", "-state=s.tfstate", "gen.tfplan")
