@@ -501,3 +501,26 @@ func TestValidateImportBlocks(t *testing.T) {
 		t.Errorf("an import target without a block (generated at plan) fails validation: %s", d.Error())
 	}
 }
+
+// TestPlanImportGeneratedWithProvider: a generated block for an import with
+// a provider argument names that provider and is planned with it.
+func TestPlanImportGeneratedWithProvider(t *testing.T) {
+	p := newTestProvider()
+	remoteThings(p, map[string]string{"i-1": "one"})
+	c := testContext(t, p, 4)
+	cfg := loadConfig(t, map[string]string{"main.tf": "provider \"test\" { alias = \"b\" }\nimport {\n  to       = test_thing.g\n  id       = \"i-1\"\n  provider = test.b\n}\n"})
+	plan := mustPlan(t, c, cfg, nil, &PlanOpts{GenerateConfig: true})
+	if len(plan.Changes.Resources) != 1 {
+		t.Fatalf("%d changes", len(plan.Changes.Resources))
+	}
+	rc := plan.Changes.Resources[0]
+	if got := rc.ProviderAddr.String(); got != `provider["registry.terraform.io/hashicorp/test"].b` {
+		t.Errorf("provider %s", got)
+	}
+	if !strings.Contains(rc.GeneratedConfig, "provider = test.b\n") {
+		t.Errorf("generated configuration lacks the provider:\n%s", rc.GeneratedConfig)
+	}
+	if _, ok := cfg.Module.ManagedResources["test_thing.g"]; ok {
+		t.Error("planning added the generated resource to the caller's configuration")
+	}
+}
