@@ -97,6 +97,10 @@ func CleanupClients() {
 	wg.Wait()
 }
 
+// started counts the provider processes launched (tests and benchmarks
+// check that one process serves a whole run).
+var started atomic.Int64
+
 // starting is held (shared) by every launch until its process is in live.
 var starting sync.RWMutex
 
@@ -205,6 +209,7 @@ func start(m Meta, opts Options) (providers.Interface, error) {
 	live.mu.Lock()
 	live.m[p] = struct{}{}
 	live.mu.Unlock()
+	started.Add(1)
 
 	switch v := p.client.NegotiatedVersion(); v {
 	case 5:
