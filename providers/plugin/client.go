@@ -170,10 +170,16 @@ func start(m Meta, opts Options) (providers.Interface, error) {
 		Stderr:           rawOut,
 		SyncStdout:       io.Discard,
 		SyncStderr:       rawOut,
-		GRPCDialOptions: []grpc.DialOption{grpc.WithDefaultCallOptions(
-			grpc.MaxCallRecvMsgSize(maxMessageSize),
-			grpc.MaxCallSendMsgSize(maxMessageSize),
-		)},
+		GRPCDialOptions: []grpc.DialOption{
+			grpc.WithDefaultCallOptions(
+				grpc.MaxCallRecvMsgSize(maxMessageSize),
+				grpc.MaxCallSendMsgSize(maxMessageSize),
+			),
+			// A provider is a local process on a Unix socket: nothing
+			// to retry, and retry support would keep a copy of every
+			// request until its response arrives.
+			grpc.WithDisableRetry(),
+		},
 	})
 
 	// Pdeathsig fires when the thread that started the child exits, not
