@@ -5,6 +5,7 @@ package plugin_test
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"syscall"
 	"testing"
 	"time"
@@ -65,7 +66,9 @@ resource "%[1]s_thing" "x" {
 // plan's CPU overhead against the built-in (plugin plan CPU minus
 // terraform_data plan CPU: what the gRPC path costs plankit); the
 // providers' CPU; and the number of provider processes started per plan
-// and per apply. Wall times depend on the machine's load and on the
+// and per apply; and the heap allocations per resource of the plugin plan
+// and of the built-in one (a measure the machine's load does not blur).
+// Wall times depend on the machine's load and on the
 // provider's own speed; the CPU figures are plankit's.
 func BenchmarkPluginPlanApply(b *testing.B) {
 	for _, n := range []int{1000, 10000} {
@@ -95,6 +98,9 @@ func BenchmarkPluginPlanApply(b *testing.B) {
 				b.ReportMetric(per(builtin.planCPU, builtin.runs), "builtin-plan-cpu-µs/resource")
 				b.ReportMetric(per(m.planCPU, m.runs)-per(builtin.planCPU, builtin.runs), "plan-overhead-cpu-µs/resource")
 				b.ReportMetric(per(m.provCPU, m.runs), "provider-cpu-µs/resource")
+				perN := func(x uint64, runs int) float64 { return float64(x) / float64(runs) / float64(n) }
+				b.ReportMetric(perN(m.planAllocs, m.runs), "plan-allocs/resource")
+				b.ReportMetric(perN(builtin.planAllocs, builtin.runs), "builtin-plan-allocs/resource")
 				b.ReportMetric(float64(m.planProcs)/float64(m.runs), "plan-processes")
 				b.ReportMetric(float64(m.applyProcs)/float64(m.runs), "apply-processes")
 			})
@@ -109,6 +115,13 @@ type benchSums struct {
 	planCPU, applyCPU     time.Duration
 	provCPU, children0    time.Duration
 	planProcs, applyProcs int64
+	planAllocs            uint64 // heap allocations (all goroutines)
+}
+
+func mallocs() uint64 {
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.Mallocs
 }
 
 // run plans cfg against an empty state and applies the plan, each with a
@@ -119,6 +132,7 @@ func (m *benchSums) run(b *testing.B, f *coreFixture, cfg *configs.Config) {
 	}
 	m.runs++
 	procs0 := plugin.ProcessesStarted()
+	allocs0 := mallocs()
 	self0, _ := cpuTime()
 	start := time.Now()
 	p, diags := f.newContext().Plan(context.Background(), cfg, states.NewState(), &terraform.PlanOpts{})
@@ -128,6 +142,7 @@ func (m *benchSums) run(b *testing.B, f *coreFixture, cfg *configs.Config) {
 	m.planWall += time.Since(start)
 	self1, _ := cpuTime()
 	m.planCPU += self1 - self0
+	m.planAllocs += mallocs() - allocs0
 	procs1 := plugin.ProcessesStarted()
 	m.planProcs += procs1 - procs0
 	checkAllCreate(b, p)
