@@ -27,6 +27,9 @@ func encodeValue(v cty.Value, ty cty.Type) ([]byte, error) {
 	if v == cty.NilVal || (ty != cty.DynamicPseudoType && !v.IsMarked() && v.IsNull()) {
 		return []byte{msgpackNil}, nil
 	}
+	if b, err := appendMsgpack(make([]byte, 0, 256), v, ty); err == nil {
+		return b, nil
+	}
 	b, err := ctymsgpack.Marshal(v, ty)
 	if err != nil && v.ContainsMarked() {
 		v, _ = v.UnmarkDeep()
