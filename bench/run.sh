@@ -74,7 +74,7 @@ echo "# plan (configuration load reported separately)"
 for c in $cases_plan; do measure "${c%%:*}" "${c##*:}"; done
 echo "# plan + apply (final state to ApplyOpts.Persist; the driver's -state FILE persists as the apply command does)"
 for c in $cases_apply; do measure "${c%%:*}" "${c##*:}" -apply; done
-echo "# plugin provider over gRPC (framework test provider) vs in-process terraform_data, per resource"
+echo "# plugin providers over gRPC (rawtest: terraform-plugin-go alone; fwtest: terraform-plugin-framework) vs in-process terraform_data, per resource"
 plugin_sizes='.*/(1000|10000)$'
 [ "${1:-}" = quick ] && plugin_sizes='.*/1000$'
 go test -run '^$' -bench "PluginPlanApply/$plugin_sizes" -benchtime 1x -timeout 60m ./providers/plugin/ | grep '^Benchmark'
