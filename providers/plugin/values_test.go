@@ -65,7 +65,7 @@ func TestEncodeValue(t *testing.T) {
 // encoder writes (so providers decode them as they decode Terraform's).
 func TestEncodeValueMatchesCty(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	for i := range 800 {
+	for i := range 1000 {
 		ty := randType(rng, 3)
 		v := randValue(rng, ty, 3)
 		got, err := encodeValue(v, ty)
@@ -78,6 +78,22 @@ func TestEncodeValueMatchesCty(t *testing.T) {
 		}
 		if !bytes.Equal(got, want) {
 			t.Fatalf("case %d: %#v as %#v encodes as\n%x\nwant\n%x", i, v, ty, got, want)
+		}
+	}
+	// Strings and collections at msgpack's 16- and 32-bit length bounds.
+	long := func(n int) cty.Value { return cty.StringVal(strings.Repeat("x", n)) }
+	many := func(n int) cty.Value {
+		els := make([]cty.Value, n)
+		for i := range els {
+			els[i] = cty.NumberIntVal(int64(i))
+		}
+		return cty.ListVal(els)
+	}
+	for _, v := range []cty.Value{long(65535), long(65536), many(65535), many(65536)} {
+		got, err := encodeValue(v, v.Type())
+		want, werr := ctymsgpack.Marshal(v, v.Type())
+		if err != nil || werr != nil || !bytes.Equal(got, want) {
+			t.Errorf("%s of length %d: encodings differ (%v, %v)", v.Type().FriendlyName(), v.LengthInt(), err, werr)
 		}
 	}
 	// Known values of the schema's type take plankit's path.
@@ -97,7 +113,7 @@ func TestEncodeValueMatchesCty(t *testing.T) {
 	}
 }
 
-var sizedStrings = []int{0, 1, 31, 32, 255, 256, 65535, 65536}
+var sizedStrings = []int{0, 1, 31, 32, 255, 256, 300}
 
 var sampleInts = []int64{0, 1, 127, 128, 255, 256, 65535, 65536, 1<<32 - 1, 1 << 32, math.MaxInt64,
 	-1, -32, -33, -128, -129, -32768, -32769, math.MinInt32, math.MinInt32 - 1, math.MinInt64}
@@ -130,8 +146,12 @@ func randType(rng *rand.Rand, depth int) cty.Type {
 		return cty.Tuple(etys)
 	default:
 		atys := map[string]cty.Type{}
-		for i := range rng.IntN(20) {
-			atys[fmt.Sprintf("a%d_%s", i, strings.Repeat("x", rng.IntN(40)))] = randType(rng, depth-1)
+		n, d := rng.IntN(4), depth-1
+		if rng.IntN(8) == 0 {
+			n, d = 17, 0 // past fixmap's 15 entries
+		}
+		for i := range n {
+			atys[fmt.Sprintf("a%d_%s", i, strings.Repeat("x", rng.IntN(40)))] = randType(rng, d)
 		}
 		return cty.Object(atys)
 	}
@@ -186,7 +206,11 @@ func randValue(rng *rand.Rand, ty cty.Type, depth int) cty.Value {
 			return cty.MapValEmpty(ty.ElementType())
 		}
 		m := map[string]cty.Value{}
-		for i := range rng.IntN(18) {
+		n := rng.IntN(4)
+		if rng.IntN(8) == 0 {
+			n = 17
+		}
+		for i := range n {
 			m[fmt.Sprintf("k%d", i)] = randValue(rng, ty.ElementType(), depth-1)
 		}
 		if len(m) == 0 {
