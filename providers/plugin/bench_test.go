@@ -31,30 +31,6 @@ func cpuTime() (self, children time.Duration) {
 	return get(syscall.RUSAGE_SELF), get(syscall.RUSAGE_CHILDREN)
 }
 
-// benchConfig is n resources of kind: "rawtest" (terraform-plugin-go
-// alone: the cheapest calls a provider can answer), "fwtest"
-// (terraform-plugin-framework) or "terraform_data" (in process). Every
-// instance has its own configuration, so each is validated, planned and
-// applied on its own.
-func benchConfig(kind string, n int) string {
-	switch kind {
-	case "terraform_data":
-		return fmt.Sprintf("resource \"terraform_data\" \"x\" {\n  count = %d\n  input = \"v${count.index}\"\n}\n", n)
-	default:
-		return fmt.Sprintf(`terraform {
-  required_providers {
-    %[1]s = { source = "plankit/%[1]s" }
-  }
-}
-resource "%[1]s_thing" "x" {
-  count = %[2]d
-  name  = "n${count.index}"
-  value = "v"
-}
-`, kind, n)
-	}
-}
-
 // BenchmarkPluginPlanApply plans and applies N resources of a plugin
 // provider over gRPC (one provider process) and, in the same run for an
 // A/B comparison, N in-process terraform_data resources. Run it with

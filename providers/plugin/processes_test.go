@@ -2,6 +2,7 @@ package plugin_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/plankit/plankit/providers/plugin"
@@ -83,5 +84,55 @@ resource "fwtest_thing" "b" {
 				t.Errorf("%d provider processes still running after the apply", n)
 			}
 		})
+	}
+}
+
+// TestRawProvider drives the benchmarks' provider (terraform-plugin-go
+// alone) through a plan, an apply and a second plan, which finds no
+// changes: the benchmark measures a provider that works.
+func TestRawProvider(t *testing.T) {
+	f := newCoreFixture(t)
+	cfg := f.config(benchConfig("rawtest", 3))
+	p, st := f.mustPlanApply(cfg, states.NewState())
+	for addr, a := range actions(p) {
+		if a != "Create" {
+			t.Errorf("%s: %s, want Create", addr, a)
+		}
+	}
+	if len(actions(p)) != 3 {
+		t.Errorf("planned %v, want 3 creates", actions(p))
+	}
+	again, diags := f.newContext().Plan(context.Background(), cfg, st, &terraform.PlanOpts{})
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	for addr, a := range actions(again) {
+		if a != "NoOp" {
+			t.Errorf("second plan: %s: %s, want NoOp", addr, a)
+		}
+	}
+}
+
+// benchConfig is n resources of kind: "rawtest" (terraform-plugin-go
+// alone: the cheapest calls a provider can answer), "fwtest"
+// (terraform-plugin-framework) or "terraform_data" (in process). Every
+// instance has its own configuration, so each is validated, planned and
+// applied on its own.
+func benchConfig(kind string, n int) string {
+	switch kind {
+	case "terraform_data":
+		return fmt.Sprintf("resource \"terraform_data\" \"x\" {\n  count = %d\n  input = \"v${count.index}\"\n}\n", n)
+	default:
+		return fmt.Sprintf(`terraform {
+  required_providers {
+    %[1]s = { source = "plankit/%[1]s" }
+  }
+}
+resource "%[1]s_thing" "x" {
+  count = %[2]d
+  name  = "n${count.index}"
+  value = "v"
+}
+`, kind, n)
 	}
 }
