@@ -219,7 +219,9 @@ func (c *Context) factory(p addrs.Provider) (providers.Factory, bool) {
 	return nil, false
 }
 
-// schemasFor fetches the schemas of every provider in ps.
+// schemasFor fetches the schemas of every provider in ps. An operation
+// calling it defers c.closeSpares(), which closes the instances that
+// answered and that its walk did not take.
 func (c *Context) schemasFor(ps []addrs.Provider) (map[addrs.Provider]*providers.GetProviderSchemaResponse, hcl.Diagnostics) {
 	out := make(map[addrs.Provider]*providers.GetProviderSchemaResponse, len(ps))
 	var diags hcl.Diagnostics
