@@ -39,6 +39,7 @@ func (c *Context) Plan(ctx context.Context, config *configs.Config, prevRunState
 		return nil, hcl.Diagnostics{tfdiags.Errorf("Unsupported plan mode", "Plan mode %s is not supported.", opts.Mode)}
 	}
 	diags := checkRootVariables(config, opts.SetVariables)
+	defer c.closeSpares()
 	config, imports, d := prepareImports(config, opts.Mode, opts.GenerateConfig)
 	diags = append(diags, d...)
 	schemas, d := c.schemasFor(neededProviders(config, prevRunState))
@@ -259,6 +260,7 @@ func checkRootVariables(config *configs.Config, vals InputValues) hcl.Diagnostic
 // expressions, references, types, and each provider's validation of its
 // configuration and of every resource's.
 func (c *Context) Validate(config *configs.Config) hcl.Diagnostics {
+	defer c.closeSpares()
 	schemas, diags := c.schemasFor(config.ProviderTypes())
 	_, _, d := prepareImports(config, plans.NormalMode, true) // a missing target block may be generated at plan
 	diags = append(diags, d...)
