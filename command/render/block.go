@@ -142,11 +142,11 @@ func (d *differ) nestedBlocks(b *strings.Builder, name string, nb *configschema.
 func (d *differ) oneBlock(b *strings.Builder, name, label string, schema *configschema.Block, before, after cty.Value, indent int, path cty.Path) int {
 	sym := action(before, after)
 	if sym == symNone {
-		if u, _ := unmark(after); !u.IsNull() && !d.showAll {
-			return 1
-		}
 		if u, _ := unmark(after); u.IsNull() {
 			return 0
+		}
+		if !d.showAll {
+			return 1
 		}
 	}
 	_, bs := unmark(before)
