@@ -174,7 +174,7 @@ func TestImportGenerateConfig(t *testing.T) {
 	copyFile(t, filepath.Join(work, "gen.tfplan"), filepath.Join(elsewhere, "gen.tfplan"))
 	ga := apply(t, elsewhere, "-no-color", "-state=s.tfstate", "gen.tfplan")
 	must(t, ga, 0, "apply")
-	contains(t, ga.stdout, "apply", "Apply complete! Resources: 1 imported, 0 added, 0 changed, 0 destroyed.")
+	contains(t, ga.stdout, "apply", "null_resource.gen: Import complete [id=g-1]", "Apply complete! Resources: 1 imported, 0 added, 0 changed, 0 destroyed.")
 	st, err := os.ReadFile(filepath.Join(elsewhere, "s.tfstate"))
 	if err != nil || !strings.Contains(string(st), `"id": "g-1"`) {
 		t.Errorf("state after apply: %s %v", st, err)
