@@ -170,6 +170,10 @@ func TestImportGenerateConfig(t *testing.T) {
 	nodir := plan(t, fresh, "-no-color", "-generate-config-out=missing/gen.tf")
 	must(t, nodir, 1, "plan into a missing directory")
 	contains(t, nodir.stderr, "plan", "Failed to write generated configuration")
+	js := plan(t, fresh, "-json", "-generate-config-out=gen.tf")
+	must(t, js, 0, "plan -json")
+	contains(t, js.stdout, "plan -json", `"@message":"null_resource.gen: Plan to import"`,
+		`"generated_config":"resource \"null_resource\" \"gen\" {\n  triggers = null\n}"`)
 
 	copyFile(t, filepath.Join(work, "gen.tfplan"), filepath.Join(elsewhere, "gen.tfplan"))
 	ga := apply(t, elsewhere, "-no-color", "-state=s.tfstate", "gen.tfplan")
