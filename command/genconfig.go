@@ -25,10 +25,6 @@ func checkGenerateConfigOut(wd string, f *planFlags) hcl.Diagnostics {
 	if f.generateConfigOut == "" {
 		return nil
 	}
-	if f.destroy || f.refreshOnly {
-		return hcl.Diagnostics{tfdiags.Error("Incompatible plan options",
-			"-generate-config-out works only with a normal plan: imports are not planned with -destroy or -refresh-only.")}
-	}
 	out := resolve(wd, f.generateConfigOut)
 	if _, err := os.Lstat(out); !errors.Is(err, fs.ErrNotExist) {
 		return hcl.Diagnostics{tfdiags.Errorf("Target generated file already exists",
