@@ -7,8 +7,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	version "github.com/hashicorp/go-version"
 	"github.com/google/go-cmp/cmp"
+	version "github.com/hashicorp/go-version"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/plankit/plankit/addrs"
