@@ -38,6 +38,11 @@ type stateSaver struct {
 	p          *statemgr.BackgroundPersister
 	journalErr error             // the journal could not be opened (writes go on without it)
 	live       *states.SyncState // the core's live state, from Start until Close
+	// closed is the live state as Close found it (final, by the
+	// StateWriter contract) when Close's write of it succeeded: a final
+	// state that is this very state needs no second write, whose encoding
+	// (a whole large state) would only find it unchanged.
+	closed *states.State
 }
 
 var _ terraform.StateWriter = (*stateSaver)(nil)
@@ -87,10 +92,19 @@ func (s *stateSaver) Close() error {
 	// The core closes the live state after this returns: flushLast must
 	// not snapshot it any more.
 	s.mu.Lock()
+	live := s.live
 	s.live = nil
 	s.mu.Unlock()
 	s.p.MarkDirty() // the outputs, written after the last instance
-	return s.p.Close()
+	err := s.p.Close()
+	if err == nil && live != nil {
+		st := live.Lock()
+		live.Unlock()
+		s.mu.Lock()
+		s.closed = st
+		s.mu.Unlock()
+	}
+	return err
 }
 
 // describeAction names an operation for the in-flight list.
@@ -189,7 +203,12 @@ func (s *stateSaver) saveFinal(final *states.State) (*states.State, hcl.Diagnost
 		return nil, nil
 	}
 	s.mu.Lock()
-	err := s.write(final)
+	var err error
+	if final != s.closed {
+		err = s.write(final)
+	} else {
+		s.last = final
+	}
 	s.mu.Unlock()
 	if err != nil {
 		return final, s.saveRecovery(final, err)
