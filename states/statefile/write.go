@@ -273,6 +273,9 @@ func (e *encoder) resource(pr placedResource) error {
 		if err := e.instance(r.Addr, o); err != nil {
 			return err
 		}
+		if len(e.buf) >= flushAt {
+			e.flush()
+		}
 	}
 	e.str("\n      ]\n    }")
 	return nil
@@ -289,6 +292,7 @@ type keyedObject struct {
 // index key (none, then numbers ascending, then strings), then deposed key
 // (the current object, with the empty key, before its deposed ones).
 func sortedObjects(r *states.Resource, out []keyedObject) []keyedObject {
+	out = slices.Grow(out, len(r.Instances))
 	for key, ri := range r.Instances {
 		if ri.Current != nil {
 			out = append(out, keyedObject{key: key, obj: ri.Current})
