@@ -2,6 +2,7 @@ package command
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -282,5 +283,32 @@ func TestStateSaverFinalStateWrittenOnce(t *testing.T) {
 	}
 	if got := stateFileNames(t, path); len(got) != 0 {
 		t.Errorf("a final state other than the one Close wrote was not written: the file holds %v", got)
+	}
+}
+
+// TestStateSaverWriteDoesNotCopyState: a full write of a large state
+// allocates per write, not per resource: the saver hands its snapshot to
+// the local manager as it is (no second copy of every resource), and the
+// writer streams the objects' cached encodings.
+func TestStateSaverWriteDoesNotCopyState(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "terraform.tfstate")
+	s := &stateSaver{mgr: statemgr.NewFilesystem(path), wd: dir, spath: path, dump: &bytes.Buffer{}}
+	st := states.NewState()
+	for i := range 2000 {
+		addr := addrs.Resource{Mode: addrs.ManagedResourceMode, Type: "null_resource", Name: fmt.Sprintf("r%d", i)}.Instance(addrs.NoKey).Absolute(addrs.RootModuleInstance)
+		st.SetResourceInstanceCurrent(addr, &states.ResourceInstanceObjectSrc{AttrsJSON: []byte(`{"id":"1","triggers":null}`), Status: states.ObjectReady},
+			addrs.AbsProviderConfig{Provider: addrs.NewDefaultProvider("null")})
+	}
+	if err := s.write(st); err != nil { // caches the objects' encodings
+		t.Fatal(err)
+	}
+	allocs := testing.AllocsPerRun(5, func() {
+		if err := s.write(st); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs > 500 {
+		t.Errorf("writing a 2000-resource state allocated %.0f times, want a few per write", allocs)
 	}
 }

@@ -146,12 +146,26 @@ func (s *stateSaver) PersistState() error {
 }
 
 // write records st as the last snapshot and writes it. s.mu must be held.
+// Every st written here is left alone afterwards (a snapshot, or the
+// final state), so a manager that can keep it as it is does (see
+// statemgr.Filesystem.WriteSnapshot).
 func (s *stateSaver) write(st *states.State) error {
 	s.last = st
-	if err := s.mgr.WriteState(st); err != nil {
+	var err error
+	if ws, ok := s.mgr.(snapshotWriter); ok {
+		err = ws.WriteSnapshot(st)
+	} else {
+		err = s.mgr.WriteState(st)
+	}
+	if err != nil {
 		return err
 	}
 	return s.mgr.PersistState()
+}
+
+// snapshotWriter is a manager that can take a state without copying it.
+type snapshotWriter interface {
+	WriteSnapshot(*states.State) error
 }
 
 // lastSnapshot is the last state written, or nil.

@@ -150,6 +150,24 @@ func (s *Filesystem) WriteState(st *states.State) error {
 	return nil
 }
 
+// WriteSnapshot is WriteState for a state the caller hands over: the
+// manager keeps st itself, not a Snapshot of it, so st must not be
+// modified afterwards. The apply's persister writes snapshots it took
+// for this; copying each again would double what every full write of a
+// large state allocates. O(1).
+func (s *Filesystem) WriteSnapshot(st *states.State) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.ensureLoaded(); err != nil {
+		return err
+	}
+	if st == nil {
+		st = states.NewState()
+	}
+	s.file.State = st
+	return nil
+}
+
 // RefreshState reads the state file again, replacing the in-memory state.
 // A missing or empty file is an empty state with no lineage and serial 0.
 func (s *Filesystem) RefreshState() error {
