@@ -123,18 +123,34 @@ func applyPlanFile(m *Meta, ui *ui, wd, file string, f *applyFlags) int {
 		ui.diags(ds, Sources{})
 		return ExitError
 	}
-	r, plan, ds := readArchiveWith(path, enc.Plan(), opts...)
+	r, ds := openPlanArchive(path, enc.Plan(), opts...)
 	if ds.HasErrors() {
 		ui.diags(ds, Sources{})
 		return ExitError
 	}
 	defer r.Close()
+	// The configuration snapshot is parsed while the plan and its state
+	// are decoded: on a large plan each takes a good part of a second.
+	// The reader is safe for that; it is closed only after both.
+	var config *configs.Config
+	var diags hcl.Diagnostics
+	configRead := make(chan struct{})
+	go func() {
+		defer close(configRead)
+		config, diags = r.ReadConfig()
+	}()
+	defer func() { <-configRead }()
+	plan, err := r.ReadPlan()
+	if err != nil {
+		ui.diags(planFileDiags(err), Sources{})
+		return ExitError
+	}
 	sf, err := r.ReadStateFile()
 	if err != nil {
 		ui.diags(planFileDiags(err), Sources{})
 		return ExitError
 	}
-	config, diags := r.ReadConfig()
+	<-configRead
 	src := Sources{}
 	if config != nil {
 		src.Files = config.SourceFiles()
