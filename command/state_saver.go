@@ -47,6 +47,10 @@ type stateSaver struct {
 
 var _ terraform.StateWriter = (*stateSaver)(nil)
 
+// checkpointBytes is the journal growth that makes a full write of the
+// state due during an apply (see statemgr.PersisterOptions).
+const checkpointBytes = 4 << 20
+
 // Start starts the persister on the live state, with the manager's
 // journal when it keeps one (statemgr.Journaled: the local state does). A
 // state is written at once when none is stored yet, so a state exists
@@ -62,7 +66,11 @@ func (s *stateSaver) Start(live *states.SyncState) {
 			j = nil
 		}
 	}
-	s.p = statemgr.NewBackgroundPersister(s, statemgr.PersisterOptions{Source: live, Journal: j})
+	// With the journal holding every change, full writes are spaced by its
+	// growth (statemgr.PersisterOptions.CheckpointBytes): a small apply
+	// writes the state at the start and the end only, a large one about
+	// twice the final state's size in all.
+	s.p = statemgr.NewBackgroundPersister(s, statemgr.PersisterOptions{Source: live, Journal: j, CheckpointBytes: checkpointBytes})
 	s.mu.Lock()
 	s.live = live
 	s.mu.Unlock()
