@@ -367,7 +367,17 @@ func encodeTail(obj *states.ResourceInstanceObjectSrc) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := make([]byte, 0, 64+len(in)+3*len(obj.AttrsJSON)/2+len(paths))
+	// Built in a pooled scratch buffer (json.Indent wants room for twice
+	// its input), then copied out at its exact size: the encoding stays
+	// cached on the object for the rest of the run.
+	sp := bufPool.Get().(*[]byte)
+	b := (*sp)[:0]
+	defer func() {
+		if cap(b) <= 4*flushAt {
+			*sp = b[:0]
+			bufPool.Put(sp)
+		}
+	}()
 	b = append(b, in+`"schema_version": `...)
 	b = strconv.AppendUint(b, obj.SchemaVersion, 10)
 	raw := func(name string, v []byte) error {
@@ -422,7 +432,7 @@ func encodeTail(obj *states.ResourceInstanceObjectSrc) ([]byte, error) {
 	if obj.SkipDestroy {
 		b = append(b, ",\n"+in+`"skip_destroy": true`...)
 	}
-	return b, nil
+	return append(make([]byte, 0, len(b)), b...), nil
 }
 
 // appendIndentedRaw appends the raw JSON value v as MarshalIndent writes a
