@@ -182,37 +182,43 @@ type placedResource struct {
 
 // sortedResources orders resources as Terraform writes them: by module
 // address string, then mode word ("data" before "managed"), type, name.
-// O(r log r) comparisons, no allocation in them.
+// Modules are sorted first and each module's resources among themselves,
+// so the module strings are compared once per module pair, not per
+// resource pair. O(r log r) comparisons, no allocation in them.
 func sortedResources(s *states.State) []placedResource {
-	var out []placedResource
-	if s != nil {
-		n := 0
-		for _, m := range s.Modules {
-			n += len(m.Resources)
-		}
-		out = make([]placedResource, 0, n)
-		for _, m := range s.Modules {
-			mod := m.Addr.String()
-			for _, r := range m.Resources {
-				if len(r.Instances) > 0 {
-					out = append(out, placedResource{module: mod, r: r})
-				}
+	if s == nil {
+		return nil
+	}
+	type placedModule struct {
+		addr string
+		m    *states.Module
+	}
+	mods := make([]placedModule, 0, len(s.Modules))
+	n := 0
+	for _, m := range s.Modules {
+		mods = append(mods, placedModule{m.Addr.String(), m})
+		n += len(m.Resources)
+	}
+	slices.SortFunc(mods, func(a, b placedModule) int { return strings.Compare(a.addr, b.addr) })
+	out := make([]placedResource, 0, n)
+	for _, pm := range mods {
+		start := len(out)
+		for _, r := range pm.m.Resources {
+			if len(r.Instances) > 0 {
+				out = append(out, placedResource{module: pm.addr, r: r})
 			}
 		}
+		slices.SortFunc(out[start:], func(a, b placedResource) int {
+			ra, rb := &a.r.Addr.Resource, &b.r.Addr.Resource
+			if ra.Mode != rb.Mode {
+				return strings.Compare(ra.Mode.String(), rb.Mode.String())
+			}
+			if ra.Type != rb.Type {
+				return strings.Compare(ra.Type, rb.Type)
+			}
+			return strings.Compare(ra.Name, rb.Name)
+		})
 	}
-	slices.SortFunc(out, func(a, b placedResource) int {
-		ra, rb := &a.r.Addr.Resource, &b.r.Addr.Resource
-		if c := strings.Compare(a.module, b.module); c != 0 {
-			return c
-		}
-		if ra.Mode != rb.Mode {
-			return strings.Compare(ra.Mode.String(), rb.Mode.String())
-		}
-		if c := strings.Compare(ra.Type, rb.Type); c != 0 {
-			return c
-		}
-		return strings.Compare(ra.Name, rb.Name)
-	})
 	return out
 }
 
