@@ -40,6 +40,10 @@ type Filesystem struct {
 	readBytes  []byte          // the file as read by the last refresh, for the backup
 	lastSum    stateSum        // of our encoding of the last state read or written
 	haveLast   bool            // lastSum is set: a state was read or written
+	// baseline is the state as read, at the version we would write, while
+	// its sum is not computed yet: only a persist needs it, and encoding a
+	// large state costs (a plan that only reads it never pays).
+	baseline *statefile.File
 	backupDone bool
 
 	lockFile *os.File
@@ -198,7 +202,7 @@ func (s *Filesystem) refresh() error {
 	switch {
 	case errors.Is(err, statefile.ErrNoState):
 		s.file = &statefile.File{State: states.NewState()}
-		s.readBytes, s.haveLast = nil, false
+		s.readBytes, s.haveLast, s.baseline = nil, false, nil
 	case err != nil:
 		return fmt.Errorf("%s: %w", s.path, err)
 	default:
@@ -206,12 +210,8 @@ func (s *Filesystem) refresh() error {
 		s.readBytes = src
 		// Our encoding of what we read, at the version we would write, is
 		// the baseline that tells whether a later state changed anything;
-		// its sum stands for it.
-		sum, err := sumOf(WithWriteVersion(f, s.tfVersion))
-		if err != nil {
-			return fmt.Errorf("%s: %w", s.path, err)
-		}
-		s.lastSum, s.haveLast = sum, true
+		// its sum stands for it, computed by the first persist.
+		s.baseline, s.haveLast = WithWriteVersion(f, s.tfVersion), false
 	}
 	if err := s.replayJournal(); err != nil {
 		return err
@@ -236,6 +236,11 @@ func (s *Filesystem) replayJournal() error {
 	recs, damaged, err := j.Records()
 	if err != nil {
 		return err
+	}
+	if s.baseline != nil && s.baseline.State == s.file.State {
+		// Replaying changes the state in place; the baseline is the
+		// state as read.
+		s.baseline.State = s.file.State.Snapshot()
 	}
 	rec, err := ReplayJournal(s.file.State, recs)
 	if err != nil {
@@ -308,6 +313,13 @@ func (s *Filesystem) PersistState() error {
 	defer s.mu.Unlock()
 	if err := s.ensureLoaded(); err != nil {
 		return err
+	}
+	if s.baseline != nil {
+		sum, err := sumOf(s.baseline)
+		if err != nil {
+			return fmt.Errorf("%s: %w", s.path, err)
+		}
+		s.lastSum, s.haveLast, s.baseline = sum, true, nil
 	}
 	f := WithWriteVersion(s.file, s.tfVersion)
 	if f.Lineage == "" {

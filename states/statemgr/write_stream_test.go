@@ -1,6 +1,7 @@
 package statemgr
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -76,5 +77,39 @@ func TestUnchangedPersistLeavesNothing(t *testing.T) {
 		if e.Name() != "terraform.tfstate" {
 			t.Errorf("left beside the state: %s", e.Name())
 		}
+	}
+}
+
+// TestReadDoesNotEncode: reading a state does not encode it (a plan that
+// only reads a large state does not pay for that); the first persist
+// does, and still finds the state as read unchanged.
+func TestReadDoesNotEncode(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "terraform.tfstate")
+	seed := NewFilesystem(path)
+	seed.WriteState(stateWith(3))
+	if err := seed.PersistState(); err != nil {
+		t.Fatal(err)
+	}
+	m := NewFilesystem(path)
+	if m.Serial() != 1 {
+		t.Fatalf("serial %d, want 1", m.Serial())
+	}
+	// Probe the writer's encoding cache on an object as read (the format
+	// name is statefile's); an erroring build stores nothing.
+	obj := m.file.State.ResourceInstance(instAddr(0)).Current
+	encoded := true
+	obj.CachedEncoding("statefile.v4.instance-tail", func(*states.ResourceInstanceObjectSrc) ([]byte, error) {
+		encoded = false
+		return nil, errors.New("probe")
+	})
+	if encoded {
+		t.Error("reading the state encoded its objects")
+	}
+	m.WriteState(m.State())
+	if err := m.PersistState(); err != nil {
+		t.Fatal(err)
+	}
+	if m.Serial() != 1 {
+		t.Errorf("serial %d after persisting the state as read, want 1 (unchanged)", m.Serial())
 	}
 }
