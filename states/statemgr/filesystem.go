@@ -35,15 +35,15 @@ type Filesystem struct {
 	backupPath string
 	tfVersion  *version.Version
 
-	loaded     bool
-	file       *statefile.File // the transient state with its lineage and serial
-	readBytes  []byte          // the file as read by the last refresh, for the backup
-	lastSum    stateSum        // of our encoding of the last state read or written
-	haveLast   bool            // lastSum is set: a state was read or written
+	loaded    bool
+	file      *statefile.File // the transient state with its lineage and serial
+	readBytes []byte          // the file as read by the last refresh, for the backup
+	lastSum   stateSum        // of our encoding of the last state read or written
+	haveLast  bool            // lastSum is set: a state was read or written
 	// baseline is the state as read, at the version we would write, while
 	// its sum is not computed yet: only a persist needs it, and encoding a
 	// large state costs (a plan that only reads it never pays).
-	baseline *statefile.File
+	baseline   *statefile.File
 	backupDone bool
 
 	lockFile *os.File
