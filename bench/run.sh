@@ -19,7 +19,11 @@ mkdir -p "$work/bin"
 go build -o "$work/bin/" ./cmd/plan ./cmd/apply
 
 # e2e_case LABEL BIN N: the whole commands on N independent resources,
-# one line per command: wall time, user and system CPU seconds, peak RSS.
+# one line per command: wall time, user and system CPU seconds, peak RSS;
+# under it, one line per phase the binary reports with PLANKIT_PHASES=1
+# (load, graph, walk, render, archive or state-write: wall and CPU
+# seconds, heap at its end, peak RSS so far). A build without phase
+# reports (an older BASE) prints only the command lines.
 e2e_case() {
   local label=$1 bin=$2 n=$3
   local dir="$work/e2e-$n"
@@ -28,11 +32,12 @@ e2e_case() {
   rm -f "$st" "$pf" "$pf.noop"
   one() { # step command...
     local step=$1; shift
-    /usr/bin/time -f '%e %U %S %M' -o "$work/time.txt" "$@" >"$work/out.txt" 2>"$work/err.txt" ||
+    PLANKIT_PHASES=1 /usr/bin/time -f '%e %U %S %M' -o "$work/time.txt" "$@" >"$work/out.txt" 2>"$work/err.txt" ||
       { echo "e2e $label n=$n $step failed:"; cat "$work/err.txt"; return 1; }
     read -r wall user sys rss <"$work/time.txt"
     printf 'e2e %-5s n=%-7s %-12s wall_s=%-6s user_s=%-6s sys_s=%-5s peak_rss_mib=%.0f\n' \
       "$label" "$n" "$step" "$wall" "$user" "$sys" "$((rss / 1024))"
+    grep '^plankit-phase ' "$work/err.txt" | sed 's/^plankit-phase /      phase /' || true
   }
   one plan-out "$bin/plan" -chdir="$dir" -state="$st" -out="$pf"
   one show-json "$bin/plan" show -json "$pf"

@@ -61,11 +61,14 @@ func (c *Context) Plan(ctx context.Context, config *configs.Config, prevRunState
 	if d.HasErrors() {
 		return nil, diags
 	}
+	c.phaseDone("graph")
 	diags = append(diags, ws.walk(ctx, g)...)
 	if ctx.Err() != nil {
 		diags = append(diags, tfdiags.Error("Operation cancelled", "The plan was interrupted before it completed."+ws.notStartedNote("planned")))
 	}
-	return pw.assemble(ws, keptRootOutputs(g, opts.Targets), diags.HasErrors()), diags
+	p := pw.assemble(ws, keptRootOutputs(g, opts.Targets), diags.HasErrors())
+	c.phaseDone("walk")
+	return p, diags
 }
 
 // neededProviders lists the providers the configuration and the state use.
