@@ -210,11 +210,17 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 			res.code = ExitError
 		}
 	}()
-	prior := mgr.State()
+	// One copy of the stored state serves as the plan's prior state and
+	// as the record of its lineage and serial (mgr.State() would be a
+	// second copy of every object); the core does not modify it.
+	sf := mgr.StateFile()
+	var prior *states.State
+	if sf != nil {
+		prior = sf.State
+	}
 	if prior == nil {
 		prior = states.NewState()
 	}
-	sf := mgr.StateFile()
 
 	if f.install && m.discovers() {
 		if _, ds := installProviders(ctx, m, ui, wd, f.pluginDirs, false, false, in.config, prior); ds.HasErrors() {

@@ -47,7 +47,10 @@ func (c *Context) Plan(ctx context.Context, config *configs.Config, prevRunState
 	pw := newPlanWalk(opts, filerec.NewRecorder(lang.OSFiles(c.workingDir)))
 	ws := c.newWalkState(pw, config, schemas)
 	ws.prevState = prevRunState
-	ws.state = prevRunState.DeepCopy().SyncWrapper()
+	// The working state shares prevRunState's objects, which are
+	// immutable: the walk replaces objects, never edits them. A deep copy
+	// would hold a second copy of every stored object for the whole plan.
+	ws.state = prevRunState.Snapshot().SyncWrapper()
 	ws.rootVars = opts.SetVariables
 	ws.clock = lang.NewPlanClock(opts.Timestamp)
 	ws.files = pw.fileRec
