@@ -1,7 +1,6 @@
 package planfile
 
 import (
-	"bytes"
 	"crypto/ed25519"
 	"errors"
 	"fmt"
@@ -17,7 +16,6 @@ import (
 	"github.com/plankit/plankit/depsfile"
 	"github.com/plankit/plankit/internal/atomicfile"
 	"github.com/plankit/plankit/plans"
-	"github.com/plankit/plankit/states"
 	"github.com/plankit/plankit/states/statefile"
 )
 
@@ -120,17 +118,8 @@ func buildEntries(args *CreateArgs) (map[string][]byte, error) {
 	if entries[EntryPlan], err = plans.Marshal(args.Plan, args.ToolVersion); err != nil {
 		return nil, fmt.Errorf("encoding the plan: %w", err)
 	}
-	for name, f := range map[string]*statefile.File{EntryPriorState: args.StateFile, EntryPrevRunState: args.PreviousRunStateFile} {
-		if f.State == nil { // no state yet: store an empty one, as a first plan has
-			cp := *f
-			cp.State = states.NewState()
-			f = &cp
-		}
-		var buf bytes.Buffer
-		if err := statefile.Write(f, &buf); err != nil {
-			return nil, fmt.Errorf("encoding %s: %w", name, err)
-		}
-		entries[name] = buf.Bytes()
+	if entries[EntryPriorState], entries[EntryPrevRunState], err = stateEntries(args.StateFile, args.PreviousRunStateFile); err != nil {
+		return nil, err
 	}
 	locks := args.DependencyLocks
 	if locks == nil {
