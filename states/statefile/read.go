@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"slices"
-	"strconv"
 	"strings"
 
 	version "github.com/hashicorp/go-version"
@@ -32,21 +30,11 @@ func Read(r io.Reader) (*File, error) {
 	if len(bytes.TrimSpace(src)) == 0 {
 		return nil, ErrNoState
 	}
-	// One pass decodes the whole file; only when that fails is the file
-	// read again for its version alone, so that a file of another format
-	// version is named as such rather than as malformed.
-	var doc struct {
-		Version *json.Number `json:"version"`
-		stateV4
-	}
-	docErr := json.Unmarshal(src, &doc)
 	var head struct {
 		Version          *json.Number `json:"version"`
 		TerraformVersion string       `json:"terraform_version"`
 	}
-	if docErr == nil {
-		head.Version, head.TerraformVersion = doc.Version, doc.TerraformVersion
-	} else if err := json.Unmarshal(src, &head); err != nil {
+	if err := json.Unmarshal(src, &head); err != nil {
 		return nil, fmt.Errorf("the state file is not valid JSON%s: %w", jsonErrorPos(src, err), err)
 	}
 	if head.Version == nil {
@@ -63,10 +51,11 @@ func Read(r io.Reader) (*File, error) {
 		return nil, fmt.Errorf("the state file uses format version %d (written by Terraform %s), which plankit cannot read: it reads format %d; upgrade the state by running `terraform apply` (or `terraform refresh`) with Terraform 0.12 or later first",
 			v, orUnknown(head.TerraformVersion), FormatVersion)
 	}
-	if docErr != nil {
-		return nil, fmt.Errorf("the version 4 state file is malformed%s: %w", jsonErrorPos(src, docErr), docErr)
+	var sV4 stateV4
+	if err := json.Unmarshal(src, &sV4); err != nil {
+		return nil, fmt.Errorf("the version 4 state file is malformed%s: %w", jsonErrorPos(src, err), err)
 	}
-	return readV4(&doc.stateV4)
+	return readV4(&sV4)
 }
 
 // jsonErrorPos returns " at line L, column C" for a JSON decoding error
@@ -117,9 +106,8 @@ func readV4(sV4 *stateV4) (*File, error) {
 			return nil, err
 		}
 	}
-	providers := map[string]addrs.AbsProviderConfig{}
 	for i := range sV4.Resources {
-		if err := readResource(f.State, &sV4.Resources[i], providers); err != nil {
+		if err := readResource(f.State, &sV4.Resources[i]); err != nil {
 			return nil, err
 		}
 	}
@@ -139,10 +127,7 @@ func readOutput(s *states.State, name string, o outputStateV4) error {
 	return nil
 }
 
-// readResource reads one resource into s. providers holds the provider
-// configuration addresses parsed so far (a state names the same few for
-// thousands of resources, and parsing one is an HCL traversal parse).
-func readResource(s *states.State, rsV4 *resourceStateV4, providers map[string]addrs.AbsProviderConfig) error {
+func readResource(s *states.State, rsV4 *resourceStateV4) error {
 	mod, diags := addrs.ParseModuleInstanceStr(rsV4.Module)
 	if diags.HasErrors() {
 		return fmt.Errorf("a resource has an invalid module address %q", rsV4.Module)
@@ -171,15 +156,9 @@ func readResource(s *states.State, rsV4 *resourceStateV4, providers map[string]a
 			return fmt.Errorf("resource %s: %w", addr, err)
 		}
 	} else {
-		if pc, ok := providers[rsV4.ProviderConfig]; ok {
-			provider = pc
-			provider.Module = slices.Clone(pc.Module) // not shared between resources
-		} else {
-			var err error
-			if provider, err = parseProviderConfig(rsV4.ProviderConfig); err != nil {
-				return fmt.Errorf("resource %s: %w", addr, err)
-			}
-			providers[rsV4.ProviderConfig] = provider
+		var err error
+		if provider, err = parseProviderConfig(rsV4.ProviderConfig); err != nil {
+			return fmt.Errorf("resource %s: %w", addr, err)
 		}
 	}
 	each, inferred := rsV4.EachMode, false
@@ -356,9 +335,6 @@ func readIndexKey(raw json.RawMessage) (addrs.InstanceKey, error) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return addrs.NoKey, nil
 	}
-	if n, ok := plainIndex(raw); ok {
-		return addrs.IntKey(n), nil // the common case, a count index, without a JSON decode
-	}
 	var v any
 	if err := json.Unmarshal(raw, &v); err != nil {
 		return addrs.NoKey, fmt.Errorf("invalid index_key %s", raw)
@@ -373,22 +349,6 @@ func readIndexKey(raw json.RawMessage) (addrs.InstanceKey, error) {
 		return addrs.IntKey(int(v)), nil
 	}
 	return addrs.NoKey, fmt.Errorf("index_key %s must be a number or a string", raw)
-}
-
-// plainIndex reads a count index written as JSON writes a whole number
-// (digits, no leading zero) up to math.MaxInt32; ok is false for anything
-// else, which readIndexKey decodes as JSON.
-func plainIndex(raw []byte) (int, bool) {
-	if len(raw) == 0 || len(raw) > 10 || raw[0] == '0' && len(raw) > 1 {
-		return 0, false
-	}
-	for _, c := range raw {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-	}
-	n, err := strconv.Atoi(string(raw))
-	return n, err == nil && n <= math.MaxInt32
 }
 
 func readObject(t *instanceTailV4) (*states.ResourceInstanceObjectSrc, error) {
