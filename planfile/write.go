@@ -113,14 +113,26 @@ func buildEntries(args *CreateArgs) (map[string][]byte, error) {
 	case args.SignKey != nil && len(args.SignKey) != ed25519.PrivateKeySize:
 		return nil, fmt.Errorf("planfile: the signing key is not an Ed25519 private key")
 	}
-	entries := map[string][]byte{}
-	var err error
-	if entries[EntryPlan], err = plans.Marshal(args.Plan, args.ToolVersion); err != nil {
-		return nil, fmt.Errorf("encoding the plan: %w", err)
+	// The plan is encoded on another core while the states are (the two
+	// largest entries of a large plan; they share nothing: the plan
+	// entry leaves the states out). The plan's error, if any, is still
+	// the one reported first.
+	var planBytes []byte
+	var planErr error
+	planDone := make(chan struct{})
+	go func() {
+		defer close(planDone)
+		planBytes, planErr = plans.Marshal(args.Plan, args.ToolVersion)
+	}()
+	priorBytes, prevBytes, err := stateEntries(args.StateFile, args.PreviousRunStateFile)
+	<-planDone
+	if planErr != nil {
+		return nil, fmt.Errorf("encoding the plan: %w", planErr)
 	}
-	if entries[EntryPriorState], entries[EntryPrevRunState], err = stateEntries(args.StateFile, args.PreviousRunStateFile); err != nil {
+	if err != nil {
 		return nil, err
 	}
+	entries := map[string][]byte{EntryPlan: planBytes, EntryPriorState: priorBytes, EntryPrevRunState: prevBytes}
 	locks := args.DependencyLocks
 	if locks == nil {
 		locks = depsfile.NewLocks()
