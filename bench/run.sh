@@ -6,7 +6,9 @@
 # re-plan at 4,000 and 100,000 resources). With BASE=DIR holding another
 # build's plan and apply binaries, each end-to-end case runs with those
 # too, in the same run (an A/B against the previous version on a noisy
-# machine). Prints one line per case.
+# machine). COUNT=N adds plan -out of one resource with count = N
+# (COUNT=1000000 is the issue's million-instance case). Prints one line
+# per case.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 only_e2e=
@@ -46,6 +48,21 @@ e2e_case() {
   one noop-replan "$bin/plan" -chdir="$dir" -state="$st" -out="$pf.noop"
 }
 
+# e2e_count LABEL BIN N: plan -out of one resource with count = N (the
+# issue's 1,000,000-instance case; run with COUNT=N).
+e2e_count() {
+  local label=$1 bin=$2 n=$3
+  local dir="$work/count-$n"
+  [ -d "$dir" ] || "$work/gen" -shape count -n "$n" -out "$dir"
+  rm -f "$work/count-$label.tfplan"
+  PLANKIT_PHASES=1 /usr/bin/time -f '%e %U %S %M' -o "$work/time.txt" "$bin/plan" -chdir="$dir" -state="$work/count-$label.tfstate" -out="$work/count-$label.tfplan" >/dev/null 2>"$work/err.txt" ||
+    { echo "e2e $label count=$n plan-out failed:"; cat "$work/err.txt"; return 1; }
+  read -r wall user sys rss <"$work/time.txt"
+  printf 'e2e %-5s count=%-7s plan-out     wall_s=%-6s user_s=%-6s sys_s=%-5s peak_rss_mib=%.0f\n' \
+    "$label" "$n" "$wall" "$user" "$sys" "$((rss / 1024))"
+  grep '^plankit-phase ' "$work/err.txt" | sed 's/^plankit-phase /      phase /' || true
+}
+
 e2e_sizes="4000 100000"
 [ "${1:-}" = quick ] && e2e_sizes=4000
 run_e2e() {
@@ -54,6 +71,10 @@ run_e2e() {
     [ -n "${BASE:-}" ] && e2e_case base "$BASE" "$n"
     e2e_case this "$work/bin" "$n"
   done
+  if [ -n "${COUNT:-}" ]; then
+    [ -n "${BASE:-}" ] && e2e_count base "$BASE" "$COUNT"
+    e2e_count this "$work/bin" "$COUNT"
+  fi
 }
 if [ -n "$only_e2e" ]; then run_e2e; exit 0; fi
 
