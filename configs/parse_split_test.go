@@ -78,26 +78,3 @@ func TestParseSplitErrorsFromOneParse(t *testing.T) {
 		t.Fatalf("diags = %v", diags)
 	}
 }
-
-// BenchmarkParseBig parses a 100,000-resource main.tf (9 MB) as the
-// loader does (split across cores) and with one bare hclsyntax parse, in
-// the same run.
-func BenchmarkParseBig(b *testing.B) {
-	src := bigConfig(100_000, "")
-	b.Run("loader", func(b *testing.B) {
-		b.SetBytes(int64(len(src)))
-		for b.Loop() {
-			if _, diags := parseSource("main.tf", src); diags.HasErrors() {
-				b.Fatal(diags.Error())
-			}
-		}
-	})
-	b.Run("hclsyntax", func(b *testing.B) {
-		b.SetBytes(int64(len(src)))
-		for b.Loop() {
-			if _, diags := hclsyntax.ParseConfig(src, "main.tf", hcl.InitialPos); diags.HasErrors() {
-				b.Fatal(diags.Error())
-			}
-		}
-	})
-}
