@@ -196,9 +196,9 @@ func marshalChange(c plans.Change, schema *configschema.Block, replace []cty.Pat
 	if out.After, err = marshalValue(after); err != nil {
 		return out, err
 	}
-	out.AfterUnknown = marshalBools(unknownAsBool(after))
-	out.BeforeSensitive = marshalBools(sensitiveAsBool(before))
-	out.AfterSensitive = marshalBools(sensitiveAsBool(after))
+	out.AfterUnknown = unknownBoolsJSON(after)
+	out.BeforeSensitive = sensitiveBoolsJSON(before)
+	out.AfterSensitive = sensitiveBoolsJSON(after)
 	for _, p := range replace {
 		out.ReplacePaths = append(out.ReplacePaths, pathSteps(p))
 	}
@@ -271,7 +271,7 @@ func marshalOutputChanges(ocs []*plans.OutputChange) (map[string]change, error) 
 		// known, not a structure of falses, as Terraform writes it.
 		c.AfterUnknown = json.RawMessage("false")
 		if oc.After != cty.NilVal && !oc.After.IsWhollyKnown() {
-			c.AfterUnknown = marshalBools(unknownAsBool(oc.After))
+			c.AfterUnknown = unknownBoolsJSON(oc.After)
 		}
 		sens := json.RawMessage("false")
 		if oc.Sensitive {
@@ -320,7 +320,7 @@ func plannedValues(changes *plans.Changes, schemas map[addrs.Provider]*providers
 		if r.Values, err = marshalValue(after); err != nil {
 			return sv, err
 		}
-		r.SensitiveValues = marshalBools(sensitiveAsBool(after))
+		r.SensitiveValues = sensitiveBoolsJSON(after)
 		placed = append(placed, placedResource{rc.Addr.Module, r})
 	}
 	sv.RootModule = buildModules(placed)

@@ -194,7 +194,7 @@ func stateResource(addr addrs.AbsResourceInstance, provider addrs.Provider, dk a
 	if r.Values, err = marshalValue(val); err != nil {
 		return r, err
 	}
-	r.SensitiveValues = marshalBools(sensitiveAsBool(val))
+	r.SensitiveValues = sensitiveBoolsJSON(val)
 	return r, nil
 }
 

@@ -67,9 +67,9 @@ func variedPlan(t *testing.T) *plans.Plan {
 	obj := func(id cty.Value, name string, num cty.Value, rules cty.Value) cty.Value {
 		return cty.ObjectVal(map[string]cty.Value{
 			"id": id, "name": cty.StringVal(name), "secret": cty.StringVal("hunter2"), "num": num, "flag": cty.True,
-			"tags": cty.MapVal(map[string]cty.Value{"env": cty.StringVal("prod <&> \"q\""), "u": cty.UnknownVal(cty.String), "ü": cty.StringVal("naïve\u2028line\x01\ttab\n")}),
-			"set":  cty.SetVal([]cty.Value{cty.StringVal("b"), cty.StringVal("a"), cty.StringVal("c")}),
-			"dyn":  cty.ObjectVal(map[string]cty.Value{"deep": cty.ListVal([]cty.Value{cty.NumberFloatVal(1.5), cty.UnknownVal(cty.Number)})}),
+			"tags":  cty.MapVal(map[string]cty.Value{"env": cty.StringVal("prod <&> \"q\""), "u": cty.UnknownVal(cty.String), "ü": cty.StringVal("naïve\u2028line\x01\ttab\n")}),
+			"set":   cty.SetVal([]cty.Value{cty.StringVal("b"), cty.StringVal("a"), cty.StringVal("c")}),
+			"dyn":   cty.ObjectVal(map[string]cty.Value{"deep": cty.ListVal([]cty.Value{cty.NumberFloatVal(1.5), cty.UnknownVal(cty.Number)})}),
 			"tuple": cty.TupleVal([]cty.Value{cty.UnknownVal(cty.String), cty.NumberVal(big30)}),
 			"objlist": cty.ListVal([]cty.Value{cty.ObjectVal(map[string]cty.Value{"a": cty.StringVal("x"), "b": cty.UnknownVal(cty.List(cty.String))}),
 				cty.ObjectVal(map[string]cty.Value{"a": cty.NullVal(cty.String), "b": cty.ListValEmpty(cty.String)})}),
@@ -165,7 +165,7 @@ func variedPlan(t *testing.T) *plans.Plan {
 				DataSources:   map[string]providers.Schema{"test_thing": {Version: 2, Block: schema}},
 			},
 		},
-		Checks: []*plans.CheckResult{{Kind: "var", Name: "region", Status: plans.CheckPass, Objects: []plans.CheckObject{{Status: plans.CheckPass}}}},
+		Checks:    []*plans.CheckResult{{Kind: "var", Name: "region", Status: plans.CheckPass, Objects: []plans.CheckObject{{Status: plans.CheckPass}}}},
 		Applyable: true, Complete: false, Errored: false,
 		Timestamp: time.Date(2025, 6, 7, 8, 9, 10, 0, time.UTC),
 	}
