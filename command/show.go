@@ -1,8 +1,6 @@
 package command
 
 import (
-	"fmt"
-
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/plankit/plankit/command/jsonplan"
@@ -39,11 +37,11 @@ func Show(m *Meta, chdir string, args []string) int {
 	if cdiags.HasErrors() {
 		config = nil // the configuration section is left out rather than failing show
 	}
-	b, err := jsonplan.Marshal(p, jsonplan.Options{Version: Version, Config: config})
-	if err != nil {
+	// Streamed: each resource's JSON is made as it is written, so the
+	// document never exists in memory whole.
+	if err := jsonplan.Write(m.Stdout, p, jsonplan.Options{Version: Version, Config: config}); err != nil {
 		u.diags(hcl.Diagnostics{tfdiags.Errorf("Failed to render the plan as JSON", "%s", err)}, Sources{})
 		return ExitError
 	}
-	fmt.Fprintln(m.Stdout, string(b))
 	return ExitOK
 }

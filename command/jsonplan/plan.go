@@ -32,8 +32,8 @@ type planJSON struct {
 	TerraformVersion string              `json:"terraform_version,omitempty"`
 	Variables        map[string]variable `json:"variables,omitempty"`
 	PlannedValues    stateValues         `json:"planned_values"`
-	ResourceDrift    []resourceChange    `json:"resource_drift,omitempty"`
-	ResourceChanges  []resourceChange    `json:"resource_changes,omitempty"`
+	ResourceDrift    resourceChangeList  `json:"resource_drift,omitempty"`
+	ResourceChanges  resourceChangeList  `json:"resource_changes,omitempty"`
 	OutputChanges    map[string]change   `json:"output_changes,omitempty"`
 	PriorState       *stateJSON          `json:"prior_state,omitempty"`
 	Configuration    *configJSON         `json:"configuration,omitempty"`
@@ -83,9 +83,24 @@ type Options struct {
 }
 
 // Marshal returns the JSON plan representation of p, indented by nothing
-// and with keys in a fixed order, so equal plans give equal bytes.
-// O(size of the plan and its states).
+// and with keys in a fixed order, so equal plans give equal bytes: the
+// bytes Write writes, without the newline. O(size of the plan and its
+// states).
 func Marshal(p *plans.Plan, opts Options) ([]byte, error) {
+	out, err := newPlanJSON(p, opts)
+	if err != nil {
+		return nil, err
+	}
+	e := &encoder{schemas: p.ProviderSchemas}
+	if err := e.encode(out); err != nil {
+		return nil, err
+	}
+	return e.buf, nil
+}
+
+// newPlanJSON is the document for p; its resource lists are made into
+// entries only as the encoder writes them (stream.go).
+func newPlanJSON(p *plans.Plan, opts Options) (*planJSON, error) {
 	out := planJSON{
 		FormatVersion:    FormatVersion,
 		TerraformVersion: opts.Version,
@@ -111,12 +126,8 @@ func Marshal(p *plans.Plan, opts Options) ([]byte, error) {
 		changes = plans.NewChanges()
 	}
 	var err error
-	if out.ResourceChanges, err = marshalResourceChanges(changes.Resources, p.ProviderSchemas); err != nil {
-		return nil, err
-	}
-	if out.ResourceDrift, err = marshalResourceChanges(p.DriftedResources, p.ProviderSchemas); err != nil {
-		return nil, err
-	}
+	out.ResourceChanges = resourceChangeList(changes.Resources)
+	out.ResourceDrift = resourceChangeList(p.DriftedResources)
 	if out.OutputChanges, err = marshalOutputChanges(changes.Outputs); err != nil {
 		return nil, err
 	}
@@ -135,7 +146,7 @@ func Marshal(p *plans.Plan, opts Options) ([]byte, error) {
 		out.Configuration = marshalConfig(opts.Config, p.ProviderSchemas)
 		out.RelevantAttributes = relevantAttributes(opts.Config, changes)
 	}
-	return json.Marshal(out)
+	return &out, nil
 }
 
 // Actions returns the JSON action list of a plans.Action.
@@ -302,27 +313,35 @@ func plannedValues(changes *plans.Changes, schemas map[addrs.Provider]*providers
 		if rc.Action == plans.Delete || rc.DeposedKey != addrs.NotDeposed {
 			continue
 		}
-		res := rc.Addr.Resource.Resource
-		schema := providers.ResourceSchema(schemas, rc.ProviderAddr.Provider, res)
-		_, after := rc.Change.Marked(schema)
-		r := resource{
-			Address: rc.Addr.String(), Mode: modeString(res.Mode), Type: res.Type, Name: res.Name,
-			Index: InstanceKey(rc.Addr.Resource.Key), ProviderName: rc.ProviderAddr.Provider.String(),
-		}
-		if ps := schemas[rc.ProviderAddr.Provider]; ps != nil {
-			m := ps.ResourceTypes
-			if res.Mode == addrs.DataResourceMode {
-				m = ps.DataSources
-			}
-			r.SchemaVersion = uint64(m[res.Type].Version)
-		}
-		var err error
-		if r.Values, err = marshalValue(after); err != nil {
-			return sv, err
-		}
-		r.SensitiveValues = sensitiveBoolsJSON(after)
-		placed = append(placed, placedResource{rc.Addr.Module, r})
+		placed = append(placed, placedResource{rc.Addr.Module, lazyResource{
+			address: rc.Addr.String(),
+			make:    func() (resource, error) { return plannedResource(rc, schemas) },
+		}})
 	}
 	sv.RootModule = buildModules(placed)
 	return sv, nil
+}
+
+// plannedResource is the planned_values entry of a change.
+func plannedResource(rc *plans.ResourceInstanceChange, schemas map[addrs.Provider]*providers.GetProviderSchemaResponse) (resource, error) {
+	res := rc.Addr.Resource.Resource
+	schema := providers.ResourceSchema(schemas, rc.ProviderAddr.Provider, res)
+	_, after := rc.Change.Marked(schema)
+	r := resource{
+		Address: rc.Addr.String(), Mode: modeString(res.Mode), Type: res.Type, Name: res.Name,
+		Index: InstanceKey(rc.Addr.Resource.Key), ProviderName: rc.ProviderAddr.Provider.String(),
+	}
+	if ps := schemas[rc.ProviderAddr.Provider]; ps != nil {
+		m := ps.ResourceTypes
+		if res.Mode == addrs.DataResourceMode {
+			m = ps.DataSources
+		}
+		r.SchemaVersion = uint64(m[res.Type].Version)
+	}
+	var err error
+	if r.Values, err = marshalValue(after); err != nil {
+		return r, err
+	}
+	r.SensitiveValues = sensitiveBoolsJSON(after)
+	return r, nil
 }

@@ -2,8 +2,11 @@ package jsonplan
 
 import (
 	"bytes"
+	"encoding/json"
+	"errors"
 	"math/big"
 	"os"
+	"strconv"
 	"testing"
 	"time"
 
@@ -193,4 +196,197 @@ func TestMarshalVariedGolden(t *testing.T) {
 	if diff := cmp.Diff(string(bytes.TrimSuffix(want, []byte("\n"))), string(got)); diff != "" {
 		t.Errorf("mismatch (-want +got):\n%s", diff)
 	}
+}
+
+// TestMarshalCompatGolden pins show -json, configuration section and
+// relevant_attributes included, of compatPlan byte for byte; like
+// varied.json, testdata/compat.json was written by the encoder before the
+// streaming one.
+func TestMarshalCompatGolden(t *testing.T) {
+	p, cfg := compatPlan(t)
+	got, err := Marshal(p, Options{Version: "1.2.3", Config: cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := "testdata/compat.json"
+	if *update {
+		if err := os.WriteFile(path, append(got, '\n'), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update)", err)
+	}
+	if diff := cmp.Diff(string(bytes.TrimSuffix(want, []byte("\n"))), string(got)); diff != "" {
+		t.Errorf("mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// chunkWriter records the size of every write and can fail after some.
+type chunkWriter struct {
+	bytes.Buffer
+	writes []int
+	failAt int // fail the failAt-th write (1-based); 0 never
+}
+
+func (w *chunkWriter) Write(p []byte) (int, error) {
+	w.writes = append(w.writes, len(p))
+	if w.failAt == len(w.writes) {
+		return 0, errors.New("disk full")
+	}
+	return w.Buffer.Write(p)
+}
+
+// TestWriteIsMarshalStreamed: Write writes Marshal's bytes and a newline,
+// for every plan the golden tests use, in writes of about flushAt bytes.
+func TestWriteIsMarshalStreamed(t *testing.T) {
+	cp, cfg := compatPlan(t)
+	for name, c := range map[string]struct {
+		p    *plans.Plan
+		opts Options
+	}{
+		"varied": {variedPlan(t), Options{Version: "1.2.3"}},
+		"compat": {cp, Options{Version: "1.2.3", Config: cfg}},
+		"test":   {testPlan(t), Options{}},
+		"empty":  {&plans.Plan{}, Options{}},
+		"many":   {manyPlan(3000), Options{Version: "x"}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			want, err := Marshal(c.p, c.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var w chunkWriter
+			if err := Write(&w, c.p, c.opts); err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(string(want)+"\n", w.String()); diff != "" {
+				t.Errorf("Write differs from Marshal (-want +got):\n%s", diff)
+			}
+			for i, n := range w.writes {
+				if n > 2*flushAt || (n < flushAt && i < len(w.writes)-1) {
+					t.Errorf("write %d of %d is %d bytes, want about %d (all but the last at least)", i, len(w.writes), n, flushAt)
+				}
+			}
+			if name == "many" && len(w.writes) < 10 {
+				t.Errorf("%d writes for %d bytes: not streamed", len(w.writes), w.Len())
+			}
+		})
+	}
+}
+
+// TestWriteReportsWriteErrors: a failing writer stops Write with its
+// error, at the first write and at a later one.
+func TestWriteReportsWriteErrors(t *testing.T) {
+	for _, failAt := range []int{1, 3} {
+		w := &chunkWriter{failAt: failAt}
+		err := Write(w, manyPlan(3000), Options{})
+		if err == nil || err.Error() != "disk full" {
+			t.Errorf("failAt %d: err = %v, want disk full", failAt, err)
+		}
+		if len(w.writes) != failAt {
+			t.Errorf("failAt %d: %d writes, want none after the failure", failAt, len(w.writes))
+		}
+	}
+}
+
+// manyPlan is n terraform_data-like creates in the root module and a
+// child module, as bench fixtures plan them.
+func manyPlan(n int) *plans.Plan {
+	schema := &configschema.Block{Attributes: map[string]*configschema.Attribute{
+		"id":               {Type: cty.String, Computed: true},
+		"input":            {Type: cty.DynamicPseudoType, Optional: true},
+		"output":           {Type: cty.DynamicPseudoType, Computed: true},
+		"triggers_replace": {Type: cty.DynamicPseudoType, Optional: true},
+	}}
+	ty := schema.ImpliedType()
+	pc := addrs.AbsProviderConfig{Provider: testProvider}
+	var rcs []*plans.ResourceInstanceChange
+	for i := range n {
+		var mod addrs.ModuleInstance
+		if i%4 == 3 {
+			mod = addrs.RootModuleInstance.Child("m", addrs.IntKey(i%3))
+		}
+		addr := addrs.Resource{Mode: addrs.ManagedResourceMode, Type: "test_thing", Name: "r" + strconv.Itoa(i)}.Instance(addrs.NoKey).Absolute(mod)
+		after := cty.ObjectVal(map[string]cty.Value{
+			"id": cty.UnknownVal(cty.String), "input": cty.StringVal("v" + strconv.Itoa(i)),
+			"output": cty.UnknownVal(cty.DynamicPseudoType), "triggers_replace": cty.NullVal(cty.DynamicPseudoType),
+		})
+		rcs = append(rcs, &plans.ResourceInstanceChange{Addr: addr, PrevRunAddr: addr, ProviderAddr: pc,
+			Change: plans.Change{Action: plans.Create, Before: cty.NullVal(ty), After: after}})
+	}
+	return &plans.Plan{
+		Changes: &plans.Changes{Resources: rcs},
+		ProviderSchemas: map[addrs.Provider]*providers.GetProviderSchemaResponse{
+			testProvider: {ResourceTypes: map[string]providers.Schema{"test_thing": {Block: schema}}},
+		},
+		Applyable: true, Complete: true,
+	}
+}
+
+// encoderCase has a field of every kind the model uses and some it
+// does not, to hold the encoder to encoding/json's bytes.
+type encoderCase struct {
+	S      string                     `json:"s"`
+	SO     string                     `json:"so,omitempty"`
+	B      bool                       `json:"b,omitempty"`
+	I      int                        `json:"i"`
+	U      uint64                     `json:"u,omitempty"`
+	F      float64                    `json:"f"`
+	A      any                        `json:"a"`
+	AO     any                        `json:"ao,omitempty"`
+	P      *encoderCase               `json:"p,omitempty"`
+	L      []any                      `json:"l"`
+	LO     [][]any                    `json:"lo,omitempty"`
+	M      map[string]int             `json:"m"`
+	Raw    json.RawMessage            `json:"raw"`
+	RawO   json.RawMessage            `json:"rawo,omitempty"`
+	RawMap map[string]json.RawMessage `json:"rawmap,omitempty"`
+	Bytes  []byte                     `json:"bytes"`
+	Time   time.Time                  `json:"time"`
+	Skip   string                     `json:"-"`
+	NoTag  string
+	hidden string
+}
+
+func TestEncoderMatchesEncodingJSON(t *testing.T) {
+	for _, c := range []encoderCase{
+		{},
+		{S: "<a&b>\u2028\xff", SO: "x", B: true, I: -3, U: 7, F: 1.5e-7, A: 3, AO: "s", P: &encoderCase{S: "in"},
+			L: []any{1, "a", nil, []any{}}, LO: [][]any{{"x", int64(2)}}, M: map[string]int{"b": 1, "a": 2, "<": 3},
+			Raw: json.RawMessage("{\n \"k\" : [1, 2],\"h\":\"<\"}"), RawO: json.RawMessage(`"x y"`),
+			RawMap: map[string]json.RawMessage{"z": json.RawMessage(`{"a":"b c"}`), "y": json.RawMessage(`true`)},
+			Bytes:  []byte("hi"), Time: time.Date(2024, 1, 2, 3, 4, 5, 6, time.UTC), Skip: "no", NoTag: "yes", hidden: "no"},
+	} {
+		want, err := json.Marshal(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := &encoder{}
+		if err := e.encode(c); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(string(want), string(e.buf)); diff != "" {
+			t.Errorf("encoder differs from encoding/json (-want +got):\n%s", diff)
+		}
+	}
+	// Raw JSON that needs compacting goes through encoding/json, which
+	// refuses it when it is not JSON.
+	if err := (&encoder{}).encode(encoderCase{Raw: json.RawMessage("{ ")}); err == nil {
+		t.Errorf("invalid raw JSON encoded without an error")
+	}
+}
+
+// FuzzAppendJSONString holds string escaping to encoding/json's.
+func FuzzAppendJSONString(f *testing.F) {
+	for _, s := range genStrings {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		want, _ := json.Marshal(s)
+		if got := appendJSONString(nil, s); string(got) != string(want) {
+			t.Errorf("%q: got %s, want %s", s, got, want)
+		}
+	})
 }

@@ -1,0 +1,87 @@
+package jsonplan
+
+import (
+	"io"
+	"reflect"
+
+	"github.com/plankit/plankit/plans"
+)
+
+// Write writes the JSON plan representation of p to w, followed by a
+// newline: the bytes of Marshal, made and written as they go. Resource
+// entries (planned_values, resource_changes, resource_drift, prior_state)
+// are made one at a time while the document is written, so memory holds
+// the plan and one resource's JSON, never a second copy of every value;
+// w gets writes of about flushAt bytes. After an error w may hold part of
+// a document. O(size of the plan and its states).
+func Write(w io.Writer, p *plans.Plan, opts Options) error {
+	out, err := newPlanJSON(p, opts)
+	if err != nil {
+		return err
+	}
+	e := &encoder{w: w, schemas: p.ProviderSchemas, buf: make([]byte, 0, flushAt+flushAt/4)}
+	if err := e.encode(out); err != nil {
+		return err
+	}
+	e.buf = append(e.buf, '\n')
+	return e.flush(true)
+}
+
+// resourceChangeList is resource_changes or resource_drift: the changes,
+// each made into its resourceChange entry only when it is written.
+type resourceChangeList []*plans.ResourceInstanceChange
+
+func (l resourceChangeList) streamJSON(e *encoder) error {
+	e.buf = append(e.buf, '[')
+	for i, rc := range plans.SortedResourceChanges(l) {
+		if i > 0 {
+			e.buf = append(e.buf, ',')
+		}
+		// One change at a time through the list function, so the entry
+		// is the one Marshal has always made.
+		one, err := marshalResourceChanges([]*plans.ResourceInstanceChange{rc}, e.schemas)
+		if err != nil {
+			return err
+		}
+		if err := e.value(reflect.ValueOf(&one[0]).Elem()); err != nil {
+			return err
+		}
+		if err := e.flush(false); err != nil {
+			return err
+		}
+	}
+	e.buf = append(e.buf, ']')
+	return nil
+}
+
+// resourceList is the resources of one module of planned_values or
+// prior_state, each made into its resource entry only when it is written.
+type resourceList []lazyResource
+
+// lazyResource is a resource entry to make: its address (the sort key)
+// and the function that makes it.
+type lazyResource struct {
+	address string
+	make    func() (resource, error)
+}
+
+func (l resourceList) streamJSON(e *encoder) error {
+	e.buf = append(e.buf, '[')
+	for i, lr := range l {
+		if i > 0 {
+			e.buf = append(e.buf, ',')
+		}
+		r, err := lr.make()
+		if err != nil {
+			return err
+		}
+		if err := e.value(reflect.ValueOf(&r).Elem()); err != nil {
+			return err
+		}
+		if err := e.flush(false); err != nil {
+			return err
+		}
+	}
+	e.buf = append(e.buf, ']')
+	return nil
+}
