@@ -5,10 +5,10 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
-	ctyjson "github.com/zclconf/go-cty/cty/json"
 
 	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/configs"
@@ -259,18 +259,7 @@ func marshalBody(body hcl.Body, schema *configschema.Block) map[string]json.RawM
 		}
 		return out
 	}
-	bs := &hcl.BodySchema{}
-	for name := range schema.Attributes {
-		bs.Attributes = append(bs.Attributes, hcl.AttributeSchema{Name: name})
-	}
-	for name, nb := range schema.BlockTypes {
-		var labels []string
-		if nb.Nesting == configschema.NestingMap {
-			labels = []string{"key"}
-		}
-		bs.Blocks = append(bs.Blocks, hcl.BlockHeaderSchema{Type: name, LabelNames: labels})
-	}
-	content, _, _ := body.PartialContent(bs)
+	content, _, _ := body.PartialContent(bodySchema(schema))
 	if content == nil {
 		return nil
 	}
@@ -286,9 +275,9 @@ func marshalBody(body hcl.Body, schema *configschema.Block) map[string]json.RawM
 		blocks[b.Type] = append(blocks[b.Type], marshalBody(b.Body, &nb.Block))
 	}
 	for name, list := range blocks {
-		raw, err := json.Marshal(list)
-		if err == nil {
-			out[name] = raw
+		e := &encoder{}
+		if err := e.encode(list); err == nil {
+			out[name] = e.buf
 		}
 	}
 	if len(out) == 0 {
@@ -312,12 +301,11 @@ func marshalExpr(expr hcl.Expression) json.RawMessage {
 			return json.RawMessage("{}")
 		}
 		v, _ = v.UnmarkDeep()
-		raw, err := ctyjson.Marshal(v, v.Type())
+		b, err := appendKnown(append(make([]byte, 0, 64), `{"constant_value":`...), v)
 		if err != nil {
 			return json.RawMessage("{}")
 		}
-		b, _ := json.Marshal(map[string]json.RawMessage{"constant_value": raw})
-		return b
+		return append(b, '}')
 	}
 	var refs []string
 	seen := map[string]bool{}
@@ -344,8 +332,40 @@ func marshalExpr(expr hcl.Expression) json.RawMessage {
 			add(ri.Resource.String())
 		}
 	}
-	b, _ := json.Marshal(map[string][]string{"references": refs})
-	return b
+	if refs == nil {
+		return json.RawMessage(`{"references":null}`)
+	}
+	b := append(make([]byte, 0, 64), `{"references":[`...)
+	for i, r := range refs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendJSONString(b, r)
+	}
+	return append(b, "]}"...)
+}
+
+var bodySchemas sync.Map // *configschema.Block -> *hcl.BodySchema
+
+// bodySchema is the HCL schema that picks a resource body's arguments and
+// nested blocks by the provider schema, made once per schema.
+func bodySchema(schema *configschema.Block) *hcl.BodySchema {
+	if bs, ok := bodySchemas.Load(schema); ok {
+		return bs.(*hcl.BodySchema)
+	}
+	bs := &hcl.BodySchema{}
+	for name := range schema.Attributes {
+		bs.Attributes = append(bs.Attributes, hcl.AttributeSchema{Name: name})
+	}
+	for name, nb := range schema.BlockTypes {
+		var labels []string
+		if nb.Nesting == configschema.NestingMap {
+			labels = []string{"key"}
+		}
+		bs.Blocks = append(bs.Blocks, hcl.BlockHeaderSchema{Type: name, LabelNames: labels})
+	}
+	bodySchemas.Store(schema, bs)
+	return bs
 }
 
 func traversalStrings(ts []hcl.Traversal) []string {

@@ -198,7 +198,7 @@ func ActionReason(r plans.ResourceInstanceChangeActionReason) string {
 }
 
 func marshalChange(c plans.Change, schema *configschema.Block, replace []cty.Path) (change, error) {
-	before, after := c.Marked(schema)
+	before, after := c.Marked(sensitiveSchema(schema))
 	out := change{Actions: Actions(c.Action)}
 	var err error
 	if out.Before, err = marshalValue(before); err != nil {
@@ -326,7 +326,7 @@ func plannedValues(changes *plans.Changes, schemas map[addrs.Provider]*providers
 func plannedResource(rc *plans.ResourceInstanceChange, schemas map[addrs.Provider]*providers.GetProviderSchemaResponse) (resource, error) {
 	res := rc.Addr.Resource.Resource
 	schema := providers.ResourceSchema(schemas, rc.ProviderAddr.Provider, res)
-	_, after := rc.Change.Marked(schema)
+	_, after := rc.Change.Marked(sensitiveSchema(schema))
 	r := resource{
 		Address: rc.Addr.String(), Mode: modeString(res.Mode), Type: res.Type, Name: res.Name,
 		Index: InstanceKey(rc.Addr.Resource.Key), ProviderName: rc.ProviderAddr.Provider.String(),

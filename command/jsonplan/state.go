@@ -189,7 +189,10 @@ func stateResource(addr addrs.AbsResourceInstance, provider addrs.Provider, dk a
 	if err != nil {
 		return r, err
 	}
-	val := marks.MarkSensitivePaths(obj.Value, schema.SensitivePaths(unmarked(obj.Value)))
+	val := obj.Value
+	if s := sensitiveSchema(schema); s != nil {
+		val = marks.MarkSensitivePaths(val, s.SensitivePaths(unmarked(val)))
+	}
 	if r.Values, err = marshalValue(val); err != nil {
 		return r, err
 	}

@@ -2,6 +2,7 @@ package jsonplan
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/zclconf/go-cty/cty"
 
@@ -69,7 +70,28 @@ func appendKnown(b []byte, v cty.Value) ([]byte, error) {
 			}
 		}
 		return append(b, ']'), nil
-	case ty.IsMapType() || ty.IsObjectType():
+	case ty.IsObjectType():
+		b = append(b, '{')
+		first := true
+		var buf [16]string
+		for _, name := range sortedAttributes(ty, buf[:0]) {
+			ev, _ := v.GetAttr(name).Unmark()
+			if !ev.IsKnown() {
+				continue
+			}
+			if !first {
+				b = append(b, ',')
+			}
+			first = false
+			b = appendJSONString(b, name)
+			b = append(b, ':')
+			var err error
+			if b, err = appendKnown(b, ev); err != nil {
+				return b, err
+			}
+		}
+		return append(b, '}'), nil
+	case ty.IsMapType():
 		b = append(b, '{')
 		first := true
 		for it := v.ElementIterator(); it.Next(); {
@@ -195,23 +217,44 @@ func appendBools(b []byte, v cty.Value, sensitive bool) []byte {
 	case obj:
 		b = append(b, '{')
 		first := true
-		for it := v.ElementIterator(); it.Next(); {
-			k, ev := it.Element()
+		entry := func(name string, ev cty.Value) {
 			mark := len(b)
 			if !first {
 				b = append(b, ',')
 			}
-			b = appendJSONString(b, k.AsString())
+			b = appendJSONString(b, name)
 			b = append(b, ':')
 			at := len(b)
 			b = appendBools(b, ev, sensitive)
 			if string(b[at:]) == "false" {
 				b = b[:mark] // false entries are left out
-				continue
+				return
 			}
 			first = false
+		}
+		if ty.IsObjectType() {
+			var buf [16]string
+			for _, name := range sortedAttributes(ty, buf[:0]) {
+				entry(name, v.GetAttr(name))
+			}
+		} else {
+			for it := v.ElementIterator(); it.Next(); {
+				k, ev := it.Element()
+				entry(k.AsString(), ev)
+			}
 		}
 		return append(b, '}')
 	}
 	return append(b, "false"...)
+}
+
+// sortedAttributes appends the attribute names of object type ty to buf
+// in the order cty iterates them (sorted), without the cty string values
+// an ElementIterator makes for every name.
+func sortedAttributes(ty cty.Type, buf []string) []string {
+	for name := range ty.AttributeTypes() {
+		buf = append(buf, name)
+	}
+	slices.Sort(buf)
+	return buf
 }

@@ -12,14 +12,14 @@ import (
 // after_unknown; a nil, null or wholly unknown value gives "null".
 // O(size of v).
 func marshalValue(v cty.Value) (json.RawMessage, error) {
-	return appendValue(nil, v)
+	return appendValue(make([]byte, 0, 256), v)
 }
 
 // unknownBoolsJSON is after_unknown: v's structure with true at every
 // unknown leaf; known leaves are false, and false entries of objects and
 // maps are left out.
 func unknownBoolsJSON(v cty.Value) json.RawMessage {
-	return appendUnknownBools(nil, v)
+	return appendUnknownBools(make([]byte, 0, 64), v)
 }
 
 // sensitiveBoolsJSON is before_sensitive, after_sensitive and
@@ -28,5 +28,5 @@ func unknownBoolsJSON(v cty.Value) json.RawMessage {
 // can be said of its parts yet), and kept in its parent, as Terraform
 // writes it.
 func sensitiveBoolsJSON(v cty.Value) json.RawMessage {
-	return appendSensitiveBools(nil, v)
+	return appendSensitiveBools(make([]byte, 0, 64), v)
 }
