@@ -33,13 +33,12 @@ func Show(m *Meta, chdir string, args []string) int {
 		}
 		return ExitOK
 	}
-	config, cdiags := r.ReadConfig()
-	if cdiags.HasErrors() {
-		config = nil // the configuration section is left out rather than failing show
-	}
-	// Streamed: each resource's JSON is made as it is written, so the
-	// document never exists in memory whole.
-	if err := jsonplan.Write(m.Stdout, p, jsonplan.Options{Version: Version, Config: config}); err != nil {
+	// The configuration snapshot is parsed while the resource entries,
+	// which come first in the document, are written; the document is
+	// streamed, each resource's JSON made as it is written.
+	cl := startConfigLoad(r)
+	defer cl.finish()
+	if err := jsonplan.Write(m.Stdout, p, jsonplan.Options{Version: Version, LoadConfig: cl.wait}); err != nil {
 		u.diags(hcl.Diagnostics{tfdiags.Errorf("Failed to render the plan as JSON", "%s", err)}, Sources{})
 		return ExitError
 	}

@@ -173,8 +173,17 @@ func (e *encoder) mapValue(v reflect.Value) error {
 
 func (e *encoder) structValue(v reflect.Value) error {
 	e.buf = append(e.buf, '{')
-	first := true
-	for _, f := range fieldsOf(v.Type()) {
+	if _, err := e.fields(v, fieldsOf(v.Type()), true); err != nil {
+		return err
+	}
+	e.buf = append(e.buf, '}')
+	return nil
+}
+
+// fields appends some of the fields of struct v, first telling whether
+// none has been written before; it returns whether that is still so.
+func (e *encoder) fields(v reflect.Value, fs []field, first bool) (bool, error) {
+	for _, f := range fs {
 		fv := v.Field(f.index)
 		if f.omitEmpty && isEmpty(fv) {
 			continue
@@ -185,11 +194,10 @@ func (e *encoder) structValue(v reflect.Value) error {
 		first = false
 		e.buf = append(e.buf, f.key...)
 		if err := e.value(fv); err != nil {
-			return err
+			return first, err
 		}
 	}
-	e.buf = append(e.buf, '}')
-	return nil
+	return first, nil
 }
 
 // isEmpty is encoding/json's omitempty test.

@@ -80,6 +80,11 @@ type change struct {
 type Options struct {
 	Version string
 	Config  *configs.Config
+	// LoadConfig, used by Write when Config is nil, returns the
+	// configuration (nil leaves the section out). Write calls it once,
+	// when it reaches the configuration section, after every resource
+	// entry, so a caller can load the configuration meanwhile.
+	LoadConfig func() *configs.Config
 }
 
 // Marshal returns the JSON plan representation of p, indented by nothing
@@ -143,10 +148,20 @@ func newPlanJSON(p *plans.Plan, opts Options) (*planJSON, error) {
 	}
 	out.Checks = marshalChecks(p.Checks)
 	if opts.Config != nil {
-		out.Configuration = marshalConfig(opts.Config, p.ProviderSchemas)
-		out.RelevantAttributes = relevantAttributes(opts.Config, changes)
+		out.addConfig(opts.Config, p)
 	}
 	return &out, nil
+}
+
+// addConfig fills in the parts of the document made from the
+// configuration.
+func (out *planJSON) addConfig(config *configs.Config, p *plans.Plan) {
+	changes := p.Changes
+	if changes == nil {
+		changes = plans.NewChanges()
+	}
+	out.Configuration = marshalConfig(config, p.ProviderSchemas)
+	out.RelevantAttributes = relevantAttributes(config, changes)
 }
 
 // Actions returns the JSON action list of a plans.Action.

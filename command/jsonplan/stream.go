@@ -3,6 +3,7 @@ package jsonplan
 import (
 	"io"
 	"reflect"
+	"slices"
 
 	"github.com/plankit/plankit/plans"
 )
@@ -20,10 +21,25 @@ func Write(w io.Writer, p *plans.Plan, opts Options) error {
 		return err
 	}
 	e := &encoder{w: w, schemas: p.ProviderSchemas, buf: make([]byte, 0, flushAt+flushAt/4)}
-	if err := e.encode(out); err != nil {
+	// The fields before "configuration" first, then the configuration
+	// if it is still to load, then the rest.
+	v := reflect.ValueOf(out).Elem()
+	fields := fieldsOf(v.Type())
+	split := slices.IndexFunc(fields, func(f field) bool { return f.key == `"configuration":` })
+	e.buf = append(e.buf, '{')
+	first, err := e.fields(v, fields[:split], true)
+	if err != nil {
 		return err
 	}
-	e.buf = append(e.buf, '\n')
+	if opts.Config == nil && opts.LoadConfig != nil {
+		if config := opts.LoadConfig(); config != nil {
+			out.addConfig(config, p)
+		}
+	}
+	if _, err := e.fields(v, fields[split:], first); err != nil {
+		return err
+	}
+	e.buf = append(e.buf, '}', '\n')
 	return e.flush(true)
 }
 

@@ -7,6 +7,7 @@ import (
 	"math/big"
 	"os"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/configs"
 	"github.com/plankit/plankit/lang/marks"
 	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/providers"
@@ -389,4 +391,49 @@ func FuzzAppendJSONString(f *testing.F) {
 			t.Errorf("%q: got %s, want %s", s, got, want)
 		}
 	})
+}
+
+// TestWriteLoadConfig: with LoadConfig instead of Config, Write writes
+// the same document, calls it once, and only after the resource entries
+// are out (so the caller can load the configuration meanwhile); a nil
+// configuration leaves the section out as a nil Config does.
+func TestWriteLoadConfig(t *testing.T) {
+	p, cfg := compatPlan(t)
+	want, err := Marshal(p, Options{Version: "v", Config: cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var w chunkWriter
+	calls := 0
+	if err := Write(&w, p, Options{Version: "v", LoadConfig: func() *configs.Config { calls++; return cfg }}); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(string(want)+"\n", w.String()); diff != "" || calls != 1 {
+		t.Errorf("%d calls; Write with LoadConfig differs from Marshal with Config (-want +got):\n%s", calls, diff)
+	}
+
+	noConfig, err := Marshal(p, Options{Version: "v"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w = chunkWriter{}
+	if err := Write(&w, p, Options{Version: "v", LoadConfig: func() *configs.Config { return nil }}); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(string(noConfig)+"\n", w.String()); diff != "" {
+		t.Errorf("nil configuration (-want +got):\n%s", diff)
+	}
+
+	many := manyPlan(3000)
+	w = chunkWriter{}
+	var before string
+	if err := Write(&w, many, Options{LoadConfig: func() *configs.Config { before = w.String(); return cfg }}); err != nil {
+		t.Fatal(err)
+	}
+	// All but the buffered tail (less than flushAt) of what precedes the
+	// configuration section was written before the call.
+	at := strings.Index(w.String(), `"configuration":`)
+	if !strings.Contains(before, `"resource_changes":[`) || at < 0 || len(before) < at-flushAt {
+		t.Errorf("LoadConfig was called with %d bytes written, want about %d (the resource entries)", len(before), at)
+	}
 }
