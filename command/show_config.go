@@ -1,9 +1,34 @@
 package command
 
 import (
+	"github.com/hashicorp/hcl/v2"
+
 	"github.com/plankit/plankit/configs"
 	"github.com/plankit/plankit/planfile"
+	"github.com/plankit/plankit/plans"
 )
+
+// readArchiveLoadingConfig is readArchiveIn that also starts loading the
+// archive's configuration snapshot, before the plan is decoded, so the
+// two overlap; the caller must finish the load before closing r.
+func readArchiveLoadingConfig(m *Meta, wd, path string) (*planfile.Reader, *plans.Plan, *configLoad, hcl.Diagnostics) {
+	enc, diags := loadEncryptionIn(m, wd)
+	if diags.HasErrors() {
+		return nil, nil, nil, diags
+	}
+	r, diags := openPlanArchive(path, enc.Plan())
+	if diags.HasErrors() {
+		return nil, nil, nil, diags
+	}
+	cl := startConfigLoad(r)
+	p, err := r.ReadPlan()
+	if err != nil {
+		cl.finish()
+		r.Close()
+		return nil, nil, nil, planFileDiags(err)
+	}
+	return r, p, cl, nil
+}
 
 // configLoad parses a plan archive's configuration snapshot in its own
 // goroutine, for plan show -json to write the resource entries meanwhile.

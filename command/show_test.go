@@ -66,4 +66,15 @@ func TestShowJSONStreamsMarshal(t *testing.T) {
 	if diff := cmp.Diff(string(want)+"\n", stdout.String()); diff != "" {
 		t.Errorf("show -json differs from jsonplan.Marshal (-want +got):\n%s", diff)
 	}
+
+	// An archive that cannot be read is still an error naming it.
+	stdout.Reset()
+	stderr.Reset()
+	bad := filepath.Join(dir, "bad.tfplan")
+	if err := os.WriteFile(bad, []byte("not a zip"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code := command.Plan(m, []string{"show", "-json", bad}); code != command.ExitError || !strings.Contains(stderr.String(), "bad.tfplan") || stdout.Len() != 0 {
+		t.Errorf("show -json of a broken archive: exit %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
+	}
 }
