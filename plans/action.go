@@ -40,6 +40,9 @@ const (
 	DeleteThenCreate Action = '∓'
 	CreateThenDelete Action = '±'
 	Delete           Action = '-'
+	// Forget removes the object from the state without destroying it (a
+	// removed block with lifecycle { destroy = false }).
+	Forget Action = '.'
 )
 
 // IsReplace reports whether a is one of the two replace actions.
@@ -64,6 +67,8 @@ func (a Action) String() string {
 		return "CreateThenDelete"
 	case Delete:
 		return "Delete"
+	case Forget:
+		return "Forget"
 	}
 	return fmt.Sprintf("Action(%d)", rune(a))
 }
@@ -97,6 +102,9 @@ const (
 	ReasonDeleteBecauseEachKey ResourceInstanceChangeActionReason = 'E'
 	// ReasonDeleteBecauseNoModule: the containing module instance is gone.
 	ReasonDeleteBecauseNoModule ResourceInstanceChangeActionReason = 'M'
+	// ReasonDeleteBecauseNoMoveTarget: a moved block moved the object to an
+	// address that is not declared in the configuration.
+	ReasonDeleteBecauseNoMoveTarget ResourceInstanceChangeActionReason = 'A'
 
 	// ReasonReadBecauseConfigUnknown: a data source's configuration has
 	// unknown values, so it is read during apply.
@@ -104,6 +112,10 @@ const (
 	// ReasonReadBecauseDependencyPending: a data source depends on a
 	// resource with pending changes, so it is read during apply.
 	ReasonReadBecauseDependencyPending ResourceInstanceChangeActionReason = '!'
+	// ReasonReadBecauseCheckNested: a data source inside a check block is
+	// read during apply (so its assertions are evaluated against the
+	// applied values).
+	ReasonReadBecauseCheckNested ResourceInstanceChangeActionReason = '#'
 )
 
 // String returns the reason's Go name without the "Reason" prefix, e.g.
@@ -134,13 +146,17 @@ func (r ResourceInstanceChangeActionReason) String() string {
 		return "ReadBecauseConfigUnknown"
 	case ReasonReadBecauseDependencyPending:
 		return "ReadBecauseDependencyPending"
+	case ReasonDeleteBecauseNoMoveTarget:
+		return "DeleteBecauseNoMoveTarget"
+	case ReasonReadBecauseCheckNested:
+		return "ReadBecauseCheckNested"
 	}
 	return fmt.Sprintf("Reason(%d)", rune(r))
 }
 
 // AllActions lists every Action, for exhaustive tests and encoders.
 func AllActions() []Action {
-	return []Action{NoOp, Create, Read, Update, DeleteThenCreate, CreateThenDelete, Delete}
+	return []Action{NoOp, Create, Read, Update, DeleteThenCreate, CreateThenDelete, Delete, Forget}
 }
 
 // AllReasons lists every ResourceInstanceChangeActionReason, ReasonNone first.
@@ -150,5 +166,6 @@ func AllReasons() []ResourceInstanceChangeActionReason {
 		ReasonReplaceBecauseCannotUpdate, ReasonDeleteBecauseNoResourceConfig,
 		ReasonDeleteBecauseWrongRepetition, ReasonDeleteBecauseCountIndex, ReasonDeleteBecauseEachKey,
 		ReasonDeleteBecauseNoModule, ReasonReadBecauseConfigUnknown, ReasonReadBecauseDependencyPending,
+		ReasonDeleteBecauseNoMoveTarget, ReasonReadBecauseCheckNested,
 	}
 }

@@ -24,6 +24,18 @@ type Change struct {
 	Action                                    Action
 	Before, After                             cty.Value
 	BeforeSensitivePaths, AfterSensitivePaths []cty.Path
+	// Importing is set when the change adopts an existing remote object
+	// through an import block (resource instance changes only).
+	Importing *Importing
+	// GeneratedConfig is the HCL generated for an import target that has no
+	// resource block (plan -generate-config-out); empty otherwise.
+	GeneratedConfig string
+}
+
+// Importing identifies the remote object an import block adopts.
+type Importing struct {
+	// ID is the import ID the provider's ImportResourceState received.
+	ID string
 }
 
 // ResourceInstanceChange is the planned change of one resource instance

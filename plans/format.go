@@ -9,10 +9,12 @@ import (
 // FormatVersionMajor and FormatVersionMinor are the version of the `tfplan`
 // encoding Marshal writes. Unmarshal reads any plan of the same major
 // version; minor versions only add fields (1.1: nested attribute types and
-// write-only flags in provider schemas, the state path and the plan time).
+// write-only flags in provider schemas, the state path and the plan time;
+// 1.2: the forget action, importing and generated config on changes, check
+// results of resources, outputs and check blocks with failure messages).
 const (
 	FormatVersionMajor = 1
-	FormatVersionMinor = 1
+	FormatVersionMinor = 2
 )
 
 // FormatInfo is the header of an encoded plan: its format version and the

@@ -123,7 +123,7 @@ func checksToProto(cs []*CheckResult) []*planproto.CheckResult {
 	for _, c := range cs {
 		pc := &planproto.CheckResult{Kind: c.Kind, Module: c.Module, Name: c.Name, Status: string(c.Status)}
 		for _, o := range c.Objects {
-			pc.Objects = append(pc.Objects, &planproto.CheckObject{Module: o.Module, Status: string(o.Status)})
+			pc.Objects = append(pc.Objects, &planproto.CheckObject{Module: o.Module, Status: string(o.Status), Address: o.Addr, FailureMessages: o.FailureMessages})
 		}
 		out = append(out, pc)
 	}
@@ -151,7 +151,7 @@ func checksFromProto(pcs []*planproto.CheckResult) ([]*CheckResult, error) {
 			if err != nil {
 				return nil, fmt.Errorf("check %s: %w", pc.Name, err)
 			}
-			c.Objects = append(c.Objects, CheckObject{Module: po.Module, Status: ost})
+			c.Objects = append(c.Objects, CheckObject{Module: po.Module, Addr: po.Address, Status: ost, FailureMessages: po.FailureMessages})
 		}
 		out = append(out, c)
 	}
@@ -257,6 +257,10 @@ func (e *encoder) change(c *Change) (*planproto.Change, error) {
 	if pc.AfterSensitivePaths, err = e.paths(c.AfterSensitivePaths); err != nil {
 		return nil, fmt.Errorf("after sensitive paths: %w", err)
 	}
+	if c.Importing != nil {
+		pc.Importing = &planproto.Importing{Id: c.Importing.ID}
+	}
+	pc.GeneratedConfig = c.GeneratedConfig
 	return pc, nil
 }
 
@@ -673,6 +677,10 @@ func (d *decoder) change(pc *planproto.Change, c *Change) error {
 	if c.AfterSensitivePaths, err = d.paths(pc.AfterSensitivePaths); err != nil {
 		return fmt.Errorf("after sensitive paths: %w", err)
 	}
+	if pc.Importing != nil {
+		c.Importing = &Importing{ID: pc.Importing.Id}
+	}
+	c.GeneratedConfig = pc.GeneratedConfig
 	return nil
 }
 
@@ -928,6 +936,7 @@ var (
 		NoOp: planproto.Action_NOOP, Create: planproto.Action_CREATE, Read: planproto.Action_READ,
 		Update: planproto.Action_UPDATE, DeleteThenCreate: planproto.Action_DELETE_THEN_CREATE,
 		CreateThenDelete: planproto.Action_CREATE_THEN_DELETE, Delete: planproto.Action_DELETE,
+		Forget: planproto.Action_FORGET,
 	}
 	reasonToProto = map[ResourceInstanceChangeActionReason]planproto.ActionReason{
 		ReasonNone:                          planproto.ActionReason_NONE,
@@ -942,6 +951,8 @@ var (
 		ReasonDeleteBecauseNoModule:         planproto.ActionReason_DELETE_BECAUSE_NO_MODULE,
 		ReasonReadBecauseConfigUnknown:      planproto.ActionReason_READ_BECAUSE_CONFIG_UNKNOWN,
 		ReasonReadBecauseDependencyPending:  planproto.ActionReason_READ_BECAUSE_DEPENDENCY_PENDING,
+		ReasonDeleteBecauseNoMoveTarget:     planproto.ActionReason_DELETE_BECAUSE_NO_MOVE_TARGET,
+		ReasonReadBecauseCheckNested:        planproto.ActionReason_READ_BECAUSE_CHECK_NESTED,
 	}
 	resourceModeToProto = map[addrs.ResourceMode]planproto.ResourceMode{
 		addrs.InvalidResourceMode: planproto.ResourceMode_INVALID,

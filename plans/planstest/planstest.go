@@ -122,7 +122,7 @@ func FullPlan() *plans.Plan {
 			switch action {
 			case plans.Create:
 				before = cty.NullVal(ty)
-			case plans.Delete:
+			case plans.Delete, plans.Forget:
 				after = cty.NullVal(ty)
 			case plans.Read:
 				addr = addrs.Resource{Mode: addrs.DataResourceMode, Type: "null_thing", Name: "d"}.Instance(addrs.IntKey(i)).Absolute(nil)
@@ -137,6 +137,12 @@ func FullPlan() *plans.Plan {
 				ActionReason:        reason,
 				Private:             []byte(fmt.Sprintf(`{"schema_version":"%d"}`, i)),
 				CreateBeforeDestroy: action == plans.CreateThenDelete,
+			}
+			if action == plans.NoOp && i%2 == 0 {
+				rc.Importing = &plans.Importing{ID: fmt.Sprint("remote-", i)}
+				if i%4 == 0 {
+					rc.GeneratedConfig = "resource \"null_thing\" \"all\" {\n  name = \"old\"\n}\n"
+				}
 			}
 			if action.IsReplace() {
 				rc.RequiredReplace = []cty.Path{cty.GetAttrPath("name"), cty.GetAttrPath("tags").IndexString("env")}
@@ -216,6 +222,16 @@ func FullPlan() *plans.Plan {
 		},
 		Applyable: true, Complete: false, Errored: false,
 		Timestamp: time.Date(2024, 5, 6, 7, 8, 9, 123456789, time.UTC),
+		Checks: []*plans.CheckResult{
+			{Kind: "var", Name: "region", Status: plans.CheckPass, Objects: []plans.CheckObject{{Status: plans.CheckPass}}},
+			{Kind: "resource", Name: "null_thing.all", Status: plans.CheckFail, Objects: []plans.CheckObject{
+				{Addr: "null_thing.all[0]", Status: plans.CheckPass},
+				{Addr: "null_thing.all[1]", Status: plans.CheckFail, FailureMessages: []string{"name must not be empty", "id is wrong"}},
+			}},
+			{Kind: "check", Module: "net", Name: "health", Status: plans.CheckUnknown, Objects: []plans.CheckObject{
+				{Module: `module.net["eu"]`, Addr: `module.net["eu"].check.health`, Status: plans.CheckUnknown},
+			}},
+		},
 	}
 }
 

@@ -88,6 +88,9 @@ const (
 	Action_DELETE_THEN_CREATE Action = 4
 	Action_CREATE_THEN_DELETE Action = 5
 	Action_DELETE             Action = 6
+	// FORGET: remove the object from the state without destroying it (a
+	// removed block with destroy = false). Format 1.2.
+	Action_FORGET Action = 7
 )
 
 // Enum value maps for Action.
@@ -100,6 +103,7 @@ var (
 		4: "DELETE_THEN_CREATE",
 		5: "CREATE_THEN_DELETE",
 		6: "DELETE",
+		7: "FORGET",
 	}
 	Action_value = map[string]int32{
 		"NOOP":               0,
@@ -109,6 +113,7 @@ var (
 		"DELETE_THEN_CREATE": 4,
 		"CREATE_THEN_DELETE": 5,
 		"DELETE":             6,
+		"FORGET":             7,
 	}
 )
 
@@ -154,6 +159,9 @@ const (
 	ActionReason_DELETE_BECAUSE_NO_MODULE          ActionReason = 9
 	ActionReason_READ_BECAUSE_CONFIG_UNKNOWN       ActionReason = 10
 	ActionReason_READ_BECAUSE_DEPENDENCY_PENDING   ActionReason = 11
+	// Format 1.2:
+	ActionReason_DELETE_BECAUSE_NO_MOVE_TARGET ActionReason = 12
+	ActionReason_READ_BECAUSE_CHECK_NESTED     ActionReason = 13
 )
 
 // Enum value maps for ActionReason.
@@ -171,6 +179,8 @@ var (
 		9:  "DELETE_BECAUSE_NO_MODULE",
 		10: "READ_BECAUSE_CONFIG_UNKNOWN",
 		11: "READ_BECAUSE_DEPENDENCY_PENDING",
+		12: "DELETE_BECAUSE_NO_MOVE_TARGET",
+		13: "READ_BECAUSE_CHECK_NESTED",
 	}
 	ActionReason_value = map[string]int32{
 		"NONE":                              0,
@@ -185,6 +195,8 @@ var (
 		"DELETE_BECAUSE_NO_MODULE":          9,
 		"READ_BECAUSE_CONFIG_UNKNOWN":       10,
 		"READ_BECAUSE_DEPENDENCY_PENDING":   11,
+		"DELETE_BECAUSE_NO_MOVE_TARGET":     12,
+		"READ_BECAUSE_CHECK_NESTED":         13,
 	}
 )
 
@@ -704,11 +716,18 @@ func (x *CheckResult) GetObjects() []*CheckObject {
 }
 
 type CheckObject struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Module        string                 `protobuf:"bytes,1,opt,name=module,proto3" json:"module,omitempty"`
-	Status        string                 `protobuf:"bytes,2,opt,name=status,proto3" json:"status,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	Module string                 `protobuf:"bytes,1,opt,name=module,proto3" json:"module,omitempty"`
+	Status string                 `protobuf:"bytes,2,opt,name=status,proto3" json:"status,omitempty"`
+	// address is the checkable object instance (a resource instance, an
+	// output value or a check block in module instance `module`); empty for
+	// an input variable, whose object is its module instance. Format 1.2.
+	Address string `protobuf:"bytes,3,opt,name=address,proto3" json:"address,omitempty"`
+	// failure_messages are the error messages of the conditions that
+	// failed, in declaration order. Format 1.2.
+	FailureMessages []string `protobuf:"bytes,4,rep,name=failure_messages,json=failureMessages,proto3" json:"failure_messages,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
 }
 
 func (x *CheckObject) Reset() {
@@ -753,6 +772,20 @@ func (x *CheckObject) GetStatus() string {
 		return x.Status
 	}
 	return ""
+}
+
+func (x *CheckObject) GetAddress() string {
+	if x != nil {
+		return x.Address
+	}
+	return ""
+}
+
+func (x *CheckObject) GetFailureMessages() []string {
+	if x != nil {
+		return x.FailureMessages
+	}
+	return nil
 }
 
 // Target is a -target address as the user writes it, e.g.
@@ -970,8 +1003,14 @@ type Change struct {
 	After                *DynamicValue          `protobuf:"bytes,3,opt,name=after,proto3" json:"after,omitempty"`
 	BeforeSensitivePaths []*Path                `protobuf:"bytes,4,rep,name=before_sensitive_paths,json=beforeSensitivePaths,proto3" json:"before_sensitive_paths,omitempty"`
 	AfterSensitivePaths  []*Path                `protobuf:"bytes,5,rep,name=after_sensitive_paths,json=afterSensitivePaths,proto3" json:"after_sensitive_paths,omitempty"`
-	unknownFields        protoimpl.UnknownFields
-	sizeCache            protoimpl.SizeCache
+	// importing is set when the change adopts an existing object through an
+	// import block. Format 1.2.
+	Importing *Importing `protobuf:"bytes,6,opt,name=importing,proto3" json:"importing,omitempty"`
+	// generated_config is the HCL written for an import target without a
+	// resource block (plan -generate-config-out). Format 1.2.
+	GeneratedConfig string `protobuf:"bytes,7,opt,name=generated_config,json=generatedConfig,proto3" json:"generated_config,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
 }
 
 func (x *Change) Reset() {
@@ -1039,6 +1078,65 @@ func (x *Change) GetAfterSensitivePaths() []*Path {
 	return nil
 }
 
+func (x *Change) GetImporting() *Importing {
+	if x != nil {
+		return x.Importing
+	}
+	return nil
+}
+
+func (x *Change) GetGeneratedConfig() string {
+	if x != nil {
+		return x.GeneratedConfig
+	}
+	return ""
+}
+
+// Importing identifies the remote object an import adopts.
+type Importing struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Id            string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Importing) Reset() {
+	*x = Importing{}
+	mi := &file_planfile_proto_msgTypes[9]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Importing) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Importing) ProtoMessage() {}
+
+func (x *Importing) ProtoReflect() protoreflect.Message {
+	mi := &file_planfile_proto_msgTypes[9]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Importing.ProtoReflect.Descriptor instead.
+func (*Importing) Descriptor() ([]byte, []int) {
+	return file_planfile_proto_rawDescGZIP(), []int{9}
+}
+
+func (x *Importing) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
 // InstanceKey is absent for no key.
 type InstanceKey struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1053,7 +1151,7 @@ type InstanceKey struct {
 
 func (x *InstanceKey) Reset() {
 	*x = InstanceKey{}
-	mi := &file_planfile_proto_msgTypes[9]
+	mi := &file_planfile_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1065,7 +1163,7 @@ func (x *InstanceKey) String() string {
 func (*InstanceKey) ProtoMessage() {}
 
 func (x *InstanceKey) ProtoReflect() protoreflect.Message {
-	mi := &file_planfile_proto_msgTypes[9]
+	mi := &file_planfile_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1078,7 +1176,7 @@ func (x *InstanceKey) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InstanceKey.ProtoReflect.Descriptor instead.
 func (*InstanceKey) Descriptor() ([]byte, []int) {
-	return file_planfile_proto_rawDescGZIP(), []int{9}
+	return file_planfile_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *InstanceKey) GetKey() isInstanceKey_Key {
@@ -1132,7 +1230,7 @@ type ModuleStep struct {
 
 func (x *ModuleStep) Reset() {
 	*x = ModuleStep{}
-	mi := &file_planfile_proto_msgTypes[10]
+	mi := &file_planfile_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1144,7 +1242,7 @@ func (x *ModuleStep) String() string {
 func (*ModuleStep) ProtoMessage() {}
 
 func (x *ModuleStep) ProtoReflect() protoreflect.Message {
-	mi := &file_planfile_proto_msgTypes[10]
+	mi := &file_planfile_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1157,7 +1255,7 @@ func (x *ModuleStep) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ModuleStep.ProtoReflect.Descriptor instead.
 func (*ModuleStep) Descriptor() ([]byte, []int) {
-	return file_planfile_proto_rawDescGZIP(), []int{10}
+	return file_planfile_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *ModuleStep) GetName() string {
@@ -1187,7 +1285,7 @@ type ResourceInstanceAddr struct {
 
 func (x *ResourceInstanceAddr) Reset() {
 	*x = ResourceInstanceAddr{}
-	mi := &file_planfile_proto_msgTypes[11]
+	mi := &file_planfile_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1199,7 +1297,7 @@ func (x *ResourceInstanceAddr) String() string {
 func (*ResourceInstanceAddr) ProtoMessage() {}
 
 func (x *ResourceInstanceAddr) ProtoReflect() protoreflect.Message {
-	mi := &file_planfile_proto_msgTypes[11]
+	mi := &file_planfile_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1212,7 +1310,7 @@ func (x *ResourceInstanceAddr) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResourceInstanceAddr.ProtoReflect.Descriptor instead.
 func (*ResourceInstanceAddr) Descriptor() ([]byte, []int) {
-	return file_planfile_proto_rawDescGZIP(), []int{11}
+	return file_planfile_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *ResourceInstanceAddr) GetModule() []*ModuleStep {
@@ -1262,7 +1360,7 @@ type ProviderConfigAddr struct {
 
 func (x *ProviderConfigAddr) Reset() {
 	*x = ProviderConfigAddr{}
-	mi := &file_planfile_proto_msgTypes[12]
+	mi := &file_planfile_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1274,7 +1372,7 @@ func (x *ProviderConfigAddr) String() string {
 func (*ProviderConfigAddr) ProtoMessage() {}
 
 func (x *ProviderConfigAddr) ProtoReflect() protoreflect.Message {
-	mi := &file_planfile_proto_msgTypes[12]
+	mi := &file_planfile_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1287,7 +1385,7 @@ func (x *ProviderConfigAddr) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProviderConfigAddr.ProtoReflect.Descriptor instead.
 func (*ProviderConfigAddr) Descriptor() ([]byte, []int) {
-	return file_planfile_proto_rawDescGZIP(), []int{12}
+	return file_planfile_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *ProviderConfigAddr) GetModule() []string {
@@ -1331,7 +1429,7 @@ type ResourceInstanceChange struct {
 
 func (x *ResourceInstanceChange) Reset() {
 	*x = ResourceInstanceChange{}
-	mi := &file_planfile_proto_msgTypes[13]
+	mi := &file_planfile_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1343,7 +1441,7 @@ func (x *ResourceInstanceChange) String() string {
 func (*ResourceInstanceChange) ProtoMessage() {}
 
 func (x *ResourceInstanceChange) ProtoReflect() protoreflect.Message {
-	mi := &file_planfile_proto_msgTypes[13]
+	mi := &file_planfile_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1356,7 +1454,7 @@ func (x *ResourceInstanceChange) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResourceInstanceChange.ProtoReflect.Descriptor instead.
 func (*ResourceInstanceChange) Descriptor() ([]byte, []int) {
-	return file_planfile_proto_rawDescGZIP(), []int{13}
+	return file_planfile_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *ResourceInstanceChange) GetAddr() *ResourceInstanceAddr {
@@ -1441,7 +1539,7 @@ type OutputChange struct {
 
 func (x *OutputChange) Reset() {
 	*x = OutputChange{}
-	mi := &file_planfile_proto_msgTypes[14]
+	mi := &file_planfile_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1453,7 +1551,7 @@ func (x *OutputChange) String() string {
 func (*OutputChange) ProtoMessage() {}
 
 func (x *OutputChange) ProtoReflect() protoreflect.Message {
-	mi := &file_planfile_proto_msgTypes[14]
+	mi := &file_planfile_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1466,7 +1564,7 @@ func (x *OutputChange) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OutputChange.ProtoReflect.Descriptor instead.
 func (*OutputChange) Descriptor() ([]byte, []int) {
-	return file_planfile_proto_rawDescGZIP(), []int{14}
+	return file_planfile_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *OutputChange) GetModule() []*ModuleStep {
@@ -1509,7 +1607,7 @@ type Variable struct {
 
 func (x *Variable) Reset() {
 	*x = Variable{}
-	mi := &file_planfile_proto_msgTypes[15]
+	mi := &file_planfile_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1521,7 +1619,7 @@ func (x *Variable) String() string {
 func (*Variable) ProtoMessage() {}
 
 func (x *Variable) ProtoReflect() protoreflect.Message {
-	mi := &file_planfile_proto_msgTypes[15]
+	mi := &file_planfile_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1534,7 +1632,7 @@ func (x *Variable) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Variable.ProtoReflect.Descriptor instead.
 func (*Variable) Descriptor() ([]byte, []int) {
-	return file_planfile_proto_rawDescGZIP(), []int{15}
+	return file_planfile_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *Variable) GetName() string {
@@ -1576,7 +1674,7 @@ type ProviderSchema struct {
 
 func (x *ProviderSchema) Reset() {
 	*x = ProviderSchema{}
-	mi := &file_planfile_proto_msgTypes[16]
+	mi := &file_planfile_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1588,7 +1686,7 @@ func (x *ProviderSchema) String() string {
 func (*ProviderSchema) ProtoMessage() {}
 
 func (x *ProviderSchema) ProtoReflect() protoreflect.Message {
-	mi := &file_planfile_proto_msgTypes[16]
+	mi := &file_planfile_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1601,7 +1699,7 @@ func (x *ProviderSchema) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProviderSchema.ProtoReflect.Descriptor instead.
 func (*ProviderSchema) Descriptor() ([]byte, []int) {
-	return file_planfile_proto_rawDescGZIP(), []int{16}
+	return file_planfile_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *ProviderSchema) GetProvider() string {
@@ -1663,7 +1761,7 @@ type NamedSchema struct {
 
 func (x *NamedSchema) Reset() {
 	*x = NamedSchema{}
-	mi := &file_planfile_proto_msgTypes[17]
+	mi := &file_planfile_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1675,7 +1773,7 @@ func (x *NamedSchema) String() string {
 func (*NamedSchema) ProtoMessage() {}
 
 func (x *NamedSchema) ProtoReflect() protoreflect.Message {
-	mi := &file_planfile_proto_msgTypes[17]
+	mi := &file_planfile_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1688,7 +1786,7 @@ func (x *NamedSchema) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NamedSchema.ProtoReflect.Descriptor instead.
 func (*NamedSchema) Descriptor() ([]byte, []int) {
-	return file_planfile_proto_rawDescGZIP(), []int{17}
+	return file_planfile_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *NamedSchema) GetName() string {
@@ -1716,7 +1814,7 @@ type Schema struct {
 
 func (x *Schema) Reset() {
 	*x = Schema{}
-	mi := &file_planfile_proto_msgTypes[18]
+	mi := &file_planfile_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1728,7 +1826,7 @@ func (x *Schema) String() string {
 func (*Schema) ProtoMessage() {}
 
 func (x *Schema) ProtoReflect() protoreflect.Message {
-	mi := &file_planfile_proto_msgTypes[18]
+	mi := &file_planfile_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1741,7 +1839,7 @@ func (x *Schema) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Schema.ProtoReflect.Descriptor instead.
 func (*Schema) Descriptor() ([]byte, []int) {
-	return file_planfile_proto_rawDescGZIP(), []int{18}
+	return file_planfile_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *Schema) GetVersion() int64 {
@@ -1771,7 +1869,7 @@ type Block struct {
 
 func (x *Block) Reset() {
 	*x = Block{}
-	mi := &file_planfile_proto_msgTypes[19]
+	mi := &file_planfile_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1783,7 +1881,7 @@ func (x *Block) String() string {
 func (*Block) ProtoMessage() {}
 
 func (x *Block) ProtoReflect() protoreflect.Message {
-	mi := &file_planfile_proto_msgTypes[19]
+	mi := &file_planfile_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1796,7 +1894,7 @@ func (x *Block) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Block.ProtoReflect.Descriptor instead.
 func (*Block) Descriptor() ([]byte, []int) {
-	return file_planfile_proto_rawDescGZIP(), []int{19}
+	return file_planfile_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *Block) GetAttributes() []*Attribute {
@@ -1849,7 +1947,7 @@ type Attribute struct {
 
 func (x *Attribute) Reset() {
 	*x = Attribute{}
-	mi := &file_planfile_proto_msgTypes[20]
+	mi := &file_planfile_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1861,7 +1959,7 @@ func (x *Attribute) String() string {
 func (*Attribute) ProtoMessage() {}
 
 func (x *Attribute) ProtoReflect() protoreflect.Message {
-	mi := &file_planfile_proto_msgTypes[20]
+	mi := &file_planfile_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1874,7 +1972,7 @@ func (x *Attribute) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Attribute.ProtoReflect.Descriptor instead.
 func (*Attribute) Descriptor() ([]byte, []int) {
-	return file_planfile_proto_rawDescGZIP(), []int{20}
+	return file_planfile_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *Attribute) GetName() string {
@@ -1961,7 +2059,7 @@ type NestedObject struct {
 
 func (x *NestedObject) Reset() {
 	*x = NestedObject{}
-	mi := &file_planfile_proto_msgTypes[21]
+	mi := &file_planfile_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1973,7 +2071,7 @@ func (x *NestedObject) String() string {
 func (*NestedObject) ProtoMessage() {}
 
 func (x *NestedObject) ProtoReflect() protoreflect.Message {
-	mi := &file_planfile_proto_msgTypes[21]
+	mi := &file_planfile_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1986,7 +2084,7 @@ func (x *NestedObject) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NestedObject.ProtoReflect.Descriptor instead.
 func (*NestedObject) Descriptor() ([]byte, []int) {
-	return file_planfile_proto_rawDescGZIP(), []int{21}
+	return file_planfile_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *NestedObject) GetAttributes() []*Attribute {
@@ -2030,7 +2128,7 @@ type NestedBlock struct {
 
 func (x *NestedBlock) Reset() {
 	*x = NestedBlock{}
-	mi := &file_planfile_proto_msgTypes[22]
+	mi := &file_planfile_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2042,7 +2140,7 @@ func (x *NestedBlock) String() string {
 func (*NestedBlock) ProtoMessage() {}
 
 func (x *NestedBlock) ProtoReflect() protoreflect.Message {
-	mi := &file_planfile_proto_msgTypes[22]
+	mi := &file_planfile_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2055,7 +2153,7 @@ func (x *NestedBlock) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NestedBlock.ProtoReflect.Descriptor instead.
 func (*NestedBlock) Descriptor() ([]byte, []int) {
-	return file_planfile_proto_rawDescGZIP(), []int{22}
+	return file_planfile_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *NestedBlock) GetTypeName() string {
@@ -2106,7 +2204,7 @@ type Path_Step struct {
 
 func (x *Path_Step) Reset() {
 	*x = Path_Step{}
-	mi := &file_planfile_proto_msgTypes[23]
+	mi := &file_planfile_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2118,7 +2216,7 @@ func (x *Path_Step) String() string {
 func (*Path_Step) ProtoMessage() {}
 
 func (x *Path_Step) ProtoReflect() protoreflect.Message {
-	mi := &file_planfile_proto_msgTypes[23]
+	mi := &file_planfile_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2212,10 +2310,12 @@ const file_planfile_proto_rawDesc = "" +
 	"\x06module\x18\x02 \x01(\tR\x06module\x12\x12\n" +
 	"\x04name\x18\x03 \x01(\tR\x04name\x12\x16\n" +
 	"\x06status\x18\x04 \x01(\tR\x06status\x123\n" +
-	"\aobjects\x18\x05 \x03(\v2\x19.plankit.plan.CheckObjectR\aobjects\"=\n" +
+	"\aobjects\x18\x05 \x03(\v2\x19.plankit.plan.CheckObjectR\aobjects\"\x82\x01\n" +
 	"\vCheckObject\x12\x16\n" +
 	"\x06module\x18\x01 \x01(\tR\x06module\x12\x16\n" +
-	"\x06status\x18\x02 \x01(\tR\x06status\"\x8d\x01\n" +
+	"\x06status\x18\x02 \x01(\tR\x06status\x12\x18\n" +
+	"\aaddress\x18\x03 \x01(\tR\aaddress\x12)\n" +
+	"\x10failure_messages\x18\x04 \x03(\tR\x0ffailureMessages\"\x8d\x01\n" +
 	"\x06Target\x12\x12\n" +
 	"\x04addr\x18\x01 \x01(\tR\x04addr\x12-\n" +
 	"\x04kind\x18\x02 \x01(\x0e2\x19.plankit.plan.Target.KindR\x04kind\"@\n" +
@@ -2236,13 +2336,17 @@ const file_planfile_proto_rawDesc = "" +
 	"\velement_key\x18\x02 \x01(\v2\x1a.plankit.plan.DynamicValueH\x00R\n" +
 	"elementKeyB\n" +
 	"\n" +
-	"\bselector\"\xae\x02\n" +
+	"\bselector\"\x90\x03\n" +
 	"\x06Change\x12,\n" +
 	"\x06action\x18\x01 \x01(\x0e2\x14.plankit.plan.ActionR\x06action\x122\n" +
 	"\x06before\x18\x02 \x01(\v2\x1a.plankit.plan.DynamicValueR\x06before\x120\n" +
 	"\x05after\x18\x03 \x01(\v2\x1a.plankit.plan.DynamicValueR\x05after\x12H\n" +
 	"\x16before_sensitive_paths\x18\x04 \x03(\v2\x12.plankit.plan.PathR\x14beforeSensitivePaths\x12F\n" +
-	"\x15after_sensitive_paths\x18\x05 \x03(\v2\x12.plankit.plan.PathR\x13afterSensitivePaths\"B\n" +
+	"\x15after_sensitive_paths\x18\x05 \x03(\v2\x12.plankit.plan.PathR\x13afterSensitivePaths\x125\n" +
+	"\timporting\x18\x06 \x01(\v2\x17.plankit.plan.ImportingR\timporting\x12)\n" +
+	"\x10generated_config\x18\a \x01(\tR\x0fgeneratedConfig\"\x1b\n" +
+	"\tImporting\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\"B\n" +
 	"\vInstanceKey\x12\x12\n" +
 	"\x03int\x18\x01 \x01(\x03H\x00R\x03int\x12\x18\n" +
 	"\x06string\x18\x02 \x01(\tH\x00R\x06stringB\x05\n" +
@@ -2342,7 +2446,7 @@ const file_planfile_proto_rawDesc = "" +
 	"\n" +
 	"\x06NORMAL\x10\x00\x12\v\n" +
 	"\aDESTROY\x10\x01\x12\x10\n" +
-	"\fREFRESH_ONLY\x10\x02*p\n" +
+	"\fREFRESH_ONLY\x10\x02*|\n" +
 	"\x06Action\x12\b\n" +
 	"\x04NOOP\x10\x00\x12\n" +
 	"\n" +
@@ -2353,7 +2457,9 @@ const file_planfile_proto_rawDesc = "" +
 	"\x12DELETE_THEN_CREATE\x10\x04\x12\x16\n" +
 	"\x12CREATE_THEN_DELETE\x10\x05\x12\n" +
 	"\n" +
-	"\x06DELETE\x10\x06*\xf6\x02\n" +
+	"\x06DELETE\x10\x06\x12\n" +
+	"\n" +
+	"\x06FORGET\x10\a*\xb8\x03\n" +
 	"\fActionReason\x12\b\n" +
 	"\x04NONE\x10\x00\x12\x1b\n" +
 	"\x17REPLACE_BECAUSE_TAINTED\x10\x01\x12\x16\n" +
@@ -2367,7 +2473,9 @@ const file_planfile_proto_rawDesc = "" +
 	"\x18DELETE_BECAUSE_NO_MODULE\x10\t\x12\x1f\n" +
 	"\x1bREAD_BECAUSE_CONFIG_UNKNOWN\x10\n" +
 	"\x12#\n" +
-	"\x1fREAD_BECAUSE_DEPENDENCY_PENDING\x10\v*2\n" +
+	"\x1fREAD_BECAUSE_DEPENDENCY_PENDING\x10\v\x12!\n" +
+	"\x1dDELETE_BECAUSE_NO_MOVE_TARGET\x10\f\x12\x1d\n" +
+	"\x19READ_BECAUSE_CHECK_NESTED\x10\r*2\n" +
 	"\fResourceMode\x12\v\n" +
 	"\aINVALID\x10\x00\x12\v\n" +
 	"\aMANAGED\x10\x01\x12\b\n" +
@@ -2393,7 +2501,7 @@ func file_planfile_proto_rawDescGZIP() []byte {
 }
 
 var file_planfile_proto_enumTypes = make([]protoimpl.EnumInfo, 6)
-var file_planfile_proto_msgTypes = make([]protoimpl.MessageInfo, 24)
+var file_planfile_proto_msgTypes = make([]protoimpl.MessageInfo, 25)
 var file_planfile_proto_goTypes = []any{
 	(Mode)(0),                      // 0: plankit.plan.Mode
 	(Action)(0),                    // 1: plankit.plan.Action
@@ -2410,72 +2518,74 @@ var file_planfile_proto_goTypes = []any{
 	(*DynamicValue)(nil),           // 12: plankit.plan.DynamicValue
 	(*Path)(nil),                   // 13: plankit.plan.Path
 	(*Change)(nil),                 // 14: plankit.plan.Change
-	(*InstanceKey)(nil),            // 15: plankit.plan.InstanceKey
-	(*ModuleStep)(nil),             // 16: plankit.plan.ModuleStep
-	(*ResourceInstanceAddr)(nil),   // 17: plankit.plan.ResourceInstanceAddr
-	(*ProviderConfigAddr)(nil),     // 18: plankit.plan.ProviderConfigAddr
-	(*ResourceInstanceChange)(nil), // 19: plankit.plan.ResourceInstanceChange
-	(*OutputChange)(nil),           // 20: plankit.plan.OutputChange
-	(*Variable)(nil),               // 21: plankit.plan.Variable
-	(*ProviderSchema)(nil),         // 22: plankit.plan.ProviderSchema
-	(*NamedSchema)(nil),            // 23: plankit.plan.NamedSchema
-	(*Schema)(nil),                 // 24: plankit.plan.Schema
-	(*Block)(nil),                  // 25: plankit.plan.Block
-	(*Attribute)(nil),              // 26: plankit.plan.Attribute
-	(*NestedObject)(nil),           // 27: plankit.plan.NestedObject
-	(*NestedBlock)(nil),            // 28: plankit.plan.NestedBlock
-	(*Path_Step)(nil),              // 29: plankit.plan.Path.Step
+	(*Importing)(nil),              // 15: plankit.plan.Importing
+	(*InstanceKey)(nil),            // 16: plankit.plan.InstanceKey
+	(*ModuleStep)(nil),             // 17: plankit.plan.ModuleStep
+	(*ResourceInstanceAddr)(nil),   // 18: plankit.plan.ResourceInstanceAddr
+	(*ProviderConfigAddr)(nil),     // 19: plankit.plan.ProviderConfigAddr
+	(*ResourceInstanceChange)(nil), // 20: plankit.plan.ResourceInstanceChange
+	(*OutputChange)(nil),           // 21: plankit.plan.OutputChange
+	(*Variable)(nil),               // 22: plankit.plan.Variable
+	(*ProviderSchema)(nil),         // 23: plankit.plan.ProviderSchema
+	(*NamedSchema)(nil),            // 24: plankit.plan.NamedSchema
+	(*Schema)(nil),                 // 25: plankit.plan.Schema
+	(*Block)(nil),                  // 26: plankit.plan.Block
+	(*Attribute)(nil),              // 27: plankit.plan.Attribute
+	(*NestedObject)(nil),           // 28: plankit.plan.NestedObject
+	(*NestedBlock)(nil),            // 29: plankit.plan.NestedBlock
+	(*Path_Step)(nil),              // 30: plankit.plan.Path.Step
 }
 var file_planfile_proto_depIdxs = []int32{
 	0,  // 0: plankit.plan.Plan.ui_mode:type_name -> plankit.plan.Mode
-	21, // 1: plankit.plan.Plan.variables:type_name -> plankit.plan.Variable
-	19, // 2: plankit.plan.Plan.resource_changes:type_name -> plankit.plan.ResourceInstanceChange
-	20, // 3: plankit.plan.Plan.output_changes:type_name -> plankit.plan.OutputChange
-	19, // 4: plankit.plan.Plan.resource_drift:type_name -> plankit.plan.ResourceInstanceChange
+	22, // 1: plankit.plan.Plan.variables:type_name -> plankit.plan.Variable
+	20, // 2: plankit.plan.Plan.resource_changes:type_name -> plankit.plan.ResourceInstanceChange
+	21, // 3: plankit.plan.Plan.output_changes:type_name -> plankit.plan.OutputChange
+	20, // 4: plankit.plan.Plan.resource_drift:type_name -> plankit.plan.ResourceInstanceChange
 	10, // 5: plankit.plan.Plan.target_addrs:type_name -> plankit.plan.Target
-	22, // 6: plankit.plan.Plan.provider_schemas:type_name -> plankit.plan.ProviderSchema
+	23, // 6: plankit.plan.Plan.provider_schemas:type_name -> plankit.plan.ProviderSchema
 	11, // 7: plankit.plan.Plan.timestamp:type_name -> plankit.plan.Timestamp
 	8,  // 8: plankit.plan.Plan.checks:type_name -> plankit.plan.CheckResult
 	9,  // 9: plankit.plan.CheckResult.objects:type_name -> plankit.plan.CheckObject
 	5,  // 10: plankit.plan.Target.kind:type_name -> plankit.plan.Target.Kind
-	29, // 11: plankit.plan.Path.steps:type_name -> plankit.plan.Path.Step
+	30, // 11: plankit.plan.Path.steps:type_name -> plankit.plan.Path.Step
 	1,  // 12: plankit.plan.Change.action:type_name -> plankit.plan.Action
 	12, // 13: plankit.plan.Change.before:type_name -> plankit.plan.DynamicValue
 	12, // 14: plankit.plan.Change.after:type_name -> plankit.plan.DynamicValue
 	13, // 15: plankit.plan.Change.before_sensitive_paths:type_name -> plankit.plan.Path
 	13, // 16: plankit.plan.Change.after_sensitive_paths:type_name -> plankit.plan.Path
-	15, // 17: plankit.plan.ModuleStep.key:type_name -> plankit.plan.InstanceKey
-	16, // 18: plankit.plan.ResourceInstanceAddr.module:type_name -> plankit.plan.ModuleStep
-	3,  // 19: plankit.plan.ResourceInstanceAddr.mode:type_name -> plankit.plan.ResourceMode
-	15, // 20: plankit.plan.ResourceInstanceAddr.key:type_name -> plankit.plan.InstanceKey
-	17, // 21: plankit.plan.ResourceInstanceChange.addr:type_name -> plankit.plan.ResourceInstanceAddr
-	17, // 22: plankit.plan.ResourceInstanceChange.prev_run_addr:type_name -> plankit.plan.ResourceInstanceAddr
-	18, // 23: plankit.plan.ResourceInstanceChange.provider:type_name -> plankit.plan.ProviderConfigAddr
-	14, // 24: plankit.plan.ResourceInstanceChange.change:type_name -> plankit.plan.Change
-	2,  // 25: plankit.plan.ResourceInstanceChange.action_reason:type_name -> plankit.plan.ActionReason
-	13, // 26: plankit.plan.ResourceInstanceChange.required_replace:type_name -> plankit.plan.Path
-	16, // 27: plankit.plan.OutputChange.module:type_name -> plankit.plan.ModuleStep
-	14, // 28: plankit.plan.OutputChange.change:type_name -> plankit.plan.Change
-	12, // 29: plankit.plan.Variable.value:type_name -> plankit.plan.DynamicValue
-	24, // 30: plankit.plan.ProviderSchema.provider_config:type_name -> plankit.plan.Schema
-	24, // 31: plankit.plan.ProviderSchema.provider_meta:type_name -> plankit.plan.Schema
-	23, // 32: plankit.plan.ProviderSchema.resource_types:type_name -> plankit.plan.NamedSchema
-	23, // 33: plankit.plan.ProviderSchema.data_sources:type_name -> plankit.plan.NamedSchema
-	24, // 34: plankit.plan.NamedSchema.schema:type_name -> plankit.plan.Schema
-	25, // 35: plankit.plan.Schema.block:type_name -> plankit.plan.Block
-	26, // 36: plankit.plan.Block.attributes:type_name -> plankit.plan.Attribute
-	28, // 37: plankit.plan.Block.block_types:type_name -> plankit.plan.NestedBlock
-	27, // 38: plankit.plan.Attribute.nested_type:type_name -> plankit.plan.NestedObject
-	26, // 39: plankit.plan.NestedObject.attributes:type_name -> plankit.plan.Attribute
-	4,  // 40: plankit.plan.NestedObject.nesting:type_name -> plankit.plan.NestingMode
-	25, // 41: plankit.plan.NestedBlock.block:type_name -> plankit.plan.Block
-	4,  // 42: plankit.plan.NestedBlock.nesting:type_name -> plankit.plan.NestingMode
-	12, // 43: plankit.plan.Path.Step.element_key:type_name -> plankit.plan.DynamicValue
-	44, // [44:44] is the sub-list for method output_type
-	44, // [44:44] is the sub-list for method input_type
-	44, // [44:44] is the sub-list for extension type_name
-	44, // [44:44] is the sub-list for extension extendee
-	0,  // [0:44] is the sub-list for field type_name
+	15, // 17: plankit.plan.Change.importing:type_name -> plankit.plan.Importing
+	16, // 18: plankit.plan.ModuleStep.key:type_name -> plankit.plan.InstanceKey
+	17, // 19: plankit.plan.ResourceInstanceAddr.module:type_name -> plankit.plan.ModuleStep
+	3,  // 20: plankit.plan.ResourceInstanceAddr.mode:type_name -> plankit.plan.ResourceMode
+	16, // 21: plankit.plan.ResourceInstanceAddr.key:type_name -> plankit.plan.InstanceKey
+	18, // 22: plankit.plan.ResourceInstanceChange.addr:type_name -> plankit.plan.ResourceInstanceAddr
+	18, // 23: plankit.plan.ResourceInstanceChange.prev_run_addr:type_name -> plankit.plan.ResourceInstanceAddr
+	19, // 24: plankit.plan.ResourceInstanceChange.provider:type_name -> plankit.plan.ProviderConfigAddr
+	14, // 25: plankit.plan.ResourceInstanceChange.change:type_name -> plankit.plan.Change
+	2,  // 26: plankit.plan.ResourceInstanceChange.action_reason:type_name -> plankit.plan.ActionReason
+	13, // 27: plankit.plan.ResourceInstanceChange.required_replace:type_name -> plankit.plan.Path
+	17, // 28: plankit.plan.OutputChange.module:type_name -> plankit.plan.ModuleStep
+	14, // 29: plankit.plan.OutputChange.change:type_name -> plankit.plan.Change
+	12, // 30: plankit.plan.Variable.value:type_name -> plankit.plan.DynamicValue
+	25, // 31: plankit.plan.ProviderSchema.provider_config:type_name -> plankit.plan.Schema
+	25, // 32: plankit.plan.ProviderSchema.provider_meta:type_name -> plankit.plan.Schema
+	24, // 33: plankit.plan.ProviderSchema.resource_types:type_name -> plankit.plan.NamedSchema
+	24, // 34: plankit.plan.ProviderSchema.data_sources:type_name -> plankit.plan.NamedSchema
+	25, // 35: plankit.plan.NamedSchema.schema:type_name -> plankit.plan.Schema
+	26, // 36: plankit.plan.Schema.block:type_name -> plankit.plan.Block
+	27, // 37: plankit.plan.Block.attributes:type_name -> plankit.plan.Attribute
+	29, // 38: plankit.plan.Block.block_types:type_name -> plankit.plan.NestedBlock
+	28, // 39: plankit.plan.Attribute.nested_type:type_name -> plankit.plan.NestedObject
+	27, // 40: plankit.plan.NestedObject.attributes:type_name -> plankit.plan.Attribute
+	4,  // 41: plankit.plan.NestedObject.nesting:type_name -> plankit.plan.NestingMode
+	26, // 42: plankit.plan.NestedBlock.block:type_name -> plankit.plan.Block
+	4,  // 43: plankit.plan.NestedBlock.nesting:type_name -> plankit.plan.NestingMode
+	12, // 44: plankit.plan.Path.Step.element_key:type_name -> plankit.plan.DynamicValue
+	45, // [45:45] is the sub-list for method output_type
+	45, // [45:45] is the sub-list for method input_type
+	45, // [45:45] is the sub-list for extension type_name
+	45, // [45:45] is the sub-list for extension extendee
+	0,  // [0:45] is the sub-list for field type_name
 }
 
 func init() { file_planfile_proto_init() }
@@ -2483,12 +2593,12 @@ func file_planfile_proto_init() {
 	if File_planfile_proto != nil {
 		return
 	}
-	file_planfile_proto_msgTypes[9].OneofWrappers = []any{
+	file_planfile_proto_msgTypes[10].OneofWrappers = []any{
 		(*InstanceKey_Int)(nil),
 		(*InstanceKey_String_)(nil),
 	}
-	file_planfile_proto_msgTypes[15].OneofWrappers = []any{}
-	file_planfile_proto_msgTypes[23].OneofWrappers = []any{
+	file_planfile_proto_msgTypes[16].OneofWrappers = []any{}
+	file_planfile_proto_msgTypes[24].OneofWrappers = []any{
 		(*Path_Step_AttributeName)(nil),
 		(*Path_Step_ElementKey)(nil),
 	}
@@ -2498,7 +2608,7 @@ func file_planfile_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_planfile_proto_rawDesc), len(file_planfile_proto_rawDesc)),
 			NumEnums:      6,
-			NumMessages:   24,
+			NumMessages:   25,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
