@@ -167,7 +167,14 @@ func marshalConfigModule(n *configs.Config, schemas map[addrs.Provider]*provider
 			out.Outputs[name] = configOutput{Sensitive: o.Sensitive, Deprecated: o.Deprecated, Expression: marshalExpr(o.Expr), DependsOn: traversalStrings(o.DependsOn), Description: o.Description}
 		}
 	}
-	for _, r := range allResources(m) {
+	// Resources are made on every core when there are many; each writes
+	// only its own entry.
+	resources := allResources(m)
+	if len(resources) > 0 {
+		out.Resources = make([]configResource, len(resources))
+	}
+	forEachParallel(len(resources), func(i int) {
+		r := resources[i]
 		// The address is relative to the module, as Terraform writes it
 		// (the module is where the entry sits in the tree).
 		cr := configResource{
@@ -197,8 +204,8 @@ func marshalConfigModule(n *configs.Config, schemas map[addrs.Provider]*provider
 		if r.ForEach != nil {
 			cr.ForEachExpression = marshalExpr(r.ForEach)
 		}
-		out.Resources = append(out.Resources, cr)
-	}
+		out.Resources[i] = cr
+	})
 	if len(m.ModuleCalls) > 0 {
 		out.ModuleCalls = map[string]moduleCall{}
 		for name, mc := range m.ModuleCalls {

@@ -160,8 +160,19 @@ func (out *planJSON) addConfig(config *configs.Config, p *plans.Plan) {
 	if changes == nil {
 		changes = plans.NewChanges()
 	}
+	// The two read the configuration only, so they run side by side.
+	done := make(chan struct{})
+	var crashed any
+	go func() {
+		defer close(done)
+		defer func() { crashed = recover() }()
+		out.RelevantAttributes = relevantAttributes(config, changes)
+	}()
 	out.Configuration = marshalConfig(config, p.ProviderSchemas)
-	out.RelevantAttributes = relevantAttributes(config, changes)
+	<-done
+	if crashed != nil {
+		panic(crashed)
+	}
 }
 
 // Actions returns the JSON action list of a plans.Action.
