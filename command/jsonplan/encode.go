@@ -172,8 +172,12 @@ func (e *encoder) mapValue(v reflect.Value) error {
 }
 
 func (e *encoder) structValue(v reflect.Value) error {
+	fs := fieldsOf(v.Type())
+	if fs == nil {
+		return e.fallback(v)
+	}
 	e.buf = append(e.buf, '{')
-	if _, err := e.fields(v, fieldsOf(v.Type()), true); err != nil {
+	if _, err := e.fields(v, fs, true); err != nil {
 		return err
 	}
 	e.buf = append(e.buf, '}')
@@ -280,14 +284,19 @@ var fieldCache sync.Map // reflect.Type -> []field
 
 // fieldsOf lists the JSON fields of a struct type as encoding/json finds
 // them in the json tags: exported fields, "-" left out, in declaration
-// order. Embedded structs are not used by the model.
+// order. A struct with an embedded field (whose fields encoding/json
+// would promote) gives nil: it is left to encoding/json whole.
 func fieldsOf(t reflect.Type) []field {
 	if fs, ok := fieldCache.Load(t); ok {
 		return fs.([]field)
 	}
-	var fs []field
+	fs := []field{}
 	for i := range t.NumField() {
 		sf := t.Field(i)
+		if sf.Anonymous {
+			fs = nil
+			break
+		}
 		if !sf.IsExported() {
 			continue
 		}

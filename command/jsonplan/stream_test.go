@@ -350,6 +350,18 @@ type encoderCase struct {
 	Skip   string                     `json:"-"`
 	NoTag  string
 	hidden string
+	Emb    *embedding `json:"emb,omitempty"`
+}
+
+// embedding promotes the fields of an embedded struct, which the encoder
+// leaves to encoding/json.
+type embedding struct {
+	encoderCase2
+	Own string `json:"own"`
+}
+
+type encoderCase2 struct {
+	Promoted string `json:"promoted"`
 }
 
 func TestEncoderMatchesEncodingJSON(t *testing.T) {
@@ -359,7 +371,8 @@ func TestEncoderMatchesEncodingJSON(t *testing.T) {
 			L: []any{1, "a", nil, []any{}}, LO: [][]any{{"x", int64(2)}}, M: map[string]int{"b": 1, "a": 2, "<": 3},
 			Raw: json.RawMessage("{\n \"k\" : [1, 2],\"h\":\"<\"}"), RawO: json.RawMessage(`"x y"`),
 			RawMap: map[string]json.RawMessage{"z": json.RawMessage(`{"a":"b c"}`), "y": json.RawMessage(`true`)},
-			Bytes:  []byte("hi"), Time: time.Date(2024, 1, 2, 3, 4, 5, 6, time.UTC), Skip: "no", NoTag: "yes", hidden: "no"},
+			Bytes:  []byte("hi"), Time: time.Date(2024, 1, 2, 3, 4, 5, 6, time.UTC), Skip: "no", NoTag: "yes", hidden: "no",
+			Emb: &embedding{encoderCase2: encoderCase2{Promoted: "p<"}, Own: "o"}},
 	} {
 		want, err := json.Marshal(c)
 		if err != nil {
