@@ -80,10 +80,10 @@ type change struct {
 type Options struct {
 	Version string
 	Config  *configs.Config
-	// LoadConfig, used by Write when Config is nil, returns the
-	// configuration (nil leaves the section out). Write calls it once,
-	// when it reaches the configuration section, after every resource
-	// entry, so a caller can load the configuration meanwhile.
+	// LoadConfig, used when Config is nil, returns the configuration
+	// (nil leaves the section out). Write calls it once, when it reaches
+	// the configuration section, after every resource entry, so a caller
+	// can load the configuration meanwhile; Marshal calls it first.
 	LoadConfig func() *configs.Config
 }
 
@@ -92,6 +92,9 @@ type Options struct {
 // bytes Write writes, without the newline. O(size of the plan and its
 // states).
 func Marshal(p *plans.Plan, opts Options) ([]byte, error) {
+	if opts.Config == nil && opts.LoadConfig != nil {
+		opts.Config = opts.LoadConfig()
+	}
 	out, err := newPlanJSON(p, opts)
 	if err != nil {
 		return nil, err

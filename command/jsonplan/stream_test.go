@@ -425,6 +425,10 @@ func TestWriteLoadConfig(t *testing.T) {
 		t.Errorf("%d calls; Write with LoadConfig differs from Marshal with Config (-want +got):\n%s", calls, diff)
 	}
 
+	if again, err := Marshal(p, Options{Version: "v", LoadConfig: func() *configs.Config { return cfg }}); err != nil || string(again) != string(want) {
+		t.Errorf("Marshal with LoadConfig differs from Marshal with Config (%v)", err)
+	}
+
 	noConfig, err := Marshal(p, Options{Version: "v"})
 	if err != nil {
 		t.Fatal(err)
