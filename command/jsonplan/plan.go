@@ -279,7 +279,7 @@ func marshalResourceChanges(rcs []*plans.ResourceInstanceChange, schemas map[add
 		r := resourceChange{
 			Address: rc.Addr.String(), ModuleAddress: rc.Addr.Module.String(),
 			Mode: modeString(res.Mode), Type: res.Type, Name: res.Name, Index: InstanceKey(rc.Addr.Resource.Key),
-			ProviderName: rc.ProviderAddr.Provider.String(), Deposed: string(rc.DeposedKey),
+			ProviderName: providerString(rc.ProviderAddr.Provider), Deposed: string(rc.DeposedKey),
 			Change: c, ActionReason: ActionReason(rc.ActionReason),
 		}
 		if !rc.PrevRunAddr.Equal(addrs.AbsResourceInstance{}) && !rc.PrevRunAddr.Equal(rc.Addr) {
@@ -342,23 +342,24 @@ func plannedValues(changes *plans.Changes, schemas map[addrs.Provider]*providers
 		if rc.Action == plans.Delete || rc.DeposedKey != addrs.NotDeposed {
 			continue
 		}
+		address := rc.Addr.String()
 		placed = append(placed, placedResource{rc.Addr.Module, lazyResource{
-			address: rc.Addr.String(),
-			make:    func() (resource, error) { return plannedResource(rc, schemas) },
+			address: address,
+			make:    func() (resource, error) { return plannedResource(rc, address, schemas) },
 		}})
 	}
 	sv.RootModule = buildModules(placed)
 	return sv, nil
 }
 
-// plannedResource is the planned_values entry of a change.
-func plannedResource(rc *plans.ResourceInstanceChange, schemas map[addrs.Provider]*providers.GetProviderSchemaResponse) (resource, error) {
+// plannedResource is the planned_values entry of a change at address.
+func plannedResource(rc *plans.ResourceInstanceChange, address string, schemas map[addrs.Provider]*providers.GetProviderSchemaResponse) (resource, error) {
 	res := rc.Addr.Resource.Resource
 	schema := providers.ResourceSchema(schemas, rc.ProviderAddr.Provider, res)
 	_, after := rc.Change.Marked(sensitiveSchema(schema))
 	r := resource{
-		Address: rc.Addr.String(), Mode: modeString(res.Mode), Type: res.Type, Name: res.Name,
-		Index: InstanceKey(rc.Addr.Resource.Key), ProviderName: rc.ProviderAddr.Provider.String(),
+		Address: address, Mode: modeString(res.Mode), Type: res.Type, Name: res.Name,
+		Index: InstanceKey(rc.Addr.Resource.Key), ProviderName: providerString(rc.ProviderAddr.Provider),
 	}
 	if ps := schemas[rc.ProviderAddr.Provider]; ps != nil {
 		m := ps.ResourceTypes
