@@ -73,16 +73,16 @@ func (e *encoder) value(v reflect.Value) error {
 		return nil
 	}
 	t := v.Type()
-	switch {
-	case t == rawMessageType:
+	switch kindOf(t) {
+	case rawKind:
 		return e.raw(v.Bytes())
-	case t.Implements(streamerType):
+	case streamerKind:
 		if v.Kind() == reflect.Slice && v.IsNil() {
 			e.buf = append(e.buf, "null"...)
 			return nil
 		}
 		return v.Interface().(streamer).streamJSON(e)
-	case t.Implements(marshalerType):
+	case marshalerKind:
 		return e.fallback(v)
 	}
 	switch v.Kind() {
@@ -126,6 +126,35 @@ func (e *encoder) value(v reflect.Value) error {
 		return e.fallback(v)
 	}
 	return nil
+}
+
+// How a type is written, apart from its reflect.Kind.
+const (
+	plainKind = iota
+	rawKind
+	streamerKind
+	marshalerKind
+)
+
+var kindCache sync.Map // reflect.Type -> int
+
+// kindOf tells json.RawMessage, streamers and other json.Marshalers from
+// the rest, once per type (Implements is not cheap).
+func kindOf(t reflect.Type) int {
+	if k, ok := kindCache.Load(t); ok {
+		return k.(int)
+	}
+	k := plainKind
+	switch {
+	case t == rawMessageType:
+		k = rawKind
+	case t.Implements(streamerType):
+		k = streamerKind
+	case t.Implements(marshalerType):
+		k = marshalerKind
+	}
+	kindCache.Store(t, k)
+	return k
 }
 
 // fallback hands a value this encoder does not write itself to
