@@ -454,3 +454,20 @@ func TestWriteLoadConfig(t *testing.T) {
 		t.Errorf("LoadConfig was called with %d bytes written, want about %d (the resource entries)", len(before), at)
 	}
 }
+
+// TestWriteReportsValueErrors: a value JSON cannot hold (infinity) fails
+// Marshal and Write alike, naming the problem.
+func TestWriteReportsValueErrors(t *testing.T) {
+	p := manyPlan(5)
+	rc := p.Changes.Resources[3]
+	m := rc.After.AsValueMap()
+	m["input"] = cty.PositiveInfinity
+	rc.After = cty.ObjectVal(m)
+	if _, err := Marshal(p, Options{}); err == nil || !strings.Contains(err.Error(), "infinity") {
+		t.Errorf("Marshal: err = %v, want one about infinity", err)
+	}
+	var w chunkWriter
+	if err := Write(&w, p, Options{}); err == nil || !strings.Contains(err.Error(), "infinity") {
+		t.Errorf("Write: err = %v, want one about infinity", err)
+	}
+}
