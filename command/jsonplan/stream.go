@@ -26,6 +26,9 @@ func Write(w io.Writer, p *plans.Plan, opts Options) error {
 	v := reflect.ValueOf(out).Elem()
 	fields := fieldsOf(v.Type())
 	split := slices.IndexFunc(fields, func(f field) bool { return f.key == `"configuration":` })
+	if split < 0 {
+		split = len(fields)
+	}
 	e.buf = append(e.buf, '{')
 	first, err := e.fields(v, fields[:split], true)
 	if err != nil {
