@@ -6,6 +6,11 @@
 // As in Terraform, sensitive values are not redacted from before/after:
 // they appear with before_sensitive/after_sensitive (and sensitive_values
 // in planned_values) marking them, and consumers must honour the marks.
+//
+// Write streams the document: the struct model below describes it, and
+// each resource entry is made from the plan only as it is written
+// (stream.go, encode.go), values straight from cty (valuejson.go).
+// Marshal is Write into memory.
 package jsonplan
 
 import (
