@@ -235,15 +235,12 @@ func marshalChange(c plans.Change, schema *configschema.Block, replace []cty.Pat
 	before, after := c.Marked(sensitiveSchema(schema))
 	out := change{Actions: Actions(c.Action)}
 	var err error
-	if out.Before, err = marshalValue(before); err != nil {
+	if out.Before, _, out.BeforeSensitive, err = valueJSON(before, false); err != nil {
 		return out, err
 	}
-	if out.After, err = marshalValue(after); err != nil {
+	if out.After, out.AfterUnknown, out.AfterSensitive, err = valueJSON(after, true); err != nil {
 		return out, err
 	}
-	out.AfterUnknown = unknownBoolsJSON(after)
-	out.BeforeSensitive = sensitiveBoolsJSON(before)
-	out.AfterSensitive = sensitiveBoolsJSON(after)
 	for _, p := range replace {
 		out.ReplacePaths = append(out.ReplacePaths, pathSteps(p))
 	}
@@ -374,9 +371,8 @@ func plannedResource(rc *plans.ResourceInstanceChange, address string, schemas m
 		r.SchemaVersion = uint64(m[res.Type].Version)
 	}
 	var err error
-	if r.Values, err = marshalValue(after); err != nil {
+	if r.Values, _, r.SensitiveValues, err = valueJSON(after, false); err != nil {
 		return r, err
 	}
-	r.SensitiveValues = sensitiveBoolsJSON(after)
 	return r, nil
 }

@@ -261,6 +261,18 @@ func checkAppenders(t *testing.T, v cty.Value) {
 	if w, g := refMarshalBools(refSensitiveAsBool(v)), sensitiveBoolsJSON(v); string(w) != string(g) {
 		t.Errorf("sensitive of %#v:\n got %s\nwant %s", v, g, w)
 	}
+	// The one-walk form of all three.
+	val, unknown, sens, err := valueJSON(v, true)
+	if (wantErr != nil) != (err != nil) {
+		t.Errorf("valueJSON of %#v: err %v, want %v", v, err, wantErr)
+	} else if wantErr == nil {
+		if w := refMarshalBools(refUnknownAsBool(v)); string(val) != string(want) || string(unknown) != string(w) || string(sens) != string(refMarshalBools(refSensitiveAsBool(v))) {
+			t.Errorf("valueJSON of %#v:\n got %s %s %s\nwant %s %s %s", v, val, unknown, sens, want, w, refMarshalBools(refSensitiveAsBool(v)))
+		}
+	}
+	if _, u, _, _ := valueJSON(v, false); u != nil {
+		t.Errorf("valueJSON without after_unknown gave %s", u)
+	}
 }
 
 // TestAppendersMatchReference: the one-pass appenders write what the
