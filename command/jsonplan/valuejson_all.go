@@ -102,7 +102,7 @@ func (f *valueForms) node(v cty.Value, doV, doU, doS bool) error {
 	member := func(name string, ev cty.Value) error {
 		evu, _ := ev.Unmark()
 		memberV := doV && evu.IsKnown() // unknown members are left out
-		markV, markU, markS := len(f.v), len(f.u), len(f.s)
+		markU, markS := len(f.u), len(f.s)
 		if memberV {
 			if !firstV {
 				f.v = append(f.v, ',')
@@ -128,7 +128,6 @@ func (f *valueForms) node(v cty.Value, doV, doU, doS bool) error {
 		if memberV {
 			firstV = false
 		}
-		_ = markV
 		if doU {
 			if string(f.u[atU:]) == "false" {
 				f.u = f.u[:markU] // false members are left out
