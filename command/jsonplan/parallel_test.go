@@ -14,6 +14,7 @@ import (
 	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/configs"
 	"github.com/plankit/plankit/plans"
+	"github.com/plankit/plankit/states"
 )
 
 func withProcs(n int, f func()) {
@@ -99,5 +100,100 @@ func TestConfigurationInParallel(t *testing.T) {
 	}
 	if !strings.Contains(string(one), `"address":"null_resource.r2048"`) || !strings.Contains(string(one), `"relevant_attributes":[{"resource":"null_resource.r0","attribute":["id"]}`) {
 		t.Errorf("the configuration section or relevant_attributes is missing")
+	}
+}
+
+// TestEntriesInParallel: a long list is written as one goroutine writes
+// it, with the error of the lowest failing entry and a panic raised
+// again; and a large plan (changes, drift, planned values, prior state)
+// gives the same document on 1 and 4 goroutines.
+func TestEntriesInParallel(t *testing.T) {
+	withProcs(4, func() {
+		n := 3*parallelEntriesMin + 5
+		write := func(fail map[int]bool) func(e *encoder, i int) error {
+			return func(e *encoder, i int) error {
+				if fail[i] {
+					return fmt.Errorf("entry %d", i)
+				}
+				e.buf = appendInt(e.buf, int64(i))
+				return nil
+			}
+		}
+		var want strings.Builder
+		want.WriteString("[")
+		for i := range n {
+			if i > 0 {
+				want.WriteString(",")
+			}
+			want.WriteString(fmt.Sprint(i))
+		}
+		want.WriteString("]")
+		var w chunkWriter
+		e := &encoder{w: &w}
+		if err := e.entries(n, write(nil)); err != nil {
+			t.Fatal(err)
+		}
+		if err := e.flush(true); err != nil {
+			t.Fatal(err)
+		}
+		if w.String() != want.String() {
+			t.Errorf("entries wrote %.80s..., want %.80s...", w.String(), want.String())
+		}
+		for _, bad := range [][]int{{3}, {entryBatch * 7, n - 1}, {n - 1}} {
+			fail := map[int]bool{}
+			for _, i := range bad {
+				fail[i] = true
+			}
+			err := (&encoder{}).entries(n, write(fail))
+			if want := fmt.Sprintf("entry %d", bad[0]); err == nil || err.Error() != want {
+				t.Errorf("failing %v: err %v, want %s", bad, err, want)
+			}
+		}
+		func() {
+			defer func() {
+				if r := recover(); r != "boom" {
+					t.Errorf("recovered %v, want the batch's panic", r)
+				}
+			}()
+			_ = (&encoder{}).entries(n, func(e *encoder, i int) error {
+				if i == 2*entryBatch+1 {
+					panic("boom")
+				}
+				return nil
+			})
+			t.Errorf("no panic")
+		}()
+	})
+
+	p := manyPlan(2*parallelEntriesMin + 9)
+	prior := states.NewState()
+	ty := p.ProviderSchemas[testProvider].ResourceTypes["test_thing"].Block.ImpliedType()
+	for i, rc := range p.Changes.Resources {
+		if i%3 != 0 {
+			continue
+		}
+		old := cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal(fmt.Sprint("i-", i)), "input": cty.StringVal("old"),
+			"output": cty.StringVal("old"), "triggers_replace": cty.NullVal(cty.DynamicPseudoType)})
+		src, err := (&states.ResourceInstanceObject{Value: old, Status: states.ObjectReady}).Encode(ty, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		prior.SetResourceInstanceCurrent(rc.Addr, src, rc.ProviderAddr)
+		rc.Action, rc.Before = plans.Update, old
+		p.DriftedResources = append(p.DriftedResources, &plans.ResourceInstanceChange{Addr: rc.Addr, PrevRunAddr: rc.Addr,
+			ProviderAddr: rc.ProviderAddr, Change: plans.Change{Action: plans.Update, Before: old, After: old}})
+	}
+	p.PriorState = prior
+	var one, many []byte
+	for procs, out := range map[int]*[]byte{1: &one, 4: &many} {
+		withProcs(procs, func() {
+			var err error
+			if *out, err = Marshal(p, Options{}); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	if diff := cmp.Diff(string(one), string(many)); diff != "" {
+		t.Errorf("written on 4 goroutines differs from on 1 (-one +four):\n%s", diff)
 	}
 }

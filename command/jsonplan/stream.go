@@ -51,26 +51,16 @@ func Write(w io.Writer, p *plans.Plan, opts Options) error {
 type resourceChangeList []*plans.ResourceInstanceChange
 
 func (l resourceChangeList) streamJSON(e *encoder) error {
-	e.buf = append(e.buf, '[')
-	for i, rc := range plans.SortedResourceChanges(l) {
-		if i > 0 {
-			e.buf = append(e.buf, ',')
-		}
+	sorted := plans.SortedResourceChanges(l)
+	return e.entries(len(sorted), func(e *encoder, i int) error {
 		// One change at a time through the list function, so the entry
 		// is the one Marshal has always made.
-		one, err := marshalResourceChanges([]*plans.ResourceInstanceChange{rc}, e.schemas)
+		one, err := marshalResourceChanges(sorted[i:i+1], e.schemas)
 		if err != nil {
 			return err
 		}
-		if err := e.value(reflect.ValueOf(&one[0]).Elem()); err != nil {
-			return err
-		}
-		if err := e.flush(false); err != nil {
-			return err
-		}
-	}
-	e.buf = append(e.buf, ']')
-	return nil
+		return e.value(reflect.ValueOf(&one[0]).Elem())
+	})
 }
 
 // resourceList is the resources of one module of planned_values or
@@ -85,22 +75,11 @@ type lazyResource struct {
 }
 
 func (l resourceList) streamJSON(e *encoder) error {
-	e.buf = append(e.buf, '[')
-	for i, lr := range l {
-		if i > 0 {
-			e.buf = append(e.buf, ',')
-		}
-		r, err := lr.make()
+	return e.entries(len(l), func(e *encoder, i int) error {
+		r, err := l[i].make()
 		if err != nil {
 			return err
 		}
-		if err := e.value(reflect.ValueOf(&r).Elem()); err != nil {
-			return err
-		}
-		if err := e.flush(false); err != nil {
-			return err
-		}
-	}
-	e.buf = append(e.buf, ']')
-	return nil
+		return e.value(reflect.ValueOf(&r).Elem())
+	})
 }
