@@ -1,6 +1,9 @@
 package jsonplan
 
-import "runtime"
+import (
+	"runtime"
+	"sync"
+)
 
 // Entries of a large list are made on every core in batches of
 // entryBatch, from parallelEntriesMin entries on.
@@ -71,6 +74,7 @@ func (e *encoder) entries(n int, write func(e *encoder, i int) error) error {
 			e.buf = append(e.buf, ',')
 		}
 		e.buf = append(e.buf, r.buf...)
+		batchBufs.Put(&r.buf)
 		if r.err != nil {
 			return r.err
 		}
@@ -82,6 +86,10 @@ func (e *encoder) entries(n int, write func(e *encoder, i int) error) error {
 	return nil
 }
 
+// batchBufs holds the buffers batches are written into, given back once
+// the writer has copied them out.
+var batchBufs = sync.Pool{New: func() any { return new([]byte) }}
+
 // batchResult is a batch's JSON, and its first error or panic.
 type batchResult struct {
 	buf     []byte
@@ -92,7 +100,7 @@ type batchResult struct {
 // writeBatch writes entries lo..hi-1, comma-separated, into an encoder
 // of their own (with e's schemas); it stops at the first error.
 func writeBatch(e *encoder, lo, hi int, write func(e *encoder, i int) error) (r batchResult) {
-	be := &encoder{schemas: e.schemas}
+	be := &encoder{schemas: e.schemas, buf: (*batchBufs.Get().(*[]byte))[:0]}
 	defer func() {
 		r.crashed = recover()
 		r.buf = be.buf
