@@ -3,6 +3,7 @@ package render
 import (
 	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/plans"
@@ -15,6 +16,10 @@ const (
 	parallelRenderMin = 2048
 	renderBatch       = 256
 )
+
+// renderBufs holds the buffers batches are rendered into, given back
+// once the writer has copied them out.
+var renderBufs = sync.Pool{New: func() any { return new([]byte) }}
 
 // resourceChanges writes the rendering of every change in rcs but the
 // no-ops, each followed by an empty line, to b in order, calling flush
@@ -45,7 +50,7 @@ func resourceChanges(b *strings.Builder, flush func() error, rcs []*plans.Resour
 	}
 	type batch struct {
 		rcs  []*plans.ResourceInstanceChange
-		done chan string
+		done chan *[]byte
 	}
 	jobs := make(chan *batch, 2*workers)
 	inOrder := make(chan *batch, 2*workers)
@@ -55,7 +60,7 @@ func resourceChanges(b *strings.Builder, flush func() error, rcs []*plans.Resour
 		defer close(jobs)
 		defer close(inOrder)
 		for lo := 0; lo < len(rcs); lo += renderBatch {
-			bt := &batch{rcs: rcs[lo:min(lo+renderBatch, len(rcs))], done: make(chan string, 1)}
+			bt := &batch{rcs: rcs[lo:min(lo+renderBatch, len(rcs))], done: make(chan *[]byte, 1)}
 			select {
 			case inOrder <- bt:
 			case <-stop:
@@ -67,18 +72,23 @@ func resourceChanges(b *strings.Builder, flush func() error, rcs []*plans.Resour
 	for range workers {
 		go func() {
 			for bt := range jobs {
-				var sb strings.Builder
+				out := renderBufs.Get().(*[]byte)
+				buf := (*out)[:0]
 				for _, rc := range bt.rcs {
 					if rc.Action != plans.NoOp {
-						render(&sb, rc)
+						schema := providers.ResourceSchema(schemas, rc.ProviderAddr.Provider, rc.Addr.Resource.Resource)
+						buf = append(append(buf, ResourceChange(rc, schema, color, false)...), '\n')
 					}
 				}
-				bt.done <- sb.String()
+				*out = buf
+				bt.done <- out
 			}
 		}()
 	}
 	for bt := range inOrder {
-		b.WriteString(<-bt.done)
+		out := <-bt.done
+		b.Write(*out)
+		renderBufs.Put(out)
 		if b.Len() >= planFlushSize {
 			if err := flush(); err != nil {
 				return err
