@@ -36,6 +36,7 @@ type applyFlags struct {
 // archive; `apply [options]` plans and applies in one step. It returns
 // the exit code.
 func Apply(m *Meta, args []string) (code int) {
+	m.phases() // the load phase starts now
 	defer recoverPanic(m, &code)
 	chdir, rest := splitChdir(args)
 	if len(rest) > 0 && (rest[0] == "help" || rest[0] == "-help" || rest[0] == "--help" || rest[0] == "-h") {
@@ -270,6 +271,7 @@ func applyPlan(m *Meta, ui *ui, wd string, f *applyFlags, plan *plans.Plan, conf
 	}
 	newState, ds = saver.saveFinal(newState)
 	applyDiags = append(applyDiags, ds...)
+	m.phases().done("state-write")
 	return reportApply(ctx, ui, plan, counts, destroy, newState, applyDiags, src)
 }
 
@@ -330,7 +332,7 @@ func applyDump(m *Meta, ui *ui) io.Writer {
 func runCoreApply(ctx context.Context, m *Meta, ui *ui, wd string, f *applyFlags, plan *plans.Plan, config *configs.Config, saver *stateSaver, workspace string, src Sources, factories map[addrs.Provider]providers.Factory, procs *procgroup.Set) (*states.State, hcl.Diagnostics, bool) {
 	hook := newApplyHook(ui.out, ui.json)
 	maxInst, _ := envMaxInstances(m.Env) // checked with the other inputs (loadPlanInputs)
-	core, ds := terraform.NewContext(&terraform.ContextOpts{ProviderSource: terraform.ProviderFactories(factories), Parallelism: f.parallelism, Hooks: []terraform.Hook{hook}, WorkingDir: wd, MaxInstances: maxInst, Workspace: workspace})
+	core, ds := terraform.NewContext(&terraform.ContextOpts{ProviderSource: terraform.ProviderFactories(factories), Parallelism: f.parallelism, Hooks: []terraform.Hook{hook}, WorkingDir: wd, MaxInstances: maxInst, Workspace: workspace, Phase: m.phases().coreHook()})
 	if ds.HasErrors() {
 		ui.diags(ds, src)
 		return nil, nil, false
@@ -342,6 +344,7 @@ func runCoreApply(ctx context.Context, m *Meta, ui *ui, wd string, f *applyFlags
 		ui.diags(ds, src)
 		return nil, nil, false
 	}
+	m.phases().done("load")
 	newState, diags := core.Apply(ctx, plan, config, &terraform.ApplyOpts{State: saver, Timestamp: clock, Processes: procs})
 	hook.stopAll()
 	hook.mu.Lock()
