@@ -129,18 +129,8 @@ func Plan(w io.Writer, p *plans.Plan, color bool) error {
 			if err := flush(); err != nil {
 				return err
 			}
-			for _, rc := range plans.SortedResourceChanges(changes.Resources) {
-				if rc.Action == plans.NoOp && rc.Importing == nil {
-					continue
-				}
-				schema := providers.ResourceSchema(p.ProviderSchemas, rc.ProviderAddr.Provider, rc.Addr.Resource.Resource)
-				b.WriteString(ResourceChange(rc, schema, color, false))
-				b.WriteString("\n")
-				if b.Len() >= planFlushSize {
-					if err := flush(); err != nil {
-						return err
-					}
-				}
+			if err := resourceChanges(&b, flush, plans.SortedResourceChanges(changes.Resources), p.ProviderSchemas, color); err != nil {
+				return err
 			}
 			c := CountChanges(changes)
 			fmt.Fprintf(&b, "%s %s%d to add, %d to change, %d to destroy.\n", col.Bold("Plan:"), ImportPrefix(c, "to import"), c.Add, c.Change, c.Destroy)
