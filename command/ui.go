@@ -138,11 +138,15 @@ func (u *ui) plan(p *plans.Plan) {
 		changes = plans.NewChanges()
 	}
 	for _, rc := range plans.SortedResourceChanges(changes.Resources) {
-		if rc.Action == plans.NoOp {
+		if rc.Action == plans.NoOp && !rc.Moved() {
 			continue
 		}
-		u.json.Emit("info", "planned_change", fmt.Sprintf("%s: Plan to %s", rc.Addr, planVerb(rc.Action)),
-			map[string]any{"change": changeJSON(rc)})
+		ch := changeJSON(rc)
+		if rc.Action == plans.NoOp {
+			ch["action"] = "move" // a move alone, as Terraform reports it
+		}
+		u.json.Emit("info", "planned_change", fmt.Sprintf("%s: Plan to %s", rc.Addr, ch["action"]),
+			map[string]any{"change": ch})
 	}
 	c := render.CountChanges(changes)
 	msg := fmt.Sprintf("Plan: %d to add, %d to change, %d to destroy.", c.Add, c.Change, c.Destroy)

@@ -62,6 +62,7 @@ func (c *Context) Apply(ctx context.Context, plan *plans.Plan, config *configs.C
 	kept := keptRootOutputs(g, plan.TargetAddrs)
 	if aw.writer != nil {
 		aw.writer.Start(ws.state)
+		aw.recordMoves(plan)
 	}
 	diags = append(diags, ws.walk(ctx, g)...)
 	if ctx.Err() != nil {
