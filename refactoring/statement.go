@@ -188,10 +188,11 @@ func dependsOn(a, b *Statement) bool {
 	if !af.nestedWithin(bt) && !at.nestedWithin(bt) && !bf.nestedWithin(af) && !bt.nestedWithin(af) {
 		return false
 	}
-	// A move inside a module whose ancestor only changes its key would
-	// match both ends of the ancestor's move: it depends on the ancestor's
-	// move, not the other way round.
-	if len(at.mod) >= len(bt.mod) {
+	// A move declared inside a module whose ancestor's move only changes
+	// a key would match both ends of the ancestor's move: it depends on
+	// the ancestor's move, not the other way round. (Depth of the
+	// declaring modules, as in Terraform.)
+	if len(a.Module) >= len(b.Module) {
 		return true
 	}
 	return !isModuleReIndex(af, at)

@@ -529,3 +529,57 @@ moved {
 		t.Fatalf("moved resource provider = %+v, want the aliased root configuration", rs)
 	}
 }
+
+// TestPlanMovesAcrossTypes moves a null_resource to terraform_data, as
+// Terraform 1.8+ does: the built-in terraform_data converts the object
+// (triggers become triggers_replace, the id is kept), so a configuration
+// with the same triggers plans no replacement, and apply records the
+// object under the new type and provider.
+func TestPlanMovesAcrossTypes(t *testing.T) {
+	cfg := loadConfig(t, map[string]string{"main.tf": `
+resource "terraform_data" "d" {
+  triggers_replace = { v = "1" }
+}
+moved {
+  from = null_resource.n
+  to   = terraform_data.d
+}`})
+	st := states.NewState()
+	st.SetResourceInstanceCurrent(mustInst(t, "null_resource.n"), &states.ResourceInstanceObjectSrc{
+		AttrsJSON: []byte(`{"id":"5577006791947779410","triggers":{"v":"1"}}`), Status: states.ObjectReady, Private: []byte("priv"),
+	}, addrs.AbsProviderConfig{Provider: addrs.NewDefaultProvider("null")})
+	c := builtinContext(t)
+	plan := mustPlan(t, c, cfg, st, nil)
+	if d := cmp.Diff(map[string]moveResult{"terraform_data.d": {Action: "NoOp", Prev: "null_resource.n"}}, moveResults(plan.Changes.Resources)); d != "" {
+		t.Fatalf("changes (-want +got):\n%s", d)
+	}
+	rc := plan.Changes.Resources[0]
+	if got := valJSON(rc.After); got != `{"id":"5577006791947779410","input":null,"output":null,"triggers_replace":{"v":"1"}}` {
+		t.Errorf("planned object %s", got)
+	}
+	out, diags := c.Apply(context.Background(), plan, cfg, nil)
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	rs := out.Resource(mustInst(t, "terraform_data.d").ContainingResource())
+	if rs == nil || rs.ProviderConfig.Provider != addrs.NewBuiltInProvider("terraform") || out.Resource(mustInst(t, "null_resource.n").ContainingResource()) != nil {
+		t.Fatalf("state after apply: %v (terraform_data.d provider %+v)", out.AllResourceInstances(), rs)
+	}
+	obj := rs.Instances[addrs.NoKey].Current
+	if !strings.Contains(string(obj.AttrsJSON), `"id":"5577006791947779410"`) || string(obj.Private) != "priv" {
+		t.Errorf("stored object %s private %q", obj.AttrsJSON, obj.Private)
+	}
+	// A changed trigger after the move replaces, as for any terraform_data.
+	cfg2 := loadConfig(t, map[string]string{"main.tf": `
+resource "terraform_data" "d" {
+  triggers_replace = { v = "2" }
+}
+moved {
+  from = null_resource.n
+  to   = terraform_data.d
+}`})
+	plan2 := mustPlan(t, c, cfg2, out, nil)
+	if d := cmp.Diff(map[string]moveResult{"terraform_data.d": {Action: "DeleteThenCreate", Reason: "ReplaceBecauseCannotUpdate"}}, moveResults(plan2.Changes.Resources)); d != "" {
+		t.Errorf("plan after the move (-want +got):\n%s", d)
+	}
+}
