@@ -150,7 +150,7 @@ func (u *ui) plan(p *plans.Plan) {
 	}
 	c := render.CountChanges(changes)
 	msg := fmt.Sprintf("Plan: %d to add, %d to change, %d to destroy.", c.Add, c.Change, c.Destroy)
-	if !render.HasResourceChanges(changes) && !render.HasOutputChanges(changes) {
+	if !render.HasResourceChanges(changes) && !render.HasOutputChanges(changes) && !render.HasMoves(changes) {
 		msg = "No changes. Your infrastructure matches the configuration."
 	}
 	u.json.Emit("info", "change_summary", msg, map[string]any{"changes": map[string]any{

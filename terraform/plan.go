@@ -110,7 +110,7 @@ func (pw *planWalk) assemble(ws *walkState, kept map[string]bool, errored bool) 
 	if ws.clock.Used() {
 		p.Timestamp = ws.clock.Time()
 	}
-	pw.moves.record(p)
+	pw.moves.record(p, ws.schemas)
 	p.Checks = ws.checks.results()
 	p.Files = pw.fileRec.Files()
 	for name, v := range ws.config.Module.Variables {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/configs"
+	"github.com/plankit/plankit/lang/marks"
 	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/providers"
 	"github.com/plankit/plankit/refactoring"
@@ -61,7 +62,7 @@ func (pm *planMoves) validate(ws *walkState, walkDiags hcl.Diagnostics) (hcl.Dia
 // record sets PrevRunAddr on the planned changes and drift of moved
 // instances; a moved object whose new address has no resource block is
 // deleted "because it was moved to an address not in configuration".
-func (pm *planMoves) record(p *plans.Plan) {
+func (pm *planMoves) record(p *plans.Plan, schemas map[addrs.Provider]*providers.GetProviderSchemaResponse) {
 	if pm == nil {
 		return
 	}
@@ -69,6 +70,7 @@ func (pm *planMoves) record(p *plans.Plan) {
 	if len(pm.results.Moves) == 0 {
 		return
 	}
+	defer pm.driftForMoves(p, schemas)
 	for _, list := range [][]*plans.ResourceInstanceChange{p.Changes.Resources, p.DriftedResources} {
 		for _, rc := range list {
 			m, ok := pm.results.Moves[rc.Addr.String()]
@@ -239,5 +241,52 @@ func (aw *applyWalk) recordMoves(plan *plans.Plan) {
 			aw.changed(rc.PrevRunAddr)
 			aw.changed(rc.Addr)
 		}
+	}
+}
+
+// driftForMoves adds a no-op drift entry for each object that moved
+// without the refresh finding a change, as Terraform does: a refresh-only
+// plan shows and applies moves through its drift, and show -json lists
+// them in resource_drift. Objects moved to another resource type are left
+// out (their old and new values are not comparable), also as Terraform.
+func (pm *planMoves) driftForMoves(p *plans.Plan, schemas map[addrs.Provider]*providers.GetProviderSchemaResponse) {
+	have := map[string]bool{}
+	for _, rc := range p.DriftedResources {
+		if rc.DeposedKey == addrs.NotDeposed {
+			have[rc.Addr.String()] = true
+		}
+	}
+	added := false
+	for _, m := range pm.results.Sorted() {
+		if have[m.To.String()] || m.From.Resource.Resource.Type != m.To.Resource.Resource.Type {
+			continue
+		}
+		rs := p.PriorState.Resource(m.To.ContainingResource())
+		if rs == nil || rs.Instances[m.To.Resource.Key] == nil || rs.Instances[m.To.Resource.Key].Current == nil {
+			continue
+		}
+		ps := schemas[rs.ProviderConfig.Provider]
+		if ps == nil {
+			continue
+		}
+		schema, ok := ps.ResourceTypes[m.To.Resource.Resource.Type]
+		if !ok {
+			continue
+		}
+		obj, err := rs.Instances[m.To.Resource.Key].Current.Decode(schema.Block.ImpliedType())
+		if err != nil {
+			continue
+		}
+		v, paths := marks.SensitivePaths(obj.Value)
+		p.DriftedResources = append(p.DriftedResources, &plans.ResourceInstanceChange{
+			Addr: m.To, PrevRunAddr: m.From, ProviderAddr: rs.ProviderConfig,
+			Change: plans.Change{Action: plans.NoOp, Before: v, After: v, BeforeSensitivePaths: paths, AfterSensitivePaths: paths},
+		})
+		added = true
+	}
+	if added {
+		ch := &plans.Changes{Resources: p.DriftedResources}
+		ch.Sort()
+		p.DriftedResources = ch.Resources
 	}
 }

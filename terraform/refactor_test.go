@@ -583,3 +583,35 @@ moved {
 		t.Errorf("plan after the move (-want +got):\n%s", d)
 	}
 }
+
+// TestPlanMovesRefreshOnly: a refresh-only plan applies the moves too; an
+// object that moved without other change is a no-op drift entry with its
+// previous address (so the plan is applyable and show -json lists it in
+// resource_drift), and applying the plan records the move.
+func TestPlanMovesRefreshOnly(t *testing.T) {
+	cfg := loadConfig(t, map[string]string{"main.tf": `resource "test_thing" "b" { name = "a" }` + "\nmoved {\n  from = test_thing.a\n  to   = test_thing.b\n}\n"})
+	c := testContext(t, newTestProvider(), 2)
+	st := thingState(t, map[string]string{"test_thing.a": thing("A", "a")})
+	for _, mode := range []plans.Mode{plans.RefreshOnlyMode, plans.NormalMode} {
+		plan := mustPlan(t, c, cfg, st, &PlanOpts{Mode: mode})
+		if d := cmp.Diff(map[string]moveResult{"test_thing.b": {Action: "NoOp", Prev: "test_thing.a"}}, moveResults(plan.DriftedResources)); d != "" {
+			t.Errorf("%s: drift (-want +got):\n%s", mode, d)
+		}
+		if !plan.Applyable {
+			t.Errorf("%s: plan not applyable", mode)
+		}
+		if mode != plans.RefreshOnlyMode {
+			continue
+		}
+		if len(plan.Changes.Resources) != 0 {
+			t.Errorf("refresh-only plan has changes %v", moveResults(plan.Changes.Resources))
+		}
+		out, diags := c.Apply(context.Background(), plan, cfg, nil)
+		if diags.HasErrors() {
+			t.Fatal(diags.Error())
+		}
+		if out.ResourceInstance(mustInst(t, "test_thing.b")) == nil || out.ResourceInstance(mustInst(t, "test_thing.a")) != nil {
+			t.Errorf("state after the refresh-only apply: %v", out.AllResourceInstances())
+		}
+	}
+}

@@ -152,6 +152,37 @@ func TestMovedPureMoveApply(t *testing.T) {
 	r := plan(t, work, "-no-color", "-state="+state, "-out=move.tfplan", "-detailed-exitcode")
 	must(t, r, 2, "pure move plan")
 	golden(t, "moved-pure-plan.txt", normalise(r.stdout, work, elsewhere))
+	jr := plan(t, work, "-json", "-state="+state)
+	must(t, jr, 0, "pure move plan -json")
+	var sawMove, sawSummary bool
+	for _, line := range strings.Split(strings.TrimSpace(jr.stdout), "\n") {
+		var msg struct {
+			Type    string `json:"type"`
+			Message string `json:"@message"`
+			Change  struct {
+				Action   string `json:"action"`
+				Resource struct {
+					Addr string `json:"addr"`
+				} `json:"resource"`
+				Prev struct {
+					Addr string `json:"addr"`
+				} `json:"previous_resource"`
+			} `json:"change"`
+		}
+		if err := json.Unmarshal([]byte(line), &msg); err != nil {
+			t.Fatalf("-json line %q: %v", line, err)
+		}
+		switch msg.Type {
+		case "planned_change":
+			sawMove = msg.Change.Action == "move" && msg.Change.Resource.Addr == "terraform_data.b" && msg.Change.Prev.Addr == "terraform_data.a" &&
+				msg.Message == "terraform_data.b: Plan to move"
+		case "change_summary":
+			sawSummary = msg.Message == "Plan: 0 to add, 0 to change, 0 to destroy."
+		}
+	}
+	if !sawMove || !sawSummary {
+		t.Errorf("-json stream lacks the move or its summary (move %v, summary %v):\n%s", sawMove, sawSummary, jr.stdout)
+	}
 	copyFile(t, filepath.Join(work, "move.tfplan"), filepath.Join(elsewhere, "move.tfplan"))
 	ap := apply(t, elsewhere, "-no-color", "-state=s.tfstate", "move.tfplan")
 	must(t, ap, 0, "apply pure move")

@@ -2,10 +2,10 @@ package render
 
 import "github.com/plankit/plankit/plans"
 
-// hasMoves reports whether any resource instance moved (a moved block or
+// HasMoves reports whether any resource instance moved (a moved block or
 // an implied move): such a plan lists the moves even when nothing else
 // changes, and is applyable, as in Terraform.
-func hasMoves(changes *plans.Changes) bool {
+func HasMoves(changes *plans.Changes) bool {
 	for _, rc := range changes.Resources {
 		if rc.Moved() {
 			return true
@@ -15,10 +15,11 @@ func hasMoves(changes *plans.Changes) bool {
 }
 
 // movedOnly reports whether rc is a move with no other change, rendered
-// "# OLD has moved to NEW" (a move with changes gets the usual header and
-// a "(moved from OLD)" line).
-func movedOnly(rc *plans.ResourceInstanceChange, drift bool) bool {
-	return !drift && rc.Action == plans.NoOp && rc.Moved()
+// "# OLD has moved to NEW", among planned changes or (refresh-only) in
+// the drift; a move with changes gets the usual header and a "(moved
+// from OLD)" line.
+func movedOnly(rc *plans.ResourceInstanceChange, _ bool) bool {
+	return rc.Action == plans.NoOp && rc.Moved()
 }
 
 // movedHeader is the header line of a move without other changes.

@@ -36,6 +36,19 @@ func TestPlanMovedGolden(t *testing.T) {
 	tests := map[string]*plans.Plan{
 		"moved-only":    planWith([]*plans.ResourceInstanceChange{pure, intoModule, unmoved}, nil),
 		"moved-changes": planWith([]*plans.ResourceInstanceChange{pure, withUpdate, noTarget, unmoved}, nil),
+		"moved-refresh-only": func() *plans.Plan {
+			p := planWith(nil, nil)
+			p.UIMode = plans.RefreshOnlyMode
+			p.DriftedResources = []*plans.ResourceInstanceChange{pure}
+			return p
+		}(),
+		// In a normal plan a move-only drift entry is not drift: the
+		// planned changes show the move.
+		"moved-drift-normal": func() *plans.Plan {
+			p := planWith([]*plans.ResourceInstanceChange{pure}, nil)
+			p.DriftedResources = []*plans.ResourceInstanceChange{pure}
+			return p
+		}(),
 	}
 	for name, p := range tests {
 		t.Run(name, func(t *testing.T) {

@@ -105,7 +105,7 @@ func Plan(w io.Writer, p *plans.Plan, color bool) error {
 	}
 	drift := driftSection(&b, p, col)
 
-	resChanges := HasResourceChanges(changes) || hasMoves(changes)
+	resChanges := HasResourceChanges(changes) || HasMoves(changes)
 	outChanges := HasOutputChanges(changes)
 	switch {
 	case !resChanges && !outChanges:
@@ -173,7 +173,9 @@ func noChanges(b *strings.Builder, p *plans.Plan, col Colorizer, drift bool) {
 func driftSection(b *strings.Builder, p *plans.Plan, col Colorizer) bool {
 	var drifted []*plans.ResourceInstanceChange
 	for _, rc := range plans.SortedResourceChanges(p.DriftedResources) {
-		if rc.Action != plans.NoOp {
+		// Moves alone show here only in refresh-only mode; otherwise the
+		// planned changes list them, as in Terraform.
+		if rc.Action != plans.NoOp || (rc.Moved() && p.UIMode == plans.RefreshOnlyMode) {
 			drifted = append(drifted, rc)
 		}
 	}
