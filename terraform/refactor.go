@@ -31,8 +31,15 @@ type planMoves struct {
 
 // applyMoves runs the refactoring step for a plan of prev with opts.
 func applyMoves(config *configs.Config, prev *states.State, opts *PlanOpts) (*planMoves, hcl.Diagnostics) {
-	pm := &planMoves{prev: prev, moved: prev.DeepCopy()}
-	pm.stmts = refactoring.FindStatements(config, pm.moved)
+	pm := &planMoves{prev: prev, moved: prev}
+	pm.stmts = refactoring.FindStatements(config, prev)
+	if len(pm.stmts) == 0 {
+		// Nothing to move: the walk plans from prev itself (it copies it
+		// for its working state anyway), so configurations without moves
+		// pay no extra copy of a large state.
+		return pm, nil
+	}
+	pm.moved = prev.DeepCopy()
 	pm.results = refactoring.ApplyMoves(pm.stmts, pm.moved)
 	if d := refactoring.TargetsDiag(pm.results, opts.Targets); d != nil {
 		return pm, hcl.Diagnostics{d}
@@ -256,6 +263,15 @@ func (pm *planMoves) driftForMoves(p *plans.Plan, schemas map[addrs.Provider]*pr
 			have[rc.Addr.String()] = true
 		}
 	}
+	// The planned change's prior value is the refreshed object: reuse it
+	// instead of decoding the state again (only a refresh-only plan has
+	// no changes to take it from).
+	planned := make(map[string]*plans.ResourceInstanceChange, len(pm.results.Moves))
+	for _, rc := range p.Changes.Resources {
+		if rc.DeposedKey == addrs.NotDeposed && rc.Moved() {
+			planned[rc.Addr.String()] = rc
+		}
+	}
 	added := false
 	for _, m := range pm.results.Sorted() {
 		if have[m.To.String()] || m.From.Resource.Resource.Type != m.To.Resource.Resource.Type {
@@ -263,6 +279,15 @@ func (pm *planMoves) driftForMoves(p *plans.Plan, schemas map[addrs.Provider]*pr
 		}
 		rs := p.PriorState.Resource(m.To.ContainingResource())
 		if rs == nil || rs.Instances[m.To.Resource.Key] == nil || rs.Instances[m.To.Resource.Key].Current == nil {
+			continue
+		}
+		if rc := planned[m.To.String()]; rc != nil && rc.Before != cty.NilVal && !rc.Before.IsNull() {
+			p.DriftedResources = append(p.DriftedResources, &plans.ResourceInstanceChange{
+				Addr: m.To, PrevRunAddr: m.From, ProviderAddr: rs.ProviderConfig,
+				Change: plans.Change{Action: plans.NoOp, Before: rc.Before, After: rc.Before,
+					BeforeSensitivePaths: rc.BeforeSensitivePaths, AfterSensitivePaths: rc.BeforeSensitivePaths},
+			})
+			added = true
 			continue
 		}
 		ps := schemas[rs.ProviderConfig.Provider]
