@@ -243,8 +243,10 @@ func (d declaredObjects) HasResourceInstance(r addrs.AbsResourceInstance) bool {
 // so a journal replayed after a crash has the object at its new address
 // and nothing at the old one.
 func (aw *applyWalk) recordMoves(plan *plans.Plan) {
+	done := map[string]bool{}
 	for _, rc := range plan.Changes.Resources {
-		if rc.Moved() && rc.DeposedKey == addrs.NotDeposed {
+		if rc.Moved() && !done[rc.Addr.String()] {
+			done[rc.Addr.String()] = true
 			aw.changed(rc.PrevRunAddr)
 			aw.changed(rc.Addr)
 		}
