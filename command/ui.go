@@ -127,11 +127,14 @@ func (u *ui) plan(p *plans.Plan) {
 		return
 	}
 	for _, rc := range plans.SortedResourceChanges(p.DriftedResources) {
-		if rc.Action == plans.NoOp {
+		// A move alone is drift only in refresh-only mode; otherwise the
+		// planned changes report it (as Terraform does).
+		if rc.Action == plans.NoOp && (!rc.Moved() || p.UIMode != plans.RefreshOnlyMode) {
 			continue
 		}
-		u.json.Emit("info", "resource_drift", fmt.Sprintf("%s: Drift detected (%s)", rc.Addr, jsonplan.Actions(rc.Action)[0]),
-			map[string]any{"change": changeJSON(rc)})
+		ch := changeJSON(rc)
+		u.json.Emit("info", "resource_drift", fmt.Sprintf("%s: Drift detected (%s)", rc.Addr, ch["action"]),
+			map[string]any{"change": ch})
 	}
 	changes := p.Changes
 	if changes == nil {
@@ -142,9 +145,6 @@ func (u *ui) plan(p *plans.Plan) {
 			continue
 		}
 		ch := changeJSON(rc)
-		if rc.Action == plans.NoOp {
-			ch["action"] = "move" // a move alone, as Terraform reports it
-		}
 		u.json.Emit("info", "planned_change", fmt.Sprintf("%s: Plan to %s", rc.Addr, ch["action"]),
 			map[string]any{"change": ch})
 	}
@@ -187,6 +187,9 @@ func changeJSON(rc *plans.ResourceInstanceChange) map[string]any {
 	}
 	if !rc.PrevRunAddr.Equal(rc.Addr) && rc.PrevRunAddr.Resource.Resource.Type != "" {
 		out["previous_resource"] = resourceJSON(rc.PrevRunAddr)
+		if rc.Action == plans.NoOp {
+			out["action"] = "move" // a move alone, as Terraform reports it
+		}
 	}
 	return out
 }

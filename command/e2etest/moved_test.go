@@ -183,6 +183,12 @@ func TestMovedPureMoveApply(t *testing.T) {
 	if !sawMove || !sawSummary {
 		t.Errorf("-json stream lacks the move or its summary (move %v, summary %v):\n%s", sawMove, sawSummary, jr.stdout)
 	}
+	ro := plan(t, work, "-no-color", "-refresh-only", "-state="+state)
+	must(t, ro, 0, "refresh-only plan with a move")
+	contains(t, ro.stdout, "refresh-only plan", "# terraform_data.a has moved to terraform_data.b", "This is a refresh-only plan")
+	roj := plan(t, work, "-json", "-refresh-only", "-state="+state)
+	must(t, roj, 0, "refresh-only plan -json")
+	contains(t, roj.stdout, "refresh-only plan -json", `"@message":"terraform_data.b: Drift detected (move)"`, `"type":"resource_drift"`)
 	copyFile(t, filepath.Join(work, "move.tfplan"), filepath.Join(elsewhere, "move.tfplan"))
 	ap := apply(t, elsewhere, "-no-color", "-state=s.tfstate", "move.tfplan")
 	must(t, ap, 0, "apply pure move")
