@@ -61,12 +61,15 @@ func order(stmts []Statement) ([]*Statement, bool) {
 
 func graph(stmts []Statement) *dag.Graph[*Statement] {
 	g := dag.New(func(s *Statement) string { return at(s) + " " + s.String() })
+	ps := make([]patterns, len(stmts))
 	for i := range stmts {
 		g.Add(&stmts[i])
+		ps[i] = makePatterns(&stmts[i])
 	}
-	for i := range stmts {
-		for j := range stmts {
-			if i != j && dependsOn(&stmts[i], &stmts[j]) {
+	// O(S²) comparisons of precomputed patterns, no allocation per pair.
+	for i := range ps {
+		for j := range ps {
+			if i != j && dependsOn(ps[i], ps[j]) {
 				g.Connect(&stmts[i], &stmts[j])
 			}
 		}

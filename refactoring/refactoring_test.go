@@ -1,6 +1,7 @@
 package refactoring
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -34,7 +35,7 @@ func stmt(t *testing.T, mod addrs.Module, from, to string, line int) Statement {
 	return Statement{Module: mod, From: f, To: to2, DeclRange: hcl.Range{Filename: "main.tf", Start: hcl.Pos{Line: line}}}
 }
 
-func stateOf(t *testing.T, addrList ...string) *states.State {
+func stateOf(t testing.TB, addrList ...string) *states.State {
 	t.Helper()
 	st := states.NewState()
 	for _, a := range addrList {
@@ -179,5 +180,29 @@ func TestValidateCrossPackage(t *testing.T) {
 				t.Errorf("subject %v, want main.tf:7", diags[0].Subject)
 			}
 		})
+	}
+}
+
+// BenchmarkApplyMoves applies 1,000 independent renames to a state of
+// 1,000 resources: the pairwise ordering is O(S²) comparisons of
+// precomputed patterns.
+func BenchmarkApplyMoves(b *testing.B) {
+	const n = 1000
+	var stmts []Statement
+	var names []string
+	for i := range n {
+		from := addrs.MoveEndpoint{Kind: addrs.MoveResource, Resource: addrs.Resource{Mode: addrs.ManagedResourceMode, Type: "null_resource", Name: "a" + strconv.Itoa(i)}.Instance(addrs.NoKey)}
+		to := from
+		to.Resource.Resource.Name = "b" + strconv.Itoa(i)
+		stmts = append(stmts, Statement{From: from, To: to, DeclRange: hcl.Range{Filename: "main.tf", Start: hcl.Pos{Line: i + 1}}})
+		names = append(names, "null_resource.a"+strconv.Itoa(i))
+	}
+	st := stateOf(b, names...)
+	b.ReportAllocs()
+	for b.Loop() {
+		s := st.DeepCopy()
+		if res := ApplyMoves(stmts, s); len(res.Moves) != n {
+			b.Fatalf("%d moves", len(res.Moves))
+		}
 	}
 }

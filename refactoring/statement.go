@@ -177,11 +177,22 @@ func isModuleReIndex(from, to pattern) bool {
 	return true
 }
 
+// patterns is a statement with its endpoints made absolute, computed once
+// per statement for the pairwise dependsOn.
+type patterns struct {
+	s        *Statement
+	from, to pattern
+}
+
+func makePatterns(s *Statement) patterns {
+	return patterns{s: s, from: makePattern(s.Module, s.From), to: makePattern(s.Module, s.To)}
+}
+
 // dependsOn reports whether statement a must run after b: a continues b's
 // chain, or one's addresses are nested in the other's module move.
-func dependsOn(a, b *Statement) bool {
-	af, at := makePattern(a.Module, a.From), makePattern(a.Module, a.To)
-	bf, bt := makePattern(b.Module, b.From), makePattern(b.Module, b.To)
+func dependsOn(pa, pb patterns) bool {
+	a, b := pa.s, pb.s
+	af, at, bf, bt := pa.from, pa.to, pb.from, pb.to
 	if af.sameObject(bt) {
 		return true
 	}
