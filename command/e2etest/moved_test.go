@@ -183,8 +183,8 @@ func TestMovedPureMoveApply(t *testing.T) {
 	if !sawMove || !sawSummary {
 		t.Errorf("-json stream lacks the move or its summary (move %v, summary %v):\n%s", sawMove, sawSummary, jr.stdout)
 	}
-	ro := plan(t, work, "-no-color", "-refresh-only", "-state="+state)
-	must(t, ro, 0, "refresh-only plan with a move")
+	ro := plan(t, work, "-no-color", "-refresh-only", "-detailed-exitcode", "-state="+state)
+	must(t, ro, 2, "refresh-only plan with a move")
 	contains(t, ro.stdout, "refresh-only plan", "# terraform_data.a has moved to terraform_data.b", "This is a refresh-only plan")
 	roj := plan(t, work, "-json", "-refresh-only", "-state="+state)
 	must(t, roj, 0, "refresh-only plan -json")
