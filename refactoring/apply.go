@@ -23,6 +23,7 @@ type Move struct {
 // the destination (the existing object wins, as in Terraform).
 type Blocked struct {
 	Actual, Wanted string
+	Stmt           *Statement
 }
 
 // Results is what ApplyMoves did.
@@ -149,7 +150,7 @@ func applyModuleMove(s *Statement, st *states.State, res *Results, record func(f
 			continue
 		}
 		if st.Module(dest) != nil {
-			res.Blocked = append(res.Blocked, Blocked{Actual: mi.String(), Wanted: dest.String()})
+			res.Blocked = append(res.Blocked, Blocked{Actual: mi.String(), Wanted: dest.String(), Stmt: s})
 			continue
 		}
 		ms := st.Module(mi)
@@ -189,7 +190,7 @@ func applyResourceMove(s *Statement, st *states.State, res *Results, record func
 				continue
 			}
 			if st.Resource(dest) != nil {
-				res.Blocked = append(res.Blocked, Blocked{Actual: rs.Addr.String(), Wanted: dest.String()})
+				res.Blocked = append(res.Blocked, Blocked{Actual: rs.Addr.String(), Wanted: dest.String(), Stmt: s})
 				continue
 			}
 			for _, k := range sortedKeys(rs) {
@@ -208,7 +209,7 @@ func applyResourceMove(s *Statement, st *states.State, res *Results, record func
 			continue
 		}
 		if st.ResourceInstance(to) != nil {
-			res.Blocked = append(res.Blocked, Blocked{Actual: from.String(), Wanted: to.String()})
+			res.Blocked = append(res.Blocked, Blocked{Actual: from.String(), Wanted: to.String(), Stmt: s})
 			continue
 		}
 		moveInstance(st, from, to)

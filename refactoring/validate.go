@@ -229,7 +229,11 @@ func BlockedWarning(blocked []Blocked) *hcl.Diagnostic {
 	}
 	var items []string
 	for _, b := range blocked {
-		items = append(items, fmt.Sprintf("\n  - %s could not move to %s", b.Actual, b.Wanted))
+		what := "moved block"
+		if b.Stmt.Implied {
+			what = "implied by the count of the resource"
+		}
+		items = append(items, fmt.Sprintf("\n  - %s could not move to %s (%s at %s)", b.Actual, b.Wanted, what, at(b.Stmt)))
 	}
 	slices.Sort(items)
 	detail := "plankit tried to adjust resource instance addresses in the prior state based on change information recorded in the configuration, but some adjustments did not succeed due to existing objects already at the intended addresses:"

@@ -228,7 +228,7 @@ moved {
 			state: map[string]string{"test_thing.a": thing("A", "a"), "test_thing.b": thing("B", "b")},
 			want: map[string]moveResult{"test_thing.b": {Action: "NoOp"},
 				"test_thing.a": {Action: "Delete", Reason: "DeleteBecauseNoResourceConfig"}},
-			warn: "test_thing.a could not move to test_thing.b",
+			warn: "test_thing.a could not move to test_thing.b (moved block at main.tf:2)",
 		},
 		{
 			name:  "moved to an address not in the configuration",
