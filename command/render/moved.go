@@ -18,7 +18,7 @@ func HasMoves(changes *plans.Changes) bool {
 // "# OLD has moved to NEW", among planned changes or (refresh-only) in
 // the drift; a move with changes gets the usual header and a "(moved
 // from OLD)" line.
-func movedOnly(rc *plans.ResourceInstanceChange, _ bool) bool {
+func movedOnly(rc *plans.ResourceInstanceChange) bool {
 	return rc.Action == plans.NoOp && rc.Moved()
 }
 

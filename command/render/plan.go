@@ -254,7 +254,7 @@ func ResourceChange(rc *plans.ResourceInstanceChange, schema *configschema.Block
 	if rc.DeposedKey != addrs.NotDeposed {
 		addr += " (deposed object " + rc.DeposedKey.String() + ")"
 	}
-	if movedOnly(rc, drift) {
+	if movedOnly(rc) {
 		b.WriteString(movedHeader(rc, col))
 	} else {
 		b.WriteString("  " + col.Bold("# "+addr) + " " + col.Bold(description(rc, drift)) + "\n")
