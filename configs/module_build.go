@@ -139,7 +139,7 @@ func (m *Module) mergeFile(f *file) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	for _, mv := range f.moved {
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot override 'moved' blocks",
-			Detail: "Records of moved objects can appear only in normal files, not in override files. Move this block into a primary file.", Subject: mv.DeclRange.Ptr()})
+			Detail: "moved blocks belong in primary files; an override file cannot declare or change them. Move this block into a primary (non-override) file.", Subject: mv.DeclRange.Ptr()})
 	}
 	if len(f.coreVersionConstraints) > 0 {
 		m.CoreVersionConstraints = f.coreVersionConstraints

@@ -43,7 +43,7 @@ func decodeMovedBlock(block *hcl.Block) (*Moved, hcl.Diagnostics) {
 	f, t, ok := addrs.UnifyMoveEndpoints(*from, *to)
 	if !ok {
 		return nil, append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid \"moved\" addresses",
-			Detail:  "The \"from\" and \"to\" addresses must either both refer to resources or both refer to modules.",
+			Detail:  "A moved block moves a resource to a resource, or a module to a module: from and to must both name resources or both name modules.",
 			Subject: block.DefRange.Ptr()})
 	}
 	return &Moved{From: f, To: t, DeclRange: block.DefRange}, diags

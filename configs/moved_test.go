@@ -69,7 +69,7 @@ func TestMovedBlockErrors(t *testing.T) {
 		want  string // "file:line: summary: detail fragment"
 	}{
 		{"resource to module", map[string]string{"main.tf": "moved {\n  from = null_resource.a\n  to   = module.a\n}\n"},
-			`main.tf:1: Invalid "moved" addresses: The "from" and "to" addresses must either both refer to resources or both refer to modules.`},
+			`main.tf:1: Invalid "moved" addresses: A moved block moves a resource to a resource, or a module to a module`},
 		{"data source", map[string]string{"main.tf": "moved {\n  from = data.null_data_source.a\n  to   = data.null_data_source.b\n}\n"},
 			`main.tf:2: Invalid "moved" address: Data sources cannot be moved`},
 		{"expression", map[string]string{"main.tf": "moved {\n  from = \"null_resource.a\"\n  to   = null_resource.b\n}\n"},
@@ -81,7 +81,7 @@ func TestMovedBlockErrors(t *testing.T) {
 		{"bad key", map[string]string{"main.tf": "moved {\n  from = null_resource.a[1.5]\n  to   = null_resource.b\n}\n"},
 			`main.tf:2: Invalid "moved" address: Invalid instance key`},
 		{"override file", map[string]string{"main.tf": "resource \"null_resource\" \"b\" {}\n", "main_override.tf": "moved {\n  from = null_resource.a\n  to   = null_resource.b\n}\n"},
-			`main_override.tf:1: Cannot override 'moved' blocks: Records of moved objects can appear only in normal files`},
+			`main_override.tf:1: Cannot override 'moved' blocks: moved blocks belong in primary files`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -163,8 +163,8 @@ func TestValidateCrossPackage(t *testing.T) {
 		from, to string
 		want     string
 	}{
-		{"null_resource.a", "module.vpc.null_resource.a", `This statement declares a move to an object declared in external module package "terraform-aws-modules/vpc/aws".`},
-		{"module.vpc.null_resource.a", "null_resource.a", `This statement declares a move from an object declared in external module package "terraform-aws-modules/vpc/aws".`},
+		{"null_resource.a", "module.vpc.null_resource.a", `This moved block moves an object into module module.vpc, which is installed from another module package ("terraform-aws-modules/vpc/aws").`},
+		{"module.vpc.null_resource.a", "null_resource.a", `This moved block moves an object from module module.vpc, which is installed from another module package ("terraform-aws-modules/vpc/aws").`},
 		{"null_resource.a", "module.local.null_resource.a", ""},
 	}
 	for _, tc := range tests {
@@ -176,7 +176,7 @@ func TestValidateCrossPackage(t *testing.T) {
 				}
 				return
 			}
-			if len(diags) != 1 || diags[0].Summary != "Cross-package move statement" || diags[0].Detail != tc.want+" Move statements can be only within a single module package." {
+			if len(diags) != 1 || diags[0].Summary != "Cross-package move statement" || diags[0].Detail != tc.want+" A moved block can only move objects within its own module package." {
 				t.Fatalf("diagnostics %v", diags)
 			}
 			if diags[0].Subject == nil || diags[0].Subject.Start.Line != 7 {

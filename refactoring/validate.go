@@ -54,7 +54,7 @@ func Validate(stmts []Statement, cfg *configs.Config, decl Declared) hcl.Diagnos
 			absFrom, absTo := absString(mi, s.From), absString(mi, s.To)
 			if absFrom == absTo {
 				diags = append(diags, errorAt(s, "Redundant move statement", fmt.Sprintf(
-					"This statement declares a move from %s to the same address, which is the same as not declaring this move at all. Remove this moved block.", absFrom)))
+					"This moved block moves %s to the address it already has, which does nothing. Remove the block.", absFrom)))
 				continue
 			}
 			noun, short := nouns(s.From.Kind)
@@ -64,14 +64,14 @@ func Validate(stmts []Statement, cfg *configs.Config, decl Declared) hcl.Diagnos
 					where = " at " + fmt.Sprintf("%s:%d", rng.Filename, rng.Start.Line)
 				}
 				diags = append(diags, errorAt(s, "Moved object still exists", fmt.Sprintf(
-					"This statement declares a move from %s, but that %s is still declared%s.\n\nChange your configuration so that this %s will be declared as %s instead.",
+					"This moved block moves %s away, but that %s is still declared%s.\n\nDeclare the %s as %s instead (rename or move its block), so that the moved block says where its object went.",
 					absFrom, noun, where, short, absTo)))
 			}
 			if prev, ok := from[absFrom]; ok {
 				if prev.other != absTo {
 					diags = append(diags, errorAt(s, "Ambiguous move statements", fmt.Sprintf(
-						"A statement at %s declared that %s moved to %s, but this statement instead declares that it moved to %s.\n\nEach %s can move to only one destination %s.",
-						at(prev.stmt), absFrom, prev.other, absTo, noun, short)))
+						"The moved block at %s moves %s to %s, and this one moves it to %s.\n\nA %s can move to one destination only: remove one of the two blocks.",
+						at(prev.stmt), absFrom, prev.other, absTo, noun)))
 				}
 			} else {
 				from[absFrom] = endpoint{other: absTo, stmt: s}
@@ -79,8 +79,8 @@ func Validate(stmts []Statement, cfg *configs.Config, decl Declared) hcl.Diagnos
 			if prev, ok := to[absTo]; ok {
 				if prev.other != absFrom {
 					diags = append(diags, errorAt(s, "Ambiguous move statements", fmt.Sprintf(
-						"A statement at %s declared that %s moved to %s, but this statement instead declares that %s moved there.\n\nEach %s can have moved from only one source %s.",
-						at(prev.stmt), prev.other, absTo, absFrom, noun, short)))
+						"The moved block at %s moves %s to %s, and this one moves %s there too.\n\nOnly one %s can move to each destination: remove one of the two blocks.",
+						at(prev.stmt), prev.other, absTo, absFrom, noun)))
 				}
 			} else {
 				to[absTo] = endpoint{other: absFrom, stmt: s}
@@ -99,8 +99,8 @@ func cycles(stmts []Statement) hcl.Diagnostics {
 	for _, c := range graph(stmts).Cycles() {
 		c = c[:len(c)-1] // closed path: the first statement again at the end
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cyclic dependency in move statements",
-			Detail: "The following chained move statements form a cycle, and so there is no final location to move objects to:" + describe(c) +
-				"\n\nA chain of move statements must end with an address that doesn't appear in any other statements, and which typically also refers to an object still declared in the configuration.",
+			Detail: "These moved blocks form a cycle, so the objects they move have no final address:" + describe(c) +
+				"\n\nA chain of moves must end at an address that no moved block moves away from, normally one the configuration declares.",
 			Subject: c[0].DeclRange.Ptr()})
 	}
 	return diags
@@ -124,10 +124,10 @@ func crossPackage(s *Statement, cfg *configs.Config) *hcl.Diagnostic {
 				break
 			}
 			if !isLocal(cur.SourceAddr) {
-				what := map[string]string{"from": "a move from an object", "to": "a move to an object"}[e.dir]
+				what := map[string]string{"from": "from", "to": "into"}[e.dir]
 				return errorAt(s, "Cross-package move statement", fmt.Sprintf(
-					"This statement declares %s declared in external module package %q. Move statements can be only within a single module package.",
-					what, cur.SourceAddr))
+					"This moved block moves an object %s module %s, which is installed from another module package (%q). A moved block can only move objects within its own module package.",
+					what, cur.Path, cur.SourceAddr))
 			}
 		}
 	}
@@ -236,11 +236,11 @@ func BlockedWarning(blocked []Blocked) *hcl.Diagnostic {
 		items = append(items, fmt.Sprintf("\n  - %s could not move to %s (%s at %s)", b.Actual, b.Wanted, what, at(b.Stmt)))
 	}
 	slices.Sort(items)
-	detail := "plankit tried to adjust resource instance addresses in the prior state based on change information recorded in the configuration, but some adjustments did not succeed due to existing objects already at the intended addresses:"
+	detail := "Some moves were not made because an object already exists at the destination (that object is kept):"
 	for _, it := range items {
 		detail += it
 	}
-	detail += "\n\nplankit has planned to destroy these objects. If plankit's proposed changes aren't appropriate, you must first resolve the conflicts using the \"terraform state\" subcommands and then create a new plan."
+	detail += "\n\nAn object left at an address the configuration no longer declares is planned for destruction. If that is not what you want, resolve the conflict with \"plan state mv\" or \"plan state rm\", then plan again."
 	return &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Unresolved resource instance address changes", Detail: detail}
 }
 
@@ -272,7 +272,7 @@ func TargetsDiag(res Results, targets []addrs.Targetable) *hcl.Diagnostic {
 	if len(missing) == 0 {
 		return nil
 	}
-	detail := "Resource instances in your current state have moved to new addresses in the latest configuration. plankit must include those resource instances while planning in order to ensure a correct result, but your -target=... options do not fully cover all of those resource instances.\n\nTo create a valid plan, either remove your -target=... options altogether or add the following additional target options:"
+	detail := "Objects in the state move to new addresses in this configuration, and a plan must cover both the old and the new address of each, but the -target options leave some of them out.\n\nRemove the -target options, or add these:"
 	for _, a := range missing {
 		detail += "\n  -target=" + fmt.Sprintf("%q", a)
 	}

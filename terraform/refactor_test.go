@@ -317,14 +317,14 @@ func TestPlanMovesErrors(t *testing.T) {
 		{
 			name:    "redundant move",
 			files:   map[string]string{"main.tf": `resource "test_thing" "a" {}` + "\nmoved {\n  from = test_thing.a\n  to   = test_thing.a\n}\n"},
-			want:    []string{"Redundant move statement: This statement declares a move from test_thing.a to the same address"},
+			want:    []string{"Redundant move statement: This moved block moves test_thing.a to the address it already has"},
 			subject: "main.tf:2",
 		},
 		{
 			name:    "source still declared",
 			files:   map[string]string{"main.tf": `resource "test_thing" "a" {}` + "\n" + `resource "test_thing" "b" {}` + "\nmoved {\n  from = test_thing.a\n  to   = test_thing.b\n}\n"},
 			state:   map[string]string{"test_thing.a": thing("A", "")},
-			want:    []string{"Moved object still exists: This statement declares a move from test_thing.a, but that resource is still declared at main.tf:1."},
+			want:    []string{"Moved object still exists: This moved block moves test_thing.a away, but that resource is still declared at main.tf:1."},
 			subject: "main.tf:3",
 		},
 		{
@@ -336,7 +336,7 @@ moved {
   from = test_thing.a[1]
   to   = test_thing.a[5]
 }`},
-			want:    []string{"Moved object still exists: This statement declares a move from test_thing.a[1], but that resource instance is still declared at main.tf:2."},
+			want:    []string{"Moved object still exists: This moved block moves test_thing.a[1] away, but that resource instance is still declared at main.tf:2."},
 			subject: "main.tf:4",
 		},
 		{
@@ -347,7 +347,7 @@ moved {
   from = module.a
   to   = module.b
 }`, "mod/main.tf": childMod},
-			want:    []string{"Moved object still exists: This statement declares a move from module.a, but that module call is still declared at main.tf:1."},
+			want:    []string{"Moved object still exists: This moved block moves module.a away, but that module call is still declared at main.tf:1."},
 			subject: "main.tf:3",
 		},
 		{
@@ -362,7 +362,7 @@ moved {
   from = test_thing.a
   to   = test_thing.c
 }`},
-			want:    []string{"Ambiguous move statements: A statement at main.tf:3 declared that test_thing.a moved to test_thing.b, but this statement instead declares that it moved to test_thing.c."},
+			want:    []string{"Ambiguous move statements: The moved block at main.tf:3 moves test_thing.a to test_thing.b, and this one moves it to test_thing.c."},
 			subject: "main.tf:7",
 		},
 		{
@@ -376,7 +376,7 @@ moved {
   from = test_thing.b
   to   = test_thing.c
 }`},
-			want:    []string{"Ambiguous move statements: A statement at main.tf:2 declared that test_thing.a moved to test_thing.c, but this statement instead declares that test_thing.b moved there."},
+			want:    []string{"Ambiguous move statements: The moved block at main.tf:2 moves test_thing.a to test_thing.c, and this one moves test_thing.b there too."},
 			subject: "main.tf:6",
 		},
 		{

@@ -217,7 +217,7 @@ moved {
 `)
 	r := plan(t, work, "-no-color", "-state="+filepath.Join(work, "s.tfstate"))
 	must(t, r, 1, "ambiguous moves")
-	contains(t, r.stderr, "ambiguous moves", "Error: Ambiguous move statements", "on main.tf line 7", "A statement at main.tf:3 declared that terraform_data.a moved to")
+	contains(t, r.stderr, "ambiguous moves", "Error: Ambiguous move statements", "on main.tf line 7", "The moved block at main.tf:3 moves terraform_data.a to")
 }
 
 // TestMovedTerraformState: a v4 state as Terraform 1.9 writes it after
