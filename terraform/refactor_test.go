@@ -654,3 +654,21 @@ func BenchmarkPlanMoves(b *testing.B) {
 		})
 	}
 }
+
+// TestPlanMovesDestroy: a destroy plan applies the moves too, so the
+// object is destroyed at its new address with its previous one recorded.
+func TestPlanMovesDestroy(t *testing.T) {
+	cfg := loadConfig(t, map[string]string{"main.tf": `resource "test_thing" "b" { name = "a" }` + "\nmoved {\n  from = test_thing.a\n  to   = test_thing.b\n}\n"})
+	c := testContext(t, newTestProvider(), 2)
+	plan := mustPlan(t, c, cfg, thingState(t, map[string]string{"test_thing.a": thing("A", "a")}), &PlanOpts{Mode: plans.DestroyMode})
+	if d := cmp.Diff(map[string]moveResult{"test_thing.b": {Action: "Delete", Prev: "test_thing.a"}}, moveResults(plan.Changes.Resources)); d != "" {
+		t.Fatalf("destroy plan (-want +got):\n%s", d)
+	}
+	out, diags := c.Apply(context.Background(), plan, cfg, nil)
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	if n := len(out.AllResourceInstances()); n != 0 {
+		t.Errorf("%d objects left after destroy: %v", n, out.AllResourceInstances())
+	}
+}
