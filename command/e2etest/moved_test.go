@@ -321,3 +321,36 @@ func jsonNum(f float64) string {
 	b, _ := json.Marshal(f)
 	return string(b)
 }
+
+// TestMovedApplyFailureKeepsMoves: when the apply fails on another
+// resource, the state still records the moves (they are written before
+// anything else), so the next plan does not try to move them again.
+func TestMovedApplyFailureKeepsMoves(t *testing.T) {
+	t.Parallel()
+	work := t.TempDir()
+	elsewhere := t.TempDir()
+	state := filepath.Join(elsewhere, "s.tfstate")
+	writeFile(t, filepath.Join(work, "main.tf"), `resource "terraform_data" "a" { input = 1 }`)
+	must(t, plan(t, work, "-no-color", "-state="+state, "-out=p.tfplan"), 0, "plan")
+	must(t, apply(t, work, "-no-color", "-state="+state, "p.tfplan"), 0, "apply")
+	blocker := filepath.Join(work, "blocker")
+	writeFile(t, blocker, "a file, so nothing can be created under it")
+	writeFile(t, filepath.Join(work, "main.tf"), `resource "terraform_data" "b" { input = 1 }
+moved {
+  from = terraform_data.a
+  to   = terraform_data.b
+}
+resource "local_file" "f" {
+  filename = "`+filepath.ToSlash(filepath.Join(blocker, "x.txt"))+`"
+  content  = "x"
+}
+`)
+	must(t, plan(t, work, "-no-color", "-state="+state, "-out=move.tfplan"), 0, "plan")
+	copyFile(t, filepath.Join(work, "move.tfplan"), filepath.Join(elsewhere, "move.tfplan"))
+	ap := apply(t, elsewhere, "-no-color", "-state=s.tfstate", "move.tfplan")
+	must(t, ap, 1, "failing apply")
+	ids := stateIDs(t, state)
+	if _, ok := ids["terraform_data.b"]; !ok || len(ids) != 1 {
+		t.Errorf("state after the failed apply: %v, want only terraform_data.b", ids)
+	}
+}
