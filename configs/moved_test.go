@@ -97,3 +97,20 @@ func TestMovedBlockErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestMovedBlockJSON: in .tf.json, from and to are strings holding the
+// addresses, as in Terraform's JSON syntax.
+func TestMovedBlockJSON(t *testing.T) {
+	cfg := mustLoad(t, map[string]string{"main.tf.json": `{
+  "moved": [
+    {"from": "null_resource.a", "to": "module.m.null_resource.b[\"k\"]"}
+  ]
+}`})
+	if len(cfg.Module.Moved) != 1 {
+		t.Fatalf("moved blocks: %d", len(cfg.Module.Moved))
+	}
+	m := cfg.Module.Moved[0]
+	if m.From.String() != "null_resource.a" || m.To.String() != `module.m.null_resource.b["k"]` || m.To.Kind != addrs.MoveResourceInstance {
+		t.Errorf("moved %s -> %s (kind %d)", m.From.String(), m.To.String(), m.To.Kind)
+	}
+}
