@@ -2,7 +2,9 @@ package refactoring
 
 import (
 	"fmt"
+	"maps"
 	"slices"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -251,7 +253,7 @@ func TargetsDiag(res Results, targets []addrs.Targetable) *hcl.Diagnostic {
 	if len(targets) == 0 {
 		return nil
 	}
-	seen := map[string]bool{}
+	seen, blocks := map[string]bool{}, map[string]bool{}
 	var missing []string
 	contains := func(a addrs.AbsResourceInstance) bool {
 		for _, t := range targets {
@@ -263,7 +265,11 @@ func TargetsDiag(res Results, targets []addrs.Targetable) *hcl.Diagnostic {
 	}
 	for _, m := range res.Sorted() {
 		for _, a := range []addrs.AbsResourceInstance{m.From, m.To} {
-			if !contains(a) && !seen[a.String()] {
+			if contains(a) {
+				continue
+			}
+			blocks[at(m.Stmt)] = true
+			if !seen[a.String()] {
 				seen[a.String()] = true
 				missing = append(missing, a.String())
 			}
@@ -276,5 +282,6 @@ func TargetsDiag(res Results, targets []addrs.Targetable) *hcl.Diagnostic {
 	for _, a := range missing {
 		detail += "\n  -target=" + fmt.Sprintf("%q", a)
 	}
+	detail += "\n\nThe moves come from the moved blocks (or implied moves) at " + strings.Join(slices.Sorted(maps.Keys(blocks)), ", ") + "."
 	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Moved resource instances excluded by targeting", Detail: detail}
 }

@@ -402,7 +402,7 @@ moved {
 }`},
 			state: map[string]string{"test_thing.a": thing("A", "")},
 			opts:  &PlanOpts{Targets: []addrs.Targetable{mustInst(t, "test_thing.b").ContainingResource()}},
-			want:  []string{"Moved resource instances excluded by targeting", `-target="test_thing.a"`},
+			want:  []string{"Moved resource instances excluded by targeting", `-target="test_thing.a"`, "moved blocks (or implied moves) at main.tf:2."},
 		},
 		{
 			name: "cross-type move the provider refuses",
