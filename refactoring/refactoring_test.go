@@ -83,6 +83,24 @@ func TestApplyMoves(t *testing.T) {
 			moves: map[string]string{`module.m["a"].null_resource.y`: "module.m[0].null_resource.x"},
 		},
 		{
+			name: "nested module call moved up, with its own children",
+			stmts: func(t *testing.T) []Statement {
+				return []Statement{stmt(t, root, "module.a.module.b", "module.c", 1)}
+			},
+			state: []string{"module.a.module.b.null_resource.x", "module.a.module.b.module.d.null_resource.y", "module.a.null_resource.z"},
+			moves: map[string]string{"module.c.null_resource.x": "module.a.module.b.null_resource.x",
+				"module.c.module.d.null_resource.y": "module.a.module.b.module.d.null_resource.y"},
+		},
+		{
+			name: "module call with count moved into another module keeps keys",
+			stmts: func(t *testing.T) []Statement {
+				return []Statement{stmt(t, root, "module.a", "module.p.module.a", 1)}
+			},
+			state: []string{"module.a[0].null_resource.x", `module.a[1].null_resource.x`},
+			moves: map[string]string{"module.p.module.a[0].null_resource.x": "module.a[0].null_resource.x",
+				"module.p.module.a[1].null_resource.x": "module.a[1].null_resource.x"},
+		},
+		{
 			name: "module instance destination taken",
 			stmts: func(t *testing.T) []Statement {
 				return []Statement{stmt(t, root, "module.a", "module.b", 1)}
