@@ -34,12 +34,12 @@ func applyMoves(config *configs.Config, prev *states.State, opts *PlanOpts) (*pl
 	pm := &planMoves{prev: prev, moved: prev}
 	pm.stmts = refactoring.FindStatements(config, prev)
 	if len(pm.stmts) == 0 {
-		// Nothing to move: the walk plans from prev itself (it copies it
-		// for its working state anyway), so configurations without moves
-		// pay no extra copy of a large state.
-		return pm, nil
+		return pm, nil // nothing to move: the walk plans from prev itself
 	}
-	pm.moved = prev.DeepCopy()
+	// ApplyMoves only rearranges objects, never edits one: a snapshot
+	// (the state's structure copied, its immutable objects shared) keeps
+	// prev as it was without a second copy of every object.
+	pm.moved = prev.Snapshot()
 	pm.results = refactoring.ApplyMoves(pm.stmts, pm.moved)
 	if d := refactoring.TargetsDiag(pm.results, opts.Targets); d != nil {
 		return pm, hcl.Diagnostics{d}
