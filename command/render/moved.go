@@ -26,3 +26,9 @@ func movedOnly(rc *plans.ResourceInstanceChange) bool {
 func movedHeader(rc *plans.ResourceInstanceChange, col Colorizer) string {
 	return "  " + col.Bold("# "+rc.PrevRunAddr.String()) + " has moved to " + col.Bold(rc.Addr.String()) + "\n"
 }
+
+// shown reports whether a planned change is listed: any action but no-op,
+// and a no-op that moved ("# OLD has moved to NEW").
+func shown(rc *plans.ResourceInstanceChange) bool {
+	return rc.Action != plans.NoOp || rc.Moved()
+}

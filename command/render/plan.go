@@ -125,18 +125,8 @@ func Plan(w io.Writer, p *plans.Plan, color bool) error {
 			if err := flush(); err != nil {
 				return err
 			}
-			for _, rc := range plans.SortedResourceChanges(changes.Resources) {
-				if rc.Action == plans.NoOp && !rc.Moved() {
-					continue
-				}
-				schema := providers.ResourceSchema(p.ProviderSchemas, rc.ProviderAddr.Provider, rc.Addr.Resource.Resource)
-				b.WriteString(ResourceChange(rc, schema, color, false))
-				b.WriteString("\n")
-				if b.Len() >= planFlushSize {
-					if err := flush(); err != nil {
-						return err
-					}
-				}
+			if err := resourceChanges(&b, flush, plans.SortedResourceChanges(changes.Resources), p.ProviderSchemas, color); err != nil {
+				return err
 			}
 			c := CountChanges(changes)
 			fmt.Fprintf(&b, "%s %d to add, %d to change, %d to destroy.\n", col.Bold("Plan:"), c.Add, c.Change, c.Destroy)
