@@ -3,12 +3,18 @@ package render
 import (
 	"bytes"
 	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/plans"
+	"github.com/plankit/plankit/plans/planstest"
 )
 
 // TestPlanMovedGolden renders moves as Terraform does: a move alone is
@@ -65,5 +71,37 @@ func TestPlanMovedGolden(t *testing.T) {
 				t.Errorf("colour output differs from plain output beyond escape codes")
 			}
 		})
+	}
+}
+
+// TestPlanMovedRenderedInParallel: in a plan large enough to render on
+// several goroutines, moves without other change are listed as they are
+// by one goroutine.
+func TestPlanMovedRenderedInParallel(t *testing.T) {
+	p := planstest.LargePlan(2*parallelRenderMin + 11)
+	moves := 0
+	for i, rc := range p.Changes.Resources {
+		if i%7 == 0 && rc.DeposedKey == addrs.NotDeposed {
+			rc.Action = plans.NoOp
+			rc.Before = rc.After
+			rc.PrevRunAddr = addrs.Resource{Mode: addrs.ManagedResourceMode, Type: rc.Addr.Resource.Resource.Type, Name: "old" + strconv.Itoa(i)}.Instance(addrs.NoKey).Absolute(nil)
+			moves++
+		}
+	}
+	render := func(procs int) string {
+		old := runtime.GOMAXPROCS(procs)
+		defer runtime.GOMAXPROCS(old)
+		var w writeLog
+		if err := Plan(&w, p, false); err != nil {
+			t.Fatal(err)
+		}
+		return w.buf.String()
+	}
+	one, many := render(1), render(4)
+	if d := cmp.Diff(one, many); d != "" {
+		t.Errorf("rendered on 4 goroutines differs from on 1 (-one +four):\n%s", d)
+	}
+	if got := strings.Count(many, " has moved to "); got != moves {
+		t.Errorf("%d moves rendered, want %d", got, moves)
 	}
 }
