@@ -33,6 +33,9 @@ type Module struct {
 	// importIdx indexes Import by target resource (ImportsFor); shared
 	// by shallow copies of the module.
 	importIdx *importIndex
+	// Moved are the module's moved blocks in file order (primary files
+	// by name, then each file's blocks in order).
+	Moved []*Moved
 
 	// requiredProvidersRange is where the first required_providers block
 	// is, for the duplicate-block diagnostic (a module may have only one).

@@ -95,6 +95,7 @@ type file struct {
 	managedResources       []*Resource
 	dataResources          []*Resource
 	imports                []*Import
+	moved                  []*Moved
 }
 
 var fileSchema = &hcl.BodySchema{
@@ -108,9 +109,9 @@ var fileSchema = &hcl.BodySchema{
 		{Type: "resource", LabelNames: []string{"type", "name"}},
 		{Type: "data", LabelNames: []string{"type", "name"}},
 		{Type: "import"},
+		{Type: "moved"},
 		// Terraform 1.9 block types plankit does not implement: named here
 		// so the error says so instead of "unsupported block type".
-		{Type: "moved"},
 		{Type: "removed"},
 		{Type: "check", LabelNames: []string{"name"}},
 	},
@@ -171,6 +172,12 @@ func decodeFile(body hcl.Body, override bool) (*file, hcl.Diagnostics) {
 			diags = append(diags, ds...)
 			if imp != nil {
 				f.imports = append(f.imports, imp)
+			}
+		case "moved":
+			mv, ds := decodeMovedBlock(block)
+			diags = append(diags, ds...)
+			if mv != nil {
+				f.moved = append(f.moved, mv)
 			}
 		default:
 			diags = append(diags, &hcl.Diagnostic{

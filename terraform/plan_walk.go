@@ -32,6 +32,8 @@ type planWalk struct {
 	// imports are the plan's import blocks and targets (import.go); nil
 	// when there are none or the mode ignores them.
 	imports *importSet
+	// moves is the refactoring step's result (refactor.go).
+	moves *planMoves
 }
 
 var _ operation = (*planWalk)(nil)

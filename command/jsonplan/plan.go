@@ -231,6 +231,8 @@ func ActionReason(r plans.ResourceInstanceChangeActionReason) string {
 		return "delete_because_each_key"
 	case plans.ReasonDeleteBecauseNoModule:
 		return "delete_because_no_module"
+	case plans.ReasonDeleteBecauseNoMoveTarget:
+		return "delete_because_no_move_target"
 	case plans.ReasonReadBecauseConfigUnknown:
 		return "read_because_config_unknown"
 	case plans.ReasonReadBecauseDependencyPending:

@@ -38,9 +38,3 @@ func importReasons(rc *plans.ResourceInstanceChange) []string {
 	}
 	return out
 }
-
-// shownChange reports whether a resource change gets a block in the
-// plan: any action, and a no-op that imports ("will be imported").
-func shownChange(rc *plans.ResourceInstanceChange) bool {
-	return rc.Action != plans.NoOp || rc.Importing != nil
-}

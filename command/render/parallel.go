@@ -36,7 +36,7 @@ func resourceChanges(b *strings.Builder, flush func() error, rcs []*plans.Resour
 	workers := runtime.GOMAXPROCS(0)
 	if len(rcs) < parallelRenderMin || workers < 2 {
 		for _, rc := range rcs {
-			if !shownChange(rc) {
+			if !shown(rc) {
 				continue
 			}
 			render(b, rc)
@@ -75,7 +75,7 @@ func resourceChanges(b *strings.Builder, flush func() error, rcs []*plans.Resour
 				out := renderBufs.Get().(*[]byte)
 				buf := (*out)[:0]
 				for _, rc := range bt.rcs {
-					if shownChange(rc) {
+					if shown(rc) {
 						schema := providers.ResourceSchema(schemas, rc.ProviderAddr.Provider, rc.Addr.Resource.Resource)
 						buf = append(append(buf, ResourceChange(rc, schema, color, false)...), '\n')
 					}
