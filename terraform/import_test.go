@@ -174,7 +174,7 @@ resource "test_thing" "a" {
 			wantNone: true,
 		},
 		{
-			name: "moved into the import target: the import is a no-op",
+			name:  "moved into the import target: the import is a no-op",
 			files: map[string]string{"main.tf": "moved {\n  from = test_thing.old\n  to   = test_thing.a\n}\nimport {\n  to = test_thing.a\n  id = \"managed-a\"\n}\nresource \"test_thing\" \"a\" { name = \"a\" }\n"},
 			state: map[string]string{"test_thing.old": `{"id":"managed-a","name":"a"}`},
 			want:  map[string]importChange{"test_thing.a": {Action: "NoOp", Before: thing("managed-a", "a"), After: thing("managed-a", "a")}},
