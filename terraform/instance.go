@@ -69,7 +69,7 @@ func (ic *instanceCtx) markSchema(v cty.Value) cty.Value {
 	if !ic.res.sensitive || v.IsNull() || !v.IsKnown() {
 		return v
 	}
-	u, pvm := v.UnmarkDeepWithPaths()
+	u, pvm := marks.UnmarkDeepWithPaths(v)
 	return marks.MarkSensitivePaths(u.MarkWithPaths(pvm), ic.res.schema.Block.SensitivePaths(u))
 }
 
@@ -114,7 +114,7 @@ func (ic *instanceCtx) evalConfig() (cty.Value, []cty.PathValueMarks, hcl.Diagno
 	if diags.HasErrors() {
 		return cty.NilVal, nil, diags
 	}
-	u, pvm := val.UnmarkDeepWithPaths()
+	u, pvm := marks.UnmarkDeepWithPaths(val)
 	return u, pvm, append(diags, ic.validateConfig(u)...)
 }
 
