@@ -38,5 +38,12 @@ func (n *nodeResource) evalBody(scope *lang.Scope) (cty.Value, hcl.Diagnostics) 
 	if !ok {
 		return scope.EvalBlock(n.block.Config, n.spec)
 	}
+	if attrs := n.fast.fastAttrs(n.block.Config, n.spec); attrs != nil {
+		if ctx, diags := scope.EvalContext(refs); len(diags) == 0 {
+			if v, ok := decodeFast(attrs, ctx); ok {
+				return v, nil
+			}
+		}
+	}
 	return scope.EvalBlockWithRefs(n.block.Config, n.spec, refs)
 }

@@ -37,6 +37,7 @@ type nodeResource struct {
 	validated    validConfigs
 	// refs caches the body's references (evalBody).
 	refs bodyRefs
+	fast fastBody // attribute-only bodies of many instances (evalBody)
 	// What only plan walks use, and what only apply walks use.
 	resourcePlanning
 	resourceApplying
