@@ -38,7 +38,7 @@ func (n *nodeResource) evalBody(scope *lang.Scope) (cty.Value, hcl.Diagnostics) 
 	if !ok {
 		return scope.EvalBlock(n.block.Config, n.spec)
 	}
-	if attrs := n.fast.fastAttrs(n.block.Config, n.spec); attrs != nil {
+	if attrs := n.fast.fastAttrs(n.block.Config, n.fastSpec); attrs != nil {
 		if ctx, diags := scope.EvalContext(refs); len(diags) == 0 {
 			if v, ok := decodeFast(attrs, ctx); ok {
 				return v, nil

@@ -1,6 +1,7 @@
 package terraform
 
 import (
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -23,8 +24,8 @@ import (
 // expressions and converts them, as hcldec.AttrSpec does. Any diagnostic
 // makes the caller decode the ordinary way, so messages are unchanged.
 //
-// It is built only when a second instance of the node is evaluated: a
-// resource without count or for_each keeps nothing extra.
+// The bound attributes are kept only when a second instance of the node is
+// evaluated: a resource without count or for_each keeps nothing extra.
 type fastBody struct {
 	evals atomic.Int32
 	once  sync.Once
@@ -42,41 +43,73 @@ type fastAttr struct {
 	check func(cty.Value) hcl.Diagnostics
 }
 
-// fastAttrs returns the attributes to evaluate for body and spec, or nil
-// when this node's body goes through hcldec (first instance, a body with
-// blocks or dynamic blocks, a spec with more than attributes, or one whose
-// content had diagnostics).
-func (f *fastBody) fastAttrs(body hcl.Body, spec hcldec.Spec) []fastAttr {
-	if f.evals.Add(1) < 2 {
+// fastAttrs returns the attributes to evaluate for body, or nil when this
+// node's body goes through hcldec (a spec with more than attributes, or a
+// body whose content has any diagnostic: unknown arguments, blocks, dynamic
+// blocks, missing required arguments). The first instance's are not kept.
+func (f *fastBody) fastAttrs(body hcl.Body, fs *fastSpec) []fastAttr {
+	tmpl, schema := fs.get()
+	if tmpl == nil {
 		return nil
 	}
-	f.once.Do(func() { f.attrs = buildFastAttrs(body, spec) })
+	if f.evals.Add(1) < 2 {
+		return bindFastAttrs(body, tmpl, schema)
+	}
+	f.once.Do(func() { f.attrs = bindFastAttrs(body, tmpl, schema) })
 	return f.attrs
 }
 
-func buildFastAttrs(body hcl.Body, spec hcldec.Spec) []fastAttr {
+// fastSpec is what a decoder spec gives every body decoded with it (one per
+// resource schema, shared by its resources): the attributes to evaluate and
+// the body schema, built once.
+type fastSpec struct {
+	spec   hcldec.Spec
+	once   sync.Once
+	attrs  []fastAttr // expressions unset; nil: the spec is not attributes only
+	schema *hcl.BodySchema
+}
+
+func newFastSpec(spec hcldec.Spec) *fastSpec { return &fastSpec{spec: spec} }
+
+func (fs *fastSpec) get() ([]fastAttr, *hcl.BodySchema) {
+	if fs == nil {
+		return nil, nil
+	}
+	fs.once.Do(func() {
+		os, ok := fs.spec.(hcldec.ObjectSpec)
+		if !ok || len(os) == 0 {
+			return
+		}
+		out := make([]fastAttr, 0, len(os))
+		for key, s := range os {
+			var check func(cty.Value) hcl.Diagnostics
+			if vs, ok := s.(*hcldec.ValidateSpec); ok {
+				s, check = vs.Wrapped, vs.Func
+			}
+			as, ok := s.(*hcldec.AttrSpec)
+			if !ok || customdecode.CustomExpressionDecoderForType(as.Type) != nil {
+				return
+			}
+			out = append(out, fastAttr{key: key, name: as.Name, ty: as.Type, check: check,
+				null: cty.NullVal(as.Type.WithoutOptionalAttributesDeep())})
+		}
+		fs.attrs, fs.schema = out, hcldec.ImpliedSchema(fs.spec)
+	})
+	return fs.attrs, fs.schema
+}
+
+// bindFastAttrs returns tmpl with the expressions of body, or nil when
+// body is not plain HCL syntax or its content has any diagnostic.
+func bindFastAttrs(body hcl.Body, tmpl []fastAttr, schema *hcl.BodySchema) []fastAttr {
 	sb, ok := body.(*hclsyntax.Body)
-	os, ok2 := spec.(hcldec.ObjectSpec)
-	if !ok || !ok2 || len(os) == 0 {
+	if !ok {
 		return nil
 	}
-	out := make([]fastAttr, 0, len(os))
-	for key, s := range os {
-		var check func(cty.Value) hcl.Diagnostics
-		if vs, ok := s.(*hcldec.ValidateSpec); ok {
-			s, check = vs.Wrapped, vs.Func
-		}
-		as, ok := s.(*hcldec.AttrSpec)
-		if !ok || customdecode.CustomExpressionDecoderForType(as.Type) != nil {
-			return nil
-		}
-		out = append(out, fastAttr{key: key, name: as.Name, ty: as.Type, check: check,
-			null: cty.NullVal(as.Type.WithoutOptionalAttributesDeep())})
-	}
-	content, diags := sb.Content(hcldec.ImpliedSchema(spec))
+	content, diags := sb.Content(schema)
 	if len(diags) > 0 || len(content.Blocks) > 0 {
 		return nil
 	}
+	out := slices.Clone(tmpl)
 	for i := range out {
 		if a, ok := content.Attributes[out[i].name]; ok {
 			out[i].expr = a.Expr

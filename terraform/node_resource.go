@@ -85,6 +85,7 @@ type resourceBlock struct {
 	passedKey *passedProviderKey
 	schema    *providers.Schema // nil when the provider lacks the type
 	spec      hcldec.Spec
+	fastSpec  *fastSpec // spec's attributes for evalBody's fast path
 	ty        cty.Type
 	// sensitive is set when the schema has sensitive attributes.
 	sensitive bool

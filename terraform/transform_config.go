@@ -43,6 +43,7 @@ type schemaDerived struct {
 	spec      hcldec.Spec
 	ty        cty.Type
 	sensitive bool
+	fast      *fastSpec
 }
 
 // eachModule calls fn for every module of the configuration, root first,
@@ -147,12 +148,14 @@ func (b *buildInput) attachSchema(n *resourceBlock) {
 	d := b.derived[s]
 	if d == nil {
 		d = &schemaDerived{schema: &s, spec: s.Block.DecoderSpec(), ty: s.Block.ImpliedType(), sensitive: hasSensitive(s.Block)}
+		d.fast = newFastSpec(d.spec)
 		if b.derived == nil {
 			b.derived = map[providers.Schema]*schemaDerived{}
 		}
 		b.derived[s] = d
 	}
 	n.schema, n.spec, n.ty, n.sensitive = d.schema, d.spec, d.ty, d.sensitive
+	n.fastSpec = d.fast
 }
 
 // hasSensitive reports whether any attribute of b, however nested (in
