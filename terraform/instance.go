@@ -12,6 +12,7 @@ import (
 	"github.com/plankit/plankit/lang/marks"
 	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/providers"
+	"github.com/plankit/plankit/providers/configschema"
 	"github.com/plankit/plankit/providers/objchange"
 	"github.com/plankit/plankit/states"
 	"github.com/plankit/plankit/tfdiags"
@@ -135,7 +136,7 @@ func (ic *instanceCtx) planChange(prior, cfg cty.Value, priv []byte) (providers.
 		return resp, append(diags, tfdiags.Errorf("Provider produced invalid plan",
 			"Provider %s planned a null object for %s, which is not being destroyed. This is a bug in the provider.", n.provider.Provider.ForDisplay(), addr))
 	}
-	if errs := resp.PlannedState.Type().TestConformance(n.ty); len(errs) > 0 {
+	if errs := configschema.ConformanceErrors(resp.PlannedState.Type(), n.ty); len(errs) > 0 {
 		return resp, append(diags, tfdiags.Errorf("Provider produced invalid plan",
 			"Provider %s planned a value of the wrong type for %s: %s. This is a bug in the provider.", n.provider.Provider.ForDisplay(), addr, errs[0]))
 	}

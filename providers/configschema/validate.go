@@ -28,7 +28,7 @@ func (b *Block) ValidateValue(val cty.Value) hcl.Diagnostics {
 // computed once by the caller: a provider validating many values of one
 // schema saves building the type for each.
 func (b *Block) ValidateValueOf(val cty.Value, want cty.Type) hcl.Diagnostics {
-	if errs := val.Type().TestConformance(want); len(errs) > 0 {
+	if errs := ConformanceErrors(val.Type(), want); len(errs) > 0 {
 		var diags hcl.Diagnostics
 		for _, err := range errs {
 			diags = append(diags, tfdiags.WithPath(

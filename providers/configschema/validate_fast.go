@@ -22,3 +22,54 @@ func (b *Block) hasValueChecks(val cty.Value) bool {
 	}
 	return false
 }
+
+// Conforms reports whether a value of type given conforms to want, as
+// given.TestConformance(want) returning no errors does, without building
+// the path of each nested type (TestConformance allocates for every
+// attribute of an object that is not exactly the wanted type, as when the
+// schema has dynamic attributes). Callers run TestConformance for the
+// errors when it returns false. O(size of the types).
+func Conforms(given, want cty.Type) bool {
+	if want.Equals(cty.DynamicPseudoType) || given.Equals(want) {
+		return true
+	}
+	switch {
+	case given.IsObjectType() && want.IsObjectType():
+		ga, wa := given.AttributeTypes(), want.AttributeTypes()
+		if len(ga) != len(wa) {
+			return false
+		}
+		for k, wt := range wa {
+			gt, ok := ga[k]
+			if !ok || !Conforms(gt, wt) {
+				return false
+			}
+		}
+		return true
+	case given.IsTupleType() && want.IsTupleType():
+		ge, we := given.TupleElementTypes(), want.TupleElementTypes()
+		if len(ge) != len(we) {
+			return false
+		}
+		for i := range we {
+			if !Conforms(ge[i], we[i]) {
+				return false
+			}
+		}
+		return true
+	case given.IsListType() && want.IsListType(),
+		given.IsMapType() && want.IsMapType(),
+		given.IsSetType() && want.IsSetType():
+		return Conforms(given.ElementType(), want.ElementType())
+	}
+	return false
+}
+
+// ConformanceErrors is given.TestConformance(want), without its
+// allocations when the types conform (Conforms).
+func ConformanceErrors(given, want cty.Type) []error {
+	if Conforms(given, want) {
+		return nil
+	}
+	return given.TestConformance(want)
+}
