@@ -60,3 +60,23 @@ func TestInstanceIndex(t *testing.T) {
 		t.Errorf("resource of an unknown address: %v", got)
 	}
 }
+
+// TestInstanceIndexCountPutNoAddressString checks that putting and getting
+// the instances of one resource one after another does not build the
+// resource's address string each time (2 allocations an instance before).
+func TestInstanceIndexCountPutNoAddressString(t *testing.T) {
+	r := addrs.Resource{Mode: addrs.ManagedResourceMode, Type: "t", Name: "r"}.Absolute(addrs.RootModuleInstance.Child("m", addrs.NoKey))
+	var ix instanceIndex[*int]
+	v := new(int)
+	i := 0
+	if n := testing.AllocsPerRun(1000, func() {
+		a := r.Instance(addrs.IntKey(i))
+		ix.put(a, v)
+		if ix.get(a) != v {
+			t.Fatalf("get(%s) lost the value", a)
+		}
+		i++
+	}); n >= 1 {
+		t.Errorf("put+get allocated %v times per instance, want < 1 (amortized slice growth only)", n)
+	}
+}
