@@ -46,15 +46,24 @@ var _ lang.Data = (*evalData)(nil)
 // worker rather than once per expression; callers on hot paths hand the
 // scope back with putScope when done (forgetting only costs a rebuild).
 func (ws *walkState) scope(mod moduleInst, cfg *configs.Config, rep *repetition, self addrs.Referenceable) *lang.Scope {
-	d := &evalData{ws: ws, mod: mod, cfg: cfg}
-	if rep != nil {
-		d.rep, d.hasRep = *rep, true
+	pool, ok := ws.scopes.Load(cfg.Module.SourceDir)
+	if !ok {
+		pool, _ = ws.scopes.LoadOrStore(cfg.Module.SourceDir, &sync.Pool{})
 	}
-	pool, _ := ws.scopes.LoadOrStore(cfg.Module.SourceDir, &sync.Pool{})
 	s, _ := pool.(*sync.Pool).Get().(*lang.Scope)
 	if s == nil {
 		s = &lang.Scope{BaseDir: cfg.Module.SourceDir, WorkingDir: ws.c.workingDir, PureOnly: !ws.traits.impure, PlanClock: ws.clock, Files: ws.files,
 			ProviderFunctions: ws.providerFunctions(cfg)}
+	}
+	// A pooled scope keeps its (cleared) evalData: one allocation less
+	// per evaluation.
+	d, _ := s.Data.(*evalData)
+	if d == nil {
+		d = &evalData{}
+	}
+	*d = evalData{ws: ws, mod: mod, cfg: cfg}
+	if rep != nil {
+		d.rep, d.hasRep = *rep, true
 	}
 	s.Data, s.SelfAddr = d, self
 	return s
@@ -81,7 +90,12 @@ func (ws *walkState) evalExpr(mod moduleInst, cfg *configs.Config, rep *repetiti
 
 // putScope returns a scope from scope to its pool.
 func (ws *walkState) putScope(s *lang.Scope) {
-	s.Data, s.SelfAddr = nil, nil
+	if d, ok := s.Data.(*evalData); ok {
+		*d = evalData{} // drop what it refers to; scope reuses it
+	} else {
+		s.Data = nil
+	}
+	s.SelfAddr = nil
 	if pool, ok := ws.scopes.Load(s.BaseDir); ok {
 		pool.(*sync.Pool).Put(s)
 	}
