@@ -94,6 +94,7 @@ type file struct {
 	moduleCalls            []*ModuleCall
 	managedResources       []*Resource
 	dataResources          []*Resource
+	moved                  []*Moved
 }
 
 var fileSchema = &hcl.BodySchema{
@@ -106,9 +107,9 @@ var fileSchema = &hcl.BodySchema{
 		{Type: "module", LabelNames: []string{"name"}},
 		{Type: "resource", LabelNames: []string{"type", "name"}},
 		{Type: "data", LabelNames: []string{"type", "name"}},
+		{Type: "moved"},
 		// Terraform 1.9 block types plankit does not implement: named here
 		// so the error says so instead of "unsupported block type".
-		{Type: "moved"},
 		{Type: "import"},
 		{Type: "removed"},
 		{Type: "check", LabelNames: []string{"name"}},
@@ -164,6 +165,12 @@ func decodeFile(body hcl.Body, override bool) (*file, hcl.Diagnostics) {
 			diags = append(diags, ds...)
 			if r != nil {
 				f.dataResources = append(f.dataResources, r)
+			}
+		case "moved":
+			mv, ds := decodeMovedBlock(block)
+			diags = append(diags, ds...)
+			if mv != nil {
+				f.moved = append(f.moved, mv)
 			}
 		default:
 			diags = append(diags, &hcl.Diagnostic{
