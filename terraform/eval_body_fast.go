@@ -1,9 +1,7 @@
 package terraform
 
 import (
-	"slices"
 	"sync"
-	"sync/atomic"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/ext/customdecode"
@@ -11,6 +9,9 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
+
+	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/lang"
 )
 
 // fastBody decodes a resource body that has only attributes (an
@@ -19,44 +20,71 @@ import (
 // and the dynamic-block wrapper take about half the allocations of an
 // instance's evaluation, yet their result depends only on the body and the
 // spec, which every instance of the resource shares. The structure is
-// checked once (hclsyntax's Content must accept it without any
-// diagnostic); after that each instance evaluates the attributes' own
-// expressions and converts them, as hcldec.AttrSpec does. Any diagnostic
-// makes the caller decode the ordinary way, so messages are unchanged.
+// checked once per node (hclsyntax's Content must accept it without any
+// diagnostic), and the body's references are found from the same content;
+// after that each instance evaluates the attributes' own expressions and
+// converts them, as hcldec.AttrSpec does. Any diagnostic makes the caller
+// decode the ordinary way, so messages are unchanged.
 //
-// The bound attributes are kept only when a second instance of the node is
-// evaluated: a resource without count or for_each keeps nothing extra.
+// A node keeps one expression pointer per attribute of the schema.
 type fastBody struct {
-	evals atomic.Int32
 	once  sync.Once
-	attrs []fastAttr // nil: decode the ordinary way
+	tmpl  []fastAttr       // the spec's attributes; nil: decode the ordinary way
+	exprs []hcl.Expression // the body's expression for tmpl[i]; nil when absent
 }
 
 type fastAttr struct {
-	key  string         // the object attribute (ObjectSpec key)
-	name string         // the argument in the body (AttrSpec.Name)
-	ty   cty.Type       // AttrSpec.Type
-	expr hcl.Expression // nil: absent from the body, the value is null
-	null cty.Value      // the value of an absent attribute
+	key  string    // the object attribute (ObjectSpec key)
+	name string    // the argument in the body (AttrSpec.Name)
+	ty   cty.Type  // AttrSpec.Type
+	null cty.Value // the value of an absent attribute
 	// check is the Func of a ValidateSpec wrapping the AttrSpec (such as
 	// configschema's refusal of computed-only arguments), or nil.
 	check func(cty.Value) hcl.Diagnostics
 }
 
-// fastAttrs returns the attributes to evaluate for body, or nil when this
-// node's body goes through hcldec (a spec with more than attributes, or a
-// body whose content has any diagnostic: unknown arguments, blocks, dynamic
-// blocks, missing required arguments). The first instance's are not kept.
-func (f *fastBody) fastAttrs(body hcl.Body, fs *fastSpec) []fastAttr {
-	tmpl, schema := fs.get()
+// bind checks body against fs once and returns the attributes and their
+// expressions, or nil when the body goes through hcldec (a spec with more
+// than attributes, or a body whose content has any diagnostic: unknown
+// arguments, blocks, dynamic blocks, missing required arguments).
+func (f *fastBody) bind(body hcl.Body, fs *fastSpec) ([]fastAttr, []hcl.Expression) {
+	f.once.Do(func() {
+		tmpl, schema := fs.get()
+		sb, ok := body.(*hclsyntax.Body)
+		if tmpl == nil || !ok {
+			return
+		}
+		content, diags := sb.Content(schema)
+		if len(diags) > 0 || len(content.Blocks) > 0 {
+			return
+		}
+		exprs := make([]hcl.Expression, len(tmpl))
+		for i := range tmpl {
+			if a, ok := content.Attributes[tmpl[i].name]; ok {
+				exprs[i] = a.Expr
+			}
+		}
+		f.tmpl, f.exprs = tmpl, exprs
+	})
+	return f.tmpl, f.exprs
+}
+
+// references returns the references of a body bind accepted (ok false
+// otherwise): those of its attributes' expressions, as
+// lang.ReferencesInBlock finds them, without matching the body again.
+func (f *fastBody) references(body hcl.Body, fs *fastSpec) (refs []*addrs.Reference, diags hcl.Diagnostics, ok bool) {
+	tmpl, exprs := f.bind(body, fs)
 	if tmpl == nil {
-		return nil
+		return nil, nil, false
 	}
-	if f.evals.Add(1) < 2 {
-		return bindFastAttrs(body, tmpl, schema)
+	var travs []hcl.Traversal
+	for _, e := range exprs {
+		if e != nil {
+			travs = append(travs, e.Variables()...)
+		}
 	}
-	f.once.Do(func() { f.attrs = bindFastAttrs(body, tmpl, schema) })
-	return f.attrs
+	refs, diags = lang.References(travs)
+	return refs, diags, true
 }
 
 // fastSpec is what a decoder spec gives every body decoded with it (one per
@@ -65,7 +93,7 @@ func (f *fastBody) fastAttrs(body hcl.Body, fs *fastSpec) []fastAttr {
 type fastSpec struct {
 	spec   hcldec.Spec
 	once   sync.Once
-	attrs  []fastAttr // expressions unset; nil: the spec is not attributes only
+	attrs  []fastAttr // nil: the spec is not attributes only
 	schema *hcl.BodySchema
 }
 
@@ -98,34 +126,15 @@ func (fs *fastSpec) get() ([]fastAttr, *hcl.BodySchema) {
 	return fs.attrs, fs.schema
 }
 
-// bindFastAttrs returns tmpl with the expressions of body, or nil when
-// body is not plain HCL syntax or its content has any diagnostic.
-func bindFastAttrs(body hcl.Body, tmpl []fastAttr, schema *hcl.BodySchema) []fastAttr {
-	sb, ok := body.(*hclsyntax.Body)
-	if !ok {
-		return nil
-	}
-	content, diags := sb.Content(schema)
-	if len(diags) > 0 || len(content.Blocks) > 0 {
-		return nil
-	}
-	out := slices.Clone(tmpl)
-	for i := range out {
-		if a, ok := content.Attributes[out[i].name]; ok {
-			out[i].expr = a.Expr
-		}
-	}
-	return out
-}
-
-// decodeFast evaluates attrs in ctx into the object hcldec.Decode would
-// return; ok is false when any expression or conversion had a diagnostic.
-func decodeFast(attrs []fastAttr, ctx *hcl.EvalContext) (cty.Value, bool) {
-	vals := make(map[string]cty.Value, len(attrs))
-	for _, a := range attrs {
+// decodeFast evaluates the attributes in ctx into the object hcldec.Decode
+// would return; ok is false when any expression or conversion had a
+// diagnostic.
+func decodeFast(tmpl []fastAttr, exprs []hcl.Expression, ctx *hcl.EvalContext) (cty.Value, bool) {
+	vals := make(map[string]cty.Value, len(tmpl))
+	for i, a := range tmpl {
 		v := a.null
-		if a.expr != nil {
-			ev, diags := a.expr.Value(ctx)
+		if e := exprs[i]; e != nil {
+			ev, diags := e.Value(ctx)
 			if len(diags) > 0 {
 				return cty.NilVal, false
 			}

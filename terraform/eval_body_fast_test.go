@@ -2,15 +2,19 @@ package terraform
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/ext/dynblock"
 	"github.com/hashicorp/hcl/v2/hcldec"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/lang"
 	"github.com/plankit/plankit/lang/marks"
 	"github.com/plankit/plankit/providers/configschema"
 )
@@ -70,6 +74,11 @@ dynamic "b" {
   content {}
 }`, false},
 		{"schema with blocks", withBlock, `s = "x"`, false},
+		{"invalid reference", attrsOnly, `req = "r"
+s = count.foo`, false},
+		{"several references", attrsOnly, `req = "${var.a}-${local.b}"
+s = data.t.x.id
+l = [aws_thing.y[0].id, module.m.out]`, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -81,17 +90,26 @@ dynamic "b" {
 			want, wantDiags := hcldec.Decode(dynblock.Expand(f.Body, ctx), spec, ctx)
 			var fb fastBody
 			fs := newFastSpec(spec)
-			for i := range 2 { // the first instance and the kept attributes
-				attrs := fb.fastAttrs(f.Body, fs)
+			wantRefs, refDiags := lang.ReferencesInBlock(f.Body, spec)
+			if refs, diags, ok := fb.references(f.Body, fs); ok {
+				if len(diags) != len(refDiags) {
+					t.Errorf("reference diagnostics %v, want %v", diags, refDiags)
+				}
+				if diff := cmp.Diff(refStrings(wantRefs), refStrings(refs)); diff != "" {
+					t.Errorf("references (-ReferencesInBlock +fast):\n%s", diff)
+				}
+			}
+			for i := range 2 { // two instances share the bound attributes
+				tmpl, exprs := fb.bind(f.Body, fs)
 				got, ok := cty.NilVal, false
-				if attrs != nil {
-					got, ok = decodeFast(attrs, ctx)
+				if tmpl != nil {
+					got, ok = decodeFast(tmpl, exprs, ctx)
 				}
 				if ok != tt.fast {
 					t.Fatalf("instance %d: fast path ok=%v, want %v (hcldec diagnostics: %v)", i, ok, tt.fast, wantDiags)
 				}
 				if !ok {
-					if attrs != nil && len(wantDiags) == 0 {
+					if tmpl != nil && len(wantDiags) == 0 {
 						t.Fatalf("fast path failed on a body hcldec decodes without diagnostics")
 					}
 					continue
@@ -126,4 +144,14 @@ resource "terraform_data" "r" {
 	if !strings.Contains(msg, "no-such-file.txt") || !strings.Contains(msg, "main.tf:4") {
 		t.Errorf("diagnostics %q do not name the missing file at main.tf:4", msg)
 	}
+}
+
+// refStrings are the sorted subjects and ranges of refs.
+func refStrings(refs []*addrs.Reference) []string {
+	var out []string
+	for _, r := range refs {
+		out = append(out, r.Subject.String()+" "+r.SourceRange.String())
+	}
+	slices.Sort(out)
+	return out
 }
