@@ -102,6 +102,9 @@ func (ic *instanceCtx) subjectDiags(diags hcl.Diagnostics) hcl.Diagnostics {
 
 // sortedDeposed returns the deposed keys of m in order (nil when none).
 func sortedDeposed(m map[addrs.DeposedKey]*states.ResourceInstanceObjectSrc) []addrs.DeposedKey {
+	if len(m) == 0 {
+		return nil // the usual case; Sorted would allocate even for none
+	}
 	return slices.Sorted(maps.Keys(m))
 }
 

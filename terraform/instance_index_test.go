@@ -6,6 +6,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/states"
 )
 
 func TestInstanceIndex(t *testing.T) {
@@ -78,5 +79,18 @@ func TestInstanceIndexCountPutNoAddressString(t *testing.T) {
 		i++
 	}); n >= 1 {
 		t.Errorf("put+get allocated %v times per instance, want < 1 (amortized slice growth only)", n)
+	}
+}
+
+// TestSortedDeposedNone checks that an object with no deposed objects (the
+// usual case, once per planned instance) costs no allocation, and that
+// deposed keys still come sorted.
+func TestSortedDeposedNone(t *testing.T) {
+	if n := testing.AllocsPerRun(100, func() { sortedDeposed(nil) }); n != 0 {
+		t.Errorf("sortedDeposed(nil) allocated %v times, want 0", n)
+	}
+	got := sortedDeposed(map[addrs.DeposedKey]*states.ResourceInstanceObjectSrc{"bbbbbbbb": nil, "aaaaaaaa": nil})
+	if diff := cmp.Diff([]addrs.DeposedKey{"aaaaaaaa", "bbbbbbbb"}, got); diff != "" {
+		t.Errorf("sortedDeposed (-want +got):\n%s", diff)
 	}
 }
