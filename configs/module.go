@@ -28,6 +28,7 @@ type Module struct {
 	ModuleCalls            map[string]*ModuleCall
 	ManagedResources       map[string]*Resource // key addrs.Resource.String(): "type.name"
 	DataResources          map[string]*Resource // key "data.type.name"
+	Removed                []*Removed           // removed blocks, in file order
 
 	// requiredProvidersRange is where the first required_providers block
 	// is, for the duplicate-block diagnostic (a module may have only one).

@@ -70,6 +70,7 @@ func (m *Module) appendFile(f *file) hcl.Diagnostics {
 			return duplicate(fmt.Sprintf("Duplicate data %q configuration", r.Type), fmt.Sprintf("A %s data resource named %q", r.Type, r.Name), prev.DeclRange, r.DeclRange)
 		})...)
 	}
+	diags = append(diags, m.appendRemoved(f.removed)...)
 	return diags
 }
 
@@ -208,5 +209,6 @@ func (m *Module) mergeFile(f *file) hcl.Diagnostics {
 		}
 		base.merge(r)
 	}
+	diags = append(diags, overrideRemoved(f.removed)...)
 	return diags
 }

@@ -91,6 +91,7 @@ type file struct {
 	moduleCalls            []*ModuleCall
 	managedResources       []*Resource
 	dataResources          []*Resource
+	removed                []*Removed
 }
 
 var fileSchema = &hcl.BodySchema{
@@ -107,6 +108,7 @@ var fileSchema = &hcl.BodySchema{
 		// so the error says so instead of "unsupported block type".
 		{Type: "moved"},
 		{Type: "import"},
+		// removed blocks are decoded (removed.go).
 		{Type: "removed"},
 		{Type: "check", LabelNames: []string{"name"}},
 	},
@@ -161,6 +163,12 @@ func decodeFile(body hcl.Body, override bool) (*file, hcl.Diagnostics) {
 			diags = append(diags, ds...)
 			if r != nil {
 				f.dataResources = append(f.dataResources, r)
+			}
+		case "removed":
+			r, ds := decodeRemovedBlock(block)
+			diags = append(diags, ds...)
+			if r != nil {
+				f.removed = append(f.removed, r)
 			}
 		default:
 			diags = append(diags, &hcl.Diagnostic{

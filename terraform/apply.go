@@ -53,7 +53,8 @@ func (c *Context) Apply(ctx context.Context, plan *plans.Plan, config *configs.C
 	for name, v := range plan.VariableValues {
 		ws.rootVars[name] = &InputValue{Value: v, SourceType: ValueFromPlan}
 	}
-	in := &buildInput{config: config, schemas: schemas, state: prior, targets: plan.TargetAddrs, apply: aw}
+	removed, _ := config.RemovedStatements() // checked when planning
+	in := &buildInput{config: config, schemas: schemas, state: prior, targets: plan.TargetAddrs, apply: aw, removed: removed}
 	g, d := applyBuilder(in, plan).Build()
 	diags = append(diags, d...)
 	if d.HasErrors() {

@@ -69,6 +69,7 @@ func applyBuilder(in *buildInput, plan *plans.Plan) graphBuilder {
 		outputTransformer{in},
 		moduleCallTransformer{in},
 		destroyTransformer{in, plan},
+		forgetTransformer{in, plan},
 		providerTransformer{in},
 		referenceTransformer{},
 		targetsTransformer{in, targetApply},

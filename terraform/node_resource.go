@@ -87,6 +87,9 @@ type resourceBlock struct {
 	ty        cty.Type
 	// sensitive is set when the schema has sensitive attributes.
 	sensitive bool
+	// removed is the removed block naming this resource, for one only
+	// the state has (nil otherwise; see removed.go).
+	removed *configs.RemovedStatement
 }
 
 var (

@@ -51,7 +51,11 @@ func (c *Context) Plan(ctx context.Context, config *configs.Config, prevRunState
 	ws.rootVars = opts.SetVariables
 	ws.clock = lang.NewPlanClock(opts.Timestamp)
 	ws.files = pw.fileRec
-	in := &buildInput{config: config, schemas: schemas, state: prevRunState, targets: opts.Targets}
+	removed, d := removedStatements(config)
+	if diags = append(diags, d...); d.HasErrors() {
+		return nil, diags
+	}
+	in := &buildInput{config: config, schemas: schemas, state: prevRunState, targets: opts.Targets, removed: removed}
 	builder := planBuilder(in)
 	if opts.Mode == plans.DestroyMode {
 		builder = planDestroyBuilder(in)
@@ -65,7 +69,8 @@ func (c *Context) Plan(ctx context.Context, config *configs.Config, prevRunState
 	if ctx.Err() != nil {
 		diags = append(diags, tfdiags.Error("Operation cancelled", "The plan was interrupted before it completed."+ws.notStartedNote("planned")))
 	}
-	return pw.assemble(ws, keptRootOutputs(g, opts.Targets), diags.HasErrors()), diags
+	p := pw.assemble(ws, keptRootOutputs(g, opts.Targets), diags.HasErrors())
+	return p, append(diags, forgetWarning(p)...)
 }
 
 // neededProviders lists the providers the configuration and the state use.
@@ -262,6 +267,10 @@ func (c *Context) Validate(config *configs.Config) hcl.Diagnostics {
 	ws := c.newWalkState(validateWalk{}, config, schemas)
 	ws.prevState = states.NewState()
 	ws.state = states.NewState().SyncWrapper()
+	_, d := removedStatements(config)
+	if diags = append(diags, d...); d.HasErrors() {
+		return diags
+	}
 	g, d := validateBuilder(&buildInput{config: config, schemas: schemas}).Build()
 	diags = append(diags, d...)
 	if d.HasErrors() {

@@ -17,6 +17,9 @@ import (
 // modern Terraform does: the refreshed object goes to the walk's working
 // state (the plan's PriorState) and any difference to the drift list.
 func (pi *planInstance) managed() hcl.Diagnostics {
+	if pi.w.gone && pi.res.forgets() && pi.pw.opts.Mode == plans.NormalMode {
+		return pi.forget()
+	}
 	cur, deposed := pi.ws.currentObject(pi.w.addr)
 	prior, diags := pi.prior(cur, addrs.NotDeposed)
 	for _, k := range sortedDeposed(deposed) {

@@ -36,6 +36,9 @@ func (t destroyTransformer) Transform(g *Graph) error {
 				}
 			}
 			rb := t.in.resourceBlock(cfg, block, ca, rc.ProviderAddr)
+			if block == nil {
+				rb.removed = t.in.removedFor(ca) // its destroy-time provisioners
+			}
 			res = &rb
 			shared[key] = res
 		}

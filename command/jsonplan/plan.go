@@ -153,6 +153,8 @@ func Actions(a plans.Action) []string {
 		return []string{"create", "delete"}
 	case plans.Delete:
 		return []string{"delete"}
+	case plans.Forget:
+		return []string{"forget"}
 	}
 	return []string{"no-op"}
 }
@@ -299,7 +301,7 @@ func plannedValues(changes *plans.Changes, schemas map[addrs.Provider]*providers
 	}
 	var placed []placedResource
 	for _, rc := range plans.SortedResourceChanges(changes.Resources) {
-		if rc.Action == plans.Delete || rc.DeposedKey != addrs.NotDeposed {
+		if rc.Action == plans.Delete || rc.Action == plans.Forget || rc.DeposedKey != addrs.NotDeposed {
 			continue
 		}
 		res := rc.Addr.Resource.Resource
