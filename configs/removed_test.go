@@ -33,9 +33,9 @@ func TestRemovedBlockDecoding(t *testing.T) {
 			got:   []string{"test_thing.a destroy=false set provisioners=0 connection=false"},
 		},
 		{
-			name: "destroy a module with quoted from, in JSON",
+			name:  "destroy a module with quoted from, in JSON",
 			files: map[string]string{"main.tf.json": `{"removed": [{"from": "module.net.module.sub", "lifecycle": {"destroy": true}}]}`},
-			got:  []string{"module.net.module.sub destroy=true set provisioners=0 connection=false"},
+			got:   []string{"module.net.module.sub destroy=true set provisioners=0 connection=false"},
 		},
 		{
 			name:  "without lifecycle it destroys, with a warning",

@@ -335,6 +335,9 @@ func reasons(rc *plans.ResourceInstanceChange) []string {
 	if rc.Action == plans.Forget {
 		// Its reason is the orphan's (as in Terraform); what matters here is
 		// why it is not destroyed.
+		if rc.DeposedKey != addrs.NotDeposed {
+			out = append(out, "# (left over from a partially-failed replacement of this instance)")
+		}
 		return append(out, "# (destroy = false is set in the configuration)")
 	}
 	key := rc.Addr.Resource.Key
