@@ -352,13 +352,16 @@ func (c *Config) removedStillDeclared(r *Removed, mod addrs.Module, res *addrs.R
 	}
 	if res == nil {
 		return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Removed module still exists",
-			Detail:  fmt.Sprintf("This removed block declares that %s was removed, but it is still declared in the configuration at %s. Remove the module block, or this removed block.", key, target.CallRange),
+			Detail:  fmt.Sprintf("This removed block declares that %s was removed, but it is still declared in the configuration at %s. Remove the module block, or this removed block.", key, rangeLine(target.CallRange)),
 			Subject: r.DeclRange.Ptr()}
 	}
 	if rb := target.Module.ResourceByAddr(*res); rb != nil {
 		return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Removed resource still exists",
-			Detail:  fmt.Sprintf("This removed block declares that %s was removed, but it is still declared in the configuration at %s. Remove the resource block, or this removed block.", key, rb.DeclRange),
+			Detail:  fmt.Sprintf("This removed block declares that %s was removed, but it is still declared in the configuration at %s. Remove the resource block, or this removed block.", key, rangeLine(rb.DeclRange)),
 			Subject: r.DeclRange.Ptr()}
 	}
 	return nil
 }
+
+// rangeLine is "file:line" of r's start.
+func rangeLine(r hcl.Range) string { return fmt.Sprintf("%s:%d", r.Filename, r.Start.Line) }

@@ -254,12 +254,12 @@ func TestRemovedErrors(t *testing.T) {
 		{
 			name:  "resource still declared",
 			files: map[string]string{"main.tf": "resource \"test_thing\" \"a\" {}\n" + removedBlock("test_thing.a", false, "")},
-			want:  "main.tf:2: Removed resource still exists: This removed block declares that test_thing.a was removed, but it is still declared in the configuration at main.tf:1,1-26. Remove the resource block, or this removed block.",
+			want:  "main.tf:2: Removed resource still exists: This removed block declares that test_thing.a was removed, but it is still declared in the configuration at main.tf:1. Remove the resource block, or this removed block.",
 		},
 		{
 			name:  "module still declared",
 			files: map[string]string{"main.tf": "module \"c\" {\n  source = \"./c\"\n}\n" + removedBlock("module.c", true, ""), "c/main.tf": ""},
-			want:  "main.tf:4: Removed module still exists: This removed block declares that module.c was removed, but it is still declared in the configuration at main.tf:1,1-11. Remove the module block, or this removed block.",
+			want:  "main.tf:4: Removed module still exists: This removed block declares that module.c was removed, but it is still declared in the configuration at main.tf:1. Remove the module block, or this removed block.",
 		},
 		{
 			name: "destroy-time provisioner refers to another object",

@@ -1,0 +1,175 @@
+package e2etest
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	tfjson "github.com/hashicorp/terraform-json"
+)
+
+// removedBefore manages two files; removedAfter drops both resource
+// blocks: keep is forgotten (the file must survive: the provider is never
+// asked to delete it), drop is destroyed after its removed block's
+// destroy-time provisioner wrote bye.txt.
+const (
+	removedBefore = `variable "out_dir" {
+  type = string
+}
+
+resource "local_file" "keep" {
+  filename = "${var.out_dir}/keep.txt"
+  content  = "kept"
+}
+
+resource "local_file" "drop" {
+  count    = 2
+  filename = "${var.out_dir}/drop${count.index}.txt"
+  content  = "dropped"
+}
+`
+	removedAfter = `variable "out_dir" {
+  type = string
+}
+
+removed {
+  from = local_file.keep
+  lifecycle {
+    destroy = false
+  }
+}
+
+removed {
+  from = local_file.drop
+  lifecycle {
+    destroy = true
+  }
+  provisioner "local-exec" {
+    when    = destroy
+    command = "echo bye ${self.content} >> ${dirname(self.filename)}/bye.txt"
+  }
+}
+`
+)
+
+// TestRemovedBlocks plans removed blocks in one directory and applies the
+// archive alone in another: the forgotten object leaves the state and
+// stays in the world, the destroyed ones go after their provisioner ran;
+// a re-plan has nothing to do.
+func TestRemovedBlocks(t *testing.T) {
+	t.Parallel()
+	work := t.TempDir()
+	elsewhere := t.TempDir()
+	outDir := t.TempDir()
+	state := filepath.Join(elsewhere, "prod.tfstate")
+	dirs := []string{work, outDir, elsewhere}
+	vars := func(extra ...string) []string {
+		return append([]string{"-no-color", "-state=" + state, "-var", "out_dir=" + outDir}, extra...)
+	}
+	writeFile(t, filepath.Join(work, "main.tf"), removedBefore)
+	must(t, plan(t, work, vars("-out=first.tfplan")...), 0, "first plan")
+	must(t, apply(t, work, "-no-color", "-state="+state, "first.tfplan"), 0, "first apply")
+
+	writeFile(t, filepath.Join(work, "main.tf"), removedAfter)
+	r := plan(t, work, vars("-out=removed.tfplan", "-detailed-exitcode")...)
+	must(t, r, 2, "plan with removed blocks")
+	golden(t, "removed-plan.txt", normalise(r.stdout, dirs...))
+	contains(t, r.stdout+r.stderr, "plan output", "Some objects will no longer be managed by plankit", " - local_file.keep\n")
+
+	js := plan(t, work, "show", "-json", "removed.tfplan")
+	must(t, js, 0, "plan show -json")
+	tp := readTFJSON(t, js.stdout)
+	got := map[string]tfjson.Actions{}
+	for _, rc := range tp.ResourceChanges {
+		got[rc.Address] = rc.Change.Actions
+	}
+	want := map[string]tfjson.Actions{
+		"local_file.keep":    {tfjson.ActionForget},
+		"local_file.drop[0]": {tfjson.ActionDelete},
+		"local_file.drop[1]": {tfjson.ActionDelete},
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("show -json actions (-want +got):\n%s", d)
+	}
+	var pretty bytes.Buffer
+	if err := json.Indent(&pretty, []byte(js.stdout), "", "  "); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "removed-show.json", normalise(pretty.String(), dirs...))
+
+	// Only the archive travels; the apply directory has no configuration.
+	copyFile(t, filepath.Join(work, "removed.tfplan"), filepath.Join(elsewhere, "removed.tfplan"))
+	ap := apply(t, elsewhere, "-no-color", "-state=prod.tfstate", "removed.tfplan")
+	must(t, ap, 0, "apply")
+	contains(t, ap.stdout, "apply output", "local_file.drop[0]: Destroying...", "local_file.drop[1]: Destroying...")
+	if strings.Contains(ap.stdout, "local_file.keep:") {
+		t.Errorf("apply reported an operation on the forgotten object:\n%s", ap.stdout)
+	}
+	golden(t, "removed-apply-summary.txt", normalise(ap.stdout[strings.Index(ap.stdout, "\nApply complete!"):], dirs...))
+
+	if b, err := os.ReadFile(filepath.Join(outDir, "keep.txt")); err != nil || string(b) != "kept" {
+		t.Errorf("the forgotten file was touched: %q, %v", b, err)
+	}
+	for _, f := range []string{"drop0.txt", "drop1.txt"} {
+		if _, err := os.Stat(filepath.Join(outDir, f)); !os.IsNotExist(err) {
+			t.Errorf("%s not destroyed: %v", f, err)
+		}
+	}
+	if b, err := os.ReadFile(filepath.Join(outDir, "bye.txt")); err != nil || string(b) != "bye dropped\nbye dropped\n" {
+		t.Errorf("destroy-time provisioner output: %q, %v", b, err)
+	}
+	if got := stateResources(t, state); len(got) != 0 {
+		t.Errorf("state still has %v", got)
+	}
+
+	again := plan(t, work, vars("-detailed-exitcode")...)
+	must(t, again, 0, "re-plan")
+	contains(t, again.stdout, "re-plan", "No changes. Your infrastructure matches the configuration.")
+}
+
+// TestRemovedStillDeclared: a removed block for a resource the
+// configuration still has stops the plan with an error naming both.
+func TestRemovedStillDeclared(t *testing.T) {
+	t.Parallel()
+	work := t.TempDir()
+	writeFile(t, filepath.Join(work, "main.tf"), `resource "terraform_data" "a" {}
+
+removed {
+  from = terraform_data.a
+  lifecycle {
+    destroy = false
+  }
+}
+`)
+	r := plan(t, work, "-no-color")
+	must(t, r, 1, "plan")
+	contains(t, r.stderr, "plan errors", "Removed resource still exists", "main.tf line 3", "terraform_data.a was removed, but it is still", "at main.tf:1.")
+}
+
+// stateResources lists the resource addresses a v4 state file holds.
+func stateResources(t *testing.T, path string) []string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st struct {
+		Resources []struct {
+			Module, Mode, Type, Name string
+		}
+	}
+	if err := json.Unmarshal(b, &st); err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, r := range st.Resources {
+		out = append(out, r.Module+" "+r.Type+"."+r.Name)
+	}
+	sort.Strings(out)
+	return out
+}
