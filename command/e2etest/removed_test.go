@@ -81,6 +81,13 @@ func TestRemovedBlocks(t *testing.T) {
 	golden(t, "removed-plan.txt", normalise(r.stdout, dirs...))
 	contains(t, r.stdout+r.stderr, "plan output", "Some objects will no longer be managed by plankit", " - local_file.keep\n")
 
+	// The -json UI stream says "remove", as Terraform's does for a forget.
+	stream := plan(t, work, vars("-json")...)
+	must(t, stream, 0, "plan -json")
+	contains(t, stream.stdout, "plan -json", `"@message":"local_file.keep: Plan to remove"`,
+		`"@message":"Plan: 0 to add, 0 to change, 2 to destroy, 1 to forget."`, `"forget":1`,
+		`"summary":"Some objects will no longer be managed by plankit"`)
+
 	js := plan(t, work, "show", "-json", "removed.tfplan")
 	must(t, js, 0, "plan show -json")
 	tp := readTFJSON(t, js.stdout)
