@@ -53,9 +53,11 @@ func (rb *resourceBlock) forgets() bool {
 	return rb.removed != nil && !rb.removed.Block.Destroy
 }
 
-// provisioners returns the provisioners of the
-// resource: its block's, or, for a resource only a removed block still
-// names, the removed block's. cfg is the module they are evaluated in.
+// provisioners returns the provisioners of the resource: its block's, or,
+// for a resource only a removed block with destroy = true still names,
+// the removed block's (destroy-time ones only). cfg is the module they
+// are evaluated in: the resource's, or the removed block's when the
+// resource's module is gone too.
 func (rb *resourceBlock) provisioners() ([]*configs.Provisioner, *configs.Config) {
 	if rb.block != nil && rb.block.Managed != nil {
 		return rb.block.Managed.Provisioners, rb.cfg
@@ -163,7 +165,11 @@ func (n *nodeForget) Name() string {
 	return s + ")"
 }
 
-func (n *nodeForget) Execute(_ context.Context, ws *walkState) hcl.Diagnostics {
+func (n *nodeForget) Execute(ctx context.Context, ws *walkState) hcl.Diagnostics {
+	if ctx.Err() != nil {
+		ws.notStarted.Add(1) // cancelled: reported once for the whole walk
+		return nil
+	}
 	addr, dk := n.change.Addr, n.change.DeposedKey
 	if ws.stateObject(addr, dk) == nil {
 		return nil // already gone: nothing to forget
