@@ -37,14 +37,24 @@ func removedStatements(config *configs.Config) ([]configs.RemovedStatement, hcl.
 }
 
 // removedFor returns the removed statement that covers resource addr, nil
-// when none does. O(removed blocks).
+// when none does. The most specific one wins: a block for the resource
+// over one for a module containing it, a deeper module over its parent.
+// O(removed blocks).
 func (b *buildInput) removedFor(addr addrs.ConfigResource) *configs.RemovedStatement {
+	var best *configs.RemovedStatement
+	rank := func(s *configs.RemovedStatement) int {
+		if s.Resource != nil {
+			return 1 << 30
+		}
+		return len(s.Module)
+	}
 	for i := range b.removed {
-		if b.removed[i].Contains(addr.Module, addr.Resource) {
-			return &b.removed[i]
+		s := &b.removed[i]
+		if s.Contains(addr.Module, addr.Resource) && (best == nil || rank(s) > rank(best)) {
+			best = s
 		}
 	}
-	return nil
+	return best
 }
 
 // forgets reports whether the resource's objects are forgotten instead of
