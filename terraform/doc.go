@@ -25,6 +25,12 @@
 //     (prior, refresh) → the mode's step, planConfigured → plan.
 //   - Apply one: the same first three → applyWalk.managedInstance →
 //     applyInstance.apply (planChange, applyChange, storeNew, provision).
+//   - Removed blocks (removed.go): the orphan resource nodes carry the
+//     removed block naming them; planInstance.forget plans Forget
+//     changes (lifecycle.destroy = false), and in apply graphs a
+//     nodeForget drops each forgotten object from the state, with no
+//     provider call. With destroy = true the orphan is destroyed as usual,
+//     its nodeDestroy running the removed block's provisioners.
 //   - Callers own persistence and providers: Apply announces changes to a
 //     StateWriter (state_writer.go); providers come from a ProviderSource.
 package terraform
