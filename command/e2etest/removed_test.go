@@ -3,6 +3,7 @@ package e2etest
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -179,4 +180,61 @@ func stateResources(t *testing.T, path string) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// TestRemovedPluginProviders forgets an object of a protocol 6 plugin
+// provider and destroys one of a protocol 5 provider, planned in one
+// directory and applied from the archive alone in another: the forgotten
+// object stays in the provider's store, the destroyed one is gone, and
+// the state keeps neither.
+func TestRemovedPluginProviders(t *testing.T) {
+	mirror := newPluginMirror(t)
+	dir, objects, other := t.TempDir(), t.TempDir(), t.TempDir()
+	state := filepath.Join(other, "terraform.tfstate")
+	env := pluginEnv(t)
+	args := func(extra ...string) []string {
+		return append([]string{"-no-color", "-plugin-dir=" + mirror.dir, "-var", "objects=" + objects, "-state=" + state}, extra...)
+	}
+	writeFile(t, filepath.Join(dir, "main.tf"), fmt.Sprintf(pluginConfig, "~> 1.0"))
+	must(t, run(t, dir, "plan", env, args("-out=create.tfplan")...), 0, "plan")
+	must(t, run(t, dir, "apply", env, "-no-color", "-plugin-dir="+mirror.dir, "-state="+state, "create.tfplan"), 0, "apply")
+
+	head, _, _ := strings.Cut(fmt.Sprintf(pluginConfig, "~> 1.0"), `resource "fwtest_thing" "a"`)
+	writeFile(t, filepath.Join(dir, "main.tf"), head+`
+removed {
+  from = fwtest_thing.a
+  lifecycle {
+    destroy = false
+  }
+}
+
+removed {
+  from = sdktest_thing.b
+  lifecycle {
+    destroy = true
+  }
+}
+`)
+	r := run(t, dir, "plan", env, args("-out=removed.tfplan")...)
+	must(t, r, 0, "plan with removed blocks")
+	contains(t, r.stdout, "plan output", "# fwtest_thing.a will no longer be managed by plankit, but will not be destroyed",
+		"# sdktest_thing.b will be destroyed", "Plan: 0 to add, 0 to change, 1 to destroy, 1 to forget.")
+	if strings.Contains(r.stdout, "fwtest_thing.a: Refreshing state") {
+		t.Errorf("the forgotten object was refreshed:\n%s", r.stdout)
+	}
+	noProviderProcesses(t, env)
+
+	copyFile(t, filepath.Join(dir, "removed.tfplan"), filepath.Join(other, "removed.tfplan"))
+	r = run(t, other, "apply", env, "-no-color", "-plugin-dir="+mirror.dir, "removed.tfplan")
+	must(t, r, 0, "apply")
+	contains(t, r.stdout, "apply output", "sdktest_thing.b: Destruction complete", "Apply complete! Resources: 0 added, 0 changed, 1 destroyed, 1 forgotten.")
+	noProviderProcesses(t, env)
+	for kind, want := range map[string]int{"thing": 1, "sdkthing": 0} {
+		if entries, _ := os.ReadDir(filepath.Join(objects, kind)); len(entries) != want {
+			t.Errorf("the provider stores %d %s objects, want %d", len(entries), kind, want)
+		}
+	}
+	if got := stateResources(t, state); len(got) != 0 {
+		t.Errorf("state still has %v", got)
+	}
 }
