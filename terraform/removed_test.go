@@ -327,3 +327,26 @@ func TestRemovedErrors(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkPlanRemoved plans 10,000 orphaned instances named by a removed
+// block: forgotten (decoded only) or destroyed (refreshed, then planned
+// for deletion).
+func BenchmarkPlanRemoved(b *testing.B) {
+	objs := map[string]string{}
+	for i := range 10000 {
+		objs["test_thing.a["+strconv.Itoa(i)+"]"] = thing("A"+strconv.Itoa(i), "")
+	}
+	st := thingState(b, objs)
+	for _, destroy := range []bool{false, true} {
+		b.Run(map[bool]string{false: "forget", true: "destroy"}[destroy], func(b *testing.B) {
+			cfg := loadConfig(b, map[string]string{"main.tf": removedBlock("test_thing.a", destroy, "")})
+			c := testContext(b, newTestProvider(), 10)
+			for b.Loop() {
+				p, diags := c.Plan(context.Background(), cfg, st, nil)
+				if diags.HasErrors() || len(p.Changes.Resources) != 10000 {
+					b.Fatalf("%d changes: %s", len(p.Changes.Resources), diagsString(diags))
+				}
+			}
+		})
+	}
+}
