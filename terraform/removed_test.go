@@ -104,6 +104,15 @@ func TestRemovedPlanApply(t *testing.T) {
 			log:     []string{"module.c.module.gone.test_thing.x says bye X c", "module.c.module.gone.test_thing.x destroyed"},
 		},
 		{
+			name:    "provisioners of a removed block for a resource of a module still declared run in that module",
+			files:   map[string]string{"main.tf": `module "c" { source = "./c" }` + "\n" + removedBlock("module.c.test_thing.old", true, byeProvisioner), "c/main.tf": ""},
+			state:   map[string]string{"module.c.test_thing.old": thing("O", "")},
+			want:    map[string]change{"module.c.test_thing.old": {Action: "Delete", Reason: "DeleteBecauseNoResourceConfig", Before: thing("O", ""), After: "null"}},
+			refresh: []string{"ReadResource read test_thing.O"},
+			applied: []string{"ApplyResourceChange delete test_thing.O"},
+			log:     []string{"module.c.test_thing.old says bye O c", "module.c.test_thing.old destroyed"},
+		},
+		{
 			name:  "forgetting does not run destroy-time provisioners",
 			files: map[string]string{"main.tf": removedBlock("test_thing.a", false, byeProvisioner)},
 			state: map[string]string{"test_thing.a": thing("A", "a")},
