@@ -50,6 +50,9 @@ func parseSource(filename string, src []byte) (*hcl.File, hcl.Diagnostics) {
 	if isJSON {
 		return hcljson.Parse(src, filename)
 	}
+	if f, ok := parseSplit(src, filename); ok {
+		return f, nil
+	}
 	f, diags := hclsyntax.ParseConfig(src, filename, hcl.InitialPos)
 	if enc := encodingErrors(diags); len(enc) > 0 {
 		return nil, enc
@@ -92,6 +95,7 @@ type file struct {
 	managedResources       []*Resource
 	dataResources          []*Resource
 	removed                []*Removed
+	moved                  []*Moved
 }
 
 var fileSchema = &hcl.BodySchema{
@@ -104,12 +108,11 @@ var fileSchema = &hcl.BodySchema{
 		{Type: "module", LabelNames: []string{"name"}},
 		{Type: "resource", LabelNames: []string{"type", "name"}},
 		{Type: "data", LabelNames: []string{"type", "name"}},
+		{Type: "moved"},
+		{Type: "removed"},
 		// Terraform 1.9 block types plankit does not implement: named here
 		// so the error says so instead of "unsupported block type".
-		{Type: "moved"},
 		{Type: "import"},
-		// removed blocks are decoded (removed.go).
-		{Type: "removed"},
 		{Type: "check", LabelNames: []string{"name"}},
 	},
 }
@@ -169,6 +172,12 @@ func decodeFile(body hcl.Body, override bool) (*file, hcl.Diagnostics) {
 			diags = append(diags, ds...)
 			if r != nil {
 				f.removed = append(f.removed, r)
+			}
+		case "moved":
+			mv, ds := decodeMovedBlock(block)
+			diags = append(diags, ds...)
+			if mv != nil {
+				f.moved = append(f.moved, mv)
 			}
 		default:
 			diags = append(diags, &hcl.Diagnostic{

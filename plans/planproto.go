@@ -248,7 +248,12 @@ func (e *encoder) change(c *Change) (*planproto.Change, error) {
 	if pc.Before, err = e.value(c.Before); err != nil {
 		return nil, fmt.Errorf("before value: %w", err)
 	}
-	if pc.After, err = e.value(c.After); err != nil {
+	// A no-op's after value is its before value (a re-plan of an
+	// unchanged configuration is all no-ops): one encoding serves both
+	// fields, with the same bytes two encodings would give.
+	if c.Action == NoOp && pc.Before != nil && c.After.RawEquals(c.Before) {
+		pc.After = pc.Before
+	} else if pc.After, err = e.value(c.After); err != nil {
 		return nil, fmt.Errorf("after value: %w", err)
 	}
 	if pc.BeforeSensitivePaths, err = e.paths(c.BeforeSensitivePaths); err != nil {
@@ -607,15 +612,19 @@ func (d *decoder) resourceChanges(prcs []*planproto.ResourceInstanceChange) ([]*
 	}
 	block := make([]ResourceInstanceChange, len(prcs))
 	out := make([]*ResourceInstanceChange, len(prcs))
-	for i, prc := range prcs {
+	err := d.decodeEach(len(prcs), func(d *decoder, i int) error {
 		rc := &block[i]
-		if err := d.resourceChange(prc, rc); err != nil {
+		if err := d.resourceChange(prcs[i], rc); err != nil {
 			if rc.Addr.Resource.Resource.Type != "" {
-				return nil, fmt.Errorf("resource change %s%s: %w", rc.Addr, deposedSuffix(rc.DeposedKey), err)
+				return fmt.Errorf("resource change %s%s: %w", rc.Addr, deposedSuffix(rc.DeposedKey), err)
 			}
-			return nil, fmt.Errorf("resource change %d: %w", i, err)
+			return fmt.Errorf("resource change %d: %w", i, err)
 		}
 		out[i] = rc
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }

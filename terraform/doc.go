@@ -25,6 +25,11 @@
 //     (prior, refresh) → the mode's step, planConfigured → plan.
 //   - Apply one: the same first three → applyWalk.managedInstance →
 //     applyInstance.apply (planChange, applyChange, storeNew, provision).
+//   - Moved blocks (refactor.go): Plan first applies them to a copy of
+//     the state (package refactoring) and walks from it; a moved instance
+//     of another type is converted by MoveResourceState before it is
+//     planned; the plan records each previous address, and Apply tells
+//     the state writer about the moves before anything else.
 //   - Removed blocks (removed.go): the orphan resource nodes carry the
 //     removed block naming them; planInstance.forget plans Forget
 //     changes (lifecycle.destroy = false), and in apply graphs a

@@ -45,10 +45,19 @@ func (c *Context) Plan(ctx context.Context, config *configs.Config, prevRunState
 	if diags.HasErrors() {
 		return nil, diags
 	}
+	moves, d := applyMoves(config, prevRunState, opts)
+	if d.HasErrors() {
+		return nil, append(diags, d...)
+	}
+	prevRunState = moves.moved // the walk plans from the moved objects
 	pw := newPlanWalk(opts, filerec.NewRecorder(lang.OSFiles(c.workingDir)))
+	pw.moves = moves
 	ws := c.newWalkState(pw, config, schemas)
 	ws.prevState = prevRunState
-	ws.state = prevRunState.DeepCopy().SyncWrapper()
+	// The working state shares prevRunState's objects, which are
+	// immutable: the walk replaces objects, never edits them. A deep copy
+	// would hold a second copy of every stored object for the whole plan.
+	ws.state = prevRunState.Snapshot().SyncWrapper()
 	ws.rootVars = opts.SetVariables
 	ws.clock = lang.NewPlanClock(opts.Timestamp)
 	ws.files = pw.fileRec
@@ -66,11 +75,17 @@ func (c *Context) Plan(ctx context.Context, config *configs.Config, prevRunState
 	if d.HasErrors() {
 		return nil, diags
 	}
+	c.phaseDone("graph")
 	diags = append(diags, ws.walk(ctx, g)...)
 	if ctx.Err() != nil {
 		diags = append(diags, tfdiags.Error("Operation cancelled", "The plan was interrupted before it completed."+ws.notStartedNote("planned")))
 	}
+	var invalid bool
+	if diags, invalid = moves.validate(ws, diags); invalid {
+		return nil, diags
+	}
 	p := pw.assemble(ws, keptRootOutputs(g, opts.Targets), diags.HasErrors())
+	c.phaseDone("walk")
 	return p, append(diags, forgetWarning(p)...)
 }
 
@@ -106,6 +121,7 @@ func (pw *planWalk) assemble(ws *walkState, kept map[string]bool, errored bool) 
 	if ws.clock.Used() {
 		p.Timestamp = ws.clock.Time()
 	}
+	pw.moves.record(p, ws.schemas)
 	p.Checks = ws.checks.results()
 	p.Files = pw.fileRec.Files()
 	for name, v := range ws.config.Module.Variables {

@@ -119,7 +119,7 @@ func Plan(w io.Writer, p *plans.Plan, color bool) error {
 	}
 	drift := driftSection(&b, p, col)
 
-	resChanges := HasResourceChanges(changes)
+	resChanges := HasResourceChanges(changes) || HasMoves(changes)
 	outChanges := HasOutputChanges(changes)
 	switch {
 	case !resChanges && !outChanges:
@@ -132,23 +132,15 @@ func Plan(w io.Writer, p *plans.Plan, color bool) error {
 		b.WriteString("\n" + wrapText(fmt.Sprintf("This is a refresh-only plan, so %s will not take any actions to undo these. If you were expecting these changes then you can apply this plan to record the updated values in the %s state without changing any remote objects.", Product, Product)))
 	default:
 		if resChanges {
-			legend(&b, changes, col)
+			if HasResourceChanges(changes) {
+				legend(&b, changes, col)
+			}
 			fmt.Fprintf(&b, "\n%s will perform the following actions:\n\n", Product)
 			if err := flush(); err != nil {
 				return err
 			}
-			for _, rc := range plans.SortedResourceChanges(changes.Resources) {
-				if rc.Action == plans.NoOp {
-					continue
-				}
-				schema := providers.ResourceSchema(p.ProviderSchemas, rc.ProviderAddr.Provider, rc.Addr.Resource.Resource)
-				b.WriteString(ResourceChange(rc, schema, color, false))
-				b.WriteString("\n")
-				if b.Len() >= planFlushSize {
-					if err := flush(); err != nil {
-						return err
-					}
-				}
+			if err := resourceChanges(&b, flush, plans.SortedResourceChanges(changes.Resources), p.ProviderSchemas, color); err != nil {
+				return err
 			}
 			fmt.Fprintf(&b, "%s %s\n", col.Bold("Plan:"), CountChanges(changes).Summary())
 		}
@@ -184,7 +176,9 @@ func noChanges(b *strings.Builder, p *plans.Plan, col Colorizer, drift bool) {
 func driftSection(b *strings.Builder, p *plans.Plan, col Colorizer) bool {
 	var drifted []*plans.ResourceInstanceChange
 	for _, rc := range plans.SortedResourceChanges(p.DriftedResources) {
-		if rc.Action != plans.NoOp {
+		// Moves alone show here only in refresh-only mode; otherwise the
+		// planned changes list them, as in Terraform.
+		if rc.Action != plans.NoOp || (rc.Moved() && p.UIMode == plans.RefreshOnlyMode) {
 			drifted = append(drifted, rc)
 		}
 	}
@@ -266,7 +260,11 @@ func ResourceChange(rc *plans.ResourceInstanceChange, schema *configschema.Block
 	if rc.DeposedKey != addrs.NotDeposed {
 		addr += " (deposed object " + rc.DeposedKey.String() + ")"
 	}
-	b.WriteString("  " + col.Bold("# "+addr) + " " + col.Bold(description(rc, drift)) + "\n")
+	if movedOnly(rc) {
+		b.WriteString(movedHeader(rc, col))
+	} else {
+		b.WriteString("  " + col.Bold("# "+addr) + " " + col.Bold(description(rc, drift)) + "\n")
+	}
 	for _, r := range reasons(rc) {
 		b.WriteString("  " + r + "\n")
 	}
@@ -329,9 +327,6 @@ func description(rc *plans.ResourceInstanceChange, drift bool) string {
 // ...)"), without leading indentation.
 func reasons(rc *plans.ResourceInstanceChange) []string {
 	var out []string
-	if !rc.PrevRunAddr.Equal(addrs.AbsResourceInstance{}) && !rc.PrevRunAddr.Equal(rc.Addr) {
-		out = append(out, "# (moved from "+rc.PrevRunAddr.String()+")")
-	}
 	if rc.Action == plans.Forget {
 		// Its reason is the orphan's (as in Terraform); what matters here is
 		// why it is not destroyed.
@@ -346,6 +341,8 @@ func reasons(rc *plans.ResourceInstanceChange) []string {
 		out = append(out, "# (because "+rc.Addr.ContainingResource().Config().String()+" is not in configuration)")
 	case plans.ReasonDeleteBecauseNoModule:
 		out = append(out, "# (because "+rc.Addr.Module.String()+" is not in configuration)")
+	case plans.ReasonDeleteBecauseNoMoveTarget:
+		out = append(out, "# (because "+rc.PrevRunAddr.String()+" was moved to "+rc.Addr.String()+", which is not in configuration)")
 	case plans.ReasonDeleteBecauseCountIndex:
 		out = append(out, "# (because index "+addrs.KeyString(key)+" is out of range for count)")
 	case plans.ReasonDeleteBecauseEachKey:
@@ -363,6 +360,11 @@ func reasons(rc *plans.ResourceInstanceChange) []string {
 		out = append(out, "# (config refers to values not yet known)")
 	case plans.ReasonReadBecauseDependencyPending:
 		out = append(out, "# (depends on a resource or a module with changes pending)")
+	}
+	// After the reason, as Terraform prints it; a move alone says it in
+	// the header instead.
+	if rc.Moved() && rc.Action != plans.NoOp {
+		out = append(out, "# (moved from "+rc.PrevRunAddr.String()+")")
 	}
 	return out
 }
