@@ -28,6 +28,7 @@ type Module struct {
 	ModuleCalls            map[string]*ModuleCall
 	ManagedResources       map[string]*Resource // key addrs.Resource.String(): "type.name"
 	DataResources          map[string]*Resource // key "data.type.name"
+	Checks                 map[string]*Check    // check blocks by name
 
 	// requiredProvidersRange is where the first required_providers block
 	// is, for the duplicate-block diagnostic (a module may have only one).
@@ -46,6 +47,7 @@ func newModule(dir string) *Module {
 		ModuleCalls:          map[string]*ModuleCall{},
 		ManagedResources:     map[string]*Resource{},
 		DataResources:        map[string]*Resource{},
+		Checks:               map[string]*Check{},
 	}
 }
 

@@ -70,6 +70,7 @@ func (m *Module) appendFile(f *file) hcl.Diagnostics {
 			return duplicate(fmt.Sprintf("Duplicate data %q configuration", r.Type), fmt.Sprintf("A %s data resource named %q", r.Type, r.Name), prev.DeclRange, r.DeclRange)
 		})...)
 	}
+	diags = append(diags, m.appendChecks(f)...)
 	return diags
 }
 

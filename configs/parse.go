@@ -91,6 +91,7 @@ type file struct {
 	moduleCalls            []*ModuleCall
 	managedResources       []*Resource
 	dataResources          []*Resource
+	checks                 []*Check
 }
 
 var fileSchema = &hcl.BodySchema{
@@ -151,16 +152,22 @@ func decodeFile(body hcl.Body, override bool) (*file, hcl.Diagnostics) {
 				f.moduleCalls = append(f.moduleCalls, mc)
 			}
 		case "resource":
-			r, ds := decodeResourceBlock(block)
+			r, ds := decodeResourceBlock(block, override)
 			diags = append(diags, ds...)
 			if r != nil {
 				f.managedResources = append(f.managedResources, r)
 			}
 		case "data":
-			r, ds := decodeDataBlock(block)
+			r, ds := decodeDataBlock(block, override)
 			diags = append(diags, ds...)
 			if r != nil {
 				f.dataResources = append(f.dataResources, r)
+			}
+		case "check":
+			c, ds := decodeCheckBlock(block, override)
+			diags = append(diags, ds...)
+			if c != nil {
+				f.checks = append(f.checks, c)
 			}
 		default:
 			diags = append(diags, &hcl.Diagnostic{

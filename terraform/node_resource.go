@@ -123,6 +123,7 @@ func (n *nodeResource) references() []refKey {
 		keys = append(keys, exprKeys(n.passedKey.call.Parent(), n.passedKey.expr)...)
 	}
 	keys = append(keys, traversalKeys(mod, n.block.DependsOn)...)
+	keys = append(keys, conditionKeys(mod, n.block.Preconditions, n.block.Postconditions)...)
 	if n.spec != nil {
 		refs, _ := n.bodyReferences()
 		keys = append(keys, keysForRefs(mod, refs)...)

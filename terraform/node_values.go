@@ -177,6 +177,7 @@ func (n *nodeOutput) referenceKeys() []refKey {
 
 func (n *nodeOutput) references() []refKey {
 	keys := append(exprKeys(n.cfg.Path, n.o.Expr), traversalKeys(n.cfg.Path, n.o.DependsOn)...)
+	keys = append(keys, conditionKeys(n.cfg.Path, n.o.Preconditions)...)
 	if !n.cfg.Path.IsRoot() {
 		keys = append(keys, moduleCallKey(n.cfg.Path))
 	}
@@ -192,6 +193,13 @@ func (n *nodeOutput) Execute(ctx context.Context, ws *walkState) hcl.Diagnostics
 	}
 	var diags hcl.Diagnostics
 	for _, mi := range ws.exp.moduleInstances(n.cfg.Path) {
+		if d := n.preconditions(ws, mi); len(d) > 0 {
+			diags = append(diags, d...)
+			if d.HasErrors() {
+				ws.named.SetKey(mi.key, namedvals.Output, n.o.Name, cty.DynamicVal)
+				continue
+			}
+		}
 		v, d := ws.evalExpr(mi, n.cfg, nil, n.o.Expr)
 		diags = append(diags, d...)
 		if !n.o.Sensitive && marks.Contains(v, marks.Sensitive) && !d.HasErrors() {
