@@ -71,6 +71,9 @@ func (c *Context) Apply(ctx context.Context, plan *plans.Plan, config *configs.C
 		ws.removeDataResources()
 	}
 	ws.applyOutputs(plan.UIMode, kept)
+	if opts.Checks != nil {
+		opts.Checks(ws.checks.results())
+	}
 	if opts.State != nil {
 		if err := opts.State.Close(); err != nil {
 			diags = append(diags, tfdiags.FromError("Failed to persist state", err)...)
