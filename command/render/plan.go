@@ -334,6 +334,8 @@ func reasons(rc *plans.ResourceInstanceChange) []string {
 		out = append(out, "# (config refers to values not yet known)")
 	case plans.ReasonReadBecauseDependencyPending:
 		out = append(out, "# (depends on a resource or a module with changes pending)")
+	case plans.ReasonReadBecauseCheckNested:
+		out = append(out, "# (config will be reloaded to verify a check block)")
 	}
 	return out
 }

@@ -1,0 +1,100 @@
+package e2etest
+
+import (
+	"bytes"
+	"encoding/json"
+	"path/filepath"
+	"testing"
+
+	tfjson "github.com/hashicorp/terraform-json"
+)
+
+// TestConditionsAndChecks runs the custom conditions and check blocks of
+// testdata/fixtures/e2e-checks through both binaries: unknown conditions
+// deferred to apply, a check block whose scoped data source is read at
+// apply, check failures as warnings that block nothing, and precondition
+// failures as errors naming the condition's line.
+func TestConditionsAndChecks(t *testing.T) {
+	t.Parallel()
+	work := fixture(t, "e2e-checks")
+	elsewhere := t.TempDir()
+	outDir := t.TempDir()
+	state := filepath.Join(elsewhere, "checks.tfstate")
+	dirs := []string{work, outDir, elsewhere}
+	vars := func(extra ...string) []string {
+		return append([]string{"-no-color", "-state=" + state, "-var", "out_dir=" + outDir}, extra...)
+	}
+
+	r := plan(t, work, vars("-out=first.tfplan", "-detailed-exitcode")...)
+	must(t, r, 2, "first plan")
+	golden(t, "checks-plan.txt", normalise(r.stdout, dirs...))
+
+	js := plan(t, work, "show", "-json", "first.tfplan")
+	must(t, js, 0, "plan show -json")
+	tp := readTFJSON(t, js.stdout)
+	got := map[string]tfjson.CheckStatus{}
+	for _, c := range tp.Checks {
+		got[string(c.Address.Kind)+" "+c.Address.ToDisplay] = c.Status
+	}
+	want := map[string]tfjson.CheckStatus{
+		"check check.conf_file":    tfjson.CheckStatusUnknown,
+		"check check.id_length":    tfjson.CheckStatusUnknown,
+		"output_value output.url":  tfjson.CheckStatusPass,
+		"resource local_file.conf": tfjson.CheckStatusPass,
+		"resource random_id.id":    tfjson.CheckStatusUnknown,
+	}
+	if len(got) != len(want) {
+		t.Errorf("checks: %v, want %v", got, want)
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("check %s: %q, want %q", k, got[k], v)
+		}
+	}
+	if len(tp.RelevantAttributes) == 0 {
+		t.Errorf("no relevant_attributes for the conditions' references")
+	}
+	var pretty bytes.Buffer
+	if err := json.Indent(&pretty, []byte(js.stdout), "", "  "); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "checks-show.json", normalise(pretty.String(), dirs...))
+
+	// Only the archive travels; the conditions are decided at apply.
+	copyFile(t, filepath.Join(work, "first.tfplan"), filepath.Join(elsewhere, "first.tfplan"))
+	ap := apply(t, elsewhere, "-no-color", "-state=checks.tfstate", "first.tfplan")
+	must(t, ap, 0, "apply")
+	contains(t, ap.stdout, "apply", "data.local_file.written: Read complete", "Apply complete! Resources: 2 added")
+	if ap.stderr != "" {
+		t.Errorf("apply warned or failed:\n%s", ap.stderr)
+	}
+
+	// A failing assertion is a warning: the plan succeeds and reads the
+	// scoped data source again at apply, which warns again.
+	w := plan(t, work, vars("-out=warn.tfplan", "-var", "expect_port=80")...)
+	must(t, w, 0, "plan with a failing check")
+	golden(t, "checks-plan-warning.txt", normalise(w.stdout+w.stderr, dirs...))
+	wj := plan(t, work, "show", "-json", "warn.tfplan")
+	must(t, wj, 0, "show -json of the warning plan")
+	for _, c := range readTFJSON(t, wj.stdout).Checks {
+		if c.Address.ToDisplay != "check.conf_file" {
+			continue
+		}
+		if c.Status != tfjson.CheckStatusFail || len(c.Instances) != 1 || len(c.Instances[0].Problems) != 1 ||
+			c.Instances[0].Problems[0].Message != "conf.txt says port=443, want port=80." {
+			t.Errorf("check.conf_file in show -json: %+v", c)
+		}
+	}
+	copyFile(t, filepath.Join(work, "warn.tfplan"), filepath.Join(elsewhere, "warn.tfplan"))
+	wa := apply(t, elsewhere, "-no-color", "-state=checks.tfstate", "warn.tfplan")
+	must(t, wa, 0, "apply with a failing check")
+	contains(t, wa.stdout+wa.stderr, "apply with a failing check", "Warning: Check block assertion failed", "conf.txt says port=443, want port=80.")
+
+	// Failing preconditions are errors naming the condition.
+	e := plan(t, work, vars("-var", "port=8080")...)
+	must(t, e, 1, "plan with a failing output precondition")
+	golden(t, "checks-plan-output-precondition.txt", normalise(e.stderr, dirs...))
+	e = plan(t, work, vars("-var", "port=70000")...)
+	must(t, e, 1, "plan with a failing resource precondition")
+	contains(t, e.stderr, "resource precondition", "Error: Resource precondition failed", "on main.tf line 21, in resource \"local_file\" \"conf\":", "Port 70000 is out of range.")
+}
