@@ -72,6 +72,9 @@ func (c *Context) Apply(ctx context.Context, plan *plans.Plan, config *configs.C
 	}
 	ws.applyOutputs(plan.UIMode, kept)
 	if opts.Checks != nil {
+		if plan.UIMode != plans.DestroyMode {
+			ws.checks.complete(config)
+		}
 		opts.Checks(ws.checks.results())
 	}
 	if opts.State != nil {

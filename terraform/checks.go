@@ -23,6 +23,9 @@ type checkCollector struct {
 	// idx finds an object of m by its result's key and address
 	// (conditions.go).
 	idx map[string]int
+	// unexpanded are the results of configuration objects the walk never
+	// reached, whose instances are unknown (conditions.go: complete).
+	unexpanded map[string]bool
 }
 
 // variable records the validation outcome of variable v of the module at
@@ -63,8 +66,16 @@ func (cc *checkCollector) results() []*plans.CheckResult {
 		return nil
 	}
 	out := make([]*plans.CheckResult, 0, len(cc.m))
-	for _, c := range cc.m {
+	for key, c := range cc.m {
+		for i := range c.Objects {
+			if c.Objects[i].Status == "" { // expanded, never evaluated
+				c.Objects[i].Status = plans.CheckUnknown
+			}
+		}
 		c.Status = plans.AggregateStatus(c.Objects)
+		if cc.unexpanded[key] {
+			c.Status = plans.CheckUnknown
+		}
 		out = append(out, c)
 	}
 	plans.SortChecks(out)

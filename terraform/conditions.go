@@ -8,6 +8,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 
+	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/configs"
 	"github.com/plankit/plankit/lang"
 	"github.com/plankit/plankit/lang/marks"
@@ -163,6 +164,8 @@ func evalErrorMessage(s *lang.Scope, expr hcl.Expression) (string, hcl.Diagnosti
 func combineStatus(a, b plans.CheckStatus) plans.CheckStatus {
 	rank := func(s plans.CheckStatus) int {
 		switch s {
+		case "":
+			return -1 // registered, not evaluated yet
 		case plans.CheckError:
 			return 3
 		case plans.CheckFail:
@@ -234,4 +237,63 @@ func (cc *checkCollector) status(kind, path, name, addr string) plans.CheckStatu
 		return ""
 	}
 	return cc.m[key].Objects[i].Status
+}
+
+// expanded registers the instances of resource name in module path that
+// a walk is about to process, so that one whose conditions are never
+// evaluated (its planning failed first) is reported unknown, and a
+// resource with no instances passes, as in Terraform.
+func (cc *checkCollector) expanded(path, name string, mi addrs.ModuleInstance, insts []addrs.AbsResourceInstance) {
+	key := path + "|resource|" + name
+	cc.mu.Lock()
+	if cc.m == nil || cc.m[key] == nil {
+		if cc.m == nil {
+			cc.m = map[string]*plans.CheckResult{}
+		}
+		cc.m[key] = &plans.CheckResult{Kind: "resource", Module: path, Name: name}
+	}
+	cc.mu.Unlock()
+	for _, a := range insts {
+		cc.object("resource", path, name, mi.String(), a.String(), "", nil)
+	}
+}
+
+// complete adds a result for every checkable object of config the walk
+// recorded nothing for (its node never ran: an upstream error, or
+// -target left it out), with status unknown.
+func (cc *checkCollector) complete(config *configs.Config) {
+	cc.mu.Lock()
+	defer cc.mu.Unlock()
+	add := func(kind, path, name string) {
+		key := path + "|" + kind + "|" + name
+		if cc.m[key] != nil {
+			return
+		}
+		if cc.m == nil {
+			cc.m = map[string]*plans.CheckResult{}
+		}
+		if cc.unexpanded == nil {
+			cc.unexpanded = map[string]bool{}
+		}
+		cc.m[key] = &plans.CheckResult{Kind: kind, Module: path, Name: name}
+		cc.unexpanded[key] = true
+	}
+	config.DeepEach(func(c *configs.Config) {
+		path := c.Path.String()
+		for _, rs := range []map[string]*configs.Resource{c.Module.ManagedResources, c.Module.DataResources} {
+			for key, r := range rs {
+				if len(r.Preconditions)+len(r.Postconditions) > 0 {
+					add("resource", path, key)
+				}
+			}
+		}
+		for name, o := range c.Module.Outputs {
+			if len(o.Preconditions) > 0 {
+				add("output", path, name)
+			}
+		}
+		for name := range c.Module.Checks {
+			add("check", path, name)
+		}
+	})
 }

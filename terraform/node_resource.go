@@ -210,6 +210,7 @@ func (n *nodeResource) expand(ws *walkState, mi moduleInst, work *workList) hcl.
 	}
 	abs := n.addr.Resource.Absolute(mi.addr)
 	ws.values.expand(abs, x, n.ty)
+	n.expandChecks(ws, mi, abs, x)
 	if n.filter == nil {
 		work.addExpansion(abs, mi, x)
 	} else {

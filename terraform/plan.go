@@ -100,6 +100,9 @@ func (pw *planWalk) assemble(ws *walkState, kept map[string]bool, errored bool) 
 	if ws.clock.Used() {
 		p.Timestamp = ws.clock.Time()
 	}
+	if opts.Mode != plans.DestroyMode {
+		ws.checks.complete(ws.config)
+	}
 	p.Checks = ws.checks.results()
 	p.Files = pw.fileRec.Files()
 	for name, v := range ws.config.Module.Variables {

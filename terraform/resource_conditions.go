@@ -31,7 +31,7 @@ func (ic *instanceCtx) preconditions() hcl.Diagnostics {
 		return nil
 	}
 	s := ic.ws.scope(ic.w.mod, ic.n.cfg, &ic.w.rep, nil)
-	r := evalConditions(s, b.Preconditions, condResourcePre, hcl.DiagError)
+	r := evalConditions(s, b.Preconditions, condResourcePre, ic.conditionSeverity())
 	ic.ws.putScope(s)
 	return ic.reportConditions(r)
 }
@@ -44,9 +44,18 @@ func (ic *instanceCtx) postconditions(self cty.Value) hcl.Diagnostics {
 		return nil
 	}
 	s := ic.ws.selfScope(ic.w.mod, ic.n.cfg, &ic.w.rep, ic.n.addr.Resource, self)
-	r := evalConditions(s, b.Postconditions, condResourcePost, hcl.DiagError)
+	r := evalConditions(s, b.Postconditions, condResourcePost, ic.conditionSeverity())
 	ic.ws.putScope(s)
 	return ic.reportConditions(r)
+}
+
+// conditionSeverity is the severity of a failed resource condition:
+// an error, except in a refresh-only plan.
+func (ic *instanceCtx) conditionSeverity() hcl.DiagnosticSeverity {
+	if ic.ws.traits.conditionsWarn {
+		return hcl.DiagWarning
+	}
+	return hcl.DiagError
 }
 
 // reportConditions records r as the instance's check result and returns
@@ -173,4 +182,22 @@ func (ic *instanceCtx) validateConditions() hcl.Diagnostics {
 		return nil
 	}
 	return append(ic.preconditions(), ic.postconditions(cty.UnknownVal(ic.n.ty))...)
+}
+
+// expandChecks registers the instances of expansion x in module instance
+// mi with the walk's check results when the block has conditions that
+// the operation evaluates (not when validating or destroying).
+// O(instances) for such blocks, O(1) for the others.
+func (n *nodeResource) expandChecks(ws *walkState, mi moduleInst, abs addrs.AbsResource, x expansion) {
+	b := n.block
+	if b == nil || len(b.Preconditions)+len(b.Postconditions) == 0 || ws.traits.unknowns || ws.traits.skipOutputs {
+		return
+	}
+	insts := make([]addrs.AbsResourceInstance, 0, x.len())
+	for i := range x.len() {
+		if inst := abs.Instance(x.key(i)); n.targeted(inst) {
+			insts = append(insts, inst)
+		}
+	}
+	ws.checks.expanded(n.addr.Module.String(), n.addr.Resource.String(), mi.addr, insts)
 }
