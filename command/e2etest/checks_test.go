@@ -96,5 +96,18 @@ func TestConditionsAndChecks(t *testing.T) {
 	golden(t, "checks-plan-output-precondition.txt", normalise(e.stderr, dirs...))
 	e = plan(t, work, vars("-var", "port=70000")...)
 	must(t, e, 1, "plan with a failing resource precondition")
-	contains(t, e.stderr, "resource precondition", "Error: Resource precondition failed", "on main.tf line 21, in resource \"local_file\" \"conf\":", "Port 70000 is out of range.")
+	contains(t, e.stderr, "resource precondition", "Error: Resource precondition failed", "on main.tf line 26, in resource \"local_file\" \"conf\":", "Port 70000 is out of range.")
+
+	// A postcondition unknown when planning fails at apply: an error, and
+	// the object it checked stays in the state.
+	fresh := filepath.Join(elsewhere, "fresh.tfstate")
+	f := plan(t, work, "-no-color", "-state="+fresh, "-var", "out_dir="+t.TempDir(), "-var", "hex_len=6", "-out=post.tfplan")
+	must(t, f, 0, "plan with a postcondition decided at apply")
+	copyFile(t, filepath.Join(work, "post.tfplan"), filepath.Join(elsewhere, "post.tfplan"))
+	pa := apply(t, elsewhere, "-no-color", "-state=fresh.tfstate", "post.tfplan")
+	must(t, pa, 1, "apply with a failing postcondition")
+	golden(t, "checks-apply-postcondition.txt", normalise(pa.stderr, dirs...))
+	l := plan(t, elsewhere, "state", "list", "-state=fresh.tfstate")
+	must(t, l, 0, "state list")
+	contains(t, l.stdout, "state after a failed postcondition", "random_id.id")
 }
