@@ -35,7 +35,11 @@ func (ai *applyInstance) apply(ctx context.Context) hcl.Diagnostics {
 		return ai.publishPrior()
 	}
 	if ch == nil || ch.Action == plans.NoOp || ch.Action == plans.Read {
-		return append(ai.publishCurrent(), ai.unchangedConditions()...)
+		diags := ai.publishCurrent()
+		if ch != nil && ch.Action == plans.NoOp {
+			diags = append(diags, ai.unchangedConditions()...)
+		}
+		return diags
 	}
 	diags := ai.preconditions()
 	if diags.HasErrors() {
@@ -306,5 +310,5 @@ func (ai *applyInstance) applyData() hcl.Diagnostics {
 		}
 		return append(diags, ai.postconditions(v)...)
 	}
-	return append(ai.publishCurrent(), ai.unchangedConditions()...)
+	return ai.publishCurrent()
 }

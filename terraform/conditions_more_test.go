@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/plans"
+	"github.com/plankit/plankit/providers"
 	"github.com/plankit/plankit/providers/providertest"
 )
 
@@ -179,5 +181,39 @@ check "c" {
 				t.Errorf("diagnostics (-want +got):\n%s", d)
 			}
 		})
+	}
+}
+
+// TestRefreshOnlyApplyJudgesNoCondition: applying a refresh-only plan
+// records the refreshed objects; the postcondition that warned when
+// planning is not turned into an error (the plan has no changes to
+// check, as in Terraform).
+func TestRefreshOnlyApplyJudgesNoCondition(t *testing.T) {
+	cfg := loadConfig(t, map[string]string{"main.tf": `resource "test_thing" "a" {
+  name = "a"
+  lifecycle {
+    postcondition {
+      condition     = self.name == "a"
+      error_message = "Name is ${self.name}."
+    }
+  }
+}`})
+	p := newTestProvider()
+	p.Drift = func(req providers.ReadResourceRequest) cty.Value {
+		m := req.PriorState.AsValueMap()
+		m["name"] = cty.StringVal("drifted")
+		return cty.ObjectVal(m)
+	}
+	c := testContext(t, p, 2)
+	plan, diags := c.Plan(context.Background(), cfg, thingState(t, map[string]string{"test_thing.a": thing("A", "a")}), &PlanOpts{Mode: plans.RefreshOnlyMode})
+	if d := cmp.Diff([]string{"warning main.tf:5: Resource postcondition failed: Name is drifted."}, diagLines(diags)); d != "" {
+		t.Fatalf("plan diagnostics (-want +got):\n%s", d)
+	}
+	st, diags := c.Apply(context.Background(), roundTripPlan(t, plan), cfg, nil)
+	if len(diags) > 0 {
+		t.Fatalf("apply: %s", diagsString(diags))
+	}
+	if got := string(st.ResourceInstance(mustInst(t, "test_thing.a")).Current.AttrsJSON); !strings.Contains(got, `"drifted"`) {
+		t.Errorf("refreshed object not recorded: %s", got)
 	}
 }

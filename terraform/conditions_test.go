@@ -232,6 +232,24 @@ data "test_data" "other" { input = "o" }`},
 			planChecks: []string{"resource |data.test_data.d fail", "  data.test_data.d fail Data source returned test_data-2."},
 		},
 		{
+			name: "data source postcondition deferred with its read fails at apply",
+			files: map[string]string{"main.tf": `resource "test_thing" "a" { name = "a" }
+data "test_data" "d" {
+  input = test_thing.a.name
+  lifecycle {
+    postcondition {
+      condition     = self.out == "x"
+      error_message = "out is ${self.out}."
+    }
+  }
+}`},
+			planChecks:  []string{"resource |data.test_data.d unknown", "  data.test_data.d unknown"},
+			changes:     map[string]string{"test_thing.a": "Create", "data.test_data.d": "Read/ReadBecauseDependencyPending"},
+			applyDiags:  []string{"error main.tf:6: Resource postcondition failed: out is test_data-2."},
+			applyChecks: []string{"resource |data.test_data.d fail", "  data.test_data.d fail out is test_data-2."},
+			applyState:  []string{"data.test_data.d", "test_thing.a"},
+		},
+		{
 			name: "error message with a sensitive value is not shown",
 			files: map[string]string{"main.tf": `variable "s" {
   default   = "hush"

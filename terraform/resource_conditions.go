@@ -85,8 +85,10 @@ func (ic *instanceCtx) currentValue() (cty.Value, hcl.Diagnostics) {
 }
 
 // unchangedConditions evaluates both kinds of conditions of an instance
-// with no change to apply, self being its current object, as Terraform
-// does: values unknown when planning may be known now.
+// planned as a no-op, self being its current object, as Terraform does:
+// values unknown when planning may be known now. (Instances the plan has
+// no change for at all, data sources read while planning and everything
+// in a refresh-only plan, are not checked again, as in Terraform.)
 func (ic *instanceCtx) unchangedConditions() hcl.Diagnostics {
 	if !ic.hasConditions() {
 		return nil
