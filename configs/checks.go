@@ -224,7 +224,7 @@ func (m *Module) appendChecks(f *file) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	for _, c := range f.checks {
 		diags = append(diags, addUnique(m.Checks, c.Name, c, func(prev *Check) *hcl.Diagnostic {
-			return duplicate("Duplicate check block", fmt.Sprintf("A check block named %q", c.Name), prev.DeclRange, c.DeclRange)
+			return duplicate(fmt.Sprintf("Duplicate check %q configuration", c.Name), fmt.Sprintf("A check block named %q", c.Name), prev.DeclRange, c.DeclRange)
 		})...)
 		if r := c.DataResource; r != nil && m.Checks[c.Name] == c {
 			diags = append(diags, addUnique(m.DataResources, r.Addr().String(), r, func(prev *Resource) *hcl.Diagnostic {

@@ -56,7 +56,7 @@ func TestConditionBlockErrors(t *testing.T) {
 				"a.tf": "check \"c\" {\n  assert {\n    condition = var.x\n    error_message = \"x\"\n  }\n}\nvariable \"x\" {}",
 				"b.tf": "\ncheck \"c\" {\n  assert {\n    condition = var.x\n    error_message = \"x\"\n  }\n}",
 			},
-			[]string{"b.tf:2: Duplicate check block"},
+			[]string{`b.tf:2: Duplicate check "c" configuration`},
 		},
 		{
 			"scoped data source named like a module data source",

@@ -26,6 +26,9 @@ func fuzzSeeds(f *testing.F, suffix string) [][]byte {
 		[]byte(deepParens(100000)),
 		[]byte(deepJSON(100000)),
 		[]byte("locals {\n  x = \"ab\xffc\"\n}\n"),
+		[]byte(`resource "a" "b" { lifecycle { precondition { condition = var.x error_message = "m" } postcondition { condition = self.y error_message = "${self.y}" } } }`),
+		[]byte(`check "c" { data "a" "b" { x = 1 } assert { condition = data.a.b.x == 1 error_message = "m" } }`),
+		[]byte(`{"check": {"c": {"assert": [{"condition": "${var.x}", "error_message": "m"}]}}, "output": {"o": {"value": 1, "precondition": {"condition": "${var.x}", "error_message": "m"}}}}`),
 	}
 	matches, _ := filepath.Glob(filepath.Join(fixturesDir, "config-*", "*"+suffix))
 	for _, p := range matches {
