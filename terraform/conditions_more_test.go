@@ -168,7 +168,7 @@ check "c" {
     }
   }
 }`,
-			diags: []string{`error main.tf:4: Invalid "self" reference: The "self" object is available only inside provisioner and connection blocks, where it refers to the resource instance being configured. Elsewhere, refer to the resource by its address.`},
+			diags: []string{`error main.tf:4: Invalid "self" reference: The "self" object is available only inside provisioner, connection and postcondition blocks, where it refers to the resource instance being configured or checked. Elsewhere, refer to the resource by its address.`},
 		},
 	}
 	for _, tc := range tests {
