@@ -436,6 +436,30 @@ check "c" {
 			planDiags:  []string{"warning m/main.tf:4: Check block assertion failed: want is y"},
 			planChecks: []string{"check module.m|c fail", `  module.m["x"].check.c pass`, `  module.m["y"].check.c fail want is y`},
 		},
+		{
+			name: "scoped data source in module instances",
+			files: map[string]string{
+				"main.tf": `module "m" {
+  source = "./m"
+  count  = 2
+  in     = "i${count.index}"
+}`,
+				"m/main.tf": `variable "in" {}
+check "c" {
+  data "test_data" "d" { input = var.in }
+  assert {
+    condition     = data.test_data.d.input == "i0"
+    error_message = "input is ${data.test_data.d.input}"
+  }
+}`},
+			planDiags:  []string{"warning m/main.tf:5: Check block assertion failed: input is i1"},
+			planChecks: []string{"check module.m|c fail", "  module.m[0].check.c pass", "  module.m[1].check.c fail input is i1"},
+			changes: map[string]string{"module.m[0].data.test_data.d": "Read/ReadBecauseCheckNested",
+				"module.m[1].data.test_data.d": "Read/ReadBecauseCheckNested"},
+			applyDiags:  []string{"warning m/main.tf:5: Check block assertion failed: input is i1"},
+			applyChecks: []string{"check module.m|c fail", "  module.m[0].check.c pass", "  module.m[1].check.c fail input is i1"},
+			applyState:  []string{"module.m[0].data.test_data.d", "module.m[1].data.test_data.d"},
+		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
