@@ -27,7 +27,8 @@ type File struct {
 	Lineage string
 	State   *states.State
 	// CheckResults is the raw "check_results" JSON as read; nil writes null.
-	// plankit does not evaluate check blocks; it keeps what it read.
+	// plankit keeps what it read: the results of its own checks go to the
+	// plan and the apply's diagnostics, not (yet) to the state.
 	CheckResults json.RawMessage
 }
 
