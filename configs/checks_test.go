@@ -145,3 +145,20 @@ check "c" {
 		t.Errorf("module data source marked as scoped")
 	}
 }
+
+func TestConditionBlocksJSON(t *testing.T) {
+	cfg, diags := loadInline(t, map[string]string{"main.tf.json": `{
+  "variable": {"x": {}},
+  "resource": {"a": {"r": {"lifecycle": {"precondition": [{"condition": "${var.x != \"\"}", "error_message": "one"}]}}}},
+  "output": {"o": {"value": 1, "precondition": {"condition": "${var.x != \"\"}", "error_message": "two"}}},
+  "check": {"c": {"assert": [{"condition": "${var.x != \"\"}", "error_message": "three"}]}}
+}`})
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	m := cfg.Module
+	got := []int{len(m.ManagedResources["a.r"].Preconditions), len(m.Outputs["o"].Preconditions), len(m.Checks["c"].Asserts)}
+	if diff := cmp.Diff([]int{1, 1, 1}, got); diff != "" {
+		t.Errorf("condition counts (-want +got):\n%s", diff)
+	}
+}
