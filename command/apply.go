@@ -342,7 +342,10 @@ func runCoreApply(ctx context.Context, m *Meta, ui *ui, wd string, f *applyFlags
 		ui.diags(ds, src)
 		return nil, nil, false
 	}
-	newState, diags := core.Apply(ctx, plan, config, &terraform.ApplyOpts{State: saver, Timestamp: clock, Processes: procs})
+	var checks []*plans.CheckResult
+	newState, diags := core.Apply(ctx, plan, config, &terraform.ApplyOpts{State: saver, Timestamp: clock, Processes: procs,
+		Checks: func(cs []*plans.CheckResult) { checks = cs }})
+	diags = append(diags, recordCheckResults(saver.mgr, checks)...)
 	hook.stopAll()
 	hook.mu.Lock()
 	diags = withSkippedInstances(diags, plan.Changes, hook.started)

@@ -3,9 +3,11 @@ package e2etest
 import (
 	"bytes"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	tfjson "github.com/hashicorp/terraform-json"
 )
 
@@ -67,6 +69,43 @@ func TestConditionsAndChecks(t *testing.T) {
 	contains(t, ap.stdout, "apply", "data.local_file.written: Read complete", "Apply complete! Resources: 2 added")
 	if ap.stderr != "" {
 		t.Errorf("apply warned or failed:\n%s", ap.stderr)
+	}
+	// The state records the apply's check results as Terraform does.
+	var st struct {
+		CheckResults []struct {
+			ObjectKind string `json:"object_kind"`
+			ConfigAddr string `json:"config_addr"`
+			Status     string `json:"status"`
+			Objects    []struct {
+				ObjectAddr string `json:"object_addr"`
+				Status     string `json:"status"`
+			} `json:"objects"`
+		} `json:"check_results"`
+	}
+	raw, err := os.ReadFile(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, &st); err != nil {
+		t.Fatal(err)
+	}
+	var results []string
+	for _, c := range st.CheckResults {
+		line := c.ObjectKind + " " + c.ConfigAddr + " " + c.Status
+		for _, o := range c.Objects {
+			line += " " + o.ObjectAddr + "=" + o.Status
+		}
+		results = append(results, line)
+	}
+	wantResults := []string{
+		"check check.conf_file pass check.conf_file=pass",
+		"check check.id_length pass check.id_length=pass",
+		"output output.url pass output.url=pass",
+		"resource local_file.conf pass local_file.conf=pass",
+		"resource random_id.id pass random_id.id=pass",
+	}
+	if d := cmp.Diff(wantResults, results); d != "" {
+		t.Errorf("state check_results (-want +got):\n%s", d)
 	}
 
 	// A failing assertion is a warning: the plan succeeds and reads the

@@ -26,9 +26,8 @@ type File struct {
 	// Lineage identifies the state's history; see states.NewLineage.
 	Lineage string
 	State   *states.State
-	// CheckResults is the raw "check_results" JSON as read; nil writes null.
-	// plankit keeps what it read: the results of its own checks go to the
-	// plan and the apply's diagnostics, not (yet) to the state.
+	// CheckResults is the raw "check_results" JSON as read, or as an apply
+	// recorded it (statemgr.CheckResultsWriter); nil writes null.
 	CheckResults json.RawMessage
 }
 
