@@ -73,7 +73,7 @@ func (c *Context) Apply(ctx context.Context, plan *plans.Plan, config *configs.C
 	ws.applyOutputs(plan.UIMode, kept)
 	if opts.Checks != nil {
 		if plan.UIMode != plans.DestroyMode {
-			ws.checks.complete(config)
+			ws.checks.complete(config, ws.exp)
 		}
 		opts.Checks(ws.checks.results())
 	}

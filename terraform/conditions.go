@@ -259,11 +259,13 @@ func (cc *checkCollector) expanded(path, name string, mi addrs.ModuleInstance, i
 }
 
 // complete adds a result for every checkable object of config the walk
-// recorded nothing for (its node never ran: an upstream error, or
-// -target left it out), with status unknown.
-func (cc *checkCollector) complete(config *configs.Config) {
+// recorded nothing for: with no instances and status pass when its module
+// expanded to none, else (its node never ran: an upstream error, or
+// -target left it out) with status unknown, as Terraform reports them.
+func (cc *checkCollector) complete(config *configs.Config, exp *expander) {
 	cc.mu.Lock()
 	defer cc.mu.Unlock()
+	none := false
 	add := func(kind, path, name string) {
 		key := path + "|" + kind + "|" + name
 		if cc.m[key] != nil {
@@ -272,14 +274,17 @@ func (cc *checkCollector) complete(config *configs.Config) {
 		if cc.m == nil {
 			cc.m = map[string]*plans.CheckResult{}
 		}
-		if cc.unexpanded == nil {
-			cc.unexpanded = map[string]bool{}
-		}
 		cc.m[key] = &plans.CheckResult{Kind: kind, Module: path, Name: name}
-		cc.unexpanded[key] = true
+		if !none {
+			if cc.unexpanded == nil {
+				cc.unexpanded = map[string]bool{}
+			}
+			cc.unexpanded[key] = true
+		}
 	}
 	config.DeepEach(func(c *configs.Config) {
 		path := c.Path.String()
+		none = exp.knownNoInstances(c.Path)
 		for _, rs := range []map[string]*configs.Resource{c.Module.ManagedResources, c.Module.DataResources} {
 			for key, r := range rs {
 				if len(r.Preconditions)+len(r.Postconditions) > 0 {
@@ -296,4 +301,23 @@ func (cc *checkCollector) complete(config *configs.Config) {
 			add("check", path, name)
 		}
 	})
+}
+
+// knownNoInstances reports whether the module calls along path are all
+// expanded and leave the module with no instance. O(the instances along
+// the path).
+func (e *expander) knownNoInstances(path addrs.Module) bool {
+	cur := rootInst
+	for _, name := range path {
+		var next []moduleInst
+		for _, p := range cur {
+			c, ok := e.children(p.key, name)
+			if !ok {
+				return false
+			}
+			next = append(next, c...)
+		}
+		cur = next
+	}
+	return len(cur) == 0
 }

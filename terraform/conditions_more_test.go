@@ -217,3 +217,39 @@ func TestRefreshOnlyApplyJudgesNoCondition(t *testing.T) {
 		t.Errorf("refreshed object not recorded: %s", got)
 	}
 }
+
+// TestChecksOfModulesWithoutInstances: the checkable objects of a module
+// called with count = 0 pass with no instances, as in Terraform.
+func TestChecksOfModulesWithoutInstances(t *testing.T) {
+	cfg := loadConfig(t, map[string]string{
+		"main.tf": `module "m" {
+  source = "./m"
+  count  = 0
+}`,
+		"m/main.tf": `resource "test_thing" "a" {
+  lifecycle {
+    postcondition {
+      condition     = self.id != ""
+      error_message = "x"
+    }
+  }
+}
+output "o" {
+  value = 1
+  precondition {
+    condition     = test_thing.a.id != ""
+    error_message = "x"
+  }
+}
+check "c" {
+  assert {
+    condition     = test_thing.a.id != ""
+    error_message = "x"
+  }
+}`})
+	plan := mustPlan(t, testContext(t, newTestProvider(), 2), cfg, nil, nil)
+	want := []string{"check module.m|c pass", "output module.m|o pass", "resource module.m|test_thing.a pass"}
+	if d := cmp.Diff(want, checkLines(plan.Checks)); d != "" {
+		t.Errorf("checks (-want +got):\n%s", d)
+	}
+}

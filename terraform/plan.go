@@ -101,7 +101,7 @@ func (pw *planWalk) assemble(ws *walkState, kept map[string]bool, errored bool) 
 		p.Timestamp = ws.clock.Time()
 	}
 	if opts.Mode != plans.DestroyMode {
-		ws.checks.complete(ws.config)
+		ws.checks.complete(ws.config, ws.exp)
 	}
 	p.Checks = ws.checks.results()
 	p.Files = pw.fileRec.Files()
