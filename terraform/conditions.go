@@ -55,11 +55,17 @@ type condResult struct {
 // range as subject); an unknown one is left for apply (status unknown; a
 // check assertion also warns "known after apply", as Terraform does); an
 // evaluation error or a non-boolean result is an error (status error).
-// Cost: one evaluation of each condition, plus one of the message of each
-// false one.
-func evalConditions(s *lang.Scope, rules []*configs.CheckRule, kind condKind, sev hcl.DiagnosticSeverity) condResult {
+// When validating (values unknown by design) every error message is
+// evaluated too, so that an error in one shows before a condition first
+// fails. Cost: one evaluation of each condition, plus one of the message
+// of each false one (of each, when validating).
+func evalConditions(s *lang.Scope, rules []*configs.CheckRule, kind condKind, sev hcl.DiagnosticSeverity, validating bool) condResult {
 	res := condResult{status: plans.CheckPass}
 	for _, rule := range rules {
+		if validating {
+			_, mdiags := evalErrorMessage(s, rule.ErrorMessage)
+			res.diags = append(res.diags, mdiags...)
+		}
 		st, msg, diags := evalCondition(s, rule, kind, sev)
 		res.diags = append(res.diags, diags...)
 		res.status = combineStatus(res.status, st)

@@ -159,6 +159,18 @@ check "c" {
 			},
 		},
 		{
+			name: "errors in error messages show before any condition fails",
+			src: `variable "x" {}
+output "o" {
+  value = 1
+  precondition {
+    condition     = var.x != ""
+    error_message = "Bad ${var.nope}."
+  }
+}`,
+			diags: []string{`error main.tf:6: Reference to undeclared input variable: An input variable named "nope" has not been declared in the root module. Declare it with a variable block.`},
+		},
+		{
 			name: "self in a precondition",
 			src: `resource "test_thing" "a" {
   lifecycle {

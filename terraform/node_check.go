@@ -56,7 +56,7 @@ func (n *nodeCheck) Execute(ctx context.Context, ws *walkState) hcl.Diagnostics 
 		}
 		s := ws.scope(mi, n.cfg, nil, nil)
 		s.Data.(*evalData).check = n.c.Name
-		r := evalConditions(s, n.c.Asserts, condCheckAssert, hcl.DiagWarning)
+		r := evalConditions(s, n.c.Asserts, condCheckAssert, hcl.DiagWarning, ws.traits.unknowns)
 		ws.putScope(s)
 		if ws.traits.unknowns {
 			diags = append(diags, onlyEvalErrors(r.diags)...)
@@ -76,7 +76,7 @@ func (n *nodeOutput) preconditions(ws *walkState, mi moduleInst) hcl.Diagnostics
 		return nil
 	}
 	s := ws.scope(mi, n.cfg, nil, nil)
-	r := evalConditions(s, n.o.Preconditions, condOutputPre, hcl.DiagError)
+	r := evalConditions(s, n.o.Preconditions, condOutputPre, hcl.DiagError, ws.traits.unknowns)
 	ws.putScope(s)
 	if ws.traits.unknowns {
 		return onlyEvalErrors(r.diags)

@@ -31,7 +31,7 @@ func (ic *instanceCtx) preconditions() hcl.Diagnostics {
 		return nil
 	}
 	s := ic.ws.scope(ic.w.mod, ic.n.cfg, &ic.w.rep, nil)
-	r := evalConditions(s, b.Preconditions, condResourcePre, ic.conditionSeverity())
+	r := evalConditions(s, b.Preconditions, condResourcePre, ic.conditionSeverity(), ic.ws.traits.unknowns)
 	ic.ws.putScope(s)
 	return ic.reportConditions(r)
 }
@@ -44,7 +44,7 @@ func (ic *instanceCtx) postconditions(self cty.Value) hcl.Diagnostics {
 		return nil
 	}
 	s := ic.ws.selfScope(ic.w.mod, ic.n.cfg, &ic.w.rep, ic.n.addr.Resource, self)
-	r := evalConditions(s, b.Postconditions, condResourcePost, ic.conditionSeverity())
+	r := evalConditions(s, b.Postconditions, condResourcePost, ic.conditionSeverity(), ic.ws.traits.unknowns)
 	ic.ws.putScope(s)
 	return ic.reportConditions(r)
 }
