@@ -47,6 +47,10 @@ type condResult struct {
 	// declaration order.
 	failures []string
 	diags    hcl.Diagnostics
+	// verdicts are the diagnostics of diags that judge a condition ("...
+	// failed", "... known after apply"), as opposed to errors in the
+	// expressions.
+	verdicts map[*hcl.Diagnostic]bool
 }
 
 // evalConditions evaluates rules in scope s: each condition, and the
@@ -66,8 +70,14 @@ func evalConditions(s *lang.Scope, rules []*configs.CheckRule, kind condKind, se
 			_, mdiags := evalErrorMessage(s, rule.ErrorMessage)
 			res.diags = append(res.diags, mdiags...)
 		}
-		st, msg, diags := evalCondition(s, rule, kind, sev)
+		st, msg, diags, verdict := evalCondition(s, rule, kind, sev)
 		res.diags = append(res.diags, diags...)
+		if verdict != nil {
+			if res.verdicts == nil {
+				res.verdicts = map[*hcl.Diagnostic]bool{}
+			}
+			res.verdicts[verdict] = true
+		}
 		res.status = combineStatus(res.status, st)
 		if st == plans.CheckFail {
 			res.failures = append(res.failures, msg)
@@ -76,22 +86,25 @@ func evalConditions(s *lang.Scope, rules []*configs.CheckRule, kind condKind, se
 	return res
 }
 
-func evalCondition(s *lang.Scope, rule *configs.CheckRule, kind condKind, sev hcl.DiagnosticSeverity) (plans.CheckStatus, string, hcl.Diagnostics) {
+// evalCondition evaluates one rule; verdict is the diagnostic judging it
+// (failed, or known after apply), nil when there is none.
+func evalCondition(s *lang.Scope, rule *configs.CheckRule, kind condKind, sev hcl.DiagnosticSeverity) (st plans.CheckStatus, msg string, diags hcl.Diagnostics, verdict *hcl.Diagnostic) {
 	v, diags := s.EvalExpr(rule.Condition, cty.DynamicPseudoType)
 	if diags.HasErrors() {
-		return plans.CheckError, "", diags
+		return plans.CheckError, "", diags, nil
 	}
 	v, _ = v.UnmarkDeep()
 	if !v.IsKnown() {
 		if kind == condCheckAssert {
-			diags = append(diags, &hcl.Diagnostic{
+			verdict = &hcl.Diagnostic{
 				Severity: hcl.DiagWarning,
 				Summary:  kind.description() + " known after apply",
 				Detail:   "The condition could not be evaluated at this time, a result will be known when this plan is applied.",
 				Subject:  rule.Condition.Range().Ptr(),
-			})
+			}
+			diags = append(diags, verdict)
 		}
-		return plans.CheckUnknown, "", diags
+		return plans.CheckUnknown, "", diags, verdict
 	}
 	if v.IsNull() {
 		return plans.CheckError, "", append(diags, &hcl.Diagnostic{
@@ -99,7 +112,7 @@ func evalCondition(s *lang.Scope, rule *configs.CheckRule, kind condKind, sev hc
 			Summary:  "Invalid condition result",
 			Detail:   "Condition expression must return either true or false, not null.",
 			Subject:  rule.Condition.Range().Ptr(),
-		})
+		}), nil
 	}
 	b, err := convert.Convert(v, cty.Bool)
 	if err != nil {
@@ -108,10 +121,10 @@ func evalCondition(s *lang.Scope, rule *configs.CheckRule, kind condKind, sev hc
 			Summary:  "Invalid condition result",
 			Detail:   fmt.Sprintf("Invalid condition result value: %s.", err),
 			Subject:  rule.Condition.Range().Ptr(),
-		})
+		}), nil
 	}
 	if b.True() {
-		return plans.CheckPass, "", diags
+		return plans.CheckPass, "", diags, nil
 	}
 	msg, mdiags := evalErrorMessage(s, rule.ErrorMessage)
 	diags = append(diags, mdiags...)
@@ -119,12 +132,13 @@ func evalCondition(s *lang.Scope, rule *configs.CheckRule, kind condKind, sev hc
 	if detail == "" {
 		detail = "This check failed, but has an invalid error message as described in the other accompanying messages."
 	}
-	return plans.CheckFail, msg, append(diags, &hcl.Diagnostic{
+	verdict = &hcl.Diagnostic{
 		Severity: sev,
 		Summary:  kind.description() + " failed",
 		Detail:   detail,
 		Subject:  rule.Condition.Range().Ptr(),
-	})
+	}
+	return plans.CheckFail, msg, append(diags, verdict), verdict
 }
 
 // evalErrorMessage evaluates a condition's error message: a string, not
@@ -187,16 +201,15 @@ func combineStatus(a, b plans.CheckStatus) plans.CheckStatus {
 	return a
 }
 
-// onlyEvalErrors keeps the diagnostics of conditions that are not about
-// their outcome: validation evaluates conditions with unknown values only
-// to find bad references and functions, never to judge them.
-func onlyEvalErrors(diags hcl.Diagnostics) hcl.Diagnostics {
+// evalErrors is r's diagnostics without its verdicts: validation
+// evaluates conditions with unknown values only to find bad references
+// and functions, never to judge them.
+func (r condResult) evalErrors() hcl.Diagnostics {
 	var out hcl.Diagnostics
-	for _, d := range diags {
-		if strings.HasSuffix(d.Summary, " failed") || strings.HasSuffix(d.Summary, " known after apply") {
-			continue
+	for _, d := range r.diags {
+		if !r.verdicts[d] {
+			out = append(out, d)
 		}
-		out = append(out, d)
 	}
 	return out
 }

@@ -59,7 +59,7 @@ func (n *nodeCheck) Execute(ctx context.Context, ws *walkState) hcl.Diagnostics 
 		r := evalConditions(s, n.c.Asserts, condCheckAssert, hcl.DiagWarning, ws.traits.unknowns)
 		ws.putScope(s)
 		if ws.traits.unknowns {
-			diags = append(diags, onlyEvalErrors(r.diags)...)
+			diags = append(diags, r.evalErrors()...)
 			continue
 		}
 		diags = append(diags, r.diags...)
@@ -79,7 +79,7 @@ func (n *nodeOutput) preconditions(ws *walkState, mi moduleInst) hcl.Diagnostics
 	r := evalConditions(s, n.o.Preconditions, condOutputPre, hcl.DiagError, ws.traits.unknowns)
 	ws.putScope(s)
 	if ws.traits.unknowns {
-		return onlyEvalErrors(r.diags)
+		return r.evalErrors()
 	}
 	ws.checks.object("output", n.cfg.Path.String(), n.o.Name, mi.addr.String(),
 		joinAddr(mi.addr.String(), "output."+n.o.Name), r.status, r.failures)

@@ -63,7 +63,7 @@ func (ic *instanceCtx) conditionSeverity() hcl.DiagnosticSeverity {
 // and keeps only the errors in the expressions themselves.
 func (ic *instanceCtx) reportConditions(r condResult) hcl.Diagnostics {
 	if ic.ws.traits.unknowns {
-		return onlyEvalErrors(r.diags)
+		return r.evalErrors()
 	}
 	ic.ws.checks.object("resource", ic.n.addr.Module.String(), ic.n.addr.Resource.String(),
 		ic.w.mod.addr.String(), ic.w.addr.String(), r.status, r.failures)
