@@ -44,8 +44,11 @@ func (n *nodeVariableValidation) references() []refKey {
 }
 
 func (n *nodeVariableValidation) Execute(ctx context.Context, ws *walkState) hcl.Diagnostics {
-	var diags hcl.Diagnostics
 	root := n.cfg.Path.IsRoot()
+	if ws.traits.unknowns && !root {
+		return nil // as nodeVariable: module variables are not validated then
+	}
+	var diags hcl.Diagnostics
 	for _, mi := range ws.exp.moduleInstances(n.cfg.Path) {
 		val, ok := ws.named.GetKey(mi.key, namedvals.Variable, n.v.Name)
 		if !ok {
