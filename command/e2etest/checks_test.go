@@ -150,3 +150,33 @@ func TestConditionsAndChecks(t *testing.T) {
 	must(t, l, 0, "state list")
 	contains(t, l.stdout, "state after a failed postcondition", "random_id.id")
 }
+
+// TestVariableValidationWithReferences: a validation rule referring to
+// another variable and a local (Terraform 1.9) through the plan binary.
+func TestVariableValidationWithReferences(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "main.tf"), `variable "min" {
+  type    = number
+  default = 2
+}
+
+variable "replicas" {
+  type    = number
+  default = 3
+  validation {
+    condition     = var.replicas >= var.min && var.replicas <= local.max
+    error_message = "replicas must be between ${var.min} and ${local.max}, not ${var.replicas}."
+  }
+}
+
+locals {
+  max = var.min * 2
+}
+`)
+	must(t, plan(t, dir, "-no-color", "-detailed-exitcode"), 0, "valid replicas")
+	r := plan(t, dir, "-no-color", "-var", "replicas=5")
+	must(t, r, 1, "too many replicas")
+	contains(t, r.stderr, "too many replicas", "Error: Invalid value for variable", `on main.tf line 6, in variable "replicas":`,
+		"replicas must be between 2 and 4, not 5.", "This was checked by the validation rule at main.tf:9,3-13.")
+}
