@@ -6,11 +6,17 @@
 # re-plan at 4,000 and 100,000 resources). With BASE=DIR holding another
 # build's plan and apply binaries, each end-to-end case runs with those
 # too, in the same run (an A/B against the previous version on a noisy
-# machine). Prints one line per case.
+# machine). "plugin" runs only the plugin-provider cases: plan -out of
+# 1,000 and 10,000 resources of the rawtest provider (terraform-plugin-go
+# over gRPC) against as many terraform_data resources, with plankit's own
+# CPU time (the provider runs under its own /usr/bin/time, so its CPU is
+# taken out). Prints one line per case.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 only_e2e=
+only_plugin=
 if [ "${1:-}" = e2e ]; then only_e2e=1; shift; fi
+if [ "${1:-}" = plugin ]; then only_plugin=1; shift; fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 go build -o "$work/gen" ./bench/cmd/gen
@@ -52,6 +58,54 @@ run_e2e() {
 }
 if [ -n "$only_e2e" ]; then run_e2e; exit 0; fi
 
+# plugin_case LABEL BIN KIND N: plan -out of N resources of KIND (rawtest
+# or terraform_data); plankit_cpu_us is plankit's user+system CPU per
+# resource, the provider's taken out.
+plugin_case() {
+  local label=$1 bin=$2 kind=$3 n=$4
+  local dir="$work/plugin-$kind-$n"
+  if [ ! -d "$dir" ]; then
+    mkdir -p "$dir"
+    if [ "$kind" = rawtest ]; then
+      printf 'terraform {\n  required_providers {\n    rawtest = { source = "plankit/rawtest" }\n  }\n}\nresource "rawtest_thing" "x" {\n  count = %d\n  name  = "n${count.index}"\n  value = "v"\n}\n' "$n" >"$dir/main.tf"
+    else
+      printf 'resource "terraform_data" "x" {\n  count = %d\n  input = "v${count.index}"\n}\n' "$n" >"$dir/main.tf"
+    fi
+  fi
+  rm -f "$dir/p.tfplan" "$dir/.terraform.lock.hcl" "$work/provider.cpu"
+  HOME="$work" XDG_CACHE_HOME="$work/cache" /usr/bin/time -f '%e %U %S' -o "$work/time.txt" \
+    "$bin/plan" -chdir="$dir" -plugin-dir="$work/plugins" -out=p.tfplan >"$work/out.txt" 2>"$work/err.txt" ||
+    { echo "plugin $label $kind n=$n failed:"; cat "$work/err.txt"; return 1; }
+  local prov=0 procs=0
+  if [ -f "$work/provider.cpu" ]; then
+    prov=$(awk '{s += $1 + $2} END {print s}' "$work/provider.cpu")
+    procs=$(wc -l <"$work/provider.cpu")
+  fi
+  awk -v label="$label" -v kind="$kind" -v n="$n" -v prov="$prov" -v procs="$procs" '{
+    printf "plugin %-5s %-14s n=%-6s wall_us_per_resource=%-7.0f plankit_cpu_us_per_resource=%-6.0f provider_cpu_us_per_resource=%-6.0f provider_processes=%d\n",
+      label, kind, n, $1 * 1e6 / n, ($2 + $3 - prov) * 1e6 / n, prov * 1e6 / n, procs }' "$work/time.txt"
+}
+
+run_plugin() {
+  echo "# plan -out with a plugin provider (rawtest over gRPC) vs terraform_data in process${BASE:+ (base: $BASE)}; the difference of plankit_cpu is the gRPC path's overhead"
+  (cd testdata/providers && GOWORK=off CGO_ENABLED=0 go build -trimpath -o "$work/terraform-provider-rawtest" ./rawtest)
+  local pkg="$work/plugins/registry.terraform.io/plankit/rawtest/1.0.0/$(go env GOOS)_$(go env GOARCH)"
+  mkdir -p "$pkg"
+  printf '#!/bin/sh\nexec /usr/bin/time -f "%%U %%S" -a -o %q %q "$@"\n' "$work/provider.cpu" "$work/terraform-provider-rawtest" >"$pkg/terraform-provider-rawtest_v1.0.0"
+  chmod +x "$pkg/terraform-provider-rawtest_v1.0.0"
+  local sizes="1000 10000"
+  [ "${1:-}" = quick ] && sizes=1000
+  for n in $sizes; do
+    for round in 1 2 3; do
+      for kind in rawtest terraform_data; do
+        [ -n "${BASE:-}" ] && plugin_case base "$BASE" "$kind" "$n"
+        plugin_case this "$work/bin" "$kind" "$n"
+      done
+    done
+  done
+}
+if [ -n "$only_plugin" ]; then run_plugin "${1:-}"; exit 0; fi
+
 cases_plan="chain:1000 chain:2000 chain:4000 chain:16000 independent:16000 independent:100000 fanin:16000 count:16000"
 cases_apply="independent:10000 independent:100000 chain:4000 hub:8000"
 if [ "${1:-}" = quick ]; then
@@ -74,8 +128,9 @@ echo "# plan (configuration load reported separately)"
 for c in $cases_plan; do measure "${c%%:*}" "${c##*:}"; done
 echo "# plan + apply (final state to ApplyOpts.Persist; the driver's -state FILE persists as the apply command does)"
 for c in $cases_apply; do measure "${c%%:*}" "${c##*:}" -apply; done
-echo "# plugin provider over gRPC (framework test provider) vs in-process terraform_data, per resource"
+echo "# plugin providers over gRPC (rawtest: terraform-plugin-go alone; fwtest: terraform-plugin-framework) vs in-process terraform_data, per resource"
 plugin_sizes='.*/(1000|10000)$'
 [ "${1:-}" = quick ] && plugin_sizes='.*/1000$'
 go test -run '^$' -bench "PluginPlanApply/$plugin_sizes" -benchtime 1x -timeout 60m ./providers/plugin/ | grep '^Benchmark'
+run_plugin "${1:-}"
 run_e2e

@@ -166,8 +166,8 @@ func applyPlanFile(m *Meta, ui *ui, wd, file string, f *applyFlags) int {
 		}
 	}
 	factories, ds := resolveApplyProviders(m, wd, f.pluginDirs, config, prior, locks)
+	ui.diags(ds, src) // warnings too (development overrides)
 	if ds.HasErrors() {
-		ui.diags(ds, src)
 		return ExitError
 	}
 	be, err := r.ReadBackend()

@@ -183,6 +183,9 @@ func installProviders(ctx context.Context, m *Meta, u *ui, wd string, pluginDirs
 		// Refused before anything is installed.
 		var missing []string
 		for _, p := range needed {
+			if _, _, dev := inst.DevOverride(p); dev {
+				continue
+			}
 			if _, ok := builtins[p]; !ok && !p.IsBuiltIn() && locks.Provider(p) == nil {
 				missing = append(missing, p.ForDisplay())
 			}
@@ -197,6 +200,15 @@ func installProviders(ctx context.Context, m *Meta, u *ui, wd string, pluginDirs
 			continue
 		}
 		lock := locks.Provider(p)
+		if dir, file, ok := inst.DevOverride(p); ok {
+			// Served from the override by plan and apply: nothing to
+			// install, nothing to lock (a lock entry already there stays).
+			u.line(fmt.Sprintf("- Skipped %s: dev_overrides in %s serves it from %s", p.ForDisplay(), file, dir))
+			if lock != nil {
+				newLocks.SetProvider(p, lock.Version(), lock.VersionConstraints(), lock.Hashes())
+			}
+			continue
+		}
 		if bv, ok := builtins[p]; ok {
 			msg := fmt.Sprintf("- Using %s built into plankit", p.ForDisplay())
 			if bv != "" {
@@ -294,6 +306,9 @@ func installLocked(m *Meta, u *ui, wd string, pluginDirs []string, config *confi
 			continue
 		}
 		lock := locks.Provider(p)
+		if _, _, ok := inst.DevOverride(p); ok {
+			continue // served from dev_overrides: nothing to install
+		}
 		if lock == nil {
 			if _, ok := builtins[p]; ok {
 				continue // served built in when plan did

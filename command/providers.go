@@ -152,8 +152,20 @@ func selectProviders(finder *install.Finder, needed []addrs.Provider, config *co
 	constraints := versionConstraints(config)
 	out := map[addrs.Provider]*install.Selection{}
 	var diags hcl.Diagnostics
+	var overridden []string
 	for _, p := range needed {
 		req := install.Requirement{Provider: p, Constraints: constraints[p], LockFile: lockFile}
+		if _, dev := finder.DevOverrides[p]; dev {
+			// A development override ignores constraints and locks.
+			sel, err := finder.Find(req)
+			if err != nil {
+				diags = append(diags, installDiag(err))
+				continue
+			}
+			out[p] = sel
+			overridden = append(overridden, fmt.Sprintf("%s in %s", p.ForDisplay(), sel.Dir))
+			continue
+		}
 		if lock := locks.Provider(p); lock != nil {
 			req.Locked, req.LockedHashes = lock.Version(), lock.Hashes()
 			if d := lockOutsideConstraints(p, lock, req.Constraints, lockFile); d != nil && !builtinOnly(finder, p) {
@@ -167,6 +179,11 @@ func selectProviders(finder *install.Finder, needed []addrs.Provider, config *co
 			continue
 		}
 		out[p] = sel
+	}
+	if len(overridden) > 0 {
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Provider development overrides are in effect",
+			Detail: fmt.Sprintf("The CLI configuration %s overrides these providers with development builds (dev_overrides):\n  - %s\n\nTheir version constraints and the dependency lock file are not checked for them, and nothing is recorded for them in the lock file. They may behave unlike any released version, and applying with them may leave state that released versions cannot read.",
+				finder.DevOverridesFile, strings.Join(overridden, "\n  - "))})
 	}
 	return out, diags
 }
@@ -203,8 +220,8 @@ func resolvePlanProviders(m *Meta, ui *ui, wd string, pluginDirs []string, confi
 	for _, p := range sortedProviders(sels) {
 		sel := sels[p]
 		res.factories[p] = m.factoryFor(sel, builtins)
-		if sel.BuiltIn {
-			continue
+		if sel.BuiltIn || sel.DevOverride != "" {
+			continue // never locked
 		}
 		if locks.Provider(p) == nil {
 			locks.SetProvider(p, sel.Version, constraintString(constraints[p]), sel.Hashes)
@@ -287,7 +304,7 @@ func resolveApplyProviders(m *Meta, wd string, pluginDirs []string, config *conf
 	factories := map[addrs.Provider]providers.Factory{}
 	for _, p := range sortedProviders(sels) {
 		sel := sels[p]
-		if !sel.BuiltIn && locks.Provider(p) == nil {
+		if !sel.BuiltIn && sel.DevOverride == "" && locks.Provider(p) == nil {
 			diags = append(diags, tfdiags.Errorf("Provider missing from the plan's lock file",
 				"The plan needs provider %s, found at %s, but the plan's dependency lock file does not record it, so the package cannot be checked. Plan again to record it.", p.ForDisplay(), sel.Where()))
 			continue

@@ -34,6 +34,7 @@ func (c *Context) Apply(ctx context.Context, plan *plans.Plan, config *configs.C
 	if plan.Errored || plan.Changes == nil {
 		return prior.DeepCopy(), hcl.Diagnostics{tfdiags.Error("Cannot apply an incomplete plan", "The plan was produced with errors, so it cannot be applied. Fix the errors and plan again.")}
 	}
+	defer c.closeSpares()
 	schemas, diags := c.schemasFor(neededProviders(config, prior))
 	if diags.HasErrors() {
 		return prior.DeepCopy(), diags

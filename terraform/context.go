@@ -63,6 +63,7 @@ type Context struct {
 
 	schemaMu sync.Mutex
 	schemas  map[addrs.Provider]*providers.GetProviderSchemaResponse
+	spares   spareProviders // schema instances kept for the walk
 }
 
 // NewContext returns a Context for opts.
@@ -174,8 +175,9 @@ const (
 )
 
 // schema returns the cached schema of provider p, fetching it from a
-// fresh instance (closed afterwards) the first time. The lock is held
-// while fetching: schemas are fetched once per provider type per Context.
+// fresh instance the first time; that instance is kept as a spare for the
+// operation's walk (see spareProviders). The lock is held while fetching:
+// schemas are fetched once per provider type per Context.
 func (c *Context) schema(p addrs.Provider) (*providers.GetProviderSchemaResponse, hcl.Diagnostics) {
 	c.schemaMu.Lock()
 	defer c.schemaMu.Unlock()
@@ -198,10 +200,11 @@ func (c *Context) schema(p addrs.Provider) (*providers.GetProviderSchemaResponse
 		return nil, tfdiags.FromError("Failed to start provider "+p.ForDisplay(), err)
 	}
 	resp := inst.GetProviderSchema()
-	_ = inst.Close()
 	if resp.Diagnostics.HasErrors() {
+		_ = inst.Close()
 		return nil, resp.Diagnostics
 	}
+	c.spares.put(p, inst)
 	c.schemas[p] = &resp
 	return &resp, nil
 }
@@ -220,7 +223,9 @@ func (c *Context) factory(p addrs.Provider) (providers.Factory, bool) {
 	return nil, false
 }
 
-// schemasFor fetches the schemas of every provider in ps.
+// schemasFor fetches the schemas of every provider in ps. An operation
+// calling it defers c.closeSpares(), which closes the instances that
+// answered and that its walk did not take.
 func (c *Context) schemasFor(ps []addrs.Provider) (map[addrs.Provider]*providers.GetProviderSchemaResponse, hcl.Diagnostics) {
 	out := make(map[addrs.Provider]*providers.GetProviderSchemaResponse, len(ps))
 	var diags hcl.Diagnostics

@@ -20,6 +20,7 @@ func (c *Context) GraphDOT(config *configs.Config, state *states.State, plan *pl
 	if kind == GraphKindApply && plan != nil && plan.PriorState != nil {
 		state = plan.PriorState
 	}
+	defer c.closeSpares()
 	schemas, diags := c.schemasFor(neededProviders(config, state))
 	if diags.HasErrors() {
 		return "", diags

@@ -39,6 +39,7 @@ func (c *Context) Plan(ctx context.Context, config *configs.Config, prevRunState
 		return nil, hcl.Diagnostics{tfdiags.Errorf("Unsupported plan mode", "Plan mode %s is not supported.", opts.Mode)}
 	}
 	diags := checkRootVariables(config, opts.SetVariables)
+	defer c.closeSpares()
 	schemas, d := c.schemasFor(neededProviders(config, prevRunState))
 	diags = append(diags, d...)
 	if diags.HasErrors() {
@@ -258,6 +259,7 @@ func checkRootVariables(config *configs.Config, vals InputValues) hcl.Diagnostic
 // expressions, references, types, and each provider's validation of its
 // configuration and of every resource's.
 func (c *Context) Validate(config *configs.Config) hcl.Diagnostics {
+	defer c.closeSpares()
 	schemas, diags := c.schemasFor(config.ProviderTypes())
 	if diags.HasErrors() {
 		return diags

@@ -32,13 +32,16 @@ func (s *providerSet) start(addr addrs.AbsProviderConfig) (providers.Interface, 
 // startKey creates instance key of addr (a configuration with for_each;
 // addrs.NoKey for one without).
 func (s *providerSet) startKey(addr addrs.AbsProviderConfig, key addrs.InstanceKey) (providers.Interface, hcl.Diagnostics) {
-	f, ok := s.c.factory(addr.Provider)
-	if !ok {
-		return nil, hcl.Diagnostics{s.c.missingProvider(addr.Provider)}
-	}
-	p, err := f()
-	if err != nil {
-		return nil, tfdiags.FromError("Failed to start provider "+addr.String(), err)
+	p := s.c.spares.take(addr.Provider) // the schema's instance, if unused
+	if p == nil {
+		f, ok := s.c.factory(addr.Provider)
+		if !ok {
+			return nil, hcl.Diagnostics{s.c.missingProvider(addr.Provider)}
+		}
+		var err error
+		if p, err = f(); err != nil {
+			return nil, tfdiags.FromError("Failed to start provider "+addr.String(), err)
+		}
 	}
 	s.mu.Lock()
 	s.m[providerInstanceKey(addr, key)] = p

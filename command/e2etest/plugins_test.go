@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sort"
 	"strings"
 	"syscall"
 	"testing"
@@ -162,8 +163,10 @@ func TestPluginProvidersPlanCopyApply(t *testing.T) {
 		"plankit recorded the provider selections in .terraform.lock.hcl:\n  registry.terraform.io/plankit/fwtest 1.0.0\n  registry.terraform.io/plankit/sdktest 2.1.0",
 		"# fwtest_thing.a will be created", "# sdktest_thing.b will be created", "Plan: 2 to add, 0 to change, 0 to destroy.",
 		"apply -plugin-dir="+mirror.dir+" \"x.tfplan\"")
-	if got := mirror.starts(t); len(got) == 0 {
-		t.Errorf("plan started no provider process")
+	// One process per provider: the one that answered the schema
+	// request is the one the plan configured.
+	if got := strings.Join(sorted(mirror.starts(t)), " "); got != "fwtest sdktest" {
+		t.Errorf("plan started provider processes %q, want one of each", got)
 	}
 	noProviderProcesses(t, env)
 
@@ -192,8 +195,8 @@ func TestPluginProvidersPlanCopyApply(t *testing.T) {
 	r = run(t, other, "apply", env, "-no-color", "-plugin-dir="+mirror.dir, "x.tfplan")
 	must(t, r, 0, "apply")
 	contains(t, r.stdout, "apply output", "fwtest_thing.a: Creation complete", "sdktest_thing.b: Creation complete", "Apply complete! Resources: 2 added, 0 changed, 0 destroyed.")
-	if got := mirror.starts(t); len(got) < 2 {
-		t.Errorf("apply started %v, want both providers", got)
+	if got := strings.Join(sorted(mirror.starts(t)), " "); got != "fwtest sdktest" {
+		t.Errorf("apply started provider processes %q, want one of each", got)
 	}
 	noProviderProcesses(t, env)
 	for _, kind := range []string{"thing", "sdkthing"} {
@@ -501,6 +504,54 @@ resource "fwtest_thing" "slow" {
 	deadline := time.Now().Add(5 * time.Second)
 	for len(providerProcesses(t, env)) > 0 && time.Now().Before(deadline) {
 		time.Sleep(50 * time.Millisecond)
+	}
+	noProviderProcesses(t, env)
+}
+
+func sorted(s []string) []string {
+	out := append([]string(nil), s...)
+	sort.Strings(out)
+	return out
+}
+
+// TestPluginDevOverrides: a provider named in the CLI configuration's
+// dev_overrides (written as Terraform documents it, with quoted provider
+// addresses) is served from that directory whatever the version
+// constraint says, with a warning, and is never recorded in the lock
+// file; plan and apply both use it.
+func TestPluginDevOverrides(t *testing.T) {
+	mirror := newPluginMirror(t)
+	bins := plugintest.Build(t)
+	dev := t.TempDir()
+	writeExec(t, filepath.Join(dev, "terraform-provider-fwtest"), wrapper(mirror.marker, "fwtest-dev", bins.FW))
+	rc := filepath.Join(t.TempDir(), "dev.tfrc")
+	writeFile(t, rc, fmt.Sprintf("provider_installation {\n  dev_overrides {\n    \"plankit/fwtest\" = %q\n  }\n  direct {}\n}\n", dev))
+	dir, objects := t.TempDir(), t.TempDir()
+	// No installed fwtest meets this constraint: only the override can
+	// serve it.
+	writeFile(t, filepath.Join(dir, "main.tf"), fmt.Sprintf(pluginConfig, ">= 5.0"))
+	env := append(pluginEnv(t), "TF_CLI_CONFIG_FILE="+rc)
+
+	r := run(t, dir, "plan", env, "-no-color", "-plugin-dir="+mirror.dir, "-var", "objects="+objects, "-out=x.tfplan")
+	must(t, r, 0, "plan")
+	contains(t, r.stdout+r.stderr, "plan output", "Provider development overrides are in effect", "plankit/fwtest in "+dev,
+		"# fwtest_thing.a will be created")
+	if got := strings.Join(sorted(mirror.starts(t)), " "); got != "fwtest-dev sdktest" {
+		t.Errorf("plan started provider processes %q, want the override of fwtest and sdktest", got)
+	}
+	lock, err := os.ReadFile(filepath.Join(dir, ".terraform.lock.hcl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(lock), "fwtest") || !strings.Contains(string(lock), "plankit/sdktest") {
+		t.Errorf("lock file records the overridden provider, or lacks the other:\n%s", lock)
+	}
+
+	r = run(t, dir, "apply", env, "-no-color", "-plugin-dir="+mirror.dir, "x.tfplan")
+	must(t, r, 0, "apply")
+	contains(t, r.stdout+r.stderr, "apply output", "Provider development overrides are in effect", "Apply complete! Resources: 2 added")
+	if got := strings.Join(sorted(mirror.starts(t)), " "); got != "fwtest-dev sdktest" {
+		t.Errorf("apply started provider processes %q, want the override of fwtest and sdktest", got)
 	}
 	noProviderProcesses(t, env)
 }

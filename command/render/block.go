@@ -38,9 +38,24 @@ func (d *differ) block(b *strings.Builder, schema *configschema.Block, before, a
 	type row struct{ name, sym string }
 	var rows []row
 	hiddenAttrs, width := 0, 0
+	blockSym := action(before, after)
 	for _, n := range names {
 		bv, av := getAttr(before, n), getAttr(after, n)
 		sym := action(bv, av)
+		if a := schema.Attributes[n]; a.WriteOnly {
+			// Write-only values are never in a plan: the attribute is
+			// labelled, and follows its block's creation or deletion,
+			// as in Terraform; in an update it is unchanged.
+			sym = blockSym
+			if sym == symUpdate {
+				sym = symNone
+			}
+			width = max(width, len(n))
+			if sym == symNone {
+				hiddenAttrs++
+				continue
+			}
+		}
 		if sym == symNone {
 			if u, _ := unmark(av); u.IsNull() {
 				continue
@@ -59,7 +74,12 @@ func (d *differ) block(b *strings.Builder, schema *configschema.Block, before, a
 	}
 	for _, r := range rows {
 		b.WriteString(d.prefix(indent, r.sym) + r.name + strings.Repeat(" ", width-len(r.name)) + " = ")
-		d.value(b, getAttr(before, r.name), getAttr(after, r.name), indent, append(path.Copy(), cty.GetAttrStep{Name: r.name}))
+		attrPath := append(path.Copy(), cty.GetAttrStep{Name: r.name})
+		if a := schema.Attributes[r.name]; a.WriteOnly {
+			b.WriteString(d.writeOnly(a, getAttr(before, r.name), getAttr(after, r.name), r.sym, attrPath) + "\n")
+			continue
+		}
+		d.value(b, getAttr(before, r.name), getAttr(after, r.name), indent, attrPath)
 		b.WriteString("\n")
 	}
 	if hiddenAttrs > 0 {
@@ -213,4 +233,21 @@ func (d *differ) sensitiveBlock(b *strings.Builder, name, label, sym string, ind
 	b.WriteString(d.prefix(indent+4, symNone) + d.col.Gray("# At least one attribute in this block is (or was) sensitive,") + "\n")
 	b.WriteString(d.prefix(indent+4, symNone) + d.col.Gray("# so its contents will not be displayed.") + "\n")
 	b.WriteString(strings.Repeat(" ", indent+4) + "}\n")
+}
+
+// writeOnly is the placeholder of a write-only attribute, whose value no
+// plan holds: "(write-only attribute)", "(sensitive, write-only
+// attribute)" for a sensitive one, with " -> null" when its block is
+// deleted.
+func (d *differ) writeOnly(a *configschema.Attribute, before, after cty.Value, sym string, path cty.Path) string {
+	_, bs := unmark(before)
+	_, as := unmark(after)
+	s := "(write-only attribute)"
+	if a.Sensitive || bs || as {
+		s = "(sensitive, write-only attribute)"
+	}
+	if sym == symDelete {
+		s += " -> null"
+	}
+	return s + d.forces(path)
 }

@@ -7,10 +7,9 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
-	"github.com/hashicorp/hcl/v2/json"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/internal/safeio"
 )
 
@@ -29,6 +28,11 @@ type CLIConfig struct {
 	// PluginCacheDir is plugin_cache_dir, with environment variables
 	// expanded as Terraform expands them.
 	PluginCacheDir string
+	// DevOverrides are the provider_installation block's dev_overrides:
+	// for each provider, a directory holding its executable, used instead
+	// of any installed package whatever the version constraints and the
+	// lock file say (as Terraform and OpenTofu do, with a warning).
+	DevOverrides map[addrs.Provider]string
 }
 
 var cliConfigSchema = &hcl.BodySchema{
@@ -81,13 +85,7 @@ func LoadCLIConfig(env []string) (*CLIConfig, hcl.Diagnostics) {
 // JSON when filename ends in .json).
 func ParseCLIConfig(src []byte, filename string, env []string) (*CLIConfig, hcl.Diagnostics) {
 	cfg := &CLIConfig{Path: filename}
-	var f *hcl.File
-	var diags hcl.Diagnostics
-	if strings.HasSuffix(filename, ".json") {
-		f, diags = json.Parse(src, filename)
-	} else {
-		f, diags = hclsyntax.ParseConfig(src, filename, hcl.InitialPos)
-	}
+	f, rawOverrides, diags := parseCLIFile(src, filename)
 	if diags.HasErrors() {
 		return cfg, diags
 	}
@@ -108,6 +106,14 @@ func ParseCLIConfig(src []byte, filename string, env []string) (*CLIConfig, hcl.
 		inner, ds := block.Body.Content(installationSchema)
 		diags = append(diags, ds...)
 		for _, m := range inner.Blocks {
+			if m.Type == "dev_overrides" {
+				raw := rawOverride(m, rawOverrides)
+				if cfg.DevOverrides == nil {
+					cfg.DevOverrides = map[addrs.Provider]string{}
+				}
+				diags = append(diags, devOverrides(m, raw, env, cfg.DevOverrides)...)
+				continue
+			}
 			if m.Type != "filesystem_mirror" {
 				continue // network methods: plankit never downloads
 			}

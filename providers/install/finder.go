@@ -36,10 +36,15 @@ type Options struct {
 
 // Finder looks providers up in its Sources, in order, then in Builtins.
 type Finder struct {
-	Sources  []*Source
-	Builtins map[addrs.Provider]string
-	CacheDir string
-	Platform string
+	// DevOverrides are the CLI configuration's dev_overrides (provider
+	// to directory), which win over every source; DevOverridesFile names
+	// that file.
+	DevOverrides     map[addrs.Provider]string
+	DevOverridesFile string
+	Sources          []*Source
+	Builtins         map[addrs.Provider]string
+	CacheDir         string
+	Platform         string
 }
 
 // NewFinder builds the source list from opts, reading the CLI
@@ -70,6 +75,7 @@ func NewFinder(opts Options) (*Finder, hcl.Diagnostics) {
 	}
 	f.Sources = append(f.Sources, &Source{Kind: WorkingDir, Dir: filepath.Join(dataDir, "providers"), Origin: origin})
 	cfg, diags := LoadCLIConfig(opts.Env)
+	f.DevOverrides, f.DevOverridesFile = cfg.DevOverrides, cfg.Path
 	f.Sources = append(f.Sources, cfg.Mirrors...)
 	if !cfg.HasInstallation {
 		if home := lookupEnv(opts.Env, "HOME"); home != "" {
@@ -130,6 +136,11 @@ type Selection struct {
 	Package    *Package
 	Dir        string
 	Executable string
+	// DevOverride is set ("dev_overrides in FILE") when a development
+	// override of the CLI configuration serves the provider: Executable
+	// is in the directory it names, Version and Package are empty, and
+	// no lock entry applies.
+	DevOverride string
 	// Hashes are the package's hashes: its h1:, and for a packed package
 	// also its zh:.
 	Hashes []string
@@ -141,10 +152,15 @@ func (s *Selection) Where() string {
 	if s.BuiltIn {
 		return "built in"
 	}
+	if s.DevOverride != "" {
+		return s.DevOverride + ": " + s.Executable
+	}
 	return s.Package.Source.String() + ": " + s.Package.Location()
 }
 
-// Find selects the package serving req.Provider. Every source is scanned
+// Find selects the package serving req.Provider. A development override
+// (dev_overrides) of the provider wins over everything, with no version or
+// lock check. Otherwise every source is scanned
 // in order; the first one with a version meeting the constraints (and
 // equal to the locked one) wins, with its newest such version. The
 // package is checked against the locked hashes (a packed package is
@@ -155,6 +171,9 @@ func (s *Selection) Where() string {
 // hashing the selected one).
 func (f *Finder) Find(req Requirement) (*Selection, error) {
 	p := req.Provider
+	if dir, ok := f.DevOverrides[p]; ok {
+		return findDevOverride(p, dir, f.DevOverridesFile)
+	}
 	var searched []string
 	anyPlugin := false
 	for _, src := range f.Sources {

@@ -65,6 +65,17 @@ type Installer struct {
 	client   *http.Client
 	bar      io.Writer
 	registry *registrySource
+	// devOverrides are the CLI configuration's dev_overrides: init
+	// installs nothing for them.
+	devOverrides     map[addrs.Provider]string
+	devOverridesFile string
+}
+
+// DevOverride returns the dev_overrides directory of p in the CLI
+// configuration, if any: such a provider is neither installed nor locked.
+func (in *Installer) DevOverride(p addrs.Provider) (dir, file string, ok bool) {
+	dir, ok = in.devOverrides[p]
+	return dir, in.devOverridesFile, ok
 }
 
 // NewInstaller reads the CLI configuration and returns an installer.
@@ -90,6 +101,7 @@ func NewInstaller(opts InstallerOptions) (*Installer, hcl.Diagnostics) {
 		in.target = filepath.Join(dataDir, "providers")
 	}
 	cfg, diags := LoadCLIConfig(opts.Env)
+	in.devOverrides, in.devOverridesFile = cfg.DevOverrides, cfg.Path
 	if d := lookupEnv(opts.Env, "TF_PLUGIN_CACHE_DIR"); d != "" {
 		in.cache = expandPath(d, opts.Env)
 	} else {

@@ -8,8 +8,6 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
-	"github.com/hashicorp/hcl/v2/json"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/plankit/plankit/addrs"
@@ -89,13 +87,7 @@ func LoadMethods(env []string) ([]*Method, hcl.Diagnostics) {
 // ParseMethods parses the provider_installation block of CLI
 // configuration source; nil when the source has none.
 func ParseMethods(src []byte, filename string, env []string) ([]*Method, hcl.Diagnostics) {
-	var f *hcl.File
-	var diags hcl.Diagnostics
-	if strings.HasSuffix(filename, ".json") {
-		f, diags = json.Parse(src, filename)
-	} else {
-		f, diags = hclsyntax.ParseConfig(src, filename, hcl.InitialPos)
-	}
+	f, _, diags := parseCLIFile(src, filename)
 	if diags.HasErrors() {
 		return nil, diags
 	}

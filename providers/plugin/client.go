@@ -97,6 +97,10 @@ func CleanupClients() {
 	wg.Wait()
 }
 
+// started counts the provider processes launched (tests and benchmarks
+// check that one process serves a whole run).
+var started atomic.Int64
+
 // starting is held (shared) by every launch until its process is in live.
 var starting sync.RWMutex
 
@@ -166,10 +170,16 @@ func start(m Meta, opts Options) (providers.Interface, error) {
 		Stderr:           rawOut,
 		SyncStdout:       io.Discard,
 		SyncStderr:       rawOut,
-		GRPCDialOptions: []grpc.DialOption{grpc.WithDefaultCallOptions(
-			grpc.MaxCallRecvMsgSize(maxMessageSize),
-			grpc.MaxCallSendMsgSize(maxMessageSize),
-		)},
+		GRPCDialOptions: []grpc.DialOption{
+			grpc.WithDefaultCallOptions(
+				grpc.MaxCallRecvMsgSize(maxMessageSize),
+				grpc.MaxCallSendMsgSize(maxMessageSize),
+			),
+			// A provider is a local process on a Unix socket: nothing
+			// to retry, and retry support would keep a copy of every
+			// request until its response arrives.
+			grpc.WithDisableRetry(),
+		},
 	})
 
 	// Pdeathsig fires when the thread that started the child exits, not
@@ -205,6 +215,7 @@ func start(m Meta, opts Options) (providers.Interface, error) {
 	live.mu.Lock()
 	live.m[p] = struct{}{}
 	live.mu.Unlock()
+	started.Add(1)
 
 	switch v := p.client.NegotiatedVersion(); v {
 	case 5:

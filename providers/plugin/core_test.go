@@ -18,6 +18,7 @@ import (
 	"github.com/plankit/plankit/command/render"
 	"github.com/plankit/plankit/configs"
 	"github.com/plankit/plankit/plans"
+	"github.com/plankit/plankit/providers"
 	"github.com/plankit/plankit/providers/builtin"
 	"github.com/plankit/plankit/providers/configschema"
 	"github.com/plankit/plankit/providers/plugin"
@@ -33,6 +34,8 @@ type coreFixture struct {
 	dir      string
 	stateDir string
 	ctx      *terraform.Context
+	// factories are ctx's providers: the built-ins and the test plugins.
+	factories map[addrs.Provider]providers.Factory
 }
 
 func newCoreFixture(t testing.TB) *coreFixture {
@@ -42,16 +45,26 @@ func newCoreFixture(t testing.TB) *coreFixture {
 	env := []string{"FWTEST_STATE_DIR=" + f.stateDir, "SDKTEST_STATE_DIR=" + f.stateDir}
 	fw, _ := addrs.ParseProviderSourceString(plugintest.FWAddress)
 	sdk, _ := addrs.ParseProviderSourceString(plugintest.SDKAddress)
+	raw, _ := addrs.ParseProviderSourceString(plugintest.RawAddress)
 	factories := builtin.Factories()
 	factories[fw] = plugin.Factory(plugin.Meta{Provider: fw, Version: "1.0.0", Executable: bins.FW}, plugin.Options{Env: env})
 	factories[sdk] = plugin.Factory(plugin.Meta{Provider: sdk, Version: "1.0.0", Executable: bins.SDK}, plugin.Options{Env: env})
-	c, diags := terraform.NewContext(&terraform.ContextOpts{Providers: factories, WorkingDir: f.dir})
-	if diags.HasErrors() {
-		t.Fatal(diags.Error())
-	}
-	f.ctx = c
+	factories[raw] = plugin.Factory(plugin.Meta{Provider: raw, Version: "1.0.0", Executable: bins.Raw}, plugin.Options{})
+	f.factories = factories
+	f.ctx = f.newContext()
 	t.Cleanup(plugin.CleanupClients)
 	return f
+}
+
+// newContext returns a fresh Context on the fixture's providers (as a
+// separate plan or apply command has: no schemas cached).
+func (f *coreFixture) newContext() *terraform.Context {
+	f.t.Helper()
+	c, diags := terraform.NewContext(&terraform.ContextOpts{Providers: f.factories, WorkingDir: f.dir})
+	if diags.HasErrors() {
+		f.t.Fatal(diags.Error())
+	}
+	return c
 }
 
 func (f *coreFixture) config(src string) *configs.Config {

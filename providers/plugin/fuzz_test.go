@@ -1,9 +1,11 @@
 package plugin
 
 import (
+	"bytes"
 	"testing"
 
 	"github.com/zclconf/go-cty/cty"
+	ctymsgpack "github.com/zclconf/go-cty/cty/msgpack"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/plankit/plankit/providers/plugin/internal/tfplugin5"
@@ -12,7 +14,7 @@ import (
 
 // FuzzDecodeValue feeds arbitrary bytes to the value decoder as a provider
 // could send them: errors are fine, panics are not, and what decodes must
-// encode again.
+// encode again, to the very bytes cty's own encoder writes.
 func FuzzDecodeValue(f *testing.F) {
 	ty := cty.Object(map[string]cty.Type{"s": cty.String, "l": cty.List(cty.Number), "d": cty.DynamicPseudoType})
 	for _, v := range []cty.Value{
@@ -42,8 +44,12 @@ func FuzzDecodeValue(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if _, err := encodeValue(v, ty); err != nil {
+		got, err := encodeValue(v, ty)
+		if err != nil {
 			t.Errorf("decoded %#v does not encode: %v", v, err)
+		}
+		if want, err := ctymsgpack.Marshal(v, ty); err != nil || !bytes.Equal(got, want) {
+			t.Errorf("%#v encodes as %x, cty's encoder writes %x (%v)", v, got, want, err)
 		}
 	})
 }

@@ -27,8 +27,11 @@ func testProviderB(t testing.TB, which string) (providers.Interface, string) {
 	bins := plugintest.Build(t)
 	dir := t.TempDir()
 	exe, addr, env := bins.FW, plugintest.FWAddress, "FWTEST_STATE_DIR="
-	if which == "sdk" {
+	switch which {
+	case "sdk":
 		exe, addr, env = bins.SDK, plugintest.SDKAddress, "SDKTEST_STATE_DIR="
+	case "raw":
+		exe, addr, env = bins.Raw, plugintest.RawAddress, "RAWTEST_UNUSED="
 	}
 	pa, err := addrs.ParseProviderSourceString(addr)
 	if err != nil {

@@ -18,15 +18,29 @@ import (
 // encodeValue encodes v as msgpack of type ty (cty.DynamicPseudoType
 // encodes the value's type with it). A cty.NilVal is null. Marks are
 // dropped: providers never see them.
+//
+// Every call encodes several values, most often a null prior state or
+// provider_meta: a null of a static type is msgpack nil, with no encoder.
+// Marked values are rare here (the core unmarks what it sends), so the
+// value is first encoded as is, and only unmarked when that fails.
 func encodeValue(v cty.Value, ty cty.Type) ([]byte, error) {
-	if v == cty.NilVal {
-		v = cty.NullVal(ty)
+	if v == cty.NilVal || (ty != cty.DynamicPseudoType && !v.IsMarked() && v.IsNull()) {
+		return []byte{msgpackNil}, nil
 	}
-	if v.ContainsMarked() {
+	if b, err := appendMsgpack(make([]byte, 0, 256), v, ty); err == nil {
+		return b, nil
+	}
+	b, err := ctymsgpack.Marshal(v, ty)
+	if err != nil && v.ContainsMarked() {
 		v, _ = v.UnmarkDeep()
+		return ctymsgpack.Marshal(v, ty)
 	}
-	return ctymsgpack.Marshal(v, ty)
+	return b, err
 }
+
+// msgpackNil is msgpack's nil, the encoding of every null of a static
+// type.
+const msgpackNil = 0xc0
 
 // decodeValue decodes a DynamicValue of type ty: msgpack when present,
 // else JSON, else null (an absent DynamicValue).

@@ -6,8 +6,12 @@
 //     (registry.terraform.io/plankit/fwtest)
 //   - sdktest: terraform-plugin-sdk/v2, protocol 5 only, legacy type system
 //     (registry.terraform.io/plankit/sdktest)
+//   - rawtest: terraform-plugin-go alone (tfprotov6, tf6server), protocol 6
+//     (registry.terraform.io/plankit/rawtest): as cheap per call as a
+//     provider can be, for benchmarks of plankit's side of the wire; it
+//     keeps no objects of its own
 //
-// Both keep their objects as JSON files in a directory named by the
+// fwtest and sdktest keep their objects as JSON files in a directory named by the
 // provider configuration's state_dir argument, else by FWTEST_STATE_DIR or
 // SDKTEST_STATE_DIR, so tests can look at (and tamper with) the real
 // objects. The plankit package providers/plugin/plugintest builds them.

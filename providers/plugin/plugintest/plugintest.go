@@ -1,6 +1,7 @@
 // Package plugintest builds the test providers of the testdata/providers
 // module (terraform-provider-fwtest on terraform-plugin-framework, protocol
-// 6; terraform-provider-sdktest on terraform-plugin-sdk/v2, protocol 5) for
+// 6; terraform-provider-sdktest on terraform-plugin-sdk/v2, protocol 5;
+// terraform-provider-rawtest on terraform-plugin-go alone, protocol 6) for
 // tests that drive real provider binaries over the real protocol.
 //
 // Binaries are built once per test process and cached across packages and
@@ -31,8 +32,10 @@ import (
 const (
 	FWName     = "terraform-provider-fwtest"
 	SDKName    = "terraform-provider-sdktest"
+	RawName    = "terraform-provider-rawtest"
 	FWAddress  = "registry.terraform.io/plankit/fwtest"
 	SDKAddress = "registry.terraform.io/plankit/sdktest"
+	RawAddress = "registry.terraform.io/plankit/rawtest"
 )
 
 // Binaries are the absolute paths of the built test providers.
@@ -41,6 +44,9 @@ type Binaries struct {
 	FW string
 	// SDK is terraform-provider-sdktest (SDK v2, protocol 5 only).
 	SDK string
+	// Raw is terraform-provider-rawtest (terraform-plugin-go alone,
+	// protocol 6 only; for benchmarks).
+	Raw string
 }
 
 var (
@@ -91,6 +97,7 @@ func build() (Binaries, error) {
 	bins := Binaries{
 		FW:  filepath.Join(final, FWName+exeSuffix()),
 		SDK: filepath.Join(final, SDKName+exeSuffix()),
+		Raw: filepath.Join(final, RawName+exeSuffix()),
 	}
 	if complete(bins) {
 		return bins, nil
@@ -103,7 +110,7 @@ func build() (Binaries, error) {
 		return Binaries{}, err
 	}
 	defer os.RemoveAll(tmp)
-	for name, pkg := range map[string]string{FWName: "./fwtest", SDKName: "./sdktest"} {
+	for name, pkg := range map[string]string{FWName: "./fwtest", SDKName: "./sdktest", RawName: "./rawtest"} {
 		cmd := exec.Command(goBin, "build", "-trimpath", "-o", filepath.Join(tmp, name+exeSuffix()), pkg)
 		cmd.Dir = mod
 		cmd.Env = append(os.Environ(), "GOWORK=off", "CGO_ENABLED=0", "GOFLAGS=-buildvcs=false")
@@ -124,7 +131,7 @@ func build() (Binaries, error) {
 }
 
 func complete(b Binaries) bool {
-	for _, p := range []string{b.FW, b.SDK} {
+	for _, p := range []string{b.FW, b.SDK, b.Raw} {
 		if fi, err := os.Stat(p); err != nil || !fi.Mode().IsRegular() {
 			return false
 		}

@@ -9,12 +9,12 @@ import (
 	"time"
 )
 
-// TestBuild builds both providers and checks that each starts and prints
+// TestBuild builds the three providers and checks that each starts and prints
 // go-plugin's refusal when launched outside a plugin host (so the binary is
 // a real provider, not some other program).
 func TestBuild(t *testing.T) {
 	b := Build(t)
-	for _, p := range []string{b.FW, b.SDK} {
+	for _, p := range []string{b.FW, b.SDK, b.Raw} {
 		if !filepath.IsAbs(p) {
 			t.Errorf("%s is not absolute", p)
 		}
