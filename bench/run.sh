@@ -6,11 +6,13 @@
 # re-plan at 4,000 and 100,000 resources). With BASE=DIR holding another
 # build's plan and apply binaries, each end-to-end case runs with those
 # too, in the same run (an A/B against the previous version on a noisy
-# machine). "plugin" runs only the plugin-provider cases: plan -out of
-# 1,000 and 10,000 resources of the rawtest provider (terraform-plugin-go
-# over gRPC) against as many terraform_data resources, with plankit's own
-# CPU time (the provider runs under its own /usr/bin/time, so its CPU is
-# taken out). Prints one line per case.
+# machine). COUNT=N adds plan -out of one resource with count = N
+# (COUNT=1000000 is the issue's million-instance case). "plugin" runs only
+# the plugin-provider cases: plan -out of 1,000 and 10,000 resources of
+# the rawtest provider (terraform-plugin-go over gRPC) against as many
+# terraform_data resources, with plankit's own CPU time (the provider runs
+# under its own /usr/bin/time, so its CPU is taken out). Prints one line
+# per case.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 only_e2e=
@@ -25,7 +27,11 @@ mkdir -p "$work/bin"
 go build -o "$work/bin/" ./cmd/plan ./cmd/apply
 
 # e2e_case LABEL BIN N: the whole commands on N independent resources,
-# one line per command: wall time, user and system CPU seconds, peak RSS.
+# one line per command: wall time, user and system CPU seconds, peak RSS;
+# under it, one line per phase the binary reports with PLANKIT_PHASES=1
+# (load, graph, walk, render, archive or state-write: wall and CPU
+# seconds, heap at its end, peak RSS so far). A build without phase
+# reports (an older BASE) prints only the command lines.
 e2e_case() {
   local label=$1 bin=$2 n=$3
   local dir="$work/e2e-$n"
@@ -34,17 +40,33 @@ e2e_case() {
   rm -f "$st" "$pf" "$pf.noop"
   one() { # step command...
     local step=$1; shift
-    /usr/bin/time -f '%e %U %S %M' -o "$work/time.txt" "$@" >"$work/out.txt" 2>"$work/err.txt" ||
+    PLANKIT_PHASES=1 /usr/bin/time -f '%e %U %S %M' -o "$work/time.txt" "$@" >"$work/out.txt" 2>"$work/err.txt" ||
       { echo "e2e $label n=$n $step failed:"; cat "$work/err.txt"; return 1; }
     read -r wall user sys rss <"$work/time.txt"
     printf 'e2e %-5s n=%-7s %-12s wall_s=%-6s user_s=%-6s sys_s=%-5s peak_rss_mib=%.0f\n' \
       "$label" "$n" "$step" "$wall" "$user" "$sys" "$((rss / 1024))"
+    grep '^plankit-phase ' "$work/err.txt" | sed 's/^plankit-phase /      phase /' || true
   }
   one plan-out "$bin/plan" -chdir="$dir" -state="$st" -out="$pf"
   one show-json "$bin/plan" show -json "$pf"
   one show "$bin/plan" show -no-color "$pf"
   one apply "$bin/apply" -state="$st" "$pf"
   one noop-replan "$bin/plan" -chdir="$dir" -state="$st" -out="$pf.noop"
+}
+
+# e2e_count LABEL BIN N: plan -out of one resource with count = N (the
+# issue's 1,000,000-instance case; run with COUNT=N).
+e2e_count() {
+  local label=$1 bin=$2 n=$3
+  local dir="$work/count-$n"
+  [ -d "$dir" ] || "$work/gen" -shape count -n "$n" -out "$dir"
+  rm -f "$work/count-$label.tfplan"
+  PLANKIT_PHASES=1 /usr/bin/time -f '%e %U %S %M' -o "$work/time.txt" "$bin/plan" -chdir="$dir" -state="$work/count-$label.tfstate" -out="$work/count-$label.tfplan" >/dev/null 2>"$work/err.txt" ||
+    { echo "e2e $label count=$n plan-out failed:"; cat "$work/err.txt"; return 1; }
+  read -r wall user sys rss <"$work/time.txt"
+  printf 'e2e %-5s count=%-7s plan-out     wall_s=%-6s user_s=%-6s sys_s=%-5s peak_rss_mib=%.0f\n' \
+    "$label" "$n" "$wall" "$user" "$sys" "$((rss / 1024))"
+  grep '^plankit-phase ' "$work/err.txt" | sed 's/^plankit-phase /      phase /' || true
 }
 
 e2e_sizes="4000 100000"
@@ -55,6 +77,10 @@ run_e2e() {
     [ -n "${BASE:-}" ] && e2e_case base "$BASE" "$n"
     e2e_case this "$work/bin" "$n"
   done
+  if [ -n "${COUNT:-}" ]; then
+    [ -n "${BASE:-}" ] && e2e_count base "$BASE" "$COUNT"
+    e2e_count this "$work/bin" "$COUNT"
+  fi
 }
 if [ -n "$only_e2e" ]; then run_e2e; exit 0; fi
 

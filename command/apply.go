@@ -8,6 +8,7 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -36,6 +37,7 @@ type applyFlags struct {
 // archive; `apply [options]` plans and applies in one step. It returns
 // the exit code.
 func Apply(m *Meta, args []string) (code int) {
+	m.phases() // the load phase starts now
 	defer recoverPanic(m, &code)
 	chdir, rest := splitChdir(args)
 	if len(rest) > 0 && (rest[0] == "help" || rest[0] == "-help" || rest[0] == "--help" || rest[0] == "-h") {
@@ -122,18 +124,34 @@ func applyPlanFile(m *Meta, ui *ui, wd, file string, f *applyFlags) int {
 		ui.diags(ds, Sources{})
 		return ExitError
 	}
-	r, plan, ds := readArchiveWith(path, enc.Plan(), opts...)
+	r, ds := openPlanArchive(path, enc.Plan(), opts...)
 	if ds.HasErrors() {
 		ui.diags(ds, Sources{})
 		return ExitError
 	}
 	defer r.Close()
+	// The configuration snapshot is parsed while the plan and its state
+	// are decoded: on a large plan each takes a good part of a second.
+	// The reader is safe for that; it is closed only after both.
+	var config *configs.Config
+	var diags hcl.Diagnostics
+	configRead := make(chan struct{})
+	go func() {
+		defer close(configRead)
+		config, diags = r.ReadConfig()
+	}()
+	defer func() { <-configRead }()
+	plan, err := r.ReadPlan()
+	if err != nil {
+		ui.diags(planFileDiags(err), Sources{})
+		return ExitError
+	}
 	sf, err := r.ReadStateFile()
 	if err != nil {
 		ui.diags(planFileDiags(err), Sources{})
 		return ExitError
 	}
-	config, diags := r.ReadConfig()
+	<-configRead
 	src := Sources{}
 	if config != nil {
 		src.Files = config.SourceFiles()
@@ -254,22 +272,29 @@ func applyPlan(m *Meta, ui *ui, wd string, f *applyFlags, plan *plans.Plan, conf
 
 	saver := &stateSaver{mgr: mgr, wd: wd, spath: mgr.Describe(), remote: target.remote(), dump: applyDump(m, ui), codec: codecFor(enc)}
 	procs := &procgroup.Set{}
+	// The operations' lines, batched (see batchWriter); everything else
+	// apply prints comes after the walk, once they are flushed.
+	progress := newBatchWriter(ui.out, progressDelay)
+	defer progress.Flush()
 	stop := watchInterrupts(m, ui, cancel, func() {
 		// The second Ctrl-C exits at once: kill the provisioners still
 		// running, save the last snapshot and release the lock on the way
 		// out.
+		progress.Flush()
 		procs.KillAll()
 		ui.diags(saver.flushLast(), src)
 		lock.unlock()
 	})
 	defer stop()
 
-	newState, applyDiags, ok := runCoreApply(ctx, m, ui, wd, f, plan, config, saver, target.ws, src, factories, procs)
+	newState, applyDiags, ok := runCoreApply(ctx, m, ui, progress, wd, f, plan, config, saver, target.ws, src, factories, procs)
+	progress.Flush()
 	if !ok {
 		return ExitError
 	}
 	newState, ds = saver.saveFinal(newState)
 	applyDiags = append(applyDiags, ds...)
+	m.phases().done("state-write")
 	return reportApply(ctx, ui, plan, counts, destroy, newState, applyDiags, src)
 }
 
@@ -323,14 +348,17 @@ func applyDump(m *Meta, ui *ui) io.Writer {
 	return m.Stdout
 }
 
+// progressDelay is the longest an operation's line waits to be printed.
+const progressDelay = 50 * time.Millisecond
+
 // runCoreApply starts the core and applies the plan, persisting through
-// saver. ok is false when the core could not be started (the errors are
+// saver; the operations' lines go to progress. ok is false when the core could not be started (the errors are
 // already shown); otherwise the diagnostics name the instances that never
 // started.
-func runCoreApply(ctx context.Context, m *Meta, ui *ui, wd string, f *applyFlags, plan *plans.Plan, config *configs.Config, saver *stateSaver, workspace string, src Sources, factories map[addrs.Provider]providers.Factory, procs *procgroup.Set) (*states.State, hcl.Diagnostics, bool) {
-	hook := newApplyHook(ui.out, ui.json)
+func runCoreApply(ctx context.Context, m *Meta, ui *ui, progress io.Writer, wd string, f *applyFlags, plan *plans.Plan, config *configs.Config, saver *stateSaver, workspace string, src Sources, factories map[addrs.Provider]providers.Factory, procs *procgroup.Set) (*states.State, hcl.Diagnostics, bool) {
+	hook := newApplyHook(progress, ui.json)
 	maxInst, _ := envMaxInstances(m.Env) // checked with the other inputs (loadPlanInputs)
-	core, ds := terraform.NewContext(&terraform.ContextOpts{ProviderSource: terraform.ProviderFactories(factories), Parallelism: f.parallelism, Hooks: []terraform.Hook{hook}, WorkingDir: wd, MaxInstances: maxInst, Workspace: workspace})
+	core, ds := terraform.NewContext(&terraform.ContextOpts{ProviderSource: terraform.ProviderFactories(factories), Parallelism: f.parallelism, Hooks: []terraform.Hook{hook}, WorkingDir: wd, MaxInstances: maxInst, Workspace: workspace, Phase: m.phases().coreHook()})
 	if ds.HasErrors() {
 		ui.diags(ds, src)
 		return nil, nil, false
@@ -342,6 +370,7 @@ func runCoreApply(ctx context.Context, m *Meta, ui *ui, wd string, f *applyFlags
 		ui.diags(ds, src)
 		return nil, nil, false
 	}
+	m.phases().done("load")
 	var checks []*plans.CheckResult
 	newState, diags := core.Apply(ctx, plan, config, &terraform.ApplyOpts{State: saver, Timestamp: clock, Processes: procs,
 		Checks: func(cs []*plans.CheckResult) { checks = cs }})

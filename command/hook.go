@@ -85,9 +85,19 @@ type applyHook struct {
 type op struct {
 	action plans.Action
 	start  time.Time
-	stop   chan struct{}
-	idKey  string
-	idVal  string
+	// timer prints the next "Still ..." line; done (under the hook's
+	// mutex) stops it. A timer, not a goroutine with a ticker, per
+	// operation: a large apply starts hundreds of thousands.
+	timer *time.Timer
+	done  bool
+	idKey string
+	idVal string
+}
+
+// finish stops o's progress lines; h.mu is held.
+func (o *op) finish() {
+	o.done = true
+	o.timer.Stop()
 }
 
 var _ terraform.Hook = (*applyHook)(nil)
@@ -164,7 +174,7 @@ func (h *applyHook) PreApply(addr addrs.AbsResourceInstance, dk addrs.DeposedKey
 	}
 	key := hookKey(addr, dk)
 	idKey, idVal := idOf(prior)
-	o := &op{action: action, start: time.Now(), stop: make(chan struct{}), idKey: idKey, idVal: idVal}
+	o := &op{action: action, start: time.Now(), idKey: idKey, idVal: idVal}
 	h.mu.Lock()
 	h.inflight[key] = o
 	msg := key + ": " + v[0]
@@ -177,33 +187,30 @@ func (h *applyHook) PreApply(addr addrs.AbsResourceInstance, dk addrs.DeposedKey
 	} else {
 		fmt.Fprintln(h.w, msg)
 	}
-	interval := h.interval
+	interval, still := h.interval, v[1]
+	// Set under h.mu: the first tick waits for it.
+	o.timer = time.AfterFunc(interval, func() { h.tick(addr, key, o, still, interval) })
 	h.mu.Unlock()
-	go h.tick(addr, key, o, v[1], interval)
 	return terraform.HookActionContinue, nil
 }
 
-// tick reports a running operation every interval until it completes.
+// tick reports a running operation and sets its timer for the next
+// report, every interval until it completes.
 func (h *applyHook) tick(addr addrs.AbsResourceInstance, key string, o *op, still string, interval time.Duration) {
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
-		select {
-		case <-o.stop:
-			return
-		case <-t.C:
-			elapsed := time.Since(o.start).Truncate(time.Second)
-			h.mu.Lock()
-			msg := fmt.Sprintf("%s: %s [%s elapsed]", key, still, formatElapsed(elapsed))
-			if h.json != nil {
-				h.json.Emit("info", "apply_progress", msg, map[string]any{"hook": map[string]any{
-					"resource": resourceJSON(addr), "action": actionWord(o.action), "elapsed_seconds": int(elapsed.Seconds())}})
-			} else {
-				fmt.Fprintln(h.w, msg)
-			}
-			h.mu.Unlock()
-		}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if o.done {
+		return
 	}
+	elapsed := time.Since(o.start).Truncate(time.Second)
+	msg := fmt.Sprintf("%s: %s [%s elapsed]", key, still, formatElapsed(elapsed))
+	if h.json != nil {
+		h.json.Emit("info", "apply_progress", msg, map[string]any{"hook": map[string]any{
+			"resource": resourceJSON(addr), "action": actionWord(o.action), "elapsed_seconds": int(elapsed.Seconds())}})
+	} else {
+		fmt.Fprintln(h.w, msg)
+	}
+	o.timer.Reset(interval)
 }
 
 func formatElapsed(d time.Duration) string {
@@ -223,7 +230,7 @@ func (h *applyHook) PostApply(addr addrs.AbsResourceInstance, dk addrs.DeposedKe
 		return terraform.HookActionContinue, nil
 	}
 	delete(h.inflight, key)
-	close(o.stop)
+	o.finish()
 	elapsed := time.Since(o.start).Truncate(time.Second)
 	if err != nil {
 		if h.json != nil {
@@ -290,7 +297,7 @@ func (h *applyHook) stopAll() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for k, o := range h.inflight {
-		close(o.stop)
+		o.finish()
 		delete(h.inflight, k)
 	}
 }

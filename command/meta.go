@@ -10,6 +10,7 @@ import (
 	"io"
 	"net/http"
 	"path/filepath"
+	"sync"
 
 	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/providers"
@@ -54,6 +55,10 @@ type Meta struct {
 	// (plan init, -install); nil means the default transport, which
 	// honours HTTPS_PROXY and SSL_CERT_FILE.
 	HTTPClient *http.Client
+
+	// phaseOnce and phaseLog hold the phase report (see PhasesEnv).
+	phaseOnce sync.Once
+	phaseLog  *phaseLog
 }
 
 func (m *Meta) ctx() context.Context {

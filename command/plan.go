@@ -77,6 +77,7 @@ func (f *planFlags) registerInputs(fs *flagSet, chdir string) {
 // subcommands show, graph and diff. It returns the exit code.
 func Plan(m *Meta, args []string) (code int) {
 	defer recoverPanic(m, &code)
+	m.phases() // the load phase starts now
 	chdir, rest := splitChdir(args)
 	if len(rest) > 0 {
 		switch rest[0] {
@@ -209,11 +210,17 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 			res.code = ExitError
 		}
 	}()
-	prior := mgr.State()
+	// One copy of the stored state serves as the plan's prior state and
+	// as the record of its lineage and serial (mgr.State() would be a
+	// second copy of every object); the core does not modify it.
+	sf := mgr.StateFile()
+	var prior *states.State
+	if sf != nil {
+		prior = sf.State
+	}
 	if prior == nil {
 		prior = states.NewState()
 	}
-	sf := mgr.StateFile()
 
 	if f.install && m.discovers() {
 		if _, ds := installProviders(ctx, m, ui, wd, f.pluginDirs, false, false, in.config, prior); ds.HasErrors() {
@@ -228,15 +235,20 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 		return planResult{code: ExitError}
 	}
 	in.factories = resolved.factories
+	m.phases().done("load")
 	plan, ds := runCorePlan(ctx, m, wd, f, in, prior)
 	recordPlanContext(plan, in.backend.localPath(), in.clock)
 	ds = append(ds, replaceWarnings(plan, in.replace)...)
 	if !showPlan(ui, plan, append(warnings, ds...), len(in.targets) > 0, src) {
 		return planResult{code: ExitError}
 	}
+	m.phases().done("render")
 	if ds := savePlanOutput(m, ui, wd, f, plan, in.config, sf, resolved.locks, in.backend.record(), in.enc); ds.HasErrors() {
 		ui.diags(ds, src)
 		return planResult{code: ExitError}
+	}
+	if f.out != "" {
+		m.phases().done("archive")
 	}
 	return planResult{code: ExitOK, changes: planHasChanges(plan), plan: plan, config: in.config, sf: sf, factories: resolved.factories, enc: in.enc, rewrite: needsRewrite(mgr)}
 }
@@ -331,7 +343,7 @@ func runCorePlan(ctx context.Context, m *Meta, wd string, f *planFlags, in planI
 	// had changed into it (Terraform does): path.cwd, abspath and the
 	// file functions resolve against it.
 	maxInst, _ := envMaxInstances(m.Env) // checked with the other inputs (loadPlanInputs)
-	core, ds := terraform.NewContext(&terraform.ContextOpts{ProviderSource: terraform.ProviderFactories(in.factories), Parallelism: f.parallelism, Hooks: hooks, WorkingDir: wd, MaxInstances: maxInst, Workspace: in.backend.ws})
+	core, ds := terraform.NewContext(&terraform.ContextOpts{ProviderSource: terraform.ProviderFactories(in.factories), Parallelism: f.parallelism, Hooks: hooks, WorkingDir: wd, MaxInstances: maxInst, Workspace: in.backend.ws, Phase: m.phases().coreHook()})
 	if ds.HasErrors() {
 		return nil, ds
 	}

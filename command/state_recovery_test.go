@@ -2,6 +2,7 @@ package command
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -229,5 +230,85 @@ func TestStatePushReplacesInterruptedJournal(t *testing.T) {
 	}
 	if left := journalLeft(t, dir); len(left) != 0 {
 		t.Errorf("journal left after the push: %v", left)
+	}
+}
+
+// countingState counts the persists asked of a real local state manager.
+type countingState struct {
+	*statemgr.Filesystem
+	persists int
+}
+
+func (c *countingState) PersistState() error {
+	c.persists++
+	return c.Filesystem.PersistState()
+}
+
+// TestStateSaverFinalStateWrittenOnce: the final state the core returns
+// is the live state Close already wrote, so saveFinal does not encode a
+// whole (possibly large) state again to find it unchanged; a state that is
+// not that one is still written.
+func TestStateSaverFinalStateWrittenOnce(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "terraform.tfstate")
+	mgr := &countingState{Filesystem: statemgr.NewFilesystem(path)}
+	s := &stateSaver{mgr: mgr, wd: dir, spath: path, dump: &bytes.Buffer{}}
+	live := states.NewState().SyncWrapper()
+	s.Start(live)
+	addr := addrs.Resource{Mode: addrs.ManagedResourceMode, Type: "null_resource", Name: "a"}.Instance(addrs.NoKey).Absolute(addrs.RootModuleInstance)
+	live.SetResourceInstanceCurrent(addr, &states.ResourceInstanceObjectSrc{AttrsJSON: []byte(`{"id":"1","triggers":null}`), Status: states.ObjectReady},
+		addrs.AbsProviderConfig{Provider: addrs.NewDefaultProvider("null")})
+	s.Changed(addr)
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	before := mgr.persists
+	final := live.Close()
+	if _, ds := s.saveFinal(final); len(ds) != 0 {
+		t.Fatalf("saveFinal: %v", ds)
+	}
+	if mgr.persists != before {
+		t.Errorf("saveFinal persisted %d more time(s) the state Close had written", mgr.persists-before)
+	}
+	if got := stateFileNames(t, path); len(got) != 1 {
+		t.Errorf("state file holds %v, want null_resource.a", got)
+	}
+	if left := journalLeft(t, dir); len(left) != 0 {
+		t.Errorf("journal files %v after the final write", left)
+	}
+	other := final.DeepCopy()
+	other.SetResourceInstanceCurrent(addr, nil, addrs.AbsProviderConfig{Provider: addrs.NewDefaultProvider("null")})
+	if _, ds := s.saveFinal(other); len(ds) != 0 {
+		t.Fatalf("saveFinal: %v", ds)
+	}
+	if got := stateFileNames(t, path); len(got) != 0 {
+		t.Errorf("a final state other than the one Close wrote was not written: the file holds %v", got)
+	}
+}
+
+// TestStateSaverWriteDoesNotCopyState: a full write of a large state
+// allocates per write, not per resource: the saver hands its snapshot to
+// the local manager as it is (no second copy of every resource), and the
+// writer streams the objects' cached encodings.
+func TestStateSaverWriteDoesNotCopyState(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "terraform.tfstate")
+	s := &stateSaver{mgr: statemgr.NewFilesystem(path), wd: dir, spath: path, dump: &bytes.Buffer{}}
+	st := states.NewState()
+	for i := range 2000 {
+		addr := addrs.Resource{Mode: addrs.ManagedResourceMode, Type: "null_resource", Name: fmt.Sprintf("r%d", i)}.Instance(addrs.NoKey).Absolute(addrs.RootModuleInstance)
+		st.SetResourceInstanceCurrent(addr, &states.ResourceInstanceObjectSrc{AttrsJSON: []byte(`{"id":"1","triggers":null}`), Status: states.ObjectReady},
+			addrs.AbsProviderConfig{Provider: addrs.NewDefaultProvider("null")})
+	}
+	if err := s.write(st); err != nil { // caches the objects' encodings
+		t.Fatal(err)
+	}
+	allocs := testing.AllocsPerRun(5, func() {
+		if err := s.write(st); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs > 500 {
+		t.Errorf("writing a 2000-resource state allocated %.0f times, want a few per write", allocs)
 	}
 }

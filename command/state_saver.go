@@ -38,9 +38,18 @@ type stateSaver struct {
 	p          *statemgr.BackgroundPersister
 	journalErr error             // the journal could not be opened (writes go on without it)
 	live       *states.SyncState // the core's live state, from Start until Close
+	// closed is the live state as Close found it (final, by the
+	// StateWriter contract) when Close's write of it succeeded: a final
+	// state that is this very state needs no second write, whose encoding
+	// (a whole large state) would only find it unchanged.
+	closed *states.State
 }
 
 var _ terraform.StateWriter = (*stateSaver)(nil)
+
+// checkpointBytes is the journal growth that makes a full write of the
+// state due during an apply (see statemgr.PersisterOptions).
+const checkpointBytes = 4 << 20
 
 // Start starts the persister on the live state, with the manager's
 // journal when it keeps one (statemgr.Journaled: the local state does). A
@@ -57,7 +66,11 @@ func (s *stateSaver) Start(live *states.SyncState) {
 			j = nil
 		}
 	}
-	s.p = statemgr.NewBackgroundPersister(s, statemgr.PersisterOptions{Source: live, Journal: j})
+	// With the journal holding every change, full writes are spaced by its
+	// growth (statemgr.PersisterOptions.CheckpointBytes): a small apply
+	// writes the state at the start and the end only, a large one about
+	// twice the final state's size in all.
+	s.p = statemgr.NewBackgroundPersister(s, statemgr.PersisterOptions{Source: live, Journal: j, CheckpointBytes: checkpointBytes})
 	s.mu.Lock()
 	s.live = live
 	s.mu.Unlock()
@@ -87,10 +100,19 @@ func (s *stateSaver) Close() error {
 	// The core closes the live state after this returns: flushLast must
 	// not snapshot it any more.
 	s.mu.Lock()
+	live := s.live
 	s.live = nil
 	s.mu.Unlock()
 	s.p.MarkDirty() // the outputs, written after the last instance
-	return s.p.Close()
+	err := s.p.Close()
+	if err == nil && live != nil {
+		st := live.Lock()
+		live.Unlock()
+		s.mu.Lock()
+		s.closed = st
+		s.mu.Unlock()
+	}
+	return err
 }
 
 // describeAction names an operation for the in-flight list.
@@ -132,12 +154,26 @@ func (s *stateSaver) PersistState() error {
 }
 
 // write records st as the last snapshot and writes it. s.mu must be held.
+// Every st written here is left alone afterwards (a snapshot, or the
+// final state), so a manager that can keep it as it is does (see
+// statemgr.Filesystem.WriteSnapshot).
 func (s *stateSaver) write(st *states.State) error {
 	s.last = st
-	if err := s.mgr.WriteState(st); err != nil {
+	var err error
+	if ws, ok := s.mgr.(snapshotWriter); ok {
+		err = ws.WriteSnapshot(st)
+	} else {
+		err = s.mgr.WriteState(st)
+	}
+	if err != nil {
 		return err
 	}
 	return s.mgr.PersistState()
+}
+
+// snapshotWriter is a manager that can take a state without copying it.
+type snapshotWriter interface {
+	WriteSnapshot(*states.State) error
 }
 
 // lastSnapshot is the last state written, or nil.
@@ -189,7 +225,12 @@ func (s *stateSaver) saveFinal(final *states.State) (*states.State, hcl.Diagnost
 		return nil, nil
 	}
 	s.mu.Lock()
-	err := s.write(final)
+	var err error
+	if final != s.closed {
+		err = s.write(final)
+	} else {
+		s.last = final
+	}
 	s.mu.Unlock()
 	if err != nil {
 		return final, s.saveRecovery(final, err)

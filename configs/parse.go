@@ -50,6 +50,9 @@ func parseSource(filename string, src []byte) (*hcl.File, hcl.Diagnostics) {
 	if isJSON {
 		return hcljson.Parse(src, filename)
 	}
+	if f, ok := parseSplit(src, filename); ok {
+		return f, nil
+	}
 	f, diags := hclsyntax.ParseConfig(src, filename, hcl.InitialPos)
 	if enc := encodingErrors(diags); len(enc) > 0 {
 		return nil, enc

@@ -1,7 +1,6 @@
 package planfile
 
 import (
-	"bytes"
 	"crypto/ed25519"
 	"errors"
 	"fmt"
@@ -17,7 +16,6 @@ import (
 	"github.com/plankit/plankit/depsfile"
 	"github.com/plankit/plankit/internal/atomicfile"
 	"github.com/plankit/plankit/plans"
-	"github.com/plankit/plankit/states"
 	"github.com/plankit/plankit/states/statefile"
 )
 
@@ -115,23 +113,26 @@ func buildEntries(args *CreateArgs) (map[string][]byte, error) {
 	case args.SignKey != nil && len(args.SignKey) != ed25519.PrivateKeySize:
 		return nil, fmt.Errorf("planfile: the signing key is not an Ed25519 private key")
 	}
-	entries := map[string][]byte{}
-	var err error
-	if entries[EntryPlan], err = plans.Marshal(args.Plan, args.ToolVersion); err != nil {
-		return nil, fmt.Errorf("encoding the plan: %w", err)
+	// The plan is encoded on another core while the states are (the two
+	// largest entries of a large plan; they share nothing: the plan
+	// entry leaves the states out). The plan's error, if any, is still
+	// the one reported first.
+	var planBytes []byte
+	var planErr error
+	planDone := make(chan struct{})
+	go func() {
+		defer close(planDone)
+		planBytes, planErr = plans.Marshal(args.Plan, args.ToolVersion)
+	}()
+	priorBytes, prevBytes, err := stateEntries(args.StateFile, args.PreviousRunStateFile)
+	<-planDone
+	if planErr != nil {
+		return nil, fmt.Errorf("encoding the plan: %w", planErr)
 	}
-	for name, f := range map[string]*statefile.File{EntryPriorState: args.StateFile, EntryPrevRunState: args.PreviousRunStateFile} {
-		if f.State == nil { // no state yet: store an empty one, as a first plan has
-			cp := *f
-			cp.State = states.NewState()
-			f = &cp
-		}
-		var buf bytes.Buffer
-		if err := statefile.Write(f, &buf); err != nil {
-			return nil, fmt.Errorf("encoding %s: %w", name, err)
-		}
-		entries[name] = buf.Bytes()
+	if err != nil {
+		return nil, err
 	}
+	entries := map[string][]byte{EntryPlan: planBytes, EntryPriorState: priorBytes, EntryPrevRunState: prevBytes}
 	locks := args.DependencyLocks
 	if locks == nil {
 		locks = depsfile.NewLocks()

@@ -248,7 +248,12 @@ func (e *encoder) change(c *Change) (*planproto.Change, error) {
 	if pc.Before, err = e.value(c.Before); err != nil {
 		return nil, fmt.Errorf("before value: %w", err)
 	}
-	if pc.After, err = e.value(c.After); err != nil {
+	// A no-op's after value is its before value (a re-plan of an
+	// unchanged configuration is all no-ops): one encoding serves both
+	// fields, with the same bytes two encodings would give.
+	if c.Action == NoOp && pc.Before != nil && c.After.RawEquals(c.Before) {
+		pc.After = pc.Before
+	} else if pc.After, err = e.value(c.After); err != nil {
 		return nil, fmt.Errorf("after value: %w", err)
 	}
 	if pc.BeforeSensitivePaths, err = e.paths(c.BeforeSensitivePaths); err != nil {

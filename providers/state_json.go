@@ -31,6 +31,16 @@ func DecodeStateJSON(schema *configschema.Block, raw []byte) (_ cty.Value, err e
 	if schema == nil {
 		schema = &configschema.Block{}
 	}
+	if v, ok := decodeStateFast(schema, raw); ok {
+		return fillEmptyBlocks(schema, v), nil
+	}
+	return decodeStateGeneral(schema, raw)
+}
+
+// decodeStateGeneral is DecodeStateJSON's general path: the JSON pruned
+// of what the schema no longer has, then decoded by cty. It takes
+// whatever decodeStateFast leaves, and words every error.
+func decodeStateGeneral(schema *configschema.Block, raw []byte) (cty.Value, error) {
 	cleaned, err := pruneJSON(schema, raw)
 	if err != nil {
 		return cty.NilVal, err

@@ -61,10 +61,12 @@ func (c *Context) Apply(ctx context.Context, plan *plans.Plan, config *configs.C
 		return prior.DeepCopy(), diags
 	}
 	kept := keptRootOutputs(g, plan.TargetAddrs)
+	c.phaseDone("graph")
 	if aw.writer != nil {
 		aw.writer.Start(ws.state)
 	}
 	diags = append(diags, ws.walk(ctx, g)...)
+	c.phaseDone("walk")
 	if ctx.Err() != nil {
 		diags = append(diags, tfdiags.Error("Apply cancelled", "The apply was interrupted: operations in progress were allowed to finish and the state records everything that completed."+ws.notStartedNote("started")))
 	}

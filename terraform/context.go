@@ -44,6 +44,9 @@ type ContextOpts struct {
 	// Workspace is what terraform.workspace evaluates to; empty means
 	// "default".
 	Workspace string
+	// Phase, when set, is called as each phase of Plan and Apply ends,
+	// with its name ("graph", "walk"): for measuring plankit itself.
+	Phase func(name string)
 }
 
 // DefaultMaxInstances is ContextOpts.MaxInstances when unset: ten times the
@@ -60,6 +63,7 @@ type Context struct {
 	workingDir  string // absolute; path.cwd
 	maxInst     int
 	workspace   string // terraform.workspace
+	phase       func(string)
 
 	schemaMu sync.Mutex
 	schemas  map[addrs.Provider]*providers.GetProviderSchemaResponse
@@ -90,6 +94,7 @@ func NewContext(opts *ContextOpts) (*Context, hcl.Diagnostics) {
 		workingDir:  wd,
 		maxInst:     maxInstances(opts.MaxInstances),
 		workspace:   workspaceOrDefault(opts.Workspace),
+		phase:       opts.Phase,
 		schemas:     map[addrs.Provider]*providers.GetProviderSchemaResponse{},
 	}, nil
 }
@@ -272,4 +277,11 @@ func workspaceOrDefault(ws string) string {
 		return "default"
 	}
 	return ws
+}
+
+// phaseDone reports the end of a phase to ContextOpts.Phase, if set.
+func (c *Context) phaseDone(name string) {
+	if c.phase != nil {
+		c.phase(name)
+	}
 }

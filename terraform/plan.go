@@ -48,7 +48,10 @@ func (c *Context) Plan(ctx context.Context, config *configs.Config, prevRunState
 	pw := newPlanWalk(opts, filerec.NewRecorder(lang.OSFiles(c.workingDir)))
 	ws := c.newWalkState(pw, config, schemas)
 	ws.prevState = prevRunState
-	ws.state = prevRunState.DeepCopy().SyncWrapper()
+	// The working state shares prevRunState's objects, which are
+	// immutable: the walk replaces objects, never edits them. A deep copy
+	// would hold a second copy of every stored object for the whole plan.
+	ws.state = prevRunState.Snapshot().SyncWrapper()
 	ws.rootVars = opts.SetVariables
 	ws.clock = lang.NewPlanClock(opts.Timestamp)
 	ws.files = pw.fileRec
@@ -62,11 +65,14 @@ func (c *Context) Plan(ctx context.Context, config *configs.Config, prevRunState
 	if d.HasErrors() {
 		return nil, diags
 	}
+	c.phaseDone("graph")
 	diags = append(diags, ws.walk(ctx, g)...)
 	if ctx.Err() != nil {
 		diags = append(diags, tfdiags.Error("Operation cancelled", "The plan was interrupted before it completed."+ws.notStartedNote("planned")))
 	}
-	return pw.assemble(ws, keptRootOutputs(g, opts.Targets), diags.HasErrors()), diags
+	p := pw.assemble(ws, keptRootOutputs(g, opts.Targets), diags.HasErrors())
+	c.phaseDone("walk")
+	return p, diags
 }
 
 // neededProviders lists the providers the configuration and the state use.

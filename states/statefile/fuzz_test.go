@@ -2,6 +2,7 @@ package statefile
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -42,6 +43,24 @@ func FuzzRead(f *testing.F) {
 		}
 		if !bytes.Equal(first.Bytes(), second.Bytes()) {
 			t.Fatalf("write/read/write is not stable:\n%s\n---\n%s", first.Bytes(), second.Bytes())
+		}
+	})
+}
+
+// FuzzCompactValid: the reader's compaction of attribute values is
+// json.Compact's on every valid JSON value.
+func FuzzCompactValid(f *testing.F) {
+	for _, s := range attrJSONs {
+		f.Add([]byte(s))
+	}
+	f.Add([]byte("{\n  \"a\\\\\": \"b\\\" c\",\n  \"d\": [ 1, 2 ]\n}"))
+	f.Fuzz(func(t *testing.T, v []byte) {
+		var want bytes.Buffer
+		if json.Compact(&want, v) != nil || !json.Valid(v) {
+			return
+		}
+		if got := compactValid(v); !bytes.Equal(got, want.Bytes()) {
+			t.Fatalf("%q: got %q, want %q", v, got, want.Bytes())
 		}
 	})
 }

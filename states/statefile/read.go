@@ -30,6 +30,9 @@ func Read(r io.Reader) (*File, error) {
 	if len(bytes.TrimSpace(src)) == 0 {
 		return nil, ErrNoState
 	}
+	if f, ok, err := readFast(src); ok {
+		return f, err
+	}
 	var head struct {
 		Version          *json.Number `json:"version"`
 		TerraformVersion string       `json:"terraform_version"`
@@ -56,6 +59,19 @@ func Read(r io.Reader) (*File, error) {
 		return nil, fmt.Errorf("the version 4 state file is malformed%s: %w", jsonErrorPos(src, err), err)
 	}
 	return readV4(&sV4)
+}
+
+// readFast decodes src in one pass when it is a well-formed version 4
+// file (ok); otherwise Read's checks, in their order, say what is wrong.
+// A 100,000-resource file is tens of megabytes: each encoding/json pass
+// over it (validate, then decode) costs.
+func readFast(src []byte) (f *File, ok bool, err error) {
+	var sV4 stateV4
+	if json.Unmarshal(src, &sV4) != nil || sV4.Version != FormatVersion {
+		return nil, false, nil
+	}
+	f, err = readV4(&sV4)
+	return f, true, err
 }
 
 // jsonErrorPos returns " at line L, column C" for a JSON decoding error
@@ -106,12 +122,45 @@ func readV4(sV4 *stateV4) (*File, error) {
 			return nil, err
 		}
 	}
+	rd := &addrMemo{modules: map[string]addrs.ModuleInstance{}, providers: map[string]addrs.AbsProviderConfig{}}
 	for i := range sV4.Resources {
-		if err := readResource(f.State, &sV4.Resources[i]); err != nil {
+		if err := rd.readResource(f.State, &sV4.Resources[i]); err != nil {
 			return nil, err
 		}
+		sV4.Resources[i] = resourceStateV4{} // its objects are read: let them go
 	}
 	return f, nil
+}
+
+// addrMemo remembers the module and provider addresses a file has already
+// named: most resources share a few, and each parse goes through HCL's
+// traversal parser. Only valid addresses are remembered.
+type addrMemo struct {
+	modules   map[string]addrs.ModuleInstance
+	providers map[string]addrs.AbsProviderConfig
+}
+
+func (m *addrMemo) module(s string) (addrs.ModuleInstance, bool) {
+	if mod, ok := m.modules[s]; ok {
+		return mod, true
+	}
+	mod, diags := addrs.ParseModuleInstanceStr(s)
+	if diags.HasErrors() {
+		return nil, false
+	}
+	m.modules[s] = mod
+	return mod, true
+}
+
+func (m *addrMemo) provider(s string) (addrs.AbsProviderConfig, error) {
+	if pc, ok := m.providers[s]; ok {
+		return pc, nil
+	}
+	pc, err := parseProviderConfig(s)
+	if err == nil {
+		m.providers[s] = pc
+	}
+	return pc, err
 }
 
 func readOutput(s *states.State, name string, o outputStateV4) error {
@@ -127,9 +176,9 @@ func readOutput(s *states.State, name string, o outputStateV4) error {
 	return nil
 }
 
-func readResource(s *states.State, rsV4 *resourceStateV4) error {
-	mod, diags := addrs.ParseModuleInstanceStr(rsV4.Module)
-	if diags.HasErrors() {
+func (m *addrMemo) readResource(s *states.State, rsV4 *resourceStateV4) error {
+	mod, ok := m.module(rsV4.Module)
+	if !ok {
 		return fmt.Errorf("a resource has an invalid module address %q", rsV4.Module)
 	}
 	res := addrs.Resource{Type: rsV4.Type, Name: rsV4.Name}
@@ -157,7 +206,7 @@ func readResource(s *states.State, rsV4 *resourceStateV4) error {
 		}
 	} else {
 		var err error
-		if provider, err = parseProviderConfig(rsV4.ProviderConfig); err != nil {
+		if provider, err = m.provider(rsV4.ProviderConfig); err != nil {
 			return fmt.Errorf("resource %s: %w", addr, err)
 		}
 	}
@@ -361,10 +410,7 @@ func readObject(t *instanceTailV4) (*states.ResourceInstanceObjectSrc, error) {
 	}
 	switch {
 	case len(t.AttributesRaw) > 0:
-		var buf bytes.Buffer
-		buf.Grow(len(t.AttributesRaw))
-		_ = json.Compact(&buf, t.AttributesRaw) // valid: Unmarshal checked it
-		obj.AttrsJSON = buf.Bytes()
+		obj.AttrsJSON = compactValid(t.AttributesRaw) // valid: Unmarshal checked it
 	case len(t.AttributesFlat) > 0:
 		return nil, fmt.Errorf("the object has only legacy flat attributes (attributes_flat) from Terraform 0.11; refresh the state with Terraform 0.12 or later to upgrade it")
 	}
@@ -379,9 +425,7 @@ func readObject(t *instanceTailV4) (*states.ResourceInstanceObjectSrc, error) {
 			obj.Identity.SchemaVersion = *t.IdentitySchemaVersion
 		}
 		if len(t.IdentityRaw) > 0 && string(t.IdentityRaw) != "null" {
-			var buf bytes.Buffer
-			_ = json.Compact(&buf, t.IdentityRaw)
-			obj.Identity.JSON = buf.Bytes()
+			obj.Identity.JSON = compactValid(t.IdentityRaw)
 		}
 	}
 	for _, d := range t.Dependencies {
@@ -426,4 +470,48 @@ func keyKind(each string) string {
 		return "a string index_key"
 	}
 	return "no index_key"
+}
+
+// compactValid returns a copy of the valid JSON v without insignificant
+// whitespace, as json.Compact writes it (nothing escaped), in two plain
+// passes (size, then copy) rather than json.Compact's scanner: v was
+// validated by the decoder already. O(len(v)).
+func compactValid(v []byte) []byte {
+	out := make([]byte, compactWalk(v, nil))
+	compactWalk(v, out)
+	return out
+}
+
+// compactWalk copies v's significant bytes into out (when out is not
+// nil; it has room for them) and returns how many there are.
+func compactWalk(v, out []byte) int {
+	n := 0
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		switch c {
+		case ' ', '\t', '\n', '\r':
+			continue
+		case '"':
+			// Copy the string through its closing quote.
+			j := i + 1
+			for j < len(v) && v[j] != '"' {
+				if v[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			j = min(j+1, len(v))
+			if out != nil {
+				copy(out[n:], v[i:j])
+			}
+			n += j - i
+			i = j - 1
+			continue
+		}
+		if out != nil {
+			out[n] = c
+		}
+		n++
+	}
+	return n
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -34,10 +35,15 @@ type Filesystem struct {
 	backupPath string
 	tfVersion  *version.Version
 
-	loaded     bool
-	file       *statefile.File // the transient state with its lineage and serial
-	readBytes  []byte          // the file as read by the last refresh, for the backup
-	lastBytes  []byte          // our encoding of the last state read or written
+	loaded    bool
+	file      *statefile.File // the transient state with its lineage and serial
+	readBytes []byte          // the file as read by the last refresh, for the backup
+	lastSum   stateSum        // of our encoding of the last state read or written
+	haveLast  bool            // lastSum is set: a state was read or written
+	// baseline is the state as read, at the version we would write, while
+	// its sum is not computed yet: only a persist needs it, and encoding a
+	// large state costs (a plan that only reads it never pays).
+	baseline   *statefile.File
 	backupDone bool
 
 	lockFile *os.File
@@ -148,6 +154,24 @@ func (s *Filesystem) WriteState(st *states.State) error {
 	return nil
 }
 
+// WriteSnapshot is WriteState for a state the caller hands over: the
+// manager keeps st itself, not a Snapshot of it, so st must not be
+// modified afterwards. The apply's persister writes snapshots it took
+// for this; copying each again would double what every full write of a
+// large state allocates. O(1).
+func (s *Filesystem) WriteSnapshot(st *states.State) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.ensureLoaded(); err != nil {
+		return err
+	}
+	if st == nil {
+		st = states.NewState()
+	}
+	s.file.State = st
+	return nil
+}
+
 // RefreshState reads the state file again, replacing the in-memory state.
 // A missing or empty file is an empty state with no lineage and serial 0.
 func (s *Filesystem) RefreshState() error {
@@ -178,19 +202,16 @@ func (s *Filesystem) refresh() error {
 	switch {
 	case errors.Is(err, statefile.ErrNoState):
 		s.file = &statefile.File{State: states.NewState()}
-		s.readBytes, s.lastBytes = nil, nil
+		s.readBytes, s.haveLast, s.baseline = nil, false, nil
 	case err != nil:
 		return fmt.Errorf("%s: %w", s.path, err)
 	default:
 		s.file = f
 		s.readBytes = src
 		// Our encoding of what we read, at the version we would write, is
-		// the baseline that tells whether a later state changed anything.
-		var buf bytes.Buffer
-		if err := statefile.Write(WithWriteVersion(f, s.tfVersion), &buf); err != nil {
-			return fmt.Errorf("%s: %w", s.path, err)
-		}
-		s.lastBytes = buf.Bytes()
+		// the baseline that tells whether a later state changed anything;
+		// its sum stands for it, computed by the first persist.
+		s.baseline, s.haveLast = WithWriteVersion(f, s.tfVersion), false
 	}
 	if err := s.replayJournal(); err != nil {
 		return err
@@ -215,6 +236,11 @@ func (s *Filesystem) replayJournal() error {
 	recs, damaged, err := j.Records()
 	if err != nil {
 		return err
+	}
+	if s.baseline != nil && s.baseline.State == s.file.State {
+		// Replaying changes the state in place; the baseline is the
+		// state as read.
+		s.baseline.State = s.file.State.Snapshot()
 	}
 	rec, err := ReplayJournal(s.file.State, recs)
 	if err != nil {
@@ -278,24 +304,26 @@ func (s *Filesystem) dropRecovered() error {
 // the last read or write: lineage created if missing, serial increased,
 // backup saved before the first overwrite, file replaced atomically.
 // O(size of the state); unchanged objects are copied from their cached
-// encoding.
+// encoding. Without a codec the encoding streams into the new file, so
+// the state is never held encoded in memory; whether it changed is known
+// from its stateSum once written, and an unchanged one is dropped before
+// it replaces anything.
 func (s *Filesystem) PersistState() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err := s.ensureLoaded(); err != nil {
 		return err
 	}
-	w, err := PrepareWrite(s.file, s.tfVersion, s.lastBytes)
-	if err != nil {
-		return err
+	if s.baseline != nil {
+		sum, err := sumOf(s.baseline)
+		if err != nil {
+			return fmt.Errorf("%s: %w", s.path, err)
+		}
+		s.lastSum, s.haveLast, s.baseline = sum, true, nil
 	}
-	if w.Unchanged && !s.rewrite { // a rewrite in the current stored form keeps the serial
-		return s.dropRecovered()
-	}
-	data := w.Data
-	stored, err := s.encode(data)
-	if err != nil {
-		return err
+	f := WithWriteVersion(s.file, s.tfVersion)
+	if f.Lineage == "" {
+		f.Lineage = states.NewLineage()
 	}
 	// A new state may live in a directory that does not exist yet (-state
 	// or a backend "local" path in a new directory, with -lock=false so no
@@ -304,23 +332,84 @@ func (s *Filesystem) PersistState() error {
 	if err := os.MkdirAll(filepath.Dir(s.path), 0o755); err != nil {
 		return fmt.Errorf("writing the state file: creating its directory: %w", err)
 	}
+	next := *f
+	next.Serial++
+	sum, err := s.store(&next, true)
+	if errors.Is(err, errUnchanged) {
+		if !s.rewrite {
+			return s.dropRecovered()
+		}
+		// Rewritten in the current stored form, the serial kept.
+		next = *f
+		sum, err = s.store(&next, false)
+	}
+	if err != nil {
+		return err
+	}
+	s.rewrite = false
+	s.file.Lineage, s.file.Serial, s.file.TerraformVersion = next.Lineage, next.Serial, next.TerraformVersion
+	s.lastSum, s.haveLast = sum, true
+	return s.dropRecovered()
+}
+
+// store replaces the state file with f, saving the backup first when this
+// manager has not yet. With unless, a state whose sum is that of the last
+// one read or written is not stored: errUnchanged. s.mu is held.
+func (s *Filesystem) store(f *statefile.File, unless bool) (stateSum, error) {
+	var sum stateSum
+	var own error // an error our callbacks return, already described
+	mode := fileMode(s.path)
+	before := func() error {
+		own = s.beforeReplace(mode)
+		return own
+	}
+	var err error
+	if s.codec == nil {
+		err = atomicfile.Write(s.path, mode, func(w io.Writer) error {
+			if sum, own = encodeTo(f, w, s.path); own == nil && unless && s.haveLast && sum == s.lastSum {
+				own = errUnchanged
+			}
+			return own
+		}, before)
+	} else {
+		// Encryption takes the whole plaintext.
+		var buf bytes.Buffer
+		if sum, err = encodeTo(f, &buf, s.path); err != nil {
+			return sum, err
+		}
+		if unless && s.haveLast && sum == s.lastSum {
+			return sum, errUnchanged
+		}
+		stored, err := s.encode(buf.Bytes())
+		if err != nil {
+			return sum, err
+		}
+		err = atomicfile.WriteBytes(s.path, stored, mode, before)
+	}
+	if err != nil && err != own {
+		err = fmt.Errorf("writing the state file: %w", err)
+	}
+	return sum, err
+}
+
+// beforeReplace runs once the new state file is written and synced, before
+// it replaces the old one: the first overwrite in this manager's lifetime
+// saves the file as read to the backup path first.
+func (s *Filesystem) beforeReplace(mode os.FileMode) error {
 	if !s.backupDone && s.backupPath != "" && s.readBytes != nil {
 		backup, err := s.encode(s.readBytes)
 		if err != nil {
 			return err
 		}
-		if err := atomicfile.WriteBytes(s.backupPath, backup, fileMode(s.path), nil); err != nil {
+		if err := atomicfile.WriteBytes(s.backupPath, backup, mode, nil); err != nil {
 			return fmt.Errorf("writing the state backup: %w", err)
 		}
 	}
 	s.backupDone = true
-	if err := atomicfile.WriteBytes(s.path, stored, fileMode(s.path), s.beforeRename); err != nil {
-		return fmt.Errorf("writing the state file: %w", err)
+	if s.beforeRename != nil {
+		return s.beforeRename()
 	}
-	s.rewrite = false
-	s.file.Lineage, s.file.Serial, s.file.TerraformVersion = w.Lineage, w.Serial, w.TerraformVersion
-	s.lastBytes = data
-	return s.dropRecovered()
+	return nil
 }
 
 // fileMode keeps an existing state file's permissions; a new file gets 0644,

@@ -2,6 +2,7 @@ package statemgr
 
 import (
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/plankit/plankit/addrs"
@@ -31,6 +32,17 @@ type PersisterOptions struct {
 	// write checkpoints it, a successful one truncates what it covers, and
 	// Close removes it once the final write succeeded.
 	Journal Journal
+	// CheckpointBytes, with a Journal, spaces the full writes by the
+	// journal's growth instead of by time alone: a full write is due once
+	// the records appended since the last one reach the larger of
+	// CheckpointBytes and all the records appended before it. Every
+	// change is in the journal the moment it is made, so the full writes
+	// only keep the journal (what a crashed run replays) in proportion to
+	// the state; spaced this way, a run that builds a state of S bytes
+	// writes about 2S in all, in O(log S) writes, and one that changes a
+	// few objects of a large state writes it once, at Close. The GapFactor
+	// and MinGap waits still apply. 0: by time alone.
+	CheckpointBytes uint64
 }
 
 // PersisterStats counts what a BackgroundPersister did.
@@ -84,6 +96,9 @@ type BackgroundPersister struct {
 	stopped    bool              // Close began: no more records
 	syncWake   chan struct{}
 	syncDone   chan struct{}
+	// Journal bytes appended since the last checkpoint, and before it
+	// (see CheckpointBytes); written under jmu, read by run.
+	jSince, jBefore atomic.Uint64
 }
 
 // NewBackgroundPersister starts a persister writing through mgr. Call Close
@@ -135,9 +150,26 @@ func (p *BackgroundPersister) Begin(addr addrs.AbsResourceInstance, action strin
 		p.noteJournalErr(err)
 		return err
 	}
+	p.appended(len(rec))
 	p.inflight[addr.String()] = rec
 	p.kickSync()
 	return nil
+}
+
+// appended counts n journal bytes appended; p.jmu is held. It wakes the
+// writer when they make a full write due (see CheckpointBytes).
+func (p *BackgroundPersister) appended(n int) {
+	since := p.jSince.Add(uint64(n))
+	if t := p.opts.CheckpointBytes; t > 0 && since >= max(t, p.jBefore.Load()) && since-uint64(n) < max(t, p.jBefore.Load()) {
+		p.signal()
+	}
+}
+
+// checkpointDue reports whether the journal has grown enough for a full
+// write (always, without CheckpointBytes or a journal).
+func (p *BackgroundPersister) checkpointDue() bool {
+	t := p.opts.CheckpointBytes
+	return t == 0 || p.journal == nil || p.jSince.Load() >= max(t, p.jBefore.Load())
 }
 
 // Record announces that addr's objects in the live state changed (and
@@ -160,7 +192,9 @@ func (p *BackgroundPersister) Record(addr addrs.AbsResourceInstance) error {
 		rec, err = encodeInstanceState(mini, addr)
 		p.jmu.Lock()
 		if err == nil && !p.stopped {
-			err = p.journal.Append(rec)
+			if err = p.journal.Append(rec); err == nil {
+				p.appended(len(rec))
+			}
 			p.kickSync()
 		}
 		delete(p.inflight, addr.String())
@@ -188,10 +222,12 @@ func (p *BackgroundPersister) End(addr addrs.AbsResourceInstance) error {
 		return nil
 	}
 	delete(p.inflight, key)
-	if err := p.journal.Append(EncodeEnd(addr)); err != nil {
+	rec := EncodeEnd(addr)
+	if err := p.journal.Append(rec); err != nil {
 		p.noteJournalErr(err)
 		return err
 	}
+	p.appended(len(rec))
 	p.kickSync()
 	return nil
 }
@@ -345,7 +381,9 @@ func (p *BackgroundPersister) run() {
 		wait := time.Until(p.nextAllowed)
 		p.mu.Unlock()
 		switch {
-		case !dirty:
+		case !dirty, !forced && !p.checkpointDue():
+			// Idle until a change, a Flush or Close, or (appended) the
+			// journal's growth makes a write due.
 			<-p.wake
 			continue
 		case !forced && wait > 0:
@@ -417,12 +455,14 @@ func (p *BackgroundPersister) snapshot() (*states.State, JournalMark, error) {
 		p.noteJournalErr(err)
 		return snap, 0, nil
 	}
+	p.jBefore.Add(p.jSince.Swap(0))
 	for _, rec := range p.inflight {
 		if err := p.journal.Append(rec); err != nil {
 			// Keep what the checkpoint closed: it names these operations.
 			p.noteJournalErr(err)
 			return snap, 0, nil
 		}
+		p.jSince.Add(uint64(len(rec)))
 	}
 	return snap, mark, nil
 }

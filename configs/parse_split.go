@@ -1,0 +1,108 @@
+package configs
+
+import (
+	"bytes"
+	"runtime"
+	"sync"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+)
+
+// splitParseMin is the size from which a native-syntax file is parsed in
+// pieces on several cores (parseSplit). Below it one parse is fast
+// enough that the split is not worth its scan.
+const splitParseMin = 1 << 20
+
+// parseSplit parses a large native-syntax file in pieces, one per core,
+// and joins them into the body a single parse gives: a configuration of
+// 100,000 resources is one 9 MB file, whose parse (lexing, mostly) is
+// otherwise the longest single-threaded step of loading it.
+//
+// The file is cut only right after a line that is a lone "}" (the end of
+// a top-level block, as every formatter writes it). Each piece is parsed
+// with its true start position, so every range is the one a single
+// parse records. The cut is sound only if it fell between top-level
+// items, not inside a heredoc or a comment; so the result is used only
+// when every piece parsed without any diagnostic and each piece before a
+// cut ends with a block closed exactly at the cut. Otherwise ok is false
+// and the caller parses the whole file (which also words any error).
+// O(len(src)) work, about len(src)/cores of it per core.
+func parseSplit(src []byte, filename string) (f *hcl.File, ok bool) {
+	return parsePieces(src, filename, runtime.GOMAXPROCS(0), splitParseMin)
+}
+
+// parsePieces is parseSplit with the number of pieces and the smallest
+// file it splits as parameters.
+func parsePieces(src []byte, filename string, pieces, minSize int) (f *hcl.File, ok bool) {
+	if len(src) < minSize || pieces < 2 {
+		return nil, false
+	}
+	cuts := splitPoints(src, pieces)
+	if len(cuts) == 0 {
+		return nil, false
+	}
+	bounds := append(append([]int{0}, cuts...), len(src))
+	files := make([]*hcl.File, len(bounds)-1)
+	clean := make([]bool, len(files))
+	var wg sync.WaitGroup
+	line := 1
+	for i := range files {
+		start := hcl.Pos{Line: line, Column: 1, Byte: bounds[i]}
+		line += bytes.Count(src[bounds[i]:bounds[i+1]], []byte("\n"))
+		wg.Go(func() {
+			hf, diags := hclsyntax.ParseConfig(src[bounds[i]:bounds[i+1]], filename, start)
+			files[i], clean[i] = hf, len(diags) == 0
+		})
+	}
+	wg.Wait()
+	for i, hf := range files {
+		if !clean[i] || hf == nil {
+			return nil, false
+		}
+		if i < len(files)-1 { // the piece must end with a block closed at the cut
+			b := hf.Body.(*hclsyntax.Body)
+			if len(b.Blocks) == 0 || b.Blocks[len(b.Blocks)-1].CloseBraceRange.End.Byte != bounds[i+1]-1 {
+				return nil, false
+			}
+		}
+	}
+	// The first piece's body becomes the whole file's, so that its
+	// navigation (hcled.ContextString) sees every block.
+	root := files[0].Body.(*hclsyntax.Body)
+	for _, hf := range files[1:] {
+		b := hf.Body.(*hclsyntax.Body)
+		for name, a := range b.Attributes {
+			if _, dup := root.Attributes[name]; dup {
+				return nil, false // a single parse reports it
+			}
+			root.Attributes[name] = a
+		}
+		root.Blocks = append(root.Blocks, b.Blocks...)
+	}
+	last := files[len(files)-1].Body.(*hclsyntax.Body)
+	root.SrcRange.End = last.SrcRange.End
+	root.EndRange = last.EndRange
+	return &hcl.File{Body: root, Bytes: src, Nav: files[0].Nav}, true
+}
+
+// splitPoints returns up to pieces-1 offsets into src, roughly evenly
+// spaced, each just after a "\n}\n" (a lone closing brace line).
+func splitPoints(src []byte, pieces int) []int {
+	var cuts []int
+	prev := 0
+	for i := 1; i < pieces; i++ {
+		from := max(len(src)*i/pieces, prev)
+		j := bytes.Index(src[from:], []byte("\n}\n"))
+		if j < 0 {
+			break
+		}
+		cut := from + j + 3
+		if cut >= len(src) {
+			break
+		}
+		cuts = append(cuts, cut)
+		prev = cut
+	}
+	return cuts
+}
