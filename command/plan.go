@@ -413,7 +413,7 @@ func planHasChanges(p *plans.Plan) bool {
 	}
 	if p.UIMode == plans.RefreshOnlyMode {
 		for _, d := range p.DriftedResources {
-			if d.Action != plans.NoOp {
+			if d.Action != plans.NoOp || d.Moved() { // a move changes the state too
 				return true
 			}
 		}

@@ -1,8 +1,6 @@
 package command
 
 import (
-	"fmt"
-
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/plankit/plankit/command/jsonplan"
@@ -23,27 +21,37 @@ func Show(m *Meta, chdir string, args []string) int {
 	}
 	wd := workDir(fs.chdir)
 	u := &ui{out: m.Stdout, errw: m.Stderr, col: render.Colorizer{Enabled: !*noColor && m.StdoutTTY}}
-	r, p, diags := readArchiveIn(m, wd, resolve(wd, fs.Arg(0)))
+	path := resolve(wd, fs.Arg(0))
+	if *jsonOut {
+		return showJSON(m, u, wd, path)
+	}
+	r, p, diags := readArchiveIn(m, wd, path)
 	if diags.HasErrors() {
 		u.diags(diags, Sources{})
 		return ExitError
 	}
 	defer r.Close()
-	if !*jsonOut {
-		if err := render.Plan(m.Stdout, p, u.col.Enabled); err != nil {
-			return ExitError
-		}
-		return ExitOK
+	if err := render.Plan(m.Stdout, p, u.col.Enabled); err != nil {
+		return ExitError
 	}
-	config, cdiags := r.ReadConfig()
-	if cdiags.HasErrors() {
-		config = nil // the configuration section is left out rather than failing show
+	return ExitOK
+}
+
+// showJSON is plan show -json: the configuration snapshot is parsed while
+// the plan is decoded and the resource entries, which come first in the
+// document, are written; the document is streamed, each resource's JSON
+// made as it is written.
+func showJSON(m *Meta, u *ui, wd, path string) int {
+	r, p, cl, diags := readArchiveLoadingConfig(m, wd, path)
+	if diags.HasErrors() {
+		u.diags(diags, Sources{})
+		return ExitError
 	}
-	b, err := jsonplan.Marshal(p, jsonplan.Options{Version: Version, Config: config})
-	if err != nil {
+	defer r.Close()
+	defer cl.finish()
+	if err := jsonplan.Write(m.Stdout, p, jsonplan.Options{Version: Version, LoadConfig: cl.wait}); err != nil {
 		u.diags(hcl.Diagnostics{tfdiags.Errorf("Failed to render the plan as JSON", "%s", err)}, Sources{})
 		return ExitError
 	}
-	fmt.Fprintln(m.Stdout, string(b))
 	return ExitOK
 }

@@ -127,26 +127,30 @@ func (u *ui) plan(p *plans.Plan) {
 		return
 	}
 	for _, rc := range plans.SortedResourceChanges(p.DriftedResources) {
-		if rc.Action == plans.NoOp {
+		// A move alone is drift only in refresh-only mode; otherwise the
+		// planned changes report it (as Terraform does).
+		if rc.Action == plans.NoOp && (!rc.Moved() || p.UIMode != plans.RefreshOnlyMode) {
 			continue
 		}
-		u.json.Emit("info", "resource_drift", fmt.Sprintf("%s: Drift detected (%s)", rc.Addr, jsonplan.Actions(rc.Action)[0]),
-			map[string]any{"change": changeJSON(rc)})
+		ch := changeJSON(rc)
+		u.json.Emit("info", "resource_drift", fmt.Sprintf("%s: Drift detected (%s)", rc.Addr, ch["action"]),
+			map[string]any{"change": ch})
 	}
 	changes := p.Changes
 	if changes == nil {
 		changes = plans.NewChanges()
 	}
 	for _, rc := range plans.SortedResourceChanges(changes.Resources) {
-		if rc.Action == plans.NoOp {
+		if rc.Action == plans.NoOp && !rc.Moved() {
 			continue
 		}
-		u.json.Emit("info", "planned_change", fmt.Sprintf("%s: Plan to %s", rc.Addr, planVerb(rc.Action)),
-			map[string]any{"change": changeJSON(rc)})
+		ch := changeJSON(rc)
+		u.json.Emit("info", "planned_change", fmt.Sprintf("%s: Plan to %s", rc.Addr, ch["action"]),
+			map[string]any{"change": ch})
 	}
 	c := render.CountChanges(changes)
 	msg := fmt.Sprintf("Plan: %d to add, %d to change, %d to destroy.", c.Add, c.Change, c.Destroy)
-	if !render.HasResourceChanges(changes) && !render.HasOutputChanges(changes) {
+	if !render.HasResourceChanges(changes) && !render.HasOutputChanges(changes) && !render.HasMoves(changes) {
 		msg = "No changes. Your infrastructure matches the configuration."
 	}
 	u.json.Emit("info", "change_summary", msg, map[string]any{"changes": map[string]any{
@@ -183,6 +187,9 @@ func changeJSON(rc *plans.ResourceInstanceChange) map[string]any {
 	}
 	if !rc.PrevRunAddr.Equal(rc.Addr) && rc.PrevRunAddr.Resource.Resource.Type != "" {
 		out["previous_resource"] = resourceJSON(rc.PrevRunAddr)
+		if rc.Action == plans.NoOp {
+			out["action"] = "move" // a move alone, as Terraform reports it
+		}
 	}
 	return out
 }

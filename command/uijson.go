@@ -25,6 +25,8 @@ func uiReason(r plans.ResourceInstanceChangeActionReason) string {
 		return "delete_because_each_key"
 	case plans.ReasonDeleteBecauseNoModule:
 		return "delete_because_no_module"
+	case plans.ReasonDeleteBecauseNoMoveTarget:
+		return "delete_because_no_move_target"
 	case plans.ReasonReadBecauseConfigUnknown:
 		return "read_because_config_unknown"
 	case plans.ReasonReadBecauseDependencyPending:

@@ -29,6 +29,9 @@ type Module struct {
 	ManagedResources       map[string]*Resource // key addrs.Resource.String(): "type.name"
 	DataResources          map[string]*Resource // key "data.type.name"
 	Checks                 map[string]*Check    // check blocks by name
+	// Moved are the module's moved blocks in file order (primary files
+	// by name, then each file's blocks in order).
+	Moved []*Moved
 
 	// requiredProvidersRange is where the first required_providers block
 	// is, for the duplicate-block diagnostic (a module may have only one).

@@ -65,6 +65,7 @@ func (m *Module) appendFile(f *file) hcl.Diagnostics {
 			return duplicate(fmt.Sprintf("Duplicate resource %q configuration", r.Type), fmt.Sprintf("A %s resource named %q", r.Type, r.Name), prev.DeclRange, r.DeclRange)
 		})...)
 	}
+	m.Moved = append(m.Moved, f.moved...)
 	for _, r := range f.dataResources {
 		diags = append(diags, addUnique(m.DataResources, r.Addr().String(), r, func(prev *Resource) *hcl.Diagnostic {
 			return duplicate(fmt.Sprintf("Duplicate data %q configuration", r.Type), fmt.Sprintf("A %s data resource named %q", r.Type, r.Name), prev.DeclRange, r.DeclRange)
@@ -137,6 +138,10 @@ func missingOverride(what, name string, rng hcl.Range) *hcl.Diagnostic {
 // arguments it sets in the primary block of the same name. O(objects in f).
 func (m *Module) mergeFile(f *file) hcl.Diagnostics {
 	var diags hcl.Diagnostics
+	for _, mv := range f.moved {
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot override 'moved' blocks",
+			Detail: "moved blocks belong in primary files; an override file cannot declare or change them. Move this block into a primary (non-override) file.", Subject: mv.DeclRange.Ptr()})
+	}
 	if len(f.coreVersionConstraints) > 0 {
 		m.CoreVersionConstraints = f.coreVersionConstraints
 	}

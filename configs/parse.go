@@ -95,6 +95,7 @@ type file struct {
 	managedResources       []*Resource
 	dataResources          []*Resource
 	checks                 []*Check
+	moved                  []*Moved
 }
 
 var fileSchema = &hcl.BodySchema{
@@ -107,9 +108,9 @@ var fileSchema = &hcl.BodySchema{
 		{Type: "module", LabelNames: []string{"name"}},
 		{Type: "resource", LabelNames: []string{"type", "name"}},
 		{Type: "data", LabelNames: []string{"type", "name"}},
+		{Type: "moved"},
 		// Terraform 1.9 block types plankit does not implement: named here
 		// so the error says so instead of "unsupported block type".
-		{Type: "moved"},
 		{Type: "import"},
 		{Type: "removed"},
 		{Type: "check", LabelNames: []string{"name"}},
@@ -171,6 +172,12 @@ func decodeFile(body hcl.Body, override bool) (*file, hcl.Diagnostics) {
 			diags = append(diags, ds...)
 			if c != nil {
 				f.checks = append(f.checks, c)
+			}
+		case "moved":
+			mv, ds := decodeMovedBlock(block)
+			diags = append(diags, ds...)
+			if mv != nil {
+				f.moved = append(f.moved, mv)
 			}
 		default:
 			diags = append(diags, &hcl.Diagnostic{

@@ -216,6 +216,17 @@ func (r *Reader) readState(name string) (*statefile.File, error) {
 	if f := r.states[name]; f != nil {
 		return f, nil
 	}
+	// The two state entries of a plan made without changes outside
+	// plankit hold the same bytes: decode them once and share the result
+	// (callers never modify it).
+	other := EntryPriorState
+	if name == EntryPriorState {
+		other = EntryPrevRunState
+	}
+	if f := r.states[other]; f != nil && bytes.Equal(r.entries[name], r.entries[other]) {
+		r.states[name] = f
+		return f, nil
+	}
 	f, err := statefile.Read(bytes.NewReader(r.entries[name]))
 	if err != nil {
 		return nil, r.withPath(wrapErr(KindCorrupt, name, err))

@@ -612,15 +612,19 @@ func (d *decoder) resourceChanges(prcs []*planproto.ResourceInstanceChange) ([]*
 	}
 	block := make([]ResourceInstanceChange, len(prcs))
 	out := make([]*ResourceInstanceChange, len(prcs))
-	for i, prc := range prcs {
+	err := d.decodeEach(len(prcs), func(d *decoder, i int) error {
 		rc := &block[i]
-		if err := d.resourceChange(prc, rc); err != nil {
+		if err := d.resourceChange(prcs[i], rc); err != nil {
 			if rc.Addr.Resource.Resource.Type != "" {
-				return nil, fmt.Errorf("resource change %s%s: %w", rc.Addr, deposedSuffix(rc.DeposedKey), err)
+				return fmt.Errorf("resource change %s%s: %w", rc.Addr, deposedSuffix(rc.DeposedKey), err)
 			}
-			return nil, fmt.Errorf("resource change %d: %w", i, err)
+			return fmt.Errorf("resource change %d: %w", i, err)
 		}
 		out[i] = rc
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }

@@ -64,6 +64,7 @@ func (c *Context) Apply(ctx context.Context, plan *plans.Plan, config *configs.C
 	c.phaseDone("graph")
 	if aw.writer != nil {
 		aw.writer.Start(ws.state)
+		aw.recordMoves(plan)
 	}
 	diags = append(diags, ws.walk(ctx, g)...)
 	c.phaseDone("walk")

@@ -32,6 +32,11 @@
 //     (prior, refresh) → the mode's step, planConfigured → plan.
 //   - Apply one: the same first three → applyWalk.managedInstance →
 //     applyInstance.apply (planChange, applyChange, storeNew, provision).
+//   - Moved blocks (refactor.go): Plan first applies them to a copy of
+//     the state (package refactoring) and walks from it; a moved instance
+//     of another type is converted by MoveResourceState before it is
+//     planned; the plan records each previous address, and Apply tells
+//     the state writer about the moves before anything else.
 //   - Callers own persistence and providers: Apply announces changes to a
 //     StateWriter (state_writer.go); providers come from a ProviderSource.
 package terraform

@@ -45,7 +45,13 @@ func (c *Context) Plan(ctx context.Context, config *configs.Config, prevRunState
 	if diags.HasErrors() {
 		return nil, diags
 	}
+	moves, d := applyMoves(config, prevRunState, opts)
+	if d.HasErrors() {
+		return nil, append(diags, d...)
+	}
+	prevRunState = moves.moved // the walk plans from the moved objects
 	pw := newPlanWalk(opts, filerec.NewRecorder(lang.OSFiles(c.workingDir)))
+	pw.moves = moves
 	ws := c.newWalkState(pw, config, schemas)
 	ws.prevState = prevRunState
 	// The working state shares prevRunState's objects, which are
@@ -69,6 +75,10 @@ func (c *Context) Plan(ctx context.Context, config *configs.Config, prevRunState
 	diags = append(diags, ws.walk(ctx, g)...)
 	if ctx.Err() != nil {
 		diags = append(diags, tfdiags.Error("Operation cancelled", "The plan was interrupted before it completed."+ws.notStartedNote("planned")))
+	}
+	var invalid bool
+	if diags, invalid = moves.validate(ws, diags); invalid {
+		return nil, diags
 	}
 	p := pw.assemble(ws, keptRootOutputs(g, opts.Targets), diags.HasErrors())
 	c.phaseDone("walk")
@@ -110,6 +120,7 @@ func (pw *planWalk) assemble(ws *walkState, kept map[string]bool, errored bool) 
 	if opts.Mode != plans.DestroyMode {
 		ws.checks.complete(ws.config, ws.exp)
 	}
+	pw.moves.record(p, ws.schemas)
 	p.Checks = ws.checks.results()
 	p.Files = pw.fileRec.Files()
 	for name, v := range ws.config.Module.Variables {

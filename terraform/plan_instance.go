@@ -18,7 +18,12 @@ import (
 // state (the plan's PriorState) and any difference to the drift list.
 func (pi *planInstance) managed() hcl.Diagnostics {
 	cur, deposed := pi.ws.currentObject(pi.w.addr)
+	cur, deposed, mdiags := pi.movedObjects(cur, deposed)
+	if mdiags.HasErrors() {
+		return mdiags
+	}
 	prior, diags := pi.prior(cur, addrs.NotDeposed)
+	diags = append(mdiags, diags...)
 	for _, k := range sortedDeposed(deposed) {
 		diags = append(diags, pi.deposed(k, deposed[k])...)
 	}

@@ -100,11 +100,12 @@ resource "test_thing" "b" {
 		{
 			name:  "count growth and wrong repetition",
 			files: map[string]string{"main.tf": `resource "test_thing" "c" {` + "\n" + `count = 2` + "\n" + `name = "n${count.index}"` + "\n}"},
-			state: map[string]string{"test_thing.c": thing("C", "")},
+			// (A key-less instance would move to [0]: see TestPlanMoves.)
+			state: map[string]string{`test_thing.c["k"]`: thing("C", "")},
 			want: map[string]change{
-				"test_thing.c":    {Action: "Delete", Reason: "DeleteBecauseWrongRepetition", Before: thing("C", ""), After: "null"},
-				"test_thing.c[0]": {Action: "Create", Before: "null", After: strings.Replace(nullThing, `"name":null`, `"name":"n0"`, 1), Sensitive: "secret"},
-				"test_thing.c[1]": {Action: "Create", Before: "null", After: strings.Replace(nullThing, `"name":null`, `"name":"n1"`, 1), Sensitive: "secret"},
+				`test_thing.c["k"]`: {Action: "Delete", Reason: "DeleteBecauseWrongRepetition", Before: thing("C", ""), After: "null"},
+				"test_thing.c[0]":   {Action: "Create", Before: "null", After: strings.Replace(nullThing, `"name":null`, `"name":"n0"`, 1), Sensitive: "secret"},
+				"test_thing.c[1]":   {Action: "Create", Before: "null", After: strings.Replace(nullThing, `"name":null`, `"name":"n1"`, 1), Sensitive: "secret"},
 			},
 		},
 		{

@@ -29,6 +29,8 @@ type planWalk struct {
 	// refreshed: plan it (normal), plan deleting it (destroy) or keep it
 	// (refresh-only).
 	forCurrent func(pi *planInstance, cur *states.ResourceInstanceObjectSrc, prior cty.Value) hcl.Diagnostics
+	// moves is the refactoring step's result (refactor.go).
+	moves *planMoves
 }
 
 var _ operation = (*planWalk)(nil)

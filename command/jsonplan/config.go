@@ -5,10 +5,10 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
-	ctyjson "github.com/zclconf/go-cty/cty/json"
 
 	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/configs"
@@ -167,7 +167,14 @@ func marshalConfigModule(n *configs.Config, schemas map[addrs.Provider]*provider
 			out.Outputs[name] = configOutput{Sensitive: o.Sensitive, Deprecated: o.Deprecated, Expression: marshalExpr(o.Expr), DependsOn: traversalStrings(o.DependsOn), Description: o.Description}
 		}
 	}
-	for _, r := range allResources(m) {
+	// Resources are made on every core when there are many; each writes
+	// only its own entry.
+	resources := allResources(m)
+	if len(resources) > 0 {
+		out.Resources = make([]configResource, len(resources))
+	}
+	forEachParallel(len(resources), func(i int) {
+		r := resources[i]
 		// The address is relative to the module, as Terraform writes it
 		// (the module is where the entry sits in the tree).
 		cr := configResource{
@@ -197,8 +204,8 @@ func marshalConfigModule(n *configs.Config, schemas map[addrs.Provider]*provider
 		if r.ForEach != nil {
 			cr.ForEachExpression = marshalExpr(r.ForEach)
 		}
-		out.Resources = append(out.Resources, cr)
-	}
+		out.Resources[i] = cr
+	})
 	if len(m.ModuleCalls) > 0 {
 		out.ModuleCalls = map[string]moduleCall{}
 		for name, mc := range m.ModuleCalls {
@@ -259,18 +266,7 @@ func marshalBody(body hcl.Body, schema *configschema.Block) map[string]json.RawM
 		}
 		return out
 	}
-	bs := &hcl.BodySchema{}
-	for name := range schema.Attributes {
-		bs.Attributes = append(bs.Attributes, hcl.AttributeSchema{Name: name})
-	}
-	for name, nb := range schema.BlockTypes {
-		var labels []string
-		if nb.Nesting == configschema.NestingMap {
-			labels = []string{"key"}
-		}
-		bs.Blocks = append(bs.Blocks, hcl.BlockHeaderSchema{Type: name, LabelNames: labels})
-	}
-	content, _, _ := body.PartialContent(bs)
+	content, _, _ := body.PartialContent(bodySchema(schema))
 	if content == nil {
 		return nil
 	}
@@ -286,9 +282,9 @@ func marshalBody(body hcl.Body, schema *configschema.Block) map[string]json.RawM
 		blocks[b.Type] = append(blocks[b.Type], marshalBody(b.Body, &nb.Block))
 	}
 	for name, list := range blocks {
-		raw, err := json.Marshal(list)
-		if err == nil {
-			out[name] = raw
+		e := &encoder{}
+		if err := e.encode(list); err == nil {
+			out[name] = e.buf
 		}
 	}
 	if len(out) == 0 {
@@ -312,12 +308,11 @@ func marshalExpr(expr hcl.Expression) json.RawMessage {
 			return json.RawMessage("{}")
 		}
 		v, _ = v.UnmarkDeep()
-		raw, err := ctyjson.Marshal(v, v.Type())
+		b, err := appendKnown(append(make([]byte, 0, 64), `{"constant_value":`...), v)
 		if err != nil {
 			return json.RawMessage("{}")
 		}
-		b, _ := json.Marshal(map[string]json.RawMessage{"constant_value": raw})
-		return b
+		return append(b, '}')
 	}
 	var refs []string
 	seen := map[string]bool{}
@@ -344,8 +339,40 @@ func marshalExpr(expr hcl.Expression) json.RawMessage {
 			add(ri.Resource.String())
 		}
 	}
-	b, _ := json.Marshal(map[string][]string{"references": refs})
-	return b
+	if refs == nil {
+		return json.RawMessage(`{"references":null}`)
+	}
+	b := append(make([]byte, 0, 64), `{"references":[`...)
+	for i, r := range refs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendJSONString(b, r)
+	}
+	return append(b, "]}"...)
+}
+
+var bodySchemas sync.Map // *configschema.Block -> *hcl.BodySchema
+
+// bodySchema is the HCL schema that picks a resource body's arguments and
+// nested blocks by the provider schema, made once per schema.
+func bodySchema(schema *configschema.Block) *hcl.BodySchema {
+	if bs, ok := bodySchemas.Load(schema); ok {
+		return bs.(*hcl.BodySchema)
+	}
+	bs := &hcl.BodySchema{}
+	for name := range schema.Attributes {
+		bs.Attributes = append(bs.Attributes, hcl.AttributeSchema{Name: name})
+	}
+	for name, nb := range schema.BlockTypes {
+		var labels []string
+		if nb.Nesting == configschema.NestingMap {
+			labels = []string{"key"}
+		}
+		bs.Blocks = append(bs.Blocks, hcl.BlockHeaderSchema{Type: name, LabelNames: labels})
+	}
+	bodySchemas.Store(schema, bs)
+	return bs
 }
 
 func traversalStrings(ts []hcl.Traversal) []string {

@@ -6,6 +6,11 @@
 // As in Terraform, sensitive values are not redacted from before/after:
 // they appear with before_sensitive/after_sensitive (and sensitive_values
 // in planned_values) marking them, and consumers must honour the marks.
+//
+// Write streams the document: the struct model below describes it, and
+// each resource entry is made from the plan only as it is written
+// (stream.go, encode.go), values straight from cty (valuejson.go).
+// Marshal is Write into memory.
 package jsonplan
 
 import (
@@ -32,8 +37,8 @@ type planJSON struct {
 	TerraformVersion string              `json:"terraform_version,omitempty"`
 	Variables        map[string]variable `json:"variables,omitempty"`
 	PlannedValues    stateValues         `json:"planned_values"`
-	ResourceDrift    []resourceChange    `json:"resource_drift,omitempty"`
-	ResourceChanges  []resourceChange    `json:"resource_changes,omitempty"`
+	ResourceDrift    resourceChangeList  `json:"resource_drift,omitempty"`
+	ResourceChanges  resourceChangeList  `json:"resource_changes,omitempty"`
 	OutputChanges    map[string]change   `json:"output_changes,omitempty"`
 	PriorState       *stateJSON          `json:"prior_state,omitempty"`
 	Configuration    *configJSON         `json:"configuration,omitempty"`
@@ -80,12 +85,35 @@ type change struct {
 type Options struct {
 	Version string
 	Config  *configs.Config
+	// LoadConfig, used when Config is nil, returns the configuration
+	// (nil leaves the section out). Write calls it once, when it reaches
+	// the configuration section, after every resource entry, so a caller
+	// can load the configuration meanwhile; Marshal calls it first.
+	LoadConfig func() *configs.Config
 }
 
 // Marshal returns the JSON plan representation of p, indented by nothing
-// and with keys in a fixed order, so equal plans give equal bytes.
-// O(size of the plan and its states).
+// and with keys in a fixed order, so equal plans give equal bytes: the
+// bytes Write writes, without the newline. O(size of the plan and its
+// states).
 func Marshal(p *plans.Plan, opts Options) ([]byte, error) {
+	if opts.Config == nil && opts.LoadConfig != nil {
+		opts.Config = opts.LoadConfig()
+	}
+	out, err := newPlanJSON(p, opts)
+	if err != nil {
+		return nil, err
+	}
+	e := &encoder{schemas: p.ProviderSchemas}
+	if err := e.encode(out); err != nil {
+		return nil, err
+	}
+	return e.buf, nil
+}
+
+// newPlanJSON is the document for p; its resource lists are made into
+// entries only as the encoder writes them (stream.go).
+func newPlanJSON(p *plans.Plan, opts Options) (*planJSON, error) {
 	out := planJSON{
 		FormatVersion:    FormatVersion,
 		TerraformVersion: opts.Version,
@@ -111,12 +139,8 @@ func Marshal(p *plans.Plan, opts Options) ([]byte, error) {
 		changes = plans.NewChanges()
 	}
 	var err error
-	if out.ResourceChanges, err = marshalResourceChanges(changes.Resources, p.ProviderSchemas); err != nil {
-		return nil, err
-	}
-	if out.ResourceDrift, err = marshalResourceChanges(p.DriftedResources, p.ProviderSchemas); err != nil {
-		return nil, err
-	}
+	out.ResourceChanges = resourceChangeList(changes.Resources)
+	out.ResourceDrift = resourceChangeList(p.DriftedResources)
 	if out.OutputChanges, err = marshalOutputChanges(changes.Outputs); err != nil {
 		return nil, err
 	}
@@ -132,10 +156,31 @@ func Marshal(p *plans.Plan, opts Options) ([]byte, error) {
 	}
 	out.Checks = marshalChecks(p.Checks)
 	if opts.Config != nil {
-		out.Configuration = marshalConfig(opts.Config, p.ProviderSchemas)
-		out.RelevantAttributes = relevantAttributes(opts.Config, changes)
+		out.addConfig(opts.Config, p)
 	}
-	return json.Marshal(out)
+	return &out, nil
+}
+
+// addConfig fills in the parts of the document made from the
+// configuration.
+func (out *planJSON) addConfig(config *configs.Config, p *plans.Plan) {
+	changes := p.Changes
+	if changes == nil {
+		changes = plans.NewChanges()
+	}
+	// The two read the configuration only, so they run side by side.
+	done := make(chan struct{})
+	var crashed any
+	go func() {
+		defer close(done)
+		defer func() { crashed = recover() }()
+		out.RelevantAttributes = relevantAttributes(config, changes)
+	}()
+	out.Configuration = marshalConfig(config, p.ProviderSchemas)
+	<-done
+	if crashed != nil {
+		panic(crashed)
+	}
 }
 
 // Actions returns the JSON action list of a plans.Action.
@@ -178,6 +223,8 @@ func ActionReason(r plans.ResourceInstanceChangeActionReason) string {
 		return "delete_because_each_key"
 	case plans.ReasonDeleteBecauseNoModule:
 		return "delete_because_no_module"
+	case plans.ReasonDeleteBecauseNoMoveTarget:
+		return "delete_because_no_move_target"
 	case plans.ReasonReadBecauseConfigUnknown:
 		return "read_because_config_unknown"
 	case plans.ReasonReadBecauseDependencyPending:
@@ -189,18 +236,15 @@ func ActionReason(r plans.ResourceInstanceChangeActionReason) string {
 }
 
 func marshalChange(c plans.Change, schema *configschema.Block, replace []cty.Path) (change, error) {
-	before, after := c.Marked(schema)
+	before, after := c.Marked(sensitiveSchema(schema))
 	out := change{Actions: Actions(c.Action)}
 	var err error
-	if out.Before, err = marshalValue(before); err != nil {
+	if out.Before, _, out.BeforeSensitive, err = valueJSON(before, false); err != nil {
 		return out, err
 	}
-	if out.After, err = marshalValue(after); err != nil {
+	if out.After, out.AfterUnknown, out.AfterSensitive, err = valueJSON(after, true); err != nil {
 		return out, err
 	}
-	out.AfterUnknown = marshalBools(unknownAsBool(after))
-	out.BeforeSensitive = marshalBools(sensitiveAsBool(before))
-	out.AfterSensitive = marshalBools(sensitiveAsBool(after))
 	for _, p := range replace {
 		out.ReplacePaths = append(out.ReplacePaths, pathSteps(p))
 	}
@@ -241,7 +285,7 @@ func marshalResourceChanges(rcs []*plans.ResourceInstanceChange, schemas map[add
 		r := resourceChange{
 			Address: rc.Addr.String(), ModuleAddress: rc.Addr.Module.String(),
 			Mode: modeString(res.Mode), Type: res.Type, Name: res.Name, Index: InstanceKey(rc.Addr.Resource.Key),
-			ProviderName: rc.ProviderAddr.Provider.String(), Deposed: string(rc.DeposedKey),
+			ProviderName: providerString(rc.ProviderAddr.Provider), Deposed: string(rc.DeposedKey),
 			Change: c, ActionReason: ActionReason(rc.ActionReason),
 		}
 		if !rc.PrevRunAddr.Equal(addrs.AbsResourceInstance{}) && !rc.PrevRunAddr.Equal(rc.Addr) {
@@ -273,7 +317,7 @@ func marshalOutputChanges(ocs []*plans.OutputChange) (map[string]change, error) 
 		// known, not a structure of falses, as Terraform writes it.
 		c.AfterUnknown = json.RawMessage("false")
 		if oc.After != cty.NilVal && !oc.After.IsWhollyKnown() {
-			c.AfterUnknown = marshalBools(unknownAsBool(oc.After))
+			c.AfterUnknown = unknownBoolsJSON(oc.After)
 		}
 		sens := json.RawMessage("false")
 		if oc.Sensitive {
@@ -304,27 +348,35 @@ func plannedValues(changes *plans.Changes, schemas map[addrs.Provider]*providers
 		if rc.Action == plans.Delete || rc.DeposedKey != addrs.NotDeposed {
 			continue
 		}
-		res := rc.Addr.Resource.Resource
-		schema := providers.ResourceSchema(schemas, rc.ProviderAddr.Provider, res)
-		_, after := rc.Change.Marked(schema)
-		r := resource{
-			Address: rc.Addr.String(), Mode: modeString(res.Mode), Type: res.Type, Name: res.Name,
-			Index: InstanceKey(rc.Addr.Resource.Key), ProviderName: rc.ProviderAddr.Provider.String(),
-		}
-		if ps := schemas[rc.ProviderAddr.Provider]; ps != nil {
-			m := ps.ResourceTypes
-			if res.Mode == addrs.DataResourceMode {
-				m = ps.DataSources
-			}
-			r.SchemaVersion = uint64(m[res.Type].Version)
-		}
-		var err error
-		if r.Values, err = marshalValue(after); err != nil {
-			return sv, err
-		}
-		r.SensitiveValues = marshalBools(sensitiveAsBool(after))
-		placed = append(placed, placedResource{rc.Addr.Module, r})
+		address := rc.Addr.String()
+		placed = append(placed, placedResource{rc.Addr.Module, lazyResource{
+			address: address,
+			make:    func() (resource, error) { return plannedResource(rc, address, schemas) },
+		}})
 	}
 	sv.RootModule = buildModules(placed)
 	return sv, nil
+}
+
+// plannedResource is the planned_values entry of a change at address.
+func plannedResource(rc *plans.ResourceInstanceChange, address string, schemas map[addrs.Provider]*providers.GetProviderSchemaResponse) (resource, error) {
+	res := rc.Addr.Resource.Resource
+	schema := providers.ResourceSchema(schemas, rc.ProviderAddr.Provider, res)
+	_, after := rc.Change.Marked(sensitiveSchema(schema))
+	r := resource{
+		Address: address, Mode: modeString(res.Mode), Type: res.Type, Name: res.Name,
+		Index: InstanceKey(rc.Addr.Resource.Key), ProviderName: providerString(rc.ProviderAddr.Provider),
+	}
+	if ps := schemas[rc.ProviderAddr.Provider]; ps != nil {
+		m := ps.ResourceTypes
+		if res.Mode == addrs.DataResourceMode {
+			m = ps.DataSources
+		}
+		r.SchemaVersion = uint64(m[res.Type].Version)
+	}
+	var err error
+	if r.Values, _, r.SensitiveValues, err = valueJSON(after, false); err != nil {
+		return r, err
+	}
+	return r, nil
 }

@@ -27,9 +27,9 @@ type output struct {
 }
 
 type module struct {
-	Resources    []resource `json:"resources,omitempty"`
-	Address      string     `json:"address,omitempty"`
-	ChildModules []module   `json:"child_modules,omitempty"`
+	Resources    resourceList `json:"resources,omitempty"`
+	Address      string       `json:"address,omitempty"`
+	ChildModules []module     `json:"child_modules,omitempty"`
 }
 
 type resource struct {
@@ -77,7 +77,7 @@ func InstanceKey(k addrs.InstanceKey) any {
 // placedResource is a resource entry and the module instance it lives in.
 type placedResource struct {
 	mod addrs.ModuleInstance
-	res resource
+	res lazyResource
 }
 
 // buildModules nests resources into root_module/child_modules, every
@@ -85,7 +85,7 @@ type placedResource struct {
 func buildModules(rs []placedResource) module {
 	type node struct {
 		addr     addrs.ModuleInstance
-		res      []resource
+		res      []lazyResource
 		children map[string]*node
 	}
 	root := &node{children: map[string]*node{}}
@@ -105,7 +105,7 @@ func buildModules(rs []placedResource) module {
 	var conv func(n *node) module
 	conv = func(n *node) module {
 		m := module{Resources: n.res, Address: n.addr.String()}
-		sort.SliceStable(m.Resources, func(i, j int) bool { return m.Resources[i].Address < m.Resources[j].Address })
+		sort.SliceStable(m.Resources, func(i, j int) bool { return m.Resources[i].address < m.Resources[j].address })
 		keys := make([]string, 0, len(n.children))
 		for k := range n.children {
 			keys = append(keys, k)
@@ -158,12 +158,11 @@ func marshalState(s *states.State, schemas map[addrs.Provider]*providers.GetProv
 		}
 		sort.Strings(keys)
 		for _, k := range keys {
-			src := objs[addrs.DeposedKey(k)]
-			r, err := stateResource(addr, rs.ProviderConfig.Provider, addrs.DeposedKey(k), src, schemas)
-			if err != nil {
-				return nil, err
-			}
-			placed = append(placed, placedResource{addr.Module, r})
+			src, provider := objs[addrs.DeposedKey(k)], rs.ProviderConfig.Provider
+			placed = append(placed, placedResource{addr.Module, lazyResource{
+				address: addr.String(),
+				make:    func() (resource, error) { return stateResource(addr, provider, addrs.DeposedKey(k), src, schemas) },
+			}})
 		}
 	}
 	sv.RootModule = buildModules(placed)
@@ -190,11 +189,14 @@ func stateResource(addr addrs.AbsResourceInstance, provider addrs.Provider, dk a
 	if err != nil {
 		return r, err
 	}
-	val := marks.MarkSensitivePaths(obj.Value, schema.SensitivePaths(unmarked(obj.Value)))
+	val := obj.Value
+	if s := sensitiveSchema(schema); s != nil {
+		val = marks.MarkSensitivePaths(val, s.SensitivePaths(unmarked(val)))
+	}
 	if r.Values, err = marshalValue(val); err != nil {
 		return r, err
 	}
-	r.SensitiveValues = marshalBools(sensitiveAsBool(val))
+	r.SensitiveValues = sensitiveBoolsJSON(val)
 	return r, nil
 }
 

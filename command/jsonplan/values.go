@@ -1,138 +1,81 @@
 package jsonplan
 
 import (
+	"bytes"
 	"encoding/json"
+	"sync"
 
 	"github.com/zclconf/go-cty/cty"
-	ctyjson "github.com/zclconf/go-cty/cty/json"
-
-	"github.com/plankit/plankit/lang/marks"
 )
 
-// marshalValue encodes a known value as JSON; unknowns inside are left out
-// (object attributes) or become null (sequence elements), as the JSON plan
-// format expects next to after_unknown. A nil or null value gives "null".
+// marshalValue encodes a value as before/after/values hold it: unknowns
+// inside are left out (object attributes and map elements) or become
+// null (sequence elements), as the JSON plan format expects next to
+// after_unknown; a nil, null or wholly unknown value gives "null".
 // O(size of v).
 func marshalValue(v cty.Value) (json.RawMessage, error) {
-	if v == cty.NilVal {
-		return json.RawMessage("null"), nil
-	}
-	v, _ = v.UnmarkDeep()
-	v = omitUnknowns(v)
-	if v == cty.NilVal || v.IsNull() {
-		return json.RawMessage("null"), nil
-	}
-	return ctyjson.Marshal(v, v.Type())
+	sp := scratch()
+	b, err := appendValue((*sp)[:0], v)
+	return keep(sp, b), err
 }
 
-// omitUnknowns drops unknown object attributes and map elements and turns
-// unknown sequence elements into nulls; a wholly unknown value gives NilVal.
-func omitUnknowns(v cty.Value) cty.Value {
-	if !v.IsKnown() {
-		return cty.NilVal
-	}
-	ty := v.Type()
-	switch {
-	case v.IsNull() || ty.IsPrimitiveType():
-		return v
-	case ty.IsListType() || ty.IsSetType() || ty.IsTupleType():
-		var vals []cty.Value
-		for it := v.ElementIterator(); it.Next(); {
-			_, ev := it.Element()
-			ev = omitUnknowns(ev)
-			if ev == cty.NilVal {
-				ev = cty.NullVal(cty.DynamicPseudoType)
-			}
-			vals = append(vals, ev)
-		}
-		if len(vals) == 0 {
-			return cty.EmptyTupleVal
-		}
-		return cty.TupleVal(vals)
-	case ty.IsMapType() || ty.IsObjectType():
-		vals := map[string]cty.Value{}
-		for it := v.ElementIterator(); it.Next(); {
-			k, ev := it.Element()
-			if ev = omitUnknowns(ev); ev != cty.NilVal {
-				vals[k.AsString()] = ev
-			}
-		}
-		return cty.ObjectVal(vals)
-	}
-	return v
+// unknownBoolsJSON is after_unknown: v's structure with true at every
+// unknown leaf; known leaves are false, and false entries of objects and
+// maps are left out.
+func unknownBoolsJSON(v cty.Value) json.RawMessage {
+	sp := scratch()
+	return keep(sp, appendUnknownBools((*sp)[:0], v))
 }
 
-// unknownAsBool mirrors v's structure with true at every unknown leaf:
-// known leaves are false, and false entries of objects and maps are left
-// out ("after_unknown").
-func unknownAsBool(v cty.Value) cty.Value {
-	if v == cty.NilVal {
-		return cty.False
-	}
-	v, _ = v.UnmarkDeep()
-	return asBool(v, func(x cty.Value) bool { return !x.IsKnown() }, false)
+// sensitiveBoolsJSON is before_sensitive, after_sensitive and
+// sensitive_values: v's structure with true at every value marked
+// sensitive. An unknown collection, object or tuple is [] or {} (nothing
+// can be said of its parts yet), and kept in its parent, as Terraform
+// writes it.
+func sensitiveBoolsJSON(v cty.Value) json.RawMessage {
+	sp := scratch()
+	return keep(sp, appendSensitiveBools((*sp)[:0], v))
 }
 
-// sensitiveAsBool mirrors v's structure with true at every value marked
-// sensitive ("before_sensitive", "after_sensitive", "sensitive_values").
-// An unknown collection, object or tuple is [] or {} (nothing can be said
-// of its parts yet), and kept in its parent, as Terraform writes it.
-func sensitiveAsBool(v cty.Value) cty.Value {
-	if v == cty.NilVal {
-		return cty.False
-	}
-	return asBool(v, func(x cty.Value) bool { return x.HasMark(marks.Sensitive) }, true)
+// The small documents most values and markers are, shared (capacity
+// limited, so an append copies): a value's JSON costs no allocation when
+// it is one of them and one exact-size allocation otherwise.
+var (
+	rawNull       = json.RawMessage("null")[:4:4]
+	rawFalse      = json.RawMessage("false")[:5:5]
+	rawTrue       = json.RawMessage("true")[:4:4]
+	rawEmptyObj   = json.RawMessage("{}")[:2:2]
+	rawEmptyArray = json.RawMessage("[]")[:2:2]
+)
+
+var scratchPool = sync.Pool{New: func() any { return new([]byte) }}
+
+// scratch is a buffer from the pool; keep gives it back.
+func scratch() *[]byte {
+	return scratchPool.Get().(*[]byte)
 }
 
-// asBool is the shared walk of unknownAsBool and sensitiveAsBool;
-// emptyUnknown makes an unknown structured value [] or {} instead of
-// false. O(size).
-func asBool(v cty.Value, leaf func(cty.Value) bool, emptyUnknown bool) cty.Value {
-	if leaf(v) {
-		return cty.True
+// keep returns the JSON in b (written into *sp) as a RawMessage of its
+// own, or a shared small one, and gives the buffer back to the pool.
+func keep(sp *[]byte, b []byte) json.RawMessage {
+	var out json.RawMessage
+	switch string(b) {
+	case "null":
+		out = rawNull
+	case "false":
+		out = rawFalse
+	case "true":
+		out = rawTrue
+	case "{}":
+		out = rawEmptyObj
+	case "[]":
+		out = rawEmptyArray
+	default:
+		out = bytes.Clone(b)
 	}
-	v, _ = v.Unmark()
-	ty := v.Type()
-	if !v.IsKnown() && emptyUnknown {
-		switch {
-		case ty.IsListType() || ty.IsSetType() || ty.IsTupleType():
-			return cty.EmptyTupleVal
-		case ty.IsMapType() || ty.IsObjectType():
-			return cty.EmptyObjectVal
-		}
+	if cap(b) <= 1<<20 { // a huge value's buffer is not kept for later
+		*sp = b[:0]
+		scratchPool.Put(sp)
 	}
-	if !v.IsKnown() || v.IsNull() || ty.IsPrimitiveType() || ty == cty.DynamicPseudoType {
-		return cty.False
-	}
-	switch {
-	case ty.IsListType() || ty.IsSetType() || ty.IsTupleType():
-		var vals []cty.Value
-		for it := v.ElementIterator(); it.Next(); {
-			_, ev := it.Element()
-			vals = append(vals, asBool(ev, leaf, emptyUnknown))
-		}
-		if len(vals) == 0 {
-			return cty.EmptyTupleVal
-		}
-		return cty.TupleVal(vals)
-	case ty.IsMapType() || ty.IsObjectType():
-		vals := map[string]cty.Value{}
-		for it := v.ElementIterator(); it.Next(); {
-			k, ev := it.Element()
-			if b := asBool(ev, leaf, emptyUnknown); !b.RawEquals(cty.False) {
-				vals[k.AsString()] = b
-			}
-		}
-		return cty.ObjectVal(vals)
-	}
-	return cty.False
-}
-
-// marshalBools encodes the result of unknownAsBool/sensitiveAsBool.
-func marshalBools(v cty.Value) json.RawMessage {
-	b, err := ctyjson.Marshal(v, v.Type())
-	if err != nil {
-		return json.RawMessage("false")
-	}
-	return b
+	return out
 }

@@ -105,7 +105,7 @@ func Plan(w io.Writer, p *plans.Plan, color bool) error {
 	}
 	drift := driftSection(&b, p, col)
 
-	resChanges := HasResourceChanges(changes)
+	resChanges := HasResourceChanges(changes) || HasMoves(changes)
 	outChanges := HasOutputChanges(changes)
 	switch {
 	case !resChanges && !outChanges:
@@ -118,23 +118,15 @@ func Plan(w io.Writer, p *plans.Plan, color bool) error {
 		b.WriteString("\n" + wrapText(fmt.Sprintf("This is a refresh-only plan, so %s will not take any actions to undo these. If you were expecting these changes then you can apply this plan to record the updated values in the %s state without changing any remote objects.", Product, Product)))
 	default:
 		if resChanges {
-			legend(&b, changes, col)
+			if HasResourceChanges(changes) {
+				legend(&b, changes, col)
+			}
 			fmt.Fprintf(&b, "\n%s will perform the following actions:\n\n", Product)
 			if err := flush(); err != nil {
 				return err
 			}
-			for _, rc := range plans.SortedResourceChanges(changes.Resources) {
-				if rc.Action == plans.NoOp {
-					continue
-				}
-				schema := providers.ResourceSchema(p.ProviderSchemas, rc.ProviderAddr.Provider, rc.Addr.Resource.Resource)
-				b.WriteString(ResourceChange(rc, schema, color, false))
-				b.WriteString("\n")
-				if b.Len() >= planFlushSize {
-					if err := flush(); err != nil {
-						return err
-					}
-				}
+			if err := resourceChanges(&b, flush, plans.SortedResourceChanges(changes.Resources), p.ProviderSchemas, color); err != nil {
+				return err
 			}
 			c := CountChanges(changes)
 			fmt.Fprintf(&b, "%s %d to add, %d to change, %d to destroy.\n", col.Bold("Plan:"), c.Add, c.Change, c.Destroy)
@@ -171,7 +163,9 @@ func noChanges(b *strings.Builder, p *plans.Plan, col Colorizer, drift bool) {
 func driftSection(b *strings.Builder, p *plans.Plan, col Colorizer) bool {
 	var drifted []*plans.ResourceInstanceChange
 	for _, rc := range plans.SortedResourceChanges(p.DriftedResources) {
-		if rc.Action != plans.NoOp {
+		// Moves alone show here only in refresh-only mode; otherwise the
+		// planned changes list them, as in Terraform.
+		if rc.Action != plans.NoOp || (rc.Moved() && p.UIMode == plans.RefreshOnlyMode) {
 			drifted = append(drifted, rc)
 		}
 	}
@@ -250,7 +244,11 @@ func ResourceChange(rc *plans.ResourceInstanceChange, schema *configschema.Block
 	if rc.DeposedKey != addrs.NotDeposed {
 		addr += " (deposed object " + rc.DeposedKey.String() + ")"
 	}
-	b.WriteString("  " + col.Bold("# "+addr) + " " + col.Bold(description(rc, drift)) + "\n")
+	if movedOnly(rc) {
+		b.WriteString(movedHeader(rc, col))
+	} else {
+		b.WriteString("  " + col.Bold("# "+addr) + " " + col.Bold(description(rc, drift)) + "\n")
+	}
 	for _, r := range reasons(rc) {
 		b.WriteString("  " + r + "\n")
 	}
@@ -308,15 +306,14 @@ func description(rc *plans.ResourceInstanceChange, drift bool) string {
 // ...)"), without leading indentation.
 func reasons(rc *plans.ResourceInstanceChange) []string {
 	var out []string
-	if !rc.PrevRunAddr.Equal(addrs.AbsResourceInstance{}) && !rc.PrevRunAddr.Equal(rc.Addr) {
-		out = append(out, "# (moved from "+rc.PrevRunAddr.String()+")")
-	}
 	key := rc.Addr.Resource.Key
 	switch rc.ActionReason {
 	case plans.ReasonDeleteBecauseNoResourceConfig:
 		out = append(out, "# (because "+rc.Addr.ContainingResource().Config().String()+" is not in configuration)")
 	case plans.ReasonDeleteBecauseNoModule:
 		out = append(out, "# (because "+rc.Addr.Module.String()+" is not in configuration)")
+	case plans.ReasonDeleteBecauseNoMoveTarget:
+		out = append(out, "# (because "+rc.PrevRunAddr.String()+" was moved to "+rc.Addr.String()+", which is not in configuration)")
 	case plans.ReasonDeleteBecauseCountIndex:
 		out = append(out, "# (because index "+addrs.KeyString(key)+" is out of range for count)")
 	case plans.ReasonDeleteBecauseEachKey:
@@ -336,6 +333,11 @@ func reasons(rc *plans.ResourceInstanceChange) []string {
 		out = append(out, "# (depends on a resource or a module with changes pending)")
 	case plans.ReasonReadBecauseCheckNested:
 		out = append(out, "# (config will be reloaded to verify a check block)")
+	}
+	// After the reason, as Terraform prints it; a move alone says it in
+	// the header instead.
+	if rc.Moved() && rc.Action != plans.NoOp {
+		out = append(out, "# (moved from "+rc.PrevRunAddr.String()+")")
 	}
 	return out
 }

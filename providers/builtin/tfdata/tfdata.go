@@ -48,6 +48,7 @@ func New() providers.Interface {
 					}
 					return framework.With(req.PlannedState, set), nil
 				},
+				Move: moveFromNull,
 				Import: func(id string) (cty.Value, hcl.Diagnostics) {
 					v := s.EmptyValue().AsValueMap()
 					v["id"] = cty.StringVal(id)

@@ -42,6 +42,9 @@ type Resource struct {
 	// the current schema; attributes the old version lacked are null).
 	// Nil accepts it unchanged.
 	Upgrade func(version int64, decoded cty.Value) (cty.Value, hcl.Diagnostics)
+	// Move converts an object of another resource type (a moved block
+	// across types); nil refuses every such move.
+	Move func(req providers.MoveResourceStateRequest) providers.MoveResourceStateResponse
 }
 
 // DataSource defines one data source.
@@ -77,6 +80,7 @@ func (p *Provider) GetProviderSchema() providers.GetProviderSchemaResponse {
 	}
 	for name, r := range p.Resources {
 		resp.ResourceTypes[name] = r.Schema
+		resp.ServerCapabilities.MoveResourceState = resp.ServerCapabilities.MoveResourceState || r.Move != nil
 	}
 	for name, d := range p.DataSources {
 		resp.DataSources[name] = d.Schema
@@ -255,11 +259,15 @@ func (p *Provider) ReadDataSource(req providers.ReadDataSourceRequest) providers
 	return providers.ReadDataSourceResponse{State: v, Diagnostics: diags}
 }
 
-// MoveResourceState refuses: no built-in resource type accepts objects of
-// another type.
+// MoveResourceState runs the target resource type's Move; a type without
+// one refuses objects of another type.
 func (p *Provider) MoveResourceState(req providers.MoveResourceStateRequest) providers.MoveResourceStateResponse {
-	if _, diags := p.resource(req.TargetTypeName); diags.HasErrors() {
+	r, diags := p.resource(req.TargetTypeName)
+	if diags.HasErrors() {
 		return providers.MoveResourceStateResponse{Diagnostics: diags}
+	}
+	if r.Move != nil {
+		return r.Move(req)
 	}
 	return providers.MoveResourceStateResponse{Diagnostics: hcl.Diagnostics{tfdiags.Errorf(
 		"Unsupported resource move",

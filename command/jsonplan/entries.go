@@ -1,0 +1,117 @@
+package jsonplan
+
+import (
+	"runtime"
+	"sync"
+)
+
+// Entries of a large list are made on every core in batches of
+// entryBatch, from parallelEntriesMin entries on.
+const (
+	parallelEntriesMin = 2048
+	entryBatch         = 128
+)
+
+// entries writes a JSON array of n entries, entry i written by
+// write(e, i) into the encoder it is given. A long list is made in
+// batches on every core, each into an encoder of its own, while the
+// finished batches are written in order, at most two batches per core
+// ahead of the writer; so the output streams, memory stays bounded, and
+// the error returned is the one of the lowest failing entry, as a loop
+// gives. A panic in a batch is raised again here. O(n / cores) wall time.
+func (e *encoder) entries(n int, write func(e *encoder, i int) error) error {
+	e.buf = append(e.buf, '[')
+	workers := runtime.GOMAXPROCS(0)
+	if n < parallelEntriesMin || workers < 2 {
+		for i := range n {
+			if i > 0 {
+				e.buf = append(e.buf, ',')
+			}
+			if err := write(e, i); err != nil {
+				return err
+			}
+			if err := e.flush(false); err != nil {
+				return err
+			}
+		}
+		e.buf = append(e.buf, ']')
+		return nil
+	}
+	type batch struct {
+		lo, hi int
+		done   chan batchResult
+	}
+	jobs := make(chan *batch, 2*workers)
+	inOrder := make(chan *batch, 2*workers)
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() { // hands out the batches in order, no more than the writer has room for
+		defer close(jobs)
+		defer close(inOrder)
+		for lo := 0; lo < n; lo += entryBatch {
+			b := &batch{lo: lo, hi: min(lo+entryBatch, n), done: make(chan batchResult, 1)}
+			select {
+			case inOrder <- b:
+			case <-stop:
+				return
+			}
+			jobs <- b // room: jobs is as large as inOrder
+		}
+	}()
+	for range workers {
+		go func() {
+			for b := range jobs {
+				b.done <- writeBatch(e, b.lo, b.hi, write)
+			}
+		}()
+	}
+	for b := range inOrder {
+		r := <-b.done
+		if r.crashed != nil {
+			panic(r.crashed)
+		}
+		if b.lo > 0 {
+			e.buf = append(e.buf, ',')
+		}
+		e.buf = append(e.buf, r.buf...)
+		batchBufs.Put(&r.buf)
+		if r.err != nil {
+			return r.err
+		}
+		if err := e.flush(false); err != nil {
+			return err
+		}
+	}
+	e.buf = append(e.buf, ']')
+	return nil
+}
+
+// batchBufs holds the buffers batches are written into, given back once
+// the writer has copied them out.
+var batchBufs = sync.Pool{New: func() any { return new([]byte) }}
+
+// batchResult is a batch's JSON, and its first error or panic.
+type batchResult struct {
+	buf     []byte
+	err     error
+	crashed any
+}
+
+// writeBatch writes entries lo..hi-1, comma-separated, into an encoder
+// of their own (with e's schemas); it stops at the first error.
+func writeBatch(e *encoder, lo, hi int, write func(e *encoder, i int) error) (r batchResult) {
+	be := &encoder{schemas: e.schemas, buf: (*batchBufs.Get().(*[]byte))[:0]}
+	defer func() {
+		r.crashed = recover()
+		r.buf = be.buf
+	}()
+	for i := lo; i < hi; i++ {
+		if i > lo {
+			be.buf = append(be.buf, ',')
+		}
+		if r.err = write(be, i); r.err != nil {
+			return r
+		}
+	}
+	return r
+}

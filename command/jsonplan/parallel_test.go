@@ -1,0 +1,199 @@
+package jsonplan
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/configs"
+	"github.com/plankit/plankit/plans"
+	"github.com/plankit/plankit/states"
+)
+
+func withProcs(n int, f func()) {
+	old := runtime.GOMAXPROCS(n)
+	defer runtime.GOMAXPROCS(old)
+	f()
+}
+
+// TestForEachParallel: every index once, on several goroutines for large
+// n, and a panic raised again in the caller.
+func TestForEachParallel(t *testing.T) {
+	withProcs(4, func() {
+		for _, n := range []int{0, 3, parallelMin - 1, parallelMin, 5*parallelMin + 3} {
+			seen := make([]int, n)
+			forEachParallel(n, func(i int) { seen[i]++ })
+			for i, c := range seen {
+				if c != 1 {
+					t.Fatalf("n=%d: index %d visited %d times", n, i, c)
+				}
+			}
+		}
+		defer func() {
+			if r := recover(); r != "boom" {
+				t.Errorf("recovered %v, want the chunk's panic", r)
+			}
+		}()
+		forEachParallel(4*parallelMin, func(i int) {
+			if i == 3*parallelMin+1 {
+				panic("boom")
+			}
+		})
+		t.Errorf("no panic")
+	})
+}
+
+// TestConfigurationInParallel: a configuration with enough resources to
+// be converted on several goroutines gives the document one goroutine
+// gives, and the same as Write with LoadConfig.
+func TestConfigurationInParallel(t *testing.T) {
+	dir := t.TempDir()
+	var src strings.Builder
+	src.WriteString("variable \"v\" {\n  default = \"x\"\n}\nlocals {\n  l = var.v\n}\n")
+	for i := range 2*parallelMin + 5 {
+		switch i % 4 {
+		case 0:
+			fmt.Fprintf(&src, "resource \"null_resource\" \"r%d\" {\n  triggers = { a = %q, n = %d }\n}\n", i, "<&>", i)
+		case 1:
+			fmt.Fprintf(&src, "resource \"null_resource\" \"r%d\" {\n  triggers = { a = null_resource.r%d.id, l = local.l }\n  count = 2\n}\n", i, i-1)
+		case 2:
+			fmt.Fprintf(&src, "resource \"local_file\" \"r%d\" {\n  filename = \"f%d\"\n  content = null_resource.r%d[0].id\n  depends_on = [null_resource.r%d]\n}\n", i, i, i-1, i-2)
+		default:
+			fmt.Fprintf(&src, "data \"local_file\" \"r%d\" {\n  filename = local_file.r%d.filename\n}\n", i, i-1)
+		}
+	}
+	src.WriteString("output \"o\" {\n  value = null_resource.r1[0].id\n}\n")
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(src.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, diags := configs.LoadConfigDir(dir)
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	// Changes to some of the counted resources, so relevant_attributes
+	// follows their references.
+	p := manyPlan(0)
+	for _, i := range []int{1, 5, 2045} {
+		addr := addrs.Resource{Mode: addrs.ManagedResourceMode, Type: "null_resource", Name: fmt.Sprintf("r%d", i)}.Instance(addrs.IntKey(0)).Absolute(nil)
+		v := cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal("x")})
+		p.Changes.Resources = append(p.Changes.Resources, &plans.ResourceInstanceChange{Addr: addr, PrevRunAddr: addr,
+			ProviderAddr: addrs.AbsProviderConfig{Provider: addrs.NewDefaultProvider("null")}, Change: plans.Change{Action: plans.Update, Before: v, After: v}})
+	}
+	var one, many []byte
+	for procs, out := range map[int]*[]byte{1: &one, 4: &many} {
+		withProcs(procs, func() {
+			var err error
+			if *out, err = Marshal(p, Options{Config: cfg}); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	if diff := cmp.Diff(string(one), string(many)); diff != "" {
+		t.Errorf("converted on 4 goroutines differs from on 1 (-one +four):\n%s", diff)
+	}
+	if !strings.Contains(string(one), `"address":"null_resource.r2048"`) || !strings.Contains(string(one), `"relevant_attributes":[{"resource":"null_resource.r0","attribute":["id"]}`) {
+		t.Errorf("the configuration section or relevant_attributes is missing")
+	}
+}
+
+// TestEntriesInParallel: a long list is written as one goroutine writes
+// it, with the error of the lowest failing entry and a panic raised
+// again; and a large plan (changes, drift, planned values, prior state)
+// gives the same document on 1 and 4 goroutines.
+func TestEntriesInParallel(t *testing.T) {
+	withProcs(4, func() {
+		n := 3*parallelEntriesMin + 5
+		write := func(fail map[int]bool) func(e *encoder, i int) error {
+			return func(e *encoder, i int) error {
+				if fail[i] {
+					return fmt.Errorf("entry %d", i)
+				}
+				e.buf = appendInt(e.buf, int64(i))
+				return nil
+			}
+		}
+		var want strings.Builder
+		want.WriteString("[")
+		for i := range n {
+			if i > 0 {
+				want.WriteString(",")
+			}
+			want.WriteString(fmt.Sprint(i))
+		}
+		want.WriteString("]")
+		var w chunkWriter
+		e := &encoder{w: &w}
+		if err := e.entries(n, write(nil)); err != nil {
+			t.Fatal(err)
+		}
+		if err := e.flush(true); err != nil {
+			t.Fatal(err)
+		}
+		if w.String() != want.String() {
+			t.Errorf("entries wrote %.80s..., want %.80s...", w.String(), want.String())
+		}
+		for _, bad := range [][]int{{3}, {entryBatch * 7, n - 1}, {n - 1}} {
+			fail := map[int]bool{}
+			for _, i := range bad {
+				fail[i] = true
+			}
+			err := (&encoder{}).entries(n, write(fail))
+			if want := fmt.Sprintf("entry %d", bad[0]); err == nil || err.Error() != want {
+				t.Errorf("failing %v: err %v, want %s", bad, err, want)
+			}
+		}
+		func() {
+			defer func() {
+				if r := recover(); r != "boom" {
+					t.Errorf("recovered %v, want the batch's panic", r)
+				}
+			}()
+			_ = (&encoder{}).entries(n, func(e *encoder, i int) error {
+				if i == 2*entryBatch+1 {
+					panic("boom")
+				}
+				return nil
+			})
+			t.Errorf("no panic")
+		}()
+	})
+
+	p := manyPlan(2*parallelEntriesMin + 9)
+	prior := states.NewState()
+	ty := p.ProviderSchemas[testProvider].ResourceTypes["test_thing"].Block.ImpliedType()
+	for i, rc := range p.Changes.Resources {
+		if i%3 != 0 {
+			continue
+		}
+		old := cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal(fmt.Sprint("i-", i)), "input": cty.StringVal("old"),
+			"output": cty.StringVal("old"), "triggers_replace": cty.NullVal(cty.DynamicPseudoType)})
+		src, err := (&states.ResourceInstanceObject{Value: old, Status: states.ObjectReady}).Encode(ty, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		prior.SetResourceInstanceCurrent(rc.Addr, src, rc.ProviderAddr)
+		rc.Action, rc.Before = plans.Update, old
+		p.DriftedResources = append(p.DriftedResources, &plans.ResourceInstanceChange{Addr: rc.Addr, PrevRunAddr: rc.Addr,
+			ProviderAddr: rc.ProviderAddr, Change: plans.Change{Action: plans.Update, Before: old, After: old}})
+	}
+	p.PriorState = prior
+	var one, many []byte
+	for procs, out := range map[int]*[]byte{1: &one, 4: &many} {
+		withProcs(procs, func() {
+			var err error
+			if *out, err = Marshal(p, Options{}); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	if diff := cmp.Diff(string(one), string(many)); diff != "" {
+		t.Errorf("written on 4 goroutines differs from on 1 (-one +four):\n%s", diff)
+	}
+}

@@ -1,0 +1,99 @@
+package render
+
+import (
+	"runtime"
+	"strings"
+	"sync"
+
+	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/plans"
+	"github.com/plankit/plankit/providers"
+)
+
+// parallelRenderMin is the number of changes from which they are
+// rendered on every core; renderBatch is how many one task renders.
+const (
+	parallelRenderMin = 2048
+	renderBatch       = 256
+)
+
+// renderBufs holds the buffers batches are rendered into, given back
+// once the writer has copied them out.
+var renderBufs = sync.Pool{New: func() any { return new([]byte) }}
+
+// resourceChanges writes the rendering of every change in rcs but the
+// no-ops, each followed by an empty line, to b in order, calling flush
+// whenever b holds planFlushSize bytes or more. A large plan's changes
+// are rendered in batches on every core while the finished batches are
+// written in order, at most two batches per core ahead of the writer, so
+// output streams and memory stays bounded. O(changes / cores) wall time.
+func resourceChanges(b *strings.Builder, flush func() error, rcs []*plans.ResourceInstanceChange, schemas map[addrs.Provider]*providers.GetProviderSchemaResponse, color bool) error {
+	render := func(sb *strings.Builder, rc *plans.ResourceInstanceChange) {
+		schema := providers.ResourceSchema(schemas, rc.ProviderAddr.Provider, rc.Addr.Resource.Resource)
+		sb.WriteString(ResourceChange(rc, schema, color, false))
+		sb.WriteString("\n")
+	}
+	workers := runtime.GOMAXPROCS(0)
+	if len(rcs) < parallelRenderMin || workers < 2 {
+		for _, rc := range rcs {
+			if !shown(rc) {
+				continue
+			}
+			render(b, rc)
+			if b.Len() >= planFlushSize {
+				if err := flush(); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	type batch struct {
+		rcs  []*plans.ResourceInstanceChange
+		done chan *[]byte
+	}
+	jobs := make(chan *batch, 2*workers)
+	inOrder := make(chan *batch, 2*workers)
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() { // hands out the batches, in order, no more than the writer has room for
+		defer close(jobs)
+		defer close(inOrder)
+		for lo := 0; lo < len(rcs); lo += renderBatch {
+			bt := &batch{rcs: rcs[lo:min(lo+renderBatch, len(rcs))], done: make(chan *[]byte, 1)}
+			select {
+			case inOrder <- bt:
+			case <-stop:
+				return
+			}
+			jobs <- bt // room: jobs is as large as inOrder
+		}
+	}()
+	for range workers {
+		go func() {
+			for bt := range jobs {
+				out := renderBufs.Get().(*[]byte)
+				buf := (*out)[:0]
+				for _, rc := range bt.rcs {
+					if shown(rc) {
+						schema := providers.ResourceSchema(schemas, rc.ProviderAddr.Provider, rc.Addr.Resource.Resource)
+						buf = append(append(buf, ResourceChange(rc, schema, color, false)...), '\n')
+					}
+				}
+				*out = buf
+				bt.done <- out
+			}
+		}()
+	}
+	for bt := range inOrder {
+		out := <-bt.done
+		b.Write(*out)
+		renderBufs.Put(out)
+		if b.Len() >= planFlushSize {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}

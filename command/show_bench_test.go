@@ -1,0 +1,46 @@
+package command_test
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/plankit/plankit/command"
+	"github.com/plankit/plankit/providers/builtin"
+)
+
+// BenchmarkShowJSON is the whole `plan show -json` of a plan of n
+// independent terraform_data resources, in process: opening and checking
+// the archive, decoding the plan, parsing the configuration snapshot and
+// writing the document (to io.Discard). The plan is made once, outside
+// the timing.
+// Run: go test -run '^$' -bench ShowJSON -benchmem ./command/
+func BenchmarkShowJSON(b *testing.B) {
+	for _, n := range []int{4000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			dir := b.TempDir()
+			var src strings.Builder
+			for i := range n {
+				fmt.Fprintf(&src, "resource \"terraform_data\" \"r%d\" {\n  input = \"v%d\"\n}\n", i, i)
+			}
+			if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(src.String()), 0o644); err != nil {
+				b.Fatal(err)
+			}
+			out := filepath.Join(dir, "p.tfplan")
+			m := &command.Meta{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard, Providers: builtin.Factories()}
+			if code := command.Plan(m, []string{"-chdir=" + dir, "-state=" + filepath.Join(dir, "s.tfstate"), "-out=" + out}); code != command.ExitOK {
+				b.Fatalf("plan: exit %d", code)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range b.N {
+				if code := command.Plan(m, []string{"show", "-json", out}); code != command.ExitOK {
+					b.Fatalf("show -json: exit %d", code)
+				}
+			}
+		})
+	}
+}

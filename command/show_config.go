@@ -1,0 +1,73 @@
+package command
+
+import (
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/plankit/plankit/configs"
+	"github.com/plankit/plankit/planfile"
+	"github.com/plankit/plankit/plans"
+)
+
+// readArchiveLoadingConfig is readArchiveIn that also starts loading the
+// archive's configuration snapshot, before the plan is decoded, so the
+// two overlap; the caller must finish the load before closing r.
+func readArchiveLoadingConfig(m *Meta, wd, path string) (*planfile.Reader, *plans.Plan, *configLoad, hcl.Diagnostics) {
+	enc, diags := loadEncryptionIn(m, wd)
+	if diags.HasErrors() {
+		return nil, nil, nil, diags
+	}
+	r, diags := openPlanArchive(path, enc.Plan())
+	if diags.HasErrors() {
+		return nil, nil, nil, diags
+	}
+	cl := startConfigLoad(r)
+	p, err := r.ReadPlan()
+	if err != nil {
+		cl.finish()
+		r.Close()
+		return nil, nil, nil, planFileDiags(err)
+	}
+	return r, p, cl, nil
+}
+
+// configLoad parses a plan archive's configuration snapshot in its own
+// goroutine, for plan show -json to write the resource entries meanwhile.
+// A configuration that does not load is nil (the section is left out
+// rather than failing show). A panic while loading is raised again in the
+// goroutine that waits, so the command's panic handler reports it.
+type configLoad struct {
+	done    chan struct{}
+	config  *configs.Config
+	crashed any
+	waited  bool
+}
+
+func startConfigLoad(r *planfile.Reader) *configLoad {
+	l := &configLoad{done: make(chan struct{})}
+	go func() {
+		defer close(l.done)
+		defer func() { l.crashed = recover() }()
+		if config, diags := r.ReadConfig(); !diags.HasErrors() {
+			l.config = config
+		}
+	}()
+	return l
+}
+
+// wait returns the configuration once it is loaded.
+func (l *configLoad) wait() *configs.Config {
+	l.waited = true
+	<-l.done
+	if l.crashed != nil {
+		panic(l.crashed)
+	}
+	return l.config
+}
+
+// finish waits for the load to end (the archive must outlive it); a
+// panic nobody has waited for is raised here.
+func (l *configLoad) finish() {
+	if !l.waited {
+		l.wait()
+	}
+}
