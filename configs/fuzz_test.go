@@ -30,6 +30,9 @@ func fuzzSeeds(f *testing.F, suffix string) [][]byte {
 		[]byte("locals {\n  x = \"ab\xffc\"\n}\n"),
 		[]byte("removed {\n  from = module.a.b.c\n  lifecycle {\n    destroy = false\n  }\n  connection {}\n  provisioner \"local-exec\" {\n    when = destroy\n    command = \"x\"\n  }\n}\n"),
 		[]byte(`{"removed": [{"from": "module.a[0].b", "lifecycle": {"destroy": "true"}}, {"from": "data.x.y"}]}`),
+		[]byte(`resource "a" "b" { lifecycle { precondition { condition = var.x error_message = "m" } postcondition { condition = self.y error_message = "${self.y}" } } }`),
+		[]byte(`check "c" { data "a" "b" { x = 1 } assert { condition = data.a.b.x == 1 error_message = "m" } }`),
+		[]byte(`{"check": {"c": {"assert": [{"condition": "${var.x}", "error_message": "m"}]}}, "output": {"o": {"value": 1, "precondition": {"condition": "${var.x}", "error_message": "m"}}}}`),
 	}
 	matches, _ := filepath.Glob(filepath.Join(fixturesDir, "config-*", "*"+suffix))
 	for _, p := range matches {

@@ -72,6 +72,7 @@ func (m *Module) appendFile(f *file) hcl.Diagnostics {
 		})...)
 	}
 	diags = append(diags, m.appendRemoved(f.removed)...)
+	diags = append(diags, m.appendChecks(f)...)
 	return diags
 }
 

@@ -95,6 +95,7 @@ type file struct {
 	managedResources       []*Resource
 	dataResources          []*Resource
 	removed                []*Removed
+	checks                 []*Check
 	moved                  []*Moved
 }
 
@@ -156,13 +157,13 @@ func decodeFile(body hcl.Body, override bool) (*file, hcl.Diagnostics) {
 				f.moduleCalls = append(f.moduleCalls, mc)
 			}
 		case "resource":
-			r, ds := decodeResourceBlock(block)
+			r, ds := decodeResourceBlock(block, override)
 			diags = append(diags, ds...)
 			if r != nil {
 				f.managedResources = append(f.managedResources, r)
 			}
 		case "data":
-			r, ds := decodeDataBlock(block)
+			r, ds := decodeDataBlock(block, override)
 			diags = append(diags, ds...)
 			if r != nil {
 				f.dataResources = append(f.dataResources, r)
@@ -172,6 +173,12 @@ func decodeFile(body hcl.Body, override bool) (*file, hcl.Diagnostics) {
 			diags = append(diags, ds...)
 			if r != nil {
 				f.removed = append(f.removed, r)
+			}
+		case "check":
+			c, ds := decodeCheckBlock(block, override)
+			diags = append(diags, ds...)
+			if c != nil {
+				f.checks = append(f.checks, c)
 			}
 		case "moved":
 			mv, ds := decodeMovedBlock(block)

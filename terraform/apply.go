@@ -76,6 +76,12 @@ func (c *Context) Apply(ctx context.Context, plan *plans.Plan, config *configs.C
 		ws.removeDataResources()
 	}
 	ws.applyOutputs(plan.UIMode, kept)
+	if opts.Checks != nil {
+		if plan.UIMode != plans.DestroyMode {
+			ws.checks.complete(config, ws.exp)
+		}
+		opts.Checks(ws.checks.results())
+	}
 	if opts.State != nil {
 		if err := opts.State.Close(); err != nil {
 			diags = append(diags, tfdiags.FromError("Failed to persist state", err)...)

@@ -14,6 +14,13 @@
 //     (node_resource.go: a resource or data block, expanding count/for_each
 //     at walk time), and in apply graphs nodeDestroy (node_destroy.go: one
 //     object to destroy). Resource and destroy nodes share a resourceBlock.
+//     nodeCheck (node_check.go) evaluates a check block's assertions;
+//     nodeVariableValidation (node_variable_validation.go) the validation
+//     rules of a variable that refer to other objects.
+//   - Custom conditions (conditions.go, resource_conditions.go):
+//     preconditions and postconditions of resource instances (evaluated by
+//     the plan and apply steps below), of outputs (nodeOutput), check
+//     assertions, and the results the walk records (checks.go).
 //   - The walk (walk.go): walkState is the shared evaluation state (values,
 //     scopes, providers, expansion, states); its operation (walk_op.go)
 //     does the work of each resource instance: validateWalk

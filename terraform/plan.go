@@ -121,6 +121,9 @@ func (pw *planWalk) assemble(ws *walkState, kept map[string]bool, errored bool) 
 	if ws.clock.Used() {
 		p.Timestamp = ws.clock.Time()
 	}
+	if opts.Mode != plans.DestroyMode {
+		ws.checks.complete(ws.config, ws.exp)
+	}
 	pw.moves.record(p, ws.schemas)
 	p.Checks = ws.checks.results()
 	p.Files = pw.fileRec.Files()

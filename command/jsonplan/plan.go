@@ -231,6 +231,8 @@ func ActionReason(r plans.ResourceInstanceChangeActionReason) string {
 		return "read_because_config_unknown"
 	case plans.ReasonReadBecauseDependencyPending:
 		return "read_because_dependency_pending"
+	case plans.ReasonReadBecauseCheckNested:
+		return "read_because_check_nested"
 	}
 	return ""
 }

@@ -360,6 +360,8 @@ func reasons(rc *plans.ResourceInstanceChange) []string {
 		out = append(out, "# (config refers to values not yet known)")
 	case plans.ReasonReadBecauseDependencyPending:
 		out = append(out, "# (depends on a resource or a module with changes pending)")
+	case plans.ReasonReadBecauseCheckNested:
+		out = append(out, "# (config will be reloaded to verify a check block)")
 	}
 	// After the reason, as Terraform prints it; a move alone says it in
 	// the header instead.
