@@ -28,6 +28,8 @@ type Module struct {
 	ModuleCalls            map[string]*ModuleCall
 	ManagedResources       map[string]*Resource // key addrs.Resource.String(): "type.name"
 	DataResources          map[string]*Resource // key "data.type.name"
+	Removed                []*Removed           // removed blocks, in file order
+	Checks                 map[string]*Check    // check blocks by name
 	// Moved are the module's moved blocks in file order (primary files
 	// by name, then each file's blocks in order).
 	Moved []*Moved
@@ -49,6 +51,7 @@ func newModule(dir string) *Module {
 		ModuleCalls:          map[string]*ModuleCall{},
 		ManagedResources:     map[string]*Resource{},
 		DataResources:        map[string]*Resource{},
+		Checks:               map[string]*Check{},
 	}
 }
 

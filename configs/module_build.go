@@ -71,6 +71,8 @@ func (m *Module) appendFile(f *file) hcl.Diagnostics {
 			return duplicate(fmt.Sprintf("Duplicate data %q configuration", r.Type), fmt.Sprintf("A %s data resource named %q", r.Type, r.Name), prev.DeclRange, r.DeclRange)
 		})...)
 	}
+	diags = append(diags, m.appendRemoved(f.removed)...)
+	diags = append(diags, m.appendChecks(f)...)
 	return diags
 }
 
@@ -213,5 +215,6 @@ func (m *Module) mergeFile(f *file) hcl.Diagnostics {
 		}
 		base.merge(r)
 	}
+	diags = append(diags, overrideRemoved(f.removed)...)
 	return diags
 }

@@ -94,6 +94,8 @@ type file struct {
 	moduleCalls            []*ModuleCall
 	managedResources       []*Resource
 	dataResources          []*Resource
+	removed                []*Removed
+	checks                 []*Check
 	moved                  []*Moved
 }
 
@@ -108,10 +110,10 @@ var fileSchema = &hcl.BodySchema{
 		{Type: "resource", LabelNames: []string{"type", "name"}},
 		{Type: "data", LabelNames: []string{"type", "name"}},
 		{Type: "moved"},
+		{Type: "removed"},
 		// Terraform 1.9 block types plankit does not implement: named here
 		// so the error says so instead of "unsupported block type".
 		{Type: "import"},
-		{Type: "removed"},
 		{Type: "check", LabelNames: []string{"name"}},
 	},
 }
@@ -155,16 +157,28 @@ func decodeFile(body hcl.Body, override bool) (*file, hcl.Diagnostics) {
 				f.moduleCalls = append(f.moduleCalls, mc)
 			}
 		case "resource":
-			r, ds := decodeResourceBlock(block)
+			r, ds := decodeResourceBlock(block, override)
 			diags = append(diags, ds...)
 			if r != nil {
 				f.managedResources = append(f.managedResources, r)
 			}
 		case "data":
-			r, ds := decodeDataBlock(block)
+			r, ds := decodeDataBlock(block, override)
 			diags = append(diags, ds...)
 			if r != nil {
 				f.dataResources = append(f.dataResources, r)
+			}
+		case "removed":
+			r, ds := decodeRemovedBlock(block)
+			diags = append(diags, ds...)
+			if r != nil {
+				f.removed = append(f.removed, r)
+			}
+		case "check":
+			c, ds := decodeCheckBlock(block, override)
+			diags = append(diags, ds...)
+			if c != nil {
+				f.checks = append(f.checks, c)
 			}
 		case "moved":
 			mv, ds := decodeMovedBlock(block)

@@ -154,7 +154,7 @@ func (b *contextBuilder) addSelf(rng hcl.Range) {
 		b.diags = append(b.diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  `Invalid "self" reference`,
-			Detail:   `The "self" object is available only inside provisioner and connection blocks, where it refers to the resource instance being configured. Elsewhere, refer to the resource by its address.`,
+			Detail:   `The "self" object is available only inside provisioner, connection and postcondition blocks, where it refers to the resource instance being configured or checked. Elsewhere, refer to the resource by its address.`,
 			Subject:  rng.Ptr(),
 		})
 		b.variables["self"] = cty.DynamicVal

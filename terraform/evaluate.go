@@ -29,6 +29,9 @@ type evalData struct {
 	// (where a destroyed object no longer is, and where looking one
 	// instance up would cost building its whole resource).
 	self *selfValue
+	// check is the check block whose assertions are evaluated: only
+	// they may refer to its scoped data source.
+	check string
 }
 
 // selfValue is a provisioner's own object and the address that stands
@@ -141,6 +144,9 @@ func (d *evalData) GetResource(addr addrs.Resource, rng hcl.Range) (cty.Value, h
 	if block == nil {
 		return cty.DynamicVal, refErr(rng, "Reference to undeclared resource",
 			fmt.Sprintf("A resource %q has not been declared in %s. Declare it, or fix the reference.", addr, moduleDisplay(d.cfg.Path)))
+	}
+	if block.Check != "" && block.Check != d.check {
+		return cty.DynamicVal, scopedDataDiag(addr, block.Check, rng)
 	}
 	v, ok := d.ws.values.get(addr.Absolute(d.mod.addr))
 	if !ok {

@@ -22,6 +22,8 @@ type buildInput struct {
 	schemas map[addrs.Provider]*providers.GetProviderSchemaResponse
 	state   *states.State // nil when there is none (validate)
 	targets []addrs.Targetable
+	// removed are the configuration's removed blocks (removed.go).
+	removed []configs.RemovedStatement
 
 	// apply is the apply walk the destroy nodes work for (apply graphs
 	// that are walked; nil otherwise).
@@ -203,6 +205,7 @@ func (t orphanResourceTransformer) Transform(g *Graph) error {
 			}
 			seen[ca.String()] = true
 			n := &nodeResource{name: resourceNodeName(ca, t.destroying), resourceBlock: t.in.resourceBlock(c, nil, ca, t.orphanProvider(rs.ProviderConfig))}
+			n.removed = t.in.removedFor(ca)
 			g.Add(n)
 		}
 	}
