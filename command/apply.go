@@ -371,7 +371,12 @@ func runCoreApply(ctx context.Context, m *Meta, ui *ui, progress io.Writer, wd s
 		return nil, nil, false
 	}
 	m.phases().done("load")
-	newState, diags := core.Apply(ctx, plan, config, &terraform.ApplyOpts{State: saver, Timestamp: clock, Processes: procs})
+	// The core reports the check results before it closes the saver,
+	// whose last write then stores them with the state.
+	var checkDiags hcl.Diagnostics
+	newState, diags := core.Apply(ctx, plan, config, &terraform.ApplyOpts{State: saver, Timestamp: clock, Processes: procs,
+		Checks: func(cs []*plans.CheckResult) { checkDiags = recordCheckResults(saver.mgr, cs) }})
+	diags = append(diags, checkDiags...)
 	hook.stopAll()
 	hook.mu.Lock()
 	diags = withSkippedInstances(diags, plan.Changes, hook.started)

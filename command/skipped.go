@@ -30,8 +30,8 @@ func withSkippedInstances(diags hcl.Diagnostics, changes *plans.Changes, started
 	}
 	var names []string
 	for _, rc := range plans.SortedResourceChanges(changes.Resources) {
-		if rc.Action == plans.NoOp {
-			continue
+		if rc.Action == plans.NoOp || rc.Action == plans.Forget {
+			continue // a forget only edits the state: no PreApply to wait for
 		}
 		if key := hookKey(rc.Addr, rc.DeposedKey); !started[key] {
 			names = append(names, key)

@@ -26,6 +26,7 @@ func TestWithSkippedInstances(t *testing.T) {
 	}
 	changes := &plans.Changes{Resources: []*plans.ResourceInstanceChange{
 		ch(page(1, "a"), plans.Create), ch(page(0, "a"), plans.Create), ch(fail, plans.Create), ch(page(0, "b"), plans.NoOp),
+		ch(page(0, "forgotten"), plans.Forget), // never has a PreApply, never skipped
 	}}
 	skipped := tfdiags.Warning(skippedSummary, "1 object was not applied because something it depends on failed: module.site.local_file.page.")
 	other := tfdiags.Error("Provisioner failed", "exit status 1")

@@ -129,6 +129,8 @@ func describeAction(a plans.Action, dk addrs.DeposedKey) string {
 			return "destroy of deposed object " + dk.String()
 		}
 		return "destroy"
+	case plans.Forget:
+		return "forget"
 	}
 	return a.String()
 }

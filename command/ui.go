@@ -149,12 +149,12 @@ func (u *ui) plan(p *plans.Plan) {
 			map[string]any{"change": ch})
 	}
 	c := render.CountChanges(changes)
-	msg := fmt.Sprintf("Plan: %s%d to add, %d to change, %d to destroy.", render.ImportPrefix(c, "to import"), c.Add, c.Change, c.Destroy)
+	msg := "Plan: " + c.Summary()
 	if !render.HasResourceChanges(changes) && !render.HasOutputChanges(changes) && !render.HasMoves(changes) {
 		msg = "No changes. Your infrastructure matches the configuration."
 	}
 	u.json.Emit("info", "change_summary", msg, map[string]any{"changes": map[string]any{
-		"add": c.Add, "change": c.Change, "import": c.Import, "remove": c.Destroy, "operation": "plan"}})
+		"add": c.Add, "change": c.Change, "import": c.Import, "remove": c.Destroy, "forget": c.Forget, "operation": "plan"}})
 	outs := map[string]any{}
 	for _, oc := range changes.Outputs {
 		// Unchanged outputs are listed too ("noop"), as in Terraform.
@@ -176,6 +176,8 @@ func planVerb(a plans.Action) string {
 		return "replace"
 	case plans.NoOp:
 		return "noop"
+	case plans.Forget:
+		return "remove" // Terraform's word for it in the -json UI stream
 	}
 	return jsonplan.Actions(a)[0]
 }
@@ -198,6 +200,9 @@ func changeJSON(rc *plans.ResourceInstanceChange) map[string]any {
 // applySummary prints "Apply complete!" and the root outputs.
 func (u *ui) applySummary(c render.Counts, destroy bool, state *states.State) {
 	msg := fmt.Sprintf("Apply complete! Resources: %s%d added, %d changed, %d destroyed.", render.ImportPrefix(c, "imported"), c.Add, c.Change, c.Destroy)
+	if c.Forget > 0 { // OpenTofu's wording; Terraform does not count them
+		msg = strings.TrimSuffix(msg, ".") + fmt.Sprintf(", %d forgotten.", c.Forget)
+	}
 	if destroy {
 		msg = fmt.Sprintf("Destroy complete! Resources: %d destroyed.", c.Destroy)
 	}
@@ -212,7 +217,7 @@ func (u *ui) applySummary(c render.Counts, destroy bool, state *states.State) {
 	sort.Strings(names)
 	if u.json != nil {
 		u.json.Emit("info", "change_summary", msg, map[string]any{"changes": map[string]any{
-			"add": c.Add, "change": c.Change, "import": c.Import, "remove": c.Destroy, "operation": map[bool]string{true: "destroy", false: "apply"}[destroy]}})
+			"add": c.Add, "change": c.Change, "import": c.Import, "remove": c.Destroy, "forget": c.Forget, "operation": map[bool]string{true: "destroy", false: "apply"}[destroy]}})
 		jo := map[string]any{}
 		for _, n := range names {
 			ov := outs[n]

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/plankit/plankit/addrs"
 )
 
 // fuzzSeeds returns every .tf file of the config fixtures plus a few
@@ -26,6 +28,11 @@ func fuzzSeeds(f *testing.F, suffix string) [][]byte {
 		[]byte(deepParens(100000)),
 		[]byte(deepJSON(100000)),
 		[]byte("locals {\n  x = \"ab\xffc\"\n}\n"),
+		[]byte("removed {\n  from = module.a.b.c\n  lifecycle {\n    destroy = false\n  }\n  connection {}\n  provisioner \"local-exec\" {\n    when = destroy\n    command = \"x\"\n  }\n}\n"),
+		[]byte(`{"removed": [{"from": "module.a[0].b", "lifecycle": {"destroy": "true"}}, {"from": "data.x.y"}]}`),
+		[]byte(`resource "a" "b" { lifecycle { precondition { condition = var.x error_message = "m" } postcondition { condition = self.y error_message = "${self.y}" } } }`),
+		[]byte(`check "c" { data "a" "b" { x = 1 } assert { condition = data.a.b.x == 1 error_message = "m" } }`),
+		[]byte(`{"check": {"c": {"assert": [{"condition": "${var.x}", "error_message": "m"}]}}, "output": {"o": {"value": 1, "precondition": {"condition": "${var.x}", "error_message": "m"}}}}`),
 	}
 	matches, _ := filepath.Glob(filepath.Join(fixturesDir, "config-*", "*"+suffix))
 	for _, p := range matches {
@@ -51,6 +58,12 @@ func loadFuzzModule(t *testing.T, name string, src []byte) {
 	for _, r := range m.ManagedResources {
 		_, _ = r.Config.JustAttributes()
 		_ = r.ProviderConfigAddr()
+	}
+	for _, r := range m.Removed {
+		mod, _ := r.Target(addrs.Module{"parent"})
+		if len(mod) < 1 || r.FromString() == "" {
+			t.Fatalf("removed block with an empty target: %#v", r)
+		}
 	}
 	for _, mc := range m.ModuleCalls {
 		_, _ = mc.Config.JustAttributes()

@@ -118,9 +118,9 @@ func TestLoadErrors(t *testing.T) {
 			[]string{"main.tf:2: Unsupported Terraform feature"},
 		},
 		{
-			"lifecycle precondition is not supported",
+			"lifecycle precondition must check something",
 			map[string]string{"main.tf": "resource \"a\" \"b\" {\n  lifecycle {\n    precondition {\n      condition = true\n      error_message = \"x\"\n    }\n  }\n}"},
-			[]string{"main.tf:3: Unsupported Terraform feature"},
+			[]string{"main.tf:4: Invalid precondition expression"},
 		},
 		{
 			"providers map with a bad value",

@@ -28,6 +28,8 @@ type Module struct {
 	ModuleCalls            map[string]*ModuleCall
 	ManagedResources       map[string]*Resource // key addrs.Resource.String(): "type.name"
 	DataResources          map[string]*Resource // key "data.type.name"
+	Removed                []*Removed           // removed blocks, in file order
+	Checks                 map[string]*Check    // check blocks by name
 	// Import are the import blocks, in file and source order.
 	Import []*Import
 	// importIdx indexes Import by target resource (ImportsFor); shared
@@ -55,6 +57,7 @@ func newModule(dir string) *Module {
 		ManagedResources:     map[string]*Resource{},
 		DataResources:        map[string]*Resource{},
 		importIdx:            &importIndex{},
+		Checks:               map[string]*Check{},
 	}
 }
 

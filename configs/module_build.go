@@ -72,6 +72,8 @@ func (m *Module) appendFile(f *file) hcl.Diagnostics {
 		})...)
 	}
 	m.Import = append(m.Import, f.imports...)
+	diags = append(diags, m.appendRemoved(f.removed)...)
+	diags = append(diags, m.appendChecks(f)...)
 	return diags
 }
 
@@ -215,5 +217,6 @@ func (m *Module) mergeFile(f *file) hcl.Diagnostics {
 		base.merge(r)
 	}
 	diags = append(diags, importOverrideDiags(f.imports)...)
+	diags = append(diags, overrideRemoved(f.removed)...)
 	return diags
 }

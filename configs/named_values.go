@@ -67,7 +67,10 @@ type Output struct {
 	// Deprecated is OpenTofu's deprecated argument: a message for whoever
 	// uses this output of a child module ("" when not deprecated).
 	Deprecated string
-	DeclRange  hcl.Range
+	// Preconditions are the output's precondition blocks, checked before
+	// its value is (configs/checks.go).
+	Preconditions []*CheckRule
+	DeclRange     hcl.Range
 
 	set map[string]bool
 }
@@ -307,8 +310,6 @@ func decodeOutputBlock(block *hcl.Block, override bool) (*Output, hcl.Diagnostic
 	if attr, ok := content.Attributes["ephemeral"]; ok {
 		diags = append(diags, unsupportedHere(attr.NameRange, "ephemeral outputs"))
 	}
-	for _, b := range content.Blocks {
-		diags = append(diags, unsupportedHere(b.DefRange, b.Type+" blocks"))
-	}
+	diags = append(diags, decodeOutputConditions(content.Blocks, o, override)...)
 	return o, diags
 }

@@ -95,6 +95,8 @@ type file struct {
 	managedResources       []*Resource
 	dataResources          []*Resource
 	imports                []*Import
+	removed                []*Removed
+	checks                 []*Check
 	moved                  []*Moved
 }
 
@@ -110,8 +112,6 @@ var fileSchema = &hcl.BodySchema{
 		{Type: "data", LabelNames: []string{"type", "name"}},
 		{Type: "import"},
 		{Type: "moved"},
-		// Terraform 1.9 block types plankit does not implement: named here
-		// so the error says so instead of "unsupported block type".
 		{Type: "removed"},
 		{Type: "check", LabelNames: []string{"name"}},
 	},
@@ -156,13 +156,13 @@ func decodeFile(body hcl.Body, override bool) (*file, hcl.Diagnostics) {
 				f.moduleCalls = append(f.moduleCalls, mc)
 			}
 		case "resource":
-			r, ds := decodeResourceBlock(block)
+			r, ds := decodeResourceBlock(block, override)
 			diags = append(diags, ds...)
 			if r != nil {
 				f.managedResources = append(f.managedResources, r)
 			}
 		case "data":
-			r, ds := decodeDataBlock(block)
+			r, ds := decodeDataBlock(block, override)
 			diags = append(diags, ds...)
 			if r != nil {
 				f.dataResources = append(f.dataResources, r)
@@ -172,6 +172,18 @@ func decodeFile(body hcl.Body, override bool) (*file, hcl.Diagnostics) {
 			diags = append(diags, ds...)
 			if imp != nil {
 				f.imports = append(f.imports, imp)
+			}
+		case "removed":
+			r, ds := decodeRemovedBlock(block)
+			diags = append(diags, ds...)
+			if r != nil {
+				f.removed = append(f.removed, r)
+			}
+		case "check":
+			c, ds := decodeCheckBlock(block, override)
+			diags = append(diags, ds...)
+			if c != nil {
+				f.checks = append(f.checks, c)
 			}
 		case "moved":
 			mv, ds := decodeMovedBlock(block)

@@ -20,6 +20,12 @@ type Resource struct {
 	Managed           *ManagedResource // nil for data resources
 	DeclRange         hcl.Range
 	TypeRange         hcl.Range
+	// Preconditions and Postconditions are the lifecycle's custom
+	// conditions (configs/checks.go), in declaration order.
+	Preconditions, Postconditions []*CheckRule
+	// Check is the name of the check block a scoped data source is
+	// nested in; "" for every other resource.
+	Check string
 
 	set map[string]bool // meta-arguments the block wrote, for override merging
 }
@@ -109,13 +115,15 @@ var dataLifecycleSchema = &hcl.BodySchema{
 	Blocks: []hcl.BlockHeaderSchema{{Type: "precondition"}, {Type: "postcondition"}},
 }
 
-func decodeResourceBlock(block *hcl.Block) (*Resource, hcl.Diagnostics) {
+func decodeResourceBlock(block *hcl.Block, override bool) (*Resource, hcl.Diagnostics) {
 	r, content, diags := decodeResourceCommon(block, addrs.ManagedResourceMode)
 	r.Managed = &ManagedResource{set: map[string]bool{}}
 	for _, b := range content.Blocks {
 		switch b.Type {
 		case "lifecycle":
-			diags = append(diags, decodeLifecycle(b, r.Managed)...)
+			conds, ds := decodeLifecycle(b, r.Managed)
+			diags = append(diags, ds...)
+			diags = append(diags, decodeResourceConditions(conds, r, override)...)
 		case "connection":
 			if r.Managed.Connection != nil {
 				diags = append(diags, &hcl.Diagnostic{
@@ -138,16 +146,14 @@ func decodeResourceBlock(block *hcl.Block) (*Resource, hcl.Diagnostics) {
 	return r, diags
 }
 
-func decodeDataBlock(block *hcl.Block) (*Resource, hcl.Diagnostics) {
+func decodeDataBlock(block *hcl.Block, override bool) (*Resource, hcl.Diagnostics) {
 	r, content, diags := decodeResourceCommon(block, addrs.DataResourceMode)
 	for _, b := range content.Blocks {
 		switch b.Type {
 		case "lifecycle":
 			lc, ds := b.Body.Content(dataLifecycleSchema)
 			diags = append(diags, ds...)
-			for _, cb := range lc.Blocks {
-				diags = append(diags, unsupportedHere(cb.DefRange, cb.Type+" blocks"))
-			}
+			diags = append(diags, decodeResourceConditions(lc.Blocks, r, override)...)
 		case "connection", "provisioner":
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
@@ -201,7 +207,9 @@ func decodeResourceCommon(block *hcl.Block, mode addrs.ResourceMode) (*Resource,
 	return r, content, diags
 }
 
-func decodeLifecycle(block *hcl.Block, m *ManagedResource) hcl.Diagnostics {
+// decodeLifecycle decodes a managed resource's lifecycle arguments into m
+// and returns its precondition and postcondition blocks.
+func decodeLifecycle(block *hcl.Block, m *ManagedResource) (hcl.Blocks, hcl.Diagnostics) {
 	content, diags := block.Body.Content(lifecycleSchema)
 	for name := range content.Attributes {
 		m.set[name] = true
@@ -224,10 +232,7 @@ func decodeLifecycle(block *hcl.Block, m *ManagedResource) hcl.Diagnostics {
 		diags = append(diags, ds...)
 		m.ReplaceTriggeredBy = exprs
 	}
-	for _, b := range content.Blocks {
-		diags = append(diags, unsupportedHere(b.DefRange, b.Type+" blocks"))
-	}
-	return diags
+	return content.Blocks, diags
 }
 
 // decodeIgnoreChanges reads ignore_changes: the keyword all, or a list of

@@ -16,14 +16,10 @@ import (
 // it is referenced. Cost: O(len(refs)) Data calls and map entries; the size
 // of the configuration does not matter.
 func (s *Scope) EvalContext(refs []*addrs.Reference) (*hcl.EvalContext, hcl.Diagnostics) {
-	b := contextBuilder{
-		scope:     s,
-		managed:   map[string]map[string]cty.Value{},
-		data:      map[string]map[string]cty.Value{},
-		flat:      map[string]map[string]cty.Value{},
-		fetched:   map[addrs.Referenceable]bool{},
-		variables: map[string]cty.Value{},
-	}
+	// The builder's maps are made when first needed: most bodies refer
+	// to one or two roots (count, var), and a resource instance's body is
+	// evaluated once per instance.
+	b := contextBuilder{scope: s}
 	for _, ref := range refs {
 		if ref != nil {
 			b.add(ref.Subject, ref.SourceRange)
@@ -100,7 +96,13 @@ func (b *contextBuilder) add(subj addrs.Referenceable, rng hcl.Range) {
 		val, diags = d.GetResource(a, rng)
 		byType := b.managed
 		if a.Mode == addrs.DataResourceMode {
+			if b.data == nil {
+				b.data = map[string]map[string]cty.Value{}
+			}
 			byType = b.data
+		} else if byType == nil {
+			b.managed = map[string]map[string]cty.Value{}
+			byType = b.managed
 		}
 		if byType[a.Type] == nil {
 			byType[a.Type] = map[string]cty.Value{}
@@ -115,11 +117,17 @@ func (b *contextBuilder) add(subj addrs.Referenceable, rng hcl.Range) {
 		})
 		return
 	}
+	if b.fetched == nil {
+		b.fetched = map[addrs.Referenceable]bool{}
+	}
 	b.fetched[subj] = true
 	b.diags = append(b.diags, diags...)
 }
 
 func (b *contextBuilder) put(root, name string, val cty.Value) {
+	if b.flat == nil {
+		b.flat = map[string]map[string]cty.Value{}
+	}
 	if b.flat[root] == nil {
 		b.flat[root] = map[string]cty.Value{}
 	}
@@ -132,6 +140,9 @@ func (b *contextBuilder) addSelf(rng hcl.Range) {
 	if _, done := b.variables["self"]; done {
 		return
 	}
+	if b.variables == nil {
+		b.variables = map[string]cty.Value{}
+	}
 	var res addrs.Resource
 	var key addrs.InstanceKey
 	switch a := b.scope.SelfAddr.(type) {
@@ -143,7 +154,7 @@ func (b *contextBuilder) addSelf(rng hcl.Range) {
 		b.diags = append(b.diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  `Invalid "self" reference`,
-			Detail:   `The "self" object is available only inside provisioner and connection blocks, where it refers to the resource instance being configured. Elsewhere, refer to the resource by its address.`,
+			Detail:   `The "self" object is available only inside provisioner, connection and postcondition blocks, where it refers to the resource instance being configured or checked. Elsewhere, refer to the resource by its address.`,
 			Subject:  rng.Ptr(),
 		})
 		b.variables["self"] = cty.DynamicVal
@@ -166,6 +177,9 @@ func (b *contextBuilder) addSelf(rng hcl.Range) {
 // construction sorts attribute names, so the result does not depend on
 // reference order.
 func (b *contextBuilder) finish() map[string]cty.Value {
+	if b.variables == nil {
+		b.variables = make(map[string]cty.Value, len(b.flat)+len(b.managed)+1)
+	}
 	for root, vals := range b.flat {
 		b.variables[root] = cty.ObjectVal(vals)
 	}

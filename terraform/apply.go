@@ -54,7 +54,8 @@ func (c *Context) Apply(ctx context.Context, plan *plans.Plan, config *configs.C
 	for name, v := range plan.VariableValues {
 		ws.rootVars[name] = &InputValue{Value: v, SourceType: ValueFromPlan}
 	}
-	in := &buildInput{config: config, schemas: schemas, state: prior, targets: plan.TargetAddrs, apply: aw}
+	removed, _ := config.RemovedStatements() // checked when planning
+	in := &buildInput{config: config, schemas: schemas, state: prior, targets: plan.TargetAddrs, apply: aw, removed: removed}
 	g, d := applyBuilder(in, plan).Build()
 	diags = append(diags, d...)
 	if d.HasErrors() {
@@ -75,6 +76,12 @@ func (c *Context) Apply(ctx context.Context, plan *plans.Plan, config *configs.C
 		ws.removeDataResources()
 	}
 	ws.applyOutputs(plan.UIMode, kept)
+	if opts.Checks != nil {
+		if plan.UIMode != plans.DestroyMode {
+			ws.checks.complete(config, ws.exp)
+		}
+		opts.Checks(ws.checks.results())
+	}
 	if opts.State != nil {
 		if err := opts.State.Close(); err != nil {
 			diags = append(diags, tfdiags.FromError("Failed to persist state", err)...)

@@ -36,9 +36,18 @@ func (ai *applyInstance) apply(ctx context.Context) hcl.Diagnostics {
 		return ai.publishPrior()
 	}
 	if ch == nil || ch.Action == plans.NoOp || ch.Action == plans.Read {
-		return ai.publishCurrent()
+		diags := ai.publishCurrent()
+		if ch != nil && ch.Action == plans.NoOp {
+			diags = append(diags, ai.unchangedConditions()...)
+		}
+		return diags
 	}
-	cfg, cfgMarks, diags := ai.evalConfig()
+	diags := ai.preconditions()
+	if diags.HasErrors() {
+		return diags
+	}
+	cfg, cfgMarks, d := ai.evalConfig()
+	diags = append(diags, d...)
 	if diags.HasErrors() {
 		return diags
 	}
@@ -95,7 +104,9 @@ func (ai *applyInstance) apply(ctx context.Context) hcl.Diagnostics {
 		}
 	}
 	ai.postApply(nv, nil)
-	return diags
+	// A failing postcondition is an error, but the object exists: it
+	// stays in the state as applied, as in Terraform.
+	return append(diags, ai.postconditions(marked)...)
 }
 
 // postApply reports the end of the instance's operation, provisioners
@@ -278,13 +289,27 @@ func (ai *applyInstance) secret(cfgMarks []cty.PathValueMarks) func(cty.Path) bo
 func (ai *applyInstance) applyData() hcl.Diagnostics {
 	addr := ai.w.addr
 	if ch := ai.aw.applied.current.get(addr); ch != nil && ch.Action == plans.Read {
-		cfg, cfgMarks, diags := ai.evalConfig()
+		diags := ai.preconditions()
 		if diags.HasErrors() {
 			return diags
 		}
-		diags = append(diags, ai.readData(cfg, cfgMarks)...)
+		cfg, cfgMarks, d := ai.evalConfig()
+		diags = append(diags, d...)
+		if diags.HasErrors() {
+			return diags
+		}
+		var v cty.Value
+		if ai.n.block != nil && ai.n.block.Check != "" {
+			v, d = ai.readNested(cfg, cfgMarks)
+		} else {
+			v, d = ai.readDataObject(cfg, cfgMarks)
+		}
+		diags = append(diags, d...)
 		ai.aw.changed(addr)
-		return diags
+		if diags.HasErrors() {
+			return diags
+		}
+		return append(diags, ai.postconditions(v)...)
 	}
 	return ai.publishCurrent()
 }

@@ -11,13 +11,21 @@ import (
 	"github.com/plankit/plankit/plans"
 )
 
-// checkCollector gathers the results of checkable objects during a plan:
-// today the input variables with validation blocks, one object per
-// instance of the declaring module, as Terraform reports them in the
-// plan's "checks". Safe for concurrent use.
+// checkCollector gathers the results of checkable objects during a plan
+// or apply, as Terraform reports them in the plan's "checks": the input
+// variables with validation blocks (one object per instance of the
+// declaring module), and the resources, outputs and check blocks with
+// custom conditions (one object per instance; see conditions.go). Safe
+// for concurrent use.
 type checkCollector struct {
 	mu sync.Mutex
 	m  map[string]*plans.CheckResult // by module path and name
+	// idx finds an object of m by its result's key and address
+	// (conditions.go).
+	idx map[string]int
+	// unexpanded are the results of configuration objects the walk never
+	// reached, whose instances are unknown (conditions.go: complete).
+	unexpanded map[string]bool
 }
 
 // variable records the validation outcome of variable v of the module at
@@ -58,8 +66,16 @@ func (cc *checkCollector) results() []*plans.CheckResult {
 		return nil
 	}
 	out := make([]*plans.CheckResult, 0, len(cc.m))
-	for _, c := range cc.m {
+	for key, c := range cc.m {
+		for i := range c.Objects {
+			if c.Objects[i].Status == "" { // expanded, never evaluated
+				c.Objects[i].Status = plans.CheckUnknown
+			}
+		}
 		c.Status = plans.AggregateStatus(c.Objects)
+		if cc.unexpanded[key] {
+			c.Status = plans.CheckUnknown
+		}
 		out = append(out, c)
 	}
 	plans.SortChecks(out)

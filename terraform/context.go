@@ -168,6 +168,11 @@ type ApplyOpts struct {
 	// that the caller can kill them (a second interrupt); may be nil.
 	// Cancelling the context interrupts them in any case.
 	Processes *procgroup.Set
+	// Checks, when set, is called once after the walk, before State is
+	// closed, with the results of the conditions and check blocks the
+	// apply evaluated (sorted; nil when none), as Terraform records them
+	// after an apply.
+	Checks func([]*plans.CheckResult)
 }
 
 // GraphKind selects the graph GraphDOT renders.

@@ -29,6 +29,9 @@ type evalData struct {
 	// (where a destroyed object no longer is, and where looking one
 	// instance up would cost building its whole resource).
 	self *selfValue
+	// check is the check block whose assertions are evaluated: only
+	// they may refer to its scoped data source.
+	check string
 }
 
 // selfValue is a provisioner's own object and the address that stands
@@ -46,15 +49,24 @@ var _ lang.Data = (*evalData)(nil)
 // worker rather than once per expression; callers on hot paths hand the
 // scope back with putScope when done (forgetting only costs a rebuild).
 func (ws *walkState) scope(mod moduleInst, cfg *configs.Config, rep *repetition, self addrs.Referenceable) *lang.Scope {
-	d := &evalData{ws: ws, mod: mod, cfg: cfg}
-	if rep != nil {
-		d.rep, d.hasRep = *rep, true
+	pool, ok := ws.scopes.Load(cfg.Module.SourceDir)
+	if !ok {
+		pool, _ = ws.scopes.LoadOrStore(cfg.Module.SourceDir, &sync.Pool{})
 	}
-	pool, _ := ws.scopes.LoadOrStore(cfg.Module.SourceDir, &sync.Pool{})
 	s, _ := pool.(*sync.Pool).Get().(*lang.Scope)
 	if s == nil {
 		s = &lang.Scope{BaseDir: cfg.Module.SourceDir, WorkingDir: ws.c.workingDir, PureOnly: !ws.traits.impure, PlanClock: ws.clock, Files: ws.files,
 			ProviderFunctions: ws.providerFunctions(cfg)}
+	}
+	// A pooled scope keeps its (cleared) evalData: one allocation less
+	// per evaluation.
+	d, _ := s.Data.(*evalData)
+	if d == nil {
+		d = &evalData{}
+	}
+	*d = evalData{ws: ws, mod: mod, cfg: cfg}
+	if rep != nil {
+		d.rep, d.hasRep = *rep, true
 	}
 	s.Data, s.SelfAddr = d, self
 	return s
@@ -81,7 +93,12 @@ func (ws *walkState) evalExpr(mod moduleInst, cfg *configs.Config, rep *repetiti
 
 // putScope returns a scope from scope to its pool.
 func (ws *walkState) putScope(s *lang.Scope) {
-	s.Data, s.SelfAddr = nil, nil
+	if d, ok := s.Data.(*evalData); ok {
+		*d = evalData{} // drop what it refers to; scope reuses it
+	} else {
+		s.Data = nil
+	}
+	s.SelfAddr = nil
 	if pool, ok := ws.scopes.Load(s.BaseDir); ok {
 		pool.(*sync.Pool).Put(s)
 	}
@@ -127,6 +144,9 @@ func (d *evalData) GetResource(addr addrs.Resource, rng hcl.Range) (cty.Value, h
 	if block == nil {
 		return cty.DynamicVal, refErr(rng, "Reference to undeclared resource",
 			fmt.Sprintf("A resource %q has not been declared in %s. Declare it, or fix the reference.", addr, moduleDisplay(d.cfg.Path)))
+	}
+	if block.Check != "" && block.Check != d.check {
+		return cty.DynamicVal, scopedDataDiag(addr, block.Check, rng)
 	}
 	v, ok := d.ws.values.get(addr.Absolute(d.mod.addr))
 	if !ok {

@@ -12,6 +12,7 @@ import (
 	"github.com/plankit/plankit/lang/marks"
 	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/providers"
+	"github.com/plankit/plankit/providers/configschema"
 	"github.com/plankit/plankit/providers/objchange"
 	"github.com/plankit/plankit/states"
 	"github.com/plankit/plankit/tfdiags"
@@ -69,7 +70,7 @@ func (ic *instanceCtx) markSchema(v cty.Value) cty.Value {
 	if !ic.res.sensitive || v.IsNull() || !v.IsKnown() {
 		return v
 	}
-	u, pvm := v.UnmarkDeepWithPaths()
+	u, pvm := marks.UnmarkDeepWithPaths(v)
 	return marks.MarkSensitivePaths(u.MarkWithPaths(pvm), ic.res.schema.Block.SensitivePaths(u))
 }
 
@@ -101,6 +102,9 @@ func (ic *instanceCtx) subjectDiags(diags hcl.Diagnostics) hcl.Diagnostics {
 
 // sortedDeposed returns the deposed keys of m in order (nil when none).
 func sortedDeposed(m map[addrs.DeposedKey]*states.ResourceInstanceObjectSrc) []addrs.DeposedKey {
+	if len(m) == 0 {
+		return nil // the usual case; Sorted would allocate even for none
+	}
 	return slices.Sorted(maps.Keys(m))
 }
 
@@ -114,7 +118,7 @@ func (ic *instanceCtx) evalConfig() (cty.Value, []cty.PathValueMarks, hcl.Diagno
 	if diags.HasErrors() {
 		return cty.NilVal, nil, diags
 	}
-	u, pvm := val.UnmarkDeepWithPaths()
+	u, pvm := marks.UnmarkDeepWithPaths(val)
 	return u, pvm, append(diags, ic.validateConfig(u)...)
 }
 
@@ -135,7 +139,7 @@ func (ic *instanceCtx) planChange(prior, cfg cty.Value, priv []byte) (providers.
 		return resp, append(diags, tfdiags.Errorf("Provider produced invalid plan",
 			"Provider %s planned a null object for %s, which is not being destroyed. This is a bug in the provider.", n.provider.Provider.ForDisplay(), addr))
 	}
-	if errs := resp.PlannedState.Type().TestConformance(n.ty); len(errs) > 0 {
+	if errs := configschema.ConformanceErrors(resp.PlannedState.Type(), n.ty); len(errs) > 0 {
 		return resp, append(diags, tfdiags.Errorf("Provider produced invalid plan",
 			"Provider %s planned a value of the wrong type for %s: %s. This is a bug in the provider.", n.provider.Provider.ForDisplay(), addr, errs[0]))
 	}

@@ -11,6 +11,11 @@ import (
 // concurrent use: callers lock.
 type instanceIndex[T comparable] struct {
 	m map[string]*resourceEntries[T]
+	// last is the entry put last and lastAddr its resource: a count's
+	// instances arrive one after another, and this spares building the
+	// resource's address string for each (lastEntry).
+	last     *resourceEntries[T]
+	lastAddr addrs.AbsResource
 }
 
 // resourceEntries are the entries of one resource's instances.
@@ -27,11 +32,15 @@ func (ix *instanceIndex[T]) put(addr addrs.AbsResourceInstance, v T) {
 	if ix.m == nil {
 		ix.m = map[string]*resourceEntries[T]{}
 	}
-	k := addr.ContainingResource().String()
-	e := ix.m[k]
+	res := addr.ContainingResource()
+	e := ix.lastEntry(res)
 	if e == nil {
-		e = &resourceEntries[T]{}
-		ix.m[k] = e
+		k := res.String()
+		if e = ix.m[k]; e == nil {
+			e = &resourceEntries[T]{}
+			ix.m[k] = e
+		}
+		ix.last, ix.lastAddr = e, res
 	}
 	e.order = append(e.order, v)
 	switch key := addr.Resource.Key.(type) {
@@ -59,7 +68,11 @@ func (ix *instanceIndex[T]) put(addr addrs.AbsResourceInstance, v T) {
 // get returns the value recorded for addr, or the zero T. O(1).
 func (ix *instanceIndex[T]) get(addr addrs.AbsResourceInstance) T {
 	var zero T
-	e := ix.m[addr.ContainingResource().String()]
+	res := addr.ContainingResource()
+	e := ix.lastEntry(res)
+	if e == nil {
+		e = ix.m[res.String()]
+	}
 	if e == nil {
 		return zero
 	}
@@ -79,6 +92,14 @@ func (ix *instanceIndex[T]) get(addr addrs.AbsResourceInstance) T {
 func (ix *instanceIndex[T]) resource(addr addrs.AbsResource) []T {
 	if e := ix.m[addr.String()]; e != nil {
 		return e.order
+	}
+	return nil
+}
+
+// lastEntry returns the entry of res when it is the one put last, else nil.
+func (ix *instanceIndex[T]) lastEntry(res addrs.AbsResource) *resourceEntries[T] {
+	if ix.last != nil && ix.lastAddr.Equal(res) {
+		return ix.last
 	}
 	return nil
 }

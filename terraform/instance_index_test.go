@@ -6,6 +6,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/states"
 )
 
 func TestInstanceIndex(t *testing.T) {
@@ -58,5 +59,38 @@ func TestInstanceIndex(t *testing.T) {
 	}
 	if got := ix.resource(res("none")); got != nil {
 		t.Errorf("resource of an unknown address: %v", got)
+	}
+}
+
+// TestInstanceIndexCountPutNoAddressString checks that putting and getting
+// the instances of one resource one after another does not build the
+// resource's address string each time (2 allocations an instance before).
+func TestInstanceIndexCountPutNoAddressString(t *testing.T) {
+	r := addrs.Resource{Mode: addrs.ManagedResourceMode, Type: "t", Name: "r"}.Absolute(addrs.RootModuleInstance.Child("m", addrs.NoKey))
+	var ix instanceIndex[*int]
+	v := new(int)
+	i := 0
+	if n := testing.AllocsPerRun(1000, func() {
+		a := r.Instance(addrs.IntKey(i))
+		ix.put(a, v)
+		if ix.get(a) != v {
+			t.Fatalf("get(%s) lost the value", a)
+		}
+		i++
+	}); n >= 1 {
+		t.Errorf("put+get allocated %v times per instance, want < 1 (amortized slice growth only)", n)
+	}
+}
+
+// TestSortedDeposedNone checks that an object with no deposed objects (the
+// usual case, once per planned instance) costs no allocation, and that
+// deposed keys still come sorted.
+func TestSortedDeposedNone(t *testing.T) {
+	if n := testing.AllocsPerRun(100, func() { sortedDeposed(nil) }); n != 0 {
+		t.Errorf("sortedDeposed(nil) allocated %v times, want 0", n)
+	}
+	got := sortedDeposed(map[addrs.DeposedKey]*states.ResourceInstanceObjectSrc{"bbbbbbbb": nil, "aaaaaaaa": nil})
+	if diff := cmp.Diff([]addrs.DeposedKey{"aaaaaaaa", "bbbbbbbb"}, got); diff != "" {
+		t.Errorf("sortedDeposed (-want +got):\n%s", diff)
 	}
 }

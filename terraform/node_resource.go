@@ -37,6 +37,7 @@ type nodeResource struct {
 	validated    validConfigs
 	// refs caches the body's references (evalBody).
 	refs bodyRefs
+	fast fastBody // attribute-only bodies of many instances (evalBody)
 	// What only plan walks use, and what only apply walks use.
 	resourcePlanning
 	resourceApplying
@@ -84,9 +85,13 @@ type resourceBlock struct {
 	passedKey *passedProviderKey
 	schema    *providers.Schema // nil when the provider lacks the type
 	spec      hcldec.Spec
+	fastSpec  *fastSpec // spec's attributes for evalBody's fast path
 	ty        cty.Type
 	// sensitive is set when the schema has sensitive attributes.
 	sensitive bool
+	// removed is the removed block naming this resource, for one only
+	// the state has (nil otherwise; see removed.go).
+	removed *configs.RemovedStatement
 }
 
 var (
@@ -123,6 +128,7 @@ func (n *nodeResource) references() []refKey {
 		keys = append(keys, exprKeys(n.passedKey.call.Parent(), n.passedKey.expr)...)
 	}
 	keys = append(keys, traversalKeys(mod, n.block.DependsOn)...)
+	keys = append(keys, conditionKeys(mod, n.block.Preconditions, n.block.Postconditions)...)
 	if n.spec != nil {
 		refs, _ := n.bodyReferences()
 		keys = append(keys, keysForRefs(mod, refs)...)
@@ -212,6 +218,7 @@ func (n *nodeResource) expand(ws *walkState, mi moduleInst, work *workList) hcl.
 	}
 	abs := n.addr.Resource.Absolute(mi.addr)
 	ws.values.expand(abs, x, n.ty)
+	n.expandChecks(ws, mi, abs, x)
 	if n.filter == nil {
 		work.addExpansion(abs, mi, x)
 	} else {

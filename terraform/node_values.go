@@ -48,6 +48,8 @@ func (n *nodeVariable) Execute(ctx context.Context, ws *walkState) hcl.Diagnosti
 		return n.executeRoot(ws)
 	}
 	var diags hcl.Diagnostics
+	// Rules referring to other objects are nodeVariableValidation's.
+	selfOnly := variables.SelfOnly(n.v)
 	where := fmt.Sprintf("input variable of %s", n.cfg.Path)
 	for _, mi := range ws.exp.moduleInstances(n.cfg.Path) {
 		raw := cty.NilVal
@@ -62,7 +64,7 @@ func (n *nodeVariable) Execute(ctx context.Context, ws *walkState) hcl.Diagnosti
 		}
 		val, d := variables.Prepare(n.v, raw, rng, where)
 		diags = append(diags, d...)
-		if !d.HasErrors() && !ws.traits.unknowns {
+		if !d.HasErrors() && !ws.traits.unknowns && selfOnly {
 			s := ws.scope(mi, n.cfg, nil, nil)
 			vd := variables.Validate(n.v, val, s.Functions())
 			ws.putScope(s)
@@ -86,7 +88,7 @@ func (n *nodeVariable) executeRoot(ws *walkState) hcl.Diagnostics {
 		return nil
 	}
 	val, diags := variables.Prepare(n.v, raw, rng, "root module input variable")
-	if !diags.HasErrors() {
+	if !diags.HasErrors() && variables.SelfOnly(n.v) { // else nodeVariableValidation
 		root := rootInst[0]
 		vd := variables.Validate(n.v, val, ws.scope(root, n.cfg, nil, nil).Functions())
 		diags = append(diags, vd...)
@@ -177,6 +179,7 @@ func (n *nodeOutput) referenceKeys() []refKey {
 
 func (n *nodeOutput) references() []refKey {
 	keys := append(exprKeys(n.cfg.Path, n.o.Expr), traversalKeys(n.cfg.Path, n.o.DependsOn)...)
+	keys = append(keys, conditionKeys(n.cfg.Path, n.o.Preconditions)...)
 	if !n.cfg.Path.IsRoot() {
 		keys = append(keys, moduleCallKey(n.cfg.Path))
 	}
@@ -192,6 +195,13 @@ func (n *nodeOutput) Execute(ctx context.Context, ws *walkState) hcl.Diagnostics
 	}
 	var diags hcl.Diagnostics
 	for _, mi := range ws.exp.moduleInstances(n.cfg.Path) {
+		if d := n.preconditions(ws, mi); len(d) > 0 {
+			diags = append(diags, d...)
+			if d.HasErrors() {
+				ws.named.SetKey(mi.key, namedvals.Output, n.o.Name, cty.DynamicVal)
+				continue
+			}
+		}
 		v, d := ws.evalExpr(mi, n.cfg, nil, n.o.Expr)
 		diags = append(diags, d...)
 		if !n.o.Sensitive && marks.Contains(v, marks.Sensitive) && !d.HasErrors() {

@@ -64,7 +64,11 @@ func (c *Context) Plan(ctx context.Context, config *configs.Config, prevRunState
 	ws.rootVars = opts.SetVariables
 	ws.clock = lang.NewPlanClock(opts.Timestamp)
 	ws.files = pw.fileRec
-	in := &buildInput{config: config, schemas: schemas, state: prevRunState, targets: opts.Targets}
+	removed, d := removedStatements(config)
+	if diags = append(diags, d...); d.HasErrors() {
+		return nil, diags
+	}
+	in := &buildInput{config: config, schemas: schemas, state: prevRunState, targets: opts.Targets, removed: removed}
 	builder := planBuilder(in)
 	if opts.Mode == plans.DestroyMode {
 		builder = planDestroyBuilder(in)
@@ -86,7 +90,7 @@ func (c *Context) Plan(ctx context.Context, config *configs.Config, prevRunState
 	}
 	p := pw.assemble(ws, keptRootOutputs(g, opts.Targets), diags.HasErrors())
 	c.phaseDone("walk")
-	return p, diags
+	return p, append(diags, forgetWarning(p)...)
 }
 
 // neededProviders lists the providers the configuration and the state use.
@@ -120,6 +124,9 @@ func (pw *planWalk) assemble(ws *walkState, kept map[string]bool, errored bool) 
 	}
 	if ws.clock.Used() {
 		p.Timestamp = ws.clock.Time()
+	}
+	if opts.Mode != plans.DestroyMode {
+		ws.checks.complete(ws.config, ws.exp)
 	}
 	pw.moves.record(p, ws.schemas)
 	p.Checks = ws.checks.results()
@@ -279,14 +286,18 @@ func checkRootVariables(config *configs.Config, vals InputValues) hcl.Diagnostic
 func (c *Context) Validate(config *configs.Config) hcl.Diagnostics {
 	defer c.closeSpares()
 	schemas, diags := c.schemasFor(config.ProviderTypes())
-	_, _, d := prepareImports(config, plans.NormalMode, true) // a missing target block may be generated at plan
-	diags = append(diags, d...)
+	_, _, idiags := prepareImports(config, plans.NormalMode, true) // a missing target block may be generated at plan
+	diags = append(diags, idiags...)
 	if diags.HasErrors() {
 		return diags
 	}
 	ws := c.newWalkState(validateWalk{}, config, schemas)
 	ws.prevState = states.NewState()
 	ws.state = states.NewState().SyncWrapper()
+	_, d := removedStatements(config)
+	if diags = append(diags, d...); d.HasErrors() {
+		return diags
+	}
 	g, d := validateBuilder(&buildInput{config: config, schemas: schemas}).Build()
 	diags = append(diags, d...)
 	if d.HasErrors() {

@@ -20,7 +20,13 @@ func (pi *planInstance) data() hcl.Diagnostics {
 		ws.state.SetResourceInstanceCurrent(addr, nil, n.provider)
 		return nil
 	}
-	cfg, cfgMarks, diags := pi.evalConfig()
+	diags := pi.preconditions()
+	if diags.HasErrors() {
+		ws.values.set(addr, cty.UnknownVal(n.ty))
+		return diags
+	}
+	cfg, cfgMarks, d := pi.evalConfig()
+	diags = append(diags, d...)
 	if diags.HasErrors() {
 		ws.values.set(addr, cty.UnknownVal(n.ty))
 		return diags
@@ -38,7 +44,7 @@ func (pi *planInstance) data() hcl.Diagnostics {
 		plannedM := pi.markSchema(planned.MarkWithPaths(cfgMarks))
 		ws.values.set(addr, plannedM)
 		if !normal {
-			return diags
+			return append(diags, pi.postconditions(plannedM)...)
 		}
 		_, ap := marks.SensitivePaths(plannedM)
 		pi.pw.changes.add(&plans.ResourceInstanceChange{
@@ -47,9 +53,17 @@ func (pi *planInstance) data() hcl.Diagnostics {
 			ActionReason: reason,
 		})
 		n.pending.Store(true)
+		return append(diags, pi.postconditions(plannedM)...)
+	}
+	if n.block.Check != "" {
+		return append(diags, pi.planNested(cfg, cfgMarks)...)
+	}
+	v, d := pi.readDataObject(cfg, cfgMarks)
+	diags = append(diags, d...)
+	if d.HasErrors() {
 		return diags
 	}
-	return append(diags, pi.readData(cfg, cfgMarks)...)
+	return append(diags, pi.postconditions(v)...)
 }
 
 // depsPending reports whether a resource this data source depends on,

@@ -17,6 +17,9 @@ import (
 // modern Terraform does: the refreshed object goes to the walk's working
 // state (the plan's PriorState) and any difference to the drift list.
 func (pi *planInstance) managed() hcl.Diagnostics {
+	if pi.w.gone && pi.res.forgets() && pi.pw.opts.Mode == plans.NormalMode {
+		return pi.forget()
+	}
 	cur, deposed := pi.ws.currentObject(pi.w.addr)
 	cur, deposed, mdiags := pi.movedObjects(cur, deposed)
 	if mdiags.HasErrors() {
@@ -38,10 +41,14 @@ func (pi *planInstance) managed() hcl.Diagnostics {
 // keepRefreshed is refresh-only mode's step: the refreshed object is
 // the instance's value; nothing is planned.
 func (pi *planInstance) keepRefreshed(_ *states.ResourceInstanceObjectSrc, prior cty.Value) hcl.Diagnostics {
-	if !pi.w.gone {
-		pi.ws.values.set(pi.w.addr, prior)
+	if pi.w.gone {
+		return nil
 	}
-	return nil
+	pi.ws.values.set(pi.w.addr, prior)
+	if prior.IsNull() {
+		return nil
+	}
+	return pi.postconditions(prior) // warnings: see opTraits.conditionsWarn
 }
 
 // planDestroy is destroy mode's step: the object, if any, is planned for

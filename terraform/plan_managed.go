@@ -19,7 +19,12 @@ import (
 // object is the new one.
 func (pi *planInstance) plan(cur *states.ResourceInstanceObjectSrc, prior cty.Value) hcl.Diagnostics {
 	ws, n, addr := pi.ws, pi.n, pi.w.addr
-	cfg, cfgMarks, diags := pi.evalConfig()
+	diags := pi.preconditions()
+	if diags.HasErrors() {
+		return diags
+	}
+	cfg, cfgMarks, d := pi.evalConfig()
+	diags = append(diags, d...)
 	if diags.HasErrors() {
 		return diags
 	}
@@ -64,7 +69,7 @@ func (pi *planInstance) plan(cur *states.ResourceInstanceObjectSrc, prior cty.Va
 	}
 	ws.values.set(addr, plannedM)
 	ws.hook(func(h Hook) (HookAction, error) { return h.PostDiff(addr, addrs.NotDeposed, action, priorU, planned) })
-	return diags
+	return append(diags, pi.postconditions(plannedM)...)
 }
 
 // decide returns the action and reason for a planned change.

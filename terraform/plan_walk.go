@@ -58,7 +58,8 @@ func newPlanWalk(opts *PlanOpts, fileRec *filerec.Recorder) *planWalk {
 
 func (pw *planWalk) traits() opTraits {
 	return opTraits{orphans: true, validateOnce: true, checkDestroyRefs: true,
-		skipOutputs: pw.opts.Mode == plans.DestroyMode, verb: "planned"}
+		skipOutputs: pw.opts.Mode == plans.DestroyMode, verb: "planned",
+		conditionsWarn: pw.opts.Mode == plans.RefreshOnlyMode}
 }
 
 // planInstance is one resource instance being planned.

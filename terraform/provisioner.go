@@ -24,11 +24,8 @@ import (
 // hasProvisioners reports whether the resource has provisioners of the
 // given kind (destroy-time or create-time).
 func (ai *applyInstance) hasProvisioners(destroy bool) bool {
-	block := ai.res.block
-	if block == nil || block.Managed == nil {
-		return false
-	}
-	for _, pv := range block.Managed.Provisioners {
+	pvs, _ := ai.res.provisioners()
+	for _, pv := range pvs {
 		if (pv.When == configs.ProvisionerWhenDestroy) == destroy {
 			return true
 		}
@@ -43,16 +40,13 @@ func (ai *applyInstance) hasProvisioners(destroy bool) bool {
 // and is an error, unless its on_failure is continue (a warning, and the
 // next one runs). Other provisioner types are reported as unsupported.
 func (ai *applyInstance) provision(ctx context.Context, self cty.Value, destroy bool) hcl.Diagnostics {
-	block := ai.res.block
-	if block == nil || block.Managed == nil {
-		return nil
-	}
+	pvs, cfg := ai.res.provisioners()
 	var diags hcl.Diagnostics
-	for _, pv := range block.Managed.Provisioners {
+	for _, pv := range pvs {
 		if (pv.When == configs.ProvisionerWhenDestroy) != destroy {
 			continue
 		}
-		err := ai.runProvisioner(ctx, pv, self)
+		err := ai.runProvisioner(ctx, pv, cfg, self)
 		if err == nil {
 			continue
 		}
@@ -68,21 +62,21 @@ func (ai *applyInstance) provision(ctx context.Context, self cty.Value, destroy 
 	return diags
 }
 
-func (ai *applyInstance) runProvisioner(ctx context.Context, pv *configs.Provisioner, self cty.Value) error {
+func (ai *applyInstance) runProvisioner(ctx context.Context, pv *configs.Provisioner, cfg *configs.Config, self cty.Value) error {
 	addr := ai.w.addr
 	ai.ws.hook(func(h Hook) (HookAction, error) { return h.PreProvisionInstanceStep(addr, pv.Type) })
-	err := ai.localExec(ctx, pv, self)
+	err := ai.localExec(ctx, pv, cfg, self)
 	ai.ws.hook(func(h Hook) (HookAction, error) { return h.PostProvisionInstanceStep(addr, pv.Type, err) })
 	return err
 }
 
 // localExec evaluates a local-exec block (command, interpreter,
 // working_dir, environment; self is the instance) and runs it.
-func (ai *applyInstance) localExec(ctx context.Context, pv *configs.Provisioner, self cty.Value) error {
+func (ai *applyInstance) localExec(ctx context.Context, pv *configs.Provisioner, cfg *configs.Config, self cty.Value) error {
 	if pv.Type != "local-exec" {
 		return fmt.Errorf("provisioner type %q is not supported by plankit; only local-exec is", pv.Type)
 	}
-	scope := ai.ws.selfScope(ai.w.mod, ai.res.cfg, &ai.w.rep, ai.w.addr.Resource.Resource, self)
+	scope := ai.ws.selfScope(ai.w.mod, cfg, &ai.w.rep, ai.w.addr.Resource.Resource, self)
 	attrs, diags := pv.Config.JustAttributes()
 	vals := map[string]cty.Value{}
 	for name, a := range attrs {

@@ -36,6 +36,13 @@ func (t destroyTransformer) Transform(g *Graph) error {
 				}
 			}
 			rb := t.in.resourceBlock(cfg, block, ca, rc.ProviderAddr)
+			if block == nil {
+				// A removed block's destroy-time provisioners run in the
+				// resource's module when it still exists.
+				if rb.removed = t.in.removedFor(ca); rb.removed != nil {
+					rb.cfg = t.in.config.Descendant(ca.Module)
+				}
+			}
 			res = &rb
 			shared[key] = res
 		}

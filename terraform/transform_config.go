@@ -22,6 +22,8 @@ type buildInput struct {
 	schemas map[addrs.Provider]*providers.GetProviderSchemaResponse
 	state   *states.State // nil when there is none (validate)
 	targets []addrs.Targetable
+	// removed are the configuration's removed blocks (removed.go).
+	removed []configs.RemovedStatement
 
 	// apply is the apply walk the destroy nodes work for (apply graphs
 	// that are walked; nil otherwise).
@@ -43,6 +45,7 @@ type schemaDerived struct {
 	spec      hcldec.Spec
 	ty        cty.Type
 	sensitive bool
+	fast      *fastSpec
 }
 
 // eachModule calls fn for every module of the configuration, root first,
@@ -147,12 +150,14 @@ func (b *buildInput) attachSchema(n *resourceBlock) {
 	d := b.derived[s]
 	if d == nil {
 		d = &schemaDerived{schema: &s, spec: s.Block.DecoderSpec(), ty: s.Block.ImpliedType(), sensitive: hasSensitive(s.Block)}
+		d.fast = newFastSpec(d.spec)
 		if b.derived == nil {
 			b.derived = map[providers.Schema]*schemaDerived{}
 		}
 		b.derived[s] = d
 	}
 	n.schema, n.spec, n.ty, n.sensitive = d.schema, d.spec, d.ty, d.sensitive
+	n.fastSpec = d.fast
 }
 
 // hasSensitive reports whether any attribute of b, however nested (in
@@ -200,6 +205,7 @@ func (t orphanResourceTransformer) Transform(g *Graph) error {
 			}
 			seen[ca.String()] = true
 			n := &nodeResource{name: resourceNodeName(ca, t.destroying), resourceBlock: t.in.resourceBlock(c, nil, ca, t.orphanProvider(rs.ProviderConfig))}
+			n.removed = t.in.removedFor(ca)
 			g.Add(n)
 		}
 	}

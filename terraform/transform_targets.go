@@ -44,7 +44,7 @@ func (t targetsTransformer) Transform(g *Graph) error {
 			if matchesTargets(targets, n.addr) {
 				direct = append(direct, n)
 			}
-		case *nodeDestroy:
+		case *nodeDestroy, *nodeForget:
 			if t.mode == targetApply {
 				direct = append(direct, n)
 			}

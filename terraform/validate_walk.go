@@ -23,7 +23,7 @@ func (validateWalk) traits() opTraits {
 func (validateWalk) managedInstance(_ context.Context, ic *instanceCtx) hcl.Diagnostics {
 	_, _, diags := ic.evalConfig()
 	ic.ws.values.set(ic.w.addr, cty.UnknownVal(ic.n.ty))
-	return diags
+	return append(diags, ic.validateConditions()...)
 }
 
 // dataInstance evaluates a data source instance's configuration and asks
@@ -34,5 +34,5 @@ func (validateWalk) dataInstance(_ context.Context, ic *instanceCtx) hcl.Diagnos
 	}
 	_, _, diags := ic.evalConfig()
 	ic.ws.values.set(ic.w.addr, cty.UnknownVal(ic.n.ty))
-	return diags
+	return append(diags, ic.validateConditions()...)
 }

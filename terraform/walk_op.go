@@ -44,4 +44,7 @@ type opTraits struct {
 	skipOutputs bool
 	// verb is what the skipped-objects summary says was not done.
 	verb string
+	// conditionsWarn: failed preconditions and postconditions are
+	// warnings, not errors (a refresh-only plan, as in Terraform).
+	conditionsWarn bool
 }

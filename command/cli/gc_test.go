@@ -3,8 +3,8 @@ package cli
 import "testing"
 
 // TestGCPercentFor: GOGC lets the heap grow by about gcHeadroom, never
-// below Go's default 100 (large heaps are paced as before) nor above
-// gcPercentMax.
+// below gcPercentMin (50: a live heap of 512 MiB or more grows by half of
+// itself) nor above gcPercentMax.
 func TestGCPercentFor(t *testing.T) {
 	for _, c := range []struct {
 		live uint64
@@ -15,7 +15,9 @@ func TestGCPercentFor(t *testing.T) {
 		{32 << 20, 800},
 		{64 << 20, 400},
 		{gcHeadroom, 100},
-		{4 << 30, 100},
+		{384 << 20, 66},
+		{2 * gcHeadroom, 50},
+		{4 << 30, 50},
 	} {
 		if got := gcPercentFor(c.live); got != c.want {
 			t.Errorf("gcPercentFor(%d MiB) = %d, want %d", c.live>>20, got, c.want)

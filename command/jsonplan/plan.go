@@ -206,6 +206,8 @@ func Actions(a plans.Action) []string {
 		return []string{"create", "delete"}
 	case plans.Delete:
 		return []string{"delete"}
+	case plans.Forget:
+		return []string{"forget"}
 	}
 	return []string{"no-op"}
 }
@@ -237,6 +239,8 @@ func ActionReason(r plans.ResourceInstanceChangeActionReason) string {
 		return "read_because_config_unknown"
 	case plans.ReasonReadBecauseDependencyPending:
 		return "read_because_dependency_pending"
+	case plans.ReasonReadBecauseCheckNested:
+		return "read_because_check_nested"
 	}
 	return ""
 }
@@ -355,7 +359,7 @@ func plannedValues(changes *plans.Changes, schemas map[addrs.Provider]*providers
 	}
 	var placed []placedResource
 	for _, rc := range plans.SortedResourceChanges(changes.Resources) {
-		if rc.Action == plans.Delete || rc.DeposedKey != addrs.NotDeposed {
+		if rc.Action == plans.Delete || rc.Action == plans.Forget || rc.DeposedKey != addrs.NotDeposed {
 			continue
 		}
 		address := rc.Addr.String()

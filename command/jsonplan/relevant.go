@@ -25,7 +25,9 @@ type resourceAttr struct {
 // attributes referred to by every changed resource's configuration and
 // every changed root output's expression, followed transitively through
 // local values, input variables (to the module call's argument), module
-// outputs and the referred resources' own configurations. Terraform
+// outputs and the referred resources' own configurations, plus the
+// attributes every custom condition and check assertion refers to (they
+// are checked again whatever changes). Terraform
 // uses it to tell drift that matters from drift that does not.
 // O(size of the configuration).
 func relevantAttributes(config *configs.Config, changes *plans.Changes) []resourceAttr {
@@ -45,6 +47,7 @@ func relevantAttributes(config *configs.Config, changes *plans.Changes) []resour
 		}
 		a.output(nil, oc.Addr.OutputValue.Name)
 	}
+	config.DeepEach(a.conditions)
 	keys := make([]string, 0, len(a.attrs))
 	for k := range a.attrs {
 		keys = append(keys, k)
@@ -209,4 +212,26 @@ func bodyTraversals(b *hclsyntax.Body) []hcl.Traversal {
 		}
 	}
 	return out
+}
+
+// conditions follows the references of every precondition, postcondition
+// and check assertion of module c.
+func (a *relevance) conditions(c *configs.Config) {
+	var rules []*configs.CheckRule
+	for _, rs := range []map[string]*configs.Resource{c.Module.ManagedResources, c.Module.DataResources} {
+		for _, r := range rs {
+			rules = append(rules, r.Preconditions...)
+			rules = append(rules, r.Postconditions...)
+		}
+	}
+	for _, o := range c.Module.Outputs {
+		rules = append(rules, o.Preconditions...)
+	}
+	for _, ch := range c.Module.Checks {
+		rules = append(rules, ch.Asserts...)
+	}
+	for _, r := range rules {
+		a.traversals(c, r.Condition.Variables())
+		a.traversals(c, r.ErrorMessage.Variables())
+	}
 }

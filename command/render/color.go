@@ -52,6 +52,8 @@ func (c Colorizer) symbol(sym string) string {
 		return strings.Replace(sym, "+", c.Green("+"), 1)
 	case "-":
 		return strings.Replace(sym, "-", c.Red("-"), 1)
+	case ".":
+		return strings.Replace(sym, ".", c.Red("."), 1)
 	case "~":
 		return strings.Replace(sym, "~", c.Yellow("~"), 1)
 	case "<=":

@@ -25,9 +25,10 @@ import (
 const Product = "plankit"
 
 // Counts is the plan summary: replacements count as one add and one
-// destroy, as in Terraform's "Plan:" line.
+// destroy, as in Terraform's "Plan:" line; Forget counts the objects
+// removed blocks drop from the state without destroying them.
 type Counts struct {
-	Add, Change, Destroy, Read int
+	Add, Change, Destroy, Read, Forget int
 	// Import counts the changes that import an object (whatever else
 	// they do), shown as "N to import, " / "N imported, " when not zero.
 	Import int
@@ -55,9 +56,22 @@ func CountChanges(changes *plans.Changes) Counts {
 			c.Destroy++
 		case plans.Read:
 			c.Read++
+		case plans.Forget:
+			c.Forget++
 		}
 	}
 	return c
+}
+
+// Summary is the "Plan:" line's counts: "1 to add, 0 to change, 0 to
+// destroy." with ", N to forget" before the period when any object is
+// forgotten (OpenTofu's wording; Terraform leaves forgets out).
+func (c Counts) Summary() string {
+	s := ImportPrefix(c, "to import") + fmt.Sprintf("%d to add, %d to change, %d to destroy", c.Add, c.Change, c.Destroy)
+	if c.Forget > 0 {
+		s += fmt.Sprintf(", %d to forget", c.Forget)
+	}
+	return s + "."
 }
 
 // HasResourceChanges reports whether any resource instance has an action
@@ -134,8 +148,7 @@ func Plan(w io.Writer, p *plans.Plan, color bool) error {
 			if err := resourceChanges(&b, flush, plans.SortedResourceChanges(changes.Resources), p.ProviderSchemas, color); err != nil {
 				return err
 			}
-			c := CountChanges(changes)
-			fmt.Fprintf(&b, "%s %s%d to add, %d to change, %d to destroy.\n", col.Bold("Plan:"), ImportPrefix(c, "to import"), c.Add, c.Change, c.Destroy)
+			fmt.Fprintf(&b, "%s %s\n", col.Bold("Plan:"), CountChanges(changes).Summary())
 		}
 		if outChanges {
 			b.WriteString("\n" + col.Bold("Changes to Outputs:") + "\n")
@@ -214,6 +227,7 @@ func legend(b *strings.Builder, changes *plans.Changes, col Colorizer) {
 		{plans.DeleteThenCreate, "-/+", "destroy and then create replacement"},
 		{plans.CreateThenDelete, "+/-", "create replacement and then destroy"},
 		{plans.Read, " <=", "read (data resources)"},
+		{plans.Forget, "  .", "forget"},
 	} {
 		if seen[l.a] {
 			b.WriteString(col.symbol(l.sym) + " " + l.text + "\n")
@@ -237,6 +251,8 @@ func Symbol(a plans.Action) string {
 		return "+/-"
 	case plans.Delete:
 		return "-"
+	case plans.Forget:
+		return "."
 	}
 	return ""
 }
@@ -307,6 +323,11 @@ func description(rc *plans.ResourceInstanceChange, drift bool) string {
 		return "must be replaced"
 	case plans.Delete:
 		return "will be destroyed"
+	case plans.Forget:
+		if rc.DeposedKey != addrs.NotDeposed {
+			return "will be removed from the " + Product + " state, but will not be destroyed"
+		}
+		return "will no longer be managed by " + Product + ", but will not be destroyed"
 	case plans.NoOp:
 		if rc.Importing != nil {
 			return "will be imported"
@@ -319,6 +340,14 @@ func description(rc *plans.ResourceInstanceChange, drift bool) string {
 // ...)"), without leading indentation.
 func reasons(rc *plans.ResourceInstanceChange) []string {
 	var out []string
+	if rc.Action == plans.Forget {
+		// Its reason is the orphan's (as in Terraform); what matters here is
+		// why it is not destroyed.
+		if rc.DeposedKey != addrs.NotDeposed {
+			out = append(out, "# (left over from a partially-failed replacement of this instance)")
+		}
+		return append(out, "# (destroy = false is set in the configuration)")
+	}
 	key := rc.Addr.Resource.Key
 	switch rc.ActionReason {
 	case plans.ReasonDeleteBecauseNoResourceConfig:
@@ -344,6 +373,8 @@ func reasons(rc *plans.ResourceInstanceChange) []string {
 		out = append(out, "# (config refers to values not yet known)")
 	case plans.ReasonReadBecauseDependencyPending:
 		out = append(out, "# (depends on a resource or a module with changes pending)")
+	case plans.ReasonReadBecauseCheckNested:
+		out = append(out, "# (config will be reloaded to verify a check block)")
 	}
 	// After the reason, as Terraform prints it; a move alone says it in
 	// the header instead.

@@ -159,6 +159,18 @@ func TestPlanGolden(t *testing.T) {
 		thing(map[string]cty.Value{"id": cty.UnknownVal(cty.String), "name": cty.StringVal("from-var")}))
 	sensMarked.AfterSensitivePaths = []cty.Path{cty.GetAttrPath("name")}
 
+	forgotten := change(inst("test_thing", "kept", addrs.IntKey(0)), plans.Forget,
+		thing(map[string]cty.Value{"id": cty.StringVal("k0"), "name": cty.StringVal("kept"), "password": cty.StringVal("hunter2")}), null)
+	forgotten.ActionReason = plans.ReasonDeleteBecauseNoResourceConfig
+	forgotten.BeforeSensitivePaths = []cty.Path{cty.GetAttrPath("password")}
+	forgottenDeposed := change(inst("test_thing", "kept", addrs.IntKey(0)), plans.Forget,
+		thing(map[string]cty.Value{"id": cty.StringVal("k0-old"), "name": cty.StringVal("kept")}), null)
+	forgottenDeposed.DeposedKey = "00000001"
+	forgottenMod := change(addrs.Resource{Mode: addrs.ManagedResourceMode, Type: "test_thing", Name: "n"}.Instance(addrs.NoKey).
+		Absolute(addrs.ModuleInstance{{Name: "net", InstanceKey: addrs.NoKey}}), plans.Forget,
+		thing(map[string]cty.Value{"id": cty.StringVal("n1"), "tags": tags("env", "dev")}), null)
+	forgottenMod.ActionReason = plans.ReasonDeleteBecauseNoModule
+
 	drifted := change(inst("test_thing", "r", nil), plans.Update, old, updated)
 	driftDel := change(inst("test_thing", "vanished", nil), plans.Delete, old, null)
 
@@ -173,6 +185,8 @@ func TestPlanGolden(t *testing.T) {
 		"replace":      planWith([]*plans.ResourceInstanceChange{replace, cbd}, nil),
 		"delete":       planWith([]*plans.ResourceInstanceChange{orphan, countIdx, change(modAddr, plans.Delete, old, null)}, nil),
 		"read":         planWith([]*plans.ResourceInstanceChange{read}, nil),
+		"forget":       planWith([]*plans.ResourceInstanceChange{forgotten, forgottenDeposed, forgottenMod}, nil),
+		"removed":      planWith([]*plans.ResourceInstanceChange{forgotten, orphan, change(inst("test_thing", "a", nil), plans.Create, null, created)}, nil),
 		"sensitive":    planWith([]*plans.ResourceInstanceChange{sensUpdate, sensMarked}, []*plans.OutputChange{outSens}),
 		"outputs-only": planWith(nil, []*plans.OutputChange{outAdd, outUnknown, outSens, outDel}),
 		"no-changes":   planWith([]*plans.ResourceInstanceChange{change(inst("test_thing", "a", nil), plans.NoOp, old, old)}, nil),
@@ -249,9 +263,18 @@ func TestCountChanges(t *testing.T) {
 		change(a, plans.Create, cty.NilVal, cty.NilVal), change(a, plans.Update, cty.NilVal, cty.NilVal),
 		change(a, plans.DeleteThenCreate, cty.NilVal, cty.NilVal), change(a, plans.Delete, cty.NilVal, cty.NilVal),
 		change(a, plans.Read, cty.NilVal, cty.NilVal), change(a, plans.NoOp, cty.NilVal, cty.NilVal),
+		change(a, plans.Forget, cty.NilVal, cty.NilVal), change(a, plans.Forget, cty.NilVal, cty.NilVal),
 	}}
-	if diff := cmp.Diff(Counts{Add: 2, Change: 1, Destroy: 2, Read: 1}, CountChanges(c)); diff != "" {
+	got := CountChanges(c)
+	if diff := cmp.Diff(Counts{Add: 2, Change: 1, Destroy: 2, Read: 1, Forget: 2}, got); diff != "" {
 		t.Error(diff)
+	}
+	if s := got.Summary(); s != "2 to add, 1 to change, 2 to destroy, 2 to forget." {
+		t.Errorf("Summary() = %q", s)
+	}
+	got.Forget = 0
+	if s := got.Summary(); s != "2 to add, 1 to change, 2 to destroy." {
+		t.Errorf("Summary() without forgets = %q", s)
 	}
 }
 

@@ -59,7 +59,7 @@ func MarkPaths(v cty.Value, pvms []cty.PathValueMarks) cty.Value {
 // in walk order, and v with all marks removed. It is the shape state and
 // plan files store ("sensitive_attributes"). O(size of v).
 func SensitivePaths(v cty.Value) (cty.Value, []cty.Path) {
-	unmarked, pvms := v.UnmarkDeepWithPaths()
+	unmarked, pvms := UnmarkDeepWithPaths(v)
 	var paths []cty.Path
 	for _, pvm := range pvms {
 		if _, ok := pvm.Marks[Sensitive]; ok {

@@ -21,8 +21,14 @@ import (
 // Use it on values that did not come through DecoderSpec, such as a
 // provider's responses. O(size of val).
 func (b *Block) ValidateValue(val cty.Value) hcl.Diagnostics {
-	want := b.ImpliedType()
-	if errs := val.Type().TestConformance(want); len(errs) > 0 {
+	return b.ValidateValueOf(val, b.ImpliedType())
+}
+
+// ValidateValueOf is ValidateValue with the block's implied type (want)
+// computed once by the caller: a provider validating many values of one
+// schema saves building the type for each.
+func (b *Block) ValidateValueOf(val cty.Value, want cty.Type) hcl.Diagnostics {
+	if errs := ConformanceErrors(val.Type(), want); len(errs) > 0 {
 		var diags hcl.Diagnostics
 		for _, err := range errs {
 			diags = append(diags, tfdiags.WithPath(
@@ -37,7 +43,7 @@ func (b *Block) ValidateValue(val cty.Value) hcl.Diagnostics {
 }
 
 func (b *Block) validateValue(val cty.Value, path cty.Path, diags *hcl.Diagnostics) {
-	if b == nil || val.IsNull() || !val.IsKnown() {
+	if b == nil || val.IsNull() || !val.IsKnown() || !b.hasValueChecks(val) {
 		return
 	}
 	for _, name := range slices.Sorted(maps.Keys(b.Attributes)) {

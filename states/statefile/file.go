@@ -26,8 +26,8 @@ type File struct {
 	// Lineage identifies the state's history; see states.NewLineage.
 	Lineage string
 	State   *states.State
-	// CheckResults is the raw "check_results" JSON as read; nil writes null.
-	// plankit does not evaluate check blocks; it keeps what it read.
+	// CheckResults is the raw "check_results" JSON as read, or as an apply
+	// recorded it (statemgr.CheckResultsWriter); nil writes null.
 	CheckResults json.RawMessage
 }
 

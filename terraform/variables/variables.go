@@ -92,19 +92,22 @@ func Validate(v *configs.Variable, val cty.Value, funcs map[string]function.Func
 	}
 	var diags hcl.Diagnostics
 	for _, rule := range v.Validations {
-		diags = append(diags, checkRule(v, rule, ctx)...)
+		d, _ := checkRule(v, rule, ctx)
+		diags = append(diags, d...)
 	}
 	return diags
 }
 
-func checkRule(v *configs.Variable, rule *configs.CheckRule, ctx *hcl.EvalContext) hcl.Diagnostics {
+// checkRule evaluates one validation rule; decided is false when its
+// condition is unknown (and skipped).
+func checkRule(v *configs.Variable, rule *configs.CheckRule, ctx *hcl.EvalContext) (_ hcl.Diagnostics, decided bool) {
 	cond, diags := rule.Condition.Value(ctx)
 	if diags.HasErrors() {
-		return diags
+		return diags, true
 	}
 	cond, _ = cond.UnmarkDeep()
 	if !cond.IsKnown() {
-		return nil
+		return nil, false
 	}
 	cond, err := convert.Convert(cond, cty.Bool)
 	if err != nil || cond.IsNull() {
@@ -113,10 +116,10 @@ func checkRule(v *configs.Variable, rule *configs.CheckRule, ctx *hcl.EvalContex
 			Summary:  "Invalid validation condition",
 			Detail:   "The validation condition must be true or false.",
 			Subject:  rule.Condition.Range().Ptr(),
-		}}
+		}}, true
 	}
 	if cond.True() {
-		return nil
+		return nil, true
 	}
 	msg := "Invalid value for variable"
 	if rule.ErrorMessage != nil {
@@ -132,7 +135,7 @@ func checkRule(v *configs.Variable, rule *configs.CheckRule, ctx *hcl.EvalContex
 		Summary:  "Invalid value for variable",
 		Detail:   fmt.Sprintf("%s\n\nThis was checked by the validation rule at %s.", msg, rule.DeclRange),
 		Subject:  v.DeclRange.Ptr(),
-	})
+	}), true
 }
 
 // TypeOf returns v's type constraint, cty.DynamicPseudoType when it has

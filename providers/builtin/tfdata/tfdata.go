@@ -66,7 +66,7 @@ func Factory() (providers.Interface, error) { return New(), nil }
 // change of input (or a new object) makes output unknown, of input's
 // type, and null input plans null output. An unchanged input keeps output.
 func planData(req providers.PlanResourceChangeRequest) providers.PlanResourceChangeResponse {
-	planned := req.ProposedNewState.AsValueMap()
+	planned := attrMap(req.ProposedNewState)
 	input := planned["input"]
 	resp := providers.PlanResourceChangeResponse{PlannedPrivate: req.PriorPrivate}
 	newObject := req.PriorState.IsNull()
@@ -94,4 +94,16 @@ func unknownLike(v cty.Value) cty.Value {
 		return v
 	}
 	return cty.UnknownVal(v.Type())
+}
+
+// attrMap is v.AsValueMap() for a known object, read attribute by
+// attribute: AsValueMap's iterator builds a string value for each
+// attribute name, several allocations an instance.
+func attrMap(v cty.Value) map[string]cty.Value {
+	atys := v.Type().AttributeTypes()
+	m := make(map[string]cty.Value, len(atys))
+	for name := range atys {
+		m[name] = v.GetAttr(name)
+	}
+	return m
 }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"sync"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -60,6 +61,8 @@ type Provider struct {
 	Config      *configschema.Block
 	Resources   map[string]*Resource
 	DataSources map[string]*DataSource
+
+	implied sync.Map // *configschema.Block → its implied cty.Type (impliedType)
 }
 
 var _ providers.Interface = (*Provider)(nil)
@@ -129,7 +132,7 @@ func (p *Provider) ValidateResourceConfig(req providers.ValidateResourceConfigRe
 	if diags.HasErrors() {
 		return providers.ValidateResourceConfigResponse{Diagnostics: diags}
 	}
-	diags = r.Schema.Block.ValidateValue(req.Config)
+	diags = r.Schema.Block.ValidateValueOf(req.Config, p.impliedType(r.Schema.Block))
 	if !diags.HasErrors() && r.Validate != nil && !req.Config.IsNull() {
 		diags = append(diags, r.Validate(req.Config)...)
 	}
@@ -143,7 +146,7 @@ func (p *Provider) ValidateDataResourceConfig(req providers.ValidateDataResource
 	if diags.HasErrors() {
 		return providers.ValidateDataResourceConfigResponse{Diagnostics: diags}
 	}
-	diags = d.Schema.Block.ValidateValue(req.Config)
+	diags = d.Schema.Block.ValidateValueOf(req.Config, p.impliedType(d.Schema.Block))
 	if !diags.HasErrors() && d.Validate != nil && !req.Config.IsNull() {
 		diags = append(diags, d.Validate(req.Config)...)
 	}
