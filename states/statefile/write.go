@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/internal/jsonstr"
 	"github.com/plankit/plankit/states"
 	"github.com/zclconf/go-cty/cty"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
@@ -480,62 +481,9 @@ func needsCompact(v []byte) bool {
 
 // jsonSafe marks the ASCII bytes a JSON string holds as they are, as
 // encoding/json writes strings (with HTML escaping).
-var jsonSafe = func() (t [utf8Self]bool) {
-	for c := 0x20; c < utf8Self; c++ {
-		t[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
-	}
-	return t
-}()
-
-const utf8Self = 0x80
-
 // appendJSONString appends s as encoding/json encodes a string (HTML
-// characters escaped). ASCII is escaped here; a string with other bytes
-// goes through encoding/json itself.
-func appendJSONString(dst []byte, s string) []byte {
-	start := len(dst)
-	dst = append(dst, '"')
-	i := 0
-	for i < len(s) && s[i] < utf8Self && jsonSafe[s[i]] {
-		i++
-	}
-	if i == len(s) {
-		dst = append(dst, s...)
-		return append(dst, '"')
-	}
-	for j := i; j < len(s); j++ {
-		if s[j] >= utf8Self {
-			b, _ := json.Marshal(s)
-			return append(dst[:start], b...)
-		}
-	}
-	dst = append(dst, s[:i]...)
-	const hex = "0123456789abcdef"
-	for ; i < len(s); i++ {
-		c := s[i]
-		if jsonSafe[c] {
-			dst = append(dst, c)
-			continue
-		}
-		switch c {
-		case '"', '\\':
-			dst = append(dst, '\\', c)
-		case '\b':
-			dst = append(dst, '\\', 'b')
-		case '\f':
-			dst = append(dst, '\\', 'f')
-		case '\n':
-			dst = append(dst, '\\', 'n')
-		case '\r':
-			dst = append(dst, '\\', 'r')
-		case '\t':
-			dst = append(dst, '\\', 't')
-		default: // other control characters, <, > and &
-			dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
-		}
-	}
-	return append(dst, '"')
-}
+// characters escaped).
+func appendJSONString(dst []byte, s string) []byte { return jsonstr.Append(dst, s) }
 
 // jsonString encodes s as encoding/json does (HTML characters escaped).
 func jsonString(s string) []byte { return appendJSONString(nil, s) }
