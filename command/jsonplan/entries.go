@@ -3,6 +3,8 @@ package jsonplan
 import (
 	"runtime"
 	"sync"
+
+	"github.com/plankit/plankit/internal/ordered"
 )
 
 // Entries of a large list are made on every core in batches of
@@ -37,50 +39,23 @@ func (e *encoder) entries(n int, write func(e *encoder, i int) error) error {
 		e.buf = append(e.buf, ']')
 		return nil
 	}
-	type batch struct {
-		lo, hi int
-		done   chan batchResult
-	}
-	jobs := make(chan *batch, 2*workers)
-	inOrder := make(chan *batch, 2*workers)
-	stop := make(chan struct{})
-	defer close(stop)
-	go func() { // hands out the batches in order, no more than the writer has room for
-		defer close(jobs)
-		defer close(inOrder)
-		for lo := 0; lo < n; lo += entryBatch {
-			b := &batch{lo: lo, hi: min(lo+entryBatch, n), done: make(chan batchResult, 1)}
-			select {
-			case inOrder <- b:
-			case <-stop:
-				return
+	first := true
+	err := ordered.Batches(n, entryBatch, workers,
+		func(lo, hi int) batchResult { return writeBatch(e, lo, hi, write) },
+		func(r batchResult) error {
+			if !first {
+				e.buf = append(e.buf, ',')
 			}
-			jobs <- b // room: jobs is as large as inOrder
-		}
-	}()
-	for range workers {
-		go func() {
-			for b := range jobs {
-				b.done <- writeBatch(e, b.lo, b.hi, write)
+			first = false
+			e.buf = append(e.buf, r.buf...)
+			batchBufs.Put(&r.buf)
+			if r.err != nil {
+				return r.err
 			}
-		}()
-	}
-	for b := range inOrder {
-		r := <-b.done
-		if r.crashed != nil {
-			panic(r.crashed)
-		}
-		if b.lo > 0 {
-			e.buf = append(e.buf, ',')
-		}
-		e.buf = append(e.buf, r.buf...)
-		batchBufs.Put(&r.buf)
-		if r.err != nil {
-			return r.err
-		}
-		if err := e.flush(false); err != nil {
-			return err
-		}
+			return e.flush(false)
+		})
+	if err != nil {
+		return err
 	}
 	e.buf = append(e.buf, ']')
 	return nil
@@ -90,28 +65,23 @@ func (e *encoder) entries(n int, write func(e *encoder, i int) error) error {
 // the writer has copied them out.
 var batchBufs = sync.Pool{New: func() any { return new([]byte) }}
 
-// batchResult is a batch's JSON, and its first error or panic.
+// batchResult is a batch's JSON, and its first error.
 type batchResult struct {
-	buf     []byte
-	err     error
-	crashed any
+	buf []byte
+	err error
 }
 
 // writeBatch writes entries lo..hi-1, comma-separated, into an encoder
 // of their own (with e's schemas); it stops at the first error.
 func writeBatch(e *encoder, lo, hi int, write func(e *encoder, i int) error) (r batchResult) {
 	be := &encoder{schemas: e.schemas, buf: (*batchBufs.Get().(*[]byte))[:0]}
-	defer func() {
-		r.crashed = recover()
-		r.buf = be.buf
-	}()
 	for i := lo; i < hi; i++ {
 		if i > lo {
 			be.buf = append(be.buf, ',')
 		}
-		if r.err = write(be, i); r.err != nil {
-			return r
+		if err := write(be, i); err != nil {
+			return batchResult{buf: be.buf, err: err}
 		}
 	}
-	return r
+	return batchResult{buf: be.buf}
 }

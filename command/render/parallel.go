@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/internal/ordered"
 	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/providers"
 )
@@ -48,52 +49,25 @@ func resourceChanges(b *strings.Builder, flush func() error, rcs []*plans.Resour
 		}
 		return nil
 	}
-	type batch struct {
-		rcs  []*plans.ResourceInstanceChange
-		done chan *[]byte
-	}
-	jobs := make(chan *batch, 2*workers)
-	inOrder := make(chan *batch, 2*workers)
-	stop := make(chan struct{})
-	defer close(stop)
-	go func() { // hands out the batches, in order, no more than the writer has room for
-		defer close(jobs)
-		defer close(inOrder)
-		for lo := 0; lo < len(rcs); lo += renderBatch {
-			bt := &batch{rcs: rcs[lo:min(lo+renderBatch, len(rcs))], done: make(chan *[]byte, 1)}
-			select {
-			case inOrder <- bt:
-			case <-stop:
-				return
-			}
-			jobs <- bt // room: jobs is as large as inOrder
-		}
-	}()
-	for range workers {
-		go func() {
-			for bt := range jobs {
-				out := renderBufs.Get().(*[]byte)
-				buf := (*out)[:0]
-				for _, rc := range bt.rcs {
-					if shown(rc) {
-						schema := providers.ResourceSchema(schemas, rc.ProviderAddr.Provider, rc.Addr.Resource.Resource)
-						buf = append(append(buf, ResourceChange(rc, schema, color, false)...), '\n')
-					}
+	return ordered.Batches(len(rcs), renderBatch, workers,
+		func(lo, hi int) *[]byte {
+			out := renderBufs.Get().(*[]byte)
+			buf := (*out)[:0]
+			for _, rc := range rcs[lo:hi] {
+				if shown(rc) {
+					schema := providers.ResourceSchema(schemas, rc.ProviderAddr.Provider, rc.Addr.Resource.Resource)
+					buf = append(append(buf, ResourceChange(rc, schema, color, false)...), '\n')
 				}
-				*out = buf
-				bt.done <- out
 			}
-		}()
-	}
-	for bt := range inOrder {
-		out := <-bt.done
-		b.Write(*out)
-		renderBufs.Put(out)
-		if b.Len() >= planFlushSize {
-			if err := flush(); err != nil {
-				return err
+			*out = buf
+			return out
+		},
+		func(out *[]byte) error {
+			b.Write(*out)
+			renderBufs.Put(out)
+			if b.Len() >= planFlushSize {
+				return flush()
 			}
-		}
-	}
-	return nil
+			return nil
+		})
 }

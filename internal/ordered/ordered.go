@@ -1,0 +1,70 @@
+// Package ordered runs batches of work on several goroutines and hands
+// their results to one consumer in order, for output that must stream in
+// a fixed order (plan rendering, plan show -json) while the work behind
+// it uses every core.
+package ordered
+
+// Batches splits [0, n) into batches of size indexes, runs work(lo, hi)
+// for each batch on workers goroutines and calls use with the results in
+// batch order, from the calling goroutine. At most 2*workers batches are
+// handed out ahead of use, so memory stays bounded however large n is.
+// When use returns an error no further batches are handed out and
+// Batches returns that error (batches already running finish on their
+// own). A panic in work is raised again in the calling goroutine, so the
+// program's crash handler sees it. O(n / workers) wall time for work
+// that costs the same per index.
+func Batches[R any](n, size, workers int, work func(lo, hi int) R, use func(R) error) error {
+	workers = max(workers, 1)
+	size = max(size, 1)
+	type result struct {
+		r       R
+		crashed any
+		ok      bool
+	}
+	type batch struct {
+		lo, hi int
+		done   chan result
+	}
+	jobs := make(chan *batch, 2*workers)
+	inOrder := make(chan *batch, 2*workers)
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() { // hands out the batches in order, no more than use has room for
+		defer close(jobs)
+		defer close(inOrder)
+		for lo := 0; lo < n; lo += size {
+			b := &batch{lo: lo, hi: min(lo+size, n), done: make(chan result, 1)}
+			select {
+			case inOrder <- b:
+			case <-stop:
+				return
+			}
+			jobs <- b // room: jobs is as large as inOrder
+		}
+	}()
+	run := func(b *batch) (res result) {
+		defer func() {
+			if !res.ok {
+				res.crashed = recover()
+			}
+		}()
+		return result{r: work(b.lo, b.hi), ok: true}
+	}
+	for range workers {
+		go func() {
+			for b := range jobs {
+				b.done <- run(b)
+			}
+		}()
+	}
+	for b := range inOrder {
+		res := <-b.done
+		if !res.ok {
+			panic(res.crashed)
+		}
+		if err := use(res.r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
