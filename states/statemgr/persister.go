@@ -320,6 +320,9 @@ func (p *BackgroundPersister) flushLocked() error {
 	p.signal()
 	for {
 		if p.writtenGen >= target {
+			// A write that started before this request may have covered
+			// it: the request needs no forced write of its own any more.
+			p.attemptReq = max(p.attemptReq, req)
 			return nil
 		}
 		if p.lastErr != nil && p.lastFailReq >= req {

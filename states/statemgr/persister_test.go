@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"runtime"
 	"sync"
 	"testing"
 	"time"
@@ -141,5 +142,63 @@ func TestPersisterCloseWithoutChangesWritesNothing(t *testing.T) {
 	}
 	if fs.persists != 0 {
 		t.Fatalf("%d writes without any change", fs.persists)
+	}
+}
+
+// gatedStorage blocks every PersistState until released, announcing each
+// call on started.
+type gatedStorage struct {
+	started chan struct{}
+	release chan struct{}
+}
+
+func (g *gatedStorage) WriteState(*states.State) error { return nil }
+
+func (g *gatedStorage) PersistState() error {
+	g.started <- struct{}{}
+	<-g.release
+	return nil
+}
+
+// TestPersisterFlushCoveredByRunningWrite: a Flush that a write already in
+// progress satisfies leaves no forced write behind it; otherwise the next
+// change would be written at once, despite the gap (a spurious extra
+// write, and the cause of a flaky write count).
+func TestPersisterFlushCoveredByRunningWrite(t *testing.T) {
+	g := &gatedStorage{started: make(chan struct{}), release: make(chan struct{})}
+	p := NewBackgroundPersister(g, PersisterOptions{MinGap: time.Hour})
+	p.Update(func(s *states.State) { s.SetResourceInstanceCurrent(instAddr(0), objSrc("a"), nullProvider) })
+	<-g.started // the goroutine's own first write is running
+	flushed := make(chan error)
+	go func() { flushed <- p.Flush() }()
+	for { // wait until the Flush has made its request
+		p.mu.Lock()
+		asked := p.flushReq > 0
+		p.mu.Unlock()
+		if asked {
+			break
+		}
+		runtime.Gosched()
+	}
+	g.release <- struct{}{}
+	if err := <-flushed; err != nil {
+		t.Fatal(err)
+	}
+	p.mu.Lock()
+	pending := p.flushReq > p.attemptReq
+	p.mu.Unlock()
+	if pending {
+		t.Fatal("the Flush a running write covered still forces another write")
+	}
+	go func() { // Close's own write
+		<-g.started
+		g.release <- struct{}{}
+	}()
+	p.Update(func(s *states.State) { s.SetResourceInstanceCurrent(instAddr(1), objSrc("b"), nullProvider) })
+	if err := p.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if w := p.Stats().Writes; w != 2 {
+		t.Fatalf("%d writes, want 2: the first and Close's", w)
 	}
 }
