@@ -81,8 +81,9 @@ func TestFindDevOverride(t *testing.T) {
 		}
 	}
 	empty := t.TempDir()
+	gone := filepath.Join(t.TempDir(), "gone")
 	rc := filepath.Join(t.TempDir(), "dev.tfrc")
-	src := "provider_installation {\n  dev_overrides {\n    \"acme/foo\" = \"" + dev + "\"\n    \"hashicorp/null\" = \"" + empty + "\"\n  }\n}\n"
+	src := "provider_installation {\n  dev_overrides {\n    \"acme/foo\" = \"" + dev + "\"\n    \"hashicorp/null\" = \"" + empty + "\"\n    \"acme/bar\" = \"" + gone + "\"\n  }\n}\n"
 	if err := os.WriteFile(rc, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -103,5 +104,11 @@ func TestFindDevOverride(t *testing.T) {
 	var e *Error
 	if !errors.As(err, &e) || e.Kind != BadPackage || !strings.Contains(e.Detail, empty) || !strings.Contains(e.Detail, "terraform-provider-null") {
 		t.Errorf("got %v; want an error naming %s and the executable it lacks", err, empty)
+	}
+	// An override naming a directory that does not exist is an error too,
+	// naming the directory and the file that set it.
+	_, err = f.Find(Requirement{Provider: addrs.Provider{Hostname: "registry.terraform.io", Namespace: "acme", Type: "bar"}})
+	if !errors.As(err, &e) || e.Kind != BadPackage || !strings.Contains(e.Detail, gone) || !strings.Contains(e.Detail, rc) {
+		t.Errorf("got %v; want an error naming %s and %s", err, gone, rc)
 	}
 }
