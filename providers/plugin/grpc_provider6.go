@@ -465,15 +465,7 @@ func (p *provider6) CallFunction(req providers.CallFunctionRequest) providers.Ca
 	fail := func(err error) providers.CallFunctionResponse {
 		return providers.CallFunctionResponse{Result: cty.DynamicVal, Err: err}
 	}
-	fns := p.GetFunctions()
-	if fns.Diagnostics.HasErrors() {
-		return fail(fns.Diagnostics)
-	}
-	decl, ok := fns.Functions[req.FunctionName]
-	if !ok {
-		return fail(fmt.Errorf("provider %s has no function %q", p.proc.meta.Provider, req.FunctionName))
-	}
-	tys, err := functionTypes(req.FunctionName, decl, len(req.Arguments))
+	decl, tys, err := p.proc.function(p.GetFunctions(), req.FunctionName, len(req.Arguments))
 	if err != nil {
 		return fail(err)
 	}
@@ -490,12 +482,7 @@ func (p *provider6) CallFunction(req providers.CallFunctionRequest) providers.Ca
 		return fail(p.proc.callError("CallFunction", err))
 	}
 	if fe := resp.Error; fe != nil {
-		e := &providers.FunctionError{Text: fe.Text}
-		if fe.FunctionArgument != nil {
-			i := int(*fe.FunctionArgument)
-			e.Argument = &i
-		}
-		return fail(e)
+		return fail(functionError(fe.Text, fe.FunctionArgument))
 	}
 	v, diags := p.val(resp.Result, decl.ReturnType, "the result of "+req.FunctionName)
 	if diags.HasErrors() {

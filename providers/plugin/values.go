@@ -171,6 +171,32 @@ func (s *schemas) typeOf(p *process, fetch func() providers.GetProviderSchemaRes
 	return s.providerType, nil
 }
 
+// function finds function name among fns, the provider's functions, and
+// the type each of n arguments of a call converts to; the error is the
+// CallFunction error of either protocol.
+func (pr *process) function(fns providers.GetFunctionsResponse, name string, n int) (providers.FunctionDecl, []cty.Type, error) {
+	if fns.Diagnostics.HasErrors() {
+		return providers.FunctionDecl{}, nil, fns.Diagnostics
+	}
+	decl, ok := fns.Functions[name]
+	if !ok {
+		return decl, nil, fmt.Errorf("provider %s has no function %q", pr.meta.Provider, name)
+	}
+	tys, err := functionTypes(name, decl, n)
+	return decl, tys, err
+}
+
+// functionError is the error of a function call the provider refused,
+// given the protocol's FunctionError fields.
+func functionError(text string, arg *int64) *providers.FunctionError {
+	e := &providers.FunctionError{Text: text}
+	if arg != nil {
+		i := int(*arg)
+		e.Argument = &i
+	}
+	return e
+}
+
 // functionTypes returns the parameter type of each argument of a call of
 // decl (variadic ones included) or an error for a wrong argument count.
 func functionTypes(name string, decl providers.FunctionDecl, n int) ([]cty.Type, error) {
