@@ -310,7 +310,7 @@ func (s RemovedStatement) Contains(m addrs.Module, r addrs.Resource) bool {
 	if s.Resource != nil {
 		return m.Equal(s.Module) && *s.Resource == r
 	}
-	return len(m) >= len(s.Module) && m[:len(s.Module)].Equal(s.Module)
+	return s.Module.IsAncestorOf(m)
 }
 
 // RemovedStatements returns the removed blocks of the whole tree, with
