@@ -330,3 +330,15 @@ func TestReferenceablesAreComparable(t *testing.T) {
 		t.Fatalf("%d distinct keys for %d distinct subjects", len(seen), len(subjects))
 	}
 }
+
+func TestModuleIsAncestorOf(t *testing.T) {
+	ab := Module{"a", "b"}
+	for _, c := range []struct {
+		m    Module
+		want bool
+	}{{nil, true}, {Module{"a"}, true}, {ab, true}, {Module{"b"}, false}, {Module{"a", "b", "c"}, false}} {
+		if got := c.m.IsAncestorOf(ab); got != c.want {
+			t.Errorf("%v.IsAncestorOf(%v) = %v, want %v", c.m, ab, got, c.want)
+		}
+	}
+}

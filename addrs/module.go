@@ -34,6 +34,11 @@ func (m Module) Parent() Module {
 // Equal reports whether m and o are the same module.
 func (m Module) Equal(o Module) bool { return slices.Equal(m, o) }
 
+// IsAncestorOf reports whether m contains o (m is o or one of its parents).
+func (m Module) IsAncestorOf(o Module) bool {
+	return len(m) <= len(o) && m.Equal(o[:len(m)])
+}
+
 // String returns e.g. "module.a.module.b"; the root is "".
 func (m Module) String() string {
 	var b strings.Builder

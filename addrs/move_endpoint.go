@@ -84,8 +84,8 @@ func ParseMoveEndpoint(trav hcl.Traversal) (*MoveEndpoint, hcl.Diagnostics) {
 	if len(rest) < 2 {
 		return nil, movedAddrError(rng, "A resource address needs a type and a name, like aws_instance.example.")
 	}
-	typeName, ok1 := stepName(rest[0])
-	name, ok2 := stepName(rest[1])
+	typeName, ok1 := StepName(rest[0])
+	name, ok2 := StepName(rest[1])
 	if !ok1 || !ok2 {
 		return nil, movedAddrError(rng, "A resource address needs a type and a name, like aws_instance.example.")
 	}

@@ -74,11 +74,11 @@ func ParseTarget(trav hcl.Traversal) (*Target, hcl.Diagnostics) {
 	if len(rest) < 2 {
 		return nil, targetError(rng, "a resource address needs a type and a name, like aws_instance.example")
 	}
-	typeName, ok := stepName(rest[0])
+	typeName, ok := StepName(rest[0])
 	if !ok {
 		return nil, targetError(rng, "a resource type name was expected")
 	}
-	name, ok := stepName(rest[1])
+	name, ok := StepName(rest[1])
 	if !ok {
 		return nil, targetError(rng, "a resource name was expected after the type")
 	}
@@ -151,11 +151,11 @@ func ParseModuleInstanceStr(s string) (ModuleInstance, hcl.Diagnostics) {
 }
 
 // parseModuleInstancePrefix consumes leading module.NAME[KEY] steps. The
-// rest may start with a TraverseAttr; callers read it with stepName.
+// rest may start with a TraverseAttr; callers read it with StepName.
 func parseModuleInstancePrefix(trav hcl.Traversal) (ModuleInstance, hcl.Traversal, hcl.Diagnostics) {
 	var mod ModuleInstance
 	for len(trav) > 0 {
-		if n, ok := stepName(trav[0]); !ok || n != "module" {
+		if n, ok := StepName(trav[0]); !ok || n != "module" {
 			break
 		}
 		if len(trav) < 2 {
@@ -182,7 +182,9 @@ func parseModuleInstancePrefix(trav hcl.Traversal) (ModuleInstance, hcl.Traversa
 	return mod, trav, nil
 }
 
-func stepName(s hcl.Traverser) (string, bool) {
+// StepName is the name of a traversal's root or attribute step; false for
+// an index or splat step.
+func StepName(s hcl.Traverser) (string, bool) {
 	switch s := s.(type) {
 	case hcl.TraverseRoot:
 		return s.Name, true

@@ -286,6 +286,6 @@ func providerConfigErr(s, why string) hcl.Diagnostics {
 }
 
 func firstName(trav hcl.Traversal) string {
-	n, _ := stepName(trav[0])
+	n, _ := StepName(trav[0])
 	return n
 }

@@ -194,7 +194,7 @@ func parseRemoveTarget(trav hcl.Traversal) (addrs.Module, *addrs.Resource, hcl.D
 	var mod addrs.Module
 	rest := trav
 	for len(rest) > 0 {
-		name, ok := removedStepName(rest[0])
+		name, ok := addrs.StepName(rest[0])
 		if !ok || name != "module" {
 			break
 		}
@@ -220,14 +220,14 @@ func parseRemoveTarget(trav hcl.Traversal) (addrs.Module, *addrs.Resource, hcl.D
 		}
 		return mod, nil, nil
 	}
-	if name, _ := removedStepName(rest[0]); name == "data" {
+	if name, _ := addrs.StepName(rest[0]); name == "data" {
 		return bad(trav.SourceRange(), "Data source address not allowed",
 			"Data sources are never destroyed, so they are not valid targets of removed blocks. To remove the data source from the state, remove the data block from the configuration.")
 	}
 	if len(rest) < 2 {
 		return bad(rest[0].SourceRange(), "Invalid address", "Resource specification must include a resource type and name.")
 	}
-	typ, ok1 := removedStepName(rest[0])
+	typ, ok1 := addrs.StepName(rest[0])
 	name, ok2 := rest[1].(hcl.TraverseAttr)
 	if !ok1 || !ok2 {
 		return bad(trav.SourceRange(), "Invalid address", "Resource specification must include a resource type and name.")
@@ -240,17 +240,6 @@ func parseRemoveTarget(trav hcl.Traversal) (addrs.Module, *addrs.Resource, hcl.D
 		return bad(rest[2].SourceRange(), "Invalid address", "Unexpected step after the resource name.")
 	}
 	return mod, &addrs.Resource{Mode: addrs.ManagedResourceMode, Type: typ, Name: name.Name}, nil
-}
-
-// removedStepName is the name of a root or attribute step.
-func removedStepName(s hcl.Traverser) (string, bool) {
-	switch s := s.(type) {
-	case hcl.TraverseRoot:
-		return s.Name, true
-	case hcl.TraverseAttr:
-		return s.Name, true
-	}
-	return "", false
 }
 
 // appendRemoved adds a primary file's removed blocks to m. Two blocks for
@@ -310,7 +299,7 @@ func (s RemovedStatement) Contains(m addrs.Module, r addrs.Resource) bool {
 	if s.Resource != nil {
 		return m.Equal(s.Module) && *s.Resource == r
 	}
-	return len(m) >= len(s.Module) && m[:len(s.Module)].Equal(s.Module)
+	return s.Module.IsAncestorOf(m)
 }
 
 // RemovedStatements returns the removed blocks of the whole tree, with

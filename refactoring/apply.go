@@ -156,7 +156,7 @@ func applyModuleMove(s *Statement, st *states.State, res *Results, record func(f
 		ms := st.Module(mi)
 		for _, rk := range slices.Sorted(maps.Keys(ms.Resources)) {
 			rs := ms.Resources[rk]
-			for _, k := range sortedKeys(rs) {
+			for _, k := range rs.SortedKeys() {
 				from := rs.Addr.Instance(k)
 				to := rs.Addr.Resource.Absolute(dest).Instance(k)
 				moveInstance(st, from, to)
@@ -193,7 +193,7 @@ func applyResourceMove(s *Statement, st *states.State, res *Results, record func
 				res.Blocked = append(res.Blocked, Blocked{Actual: rs.Addr.String(), Wanted: dest.String(), Stmt: s})
 				continue
 			}
-			for _, k := range sortedKeys(rs) {
+			for _, k := range rs.SortedKeys() {
 				from, to := rs.Addr.Instance(k), dest.Instance(k)
 				moveInstance(st, from, to)
 				record(from, to, s)
@@ -237,12 +237,6 @@ func moveInstance(st *states.State, from, to addrs.AbsResourceInstance) {
 		st.SetResourceInstanceDeposed(from, dk, nil, pc)
 	}
 	st.SetResourceInstanceCurrent(from, nil, pc)
-}
-
-func sortedKeys(rs *states.Resource) []addrs.InstanceKey {
-	keys := slices.Collect(maps.Keys(rs.Instances))
-	slices.SortFunc(keys, addrs.CompareInstanceKeys)
-	return keys
 }
 
 // describe lists statements for messages, one per line.

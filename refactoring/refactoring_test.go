@@ -227,3 +227,31 @@ func BenchmarkApplyMoves(b *testing.B) {
 		}
 	}
 }
+
+func TestAbsString(t *testing.T) {
+	mi := addrs.RootModuleInstance.Child("p", addrs.IntKey(1))
+	parse := func(s string) addrs.MoveEndpoint {
+		trav, d := hclsyntax.ParseTraversalAbs([]byte(s), "", hcl.InitialPos)
+		if d.HasErrors() {
+			t.Fatal(d)
+		}
+		e, d := addrs.ParseMoveEndpoint(trav)
+		if d.HasErrors() {
+			t.Fatal(d)
+		}
+		return *e
+	}
+	for in, want := range map[string]string{
+		"module.a":                    "module.p[1].module.a",
+		`module.a["k"]`:               `module.p[1].module.a["k"]`,
+		"null_resource.x":             "module.p[1].null_resource.x",
+		"module.a.null_resource.x[2]": "module.p[1].module.a.null_resource.x[2]",
+	} {
+		if got := absString(mi, parse(in)); got != want {
+			t.Errorf("absString(%s, %s) = %s, want %s", mi, in, got, want)
+		}
+		if got := absString(addrs.RootModuleInstance, parse(in)); got != in {
+			t.Errorf("absString(root, %s) = %s", in, got)
+		}
+	}
+}

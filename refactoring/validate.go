@@ -142,18 +142,13 @@ func isLocal(src string) bool {
 
 // absString is endpoint e of a statement in module instance mi, as an
 // absolute address.
+// MoveEndpoint.String already writes e relative to mi; only the prefix is
+// added.
 func absString(mi addrs.ModuleInstance, e addrs.MoveEndpoint) string {
-	mod := append(append(addrs.ModuleInstance(nil), mi...), e.Module...)
-	switch e.Kind {
-	case addrs.MoveModuleCall:
-		mod[len(mod)-1].InstanceKey = addrs.NoKey
-		return mod.String()
-	case addrs.MoveModuleInstance:
-		return mod.String()
-	case addrs.MoveResource:
-		return e.Resource.Resource.Absolute(mod).String()
+	if mi.IsRoot() {
+		return e.String()
 	}
-	return e.Resource.Absolute(mod).String()
+	return mi.String() + "." + e.String()
 }
 
 // stillDeclared reports whether the plan declared endpoint e (in module

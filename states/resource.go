@@ -1,6 +1,8 @@
 package states
 
 import (
+	"slices"
+
 	"github.com/plankit/plankit/addrs"
 )
 
@@ -10,6 +12,17 @@ type Resource struct {
 	Addr           addrs.AbsResource
 	Instances      map[addrs.InstanceKey]*ResourceInstance
 	ProviderConfig addrs.AbsProviderConfig
+}
+
+// SortedKeys returns the keys of r's instances in address order
+// (addrs.CompareInstanceKeys): no key, int keys, then string keys.
+func (r *Resource) SortedKeys() []addrs.InstanceKey {
+	keys := make([]addrs.InstanceKey, 0, len(r.Instances))
+	for k := range r.Instances {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, addrs.CompareInstanceKeys)
+	return keys
 }
 
 // Instance returns the instance with key, or nil.

@@ -476,7 +476,7 @@ func managedIDs(st *states.State) map[string]addrs.AbsResourceInstance {
 		if rs.Addr.Resource.Mode != addrs.ManagedResourceMode {
 			continue
 		}
-		for _, k := range sortedKeys(rs.Instances) {
+		for _, k := range rs.SortedKeys() {
 			ri := rs.Instances[k]
 			if ri.Current == nil {
 				continue

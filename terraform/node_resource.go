@@ -12,7 +12,6 @@ import (
 	"github.com/plankit/plankit/configs"
 	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/providers"
-	"github.com/plankit/plankit/states"
 )
 
 // nodeResource is a resource or data block of a static module. At walk
@@ -236,7 +235,7 @@ func (n *nodeResource) expand(ws *walkState, mi moduleInst, work *workList) hcl.
 	}
 	if rs := ws.prevState.Resource(abs); rs != nil {
 		var orphans []instanceWork
-		for _, k := range sortedKeys(rs.Instances) {
+		for _, k := range rs.SortedKeys() {
 			if x.has(k) || !n.targeted(abs.Instance(k)) {
 				continue
 			}
@@ -281,7 +280,7 @@ func (n *nodeResource) orphanedModuleInstances(ws *walkState, expanded map[strin
 			continue
 		}
 		mi := moduleInst{addr: m, key: key}
-		for _, k := range sortedKeys(rs.Instances) {
+		for _, k := range rs.SortedKeys() {
 			if inst := rs.Addr.Instance(k); n.targeted(inst) {
 				work = append(work, instanceWork{addr: inst, mod: mi, orphan: reason, gone: true})
 			}
@@ -343,14 +342,4 @@ func (n *nodeResource) executeInstance(ctx context.Context, ws *walkState, w ins
 		return ws.op.dataInstance(ctx, ic)
 	}
 	return ws.op.managedInstance(ctx, ic)
-}
-
-// sortedKeys returns the instance keys of a state resource in address order.
-func sortedKeys(m map[addrs.InstanceKey]*states.ResourceInstance) []addrs.InstanceKey {
-	keys := make([]addrs.InstanceKey, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sortInstanceKeys(keys)
-	return keys
 }

@@ -280,7 +280,8 @@ func (pm *planMoves) driftForMoves(p *plans.Plan, schemas map[addrs.Provider]*pr
 			continue
 		}
 		rs := p.PriorState.Resource(m.To.ContainingResource())
-		if rs == nil || rs.Instances[m.To.Resource.Key] == nil || rs.Instances[m.To.Resource.Key].Current == nil {
+		ri := rs.Instance(m.To.Resource.Key)
+		if ri == nil || ri.Current == nil {
 			continue
 		}
 		if rc := planned[m.To.String()]; rc != nil && rc.Before != cty.NilVal && !rc.Before.IsNull() {
@@ -300,7 +301,7 @@ func (pm *planMoves) driftForMoves(p *plans.Plan, schemas map[addrs.Provider]*pr
 		if !ok {
 			continue
 		}
-		obj, err := rs.Instances[m.To.Resource.Key].Current.Decode(schema.Block.ImpliedType())
+		obj, err := ri.Current.Decode(schema.Block.ImpliedType())
 		if err != nil {
 			continue
 		}

@@ -1,7 +1,6 @@
 package terraform
 
 import (
-	"slices"
 	"sync"
 
 	"github.com/plankit/plankit/addrs"
@@ -30,15 +29,6 @@ func (ws *walkState) stateModules(path addrs.Module) []addrs.ModuleInstance {
 		}
 	})
 	return ws.stateIdx.byPath[path.String()]
-}
-
-// sortInstanceKeys sorts keys as Terraform lists instances: no key, then
-// int keys ascending, then string keys.
-func sortInstanceKeys(keys []addrs.InstanceKey) {
-	slices.SortFunc(keys, func(a, b addrs.InstanceKey) int {
-		return addrs.AbsResourceInstance{Resource: addrs.ResourceInstance{Key: a}}.Compare(
-			addrs.AbsResourceInstance{Resource: addrs.ResourceInstance{Key: b}})
-	})
 }
 
 // currentObject returns the current object of addr in the previous run

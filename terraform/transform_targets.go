@@ -186,7 +186,7 @@ func wholeTargeted(targets []addrs.Targetable, addr addrs.ConfigResource) bool {
 		switch a := tg.(type) {
 		case addrs.ModuleInstance:
 			m := a.Module()
-			if noKeys(a) && len(m) <= len(addr.Module) && m.Equal(addr.Module[:len(m)]) {
+			if noKeys(a) && m.IsAncestorOf(addr.Module) {
 				return true
 			}
 		case addrs.AbsResource:
@@ -215,7 +215,7 @@ func matchesTargets(targets []addrs.Targetable, addr addrs.ConfigResource) bool 
 		switch a := tg.(type) {
 		case addrs.ModuleInstance:
 			m := a.Module()
-			if len(m) <= len(addr.Module) && m.Equal(addr.Module[:len(m)]) {
+			if m.IsAncestorOf(addr.Module) {
 				return true
 			}
 		case addrs.AbsResource:
