@@ -183,16 +183,7 @@ func selfReference(cr *CheckRule, blockType string, addr addrs.Resource) *hcl.Di
 			if ds.HasErrors() {
 				continue
 			}
-			var r addrs.Resource
-			switch s := ref.Subject.(type) {
-			case addrs.Resource:
-				r = s
-			case addrs.ResourceInstance:
-				r = s.Resource
-			default:
-				continue
-			}
-			if r == addr {
+			if r, ok := addrs.ReferencedResource(ref.Subject); ok && r == addr {
 				return &hcl.Diagnostic{
 					Severity: hcl.DiagError,
 					Summary:  "Invalid reference in " + blockType,

@@ -295,11 +295,8 @@ func decodeReplaceTriggeredBy(attr *hcl.Attribute) ([]hcl.Expression, hcl.Diagno
 				diags = append(diags, ds...)
 				continue
 			}
-			switch s := ref.Subject.(type) {
-			case addrs.Resource:
-				ok = ok || s.Mode == addrs.ManagedResourceMode
-			case addrs.ResourceInstance:
-				ok = ok || s.Resource.Mode == addrs.ManagedResourceMode
+			if r, isRes := addrs.ReferencedResource(ref.Subject); isRes && r.Mode == addrs.ManagedResourceMode {
+				ok = true
 			}
 		}
 		if !ok {
