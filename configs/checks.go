@@ -109,12 +109,7 @@ func decodeNestedDataBlock(block *hcl.Block) (*Resource, hcl.Diagnostics) {
 				Subject:  b.DefRange.Ptr(),
 			})
 		case "connection", "provisioner":
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Invalid " + b.Type + " block",
-				Detail:   fmt.Sprintf("Data resources do not have %s blocks; only managed resources (resource blocks) do.", b.Type),
-				Subject:  b.DefRange.Ptr(),
-			})
+			diags = append(diags, managedOnlyBlock(b))
 		}
 	}
 	diags = append(diags, reservedBlocks(content, "data", "locals", "_")...)
