@@ -102,6 +102,19 @@ func (r ResourceInstance) String() string { return r.Resource.String() + KeyStri
 // UniqueKey returns a comparable key for r.
 func (r ResourceInstance) UniqueKey() string { return r.String() }
 
+// ReferencedResource returns the resource a reference subject names: the
+// resource itself, or the resource of an instance; ok is false for any
+// other subject.
+func ReferencedResource(subj Referenceable) (r Resource, ok bool) {
+	switch s := subj.(type) {
+	case Resource:
+		return s, true
+	case ResourceInstance:
+		return s.Resource, true
+	}
+	return Resource{}, false
+}
+
 // Absolute places r in a module instance.
 func (r ResourceInstance) Absolute(m ModuleInstance) AbsResourceInstance {
 	return AbsResourceInstance{Module: m, Resource: r}

@@ -109,12 +109,7 @@ func decodeNestedDataBlock(block *hcl.Block) (*Resource, hcl.Diagnostics) {
 				Subject:  b.DefRange.Ptr(),
 			})
 		case "connection", "provisioner":
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Invalid " + b.Type + " block",
-				Detail:   fmt.Sprintf("Data resources do not have %s blocks; only managed resources (resource blocks) do.", b.Type),
-				Subject:  b.DefRange.Ptr(),
-			})
+			diags = append(diags, managedOnlyBlock(b))
 		}
 	}
 	diags = append(diags, reservedBlocks(content, "data", "locals", "_")...)
@@ -183,16 +178,7 @@ func selfReference(cr *CheckRule, blockType string, addr addrs.Resource) *hcl.Di
 			if ds.HasErrors() {
 				continue
 			}
-			var r addrs.Resource
-			switch s := ref.Subject.(type) {
-			case addrs.Resource:
-				r = s
-			case addrs.ResourceInstance:
-				r = s.Resource
-			default:
-				continue
-			}
-			if r == addr {
+			if r, ok := addrs.ReferencedResource(ref.Subject); ok && r == addr {
 				return &hcl.Diagnostic{
 					Severity: hcl.DiagError,
 					Summary:  "Invalid reference in " + blockType,

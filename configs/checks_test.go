@@ -51,6 +51,11 @@ func TestConditionBlockErrors(t *testing.T) {
 			[]string{`main.tf:3: Invalid "count" attribute`, "main.tf:4: Invalid lifecycle block", `main.tf:13: Invalid "for_each" attribute`},
 		},
 		{
+			"connection and provisioner blocks in data blocks",
+			map[string]string{"main.tf": "data \"a\" \"b\" {\n  connection {}\n}\ncheck \"c\" {\n  data \"a\" \"c\" {\n    provisioner \"local-exec\" {}\n  }\n  assert {\n    condition = data.a.c.x\n    error_message = \"x\"\n  }\n}"},
+			[]string{"main.tf:2: Invalid connection block", "main.tf:6: Invalid provisioner block"},
+		},
+		{
 			"duplicate check blocks",
 			map[string]string{
 				"a.tf": "check \"c\" {\n  assert {\n    condition = var.x\n    error_message = \"x\"\n  }\n}\nvariable \"x\" {}",

@@ -155,16 +155,22 @@ func decodeDataBlock(block *hcl.Block, override bool) (*Resource, hcl.Diagnostic
 			diags = append(diags, ds...)
 			diags = append(diags, decodeResourceConditions(lc.Blocks, r, override)...)
 		case "connection", "provisioner":
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Invalid " + b.Type + " block",
-				Detail:   fmt.Sprintf("Data resources do not have %s blocks; only managed resources (resource blocks) do.", b.Type),
-				Subject:  b.DefRange.Ptr(),
-			})
+			diags = append(diags, managedOnlyBlock(b))
 		}
 	}
 	diags = append(diags, reservedBlocks(content, "data", "locals", "_")...)
 	return r, diags
+}
+
+// managedOnlyBlock is the error for a connection or provisioner block b
+// in a data block (top-level or nested in a check).
+func managedOnlyBlock(b *hcl.Block) *hcl.Diagnostic {
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Invalid " + b.Type + " block",
+		Detail:   fmt.Sprintf("Data resources do not have %s blocks; only managed resources (resource blocks) do.", b.Type),
+		Subject:  b.DefRange.Ptr(),
+	}
 }
 
 // decodeResourceCommon decodes labels and the meta-arguments resource and
@@ -295,11 +301,8 @@ func decodeReplaceTriggeredBy(attr *hcl.Attribute) ([]hcl.Expression, hcl.Diagno
 				diags = append(diags, ds...)
 				continue
 			}
-			switch s := ref.Subject.(type) {
-			case addrs.Resource:
-				ok = ok || s.Mode == addrs.ManagedResourceMode
-			case addrs.ResourceInstance:
-				ok = ok || s.Resource.Mode == addrs.ManagedResourceMode
+			if r, isRes := addrs.ReferencedResource(ref.Subject); isRes && r.Mode == addrs.ManagedResourceMode {
+				ok = true
 			}
 		}
 		if !ok {

@@ -43,18 +43,26 @@ func (cc *checkCollector) variable(path addrs.Module, mi addrs.ModuleInstance, v
 	case !val.IsWhollyKnown():
 		st = plans.CheckUnknown
 	}
-	key := path.String() + "|" + v.Name
 	cc.mu.Lock()
 	defer cc.mu.Unlock()
+	c, _, _ := cc.resultLocked("var", path.String(), v.Name)
+	c.Objects = append(c.Objects, plans.CheckObject{Module: mi.String(), Status: st})
+}
+
+// resultLocked returns the result of object name of kind in the module at
+// path, and its key in m, creating an empty one (created) when there is
+// none. cc.mu must be held.
+func (cc *checkCollector) resultLocked(kind, path, name string) (c *plans.CheckResult, key string, created bool) {
+	key = path + "|" + kind + "|" + name
+	if c = cc.m[key]; c != nil {
+		return c, key, false
+	}
 	if cc.m == nil {
 		cc.m = map[string]*plans.CheckResult{}
 	}
-	c := cc.m[key]
-	if c == nil {
-		c = &plans.CheckResult{Kind: "var", Module: path.String(), Name: v.Name}
-		cc.m[key] = c
-	}
-	c.Objects = append(c.Objects, plans.CheckObject{Module: mi.String(), Status: st})
+	c = &plans.CheckResult{Kind: kind, Module: path, Name: name}
+	cc.m[key] = c
+	return c, key, true
 }
 
 // results returns the collected results, sorted, with their statuses

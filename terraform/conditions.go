@@ -221,17 +221,9 @@ func (r condResult) evalErrors() hcl.Diagnostics {
 // again (a resource's postconditions after its preconditions) combines
 // the two. Safe for concurrent use; O(1) amortised.
 func (cc *checkCollector) object(kind, path, name, mi, addr string, st plans.CheckStatus, failures []string) {
-	key := path + "|" + kind + "|" + name
 	cc.mu.Lock()
 	defer cc.mu.Unlock()
-	if cc.m == nil {
-		cc.m = map[string]*plans.CheckResult{}
-	}
-	c := cc.m[key]
-	if c == nil {
-		c = &plans.CheckResult{Kind: kind, Module: path, Name: name}
-		cc.m[key] = c
-	}
+	c, key, _ := cc.resultLocked(kind, path, name)
 	if cc.idx == nil {
 		cc.idx = map[string]int{}
 	}
@@ -263,14 +255,8 @@ func (cc *checkCollector) status(kind, path, name, addr string) plans.CheckStatu
 // evaluated (its planning failed first) is reported unknown, and a
 // resource with no instances passes, as in Terraform.
 func (cc *checkCollector) expanded(path, name string, mi addrs.ModuleInstance, insts []addrs.AbsResourceInstance) {
-	key := path + "|resource|" + name
 	cc.mu.Lock()
-	if cc.m == nil || cc.m[key] == nil {
-		if cc.m == nil {
-			cc.m = map[string]*plans.CheckResult{}
-		}
-		cc.m[key] = &plans.CheckResult{Kind: "resource", Module: path, Name: name}
-	}
+	cc.resultLocked("resource", path, name)
 	cc.mu.Unlock()
 	for _, a := range insts {
 		cc.object("resource", path, name, mi.String(), a.String(), "", nil)
@@ -286,15 +272,8 @@ func (cc *checkCollector) complete(config *configs.Config, exp *expander) {
 	defer cc.mu.Unlock()
 	none := false
 	add := func(kind, path, name string) {
-		key := path + "|" + kind + "|" + name
-		if cc.m[key] != nil {
-			return
-		}
-		if cc.m == nil {
-			cc.m = map[string]*plans.CheckResult{}
-		}
-		cc.m[key] = &plans.CheckResult{Kind: kind, Module: path, Name: name}
-		if !none {
+		_, key, created := cc.resultLocked(kind, path, name)
+		if created && !none {
 			if cc.unexpanded == nil {
 				cc.unexpanded = map[string]bool{}
 			}

@@ -161,16 +161,7 @@ func importSelfReference(imp *configs.Import) *hcl.Diagnostic {
 		}
 		refs, _ := lang.ReferencesInExpr(e)
 		for _, r := range refs {
-			var res addrs.Resource
-			switch s := r.Subject.(type) {
-			case addrs.Resource:
-				res = s
-			case addrs.ResourceInstance:
-				res = s.Resource
-			default:
-				continue
-			}
-			if res == imp.ToResource.Resource {
+			if res, ok := addrs.ReferencedResource(r.Subject); ok && res == imp.ToResource.Resource {
 				return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid import id argument",
 					Detail:  fmt.Sprintf("The import ID cannot reference the resource being imported (%s): its values are not known before it is imported.", res),
 					Subject: r.SourceRange.Ptr()}

@@ -204,6 +204,18 @@ resource "test_thing" "a" {
 			wantAt:  "main.tf:3",
 		},
 		{
+			name:    "id empty",
+			files:   map[string]string{"main.tf": "import {\n  to = test_thing.a\n  id = \"\"\n}\nresource \"test_thing\" \"a\" {}\n"},
+			wantErr: "Invalid import id argument: The import ID for test_thing.a is empty",
+			wantAt:  "main.tf:3",
+		},
+		{
+			name:    "id not a string",
+			files:   map[string]string{"main.tf": "import {\n  to = test_thing.a\n  id = [\"i-1\"]\n}\nresource \"test_thing\" \"a\" {}\n"},
+			wantErr: "Invalid import id argument: The import ID for test_thing.a must be a string, not tuple.",
+			wantAt:  "main.tf:3",
+		},
+		{
 			name:    "duplicate target",
 			files:   map[string]string{"main.tf": "import {\n  to = test_thing.a\n  id = \"i-1\"\n}\nimport {\n  to = test_thing.a\n  id = \"i-2\"\n}\nresource \"test_thing\" \"a\" {}\n"},
 			wantErr: "Duplicate import configuration: test_thing.a is already imported by the import block at main.tf:1,1-7",

@@ -94,13 +94,7 @@ func instanceKey(addr string) any {
 	if diags.HasErrors() {
 		return nil
 	}
-	switch k := a.Resource.Key.(type) {
-	case addrs.IntKey:
-		return int(k)
-	case addrs.StringKey:
-		return string(k)
-	}
-	return nil
+	return InstanceKey(a.Resource.Key)
 }
 
 func joinDisplay(module, local string) string {
