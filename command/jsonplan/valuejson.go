@@ -79,16 +79,11 @@ func appendKnown(b []byte, v cty.Value) ([]byte, error) {
 			if !ev.IsKnown() {
 				continue
 			}
-			if !first {
-				b = append(b, ',')
-			}
-			first = false
-			b = appendJSONString(b, name)
-			b = append(b, ':')
 			var err error
-			if b, err = appendKnown(b, ev); err != nil {
+			if b, err = appendMember(b, !first, name, ev); err != nil {
 				return b, err
 			}
+			first = false
 		}
 		return append(b, '}'), nil
 	case ty.IsMapType():
@@ -100,20 +95,26 @@ func appendKnown(b []byte, v cty.Value) ([]byte, error) {
 			if !ev.IsKnown() {
 				continue
 			}
-			if !first {
-				b = append(b, ',')
-			}
-			first = false
-			b = appendJSONString(b, k.AsString())
-			b = append(b, ':')
 			var err error
-			if b, err = appendKnown(b, ev); err != nil {
+			if b, err = appendMember(b, !first, k.AsString(), ev); err != nil {
 				return b, err
 			}
+			first = false
 		}
 		return append(b, '}'), nil
 	}
 	return b, fmt.Errorf("cannot write a value of type %s as JSON", ty.FriendlyName())
+}
+
+// appendMember appends one "name":value member of an object or map,
+// after a comma unless it is the first; ev is known and unmarked.
+func appendMember(b []byte, comma bool, name string, ev cty.Value) ([]byte, error) {
+	if comma {
+		b = append(b, ',')
+	}
+	b = appendJSONString(b, name)
+	b = append(b, ':')
+	return appendKnown(b, ev)
 }
 
 // appendNumber writes a number as ctyjson does (decimal, no exponent);

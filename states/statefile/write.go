@@ -479,14 +479,9 @@ func needsCompact(v []byte) bool {
 	return false
 }
 
-// jsonSafe marks the ASCII bytes a JSON string holds as they are, as
-// encoding/json writes strings (with HTML escaping).
 // appendJSONString appends s as encoding/json encodes a string (HTML
 // characters escaped).
 func appendJSONString(dst []byte, s string) []byte { return jsonstr.Append(dst, s) }
-
-// jsonString encodes s as encoding/json does (HTML characters escaped).
-func jsonString(s string) []byte { return appendJSONString(nil, s) }
 
 // escapeHTML re-encodes raw JSON with encoding/json's HTML escaping, as
 // MarshalIndent does for a RawMessage.
