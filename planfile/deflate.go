@@ -91,7 +91,8 @@ func deflateAll(entries map[string][]byte) (map[string]*deflated, error) {
 
 // deflateStates encodes the prior and previous-run states into their
 // entries, each straight into its compressor. When the two hold the same
-// things (sameStateFile: a no-op re-plan) one encoding serves both.
+// things (sameStateFile: a no-op re-plan) one encoding serves both; the
+// comparison runs while the prior state is encoded.
 func deflateStates(prior, prev *statefile.File) (priorEntry, prevEntry *deflated, err error) {
 	encode := func(f *statefile.File) (*deflated, error) {
 		if f.State == nil { // no state yet: store an empty one, as a first plan has
@@ -101,10 +102,14 @@ func deflateStates(prior, prev *statefile.File) (priorEntry, prevEntry *deflated
 		}
 		return deflateWith(func(w io.Writer) error { return statefile.Write(f, w) })
 	}
-	if priorEntry, err = encode(prior); err != nil {
+	same := make(chan bool, 1)
+	go func() { same <- sameStateFile(prior, prev) }()
+	priorEntry, err = encode(prior)
+	isSame := <-same
+	if err != nil {
 		return nil, nil, fmt.Errorf("encoding %s: %w", EntryPriorState, err)
 	}
-	if sameStateFile(prior, prev) {
+	if isSame {
 		return priorEntry, priorEntry, nil
 	}
 	if prevEntry, err = encode(prev); err != nil {
