@@ -175,7 +175,8 @@ type planResult struct {
 // runPlan loads everything, plans, renders and writes the archive. The
 // steps, in order: refuseEmptyConfig and loadPlanInputs (nothing is
 // locked or started yet), the state is opened and locked (released on
-// every return), runCorePlan, showPlan, then savePlanOutput.
+// every return), runCorePlan, showPlan (while writePlanFileAsync writes
+// the archive), then savePlanOutput.
 func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 	src := Sources{Dir: wd}
 	if ds := refuseEmptyConfig(wd, f); ds.HasErrors() {
@@ -264,11 +265,19 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 		// encoding grow the heap past its peak so far.
 		runtime.GC()
 	}
-	if !showPlan(ui, plan, append(warnings, ds...), len(in.targets) > 0, src) {
+	ds = append(warnings, ds...)
+	// A complete plan's archive is written while the plan is rendered
+	// (both only read it); its errors are reported after the rendering,
+	// as when it was written after. An incomplete plan is not saved.
+	var archived func() hcl.Diagnostics
+	if f.out != "" && planShowable(plan, ds) {
+		archived = writePlanFileAsync(resolve(wd, f.out), f.signKey, wd, plan, snap, sf, resolved.locks, in.backend.record(), in.enc)
+	}
+	if !showPlan(ui, plan, ds, len(in.targets) > 0, src) {
 		return planResult{code: ExitError}
 	}
 	m.phases().done("render")
-	if ds := savePlanOutput(m, ui, wd, f, plan, snap, sf, resolved.locks, in.backend.record(), in.enc); ds.HasErrors() {
+	if ds := savePlanOutput(ui, f, plan, archived); ds.HasErrors() {
 		ui.diags(ds, src)
 		return planResult{code: ExitError}
 	}
@@ -410,7 +419,7 @@ func runCorePlan(ctx context.Context, m *Meta, wd string, f *planFlags, in planI
 // rendered: its errors are shown (or a generic one when the core recorded
 // none) and showPlan reports false.
 func showPlan(ui *ui, plan *plans.Plan, diags hcl.Diagnostics, targeted bool, src Sources) bool {
-	if diags.HasErrors() || plan == nil || plan.Errored {
+	if !planShowable(plan, diags) {
 		ui.diags(diags, src)
 		if !diags.HasErrors() {
 			ui.diags(hcl.Diagnostics{tfdiags.Error("Planning failed", "The plan did not complete; see the messages above.")}, src)
@@ -426,13 +435,40 @@ func showPlan(ui *ui, plan *plans.Plan, diags hcl.Diagnostics, targeted bool, sr
 	return true
 }
 
-// savePlanOutput writes the archive for -out and says how to apply it,
-// or notes that an unsaved plan may not be what apply does (not for
-// -json, nor for apply without a plan file).
-func savePlanOutput(m *Meta, ui *ui, wd string, f *planFlags, plan *plans.Plan, snap *configs.Snapshot, sf *statefile.File, locks *depsfile.Locks, be *planfile.Backend, enc *encryption.Encryption) hcl.Diagnostics {
+// planShowable reports whether showPlan renders plan (and -out saves
+// it): it is complete and diags have no error.
+func planShowable(plan *plans.Plan, diags hcl.Diagnostics) bool {
+	return !diags.HasErrors() && plan != nil && !plan.Errored
+}
+
+// writePlanFileAsync starts writePlanFile on another goroutine and
+// returns the func that waits for its diagnostics (a panic there is
+// raised again by that func, in the caller's goroutine).
+func writePlanFileAsync(out, signKey, wd string, plan *plans.Plan, snap *configs.Snapshot, sf *statefile.File, locks *depsfile.Locks, be *planfile.Backend, enc *encryption.Encryption) func() hcl.Diagnostics {
+	var ds hcl.Diagnostics
+	var crashed any
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer func() { crashed = recover() }()
+		ds = writePlanFile(out, signKey, wd, plan, snap, sf, locks, be, enc)
+	}()
+	return func() hcl.Diagnostics {
+		<-done
+		if crashed != nil {
+			panic(crashed)
+		}
+		return ds
+	}
+}
+
+// savePlanOutput waits for the archive for -out (archived, started by
+// writePlanFileAsync) and says how to apply it, or notes that an unsaved
+// plan may not be what apply does (not for -json, nor for apply without
+// a plan file).
+func savePlanOutput(ui *ui, f *planFlags, plan *plans.Plan, archived func() hcl.Diagnostics) hcl.Diagnostics {
 	if f.out != "" {
-		out := resolve(wd, f.out)
-		if ds := writePlanFile(out, f.signKey, wd, plan, snap, sf, locks, be, enc); ds.HasErrors() {
+		if ds := archived(); ds.HasErrors() {
 			return ds
 		}
 		if !f.json {

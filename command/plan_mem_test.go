@@ -2,6 +2,7 @@ package command
 
 import (
 	"bytes"
+	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -81,5 +82,41 @@ func TestPlanFreesConfigBeforeRender(t *testing.T) {
 	res := runPlan(m2, newUI(m2, false, true), dir, &f)
 	if res.code != ExitOK || res.config == nil {
 		t.Fatalf("inline plan: exit %d, config %v\n%s", res.code, res.config, errb)
+	}
+}
+
+// TestPlanArchiveErrorAfterRender: the archive is written while the plan
+// is rendered, but a failure to write it is still reported after the
+// whole rendered plan, the command fails and no archive is left; an
+// incomplete plan is not saved at all.
+func TestPlanArchiveErrorAfterRender(t *testing.T) {
+	dir := writeConfig(t, map[string]string{"main.tf": `resource "terraform_data" "a" { input = "x" }` + "\n"})
+	blocker := filepath.Join(dir, "file")
+	if err := os.WriteFile(blocker, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var calls atomic.Int64
+	m, out, errb := countingMeta(t, &calls)
+	pf := filepath.Join(blocker, "p.tfplan") // under a file: cannot be created
+	if code := Plan(m, []string{"-chdir=" + dir, "-no-color", "-state=" + filepath.Join(dir, "s.tfstate"), "-out=" + pf}); code != ExitError {
+		t.Fatalf("exit %d, want %d\n%s%s", code, ExitError, out, errb)
+	}
+	all := out.String() + errb.String()
+	render, fail := strings.Index(all, "Plan: 1 to add"), strings.Index(all, "Failed to write plan file")
+	if render < 0 || fail < 0 || fail < render {
+		t.Fatalf("want the rendered plan, then the write error:\n%s", all)
+	}
+	if strings.Contains(all, "Saved the plan") {
+		t.Fatalf("a failed write reported as saved:\n%s", all)
+	}
+
+	bad := writeConfig(t, map[string]string{"main.tf": `resource "terraform_data" "a" { input = nonexistent.x }` + "\n"})
+	pf = filepath.Join(bad, "p.tfplan")
+	m, out, errb = countingMeta(t, &calls)
+	if code := Plan(m, []string{"-chdir=" + bad, "-no-color", "-state=" + filepath.Join(bad, "s.tfstate"), "-out=" + pf}); code != ExitError {
+		t.Fatalf("exit %d, want %d\n%s%s", code, ExitError, out, errb)
+	}
+	if _, err := os.Stat(pf); !os.IsNotExist(err) {
+		t.Fatalf("a failed plan left an archive (stat: %v)", err)
 	}
 }
