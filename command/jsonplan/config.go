@@ -112,16 +112,21 @@ func marshalConfig(c *configs.Config, schemas map[addrs.Provider]*providers.GetP
 		}
 	})
 	// Providers used without a provider block are listed by local name, as
-	// Terraform lists implied provider configurations.
+	// Terraform lists implied provider configurations. Each module's
+	// resources are sorted once, for this and for its section.
+	resources := map[*configs.Module][]*configs.Resource{}
 	c.DeepEach(func(n *configs.Config) {
-		for _, r := range allResources(n.Module) {
+		if _, done := resources[n.Module]; !done {
+			resources[n.Module] = allResources(n.Module)
+		}
+		for _, r := range resources[n.Module] {
 			key := providerKey(n, r)
 			if _, ok := out.ProviderConfig[key]; !ok {
 				out.ProviderConfig[key] = providerConfig{Name: r.ProviderConfigAddr().LocalName, FullName: r.Provider.String()}
 			}
 		}
 	})
-	out.RootModule = marshalConfigModule(c, schemas)
+	out.RootModule = marshalConfigModule(c, schemas, resources)
 	return out
 }
 
@@ -158,7 +163,9 @@ func allResources(m *configs.Module) []*configs.Resource {
 	return out
 }
 
-func marshalConfigModule(n *configs.Config, schemas map[addrs.Provider]*providers.GetProviderSchemaResponse) configModule {
+// marshalConfigModule is the section of module n; sorted holds each
+// module's resources in order (allResources), looked up by module.
+func marshalConfigModule(n *configs.Config, schemas map[addrs.Provider]*providers.GetProviderSchemaResponse, sorted map[*configs.Module][]*configs.Resource) configModule {
 	m := n.Module
 	out := configModule{}
 	if len(m.Outputs) > 0 {
@@ -169,7 +176,11 @@ func marshalConfigModule(n *configs.Config, schemas map[addrs.Provider]*provider
 	}
 	// Each resource's entry is made only when the encoder writes it
 	// (config_stream.go).
-	if resources := allResources(m); len(resources) > 0 {
+	resources, ok := sorted[m]
+	if !ok {
+		resources = allResources(m)
+	}
+	if len(resources) > 0 {
 		out.Resources = make(configResourceList, len(resources))
 		for i, r := range resources {
 			out.Resources[i] = configResourceEntry{n: n, r: r, schemas: schemas}
@@ -192,7 +203,7 @@ func marshalConfigModule(n *configs.Config, schemas map[addrs.Provider]*provider
 				call.ForEachExpression = marshalExpr(mc.ForEach)
 			}
 			if child := n.Children[name]; child != nil {
-				call.Module = marshalConfigModule(child, schemas)
+				call.Module = marshalConfigModule(child, schemas, sorted)
 			}
 			out.ModuleCalls[name] = call
 		}
