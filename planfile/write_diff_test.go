@@ -61,7 +61,7 @@ func TestWriteToMatchesReference(t *testing.T) {
 		{"non-ASCII file names", func(t *testing.T) *CreateArgs {
 			a := testArgs(t)
 			a.ConfigSnapshot = &configs.Snapshot{Modules: map[string]*configs.SnapshotModule{"": {Dir: ".", Files: map[string][]byte{
-				"main.tf": []byte("# x\n"), "réseau.tf": []byte("# é\n"), "日本.tf": []byte("# 日本\n"), "a~b.tf": []byte("#\n"),
+				"main.tf": []byte("# x\n"), "réseau.tf": []byte("# é\n"), "日本.tf": []byte("# 日本\n"), "a~b.tf": []byte("#\n"), "empty.tf": {},
 			}}}}
 			return a
 		}},
@@ -134,4 +134,31 @@ func TestWriteToErrorsMatchReference(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzWriteToMatchesReference: for any configuration file (name and
+// bytes) and modification time, the streaming writer gives the bytes, or
+// the error, of the reference writer.
+func FuzzWriteToMatchesReference(f *testing.F) {
+	f.Add("main.tf", []byte("resource \"x\" \"y\" {}\n"), int64(0))
+	f.Add("é.tf", []byte{}, int64(1700000000))
+	f.Add("a\\b.tf", bytes.Repeat([]byte("abc\x00\xff"), 5000), int64(-5))
+	f.Fuzz(func(t *testing.T, name string, content []byte, mtime int64) {
+		mk := func() *CreateArgs {
+			a := testArgs(t)
+			a.ConfigSnapshot.Modules[""].Files[name] = content
+			if mtime > 0 {
+				a.Time = time.Unix(mtime%(1<<32), 0)
+			}
+			return a
+		}
+		var want, got bytes.Buffer
+		wantErr, gotErr := writeToBuffered(&want, mk()), WriteTo(&got, mk())
+		if (wantErr == nil) != (gotErr == nil) || wantErr != nil && wantErr.Error() != gotErr.Error() {
+			t.Fatalf("error %v, reference %v", gotErr, wantErr)
+		}
+		if !bytes.Equal(want.Bytes(), got.Bytes()) {
+			t.Fatalf("archives differ: %d bytes (reference) vs %d", want.Len(), got.Len())
+		}
+	})
 }
