@@ -140,7 +140,8 @@ func (p *BackgroundPersister) Begin(addr addrs.AbsResourceInstance, action strin
 	if p.journal == nil {
 		return nil
 	}
-	rec := EncodeBegin(addr, action)
+	key := addr.String()
+	rec := appendBegin(make([]byte, 0, len(key)+len(action)+32), key, action)
 	p.jmu.Lock()
 	defer p.jmu.Unlock()
 	if p.stopped {
@@ -151,7 +152,7 @@ func (p *BackgroundPersister) Begin(addr addrs.AbsResourceInstance, action strin
 		return err
 	}
 	p.appended(len(rec))
-	p.inflight[addr.String()] = rec
+	p.inflight[key] = rec
 	p.kickSync()
 	return nil
 }
@@ -186,10 +187,12 @@ func (p *BackgroundPersister) Record(addr addrs.AbsResourceInstance) error {
 		// reordered; and a record landing after a checkpoint whose snapshot
 		// already holds its change only repeats it.
 		s := p.src.Lock()
-		mini := instanceState(s, addr)
+		objs := instanceObjectsOf(s, addr)
 		p.src.Unlock()
+		bp := recBufs.Get().(*[]byte)
 		var rec []byte
-		rec, err = encodeInstanceState(mini, addr)
+		rec, err = objs.appendSet((*bp)[:0], addr)
+		defer putRecBuf(bp, rec)
 		p.jmu.Lock()
 		if err == nil && !p.stopped {
 			if err = p.journal.Append(rec); err == nil {
@@ -205,6 +208,23 @@ func (p *BackgroundPersister) Record(addr addrs.AbsResourceInstance) error {
 	}
 	p.MarkDirty()
 	return err
+}
+
+// recBufs recycles the buffers set records are built in (Journal.Append
+// keeps no record): an apply makes one per finished operation.
+var recBufs = sync.Pool{New: func() any { b := make([]byte, 0, 2048); return &b }}
+
+// putRecBuf returns a record buffer to recBufs, keeping the larger of its
+// old and new backing arrays unless that is unusually large.
+func putRecBuf(bp *[]byte, rec []byte) {
+	if cap(rec) > cap(*bp) {
+		*bp = rec
+	}
+	if cap(*bp) > 64<<10 {
+		return
+	}
+	*bp = (*bp)[:0]
+	recBufs.Put(bp)
 }
 
 // End records that the operation on addr ended; right after Record it
