@@ -105,6 +105,38 @@ func (j *fileJournal) Append(rec []byte) error {
 	return nil
 }
 
+// AppendBatch appends recs, in order, with one write(2).
+func (j *fileJournal) AppendBatch(recs [][]byte) error {
+	if j.codec != nil {
+		enc := make([][]byte, len(recs))
+		for i, rec := range recs {
+			var err error
+			if enc[i], err = j.codec.Encode(rec); err != nil {
+				return fmt.Errorf("writing the state journal: %w", err)
+			}
+		}
+		recs = enc
+	}
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.f == nil {
+		if err := j.open(); err != nil {
+			return err
+		}
+	}
+	j.buf = j.buf[:0]
+	for _, rec := range recs {
+		j.buf = appendFrame(j.buf, rec)
+	}
+	if _, err := j.f.Write(j.buf); err != nil {
+		return fmt.Errorf("writing the state journal %s: %w", j.f.Name(), err)
+	}
+	if cap(j.buf) > 1<<20 {
+		j.buf = nil
+	}
+	return nil
+}
+
 func (j *fileJournal) open() error {
 	segs, err := j.segments()
 	if err != nil {

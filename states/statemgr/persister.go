@@ -90,6 +90,7 @@ type BackgroundPersister struct {
 	// snapshots of full writes: a record is appended, and a snapshot taken
 	// with its checkpoint, under jmu.
 	journal    Journal
+	jq         journalQueue // the journal's writes (group commit)
 	jmu        sync.Mutex
 	inflight   map[string][]byte // instance -> its begin record, while in flight
 	journalErr error             // the first failed append or sync
@@ -123,6 +124,7 @@ func NewBackgroundPersister(mgr Storage, opts PersisterOptions) *BackgroundPersi
 	p.cond = sync.NewCond(&p.mu)
 	if opts.Journal != nil {
 		p.journal = opts.Journal
+		p.jq.j = opts.Journal
 		p.inflight = map[string][]byte{}
 		p.syncWake = make(chan struct{}, 1)
 		p.syncDone = make(chan struct{})
@@ -143,17 +145,24 @@ func (p *BackgroundPersister) Begin(addr addrs.AbsResourceInstance, action strin
 	key := addr.String()
 	rec := appendBegin(make([]byte, 0, len(key)+len(action)+32), key, action)
 	p.jmu.Lock()
-	defer p.jmu.Unlock()
 	if p.stopped {
+		p.jmu.Unlock()
 		return nil
 	}
-	if err := p.journal.Append(rec); err != nil {
-		p.noteJournalErr(err)
-		return err
-	}
+	n := p.jq.push(rec)
 	p.appended(len(rec))
 	p.inflight[key] = rec
-	p.kickSync()
+	p.jmu.Unlock()
+	if err := p.jq.waitWritten(n, p.kickSync); err != nil {
+		p.jmu.Lock()
+		p.noteJournalErr(err)
+		// Not started: a checkpoint must not record it again.
+		if r, ok := p.inflight[key]; ok && &r[0] == &rec[0] {
+			delete(p.inflight, key)
+		}
+		p.jmu.Unlock()
+		return err
+	}
 	return nil
 }
 
@@ -193,18 +202,22 @@ func (p *BackgroundPersister) Record(addr addrs.AbsResourceInstance) error {
 		var rec []byte
 		rec, err = objs.appendSet((*bp)[:0], addr)
 		defer putRecBuf(bp, rec)
+		var n uint64
 		p.jmu.Lock()
 		if err == nil && !p.stopped {
-			if err = p.journal.Append(rec); err == nil {
-				p.appended(len(rec))
-			}
-			p.kickSync()
+			n = p.jq.push(rec)
+			p.appended(len(rec))
 		}
 		delete(p.inflight, addr.String())
-		if err != nil {
-			p.noteJournalErr(err)
-		}
 		p.jmu.Unlock()
+		if n > 0 {
+			err = p.jq.waitWritten(n, p.kickSync)
+		}
+		if err != nil {
+			p.jmu.Lock()
+			p.noteJournalErr(err)
+			p.jmu.Unlock()
+		}
 	}
 	p.MarkDirty()
 	return err
@@ -235,20 +248,23 @@ func (p *BackgroundPersister) End(addr addrs.AbsResourceInstance) error {
 	if p.journal == nil {
 		return nil
 	}
-	p.jmu.Lock()
-	defer p.jmu.Unlock()
 	key := addr.String()
+	p.jmu.Lock()
 	if _, ok := p.inflight[key]; !ok || p.stopped {
+		p.jmu.Unlock()
 		return nil
 	}
 	delete(p.inflight, key)
 	rec := EncodeEnd(addr)
-	if err := p.journal.Append(rec); err != nil {
+	n := p.jq.push(rec)
+	p.appended(len(rec))
+	p.jmu.Unlock()
+	if err := p.jq.waitWritten(n, p.kickSync); err != nil {
+		p.jmu.Lock()
 		p.noteJournalErr(err)
+		p.jmu.Unlock()
 		return err
 	}
-	p.appended(len(rec))
-	p.kickSync()
 	return nil
 }
 
@@ -265,8 +281,8 @@ func (p *BackgroundPersister) noteJournalErr(err error) {
 	}
 }
 
-// kickSync wakes syncLoop; p.jmu is held (Close closes the channel under
-// it).
+// kickSync wakes syncLoop; the journal queue's writer turn is held
+// (Close closes the channel under it).
 func (p *BackgroundPersister) kickSync() {
 	select {
 	case p.syncWake <- struct{}{}:
@@ -366,7 +382,9 @@ func (p *BackgroundPersister) Close() error {
 	if p.journal != nil {
 		p.jmu.Lock()
 		p.stopped = true
+		p.jq.wmu.Lock()
 		close(p.syncWake)
+		p.jq.wmu.Unlock()
 		p.jmu.Unlock()
 		<-p.syncDone
 		if err == nil {
