@@ -36,6 +36,10 @@ type fileJournal struct {
 	newName bool       // a segment was created since the last Sync: fsync the directory
 
 	codec Codec // the state's stored form (encryption), applied to each record; nil: clear
+	// decodeOnly, with codec nil, is the codec of a state stored in clear
+	// (see ClearCodec): records are appended as they are, and read through
+	// its Decode as before.
+	decodeOnly Codec
 }
 
 var crcTable = crc32.MakeTable(crc32.Castagnoli)
@@ -257,8 +261,12 @@ func (j *fileJournal) Records() ([][]byte, int, error) {
 			damaged++
 		}
 		for _, rec := range r {
-			if j.codec != nil {
-				plain, _, err := j.codec.Decode(rec)
+			dc := j.codec
+			if dc == nil {
+				dc = j.decodeOnly
+			}
+			if dc != nil {
+				plain, _, err := dc.Decode(rec)
 				if err != nil {
 					return nil, 0, fmt.Errorf("reading the state journal %s: %w", j.name(n), err)
 				}
