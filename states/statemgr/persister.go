@@ -96,6 +96,7 @@ type BackgroundPersister struct {
 	journalErr error             // the first failed append or sync
 	stopped    bool              // Close began: no more records
 	syncWake   chan struct{}
+	syncClosed bool // syncWake is closed; under jq.wmu
 	syncDone   chan struct{}
 	// Journal bytes appended since the last checkpoint, and before it
 	// (see CheckpointBytes); written under jmu, read by run.
@@ -307,6 +308,9 @@ func (p *BackgroundPersister) noteJournalErr(err error) {
 // kickSync wakes syncLoop; the journal queue's writer turn is held
 // (Close closes the channel under it).
 func (p *BackgroundPersister) kickSync() {
+	if p.syncClosed {
+		return // a record queued before Close, written after it
+	}
 	select {
 	case p.syncWake <- struct{}{}:
 	default:
@@ -406,6 +410,7 @@ func (p *BackgroundPersister) Close() error {
 		p.jmu.Lock()
 		p.stopped = true
 		p.jq.wmu.Lock()
+		p.syncClosed = true
 		close(p.syncWake)
 		p.jq.wmu.Unlock()
 		p.jmu.Unlock()
