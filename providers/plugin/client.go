@@ -71,6 +71,11 @@ const (
 // protocol version to it.
 func Factory(m Meta, opts Options) providers.Factory {
 	return func() (providers.Interface, error) {
+		if key, ok := prestartKey(m, opts); ok {
+			if inst, ok, err := takePrestarted(key); ok {
+				return inst, err
+			}
+		}
 		return start(m, opts)
 	}
 }
@@ -78,6 +83,9 @@ func Factory(m Meta, opts Options) providers.Factory {
 // CleanupClients stops and kills every provider process still running.
 // Safe to call more than once and concurrently with Close.
 func CleanupClients() {
+	// Prestarted processes nobody took: wait for those still starting,
+	// so that none is left running.
+	DiscardPrestarted()
 	// Wait for launches in flight, so none escapes the cleanup.
 	starting.Lock()
 	defer starting.Unlock()
@@ -156,6 +164,7 @@ func start(m Meta, opts Options) (providers.Interface, error) {
 		cmd.Env = quietProviderLogs(cmd.Env)
 	}
 	setProcAttr(cmd)
+	warmP521()
 	tlsConfig, certPEM, err := clientTLS()
 	if err != nil {
 		return nil, fmt.Errorf("provider %s: %w", m.Provider, err)

@@ -1,6 +1,7 @@
 package plugin
 
 import (
+	"crypto/ecdh"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
@@ -10,6 +11,7 @@ import (
 	"encoding/pem"
 	"fmt"
 	"math/big"
+	"sync"
 	"time"
 )
 
@@ -73,3 +75,18 @@ func clientTLS() (config *tls.Config, certPEM []byte, err error) {
 	}
 	return config, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), nil
 }
+
+// warmP521 precomputes, in the background and once per plankit process,
+// the P-521 base-point table Go's crypto builds on first use. Providers
+// built with go-plugin sign the TLS handshake with a P-521 key, and the
+// first verification of such a signature spends most of its time (about
+// 6 ms) building that table; started when the provider process is
+// launched, the work overlaps the provider's own start-up instead of
+// delaying the handshake.
+func warmP521() {
+	p521Warm.Do(func() {
+		go func() { _, _ = ecdh.P521().GenerateKey(rand.Reader) }()
+	})
+}
+
+var p521Warm sync.Once
