@@ -114,4 +114,3 @@ func TestPrestartError(t *testing.T) {
 		t.Errorf("%d prestarted processes pending", n)
 	}
 }
-
