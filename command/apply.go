@@ -130,6 +130,9 @@ func applyPlanFile(m *Meta, ui *ui, wd, file string, f *applyFlags) int {
 		return ExitError
 	}
 	defer r.Close()
+	if locks, err := r.ReadDependencyLocks(); err == nil && !f.install {
+		defer prestartLocked(m, wd, f.pluginDirs, locks)()
+	}
 	// The configuration snapshot is parsed while the plan and its state
 	// are decoded: on a large plan each takes a good part of a second.
 	// The reader is safe for that; it is closed only after both.
