@@ -192,7 +192,7 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 		}
 	}
 	if !f.install { // installing may change the packages
-		defer prestartLocked(m, wd, f.pluginDirs, nil)()
+		defer prestartLocked(m, wd, f.pluginDirs, nil, nil)()
 	}
 	in, warnings := loadPlanInputs(m, wd, f)
 	if in.config != nil {

@@ -4,29 +4,34 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/depsfile"
 	"github.com/plankit/plankit/providers/install"
 )
 
-// prestartLocked starts, in the background, the plugin providers the
-// lock file records, so that their processes launch, shake hands and
-// answer GetProviderSchema while the command loads the configuration,
-// the state or the plan archive; the core's first start of each then
-// takes the process already running (providers/plugin.Prestart). locks
-// nil reads the working directory's lock file.
+// prestartLocked starts, in the background, the plugin providers a lock
+// file records, so that their processes launch, shake hands and answer
+// GetProviderSchema while the command loads the configuration, the state
+// or the plan archive; the core's first start of each then takes the
+// process already running (providers/plugin.Prestart). locks nil reads
+// the working directory's lock file.
 //
-// Only a package that Find verifies against its lock entry (version and
-// hashes) is started, as the command's own resolution would; nothing is
-// reported here: that resolution finds the same packages again (the
-// hashes are remembered) and reports every problem. A provider the
-// command turns out not to need, or a command that fails first, leaves
-// a process that providers/plugin stops (CleanupClients, deferred by
-// every command).
+// It starts nothing unless every entry of the lock file verifies (Find
+// with the entry's version and hashes: the package is installed and
+// matches) and, when needed is given, every provider in needed is either
+// locked or served by a built-in: so a command that is going to refuse a
+// package, or a provider missing from the lock file, refuses it before
+// any process starts, as it does without prestarting. Nothing is
+// reported here: the command's own resolution finds the same packages
+// again (the hashes are remembered) and reports every problem. A command
+// that fails for another reason after its providers started, or that
+// turns out not to need one, leaves processes that providers/plugin
+// stops (CleanupClients, deferred by every command).
 //
 // It returns a function that waits until every start has been handed to
 // providers/plugin, which the caller defers: after it returns nothing
 // more is started.
-func prestartLocked(m *Meta, wd string, pluginDirs []string, locks *depsfile.Locks) (wait func()) {
+func prestartLocked(m *Meta, wd string, pluginDirs []string, locks *depsfile.Locks, needed []addrs.Provider) (wait func()) {
 	if m.PrestartPlugin == nil || m.Plugins == nil || !m.discovers() {
 		return func() {}
 	}
@@ -47,14 +52,32 @@ func prestartLocked(m *Meta, wd string, pluginDirs []string, locks *depsfile.Loc
 		if ds.HasErrors() {
 			return
 		}
-		for p, lock := range all {
+		var start []*install.Selection
+		for _, p := range sortedProviders(all) {
 			if _, dev := finder.DevOverrides[p]; dev {
-				continue // not what the lock entry describes
+				continue // served from the override, whatever the lock says
 			}
+			lock := all[p]
 			sel, err := finder.Find(install.Requirement{Provider: p, Locked: lock.Version(), LockedHashes: lock.Hashes(), LockFile: depsfile.LockFilePath})
-			if err != nil || sel.BuiltIn || sel.Executable == "" {
+			if err != nil {
+				return
+			}
+			if !sel.BuiltIn && sel.Executable != "" {
+				start = append(start, sel)
+			}
+		}
+		for _, p := range needed {
+			if _, locked := all[p]; locked {
 				continue
 			}
+			if _, dev := finder.DevOverrides[p]; dev {
+				continue
+			}
+			if sel, err := finder.Find(install.Requirement{Provider: p}); err != nil || !sel.BuiltIn {
+				return // to be refused (or recorded) by the command
+			}
+		}
+		for _, sel := range start {
 			m.PrestartPlugin(sel.Provider, sel.Version, sel.Executable)
 		}
 	})
