@@ -91,7 +91,9 @@ if [ -n "$only_e2e" ]; then run_e2e; exit 0; fi
 # the provider's CPU taken out (bench/cmd/rusage measures both to the
 # microsecond; the provider runs under its own rusage), the provider's
 # CPU per resource and the number of provider processes the command
-# started. Each line also goes to $work/plugin.txt for the summary.
+# started. Each line also goes to $work/plugin.txt for the summary. The
+# first round of each build and kind is a warm-up (it records the lock
+# file and fills the page cache) and is left out of the summary.
 plugin_case() {
   local label=$1 bin=$2 kind=$3 n=$4
   local dir="$work/plugin-$kind-$n"
@@ -103,7 +105,8 @@ plugin_case() {
       printf 'resource "terraform_data" "x" {\n  count = %d\n  input = "v${count.index}"\n}\n' "$n" >"$dir/main.tf"
     fi
   fi
-  rm -f "$dir/p.tfplan" "$dir/.terraform.lock.hcl" "$dir/terraform.tfstate" "$dir/terraform.tfstate.backup"
+  # The lock file stays, as after init (the first round records it).
+  rm -f "$dir/p.tfplan" "$dir/terraform.tfstate" "$dir/terraform.tfstate.backup"
   local step
   for step in plan apply; do
     rm -f "$work/provider.cpu" "$work/time.txt"
@@ -118,7 +121,9 @@ plugin_case() {
     fi
     awk -v label="$label" -v kind="$kind" -v n="$n" -v step="$step" -v prov="$prov" -v procs="$procs" '{
       printf "plugin %-5s %-5s %-14s n=%-6s wall_us_per_resource=%-7.1f plankit_cpu_us_per_resource=%-6.1f provider_cpu_us_per_resource=%-6.1f provider_processes=%d\n",
-        label, step, kind, n, $1 * 1e6 / n, ($2 + $3 - prov) * 1e6 / n, prov * 1e6 / n, procs }' "$work/time.txt" | tee -a "$work/plugin.txt"
+        label, step, kind, n, $1 * 1e6 / n, ($2 + $3 - prov) * 1e6 / n, prov * 1e6 / n, procs }' "$work/time.txt" >"$work/line.txt"
+    cat "$work/line.txt"
+    if [ "${round:-1}" -gt 0 ]; then cat "$work/line.txt" >>"$work/plugin.txt"; fi
   done
 }
 
@@ -168,7 +173,7 @@ run_plugin() {
   local sizes="1000 10000" rounds="${ROUNDS:-5}"
   [ "${1:-}" = quick ] && sizes=1000
   for n in $sizes; do
-    for round in $(seq "$rounds"); do
+    for round in $(seq 0 "$rounds"); do
       for kind in rawtest terraform_data; do
         [ -n "${BASE:-}" ] && plugin_case base "$BASE" "$kind" "$n"
         plugin_case this "$work/bin" "$kind" "$n"
