@@ -83,3 +83,19 @@ func prestartLocked(m *Meta, wd string, pluginDirs []string, locks *depsfile.Loc
 	})
 	return wg.Wait
 }
+
+// prestartSelected starts every plugin provider of sels (verified by
+// resolution) in the background, so that a run needing several providers
+// starts them all at once rather than one after another as the core
+// fetches their schemas. One prestartLocked already started is not
+// started again (providers/plugin.Prestart).
+func prestartSelected(m *Meta, sels map[addrs.Provider]*install.Selection) {
+	if m.PrestartPlugin == nil || m.Plugins == nil {
+		return
+	}
+	for _, p := range sortedProviders(sels) {
+		if sel := sels[p]; !sel.BuiltIn && sel.Executable != "" {
+			m.PrestartPlugin(sel.Provider, sel.Version, sel.Executable)
+		}
+	}
+}

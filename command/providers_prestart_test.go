@@ -90,3 +90,40 @@ func TestPrestartLocked(t *testing.T) {
 		})
 	}
 }
+
+// TestPlanPrestartsResolvedPlugins checks that a plan without a lock file
+// starts every plugin provider it resolved in the background as soon as
+// they are verified (the core's start then takes it), and that a plan
+// with the lock file also asks for the locked ones before loading the
+// configuration.
+func TestPlanPrestartsResolvedPlugins(t *testing.T) {
+	dir, plugins := t.TempDir(), t.TempDir()
+	writeFiles(t, dir, map[string]string{"main.tf": acmeConfig})
+	pkg := fakePackage(t, plugins, acmeNull, "3.2.0")
+	want := []string{"example.com/acme/null 3.2.0 " + filepath.Join(pkg, "terraform-provider-null_v3.2.0")}
+	var rec pluginRecorder
+	m, _, errb := discoveryMeta(t, &rec)
+	var mu sync.Mutex
+	var got []string
+	m.PrestartPlugin = func(p addrs.Provider, version, exe string) {
+		mu.Lock()
+		defer mu.Unlock()
+		got = append(got, fmt.Sprintf("%s %s %s", p, version, exe))
+	}
+	for _, run := range []string{"without a lock file", "with the lock file"} {
+		got = nil
+		if code := Plan(m, []string{"-chdir=" + dir, "-no-color", "-plugin-dir=" + plugins}); code != ExitOK {
+			t.Fatalf("plan %s: exit %d\n%s", run, code, errb)
+		}
+		// With the lock file, prestartLocked asks first, then resolution
+		// asks again (providers/plugin ignores a second request while the
+		// first is pending).
+		wantRun := want
+		if run == "with the lock file" {
+			wantRun = append(append([]string{}, want...), want...)
+		}
+		if diff := cmp.Diff(wantRun, got); diff != "" {
+			t.Errorf("plan %s: prestarted (-want +got):\n%s", run, diff)
+		}
+	}
+}

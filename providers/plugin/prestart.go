@@ -48,10 +48,11 @@ func prestartKey(m Meta, opts Options) (string, bool) {
 }
 
 // Prestart launches the provider m in the background and fetches its
-// schema, for the next Factory(m, opts) call to take. It returns at once.
-// Errors are not reported here: the Factory call that takes the process
-// returns the start error, as it would have had it started the process
-// itself.
+// schema, for the next Factory(m, opts) call to take. It returns at once,
+// and does nothing when a process prestarted for the same m and opts is
+// still waiting to be taken. Errors are not reported here: the Factory
+// call that takes the process returns the start error, as it would have
+// had it started the process itself.
 func Prestart(m Meta, opts Options) {
 	key, ok := prestartKey(m, opts)
 	if !ok {
@@ -59,6 +60,10 @@ func Prestart(m Meta, opts Options) {
 	}
 	ps := &prestarted{done: make(chan struct{})}
 	early.mu.Lock()
+	if len(early.m[key]) > 0 {
+		early.mu.Unlock()
+		return
+	}
 	early.m[key] = append(early.m[key], ps)
 	early.mu.Unlock()
 	go func() {
