@@ -22,9 +22,10 @@ import (
 
 // prestarted is one provider process started ahead of its Factory call.
 type prestarted struct {
-	done chan struct{} // closed when inst/err are set
-	inst providers.Interface
-	err  error
+	launched chan struct{} // closed when inst/err are set
+	done     chan struct{} // closed when the schema has been fetched too
+	inst     providers.Interface
+	err      error
 }
 
 var early = struct {
@@ -58,7 +59,7 @@ func Prestart(m Meta, opts Options) {
 	if !ok {
 		return
 	}
-	ps := &prestarted{done: make(chan struct{})}
+	ps := &prestarted{launched: make(chan struct{}), done: make(chan struct{})}
 	early.mu.Lock()
 	if len(early.m[key]) > 0 {
 		early.mu.Unlock()
@@ -69,6 +70,7 @@ func Prestart(m Meta, opts Options) {
 	go func() {
 		defer close(ps.done)
 		ps.inst, ps.err = start(m, opts)
+		close(ps.launched)
 		if ps.err == nil {
 			// Cached by the instance: the operation's GetProviderSchema
 			// is answered without a call.
@@ -98,8 +100,10 @@ func takePrestarted(key string) (providers.Interface, bool, error) {
 }
 
 // DiscardPrestarted closes every process Prestart started that no Factory
-// call took, waiting for those still starting. Safe to call at any time;
-// later Factory calls start processes of their own.
+// call took, waiting for those still launching (not for their schemas: a
+// schema request in flight fails when its process is closed, so the
+// second Ctrl-C's CleanupClients is not held up by a large schema). Safe
+// to call at any time; later Factory calls start processes of their own.
 func DiscardPrestarted() {
 	early.mu.Lock()
 	m := early.m
@@ -107,7 +111,7 @@ func DiscardPrestarted() {
 	early.mu.Unlock()
 	for _, l := range m {
 		for _, ps := range l {
-			<-ps.done
+			<-ps.launched
 			if ps.inst != nil {
 				_ = ps.inst.Close()
 			}
