@@ -30,12 +30,15 @@ func TestAppendInstanceFileMatchesWrite(t *testing.T) {
 				for dk, obj := range ri.Deposed {
 					mini.SetResourceInstanceDeposed(addr, dk, obj, r.ProviderConfig)
 				}
+				if ri.ProviderKey != nil {
+					mini.SetResourceInstanceProviderKey(addr, ri.ProviderKey)
+				}
 				var want bytes.Buffer
 				want.WriteString("prefix")
 				if err := Write(&File{State: mini}, &want); err != nil {
 					t.Fatalf("seed %d, %s: Write: %s", seed, addr, err)
 				}
-				got, err := AppendInstanceFile([]byte("prefix"), addr, r.ProviderConfig, ri.Current, ri.Deposed)
+				got, err := AppendInstanceFile([]byte("prefix"), addr, r.ProviderConfig, ri.ProviderKey, ri.Current, ri.Deposed)
 				if err != nil {
 					t.Fatalf("seed %d, %s: %s", seed, addr, err)
 				}
@@ -55,7 +58,7 @@ func TestAppendInstanceFileMatchesWrite(t *testing.T) {
 	if err := Write(&File{State: states.NewState()}, &want); err != nil {
 		t.Fatal(err)
 	}
-	got, err := AppendInstanceFile(nil, addr, addrs.AbsProviderConfig{Provider: addrs.NewBuiltInProvider("terraform")}, nil,
+	got, err := AppendInstanceFile(nil, addr, addrs.AbsProviderConfig{Provider: addrs.NewBuiltInProvider("terraform")}, nil, nil,
 		map[addrs.DeposedKey]*states.ResourceInstanceObjectSrc{"00000001": nil})
 	if err != nil {
 		t.Fatal(err)

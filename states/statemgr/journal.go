@@ -111,6 +111,7 @@ func EncodeSet(s *states.State, addr addrs.AbsResourceInstance) ([]byte, error) 
 // is a copy.
 type instanceObjects struct {
 	provider addrs.AbsProviderConfig
+	key      addrs.InstanceKey // the provider instance (provider for_each)
 	current  *states.ResourceInstanceObjectSrc
 	deposed  map[addrs.DeposedKey]*states.ResourceInstanceObjectSrc
 }
@@ -120,7 +121,7 @@ func instanceObjectsOf(s *states.State, addr addrs.AbsResourceInstance) instance
 	var o instanceObjects
 	if r := s.Resource(addr.ContainingResource()); r != nil {
 		if ri := r.Instances[addr.Resource.Key]; ri != nil {
-			o.provider, o.current = r.ProviderConfig, ri.Current
+			o.provider, o.key, o.current = r.ProviderConfig, ri.ProviderKey, ri.Current
 			if len(ri.Deposed) > 0 {
 				o.deposed = maps.Clone(ri.Deposed)
 			}
@@ -137,7 +138,7 @@ func (o instanceObjects) appendSet(dst []byte, addr addrs.AbsResourceInstance) (
 	dst = append(dst, `{"k":"set","i":`...)
 	dst = jsonstr.Append(dst, addr.String())
 	dst = append(dst, `,"s":`...)
-	dst, err := statefile.AppendInstanceFile(dst, addr, o.provider, o.current, o.deposed)
+	dst, err := statefile.AppendInstanceFile(dst, addr, o.provider, o.key, o.current, o.deposed)
 	if err != nil {
 		return nil, fmt.Errorf("encoding %s for the state journal: %w", addr, err)
 	}
@@ -232,6 +233,9 @@ func replaySet(s *states.State, addr addrs.AbsResourceInstance, src []byte) erro
 			}
 			for dk, obj := range ri.Deposed {
 				s.SetResourceInstanceDeposed(addr, dk, obj, r.ProviderConfig)
+			}
+			if ri.ProviderKey != nil && ri.ProviderKey != addrs.NoKey {
+				s.SetResourceInstanceProviderKey(addr, ri.ProviderKey)
 			}
 		}
 	}
