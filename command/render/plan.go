@@ -111,6 +111,17 @@ const planFlushSize = 64 << 10
 // of a large plan appear at once and the whole text is never held in
 // memory. A write error stops it. O(size of the plan).
 func Plan(w io.Writer, p *plans.Plan, color bool) error {
+	return PlanLoading(w, p, color, nil)
+}
+
+// PlanLoading is Plan for a plan whose resource changes come without
+// their values (plans.UnmarshalDeferred): each is rendered from load(i),
+// called for p.Changes.Resources[i] as it is about to be rendered, on
+// several goroutines at once. A plan is thus shown while it is being
+// decoded, with only the values of the changes in flight in memory. An
+// error from load stops the rendering (what was rendered before it may
+// have been written) and is returned. With load nil it is Plan.
+func PlanLoading(w io.Writer, p *plans.Plan, color bool, load Loader) error {
 	col := Colorizer{Enabled: color}
 	var b strings.Builder
 	flush := func() error {
@@ -145,7 +156,7 @@ func Plan(w io.Writer, p *plans.Plan, color bool) error {
 			if err := flush(); err != nil {
 				return err
 			}
-			if err := resourceChanges(&b, flush, plans.SortedResourceChanges(changes.Resources), p.ProviderSchemas, color); err != nil {
+			if err := resourceChanges(&b, flush, changes.Resources, sortedOrder(changes.Resources), load, p.ProviderSchemas, color); err != nil {
 				return err
 			}
 			fmt.Fprintf(&b, "%s %s\n", col.Bold("Plan:"), CountChanges(changes).Summary())
