@@ -4,7 +4,6 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/internal/ordered"
@@ -19,10 +18,6 @@ const (
 	renderBatch       = 256
 )
 
-// renderBufs holds the buffers batches are rendered into, given back
-// once the writer has copied them out.
-var renderBufs = sync.Pool{New: func() any { return new([]byte) }}
-
 // resourceChanges writes the rendering of every change in rcs but the
 // no-ops, in the order order gives (indexes into rcs), each followed by
 // an empty line, to b, calling flush whenever b holds planFlushSize
@@ -33,30 +28,30 @@ var renderBufs = sync.Pool{New: func() any { return new([]byte) }}
 // ahead of the writer, so output streams and memory stays bounded.
 // O(changes / cores) wall time.
 func resourceChanges(b *strings.Builder, flush func() error, rcs []*plans.ResourceInstanceChange, order []int, load Loader, schemas map[addrs.Provider]*providers.GetProviderSchemaResponse, color bool) error {
-	// render appends the rendering of rcs[i], if shown, to buf.
-	render := func(buf []byte, i int) ([]byte, error) {
+	names := &blockNames{}
+	// render writes the rendering of rcs[i], if shown, to sb.
+	render := func(sb *strings.Builder, i int) error {
 		rc := rcs[i]
 		if !shown(rc) {
-			return buf, nil
+			return nil
 		}
 		if load != nil {
 			var err error
 			if rc, err = load(i); err != nil {
-				return buf, err
+				return err
 			}
 		}
 		schema := providers.ResourceSchema(schemas, rc.ProviderAddr.Provider, rc.Addr.Resource.Resource)
-		return append(append(buf, ResourceChange(rc, schema, color, false)...), '\n'), nil
+		writeResourceChange(sb, rc, schema, color, false, names)
+		sb.WriteByte('\n')
+		return nil
 	}
 	workers := runtime.GOMAXPROCS(0)
 	if len(order) < parallelRenderMin || workers < 2 {
-		var buf []byte
 		for _, i := range order {
-			var err error
-			if buf, err = render(buf[:0], i); err != nil {
+			if err := render(b, i); err != nil {
 				return err
 			}
-			b.Write(buf)
 			if b.Len() >= planFlushSize {
 				if err := flush(); err != nil {
 					return err
@@ -66,25 +61,23 @@ func resourceChanges(b *strings.Builder, flush func() error, rcs []*plans.Resour
 		return nil
 	}
 	type batch struct {
-		out *[]byte
+		out string
 		err error
 	}
 	return ordered.Batches(len(order), renderBatch, workers,
 		func(lo, hi int) batch {
-			out := renderBufs.Get().(*[]byte)
-			buf := (*out)[:0]
+			var sb strings.Builder
+			sb.Grow(renderBatch * 256) // most batches fit: one allocation
 			var err error
 			for _, i := range order[lo:hi] {
-				if buf, err = render(buf, i); err != nil {
+				if err = render(&sb, i); err != nil {
 					break
 				}
 			}
-			*out = buf
-			return batch{out, err}
+			return batch{sb.String(), err}
 		},
 		func(r batch) error {
-			b.Write(*r.out)
-			renderBufs.Put(r.out)
+			b.WriteString(r.out)
 			if r.err != nil {
 				return r.err
 			}
