@@ -98,3 +98,19 @@ func cpuTime() time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// BenchmarkPlanRenderData is the plan command's rendering of 100,000
+// terraform_data creates, their values in memory, to a discarding
+// writer. Run: go test -run '^$' -bench PlanRenderData -benchmem ./command/render/
+func BenchmarkPlanRenderData(b *testing.B) {
+	p := dataPlan(100000)
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu0 := cpuTime()
+	for range b.N {
+		if err := Plan(discard{}, p, false); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64((cpuTime()-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op")
+}

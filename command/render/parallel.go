@@ -1,6 +1,7 @@
 package render
 
 import (
+	"io"
 	"runtime"
 	"slices"
 	"strings"
@@ -20,14 +21,15 @@ const (
 
 // resourceChanges writes the rendering of every change in rcs but the
 // no-ops, in the order order gives (indexes into rcs), each followed by
-// an empty line, to b, calling flush whenever b holds planFlushSize
-// bytes or more. With load set, a change is rendered from load(i), which
+// an empty line, to b, calling flush (which writes b to w) whenever b
+// holds planFlushSize bytes or more; rendered in batches, each batch
+// goes to w directly. With load set, a change is rendered from load(i), which
 // gives rcs[i] with its values; its error stops the rendering. A large
 // plan's changes are rendered in batches on every core while the
 // finished batches are written in order, at most two batches per core
 // ahead of the writer, so output streams and memory stays bounded.
 // O(changes / cores) wall time.
-func resourceChanges(b *strings.Builder, flush func() error, rcs []*plans.ResourceInstanceChange, order []int, load Loader, schemas map[addrs.Provider]*providers.GetProviderSchemaResponse, color bool) error {
+func resourceChanges(w io.Writer, b *strings.Builder, flush func() error, rcs []*plans.ResourceInstanceChange, order []int, load Loader, schemas map[addrs.Provider]*providers.GetProviderSchemaResponse, color bool) error {
 	names := &blockNames{}
 	// render writes the rendering of rcs[i], if shown, to sb.
 	render := func(sb *strings.Builder, i int) error {
@@ -77,14 +79,17 @@ func resourceChanges(b *strings.Builder, flush func() error, rcs []*plans.Resour
 			return batch{sb.String(), err}
 		},
 		func(r batch) error {
-			b.WriteString(r.out)
-			if r.err != nil {
-				return r.err
+			// A batch is about planFlushSize bytes: it goes to w as it
+			// is, after what b holds, instead of being copied into b.
+			if b.Len() > 0 {
+				if err := flush(); err != nil {
+					return err
+				}
 			}
-			if b.Len() >= planFlushSize {
-				return flush()
+			if _, err := io.WriteString(w, r.out); err != nil {
+				return err
 			}
-			return nil
+			return r.err
 		})
 }
 

@@ -157,7 +157,7 @@ func PlanLoading(w io.Writer, p *plans.Plan, color bool, load Loader) error {
 			if err := flush(); err != nil {
 				return err
 			}
-			if err := resourceChanges(&b, flush, changes.Resources, sortedOrder(changes.Resources), load, p.ProviderSchemas, color); err != nil {
+			if err := resourceChanges(w, &b, flush, changes.Resources, sortedOrder(changes.Resources), load, p.ProviderSchemas, color); err != nil {
 				return err
 			}
 			fmt.Fprintf(&b, "%s %s\n", col.Bold("Plan:"), CountChanges(changes).Summary())

@@ -6,13 +6,14 @@
 // (the issue asks that a large plan's output streams).
 //
 // Usage: firstbyte [-after REGEXP] COMMAND ARGS...
-// With -after, first_byte_s is instead the time of the first byte written
-// after a line matching REGEXP (e.g. the first resource line, after the
-// plan command's progress).
+// With -after, first_byte_s is instead the time of the first non-blank
+// line after a line matching REGEXP (e.g. the first resource change after
+// "will perform the following actions:"); -1 when none came.
 package main
 
 import (
 	"bufio"
+	"bytes"
 	"flag"
 	"fmt"
 	"io"
@@ -69,7 +70,7 @@ func main() {
 		for {
 			line, err := r.ReadSlice('\n')
 			if len(line) > 0 {
-				if matched && first < 0 {
+				if matched && first < 0 && len(bytes.TrimSpace(line)) > 0 {
 					first = time.Since(start)
 				}
 				if !matched && re.Match(line) {
