@@ -3,6 +3,8 @@ package plans
 import (
 	"fmt"
 
+	"github.com/zclconf/go-cty/cty"
+
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 
@@ -32,11 +34,10 @@ func (v *DeferredValues) Len() int { return len(v.rcs) }
 // values).
 func (v *DeferredValues) Load(i int) (*ResourceInstanceChange, error) {
 	rc := *v.rcs[i]
-	d := decoder{types: v.types}
 	pc := v.prcs[i].Change
 	var err error
-	if rc.Before, err = d.value(pc.Before); err == nil {
-		rc.After, err = d.value(pc.After)
+	if rc.Before, err = v.value(pc.Before); err == nil {
+		rc.After, err = v.value(pc.After)
 		if err != nil {
 			err = fmt.Errorf("after value: %w", err)
 		}
@@ -47,6 +48,19 @@ func (v *DeferredValues) Load(i int) (*ResourceInstanceChange, error) {
 		return nil, fmt.Errorf("resource change %s%s: %w", rc.Addr, deposedSuffix(rc.DeposedKey), err)
 	}
 	return &rc, nil
+}
+
+// value is decoder.value; a null of a static type (the before value of
+// every create, the after value of every delete), which msgpack encodes
+// as the one byte 0xc0, is made without a msgpack decoder.
+func (v *DeferredValues) value(dv *planproto.DynamicValue) (cty.Value, error) {
+	if dv != nil && len(dv.Msgpack) == 1 && dv.Msgpack[0] == 0xc0 && int64(dv.Type) < int64(len(v.types)) {
+		if ty := v.types[dv.Type]; ty != cty.DynamicPseudoType {
+			return cty.NullVal(ty), nil
+		}
+	}
+	d := decoder{types: v.types}
+	return d.value(dv)
 }
 
 // UnmarshalDeferred is Unmarshal for a caller that looks at the resource
