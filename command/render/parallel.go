@@ -21,14 +21,13 @@ const (
 
 // resourceChanges writes the rendering of every change in rcs but the
 // no-ops, in the order order gives (indexes into rcs), each followed by
-// an empty line, to b, calling flush (which writes b to w) whenever b
-// holds planFlushSize bytes or more; rendered in batches, each batch
-// goes to w directly. With load set, a change is rendered from load(i), which
-// gives rcs[i] with its values; its error stops the rendering. A large
-// plan's changes are rendered in batches on every core while the
-// finished batches are written in order, at most two batches per core
-// ahead of the writer, so output streams and memory stays bounded.
-// O(changes / cores) wall time.
+// an empty line. With load set, change i is rendered from load(i) (rcs[i]
+// with its values), and an error from load stops the rendering. A small
+// plan is rendered into b, flushed to w whenever b holds planFlushSize
+// bytes or more. A large plan's changes are rendered in batches on every
+// core while the finished batches are written to w in order (after what
+// b holds), at most two batches per core ahead of the writer, so output
+// streams and memory stays bounded. O(changes / cores) wall time.
 func resourceChanges(w io.Writer, b *strings.Builder, flush func() error, rcs []*plans.ResourceInstanceChange, order []int, load Loader, schemas map[addrs.Provider]*providers.GetProviderSchemaResponse, color bool) error {
 	names := &blockNames{}
 	// render writes the rendering of rcs[i], if shown, to sb.
