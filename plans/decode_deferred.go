@@ -20,8 +20,28 @@ const planResourceChangesField = 7
 // called from several goroutines at once.
 type DeferredValues struct {
 	types decodedTypes
-	rcs   []*ResourceInstanceChange           // the plan's Changes.Resources, in archive order
-	prcs  []*planproto.ResourceInstanceChange // their encodings, same order
+	rcs   []*ResourceInstanceChange // the plan's Changes.Resources, in archive order
+	encs  []encodedChange           // their encoded values, same order
+}
+
+// encodedChange is the encoded Before and After of a resource change,
+// kept without the protobuf messages they came in (which are many small
+// objects the garbage collector would otherwise trace until the end).
+type encodedChange struct{ before, after encodedValue }
+
+// encodedValue is a DynamicValue's content; set is false where there was
+// none (cty.NilVal).
+type encodedValue struct {
+	msgpack []byte
+	typ     uint32
+	set     bool
+}
+
+func encodedValueOf(dv *planproto.DynamicValue) encodedValue {
+	if dv == nil {
+		return encodedValue{}
+	}
+	return encodedValue{msgpack: dv.Msgpack, typ: dv.Type, set: true}
 }
 
 // Len is the number of resource changes.
@@ -34,10 +54,10 @@ func (v *DeferredValues) Len() int { return len(v.rcs) }
 // values).
 func (v *DeferredValues) Load(i int) (*ResourceInstanceChange, error) {
 	rc := *v.rcs[i]
-	pc := v.prcs[i].Change
+	enc := &v.encs[i]
 	var err error
-	if rc.Before, err = v.value(pc.Before); err == nil {
-		rc.After, err = v.value(pc.After)
+	if rc.Before, err = v.value(enc.before); err == nil {
+		rc.After, err = v.value(enc.after)
 		if err != nil {
 			err = fmt.Errorf("after value: %w", err)
 		}
@@ -50,17 +70,19 @@ func (v *DeferredValues) Load(i int) (*ResourceInstanceChange, error) {
 	return &rc, nil
 }
 
-// value is decoder.value; a null of a static type (the before value of
+// value is decoder.value of ev; a null of a static type (the before value of
 // every create, the after value of every delete), which msgpack encodes
 // as the one byte 0xc0, is made without a msgpack decoder.
-func (v *DeferredValues) value(dv *planproto.DynamicValue) (cty.Value, error) {
-	if dv != nil && len(dv.Msgpack) == 1 && dv.Msgpack[0] == 0xc0 && int64(dv.Type) < int64(len(v.types)) {
-		if ty := v.types[dv.Type]; ty != cty.DynamicPseudoType {
+func (v *DeferredValues) value(ev encodedValue) (cty.Value, error) {
+	switch {
+	case !ev.set:
+		return cty.NilVal, nil
+	case len(ev.msgpack) == 1 && ev.msgpack[0] == 0xc0 && int64(ev.typ) < int64(len(v.types)):
+		if ty := v.types[ev.typ]; ty != cty.DynamicPseudoType {
 			return cty.NullVal(ty), nil
 		}
 	}
-	d := decoder{types: v.types}
-	return d.value(dv)
+	return v.types.decodeValue(ev.msgpack, ev.typ)
 }
 
 // UnmarshalDeferred is Unmarshal for a caller that looks at the resource
@@ -122,7 +144,12 @@ func UnmarshalDeferred(b []byte) (p *Plan, vals *DeferredValues, info FormatInfo
 	if p.Changes.Resources, err = dd.resourceChanges(prcs); err != nil {
 		return nil, nil, info, err
 	}
-	return p, &DeferredValues{types: types, rcs: p.Changes.Resources, prcs: prcs}, info, nil
+	encs := make([]encodedChange, len(prcs))
+	for i, prc := range prcs {
+		// resourceChanges refused a change without one.
+		encs[i] = encodedChange{encodedValueOf(prc.Change.Before), encodedValueOf(prc.Change.After)}
+	}
+	return p, &DeferredValues{types: types, rcs: p.Changes.Resources, encs: encs}, info, nil
 }
 
 // splitResourceChanges returns the encoding b without its
