@@ -191,6 +191,9 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 			return planResult{code: ExitError}
 		}
 	}
+	if !f.install { // installing may change the packages
+		defer prestartLocked(m, wd, f.pluginDirs, nil, nil)()
+	}
 	in, warnings := loadPlanInputs(m, wd, f)
 	if in.config != nil {
 		src.Files = in.config.SourceFiles()
