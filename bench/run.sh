@@ -3,7 +3,8 @@
 # generated terraform_data configurations. Usage: bench/run.sh [e2e] [quick]
 # "quick" runs only the small sizes; "e2e" only the end-to-end cases of the
 # built binaries (plan -out, plan show -json, plan show, apply, no-op
-# re-plan at 4,000 and 100,000 resources). With BASE=DIR holding another
+# re-plan at 4,000 and 100,000 resources; for plan -out and plan show, also
+# when the first resource change was printed). With BASE=DIR holding another
 # build's plan and apply binaries, each end-to-end case runs with those
 # too, in the same run (an A/B against the previous version on a noisy
 # machine). COUNT=N adds plan -out of one resource with count = N
@@ -24,6 +25,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 go build -o "$work/gen" ./bench/cmd/gen
 go build -o "$work/driver" ./bench/cmd/driver
+go build -o "$work/firstbyte" ./bench/cmd/firstbyte
 mkdir -p "$work/bin"
 go build -o "$work/bin/" ./cmd/plan ./cmd/apply
 
@@ -47,10 +49,21 @@ e2e_case() {
     printf 'e2e %-5s n=%-7s %-12s wall_s=%-6s user_s=%-6s sys_s=%-5s peak_rss_mib=%.0f\n' \
       "$label" "$n" "$step" "$wall" "$user" "$sys" "$((rss / 1024))"
     grep '^plankit-phase ' "$work/err.txt" | sed 's/^plankit-phase /      phase /' || true
+    # Human output read through a pipe by firstbyte: when its first
+    # resource change came (plan: after the walk ended, from the phase
+    # lines; show: after the process started).
+    case $step in
+    plan-out)
+      awk '/^plankit-phase (load|graph|walk) / {sub("wall_s=", "", $3); walk += $3}
+        /^first_byte_s=/ {sub("first_byte_s=", "", $1); first = $1}
+        END {if (first != "" && first >= 0) printf "      first change %.3f s after the walk ended\n", first - walk}' "$work/err.txt" ;;
+    show)
+      awk '/^first_byte_s=/ {sub("first_byte_s=", "", $1); printf "      first change %.3f s after the start\n", $1}' "$work/err.txt" ;;
+    esac
   }
-  one plan-out "$bin/plan" -chdir="$dir" -state="$st" -out="$pf"
+  one plan-out "$work/firstbyte" -after 'will perform the following actions' "$bin/plan" -chdir="$dir" -state="$st" -out="$pf"
   one show-json "$bin/plan" show -json "$pf"
-  one show "$bin/plan" show -no-color "$pf"
+  one show "$work/firstbyte" -after 'will perform the following actions' "$bin/plan" show -no-color "$pf"
   one apply "$bin/apply" -state="$st" "$pf"
   one noop-replan "$bin/plan" -chdir="$dir" -state="$st" -out="$pf.noop"
 }

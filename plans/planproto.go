@@ -558,6 +558,9 @@ func attributeFromProto(pa *planproto.Attribute, depth int) (*configschema.Attri
 type decoder struct {
 	types     decodedTypes
 	providers map[string]addrs.Provider // parsed source addresses, by string
+	// deferValues leaves a change's Before and After unset, for
+	// UnmarshalDeferred.
+	deferValues bool
 }
 
 func (d *decoder) plan(pp *planproto.Plan) (*Plan, error) {
@@ -713,11 +716,13 @@ func (d *decoder) change(pc *planproto.Change, c *Change) error {
 		return fmt.Errorf("unknown action %d", pc.Action)
 	}
 	var err error
-	if c.Before, err = d.value(pc.Before); err != nil {
-		return fmt.Errorf("before value: %w", err)
-	}
-	if c.After, err = d.value(pc.After); err != nil {
-		return fmt.Errorf("after value: %w", err)
+	if !d.deferValues {
+		if c.Before, err = d.value(pc.Before); err != nil {
+			return fmt.Errorf("before value: %w", err)
+		}
+		if c.After, err = d.value(pc.After); err != nil {
+			return fmt.Errorf("after value: %w", err)
+		}
 	}
 	if c.BeforeSensitivePaths, err = d.paths(pc.BeforeSensitivePaths); err != nil {
 		return fmt.Errorf("before sensitive paths: %w", err)
