@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"github.com/plankit/plankit/addrs"
 )
@@ -28,6 +29,9 @@ type Resource struct {
 	Check string
 
 	set map[string]bool // meta-arguments the block wrote, for override merging
+	// decodedBody is the body decodeResourceCommon left in Config
+	// (ConfigAttributes trusts Config only while it is still this one).
+	decodedBody hcl.Body
 }
 
 // Addr returns the resource's address within its module.
@@ -189,6 +193,9 @@ func decodeResourceCommon(block *hcl.Block, mode addrs.ResourceMode) (*Resource,
 	content, remain, ds := block.Body.PartialContent(resourceBlockSchema)
 	diags = append(diags, ds...)
 	r.Config = remain
+	if _, fresh := block.Body.(*hclsyntax.Body); fresh && block.Body != remain {
+		r.decodedBody = remain
+	}
 	for name := range content.Attributes {
 		r.set[name] = true
 	}
