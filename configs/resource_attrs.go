@@ -92,3 +92,23 @@ func isResourceMetaBlock(typ string) bool {
 	}
 	return false
 }
+
+// resourceMetaContent is body.PartialContent(resourceBlockSchema) without
+// its allocations for the usual body, one with no meta-argument and no
+// block at all: PartialContent would find nothing and return a body that
+// hides only the schema's block types (absent here) and the meta-arguments
+// present (none), so the body itself behaves as that remain in every
+// method. Any other body goes through PartialContent.
+// FuzzResourceMetaContent compares the two.
+func resourceMetaContent(body hcl.Body) (*hcl.BodyContent, hcl.Body, hcl.Diagnostics) {
+	sb, ok := body.(*hclsyntax.Body)
+	if !ok || len(sb.Blocks) > 0 {
+		return body.PartialContent(resourceBlockSchema)
+	}
+	for _, a := range resourceBlockSchema.Attributes {
+		if _, present := sb.Attributes[a.Name]; present {
+			return body.PartialContent(resourceBlockSchema)
+		}
+	}
+	return &hcl.BodyContent{MissingItemRange: sb.MissingItemRange()}, sb, nil
+}

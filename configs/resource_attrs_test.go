@@ -1,6 +1,10 @@
 package configs
 
 import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
@@ -128,4 +132,115 @@ func FuzzConfigAttributes(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body string) {
 		checkConfigAttributes(t, []byte("resource \"t\" \"x\" {\n"+body+"\n}\ndata \"t\" \"y\" {\n"+body+"\n}\n"))
 	})
+}
+
+// metaTestSchemas are what a remain body is asked for afterwards: the
+// core's attribute-only and block schemas, schemas naming meta-arguments
+// and meta blocks.
+var metaTestSchemas = append([]*hcl.BodySchema{
+	{Blocks: []hcl.BlockHeaderSchema{{Type: "nested"}, {Type: "lifecycle"}}},
+	{Attributes: []hcl.AttributeSchema{{Name: "a"}}, Blocks: []hcl.BlockHeaderSchema{{Type: "provisioner", LabelNames: []string{"t"}}}},
+}, attrTestSchemas...)
+
+// bodyAnswers is what a body says to every question the rest of plankit
+// may ask it, as text: Content and PartialContent for each test schema
+// (attribute names and expressions, blocks, diagnostics, the remain's
+// own answers to JustAttributes) and JustAttributes.
+func bodyAnswers(b hcl.Body) string {
+	var sb strings.Builder
+	content := func(c *hcl.BodyContent, diags hcl.Diagnostics) {
+		if c != nil {
+			for _, name := range slices.Sorted(maps.Keys(c.Attributes)) {
+				fmt.Fprintf(&sb, " attr %s %p", name, c.Attributes[name].Expr)
+			}
+			for _, bl := range c.Blocks {
+				fmt.Fprintf(&sb, " block %s %q %v", bl.Type, bl.Labels, bl.DefRange)
+			}
+			fmt.Fprintf(&sb, " missing %v", c.MissingItemRange)
+		}
+		var ds []string // in the order of a map's iteration: sorted
+		for _, d := range diags {
+			ds = append(ds, fmt.Sprintf(" diag %s: %s %v", d.Summary, d.Detail, d.Subject))
+		}
+		slices.Sort(ds)
+		sb.WriteString(strings.Join(ds, "") + "\n")
+	}
+	for _, s := range metaTestSchemas {
+		content(b.Content(s))
+		c, remain, diags := b.PartialContent(s)
+		content(c, diags)
+		attrs, diags := remain.JustAttributes()
+		content(&hcl.BodyContent{Attributes: attrs}, diags)
+	}
+	attrs, diags := b.JustAttributes()
+	content(&hcl.BodyContent{Attributes: attrs}, diags)
+	fmt.Fprintf(&sb, "range %v missing %v\n", b.(*hclsyntax.Body).Range(), b.MissingItemRange())
+	return sb.String()
+}
+
+// FuzzResourceMetaContent: resourceMetaContent returns what
+// PartialContent(resourceBlockSchema) returns, and a remain body that
+// answers every question as PartialContent's remain does.
+func FuzzResourceMetaContent(f *testing.F) {
+	f.Add("a = 1\nb = 2")
+	f.Add("a = 1\ncount = 2")
+	f.Add("a = 1\nnested {\n}")
+	f.Add("lifecycle {\n}\nprovider = x.y")
+	f.Add("")
+	f.Fuzz(func(t *testing.T, body string) {
+		src := "resource \"t\" \"x\" {\n" + body + "\n}\n"
+		file, diags := hclsyntax.ParseConfig([]byte(src), "main.tf", hcl.InitialPos)
+		if diags.HasErrors() {
+			return
+		}
+		blocks := file.Body.(*hclsyntax.Body).Blocks
+		if len(blocks) != 1 {
+			return
+		}
+		rb := blocks[0].Body
+		wantC, wantRemain, wantDiags := rb.PartialContent(resourceBlockSchema)
+		gotC, gotRemain, gotDiags := resourceMetaContent(rb)
+		var w, g strings.Builder
+		for _, x := range []struct {
+			sb    *strings.Builder
+			c     *hcl.BodyContent
+			diags hcl.Diagnostics
+			r     hcl.Body
+		}{{&w, wantC, wantDiags, wantRemain}, {&g, gotC, gotDiags, gotRemain}} {
+			for _, name := range slices.Sorted(maps.Keys(x.c.Attributes)) {
+				fmt.Fprintf(x.sb, "attr %s %p\n", name, x.c.Attributes[name].Expr)
+			}
+			for _, bl := range x.c.Blocks {
+				fmt.Fprintf(x.sb, "block %s %p\n", bl.Type, bl.Body)
+			}
+			fmt.Fprintf(x.sb, "missing %v diags %v\n%s", x.c.MissingItemRange, x.diags, bodyAnswers(x.r))
+		}
+		if w.String() != g.String() {
+			t.Fatalf("PartialContent:\n%s\nresourceMetaContent:\n%s", w.String(), g.String())
+		}
+	})
+}
+
+// TestResourceMetaContentCases runs FuzzResourceMetaContent's check on
+// bodies with and without meta-arguments and blocks.
+func TestResourceMetaContentCases(t *testing.T) {
+	for _, body := range []string{
+		"", "a = 1", "a = 1\nb = \"x\"", "count = 1\na = 2", "depends_on = []", "for_each = {}\nb = 1",
+		"provider = p.x", "nested {\n}", "lifecycle {\n  prevent_destroy = true\n}", "a = 1\nlocals {\n}",
+		"_ {\n}", "provisioner \"x\" {\n}\nconnection {\n}",
+	} {
+		t.Run(body, func(t *testing.T) {
+			src := "resource \"t\" \"x\" {\n" + body + "\n}\n"
+			file, diags := hclsyntax.ParseConfig([]byte(src), "main.tf", hcl.InitialPos)
+			if diags.HasErrors() {
+				t.Fatal(diags.Error())
+			}
+			rb := file.Body.(*hclsyntax.Body).Blocks[0].Body
+			_, wantRemain, _ := rb.PartialContent(resourceBlockSchema)
+			_, gotRemain, _ := resourceMetaContent(rb)
+			if w, g := bodyAnswers(wantRemain), bodyAnswers(gotRemain); w != g {
+				t.Fatalf("remain answers differ:\nPartialContent:\n%s\nresourceMetaContent:\n%s", w, g)
+			}
+		})
+	}
 }
