@@ -22,6 +22,7 @@ func readArchiveLoadingConfig(m *Meta, wd, path string) (*planfile.Reader, *plan
 	}
 	cl := startConfigLoad(r)
 	p, err := r.ReadPlan()
+	close(cl.planRead)
 	if err != nil {
 		cl.finish()
 		r.Close()
@@ -35,18 +36,27 @@ func readArchiveLoadingConfig(m *Meta, wd, path string) (*planfile.Reader, *plan
 // A configuration that does not load is nil (the section is left out
 // rather than failing show). A panic while loading is raised again in the
 // goroutine that waits, so the command's panic handler reports it.
+//
+// Once the plan is read too (planRead is closed), the loader closes r:
+// nothing else is read from the archive, and its entries (tens of
+// megabytes for a large plan) are not kept through the writing.
 type configLoad struct {
-	done    chan struct{}
-	config  *configs.Config
-	crashed any
-	waited  bool
+	done     chan struct{}
+	planRead chan struct{}
+	config   *configs.Config
+	crashed  any
+	waited   bool
 }
 
 func startConfigLoad(r *planfile.Reader) *configLoad {
-	l := &configLoad{done: make(chan struct{})}
+	l := &configLoad{done: make(chan struct{}), planRead: make(chan struct{})}
 	go func() {
 		defer close(l.done)
-		defer func() { l.crashed = recover() }()
+		defer func() {
+			l.crashed = recover()
+			<-l.planRead
+			r.Close()
+		}()
 		if config, diags := r.ReadConfig(); !diags.HasErrors() {
 			l.config = config
 		}

@@ -104,6 +104,9 @@ func (d decodedTypes) decodeValue(b []byte, idx uint32) (v cty.Value, err error)
 	if err := checkMsgpackBounds(b); err != nil {
 		return cty.NilVal, fmt.Errorf("malformed value: %w", err)
 	}
+	if v, ok := decodeMsgpackFast(b, d[idx]); ok {
+		return v, nil
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			v, err = cty.NilVal, fmt.Errorf("malformed value: %v", r)

@@ -2,6 +2,7 @@ package terraform
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"time"
 
@@ -33,6 +34,9 @@ func (c *Context) Apply(ctx context.Context, plan *plans.Plan, config *configs.C
 	}
 	if plan.Errored || plan.Changes == nil {
 		return prior.DeepCopy(), hcl.Diagnostics{tfdiags.Error("Cannot apply an incomplete plan", "The plan was produced with errors, so it cannot be applied. Fix the errors and plan again.")}
+	}
+	if diags := changesWithoutConfig(plan.Changes, config); diags.HasErrors() {
+		return prior.DeepCopy(), diags
 	}
 	defer c.closeSpares()
 	schemas, diags := c.schemasFor(neededProviders(config, prior))
@@ -175,4 +179,37 @@ func (ix *applyIndex) deposedKey(addr addrs.AbsResourceInstance) addrs.DeposedKe
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	return ix.deposed[addr.String()]
+}
+
+// changesWithoutConfig refuses a plan that creates or updates a managed
+// object whose resource block is missing from the configuration it is
+// applied with (a damaged or edited plan file, or a plan applied against
+// another configuration): without the check, those changes would never be
+// visited by the walk and would be dropped silently. Deletions and forgets
+// need no block.
+func changesWithoutConfig(ch *plans.Changes, config *configs.Config) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	seen := map[string]bool{}
+	for _, rc := range ch.Resources {
+		switch rc.Action {
+		case plans.Create, plans.Update, plans.DeleteThenCreate, plans.CreateThenDelete:
+		default:
+			continue
+		}
+		if rc.Addr.Resource.Resource.Mode != addrs.ManagedResourceMode || rc.DeposedKey != addrs.NotDeposed {
+			continue
+		}
+		ca := rc.Addr.ConfigResource()
+		key := ca.String()
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		if c := config.Descendant(ca.Module); c != nil && c.Module.ResourceByAddr(ca.Resource) != nil {
+			continue
+		}
+		diags = append(diags, tfdiags.Error("Saved plan does not match its configuration",
+			fmt.Sprintf("The plan has a change (%s) for %s, but the configuration it is applied with has no resource block %s, so the change cannot be made. The plan file is damaged or was edited: make a new plan.", rc.Action, rc.Addr, key)))
+	}
+	return diags
 }

@@ -332,6 +332,41 @@ func TestApplyIgnoreChanges(t *testing.T) {
 // TestApplyRefusesAndReports covers two user-facing failures of Apply: an
 // errored plan is refused (the prior state comes back unchanged), and a
 // Persist error is reported after the changes were made.
+// A plan whose changes create or update objects the configuration it is
+// applied with has no block for is refused before any change is made,
+// instead of the walk dropping those changes silently.
+func TestApplyRefusesChangesWithoutConfig(t *testing.T) {
+	p := newTestProvider()
+	c := testContext(t, p, 1)
+	planned := loadConfig(t, map[string]string{"main.tf": `
+resource "test_thing" "a" { name = "a" }
+resource "test_thing" "b" { name = "b" }
+`})
+	plan := mustPlan(t, c, planned, nil, nil)
+	p.ResetCalls()
+	other := loadConfig(t, map[string]string{"main.tf": `resource "test_thing" "a" { name = "a" }`})
+	st, diags := c.Apply(context.Background(), plan, other, &ApplyOpts{Persist: func(*states.State) error { return nil }})
+	if st == nil {
+		t.Fatal("Apply returned a nil state")
+	}
+	got := diagsString(diags)
+	for _, want := range []string{"Saved plan does not match its configuration", "test_thing.b", "make a new plan"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("diagnostics %q lack %q", got, want)
+		}
+	}
+	if calls := p.CallStrings(providertest.ApplyResourceChange); len(calls) != 0 {
+		t.Errorf("refused apply made changes: %q", calls)
+	}
+	if n := len(st.AllResourceInstances()); n != 0 {
+		t.Errorf("refused apply changed the state: %v", stateNames(st))
+	}
+	// The same plan applies with the configuration it was made from.
+	if _, diags := c.Apply(context.Background(), plan, planned, &ApplyOpts{Persist: func(*states.State) error { return nil }}); diags.HasErrors() {
+		t.Fatalf("apply with the planned configuration: %s", diagsString(diags))
+	}
+}
+
 func TestApplyRefusesAndReports(t *testing.T) {
 	files := map[string]string{"main.tf": `resource "test_thing" "a" { name = "a" }`}
 	tests := []struct {

@@ -34,7 +34,7 @@ type providerConfig struct {
 
 type configModule struct {
 	Outputs     map[string]configOutput   `json:"outputs,omitempty"`
-	Resources   []configResource          `json:"resources,omitempty"`
+	Resources   configResourceList        `json:"resources,omitempty"`
 	ModuleCalls map[string]moduleCall     `json:"module_calls,omitempty"`
 	Variables   map[string]configVariable `json:"variables,omitempty"`
 }
@@ -112,16 +112,21 @@ func marshalConfig(c *configs.Config, schemas map[addrs.Provider]*providers.GetP
 		}
 	})
 	// Providers used without a provider block are listed by local name, as
-	// Terraform lists implied provider configurations.
+	// Terraform lists implied provider configurations. Each module's
+	// resources are sorted once, for this and for its section.
+	resources := map[*configs.Module][]*configs.Resource{}
 	c.DeepEach(func(n *configs.Config) {
-		for _, r := range allResources(n.Module) {
+		if _, done := resources[n.Module]; !done {
+			resources[n.Module] = allResources(n.Module)
+		}
+		for _, r := range resources[n.Module] {
 			key := providerKey(n, r)
 			if _, ok := out.ProviderConfig[key]; !ok {
 				out.ProviderConfig[key] = providerConfig{Name: r.ProviderConfigAddr().LocalName, FullName: r.Provider.String()}
 			}
 		}
 	})
-	out.RootModule = marshalConfigModule(c, schemas)
+	out.RootModule = marshalConfigModule(c, schemas, resources)
 	return out
 }
 
@@ -158,7 +163,9 @@ func allResources(m *configs.Module) []*configs.Resource {
 	return out
 }
 
-func marshalConfigModule(n *configs.Config, schemas map[addrs.Provider]*providers.GetProviderSchemaResponse) configModule {
+// marshalConfigModule is the section of module n; sorted holds each
+// module's resources in order (allResources), looked up by module.
+func marshalConfigModule(n *configs.Config, schemas map[addrs.Provider]*providers.GetProviderSchemaResponse, sorted map[*configs.Module][]*configs.Resource) configModule {
 	m := n.Module
 	out := configModule{}
 	if len(m.Outputs) > 0 {
@@ -167,45 +174,18 @@ func marshalConfigModule(n *configs.Config, schemas map[addrs.Provider]*provider
 			out.Outputs[name] = configOutput{Sensitive: o.Sensitive, Deprecated: o.Deprecated, Expression: marshalExpr(o.Expr), DependsOn: traversalStrings(o.DependsOn), Description: o.Description}
 		}
 	}
-	// Resources are made on every core when there are many; each writes
-	// only its own entry.
-	resources := allResources(m)
-	if len(resources) > 0 {
-		out.Resources = make([]configResource, len(resources))
+	// Each resource's entry is made only when the encoder writes it
+	// (config_stream.go).
+	resources, ok := sorted[m]
+	if !ok {
+		resources = allResources(m)
 	}
-	forEachParallel(len(resources), func(i int) {
-		r := resources[i]
-		// The address is relative to the module, as Terraform writes it
-		// (the module is where the entry sits in the tree).
-		cr := configResource{
-			Address: r.Addr().String(), Mode: modeString(r.Mode), Type: r.Type, Name: r.Name,
-			ProviderConfigKey: providerKey(n, r), DependsOn: traversalStrings(r.DependsOn),
+	if len(resources) > 0 {
+		out.Resources = make(configResourceList, len(resources))
+		for i, r := range resources {
+			out.Resources[i] = configResourceEntry{n: n, r: r, schemas: schemas}
 		}
-		if r.Managed != nil {
-			for _, p := range r.Managed.Provisioners {
-				cr.Provisioners = append(cr.Provisioners, configProvisioner{Type: p.Type, Expressions: marshalBody(p.Config, nil)})
-			}
-		}
-		var schema *configschema.Block
-		if ps := schemas[r.Provider]; ps != nil {
-			sm := ps.ResourceTypes
-			if r.Mode == addrs.DataResourceMode {
-				sm = ps.DataSources
-			}
-			if s, ok := sm[r.Type]; ok {
-				schema = s.Block
-				cr.SchemaVersion = uint64(s.Version)
-			}
-		}
-		cr.Expressions = marshalBody(r.Config, schema)
-		if r.Count != nil {
-			cr.CountExpression = marshalExpr(r.Count)
-		}
-		if r.ForEach != nil {
-			cr.ForEachExpression = marshalExpr(r.ForEach)
-		}
-		out.Resources[i] = cr
-	})
+	}
 	if len(m.ModuleCalls) > 0 {
 		out.ModuleCalls = map[string]moduleCall{}
 		for name, mc := range m.ModuleCalls {
@@ -223,7 +203,7 @@ func marshalConfigModule(n *configs.Config, schemas map[addrs.Provider]*provider
 				call.ForEachExpression = marshalExpr(mc.ForEach)
 			}
 			if child := n.Children[name]; child != nil {
-				call.Module = marshalConfigModule(child, schemas)
+				call.Module = marshalConfigModule(child, schemas, sorted)
 			}
 			out.ModuleCalls[name] = call
 		}
@@ -255,6 +235,15 @@ func marshalBody(body hcl.Body, schema *configschema.Block) map[string]json.RawM
 	if body == nil {
 		return nil
 	}
+	if out, ok := marshalBodyFast(body, schema); ok {
+		return out
+	}
+	return marshalBodySlow(body, schema)
+}
+
+// marshalBodySlow is marshalBody by the body's own decoding methods, for
+// any body (config_fast.go has the common case's shortcut).
+func marshalBodySlow(body hcl.Body, schema *configschema.Block) map[string]json.RawMessage {
 	out := map[string]json.RawMessage{}
 	if schema == nil {
 		attrs, diags := body.JustAttributes()
@@ -301,6 +290,15 @@ func marshalExpr(expr hcl.Expression) json.RawMessage {
 	if expr == nil {
 		return nil
 	}
+	if raw, ok := marshalExprFast(expr); ok {
+		return raw
+	}
+	return marshalExprSlow(expr)
+}
+
+// marshalExprSlow is marshalExpr by evaluating the expression, for any
+// expression (config_fast.go has the literal string's shortcut).
+func marshalExprSlow(expr hcl.Expression) json.RawMessage {
 	vars := expr.Variables()
 	if len(vars) == 0 {
 		v, diags := expr.Value(nil)

@@ -23,33 +23,6 @@ func withProcs(n int, f func()) {
 	f()
 }
 
-// TestForEachParallel: every index once, on several goroutines for large
-// n, and a panic raised again in the caller.
-func TestForEachParallel(t *testing.T) {
-	withProcs(4, func() {
-		for _, n := range []int{0, 3, parallelMin - 1, parallelMin, 5*parallelMin + 3} {
-			seen := make([]int, n)
-			forEachParallel(n, func(i int) { seen[i]++ })
-			for i, c := range seen {
-				if c != 1 {
-					t.Fatalf("n=%d: index %d visited %d times", n, i, c)
-				}
-			}
-		}
-		defer func() {
-			if r := recover(); r != "boom" {
-				t.Errorf("recovered %v, want the chunk's panic", r)
-			}
-		}()
-		forEachParallel(4*parallelMin, func(i int) {
-			if i == 3*parallelMin+1 {
-				panic("boom")
-			}
-		})
-		t.Errorf("no panic")
-	})
-}
-
 // TestConfigurationInParallel: a configuration with enough resources to
 // be converted on several goroutines gives the document one goroutine
 // gives, and the same as Write with LoadConfig.
@@ -57,7 +30,7 @@ func TestConfigurationInParallel(t *testing.T) {
 	dir := t.TempDir()
 	var src strings.Builder
 	src.WriteString("variable \"v\" {\n  default = \"x\"\n}\nlocals {\n  l = var.v\n}\n")
-	for i := range 2*parallelMin + 5 {
+	for i := range 2*parallelEntriesMin + 5 {
 		switch i % 4 {
 		case 0:
 			fmt.Fprintf(&src, "resource \"null_resource\" \"r%d\" {\n  triggers = { a = %q, n = %d }\n}\n", i, "<&>", i)
