@@ -23,14 +23,15 @@ const splitParseMin = 128 << 10
 // allocates about five times its final size; for a piece of one core's
 // share of a 9 MB file that is hundreds of megabytes of fresh, zeroed
 // memory, live until the piece is parsed, that every collection during
-// the load marks. A 64 KiB piece's tokens are a few megabytes, stay in
-// cache between lexing and parsing, and are garbage right after.
+// the load marks. A 16 KiB piece's tokens are a few hundred kilobytes,
+// stay in cache between lexing and parsing, and are garbage right after.
 const splitPieceSize = 16 << 10
 
-// parseSplit parses a large native-syntax file in pieces, one per core,
-// and joins them into the body a single parse gives: a configuration of
-// 100,000 resources is one 9 MB file, whose parse (lexing, mostly) is
-// otherwise the longest single-threaded step of loading it.
+// parseSplit parses a large native-syntax file in pieces of about
+// splitPieceSize on every core, and joins them into the body a single
+// parse gives: a configuration of 100,000 resources is one 6-9 MB file,
+// whose parse (lexing, mostly) is otherwise the longest single-threaded
+// step of loading it.
 //
 // The file is cut only right after a line that is a lone "}" (the end of
 // a top-level block, as every formatter writes it). Each piece is parsed
