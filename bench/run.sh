@@ -3,16 +3,18 @@
 # generated terraform_data configurations. Usage: bench/run.sh [e2e] [quick]
 # "quick" runs only the small sizes; "e2e" only the end-to-end cases of the
 # built binaries (plan -out, plan show -json, plan show, apply, no-op
-# re-plan at 4,000 and 100,000 resources). With BASE=DIR holding another
+# re-plan at 4,000 and 100,000 resources; for plan -out and plan show, also
+# when the first resource change was printed). With BASE=DIR holding another
 # build's plan and apply binaries, each end-to-end case runs with those
 # too, in the same run (an A/B against the previous version on a noisy
 # machine). COUNT=N adds plan -out of one resource with count = N
 # (COUNT=1000000 is the issue's million-instance case). "plugin" runs only
-# the plugin-provider cases: plan -out of 1,000 and 10,000 resources of
-# the rawtest provider (terraform-plugin-go over gRPC) against as many
-# terraform_data resources, with plankit's own CPU time (the provider runs
-# under its own /usr/bin/time, so its CPU is taken out). Prints one line
-# per case.
+# the plugin-provider cases: plan -out and apply of 1,000 and 10,000
+# resources of the rawtest provider (terraform-plugin-go over gRPC)
+# against as many terraform_data resources, ROUNDS times each (default
+# 5), with plankit's own CPU time (the provider runs under its own
+# rusage, so its CPU is taken out), then the medians' difference per
+# resource: the gRPC path's overhead. Prints one line per case.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 only_e2e=
@@ -23,6 +25,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 go build -o "$work/gen" ./bench/cmd/gen
 go build -o "$work/driver" ./bench/cmd/driver
+go build -o "$work/firstbyte" ./bench/cmd/firstbyte
 mkdir -p "$work/bin"
 go build -o "$work/bin/" ./cmd/plan ./cmd/apply
 
@@ -46,10 +49,21 @@ e2e_case() {
     printf 'e2e %-5s n=%-7s %-12s wall_s=%-6s user_s=%-6s sys_s=%-5s peak_rss_mib=%.0f\n' \
       "$label" "$n" "$step" "$wall" "$user" "$sys" "$((rss / 1024))"
     grep '^plankit-phase ' "$work/err.txt" | sed 's/^plankit-phase /      phase /' || true
+    # Human output read through a pipe by firstbyte: when its first
+    # resource change came (plan: after the walk ended, from the phase
+    # lines; show: after the process started).
+    case $step in
+    plan-out)
+      awk '/^plankit-phase (load|graph|walk) / {sub("wall_s=", "", $3); walk += $3}
+        /^first_byte_s=/ {sub("first_byte_s=", "", $1); first = $1}
+        END {if (first != "" && first >= 0) printf "      first change %.3f s after the walk ended\n", first - walk}' "$work/err.txt" ;;
+    show)
+      awk '/^first_byte_s=/ {sub("first_byte_s=", "", $1); printf "      first change %.3f s after the start\n", $1}' "$work/err.txt" ;;
+    esac
   }
-  one plan-out "$bin/plan" -chdir="$dir" -state="$st" -out="$pf"
+  one plan-out "$work/firstbyte" -after 'will perform the following actions' "$bin/plan" -chdir="$dir" -state="$st" -out="$pf"
   one show-json "$bin/plan" show -json "$pf"
-  one show "$bin/plan" show -no-color "$pf"
+  one show "$work/firstbyte" -after 'will perform the following actions' "$bin/plan" show -no-color "$pf"
   one apply "$bin/apply" -state="$st" "$pf"
   one noop-replan "$bin/plan" -chdir="$dir" -state="$st" -out="$pf.noop"
 }
@@ -85,8 +99,14 @@ run_e2e() {
 if [ -n "$only_e2e" ]; then run_e2e; exit 0; fi
 
 # plugin_case LABEL BIN KIND N: plan -out of N resources of KIND (rawtest
-# or terraform_data); plankit_cpu_us is plankit's user+system CPU per
-# resource, the provider's taken out.
+# or terraform_data) from an empty state, then apply of that plan. One
+# line per command: wall time and plankit's user+system CPU per resource,
+# the provider's CPU taken out (bench/cmd/rusage measures both to the
+# microsecond; the provider runs under its own rusage), the provider's
+# CPU per resource and the number of provider processes the command
+# started. Each line also goes to $work/plugin.txt for the summary. The
+# first round of each build and kind is a warm-up (it records the lock
+# file and fills the page cache) and is left out of the summary.
 plugin_case() {
   local label=$1 bin=$2 kind=$3 n=$4
   local dir="$work/plugin-$kind-$n"
@@ -98,37 +118,82 @@ plugin_case() {
       printf 'resource "terraform_data" "x" {\n  count = %d\n  input = "v${count.index}"\n}\n' "$n" >"$dir/main.tf"
     fi
   fi
-  rm -f "$dir/p.tfplan" "$dir/.terraform.lock.hcl" "$work/provider.cpu"
-  HOME="$work" XDG_CACHE_HOME="$work/cache" /usr/bin/time -f '%e %U %S' -o "$work/time.txt" \
-    "$bin/plan" -chdir="$dir" -plugin-dir="$work/plugins" -out=p.tfplan >"$work/out.txt" 2>"$work/err.txt" ||
-    { echo "plugin $label $kind n=$n failed:"; cat "$work/err.txt"; return 1; }
-  local prov=0 procs=0
-  if [ -f "$work/provider.cpu" ]; then
-    prov=$(awk '{s += $1 + $2} END {print s}' "$work/provider.cpu")
-    procs=$(wc -l <"$work/provider.cpu")
-  fi
-  awk -v label="$label" -v kind="$kind" -v n="$n" -v prov="$prov" -v procs="$procs" '{
-    printf "plugin %-5s %-14s n=%-6s wall_us_per_resource=%-7.0f plankit_cpu_us_per_resource=%-6.0f provider_cpu_us_per_resource=%-6.0f provider_processes=%d\n",
-      label, kind, n, $1 * 1e6 / n, ($2 + $3 - prov) * 1e6 / n, prov * 1e6 / n, procs }' "$work/time.txt"
+  # The lock file stays, as after init (the first round records it).
+  rm -f "$dir/p.tfplan" "$dir/terraform.tfstate" "$dir/terraform.tfstate.backup"
+  local step
+  for step in plan apply; do
+    rm -f "$work/provider.cpu" "$work/time.txt"
+    local cmd=("$bin/plan" -chdir="$dir" -plugin-dir="$work/plugins" -out=p.tfplan)
+    [ "$step" = apply ] && cmd=("$bin/apply" -chdir="$dir" -plugin-dir="$work/plugins" p.tfplan)
+    HOME="$work" XDG_CACHE_HOME="$work/cache" "$work/rusage" -o "$work/time.txt" "${cmd[@]}" >"$work/out.txt" 2>"$work/err.txt" ||
+      { echo "plugin $label $kind n=$n $step failed:"; cat "$work/err.txt"; return 1; }
+    local prov=0 procs=0
+    if [ -f "$work/provider.cpu" ]; then
+      prov=$(awk '{s += $2 + $3} END {printf "%.6f", s}' "$work/provider.cpu")
+      procs=$(wc -l <"$work/provider.cpu")
+    fi
+    awk -v label="$label" -v kind="$kind" -v n="$n" -v step="$step" -v prov="$prov" -v procs="$procs" '{
+      printf "plugin %-5s %-5s %-14s n=%-6s wall_us_per_resource=%-7.1f plankit_cpu_us_per_resource=%-6.1f provider_cpu_us_per_resource=%-6.1f provider_processes=%d\n",
+        label, step, kind, n, $1 * 1e6 / n, ($2 + $3 - prov) * 1e6 / n, prov * 1e6 / n, procs }' "$work/time.txt" >"$work/line.txt"
+    cat "$work/line.txt"
+    if [ "${round:-1}" -gt 0 ]; then cat "$work/line.txt" >>"$work/plugin.txt"; fi
+  done
+}
+
+# plugin_summary: per build, command and size, the medians of the rounds
+# and the overhead of the gRPC path per resource: rawtest minus
+# terraform_data, in plankit CPU and in wall time (the issue's target is
+# under 100 µs per resource for plan).
+plugin_summary() {
+  echo "# overhead per resource of the gRPC path (median of the rounds; rawtest minus terraform_data)"
+  awk '
+    function med(key,   i, j, t, k, m) {
+      k = cnt[key]; if (k == 0) return 0
+      for (i = 1; i <= k; i++) a[i] = v[key, i]
+      for (i = 2; i <= k; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
+      m = int((k + 1) / 2); return (k % 2) ? a[m] : (a[m] + a[m + 1]) / 2
+    }
+    {
+      label = $2; step = $3; kind = $4; n = substr($5, 3)
+      split($6, w, "="); split($7, c, "=")
+      key = label SUBSEP step SUBSEP n
+      seen[key] = 1
+      kw = key SUBSEP kind SUBSEP "wall"; v[kw, ++cnt[kw]] = w[2]
+      kc = key SUBSEP kind SUBSEP "cpu"; v[kc, ++cnt[kc]] = c[2]
+    }
+    END {
+      for (key in seen) {
+        split(key, p, SUBSEP)
+        printf "plugin %-5s %-5s n=%-6s overhead_cpu_us_per_resource=%-6.1f overhead_wall_us_per_resource=%-6.1f (rawtest cpu %.1f wall %.1f; terraform_data cpu %.1f wall %.1f)\n",
+          p[1], p[2], p[3],
+          med(key SUBSEP "rawtest" SUBSEP "cpu") - med(key SUBSEP "terraform_data" SUBSEP "cpu"),
+          med(key SUBSEP "rawtest" SUBSEP "wall") - med(key SUBSEP "terraform_data" SUBSEP "wall"),
+          med(key SUBSEP "rawtest" SUBSEP "cpu"), med(key SUBSEP "rawtest" SUBSEP "wall"),
+          med(key SUBSEP "terraform_data" SUBSEP "cpu"), med(key SUBSEP "terraform_data" SUBSEP "wall")
+      }
+    }' "$work/plugin.txt" | sort
 }
 
 run_plugin() {
-  echo "# plan -out with a plugin provider (rawtest over gRPC) vs terraform_data in process${BASE:+ (base: $BASE)}; the difference of plankit_cpu is the gRPC path's overhead"
+  echo "# plan -out and apply with a plugin provider (rawtest over gRPC) vs terraform_data in process${BASE:+ (base: $BASE)}; the difference of plankit_cpu is the gRPC path's overhead"
+  go build -o "$work/rusage" ./bench/cmd/rusage
   (cd testdata/providers && GOWORK=off CGO_ENABLED=0 go build -trimpath -o "$work/terraform-provider-rawtest" ./rawtest)
   local pkg="$work/plugins/registry.terraform.io/plankit/rawtest/1.0.0/$(go env GOOS)_$(go env GOARCH)"
   mkdir -p "$pkg"
-  printf '#!/bin/sh\nexec /usr/bin/time -f "%%U %%S" -a -o %q %q "$@"\n' "$work/provider.cpu" "$work/terraform-provider-rawtest" >"$pkg/terraform-provider-rawtest_v1.0.0"
+  printf '#!/bin/sh\nexec %q -self -o %q %q "$@"\n' "$work/rusage" "$work/provider.cpu" "$work/terraform-provider-rawtest" >"$pkg/terraform-provider-rawtest_v1.0.0"
   chmod +x "$pkg/terraform-provider-rawtest_v1.0.0"
-  local sizes="1000 10000"
+  rm -f "$work/plugin.txt"
+  local sizes="1000 10000" rounds="${ROUNDS:-5}"
   [ "${1:-}" = quick ] && sizes=1000
   for n in $sizes; do
-    for round in 1 2 3; do
+    for round in $(seq 0 "$rounds"); do
       for kind in rawtest terraform_data; do
         [ -n "${BASE:-}" ] && plugin_case base "$BASE" "$kind" "$n"
         plugin_case this "$work/bin" "$kind" "$n"
       done
     done
   done
+  plugin_summary
 }
 if [ -n "$only_plugin" ]; then run_plugin "${1:-}"; exit 0; fi
 

@@ -136,11 +136,17 @@ func applyPlanFile(m *Meta, ui *ui, wd, file string, f *applyFlags) int {
 	var config *configs.Config
 	var diags hcl.Diagnostics
 	configRead := make(chan struct{})
+	prestarted := func() {}
 	go func() {
 		defer close(configRead)
 		config, diags = r.ReadConfig()
+		// Start the providers while the plan decodes (every package
+		// checked against the archive's lock first: prestartLocked).
+		if locks, err := r.ReadDependencyLocks(); err == nil && !diags.HasErrors() && !f.install {
+			prestarted = prestartLocked(m, wd, f.pluginDirs, locks, config.ProviderTypes())
+		}
 	}()
-	defer func() { <-configRead }()
+	defer func() { <-configRead; prestarted() }()
 	plan, err := r.ReadPlan()
 	if err != nil {
 		ui.diags(planFileDiags(err), Sources{})

@@ -121,7 +121,11 @@ func (c stateCodec) Decode(b []byte) ([]byte, bool, error) {
 
 func (c stateCodec) Encode(p []byte) ([]byte, error) { return c.t.EncryptState(p) }
 
-var _ statemgr.Codec = stateCodec{}
+// StoresClear: without encryption, Encode returns the state as it is, so
+// the manager can stream it to its file (statemgr.ClearCodec).
+func (c stateCodec) StoresClear() bool { return !c.t.Encrypted() }
+
+var _ statemgr.ClearCodec = stateCodec{}
 
 // codecFor is the state codec of enc. With enc nil (no encryption
 // configured) states are stored in clear and an encrypted one is refused

@@ -3,6 +3,7 @@ package command
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"sync"
 	"time"
 
@@ -80,6 +81,9 @@ type applyHook struct {
 	// started holds the hookKey of every operation the core began, so the
 	// command can name the planned ones that never ran (skippedDetail).
 	started map[string]bool
+	// line is the human output's scratch line (under mu): the writer
+	// copies what it is given.
+	line []byte
 }
 
 type op struct {
@@ -158,9 +162,7 @@ func actionWord(a plans.Action) string {
 }
 
 func (h *applyHook) PreApply(addr addrs.AbsResourceInstance, dk addrs.DeposedKey, action plans.Action, prior, planned cty.Value) (terraform.HookAction, error) {
-	h.mu.Lock()
-	h.started[hookKey(addr, dk)] = true
-	h.mu.Unlock()
+	key := hookKey(addr, dk)
 	if action.IsReplace() {
 		// The core reports the two halves of a replace separately.
 		action = plans.Create
@@ -170,22 +172,30 @@ func (h *applyHook) PreApply(addr addrs.AbsResourceInstance, dk addrs.DeposedKey
 	}
 	v, ok := verbs[action]
 	if !ok {
+		h.mu.Lock()
+		h.started[key] = true
+		h.mu.Unlock()
 		return terraform.HookActionContinue, nil
 	}
-	key := hookKey(addr, dk)
 	idKey, idVal := idOf(prior)
 	o := &op{action: action, start: time.Now(), idKey: idKey, idVal: idVal}
 	h.mu.Lock()
+	h.started[key] = true
 	h.inflight[key] = o
-	msg := key + ": " + v[0]
-	if idVal != "" && action != plans.Create {
-		msg += " [" + idKey + "=" + idVal + "]"
-	}
 	if h.json != nil {
+		msg := key + ": " + v[0]
+		if idVal != "" && action != plans.Create {
+			msg += " [" + idKey + "=" + idVal + "]"
+		}
 		h.json.Emit("info", "apply_start", msg, map[string]any{"hook": withID(map[string]any{
 			"resource": resourceJSON(addr), "action": actionWord(action)}, idKey, idVal)})
 	} else {
-		fmt.Fprintln(h.w, msg)
+		b := append(append(append(h.line[:0], key...), ": "...), v[0]...)
+		if idVal != "" && action != plans.Create {
+			b = append(append(append(append(append(b, " ["...), idKey...), '='), idVal...), ']')
+		}
+		h.line = append(b, '\n')
+		_, _ = h.w.Write(h.line)
 	}
 	interval, still := h.interval, v[1]
 	// Set under h.mu: the first tick waits for it.
@@ -214,11 +224,20 @@ func (h *applyHook) tick(addr addrs.AbsResourceInstance, key string, o *op, stil
 }
 
 func formatElapsed(d time.Duration) string {
-	s := int(d.Seconds())
-	if s < 60 {
-		return fmt.Sprintf("%ds", s)
+	return string(appendElapsed(nil, d))
+}
+
+// appendElapsed appends d, whole seconds, as Terraform shows it: "7s",
+// "2m5s".
+func appendElapsed(b []byte, d time.Duration) []byte {
+	s := int64(d.Seconds())
+	if s >= 60 {
+		b = strconv.AppendInt(b, s/60, 10)
+		b = append(b, 'm')
+		s %= 60
 	}
-	return fmt.Sprintf("%dm%ds", s/60, s%60)
+	b = strconv.AppendInt(b, s, 10)
+	return append(b, 's')
 }
 
 func (h *applyHook) PostApply(addr addrs.AbsResourceInstance, dk addrs.DeposedKey, newVal cty.Value, err error) (terraform.HookAction, error) {
@@ -240,16 +259,22 @@ func (h *applyHook) PostApply(addr addrs.AbsResourceInstance, dk addrs.DeposedKe
 		return terraform.HookActionContinue, nil
 	}
 	idKey, idVal := idOf(newVal)
-	msg := fmt.Sprintf("%s: %s after %s", key, verbs[o.action][2], formatElapsed(elapsed))
-	if idVal != "" && o.action != plans.Delete {
-		msg += " [" + idKey + "=" + idVal + "]"
-	}
 	if h.json != nil {
+		msg := fmt.Sprintf("%s: %s after %s", key, verbs[o.action][2], formatElapsed(elapsed))
+		if idVal != "" && o.action != plans.Delete {
+			msg += " [" + idKey + "=" + idVal + "]"
+		}
 		h.json.Emit("info", "apply_complete", msg, map[string]any{"hook": withID(map[string]any{
 			"resource": resourceJSON(addr), "action": actionWord(o.action),
 			"elapsed_seconds": int(elapsed.Seconds())}, idKey, idVal)})
 	} else {
-		fmt.Fprintln(h.w, msg)
+		b := append(append(append(append(h.line[:0], key...), ": "...), verbs[o.action][2]...), " after "...)
+		b = appendElapsed(b, elapsed)
+		if idVal != "" && o.action != plans.Delete {
+			b = append(append(append(append(append(b, " ["...), idKey...), '='), idVal...), ']')
+		}
+		h.line = append(b, '\n')
+		_, _ = h.w.Write(h.line)
 	}
 	return terraform.HookActionContinue, nil
 }

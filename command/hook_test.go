@@ -1,12 +1,14 @@
 package command
 
 import (
+	"errors"
 	"regexp"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/plankit/plankit/addrs"
@@ -101,4 +103,51 @@ func TestApplyHookProgress(t *testing.T) {
 			t.Errorf("Creation complete is not after the provisioner:\n%s", out)
 		}
 	})
+}
+
+// TestApplyHookLines: the exact human lines of operations that finish at
+// once (no "Still ..." line), for each action, with and without an id,
+// and for a failed one (no completion line); and the elapsed-time format.
+func TestApplyHookLines(t *testing.T) {
+	addr := func(n string) addrs.AbsResourceInstance {
+		return addrs.Resource{Mode: addrs.ManagedResourceMode, Type: "null_resource", Name: n}.Instance(addrs.IntKey(2)).Absolute(addrs.RootModuleInstance.Child("m", addrs.StringKey("<a>")))
+	}
+	obj := cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal("42")})
+	noID := cty.ObjectVal(map[string]cty.Value{"x": cty.StringVal("1")})
+	var out strings.Builder
+	h := newApplyHook(&out, nil)
+	h.PreApply(addr("c"), addrs.NotDeposed, plans.Create, cty.NullVal(obj.Type()), obj)
+	h.PostApply(addr("c"), addrs.NotDeposed, obj, nil)
+	h.PreApply(addr("u"), addrs.NotDeposed, plans.Update, obj, obj)
+	h.PostApply(addr("u"), addrs.NotDeposed, obj, nil)
+	h.PreApply(addr("d"), "0000abcd", plans.Delete, obj, cty.NullVal(obj.Type()))
+	h.PostApply(addr("d"), "0000abcd", cty.NullVal(obj.Type()), nil)
+	h.PreApply(addr("n"), addrs.NotDeposed, plans.Create, cty.NullVal(noID.Type()), noID)
+	h.PostApply(addr("n"), addrs.NotDeposed, noID, nil)
+	h.PreApply(addr("f"), addrs.NotDeposed, plans.Create, cty.NullVal(obj.Type()), obj)
+	h.PostApply(addr("f"), addrs.NotDeposed, cty.NilVal, errors.New("boom"))
+	want := `module.m["<a>"].null_resource.c[2]: Creating...
+module.m["<a>"].null_resource.c[2]: Creation complete after 0s [id=42]
+module.m["<a>"].null_resource.u[2]: Modifying... [id=42]
+module.m["<a>"].null_resource.u[2]: Modifications complete after 0s [id=42]
+module.m["<a>"].null_resource.d[2] (deposed object 0000abcd): Destroying... [id=42]
+module.m["<a>"].null_resource.d[2] (deposed object 0000abcd): Destruction complete after 0s
+module.m["<a>"].null_resource.n[2]: Creating...
+module.m["<a>"].null_resource.n[2]: Creation complete after 0s
+module.m["<a>"].null_resource.f[2]: Creating...
+`
+	if d := cmp.Diff(want, out.String()); d != "" {
+		t.Errorf("lines (-want +got):\n%s", d)
+	}
+	h.mu.Lock()
+	started := len(h.started)
+	h.mu.Unlock()
+	if started != 5 {
+		t.Errorf("%d operations recorded as started, want 5", started)
+	}
+	for d, want := range map[time.Duration]string{0: "0s", 59 * time.Second: "59s", time.Minute: "1m0s", 3725 * time.Second: "62m5s"} {
+		if got := formatElapsed(d); got != want {
+			t.Errorf("formatElapsed(%s) = %q, want %q", d, got, want)
+		}
+	}
 }

@@ -44,6 +44,11 @@ type Meta struct {
 	// providers/plugin). Discovery (providers/install) runs when Providers
 	// is nil: plugins first, then the built-ins ProvidersIn serves.
 	Plugins PluginFactory
+	// PrestartPlugin, when set, starts the plugin Plugins would serve for
+	// the same arguments in the background, for the first Factory call
+	// to take (cli wires it to providers/plugin.Prestart; see
+	// prestartLocked).
+	PrestartPlugin func(p addrs.Provider, version, executable string)
 	// Interrupts delivers one value per Ctrl-C (SIGINT/SIGTERM); nil when
 	// signals are not wired.
 	Interrupts <-chan struct{}

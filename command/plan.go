@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -174,7 +175,8 @@ type planResult struct {
 // runPlan loads everything, plans, renders and writes the archive. The
 // steps, in order: refuseEmptyConfig and loadPlanInputs (nothing is
 // locked or started yet), the state is opened and locked (released on
-// every return), runCorePlan, showPlan, then savePlanOutput.
+// every return), runCorePlan, showPlan (while writePlanFileAsync writes
+// the archive), then savePlanOutput.
 func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 	src := Sources{Dir: wd}
 	if ds := refuseEmptyConfig(wd, f); ds.HasErrors() {
@@ -190,6 +192,9 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 			ui.diags(ds, src)
 			return planResult{code: ExitError}
 		}
+	}
+	if !f.install { // installing may change the packages
+		defer prestartLocked(m, wd, f.pluginDirs, nil, nil)()
 	}
 	in, warnings := loadPlanInputs(m, wd, f)
 	if in.config != nil {
@@ -248,18 +253,50 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 	recordPlanContext(plan, in.backend.localPath(), in.clock)
 	ds = append(ds, replaceWarnings(plan, in.replace)...)
 	ds = append(ds, writeGeneratedConfig(ui, wd, f, plan, in.config)...)
-	if !showPlan(ui, plan, append(warnings, ds...), len(in.targets) > 0, src) {
+	// After the walk the plan command needs only the configuration's
+	// source files (for diagnostics' snippets, in src, and for the
+	// archive's snapshot), not its decoded tree: drop the tree before
+	// rendering and archiving, so that it is not kept alive by this frame
+	// (at 100,000 resources it is about 40% of the live heap). Apply
+	// without a plan file applies with it.
+	snap, config := configSnapshotFor(f, in.config), in.config
+	if !f.inline {
+		in.config, config = nil, nil
+		// The tree and the core's graph are now garbage, most of the
+		// heap: collect them now, before the next collection's goal
+		// (set from the heap still holding them) lets rendering and
+		// encoding grow the heap past its peak so far.
+		runtime.GC()
+	}
+	ds = append(warnings, ds...)
+	// A complete plan's archive is written while the plan is rendered
+	// (both only read it); its errors are reported after the rendering,
+	// as when it was written after. An incomplete plan is not saved.
+	var archived func() hcl.Diagnostics
+	if f.out != "" && planShowable(plan, ds) {
+		archived = writePlanFileAsync(resolve(wd, f.out), f.signKey, wd, plan, snap, sf, resolved.locks, in.backend.record(), in.enc)
+	}
+	if !showPlan(ui, plan, ds, len(in.targets) > 0, src) {
 		return planResult{code: ExitError}
 	}
 	m.phases().done("render")
-	if ds := savePlanOutput(m, ui, wd, f, plan, in.config, sf, resolved.locks, in.backend.record(), in.enc); ds.HasErrors() {
+	if ds := savePlanOutput(ui, f, plan, archived); ds.HasErrors() {
 		ui.diags(ds, src)
 		return planResult{code: ExitError}
 	}
 	if f.out != "" {
 		m.phases().done("archive")
 	}
-	return planResult{code: ExitOK, changes: planHasChanges(plan), plan: plan, config: in.config, sf: sf, factories: resolved.factories, enc: in.enc, rewrite: needsRewrite(mgr)}
+	return planResult{code: ExitOK, changes: planHasChanges(plan), plan: plan, config: config, sf: sf, factories: resolved.factories, enc: in.enc, rewrite: needsRewrite(mgr)}
+}
+
+// configSnapshotFor is the snapshot of config that -out writes into the
+// archive (nil without -out: nothing needs it).
+func configSnapshotFor(f *planFlags, config *configs.Config) *configs.Snapshot {
+	if f.out == "" || config == nil {
+		return nil
+	}
+	return config.Snapshot()
 }
 
 // refuseEmptyConfig refuses to plan a directory without configuration
@@ -296,6 +333,10 @@ type planInputs struct {
 	enc       *encryption.Encryption
 }
 
+// configLoadedHook, when set (by tests), sees the configuration each
+// plan loads.
+var configLoadedHook func(*configs.Config)
+
 // loadPlanInputs loads the configuration and then every input the flags
 // and environment give. It returns all their diagnostics together, so one
 // run reports every bad input; config is nil only when loading it failed.
@@ -304,6 +345,9 @@ func loadPlanInputs(m *Meta, wd string, f *planFlags) (planInputs, hcl.Diagnosti
 	config, diags := configs.LoadConfigDir(wd)
 	if diags.HasErrors() {
 		return in, diags
+	}
+	if configLoadedHook != nil {
+		configLoadedHook(config)
 	}
 	in.config = config
 	var ds hcl.Diagnostics
@@ -378,7 +422,7 @@ func runCorePlan(ctx context.Context, m *Meta, wd string, f *planFlags, in planI
 // rendered: its errors are shown (or a generic one when the core recorded
 // none) and showPlan reports false.
 func showPlan(ui *ui, plan *plans.Plan, diags hcl.Diagnostics, targeted bool, src Sources) bool {
-	if diags.HasErrors() || plan == nil || plan.Errored {
+	if !planShowable(plan, diags) {
 		ui.diags(diags, src)
 		if !diags.HasErrors() {
 			ui.diags(hcl.Diagnostics{tfdiags.Error("Planning failed", "The plan did not complete; see the messages above.")}, src)
@@ -394,13 +438,40 @@ func showPlan(ui *ui, plan *plans.Plan, diags hcl.Diagnostics, targeted bool, sr
 	return true
 }
 
-// savePlanOutput writes the archive for -out and says how to apply it,
-// or notes that an unsaved plan may not be what apply does (not for
-// -json, nor for apply without a plan file).
-func savePlanOutput(m *Meta, ui *ui, wd string, f *planFlags, plan *plans.Plan, config *configs.Config, sf *statefile.File, locks *depsfile.Locks, be *planfile.Backend, enc *encryption.Encryption) hcl.Diagnostics {
+// planShowable reports whether showPlan renders plan (and -out saves
+// it): it is complete and diags have no error.
+func planShowable(plan *plans.Plan, diags hcl.Diagnostics) bool {
+	return !diags.HasErrors() && plan != nil && !plan.Errored
+}
+
+// writePlanFileAsync starts writePlanFile on another goroutine and
+// returns the func that waits for its diagnostics (a panic there is
+// raised again by that func, in the caller's goroutine).
+func writePlanFileAsync(out, signKey, wd string, plan *plans.Plan, snap *configs.Snapshot, sf *statefile.File, locks *depsfile.Locks, be *planfile.Backend, enc *encryption.Encryption) func() hcl.Diagnostics {
+	var ds hcl.Diagnostics
+	var crashed any
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer func() { crashed = recover() }()
+		ds = writePlanFile(out, signKey, wd, plan, snap, sf, locks, be, enc)
+	}()
+	return func() hcl.Diagnostics {
+		<-done
+		if crashed != nil {
+			panic(crashed)
+		}
+		return ds
+	}
+}
+
+// savePlanOutput waits for the archive for -out (archived, started by
+// writePlanFileAsync) and says how to apply it, or notes that an unsaved
+// plan may not be what apply does (not for -json, nor for apply without
+// a plan file).
+func savePlanOutput(ui *ui, f *planFlags, plan *plans.Plan, archived func() hcl.Diagnostics) hcl.Diagnostics {
 	if f.out != "" {
-		out := resolve(wd, f.out)
-		if ds := writePlanFile(out, f.signKey, wd, plan, config, sf, locks, be, enc); ds.HasErrors() {
+		if ds := archived(); ds.HasErrors() {
 			return ds
 		}
 		if !f.json {
@@ -433,9 +504,9 @@ func planHasChanges(p *plans.Plan) bool {
 
 // writePlanFile writes the archive: the plan, the prior and previous-run
 // states with the lineage and serial they came from, the configuration
-// snapshot, the provider locks and the backend and workspace (be);
+// snapshot (snap), the provider locks and the backend and workspace (be);
 // encrypted when enc says so.
-func writePlanFile(out, signKey, wd string, plan *plans.Plan, config *configs.Config, sf *statefile.File, locks *depsfile.Locks, be *planfile.Backend, enc *encryption.Encryption) hcl.Diagnostics {
+func writePlanFile(out, signKey, wd string, plan *plans.Plan, snap *configs.Snapshot, sf *statefile.File, locks *depsfile.Locks, be *planfile.Backend, enc *encryption.Encryption) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	lineage, serial := "", uint64(0)
 	if sf != nil {
@@ -445,7 +516,7 @@ func writePlanFile(out, signKey, wd string, plan *plans.Plan, config *configs.Co
 		Plan:                 withoutEncryptionVars(plan, enc),
 		StateFile:            &statefile.File{Lineage: lineage, Serial: serial, State: plan.PriorState},
 		PreviousRunStateFile: &statefile.File{Lineage: lineage, Serial: serial, State: plan.PrevRunState},
-		ConfigSnapshot:       config.Snapshot(),
+		ConfigSnapshot:       snap,
 		DependencyLocks:      locks,
 		Backend:              be,
 	}

@@ -239,6 +239,7 @@ func resolvePlanProviders(m *Meta, ui *ui, wd string, pluginDirs []string, confi
 		ui.note(fmt.Sprintf("plankit recorded the provider selections in %s:\n  %s\nCommit it with the configuration so that every run uses these packages.", depsfile.LockFilePath, strings.Join(added, "\n  ")))
 	}
 	res.locks = archive
+	prestartSelected(m, sels)
 	return res, diags
 }
 

@@ -25,16 +25,7 @@ func Show(m *Meta, chdir string, args []string) int {
 	if *jsonOut {
 		return showJSON(m, u, wd, path)
 	}
-	r, p, diags := readArchiveIn(m, wd, path)
-	if diags.HasErrors() {
-		u.diags(diags, Sources{})
-		return ExitError
-	}
-	defer r.Close()
-	if err := render.Plan(m.Stdout, p, u.col.Enabled); err != nil {
-		return ExitError
-	}
-	return ExitOK
+	return showHuman(m, u, wd, path)
 }
 
 // showJSON is plan show -json: the configuration snapshot is parsed while

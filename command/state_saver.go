@@ -104,6 +104,7 @@ func (s *stateSaver) Close() error {
 	s.live = nil
 	s.mu.Unlock()
 	s.p.MarkDirty() // the outputs, written after the last instance
+	s.p.SourceFinal()
 	err := s.p.Close()
 	if err == nil && live != nil {
 		st := live.Lock()

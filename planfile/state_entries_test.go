@@ -80,7 +80,10 @@ func TestSharedStateEncodingSameBytes(t *testing.T) {
 		t.Fatal(err)
 	}
 	if &shared[EntryPriorState][0] != &shared[EntryPrevRunState][0] {
-		t.Error("a no-op plan's two states were encoded separately")
+		t.Error("a no-op plan's two states were encoded separately (reference writer)")
+	}
+	if prior, prev, err := deflateStates(args.StateFile, args.PreviousRunStateFile); err != nil || prior != prev {
+		t.Errorf("a no-op plan's two states were encoded separately (err %v)", err)
 	}
 	var one bytes.Buffer
 	if err := WriteTo(&one, args); err != nil {

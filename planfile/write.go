@@ -7,9 +7,9 @@ import (
 	"io"
 	"maps"
 	"slices"
+	"sync"
 	"time"
 
-	"github.com/klauspost/compress/flate"
 	"github.com/klauspost/compress/zip"
 
 	"github.com/plankit/plankit/configs"
@@ -70,27 +70,67 @@ func Write(path string, args *CreateArgs) error {
 
 // WriteTo writes the archive to w (not atomically; Write is the atomic
 // form). The bytes depend only on args.
+//
+// Each entry is deflated as it is encoded and only its compressed bytes
+// are kept: the states are encoded straight into their compressors (a
+// large state is never held whole in memory), and the plan and the
+// states are encoded and compressed on cores of their own while the
+// small entries are. The ZIP is then assembled from the compressed
+// entries, in name order, with the bytes zip.Writer.CreateHeader would
+// have written for them (see writeRawEntry). O(plan size).
 func WriteTo(w io.Writer, args *CreateArgs) error {
-	entries, err := buildEntries(args)
-	if err != nil {
+	if err := checkArgs(args); err != nil {
 		return err
+	}
+	var (
+		wg                sync.WaitGroup
+		planEntry         *deflated
+		planErr, stateErr error
+		prior, prev       *deflated
+	)
+	wg.Go(func() {
+		b, err := plans.Marshal(args.Plan, args.ToolVersion)
+		if err != nil {
+			planErr = fmt.Errorf("encoding the plan: %w", err)
+			return
+		}
+		planEntry, planErr = deflateBytes(b)
+	})
+	wg.Go(func() { prior, prev, stateErr = deflateStates(args.StateFile, args.PreviousRunStateFile) })
+	small, smallErr := smallEntries(args)
+	var deflatedSmall map[string]*deflated
+	if smallErr == nil {
+		deflatedSmall, smallErr = deflateAll(small)
+	}
+	wg.Wait()
+	// The errors in the order the entries are built: plan, states, then
+	// the small entries.
+	for _, err := range []error{planErr, stateErr, smallErr} {
+		if err != nil {
+			return err
+		}
+	}
+	entries := deflatedSmall
+	entries[EntryPlan], entries[EntryPriorState], entries[EntryPrevRunState] = planEntry, prior, prev
+	manifest := manifestOf(entries)
+	extra := map[string][]byte{EntryManifest: manifest}
+	if args.SignKey != nil {
+		extra[EntrySignature] = ed25519.Sign(args.SignKey, manifest)
+	}
+	for name, b := range extra {
+		d, err := deflateBytes(b)
+		if err != nil {
+			return err
+		}
+		entries[name] = d
 	}
 	mtime := args.Time
 	if mtime.IsZero() {
 		mtime = time.Date(1980, 1, 1, 0, 0, 0, 0, time.UTC)
 	}
 	zw := zip.NewWriter(w)
-	zw.RegisterCompressor(zip.Deflate, func(out io.Writer) (io.WriteCloser, error) {
-		return flate.NewWriter(out, CompressionLevel)
-	})
 	for _, name := range slices.Sorted(maps.Keys(entries)) {
-		fh := &zip.FileHeader{Name: name, Method: zip.Deflate, Modified: mtime.UTC()}
-		fh.SetMode(0o644)
-		ew, err := zw.CreateHeader(fh)
-		if err != nil {
-			return wrapErr(KindIO, name, err)
-		}
-		if _, err := ew.Write(entries[name]); err != nil {
+		if err := writeRawEntry(zw, name, mtime.UTC(), entries[name]); err != nil {
 			return wrapErr(KindIO, name, err)
 		}
 	}
@@ -100,39 +140,28 @@ func WriteTo(w io.Writer, args *CreateArgs) error {
 	return nil
 }
 
-// buildEntries encodes every entry in memory, then the manifest and the
-// signature over them.
-func buildEntries(args *CreateArgs) (map[string][]byte, error) {
+// checkArgs refuses arguments no archive can be written from.
+func checkArgs(args *CreateArgs) error {
 	switch {
 	case args == nil || args.Plan == nil:
-		return nil, fmt.Errorf("planfile: there is no plan to write")
+		return fmt.Errorf("planfile: there is no plan to write")
 	case args.StateFile == nil:
-		return nil, fmt.Errorf("planfile: the prior state file is missing")
+		return fmt.Errorf("planfile: the prior state file is missing")
 	case args.PreviousRunStateFile == nil:
-		return nil, fmt.Errorf("planfile: the previous-run state file is missing")
+		return fmt.Errorf("planfile: the previous-run state file is missing")
 	case args.SignKey != nil && len(args.SignKey) != ed25519.PrivateKeySize:
-		return nil, fmt.Errorf("planfile: the signing key is not an Ed25519 private key")
+		return fmt.Errorf("planfile: the signing key is not an Ed25519 private key")
 	}
-	// The plan is encoded on another core while the states are (the two
-	// largest entries of a large plan; they share nothing: the plan
-	// entry leaves the states out). The plan's error, if any, is still
-	// the one reported first.
-	var planBytes []byte
-	var planErr error
-	planDone := make(chan struct{})
-	go func() {
-		defer close(planDone)
-		planBytes, planErr = plans.Marshal(args.Plan, args.ToolVersion)
-	}()
-	priorBytes, prevBytes, err := stateEntries(args.StateFile, args.PreviousRunStateFile)
-	<-planDone
-	if planErr != nil {
-		return nil, fmt.Errorf("encoding the plan: %w", planErr)
-	}
-	if err != nil {
-		return nil, err
-	}
-	entries := map[string][]byte{EntryPlan: planBytes, EntryPriorState: priorBytes, EntryPrevRunState: prevBytes}
+	return nil
+}
+
+// smallEntries encodes every entry but the plan, the states, the manifest
+// and the signature: the lock file, the configuration snapshot, the
+// plan's files and the backend.
+func smallEntries(args *CreateArgs) (map[string][]byte, error) {
+	// The large entries' names are taken, so that no other entry can
+	// claim them (the snapshot refuses duplicates).
+	entries := map[string][]byte{EntryPlan: nil, EntryPriorState: nil, EntryPrevRunState: nil}
 	locks := args.DependencyLocks
 	if locks == nil {
 		locks = depsfile.NewLocks()
@@ -149,13 +178,14 @@ func buildEntries(args *CreateArgs) (map[string][]byte, error) {
 		return nil, err
 	}
 	if args.Backend != nil {
-		if entries[EntryBackend], err = encodeBackend(args.Backend); err != nil {
+		b, err := encodeBackend(args.Backend)
+		if err != nil {
 			return nil, err
 		}
+		entries[EntryBackend] = b
 	}
-	entries[EntryManifest] = buildManifest(entries)
-	if args.SignKey != nil {
-		entries[EntrySignature] = ed25519.Sign(args.SignKey, entries[EntryManifest])
-	}
+	delete(entries, EntryPlan)
+	delete(entries, EntryPriorState)
+	delete(entries, EntryPrevRunState)
 	return entries, nil
 }

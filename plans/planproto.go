@@ -3,6 +3,7 @@ package plans
 import (
 	"fmt"
 	"maps"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -188,15 +189,22 @@ func (e *encoder) variables(vals map[string]cty.Value, sens map[string]bool) ([]
 }
 
 func (e *encoder) resourceChanges(rcs []*ResourceInstanceChange) ([]*planproto.ResourceInstanceChange, error) {
+	if len(rcs) >= parallelEncodeMin && runtime.GOMAXPROCS(0) > 1 {
+		return e.resourceChangesParallel(rcs)
+	}
 	out := make([]*planproto.ResourceInstanceChange, 0, len(rcs))
 	for _, rc := range rcs {
 		prc, err := e.resourceChange(rc)
 		if err != nil {
-			return nil, fmt.Errorf("resource change %s%s: %w", rc.Addr, deposedSuffix(rc.DeposedKey), err)
+			return nil, resourceChangeErr(rc, err)
 		}
 		out = append(out, prc)
 	}
 	return out, nil
+}
+
+func resourceChangeErr(rc *ResourceInstanceChange, err error) error {
+	return fmt.Errorf("resource change %s%s: %w", rc.Addr, deposedSuffix(rc.DeposedKey), err)
 }
 
 func deposedSuffix(k addrs.DeposedKey) string {
@@ -207,11 +215,17 @@ func deposedSuffix(k addrs.DeposedKey) string {
 }
 
 func (e *encoder) resourceChange(rc *ResourceInstanceChange) (*planproto.ResourceInstanceChange, error) {
+	return e.resourceChangeWith(rc, nil)
+}
+
+// resourceChangeWith is resourceChange with the change's values already
+// encoded (pre; nil: encode them here).
+func (e *encoder) resourceChangeWith(rc *ResourceInstanceChange, pre *preEncoded) (*planproto.ResourceInstanceChange, error) {
 	reason, ok := reasonToProto[rc.ActionReason]
 	if !ok {
 		return nil, fmt.Errorf("unknown action reason %s", rc.ActionReason)
 	}
-	c, err := e.change(&rc.Change)
+	c, err := e.changeWith(&rc.Change, pre)
 	if err != nil {
 		return nil, err
 	}
@@ -239,21 +253,31 @@ func (e *encoder) resourceChange(rc *ResourceInstanceChange) (*planproto.Resourc
 }
 
 func (e *encoder) change(c *Change) (*planproto.Change, error) {
+	return e.changeWith(c, nil)
+}
+
+// changeWith is change with c's values already encoded (pre; nil: encode
+// them here).
+func (e *encoder) changeWith(c *Change, pre *preEncoded) (*planproto.Change, error) {
 	action, ok := actionToProto[c.Action]
 	if !ok {
 		return nil, fmt.Errorf("unknown action %s", c.Action)
 	}
 	pc := &planproto.Change{Action: action}
 	var err error
-	if pc.Before, err = e.value(c.Before); err != nil {
+	var preBefore, preAfter *encodedValue
+	if pre != nil {
+		preBefore, preAfter = &pre.before, &pre.after
+	}
+	if pc.Before, err = e.valueWith(c.Before, preBefore); err != nil {
 		return nil, fmt.Errorf("before value: %w", err)
 	}
 	// A no-op's after value is its before value (a re-plan of an
 	// unchanged configuration is all no-ops): one encoding serves both
 	// fields, with the same bytes two encodings would give.
-	if c.Action == NoOp && pc.Before != nil && c.After.RawEquals(c.Before) {
+	if pre != nil && pre.afterIsBefore || pre == nil && c.Action == NoOp && pc.Before != nil && c.After.RawEquals(c.Before) {
 		pc.After = pc.Before
-	} else if pc.After, err = e.value(c.After); err != nil {
+	} else if pc.After, err = e.valueWith(c.After, preAfter); err != nil {
 		return nil, fmt.Errorf("after value: %w", err)
 	}
 	if pc.BeforeSensitivePaths, err = e.paths(c.BeforeSensitivePaths); err != nil {
@@ -267,6 +291,21 @@ func (e *encoder) change(c *Change) (*planproto.Change, error) {
 	}
 	pc.GeneratedConfig = c.GeneratedConfig
 	return pc, nil
+}
+
+// valueWith is value with v already encoded (pre; nil: encode it here).
+func (e *encoder) valueWith(v cty.Value, pre *encodedValue) (*planproto.DynamicValue, error) {
+	if pre == nil || isNilVal(v) {
+		return e.value(v)
+	}
+	if pre.err != nil {
+		return nil, pre.err
+	}
+	idx, err := e.types.index(v.Type())
+	if err != nil {
+		return nil, err
+	}
+	return &planproto.DynamicValue{Msgpack: pre.b, Type: idx}, nil
 }
 
 // value encodes v; cty.NilVal becomes no message.
@@ -519,6 +558,9 @@ func attributeFromProto(pa *planproto.Attribute, depth int) (*configschema.Attri
 type decoder struct {
 	types     decodedTypes
 	providers map[string]addrs.Provider // parsed source addresses, by string
+	// deferValues leaves a change's Before and After unset, for
+	// UnmarshalDeferred.
+	deferValues bool
 }
 
 func (d *decoder) plan(pp *planproto.Plan) (*Plan, error) {
@@ -674,11 +716,13 @@ func (d *decoder) change(pc *planproto.Change, c *Change) error {
 		return fmt.Errorf("unknown action %d", pc.Action)
 	}
 	var err error
-	if c.Before, err = d.value(pc.Before); err != nil {
-		return fmt.Errorf("before value: %w", err)
-	}
-	if c.After, err = d.value(pc.After); err != nil {
-		return fmt.Errorf("after value: %w", err)
+	if !d.deferValues {
+		if c.Before, err = d.value(pc.Before); err != nil {
+			return fmt.Errorf("before value: %w", err)
+		}
+		if c.After, err = d.value(pc.After); err != nil {
+			return fmt.Errorf("after value: %w", err)
+		}
 	}
 	if c.BeforeSensitivePaths, err = d.paths(pc.BeforeSensitivePaths); err != nil {
 		return fmt.Errorf("before sensitive paths: %w", err)

@@ -65,15 +65,11 @@ func (t *typeTable) index(ty cty.Type) (uint32, error) {
 // depth, so marks are looked for (an O(size) walk) only when it fails, to
 // say what to do instead.
 func (t *typeTable) encodeValue(v cty.Value) ([]byte, uint32, error) {
-	ty := v.Type()
-	b, err := msgpack.Marshal(v, ty)
+	b, err := marshalValue(v)
 	if err != nil {
-		if v.ContainsMarked() {
-			return nil, 0, fmt.Errorf("the value is marked; plans store unmarked values with sensitive paths beside them")
-		}
 		return nil, 0, err
 	}
-	idx, err := t.index(ty)
+	idx, err := t.index(v.Type())
 	if err != nil {
 		return nil, 0, err
 	}

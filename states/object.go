@@ -58,7 +58,7 @@ func (o *ResourceInstanceObject) Encode(ty cty.Type, schemaVersion uint64) (*Res
 	if !val.IsWhollyKnown() {
 		return nil, fmt.Errorf("cannot store an object with unknown values in the state")
 	}
-	attrs, err := ctyjson.Marshal(val, ty)
+	attrs, err := marshalAttrs(val, ty)
 	if err != nil {
 		return nil, fmt.Errorf("cannot encode the object as %s: %w", ty.FriendlyName(), err)
 	}

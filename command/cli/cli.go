@@ -48,7 +48,10 @@ func run(cmd func(*command.Meta, []string) int) (code int) {
 		Env:         os.Environ(),
 		ProvidersIn: builtin.FactoriesIn,
 		Plugins:     pluginFactory,
-		Interrupts:  interrupts,
+		PrestartPlugin: func(p addrs.Provider, version, executable string) {
+			plugin.Prestart(plugin.Meta{Provider: p, Version: version, Executable: executable}, plugin.Options{})
+		},
+		Interrupts: interrupts,
 		Exit: func(code int) {
 			plugin.CleanupClients()
 			os.Exit(code)

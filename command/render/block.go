@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/zclconf/go-cty/cty"
 
@@ -24,25 +25,50 @@ func getAttr(obj cty.Value, name string) cty.Value {
 	return o.GetAttr(name)
 }
 
-// block writes the body of a block (attributes, then nested blocks, then
-// counts of hidden unchanged ones) at indent.
-func (d *differ) block(b *strings.Builder, schema *configschema.Block, before, after cty.Value, indent int, path cty.Path) {
-	if schema == nil {
-		schema = &configschema.Block{}
+// blockNames keeps the sorted attribute names of schema blocks, for the
+// goroutines rendering the changes of one plan.
+type blockNames struct{ m sync.Map } // *configschema.Block -> []string
+
+// sortedAttrNames returns the names of schema's attributes, sorted. The
+// result is shared: callers must not modify it.
+func (d *differ) sortedAttrNames(schema *configschema.Block) []string {
+	if d.names != nil {
+		if names, ok := d.names.m.Load(schema); ok {
+			return names.([]string)
+		}
 	}
 	names := make([]string, 0, len(schema.Attributes))
 	for n := range schema.Attributes {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	type row struct{ name, sym string }
-	var rows []row
+	if d.names != nil {
+		d.names.m.Store(schema, names)
+	}
+	return names
+}
+
+// block writes the body of a block (attributes, then nested blocks, then
+// counts of hidden unchanged ones) at indent.
+func (d *differ) block(b *strings.Builder, schema *configschema.Block, before, after cty.Value, indent int, path cty.Path) {
+	if schema == nil {
+		schema = &configschema.Block{}
+	}
+	names := d.sortedAttrNames(schema)
+	type row struct {
+		name, sym string
+		attr      *configschema.Attribute
+		bv, av    cty.Value
+	}
+	var rowsBuf [8]row
+	rows := rowsBuf[:0]
 	hiddenAttrs, width := 0, 0
 	blockSym := action(before, after)
 	for _, n := range names {
 		bv, av := getAttr(before, n), getAttr(after, n)
 		sym := action(bv, av)
-		if a := schema.Attributes[n]; a.WriteOnly {
+		a := schema.Attributes[n]
+		if a.WriteOnly {
 			// Write-only values are never in a plan: the attribute is
 			// labelled, and follows its block's creation or deletion,
 			// as in Terraform; in an update it is unchanged.
@@ -69,17 +95,20 @@ func (d *differ) block(b *strings.Builder, schema *configschema.Block, before, a
 				continue
 			}
 		}
-		rows = append(rows, row{n, sym})
+		rows = append(rows, row{n, sym, a, bv, av})
 		width = max(width, len(n))
 	}
 	for _, r := range rows {
-		b.WriteString(d.prefix(indent, r.sym) + r.name + strings.Repeat(" ", width-len(r.name)) + " = ")
+		b.WriteString(d.prefix(indent, r.sym))
+		b.WriteString(r.name)
+		writeSpaces(b, width-len(r.name))
+		b.WriteString(" = ")
 		attrPath := append(path.Copy(), cty.GetAttrStep{Name: r.name})
-		if a := schema.Attributes[r.name]; a.WriteOnly {
-			b.WriteString(d.writeOnly(a, getAttr(before, r.name), getAttr(after, r.name), r.sym, attrPath) + "\n")
+		if r.attr.WriteOnly {
+			b.WriteString(d.writeOnly(r.attr, r.bv, r.av, r.sym, attrPath) + "\n")
 			continue
 		}
-		d.value(b, getAttr(before, r.name), getAttr(after, r.name), indent, attrPath)
+		d.value(b, r.bv, r.av, indent, attrPath)
 		b.WriteString("\n")
 	}
 	if hiddenAttrs > 0 {
@@ -252,4 +281,18 @@ func (d *differ) writeOnly(a *configschema.Attribute, before, after cty.Value, s
 		s += " -> null"
 	}
 	return s + d.forces(path)
+}
+
+// spaces is sliced for runs of blanks.
+const spaces = "                                                                "
+
+// writeSpaces writes n blanks to b.
+func writeSpaces(b *strings.Builder, n int) {
+	for n > len(spaces) {
+		b.WriteString(spaces)
+		n -= len(spaces)
+	}
+	if n > 0 {
+		b.WriteString(spaces[:n])
+	}
 }

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/zclconf/go-cty/cty"
@@ -111,6 +112,17 @@ const planFlushSize = 64 << 10
 // of a large plan appear at once and the whole text is never held in
 // memory. A write error stops it. O(size of the plan).
 func Plan(w io.Writer, p *plans.Plan, color bool) error {
+	return PlanLoading(w, p, color, nil)
+}
+
+// PlanLoading is Plan for a plan whose resource changes come without
+// their values (plans.UnmarshalDeferred): each is rendered from load(i),
+// called for p.Changes.Resources[i] as it is about to be rendered, on
+// several goroutines at once. A plan is thus shown while it is being
+// decoded, with only the values of the changes in flight in memory. An
+// error from load stops the rendering (what was rendered before it may
+// have been written) and is returned. With load nil it is Plan.
+func PlanLoading(w io.Writer, p *plans.Plan, color bool, load Loader) error {
 	col := Colorizer{Enabled: color}
 	var b strings.Builder
 	flush := func() error {
@@ -145,7 +157,7 @@ func Plan(w io.Writer, p *plans.Plan, color bool) error {
 			if err := flush(); err != nil {
 				return err
 			}
-			if err := resourceChanges(&b, flush, plans.SortedResourceChanges(changes.Resources), p.ProviderSchemas, color); err != nil {
+			if err := resourceChanges(w, &b, flush, changes.Resources, sortedOrder(changes.Resources), load, p.ProviderSchemas, color); err != nil {
 				return err
 			}
 			fmt.Fprintf(&b, "%s %s\n", col.Bold("Plan:"), CountChanges(changes).Summary())
@@ -261,18 +273,33 @@ func Symbol(a plans.Action) string {
 // be ..." header, reason lines and the block with its attribute diffs.
 // drift selects the wording of the drift section ("has changed").
 func ResourceChange(rc *plans.ResourceInstanceChange, schema *configschema.Block, color bool, drift bool) string {
-	col := Colorizer{Enabled: color}
-	d := &differ{col: col, replace: rc.RequiredReplace, showAll: rc.Importing != nil && !drift}
 	var b strings.Builder
 	b.Grow(512) // most renderings fit: one allocation instead of several
+	writeResourceChange(&b, rc, schema, color, drift, nil)
+	return b.String()
+}
+
+// writeResourceChange writes ResourceChange's rendering to b; names, when
+// not nil, keeps the sorted attribute names of each schema block for the
+// next change of the same type.
+func writeResourceChange(b *strings.Builder, rc *plans.ResourceInstanceChange, schema *configschema.Block, color bool, drift bool, names *blockNames) {
+	col := Colorizer{Enabled: color}
+	d := &differ{col: col, replace: rc.RequiredReplace, showAll: rc.Importing != nil && !drift, names: names}
 	addr := rc.Addr.String()
 	if rc.DeposedKey != addrs.NotDeposed {
 		addr += " (deposed object " + rc.DeposedKey.String() + ")"
 	}
-	if movedOnly(rc) {
+	switch {
+	case movedOnly(rc):
 		b.WriteString(movedHeader(rc, col))
-	} else {
+	case color:
 		b.WriteString("  " + col.Bold("# "+addr) + " " + col.Bold(description(rc, drift)) + "\n")
+	default: // the same, without the concatenations
+		b.WriteString("  # ")
+		b.WriteString(addr)
+		b.WriteByte(' ')
+		b.WriteString(description(rc, drift))
+		b.WriteByte('\n')
 	}
 	for _, r := range reasons(rc) {
 		b.WriteString("  " + r + "\n")
@@ -286,15 +313,22 @@ func ResourceChange(rc *plans.ResourceInstanceChange, schema *configschema.Block
 	if drift && rc.Action == plans.Update {
 		sym = "~"
 	}
-	b.WriteString(d.prefix(0, sym) + fmt.Sprintf("%s %q %q {\n", kind, res.Type, res.Name))
+	// PREFIX kind "type" "name" {
+	var q [64]byte
+	b.WriteString(d.prefix(0, sym))
+	b.WriteString(kind)
+	b.WriteByte(' ')
+	b.Write(strconv.AppendQuote(q[:0], res.Type))
+	b.WriteByte(' ')
+	b.Write(strconv.AppendQuote(q[:0], res.Name))
+	b.WriteString(" {\n")
 	before, after := rc.Change.Marked(schema)
 	if schema == nil {
 		b.WriteString(d.prefix(4, symNone) + col.Gray("# (the plan carries no schema for this resource type; attributes not shown)") + "\n")
 	} else {
-		d.block(&b, schema, before, after, 4, nil)
+		d.block(b, schema, before, after, 4, nil)
 	}
 	b.WriteString("    }\n")
-	return b.String()
 }
 
 func description(rc *plans.ResourceInstanceChange, drift bool) string {

@@ -92,7 +92,8 @@ func planWith(rcs []*plans.ResourceInstanceChange, outs []*plans.OutputChange) *
 	}
 }
 
-func TestPlanGolden(t *testing.T) {
+// goldenPlans are the plans of the golden files, by name.
+func goldenPlans() map[string]*plans.Plan {
 	ty := thingType()
 	null := cty.NullVal(ty)
 	tags := func(kv ...string) cty.Value {
@@ -179,7 +180,7 @@ func TestPlanGolden(t *testing.T) {
 	outSens := &plans.OutputChange{Addr: addrs.OutputValue{Name: "pw"}.Absolute(nil), Sensitive: true, Change: plans.Change{Action: plans.Create, Before: cty.NullVal(cty.String), After: cty.StringVal("hunter2")}}
 	outDel := &plans.OutputChange{Addr: addrs.OutputValue{Name: "old"}.Absolute(nil), Change: plans.Change{Action: plans.Delete, Before: cty.StringVal("x"), After: cty.NullVal(cty.String)}}
 
-	tests := map[string]*plans.Plan{
+	return map[string]*plans.Plan{
 		"create":       planWith([]*plans.ResourceInstanceChange{change(inst("test_thing", "a", nil), plans.Create, null, created)}, nil),
 		"update":       planWith([]*plans.ResourceInstanceChange{change(inst("test_thing", "a", nil), plans.Update, old, updated)}, nil),
 		"replace":      planWith([]*plans.ResourceInstanceChange{replace, cbd}, nil),
@@ -208,7 +209,10 @@ func TestPlanGolden(t *testing.T) {
 		}(),
 		"no-schema": &plans.Plan{Changes: &plans.Changes{Resources: []*plans.ResourceInstanceChange{change(inst("test_thing", "a", nil), plans.Create, null, created)}}},
 	}
-	for name, p := range tests {
+}
+
+func TestPlanGolden(t *testing.T) {
+	for name, p := range goldenPlans() {
 		t.Run(name, func(t *testing.T) {
 			var buf bytes.Buffer
 			if err := Plan(&buf, p, false); err != nil {

@@ -21,6 +21,9 @@ type differ struct {
 	// showAll shows unchanged attributes and blocks too (an import, as
 	// Terraform shows the whole imported object).
 	showAll bool
+	// names, when set, keeps each schema block's sorted attribute names
+	// across the changes of one rendering.
+	names *blockNames
 }
 
 const (
@@ -33,7 +36,46 @@ const (
 // prefix is the start of a line at indent: the action symbol right-aligned
 // in three columns and a space.
 func (d *differ) prefix(indent int, sym string) string {
-	return strings.Repeat(" ", indent) + d.col.symbol(fmt.Sprintf("%3s", sym)) + " "
+	if indent < prefixIndents {
+		if i := symIndex(sym); i >= 0 {
+			t := &prefixes[0]
+			if d.col.Enabled {
+				t = &prefixes[1]
+			}
+			return t[i][indent]
+		}
+	}
+	return makePrefix(d.col, indent, sym)
+}
+
+func makePrefix(col Colorizer, indent int, sym string) string {
+	return strings.Repeat(" ", indent) + col.symbol(fmt.Sprintf("%3s", sym)) + " "
+}
+
+// prefixes holds the common prefixes, made once: by colour (off, on),
+// symbol (prefixSyms) and indent.
+var prefixes = func() (t [2][len(prefixSyms)][prefixIndents]string) {
+	for c := range t {
+		for s, sym := range prefixSyms {
+			for indent := range prefixIndents {
+				t[c][s][indent] = makePrefix(Colorizer{Enabled: c == 1}, indent, sym)
+			}
+		}
+	}
+	return t
+}()
+
+const prefixIndents = 64
+
+var prefixSyms = [...]string{symNone, symCreate, symDelete, symUpdate, "-/+", "+/-", "<=", "."}
+
+func symIndex(sym string) int {
+	for i, s := range prefixSyms {
+		if s == sym {
+			return i
+		}
+	}
+	return -1
 }
 
 // forces returns the replacement comment when path forces replacement.

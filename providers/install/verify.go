@@ -16,11 +16,11 @@ func (f *Finder) verify(req Requirement, pkg *Package) (*Selection, error) {
 			Detail: fmt.Sprintf("The package of %s %s at %s (%s) cannot be used: %s.\n\nReinstall it (terraform init), or remove it from that directory.", p.ForDisplay(), sel.Version, pkg.Location(), pkg.Source, err)}
 	}
 	if pkg.Zip != "" {
-		zh, err := HashZipFile(pkg.Zip)
+		zh, err := hashZipFileMemo(pkg.Zip)
 		if err != nil {
 			return nil, bad(err)
 		}
-		h1, err := HashZip(pkg.Zip)
+		h1, err := hashZipMemo(pkg.Zip)
 		if err != nil {
 			return nil, bad(err)
 		}
@@ -34,7 +34,7 @@ func (f *Finder) verify(req Requirement, pkg *Package) (*Selection, error) {
 		}
 		sel.Dir = dir
 	} else {
-		h1, err := HashDir(pkg.Dir)
+		h1, err := hashDirMemo(pkg.Dir)
 		if err != nil {
 			return nil, bad(err)
 		}

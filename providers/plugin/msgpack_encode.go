@@ -26,6 +26,11 @@ func appendMsgpack(buf []byte, v cty.Value, ty cty.Type) ([]byte, error) {
 	if v.IsMarked() {
 		return nil, errNoFastPath
 	}
+	if ty != cty.DynamicPseudoType && !v.IsKnown() && unrefined(v) {
+		// cty's compact encoding of an unknown with no refinements
+		// (cty/msgpack's unknownValBytes): a fixext1 of type 0.
+		return append(buf, 0xd4, 0, 0), nil
+	}
 	if ty == cty.DynamicPseudoType || !v.IsKnown() {
 		b, err := ctymsgpack.Marshal(v, ty)
 		if err != nil {
@@ -196,4 +201,26 @@ func appendInt(buf []byte, n int64) []byte {
 		return binary.BigEndian.AppendUint32(append(buf, 0xd2), uint32(n))
 	}
 	return binary.BigEndian.AppendUint64(append(buf, 0xd3), uint64(n))
+}
+
+// unrefined reports whether the unknown v carries no refinement that
+// cty's msgpack encoding writes: not known to be non-null, and no string
+// prefix or collection length bounds. Unknown numbers are left to cty
+// (their bounds are encoded as numbers).
+func unrefined(v cty.Value) bool {
+	rng := v.Range()
+	tc := rng.TypeConstraint()
+	if tc == cty.DynamicPseudoType {
+		return true
+	}
+	if rng.DefinitelyNotNull() || tc == cty.Number {
+		return false
+	}
+	switch {
+	case tc == cty.String:
+		return rng.StringPrefix() == ""
+	case tc.IsCollectionType():
+		return rng.LengthLowerBound() == 0 && rng.LengthUpperBound() == math.MaxInt
+	}
+	return true
 }

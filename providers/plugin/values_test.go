@@ -162,10 +162,7 @@ func randValue(rng *rand.Rand, ty cty.Type, depth int) cty.Value {
 	case 0:
 		return cty.NullVal(ty)
 	case 1:
-		if ty == cty.String {
-			return cty.UnknownVal(ty).Refine().StringPrefix("p").NewValue()
-		}
-		return cty.UnknownVal(ty)
+		return randUnknown(rng, ty)
 	}
 	switch {
 	case ty == cty.DynamicPseudoType:
@@ -231,4 +228,35 @@ func randValue(rng *rand.Rand, ty cty.Type, depth int) cty.Value {
 		}
 		return cty.ObjectVal(m)
 	}
+}
+
+// randUnknown is an unknown value of type ty, with no refinement, known
+// non-null, or with the refinements of its type (string prefix, number
+// bounds, collection length bounds), or both.
+func randUnknown(rng *rand.Rand, ty cty.Type) cty.Value {
+	k := rng.IntN(4)
+	if k == 0 || ty == cty.DynamicPseudoType {
+		return cty.UnknownVal(ty)
+	}
+	b := cty.UnknownVal(ty).Refine()
+	if k&1 == 1 {
+		b = b.NotNull()
+	}
+	if k&2 == 2 {
+		switch {
+		case ty == cty.String:
+			b = b.StringPrefix(strings.Repeat("p", 1+rng.IntN(3)))
+		case ty == cty.Number:
+			b = b.NumberRangeLowerBound(cty.NumberIntVal(int64(rng.IntN(5))), rng.IntN(2) == 0)
+			if rng.IntN(2) == 0 {
+				b = b.NumberRangeUpperBound(cty.NumberIntVal(int64(10+rng.IntN(5))), rng.IntN(2) == 0)
+			}
+		case ty.IsCollectionType():
+			b = b.CollectionLengthLowerBound(rng.IntN(3))
+			if rng.IntN(2) == 0 {
+				b = b.CollectionLengthUpperBound(3 + rng.IntN(3))
+			}
+		}
+	}
+	return b.NewValue()
 }

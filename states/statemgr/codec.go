@@ -15,6 +15,26 @@ type Codec interface {
 	Encode(plain []byte) ([]byte, error)
 }
 
+// ClearCodec is a Codec that can tell that it stores states in clear:
+// Encode returns its input as it is (no encryption configured; Decode
+// still refuses an encrypted file). The manager then streams a state into
+// its file instead of encoding it whole in memory first, and journal
+// records skip Encode.
+type ClearCodec interface {
+	Codec
+	StoresClear() bool
+}
+
+// storesClear reports whether c's Encode leaves bytes as they are (nil
+// does).
+func storesClear(c Codec) bool {
+	if c == nil {
+		return true
+	}
+	cc, ok := c.(ClearCodec)
+	return ok && cc.StoresClear()
+}
+
 // SetCodec makes the manager store states through c (nil: as they are).
 // Set it before the first read. The backup is written through c too.
 func (s *Filesystem) SetCodec(c Codec) {

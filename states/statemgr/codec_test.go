@@ -109,3 +109,93 @@ func TestCodecErrorNamesTheFile(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// clearCodec stores states in clear, as the state codec does without
+// encryption, and counts its calls: Decode refuses "ENC:" files.
+type clearCodec struct{ encodes, decodes *int }
+
+func (c clearCodec) Encode(p []byte) ([]byte, error) { *c.encodes++; return p, nil }
+func (c clearCodec) Decode(s []byte) ([]byte, bool, error) {
+	*c.decodes++
+	if bytes.HasPrefix(s, []byte("ENC:")) {
+		return nil, false, errors.New("the state is encrypted")
+	}
+	return s, false, nil
+}
+func (c clearCodec) StoresClear() bool { return true }
+
+// TestClearCodecStreams: a codec that stores in clear (ClearCodec) is not
+// asked to encode states or journal records — the state streams into its
+// file, byte for byte what a manager without a codec writes — while reads
+// of the state and of the journal still go through its Decode.
+func TestClearCodecStreams(t *testing.T) {
+	var encodes, decodes int
+	dir := t.TempDir()
+	m := NewFilesystem(filepath.Join(dir, "a.tfstate"))
+	m.SetCodec(clearCodec{&encodes, &decodes})
+	plain := NewFilesystem(filepath.Join(dir, "b.tfstate"))
+	for _, mgr := range []*Filesystem{m, plain} {
+		if err := mgr.RefreshState(); err != nil {
+			t.Fatal(err)
+		}
+		mgr.WriteState(stateWith(3))
+		if err := mgr.PersistState(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a, _ := os.ReadFile(filepath.Join(dir, "a.tfstate"))
+	b, _ := os.ReadFile(filepath.Join(dir, "b.tfstate"))
+	aa := strings.Replace(string(a), m.StateFile().Lineage, "L", 1)
+	bb := strings.Replace(string(b), plain.StateFile().Lineage, "L", 1)
+	if aa != bb {
+		t.Errorf("stored through a clear codec:\n%s\nwithout one:\n%s", a, b)
+	}
+	j, err := m.Journal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := EncodeBegin(instAddr(1), "create")
+	if err := j.Append(rec); err != nil {
+		t.Fatal(err)
+	}
+	if err := j.(*fileJournal).AppendBatch([][]byte{rec}); err != nil {
+		t.Fatal(err)
+	}
+	if encodes != 0 {
+		t.Errorf("Encode called %d times", encodes)
+	}
+	d := decodes
+	recs, _, err := j.Records()
+	if err != nil || len(recs) != 2 || !bytes.Equal(recs[0], rec) || decodes != d+2 {
+		t.Errorf("journal read back: %q, %v; %d decodes", recs, err, decodes-d)
+	}
+	// An encrypted state is still refused on read.
+	os.WriteFile(filepath.Join(dir, "a.tfstate"), []byte("ENC:xyz"), 0o644)
+	if err := m.RefreshState(); err == nil || !strings.Contains(err.Error(), "encrypted") {
+		t.Errorf("reading an encrypted state: %v", err)
+	}
+}
+
+// TestCodecJournalBatchEncoded: with an encrypting codec, records written
+// in a batch are stored through it and read back.
+func TestCodecJournalBatchEncoded(t *testing.T) {
+	m := NewFilesystem(filepath.Join(t.TempDir(), "terraform.tfstate"))
+	m.SetCodec(prefixCodec{})
+	j, err := m.Journal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs := [][]byte{EncodeBegin(instAddr(1), "create"), EncodeEnd(instAddr(1))}
+	if err := j.(*fileJournal).AppendBatch(recs); err != nil {
+		t.Fatal(err)
+	}
+	segs, _ := j.(*fileJournal).segments()
+	raw, _ := os.ReadFile(j.(*fileJournal).name(segs[0]))
+	if bytes.Contains(raw, []byte(`"begin"`)) || !bytes.Contains(raw, []byte("ENC:")) {
+		t.Errorf("segment not encoded: %q", raw)
+	}
+	got, _, err := j.Records()
+	if err != nil || len(got) != 2 || !bytes.Equal(got[0], recs[0]) || !bytes.Equal(got[1], recs[1]) {
+		t.Errorf("read back %q, %v", got, err)
+	}
+}

@@ -263,7 +263,11 @@ func (s *Filesystem) openJournal() (*fileJournal, error) {
 		}
 		// Records hold objects as the state does: an encrypted state has
 		// an encrypted journal.
-		j.codec = s.codec
+		if !storesClear(s.codec) {
+			j.codec = s.codec
+		} else if s.codec != nil {
+			j.decodeOnly = s.codec
+		}
 		s.journal = j
 	}
 	return s.journal, nil
@@ -308,7 +312,8 @@ func (s *Filesystem) dropRecovered() error {
 // the last read or write: lineage created if missing, serial increased,
 // backup saved before the first overwrite, file replaced atomically.
 // O(size of the state); unchanged objects are copied from their cached
-// encoding. Without a codec the encoding streams into the new file, so
+// encoding. Stored in clear (no codec, or one that stores clear), the
+// encoding streams into the new file, so
 // the state is never held encoded in memory; whether it changed is known
 // from its stateSum once written, and an unchanged one is dropped before
 // it replaces anything.
@@ -368,7 +373,7 @@ func (s *Filesystem) store(f *statefile.File, unless bool) (stateSum, error) {
 		return own
 	}
 	var err error
-	if s.codec == nil {
+	if storesClear(s.codec) {
 		err = atomicfile.Write(s.path, mode, func(w io.Writer) error {
 			if sum, own = encodeTo(f, w, s.path); own == nil && unless && s.haveLast && sum == s.lastSum {
 				own = errUnchanged

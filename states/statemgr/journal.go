@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/internal/jsonstr"
 	"github.com/plankit/plankit/states"
 	"github.com/plankit/plankit/states/statefile"
 )
@@ -33,6 +34,8 @@ type Journal interface {
 	// Append stores one record after every record appended before it.
 	// When it returns, the record must survive the process being killed
 	// (for a file: write(2) returned; the page cache outlives the process).
+	// Append does not keep rec: the caller may reuse it once Append
+	// returned.
 	Append(rec []byte) error
 	// Sync makes every record appended so far survive an operating system
 	// crash or a power loss (fsync). The persister calls it in the
@@ -69,16 +72,27 @@ type journalRecord struct {
 // EncodeBegin makes the record of an operation starting on addr (action
 // is what it does, e.g. "create", "destroy").
 func EncodeBegin(addr addrs.AbsResourceInstance, action string) []byte {
-	b, _ := json.Marshal(journalRecord{Kind: "begin", Instance: addr.String(), Action: action})
-	return b
+	return appendBegin(nil, addr.String(), action)
+}
+
+// appendBegin appends the begin record of the instance named inst to dst:
+// what json.Marshal makes of its journalRecord, without the reflection.
+func appendBegin(dst []byte, inst, action string) []byte {
+	dst = append(dst, `{"k":"begin","i":`...)
+	dst = jsonstr.Append(dst, inst)
+	if action != "" {
+		dst = append(dst, `,"a":`...)
+		dst = jsonstr.Append(dst, action)
+	}
+	return append(dst, '}')
 }
 
 // EncodeEnd makes the record of an operation on addr that ended after its
 // last recorded change: it failed before changing anything, or its work
 // after the change (provisioners) finished.
 func EncodeEnd(addr addrs.AbsResourceInstance) []byte {
-	b, _ := json.Marshal(journalRecord{Kind: "end", Instance: addr.String()})
-	return b
+	b := append([]byte(`{"k":"end","i":`), jsonstr.Append(nil, addr.String())...)
+	return append(b, '}')
 }
 
 // EncodeSet makes the record of addr's objects as they are in s now: its
@@ -87,42 +101,48 @@ func EncodeEnd(addr addrs.AbsResourceInstance) []byte {
 // cache), so replaying reads them with the state file reader. O(size of
 // the instance's objects). The caller holds s still (its lock).
 func EncodeSet(s *states.State, addr addrs.AbsResourceInstance) ([]byte, error) {
-	return encodeInstanceState(instanceState(s, addr), addr)
+	objs := instanceObjectsOf(s, addr)
+	return objs.appendSet(nil, addr)
 }
 
-// instanceState returns a state holding only addr's objects from s (shared,
-// not copied: they are immutable). O(objects of addr).
-func instanceState(s *states.State, addr addrs.AbsResourceInstance) *states.State {
-	mini := states.NewState()
+// instanceObjects are an instance's objects and its resource's provider
+// configuration, taken from a state under its lock and encoded after it
+// is released: the objects themselves are immutable, and the deposed map
+// is a copy.
+type instanceObjects struct {
+	provider addrs.AbsProviderConfig
+	key      addrs.InstanceKey // the provider instance (provider for_each)
+	current  *states.ResourceInstanceObjectSrc
+	deposed  map[addrs.DeposedKey]*states.ResourceInstanceObjectSrc
+}
+
+// instanceObjectsOf returns addr's objects in s. O(objects of addr).
+func instanceObjectsOf(s *states.State, addr addrs.AbsResourceInstance) instanceObjects {
+	var o instanceObjects
 	if r := s.Resource(addr.ContainingResource()); r != nil {
 		if ri := r.Instances[addr.Resource.Key]; ri != nil {
-			if ri.Current != nil {
-				mini.SetResourceInstanceCurrent(addr, ri.Current, r.ProviderConfig)
-			}
-			for dk, obj := range ri.Deposed {
-				mini.SetResourceInstanceDeposed(addr, dk, obj, r.ProviderConfig)
+			o.provider, o.key, o.current = r.ProviderConfig, ri.ProviderKey, ri.Current
+			if len(ri.Deposed) > 0 {
+				o.deposed = maps.Clone(ri.Deposed)
 			}
 		}
 	}
-	return mini
+	return o
 }
 
-// encodeInstanceState makes the set record of addr from its one-instance
-// state.
-func encodeInstanceState(mini *states.State, addr addrs.AbsResourceInstance) ([]byte, error) {
-	// The record is written by hand around the state's bytes: marshalling
-	// a json.RawMessage would compact (re-scan and copy) them.
-	inst, _ := json.Marshal(addr.String())
-	var buf bytes.Buffer
-	buf.Grow(1024)
-	buf.WriteString(`{"k":"set","i":`)
-	buf.Write(inst)
-	buf.WriteString(`,"s":`)
-	if err := statefile.Write(&statefile.File{State: mini}, &buf); err != nil {
+// appendSet appends the set record of addr holding o to dst: a v4 state
+// file with only those objects (statefile.AppendInstanceFile, the bytes
+// statefile.Write makes of such a state), wrapped by hand — marshalling a
+// json.RawMessage would compact (re-scan and copy) it.
+func (o instanceObjects) appendSet(dst []byte, addr addrs.AbsResourceInstance) ([]byte, error) {
+	dst = append(dst, `{"k":"set","i":`...)
+	dst = jsonstr.Append(dst, addr.String())
+	dst = append(dst, `,"s":`...)
+	dst, err := statefile.AppendInstanceFile(dst, addr, o.provider, o.key, o.current, o.deposed)
+	if err != nil {
 		return nil, fmt.Errorf("encoding %s for the state journal: %w", addr, err)
 	}
-	buf.WriteString("}")
-	return buf.Bytes(), nil
+	return append(dst, '}'), nil
 }
 
 // InFlight is an operation the journal shows as begun and never finished:
@@ -213,6 +233,9 @@ func replaySet(s *states.State, addr addrs.AbsResourceInstance, src []byte) erro
 			}
 			for dk, obj := range ri.Deposed {
 				s.SetResourceInstanceDeposed(addr, dk, obj, r.ProviderConfig)
+			}
+			if ri.ProviderKey != nil && ri.ProviderKey != addrs.NoKey {
+				s.SetResourceInstanceProviderKey(addr, ri.ProviderKey)
 			}
 		}
 	}

@@ -36,6 +36,10 @@ type fileJournal struct {
 	newName bool       // a segment was created since the last Sync: fsync the directory
 
 	codec Codec // the state's stored form (encryption), applied to each record; nil: clear
+	// decodeOnly, with codec nil, is the codec of a state stored in clear
+	// (see ClearCodec): records are appended as they are, and read through
+	// its Decode as before.
+	decodeOnly Codec
 }
 
 var crcTable = crc32.MakeTable(crc32.Castagnoli)
@@ -101,6 +105,38 @@ func (j *fileJournal) Append(rec []byte) error {
 	j.buf = appendFrame(j.buf[:0], rec)
 	if _, err := j.f.Write(j.buf); err != nil {
 		return fmt.Errorf("writing the state journal %s: %w", j.f.Name(), err)
+	}
+	return nil
+}
+
+// AppendBatch appends recs, in order, with one write(2).
+func (j *fileJournal) AppendBatch(recs [][]byte) error {
+	if j.codec != nil {
+		enc := make([][]byte, len(recs))
+		for i, rec := range recs {
+			var err error
+			if enc[i], err = j.codec.Encode(rec); err != nil {
+				return fmt.Errorf("writing the state journal: %w", err)
+			}
+		}
+		recs = enc
+	}
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.f == nil {
+		if err := j.open(); err != nil {
+			return err
+		}
+	}
+	j.buf = j.buf[:0]
+	for _, rec := range recs {
+		j.buf = appendFrame(j.buf, rec)
+	}
+	if _, err := j.f.Write(j.buf); err != nil {
+		return fmt.Errorf("writing the state journal %s: %w", j.f.Name(), err)
+	}
+	if cap(j.buf) > 1<<20 {
+		j.buf = nil
 	}
 	return nil
 }
@@ -225,8 +261,12 @@ func (j *fileJournal) Records() ([][]byte, int, error) {
 			damaged++
 		}
 		for _, rec := range r {
-			if j.codec != nil {
-				plain, _, err := j.codec.Decode(rec)
+			dc := j.codec
+			if dc == nil {
+				dc = j.decodeOnly
+			}
+			if dc != nil {
+				plain, _, err := dc.Decode(rec)
 				if err != nil {
 					return nil, 0, fmt.Errorf("reading the state journal %s: %w", j.name(n), err)
 				}

@@ -202,3 +202,49 @@ func TestPersisterFlushCoveredByRunningWrite(t *testing.T) {
 		t.Fatalf("%d writes, want 2: the first and Close's", w)
 	}
 }
+
+// snapshotRecorder is a Storage that keeps the states it is given.
+type snapshotRecorder struct {
+	mu     sync.Mutex
+	states []*states.State
+}
+
+func (r *snapshotRecorder) WriteState(s *states.State) error {
+	r.mu.Lock()
+	r.states = append(r.states, s)
+	r.mu.Unlock()
+	return nil
+}
+func (r *snapshotRecorder) PersistState() error { return nil }
+
+// TestPersisterSourceFinalWritesLiveState: writes before SourceFinal get
+// a snapshot (the live state goes on changing), the final write after it
+// gets the live state itself, not a copy of its maps.
+func TestPersisterSourceFinalWritesLiveState(t *testing.T) {
+	rec := &snapshotRecorder{}
+	live := stateWith(2).SyncWrapper()
+	p := NewBackgroundPersister(rec, PersisterOptions{Source: live})
+	p.MarkDirty()
+	if err := p.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	p.Update(func(s *states.State) { s.SetResourceInstanceCurrent(instAddr(7), objSrc("7"), nullProvider) })
+	p.SourceFinal()
+	if err := p.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s := live.Lock()
+	live.Unlock()
+	if len(rec.states) != 2 {
+		t.Fatalf("%d writes, want 2", len(rec.states))
+	}
+	if rec.states[0] == s {
+		t.Error("a write before SourceFinal got the live state, not a snapshot")
+	}
+	if n := len(rec.states[0].AllResourceInstances()); n != 2 {
+		t.Errorf("first snapshot has %d instances, want 2", n)
+	}
+	if rec.states[1] != s {
+		t.Error("the final write got a copy, not the live state")
+	}
+}

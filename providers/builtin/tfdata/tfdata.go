@@ -83,7 +83,7 @@ func planData(req providers.PlanResourceChangeRequest) providers.PlanResourceCha
 	case !req.PriorState.GetAttr("input").RawEquals(input):
 		planned["output"] = unknownLike(input)
 	}
-	resp.PlannedState = cty.ObjectVal(planned)
+	resp.PlannedState = shareType(cty.ObjectVal(planned))
 	return resp
 }
 

@@ -1,0 +1,233 @@
+package states
+
+import (
+	"sort"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/zclconf/go-cty/cty"
+	ctyjson "github.com/zclconf/go-cty/cty/json"
+
+	"github.com/plankit/plankit/internal/jsonstr"
+)
+
+// marshalAttrs returns exactly what ctyjson.Marshal(val, ty) returns,
+// errors included. Every object the apply stores goes through it, so the
+// common values — known, unmarked, without capsules or non-ASCII attribute
+// names — are written here in one walk straight
+// into a pooled buffer, without go-cty's per-string encoding/json call, its
+// normalised cty string per attribute name, its sorted name slice per
+// object and its bytes.Buffer; anything else is left to ctyjson.Marshal.
+// The result is a copy at its exact size: it stays in the state for the
+// rest of the run. attrsjson_test.go checks it against ctyjson.Marshal.
+func marshalAttrs(val cty.Value, ty cty.Type) ([]byte, error) {
+	if !conforms(val.Type(), ty) {
+		return ctyjson.Marshal(val, ty) // its error
+	}
+	bp := attrsBufs.Get().(*[]byte)
+	b, ok := appendAttrsJSON((*bp)[:0], val, ty)
+	var out []byte
+	if ok {
+		out = append(make([]byte, 0, len(b)), b...)
+	}
+	if cap(b) <= 64<<10 {
+		*bp = b[:0]
+		attrsBufs.Put(bp)
+	}
+	if !ok {
+		return ctyjson.Marshal(val, ty)
+	}
+	return out, nil
+}
+
+var attrsBufs = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
+
+// appendAttrsJSON appends v, of type t (v's type conforms to it), as
+// ctyjson's marshal writes it. ok is false, with b in any state, for what
+// it leaves to ctyjson: marks, unknowns, capsules, infinities and
+// attribute names that are not ASCII (ctyjson normalises them).
+func appendAttrsJSON(b []byte, v cty.Value, t cty.Type) (_ []byte, ok bool) {
+	if v.IsMarked() || !v.IsKnown() {
+		return b, false
+	}
+	if t == cty.DynamicPseudoType && v.Type() != cty.DynamicPseudoType {
+		// The value with its type, so that it can be decoded.
+		vt := v.Type()
+		tj, err := typeJSON(vt)
+		if err != nil {
+			return b, false
+		}
+		b = append(b, `{"value":`...)
+		if b, ok = appendAttrsJSON(b, v, vt); !ok {
+			return b, false
+		}
+		b = append(b, `,"type":`...)
+		b = append(b, tj...)
+		return append(b, '}'), true
+	}
+	if v.IsNull() {
+		return append(b, "null"...), true
+	}
+	switch {
+	case t == cty.String:
+		return jsonstr.Append(b, v.AsString()), true
+	case t == cty.Number:
+		if v.RawEquals(cty.PositiveInfinity) || v.RawEquals(cty.NegativeInfinity) {
+			return b, false
+		}
+		f := v.AsBigFloat()
+		if f.IsInt() && f.Sign() != 0 {
+			if i, acc := f.Int64(); acc == 0 {
+				return appendInt64(b, i), true
+			}
+		}
+		return f.Append(b, 'f', -1), true
+	case t == cty.Bool:
+		if v.True() {
+			return append(b, "true"...), true
+		}
+		return append(b, "false"...), true
+	case t.IsListType(), t.IsSetType():
+		ety := t.ElementType()
+		b = append(b, '[')
+		first := true
+		for it := v.ElementIterator(); it.Next(); {
+			if !first {
+				b = append(b, ',')
+			}
+			first = false
+			_, ev := it.Element()
+			if b, ok = appendAttrsJSON(b, ev, ety); !ok {
+				return b, false
+			}
+		}
+		return append(b, ']'), true
+	case t.IsMapType():
+		ety := t.ElementType()
+		b = append(b, '{')
+		first := true
+		for it := v.ElementIterator(); it.Next(); {
+			if !first {
+				b = append(b, ',')
+			}
+			first = false
+			ek, ev := it.Element()
+			b = jsonstr.Append(b, ek.AsString())
+			b = append(b, ':')
+			if b, ok = appendAttrsJSON(b, ev, ety); !ok {
+				return b, false
+			}
+		}
+		return append(b, '}'), true
+	case t.IsTupleType():
+		etys := t.TupleElementTypes()
+		b = append(b, '[')
+		i := 0
+		for it := v.ElementIterator(); it.Next(); {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			_, ev := it.Element()
+			if b, ok = appendAttrsJSON(b, ev, etys[i]); !ok {
+				return b, false
+			}
+			i++
+		}
+		return append(b, ']'), true
+	case t.IsObjectType():
+		atys := t.AttributeTypes()
+		var buf [16]string
+		names := buf[:0]
+		for k := range atys {
+			for i := 0; i < len(k); i++ {
+				if k[i] >= utf8.RuneSelf {
+					return b, false
+				}
+			}
+			names = append(names, k)
+		}
+		sort.Strings(names)
+		b = append(b, '{')
+		for i, k := range names {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = jsonstr.Append(b, k)
+			b = append(b, ':')
+			if b, ok = appendAttrsJSON(b, v.GetAttr(k), atys[k]); !ok {
+				return b, false
+			}
+		}
+		return append(b, '}'), true
+	}
+	return b, false
+}
+
+// conforms reports whether given conforms to want as
+// given.TestConformance(want) decides it (no errors), walking both types
+// as it does but without building its paths.
+func conforms(given, want cty.Type) bool {
+	switch {
+	case want == cty.DynamicPseudoType:
+		return true
+	case given.IsObjectType() && want.IsObjectType():
+		gas, was := given.AttributeTypes(), want.AttributeTypes()
+		if len(gas) != len(was) {
+			return false
+		}
+		for k, wt := range was {
+			gt, ok := gas[k]
+			if !ok || !conforms(gt, wt) {
+				return false
+			}
+		}
+		return true
+	case given.IsTupleType() && want.IsTupleType():
+		ges, wes := given.TupleElementTypes(), want.TupleElementTypes()
+		if len(ges) != len(wes) {
+			return false
+		}
+		for i := range wes {
+			if !conforms(ges[i], wes[i]) {
+				return false
+			}
+		}
+		return true
+	case given.IsListType() && want.IsListType(), given.IsMapType() && want.IsMapType(), given.IsSetType() && want.IsSetType():
+		return given.Equals(want) || conforms(given.ElementType(), want.ElementType())
+	}
+	return given.Equals(want)
+}
+
+// typeJSON is ctyjson.MarshalType(t), without its allocations for the
+// primitive types.
+func typeJSON(t cty.Type) ([]byte, error) {
+	switch t {
+	case cty.String:
+		return []byte(`"string"`), nil
+	case cty.Number:
+		return []byte(`"number"`), nil
+	case cty.Bool:
+		return []byte(`"bool"`), nil
+	}
+	return ctyjson.MarshalType(t)
+}
+
+func appendInt64(b []byte, i int64) []byte {
+	var tmp [20]byte
+	u := uint64(i)
+	if i < 0 {
+		b = append(b, '-')
+		u = uint64(-i)
+	}
+	n := len(tmp)
+	for {
+		n--
+		tmp[n] = byte('0' + u%10)
+		u /= 10
+		if u == 0 {
+			break
+		}
+	}
+	return append(b, tmp[n:]...)
+}
