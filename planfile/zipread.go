@@ -84,17 +84,37 @@ func readEntry(f *zip.File, l Limits) ([]byte, error) {
 	}
 	defer rc.Close()
 	size := f.UncompressedSize64
-	// Preallocate no more than the compressed bytes could plausibly give,
-	// so a header that lies about its size cannot reserve memory.
-	buf := bytes.NewBuffer(make([]byte, 0, int(min(size, f.CompressedSize64*4+4096))))
-	n, err := io.Copy(buf, io.LimitReader(rc, int64(size)+1))
-	if err != nil {
+	// Reserve no more than the compressed bytes could plausibly give, so
+	// a header that lies about its size cannot make a small file reserve
+	// much memory; once that much has really been decompressed, the entry
+	// has shown it is big and the rest of the declared size is reserved
+	// at once: one copy instead of a doubling buffer's log2(ratio) copies
+	// and their garbage (a 64 MB state entry compresses about 20 times).
+	first := min(size, f.CompressedSize64*4+4096)
+	buf := make([]byte, first)
+	n, err := io.ReadFull(rc, buf)
+	if err == nil && uint64(n) < size {
+		grown := make([]byte, size)
+		copy(grown, buf)
+		buf = grown
+		var m int
+		m, err = io.ReadFull(rc, buf[n:])
+		n += m
+	}
+	switch {
+	case err == io.EOF || err == io.ErrUnexpectedEOF:
+		return nil, newErr(KindTruncated, f.Name, "the entry has %d bytes but declares %d", n, size)
+	case err != nil:
 		return nil, classifyReadErr(f.Name, err)
 	}
-	if uint64(n) != size {
-		return nil, newErr(KindTruncated, f.Name, "the entry has %d bytes but declares %d", n, size)
+	// The entry must end where it says it does.
+	var one [1]byte
+	if m, err := rc.Read(one[:]); m > 0 {
+		return nil, newErr(KindTruncated, f.Name, "the entry has more bytes than the %d it declares", size)
+	} else if err != nil && err != io.EOF {
+		return nil, classifyReadErr(f.Name, err)
 	}
-	return buf.Bytes(), nil
+	return buf, nil
 }
 
 func classifyReadErr(name string, err error) error {

@@ -26,15 +26,15 @@ const encodeBatch = 256
 // translation into protobuf messages, which gives each type its index in
 // the order the values come.
 type preEncoded struct {
-	before, after encodedValue
+	before, after marshalledValue
 	// afterIsBefore: a no-op whose after value equals its before value;
 	// the after value was not encoded (change shares the before message).
 	afterIsBefore bool
 }
 
-// encodedValue is marshalValue's result for one value (nothing for
+// marshalledValue is marshalValue's result for one value (nothing for
 // cty.NilVal, which is not recorded).
-type encodedValue struct {
+type marshalledValue struct {
 	b   []byte
 	err error
 }

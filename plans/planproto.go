@@ -265,7 +265,7 @@ func (e *encoder) changeWith(c *Change, pre *preEncoded) (*planproto.Change, err
 	}
 	pc := &planproto.Change{Action: action}
 	var err error
-	var preBefore, preAfter *encodedValue
+	var preBefore, preAfter *marshalledValue
 	if pre != nil {
 		preBefore, preAfter = &pre.before, &pre.after
 	}
@@ -294,7 +294,7 @@ func (e *encoder) changeWith(c *Change, pre *preEncoded) (*planproto.Change, err
 }
 
 // valueWith is value with v already encoded (pre; nil: encode it here).
-func (e *encoder) valueWith(v cty.Value, pre *encodedValue) (*planproto.DynamicValue, error) {
+func (e *encoder) valueWith(v cty.Value, pre *marshalledValue) (*planproto.DynamicValue, error) {
 	if pre == nil || isNilVal(v) {
 		return e.value(v)
 	}

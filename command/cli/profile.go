@@ -34,6 +34,9 @@ func startProfiles() func() {
 	if mem != "" {
 		runtime.MemProfileRate = 64 << 10
 		stops = append(stops, func() {
+			// The profile holds allocations as of the last collection:
+			// collect now so it covers the whole run, not all but its end.
+			runtime.GC()
 			f, err := os.Create(mem)
 			if err == nil {
 				err = pprof.Lookup("allocs").WriteTo(f, 0)
