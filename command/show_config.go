@@ -28,8 +28,10 @@ func readArchiveLoadingConfig(m *Meta, wd, path string) (*planfile.Reader, *plan
 		return nil, nil, nil, diags
 	}
 	cl := startConfigLoad(r)
-	p, err := r.ReadPlan()
-	close(cl.planRead)
+	p, err := func() (*plans.Plan, error) {
+		defer close(cl.planRead) // a panic too lets the loader end
+		return r.ReadPlan()
+	}()
 	if err != nil {
 		cl.finish()
 		r.Close()
