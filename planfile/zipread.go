@@ -108,13 +108,17 @@ func readEntry(f *zip.File, l Limits) ([]byte, error) {
 		return nil, classifyReadErr(f.Name, err)
 	}
 	// The entry must end where it says it does.
+	// ReadFull, not Read: a reader may return nothing and no error, and
+	// only reaching the end checks the entry's CRC-32.
 	var one [1]byte
-	if m, err := rc.Read(one[:]); m > 0 {
+	switch _, err := io.ReadFull(rc, one[:]); err {
+	case io.EOF:
+		return buf, nil
+	case nil:
 		return nil, newErr(KindTruncated, f.Name, "the entry has more bytes than the %d it declares", size)
-	} else if err != nil && err != io.EOF {
+	default:
 		return nil, classifyReadErr(f.Name, err)
 	}
-	return buf, nil
 }
 
 func classifyReadErr(name string, err error) error {
