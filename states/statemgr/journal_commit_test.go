@@ -195,3 +195,31 @@ func TestPersisterRecordsWrittenOnReturn(t *testing.T) {
 		t.Errorf("%d instances stored, want %d", got, want)
 	}
 }
+
+// TestJournalQueueManyFailedBatches: with a journal failing batch after
+// batch (a full disk), each waitWritten still returns its own batch's
+// error, and nil for the batches that were written, wherever they fall
+// among the failed ones.
+func TestJournalQueueManyFailedBatches(t *testing.T) {
+	q := &journalQueue{j: &batchRecorder{}}
+	for i := range 50 {
+		name := "ok"
+		if i%3 != 0 {
+			name = "bad"
+		}
+		err := q.waitWritten(q.push([]byte(name)), func() {})
+		if (err != nil) != (name == "bad") {
+			t.Fatalf("record %d (%s): error %v", i, name, err)
+		}
+	}
+	// Asking again about an early record gives the same answers.
+	if err := q.waitWritten(1, func() {}); err != nil {
+		t.Errorf("record 1 (written): %v", err)
+	}
+	if err := q.waitWritten(2, func() {}); err == nil {
+		t.Error("record 2 (failed): no error")
+	}
+	if len(q.failed) != 33 {
+		t.Errorf("%d failed batches, want 33", len(q.failed))
+	}
+}
