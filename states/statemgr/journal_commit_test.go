@@ -149,6 +149,15 @@ func TestPersisterRecordsWrittenOnReturn(t *testing.T) {
 				if err := p.Record(addr); err != nil {
 					t.Error(err)
 				}
+				if i%8 == 1 {
+					s := src.Lock()
+					rec, err := EncodeSet(s, addr)
+					src.Unlock()
+					if err != nil {
+						t.Error(err)
+					}
+					check(string(rec))
+				}
 			}
 		}()
 	}
