@@ -89,3 +89,12 @@ func (q *journalQueue) waitWritten(n uint64, after func()) error {
 	}
 	return nil
 }
+
+// flush writes every record queued so far (their callers get the
+// result from their own waitWritten).
+func (q *journalQueue) flush(after func()) {
+	q.qmu.Lock()
+	n := q.queued
+	q.qmu.Unlock()
+	_ = q.waitWritten(n, after)
+}

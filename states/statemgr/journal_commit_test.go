@@ -232,3 +232,43 @@ func TestJournalQueueManyFailedBatches(t *testing.T) {
 		t.Errorf("%d failed batches, want 33", len(q.failed))
 	}
 }
+
+// eventJournal is a Journal that logs its appends, syncs and removal.
+type eventJournal struct {
+	mu     sync.Mutex
+	events []string
+}
+
+func (e *eventJournal) log(s string) { e.mu.Lock(); e.events = append(e.events, s); e.mu.Unlock() }
+func (e *eventJournal) Append(rec []byte) error {
+	e.log("append " + string(rec))
+	return nil
+}
+func (e *eventJournal) Sync() error                      { e.log("sync"); return nil }
+func (e *eventJournal) Checkpoint() (JournalMark, error) { return 0, nil }
+func (e *eventJournal) Truncate(JournalMark) error       { return nil }
+func (e *eventJournal) Records() ([][]byte, int, error)  { return nil, 0, nil }
+func (e *eventJournal) Remove() error                    { e.log("remove"); return nil }
+
+// TestPersisterCloseWritesQueuedRecords: a record queued before Close
+// whose caller had not written it yet is written by Close, before the
+// last fsync and the journal's removal, and not again afterwards.
+func TestPersisterCloseWritesQueuedRecords(t *testing.T) {
+	j := &eventJournal{}
+	p := NewBackgroundPersister(&snapshotRecorder{}, PersisterOptions{Source: stateWith(1).SyncWrapper(), Journal: j})
+	p.jmu.Lock()
+	n := p.jq.push([]byte("late"))
+	p.jmu.Unlock()
+	if err := p.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.jq.waitWritten(n, p.kickSync); err != nil {
+		t.Fatal(err)
+	}
+	j.mu.Lock()
+	got := strings.Join(j.events, ", ")
+	j.mu.Unlock()
+	if want := "append late, sync, remove"; got != want {
+		t.Errorf("events %q, want %q", got, want)
+	}
+}
