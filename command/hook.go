@@ -182,21 +182,15 @@ func (h *applyHook) PreApply(addr addrs.AbsResourceInstance, dk addrs.DeposedKey
 	h.mu.Lock()
 	h.started[key] = true
 	h.inflight[key] = o
-	if h.json != nil {
-		msg := key + ": " + v[0]
-		if idVal != "" && action != plans.Create {
-			msg += " [" + idKey + "=" + idVal + "]"
-		}
-		h.json.Emit("info", "apply_start", msg, map[string]any{"hook": withID(map[string]any{
-			"resource": resourceJSON(addr), "action": actionWord(action)}, idKey, idVal)})
-	} else {
-		b := append(append(append(h.line[:0], key...), ": "...), v[0]...)
-		if idVal != "" && action != plans.Create {
-			b = append(append(append(append(append(b, " ["...), idKey...), '='), idVal...), ']')
-		}
-		h.line = append(b, '\n')
-		_, _ = h.w.Write(h.line)
+	b := append(append(append(h.line[:0], key...), ": "...), v[0]...)
+	if action != plans.Create {
+		b = appendID(b, idKey, idVal)
 	}
+	if h.json != nil {
+		h.json.Emit("info", "apply_start", string(b), map[string]any{"hook": withID(map[string]any{
+			"resource": resourceJSON(addr), "action": actionWord(action)}, idKey, idVal)})
+	}
+	h.writeLine(b)
 	interval, still := h.interval, v[1]
 	// Set under h.mu: the first tick waits for it.
 	o.timer = time.AfterFunc(interval, func() { h.tick(addr, key, o, still, interval) })
@@ -259,24 +253,36 @@ func (h *applyHook) PostApply(addr addrs.AbsResourceInstance, dk addrs.DeposedKe
 		return terraform.HookActionContinue, nil
 	}
 	idKey, idVal := idOf(newVal)
+	b := append(append(append(append(h.line[:0], key...), ": "...), verbs[o.action][2]...), " after "...)
+	b = appendElapsed(b, elapsed)
+	if o.action != plans.Delete {
+		b = appendID(b, idKey, idVal)
+	}
 	if h.json != nil {
-		msg := fmt.Sprintf("%s: %s after %s", key, verbs[o.action][2], formatElapsed(elapsed))
-		if idVal != "" && o.action != plans.Delete {
-			msg += " [" + idKey + "=" + idVal + "]"
-		}
-		h.json.Emit("info", "apply_complete", msg, map[string]any{"hook": withID(map[string]any{
+		h.json.Emit("info", "apply_complete", string(b), map[string]any{"hook": withID(map[string]any{
 			"resource": resourceJSON(addr), "action": actionWord(o.action),
 			"elapsed_seconds": int(elapsed.Seconds())}, idKey, idVal)})
-	} else {
-		b := append(append(append(append(h.line[:0], key...), ": "...), verbs[o.action][2]...), " after "...)
-		b = appendElapsed(b, elapsed)
-		if idVal != "" && o.action != plans.Delete {
-			b = append(append(append(append(append(b, " ["...), idKey...), '='), idVal...), ']')
-		}
-		h.line = append(b, '\n')
+	}
+	h.writeLine(b)
+	return terraform.HookActionContinue, nil
+}
+
+// appendID appends " [idKey=idVal]" to a progress line, when the object
+// has an id.
+func appendID(b []byte, idKey, idVal string) []byte {
+	if idVal == "" {
+		return b
+	}
+	return append(append(append(append(append(b, " ["...), idKey...), '='), idVal...), ']')
+}
+
+// writeLine keeps b, a progress line built in h.line, for the next one
+// and, in the human view, writes it. h.mu is held.
+func (h *applyHook) writeLine(b []byte) {
+	h.line = append(b, '\n')
+	if h.json == nil {
 		_, _ = h.w.Write(h.line)
 	}
-	return terraform.HookActionContinue, nil
 }
 
 func (h *applyHook) PreProvisionInstanceStep(addr addrs.AbsResourceInstance, typeName string) (terraform.HookAction, error) {

@@ -1,7 +1,9 @@
 package command
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
 	"regexp"
 	"strings"
 	"sync"
@@ -149,5 +151,39 @@ module.m["<a>"].null_resource.f[2]: Creating...
 		if got := formatElapsed(d); got != want {
 			t.Errorf("formatElapsed(%s) = %q, want %q", d, got, want)
 		}
+	}
+}
+
+// TestApplyHookJSONMessages: in -json output the start and completion
+// messages are the human lines, ids included (a destroy's completion and
+// a create's start without one), and nothing is written in human form.
+func TestApplyHookJSONMessages(t *testing.T) {
+	addr := addrs.Resource{Mode: addrs.ManagedResourceMode, Type: "null_resource", Name: "a"}.Instance(addrs.NoKey).Absolute(addrs.RootModuleInstance)
+	obj := cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal("42")})
+	var human, jout strings.Builder
+	h := newApplyHook(&human, &JSONView{W: &jout})
+	h.PreApply(addr, addrs.NotDeposed, plans.Create, cty.NullVal(obj.Type()), obj)
+	h.PostApply(addr, addrs.NotDeposed, obj, nil)
+	h.PreApply(addr, "0000abcd", plans.Delete, obj, cty.NullVal(obj.Type()))
+	h.PostApply(addr, "0000abcd", cty.NullVal(obj.Type()), nil)
+	var got []string
+	for _, line := range strings.Split(strings.TrimSpace(jout.String()), "\n") {
+		var msg map[string]any
+		if err := json.Unmarshal([]byte(line), &msg); err != nil {
+			t.Fatalf("not JSON: %s", line)
+		}
+		got = append(got, fmt.Sprint(msg["type"], " ", msg["@message"]))
+	}
+	want := []string{
+		"apply_start null_resource.a: Creating...",
+		"apply_complete null_resource.a: Creation complete after 0s [id=42]",
+		"apply_start null_resource.a (deposed object 0000abcd): Destroying... [id=42]",
+		"apply_complete null_resource.a (deposed object 0000abcd): Destruction complete after 0s",
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("messages (-want +got):\n%s", d)
+	}
+	if human.Len() != 0 {
+		t.Errorf("human output with -json: %q", human.String())
 	}
 }

@@ -2,6 +2,7 @@ package states
 
 import (
 	"sort"
+	"strconv"
 	"sync"
 	"unicode/utf8"
 
@@ -78,7 +79,7 @@ func appendAttrsJSON(b []byte, v cty.Value, t cty.Type) (_ []byte, ok bool) {
 		f := v.AsBigFloat()
 		if f.IsInt() && f.Sign() != 0 {
 			if i, acc := f.Int64(); acc == 0 {
-				return appendInt64(b, i), true
+				return strconv.AppendInt(b, i, 10), true
 			}
 		}
 		return f.Append(b, 'f', -1), true
@@ -211,23 +212,4 @@ func typeJSON(t cty.Type) ([]byte, error) {
 		return []byte(`"bool"`), nil
 	}
 	return ctyjson.MarshalType(t)
-}
-
-func appendInt64(b []byte, i int64) []byte {
-	var tmp [20]byte
-	u := uint64(i)
-	if i < 0 {
-		b = append(b, '-')
-		u = uint64(-i)
-	}
-	n := len(tmp)
-	for {
-		n--
-		tmp[n] = byte('0' + u%10)
-		u /= 10
-		if u == 0 {
-			break
-		}
-	}
-	return append(b, tmp[n:]...)
 }

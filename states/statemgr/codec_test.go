@@ -169,6 +169,14 @@ func TestClearCodecStreams(t *testing.T) {
 	if err != nil || len(recs) != 2 || !bytes.Equal(recs[0], rec) || decodes != d+2 {
 		t.Errorf("journal read back: %q, %v; %d decodes", recs, err, decodes-d)
 	}
+	// An encrypted journal record (a journal left by an apply with
+	// encryption) is still refused on read.
+	if err := j.Append([]byte("ENC:xyz")); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := j.Records(); err == nil || !strings.Contains(err.Error(), "encrypted") {
+		t.Errorf("reading an encrypted journal record: %v", err)
+	}
 	// An encrypted state is still refused on read.
 	os.WriteFile(filepath.Join(dir, "a.tfstate"), []byte("ENC:xyz"), 0o644)
 	if err := m.RefreshState(); err == nil || !strings.Contains(err.Error(), "encrypted") {

@@ -91,8 +91,7 @@ func appendBegin(dst []byte, inst, action string) []byte {
 // last recorded change: it failed before changing anything, or its work
 // after the change (provisioners) finished.
 func EncodeEnd(addr addrs.AbsResourceInstance) []byte {
-	b := append([]byte(`{"k":"end","i":`), jsonstr.Append(nil, addr.String())...)
-	return append(b, '}')
+	return append(jsonstr.Append([]byte(`{"k":"end","i":`), addr.String()), '}')
 }
 
 // EncodeSet makes the record of addr's objects as they are in s now: its

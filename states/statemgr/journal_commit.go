@@ -1,6 +1,9 @@
 package statemgr
 
-import "sync"
+import (
+	"sort"
+	"sync"
+)
 
 // journalQueue gathers the records of concurrent operations and writes
 // them to the journal together (group commit). A record is queued under
@@ -78,10 +81,20 @@ func (q *journalQueue) waitWritten(n uint64, after func()) error {
 		}
 		after()
 	}
-	for _, f := range q.failed {
-		if f.first <= n && n <= f.last {
-			return f.err
-		}
+	// failed is in record order and its ranges are disjoint: a journal
+	// that keeps failing (a full disk) adds a range per batch, so search.
+	i := sort.Search(len(q.failed), func(i int) bool { return q.failed[i].last >= n })
+	if i < len(q.failed) && q.failed[i].first <= n {
+		return q.failed[i].err
 	}
 	return nil
+}
+
+// flush writes every record queued so far (their callers get the
+// result from their own waitWritten).
+func (q *journalQueue) flush(after func()) {
+	q.qmu.Lock()
+	n := q.queued
+	q.qmu.Unlock()
+	_ = q.waitWritten(n, after)
 }

@@ -149,6 +149,15 @@ func TestPersisterRecordsWrittenOnReturn(t *testing.T) {
 				if err := p.Record(addr); err != nil {
 					t.Error(err)
 				}
+				if i%8 == 1 {
+					s := src.Lock()
+					rec, err := EncodeSet(s, addr)
+					src.Unlock()
+					if err != nil {
+						t.Error(err)
+					}
+					check(string(rec))
+				}
 			}
 		}()
 	}
@@ -193,5 +202,73 @@ func TestPersisterRecordsWrittenOnReturn(t *testing.T) {
 	}
 	if got := len(readFile(t, mgr.Path()).State.AllResourceInstances()); got != want {
 		t.Errorf("%d instances stored, want %d", got, want)
+	}
+}
+
+// TestJournalQueueManyFailedBatches: with a journal failing batch after
+// batch (a full disk), each waitWritten still returns its own batch's
+// error, and nil for the batches that were written, wherever they fall
+// among the failed ones.
+func TestJournalQueueManyFailedBatches(t *testing.T) {
+	q := &journalQueue{j: &batchRecorder{}}
+	for i := range 50 {
+		name := "ok"
+		if i%3 != 0 {
+			name = "bad"
+		}
+		err := q.waitWritten(q.push([]byte(name)), func() {})
+		if (err != nil) != (name == "bad") {
+			t.Fatalf("record %d (%s): error %v", i, name, err)
+		}
+	}
+	// Asking again about an early record gives the same answers.
+	if err := q.waitWritten(1, func() {}); err != nil {
+		t.Errorf("record 1 (written): %v", err)
+	}
+	if err := q.waitWritten(2, func() {}); err == nil {
+		t.Error("record 2 (failed): no error")
+	}
+	if len(q.failed) != 33 {
+		t.Errorf("%d failed batches, want 33", len(q.failed))
+	}
+}
+
+// eventJournal is a Journal that logs its appends, syncs and removal.
+type eventJournal struct {
+	mu     sync.Mutex
+	events []string
+}
+
+func (e *eventJournal) log(s string) { e.mu.Lock(); e.events = append(e.events, s); e.mu.Unlock() }
+func (e *eventJournal) Append(rec []byte) error {
+	e.log("append " + string(rec))
+	return nil
+}
+func (e *eventJournal) Sync() error                      { e.log("sync"); return nil }
+func (e *eventJournal) Checkpoint() (JournalMark, error) { return 0, nil }
+func (e *eventJournal) Truncate(JournalMark) error       { return nil }
+func (e *eventJournal) Records() ([][]byte, int, error)  { return nil, 0, nil }
+func (e *eventJournal) Remove() error                    { e.log("remove"); return nil }
+
+// TestPersisterCloseWritesQueuedRecords: a record queued before Close
+// whose caller had not written it yet is written by Close, before the
+// last fsync and the journal's removal, and not again afterwards.
+func TestPersisterCloseWritesQueuedRecords(t *testing.T) {
+	j := &eventJournal{}
+	p := NewBackgroundPersister(&snapshotRecorder{}, PersisterOptions{Source: stateWith(1).SyncWrapper(), Journal: j})
+	p.jmu.Lock()
+	n := p.jq.push([]byte("late"))
+	p.jmu.Unlock()
+	if err := p.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.jq.waitWritten(n, p.kickSync); err != nil {
+		t.Fatal(err)
+	}
+	j.mu.Lock()
+	got := strings.Join(j.events, ", ")
+	j.mu.Unlock()
+	if want := "append late, sync, remove"; got != want {
+		t.Errorf("events %q, want %q", got, want)
 	}
 }

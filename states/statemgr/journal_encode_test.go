@@ -78,8 +78,13 @@ func TestJournalRecordsMatchReference(t *testing.T) {
 	}
 	addrsList = append(addrsList, instAddr(12345)) // never in the state
 
-	p := NewBackgroundPersister(NewFilesystem(t.TempDir()+"/terraform.tfstate"), PersisterOptions{Source: s.SyncWrapper()})
-	defer p.Close()
+	mgr := NewFilesystem(t.TempDir() + "/terraform.tfstate")
+	j, err := mgr.Journal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := NewBackgroundPersister(mgr, PersisterOptions{Source: s.SyncWrapper(), Journal: j, CheckpointBytes: 1 << 30})
+	var wantRecs []string
 	for _, addr := range addrsList {
 		want, err := refEncodeSet(s, addr)
 		if err != nil {
@@ -101,6 +106,10 @@ func TestJournalRecordsMatchReference(t *testing.T) {
 			t.Errorf("pooled set %s (-reference +appendSet):\n%s", addr, d)
 		}
 		putRecBuf(bp, pooled)
+		if err := p.Record(addr); err != nil {
+			t.Fatal(err)
+		}
+		wantRecs = append(wantRecs, string(want))
 
 		for _, action := range []string{"create", "destroy of deposed object 0000abcd", "<odd>\"", ""} {
 			want, _ := json.Marshal(journalRecord{Kind: "begin", Instance: addr.String(), Action: action})
@@ -112,5 +121,19 @@ func TestJournalRecordsMatchReference(t *testing.T) {
 		if got := EncodeEnd(addr); !bytes.Equal(got, want) {
 			t.Errorf("end %s: got %s, want %s", addr, got, want)
 		}
+	}
+	recs, damaged, err := j.Records()
+	if err != nil || damaged != 0 {
+		t.Fatalf("journal: %v, %d damaged", err, damaged)
+	}
+	var gotRecs []string
+	for _, r := range recs {
+		gotRecs = append(gotRecs, string(r))
+	}
+	if d := cmp.Diff(wantRecs, gotRecs); d != "" {
+		t.Errorf("records Record appended (-reference +journal):\n%s", d)
+	}
+	if err := p.Close(); err != nil {
+		t.Fatal(err)
 	}
 }

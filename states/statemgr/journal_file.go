@@ -88,28 +88,12 @@ func (j *fileJournal) name(n uint64) string {
 // Append writes rec as one line of the open segment, opening a new
 // segment (numbered after every existing one) when none is open.
 func (j *fileJournal) Append(rec []byte) error {
-	if j.codec != nil {
-		enc, err := j.codec.Encode(rec)
-		if err != nil {
-			return fmt.Errorf("writing the state journal: %w", err)
-		}
-		rec = enc
-	}
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	if j.f == nil {
-		if err := j.open(); err != nil {
-			return err
-		}
-	}
-	j.buf = appendFrame(j.buf[:0], rec)
-	if _, err := j.f.Write(j.buf); err != nil {
-		return fmt.Errorf("writing the state journal %s: %w", j.f.Name(), err)
-	}
-	return nil
+	recs := [1][]byte{rec}
+	return j.AppendBatch(recs[:])
 }
 
-// AppendBatch appends recs, in order, with one write(2).
+// AppendBatch appends recs, in order, with one write(2), as Append does
+// one record.
 func (j *fileJournal) AppendBatch(recs [][]byte) error {
 	if j.codec != nil {
 		enc := make([][]byte, len(recs))

@@ -309,7 +309,7 @@ func (p *BackgroundPersister) noteJournalErr(err error) {
 // (Close closes the channel under it).
 func (p *BackgroundPersister) kickSync() {
 	if p.syncClosed {
-		return // a record queued before Close, written after it
+		return // not after Close (which writes what was queued first): a guard
 	}
 	select {
 	case p.syncWake <- struct{}{}:
@@ -409,11 +409,16 @@ func (p *BackgroundPersister) Close() error {
 	if p.journal != nil {
 		p.jmu.Lock()
 		p.stopped = true
+		p.jmu.Unlock()
+		// A record queued before stopped whose caller has not taken the
+		// writer's turn yet is written now: before the last fsync, and
+		// not after the journal is removed (which would leave a new
+		// segment behind).
+		p.jq.flush(p.kickSync)
 		p.jq.wmu.Lock()
 		p.syncClosed = true
 		close(p.syncWake)
 		p.jq.wmu.Unlock()
-		p.jmu.Unlock()
 		<-p.syncDone
 		if err == nil {
 			// The state stored now holds everything the journal recorded. A
