@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -15,10 +16,22 @@ import (
 // module file is about 220 KB).
 const splitParseMin = 128 << 10
 
-// parseSplit parses a large native-syntax file in pieces, one per core,
-// and joins them into the body a single parse gives: a configuration of
-// 100,000 resources is one 9 MB file, whose parse (lexing, mostly) is
-// otherwise the longest single-threaded step of loading it.
+// splitPieceSize is the size of the pieces parseSplit cuts a large file
+// into: many more pieces than cores, each parsed whole by one worker.
+// hclsyntax lexes a piece into one token slice (about 100 bytes per
+// token, some 17 tokens per small resource block) grown by append, which
+// allocates about five times its final size; for a piece of one core's
+// share of a 9 MB file that is hundreds of megabytes of fresh, zeroed
+// memory, live until the piece is parsed, that every collection during
+// the load marks. A 16 KiB piece's tokens are a few hundred kilobytes,
+// stay in cache between lexing and parsing, and are garbage right after.
+const splitPieceSize = 16 << 10
+
+// parseSplit parses a large native-syntax file in pieces of about
+// splitPieceSize on every core, and joins them into the body a single
+// parse gives: a configuration of 100,000 resources is one 6-9 MB file,
+// whose parse (lexing, mostly) is otherwise the longest single-threaded
+// step of loading it.
 //
 // The file is cut only right after a line that is a lone "}" (the end of
 // a top-level block, as every formatter writes it). Each piece is parsed
@@ -30,11 +43,16 @@ const splitParseMin = 128 << 10
 // and the caller parses the whole file (which also words any error).
 // O(len(src)) work, about len(src)/cores of it per core.
 func parseSplit(src []byte, filename string) (f *hcl.File, ok bool) {
-	return parsePieces(src, filename, runtime.GOMAXPROCS(0), splitParseMin)
+	workers := runtime.GOMAXPROCS(0)
+	if workers < 2 {
+		return nil, false
+	}
+	return parsePieces(src, filename, max(workers, len(src)/splitPieceSize), splitParseMin)
 }
 
 // parsePieces is parseSplit with the number of pieces and the smallest
-// file it splits as parameters.
+// file it splits as parameters. At most GOMAXPROCS pieces are parsed at
+// once.
 func parsePieces(src []byte, filename string, pieces, minSize int) (f *hcl.File, ok bool) {
 	if len(src) < minSize || pieces < 2 {
 		return nil, false
@@ -46,17 +64,36 @@ func parsePieces(src []byte, filename string, pieces, minSize int) (f *hcl.File,
 	bounds := append(append([]int{0}, cuts...), len(src))
 	files := make([]*hcl.File, len(bounds)-1)
 	clean := make([]bool, len(files))
-	var wg sync.WaitGroup
+	starts := make([]hcl.Pos, len(files))
 	line := 1
 	for i := range files {
-		start := hcl.Pos{Line: line, Column: 1, Byte: bounds[i]}
+		starts[i] = hcl.Pos{Line: line, Column: 1, Byte: bounds[i]}
 		line += bytes.Count(src[bounds[i]:bounds[i+1]], []byte("\n"))
+	}
+	// Workers take the pieces in order; one that meets an unclean piece
+	// stops everyone early (the file is then parsed whole anyway).
+	var next atomic.Int64
+	var failed atomic.Bool
+	var wg sync.WaitGroup
+	for range min(len(files), max(1, runtime.GOMAXPROCS(0))) {
 		wg.Go(func() {
-			hf, diags := hclsyntax.ParseConfig(src[bounds[i]:bounds[i+1]], filename, start)
-			files[i], clean[i] = hf, len(diags) == 0
+			for !failed.Load() {
+				i := int(next.Add(1) - 1)
+				if i >= len(files) {
+					return
+				}
+				hf, diags := hclsyntax.ParseConfig(src[bounds[i]:bounds[i+1]], filename, starts[i])
+				files[i], clean[i] = hf, len(diags) == 0
+				if !clean[i] {
+					failed.Store(true)
+				}
+			}
 		})
 	}
 	wg.Wait()
+	if failed.Load() {
+		return nil, false
+	}
 	for i, hf := range files {
 		if !clean[i] || hf == nil {
 			return nil, false
@@ -71,6 +108,11 @@ func parsePieces(src []byte, filename string, pieces, minSize int) (f *hcl.File,
 	// The first piece's body becomes the whole file's, so that its
 	// navigation (hcled.ContextString) sees every block.
 	root := files[0].Body.(*hclsyntax.Body)
+	nblocks := 0
+	for _, hf := range files {
+		nblocks += len(hf.Body.(*hclsyntax.Body).Blocks)
+	}
+	root.Blocks = append(make(hclsyntax.Blocks, 0, nblocks), root.Blocks...)
 	for _, hf := range files[1:] {
 		b := hf.Body.(*hclsyntax.Body)
 		for name, a := range b.Attributes {

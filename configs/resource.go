@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"github.com/plankit/plankit/addrs"
 )
@@ -28,6 +29,9 @@ type Resource struct {
 	Check string
 
 	set map[string]bool // meta-arguments the block wrote, for override merging
+	// decodedBody is the body decodeResourceCommon left in Config
+	// (ConfigAttributes trusts Config only while it is still this one).
+	decodedBody hcl.Body
 }
 
 // Addr returns the resource's address within its module.
@@ -117,7 +121,7 @@ var dataLifecycleSchema = &hcl.BodySchema{
 
 func decodeResourceBlock(block *hcl.Block, override bool) (*Resource, hcl.Diagnostics) {
 	r, content, diags := decodeResourceCommon(block, addrs.ManagedResourceMode)
-	r.Managed = &ManagedResource{set: map[string]bool{}}
+	r.Managed = &ManagedResource{}
 	for _, b := range content.Blocks {
 		switch b.Type {
 		case "lifecycle":
@@ -178,7 +182,7 @@ func managedOnlyBlock(b *hcl.Block) *hcl.Diagnostic {
 func decodeResourceCommon(block *hcl.Block, mode addrs.ResourceMode) (*Resource, *hcl.BodyContent, hcl.Diagnostics) {
 	r := &Resource{
 		Mode: mode, Type: block.Labels[0], Name: block.Labels[1],
-		DeclRange: block.DefRange, TypeRange: labelRange(block, 0), set: map[string]bool{},
+		DeclRange: block.DefRange, TypeRange: labelRange(block, 0),
 	}
 	kind := "resource"
 	if mode == addrs.DataResourceMode {
@@ -186,10 +190,16 @@ func decodeResourceCommon(block *hcl.Block, mode addrs.ResourceMode) (*Resource,
 	}
 	diags := checkName(r.Type, kind+" type", r.TypeRange)
 	diags = append(diags, checkName(r.Name, kind+" name", labelRange(block, 1))...)
-	content, remain, ds := block.Body.PartialContent(resourceBlockSchema)
+	content, remain, ds := resourceMetaContent(block.Body)
 	diags = append(diags, ds...)
 	r.Config = remain
+	if _, native := block.Body.(*hclsyntax.Body); native {
+		r.decodedBody = remain
+	}
 	for name := range content.Attributes {
+		if r.set == nil {
+			r.set = map[string]bool{}
+		}
 		r.set[name] = true
 	}
 	countAttr, forEachAttr := content.Attributes["count"], content.Attributes["for_each"]
@@ -218,6 +228,9 @@ func decodeResourceCommon(block *hcl.Block, mode addrs.ResourceMode) (*Resource,
 func decodeLifecycle(block *hcl.Block, m *ManagedResource) (hcl.Blocks, hcl.Diagnostics) {
 	content, diags := block.Body.Content(lifecycleSchema)
 	for name := range content.Attributes {
+		if m.set == nil {
+			m.set = map[string]bool{}
+		}
 		m.set[name] = true
 	}
 	if attr, ok := content.Attributes["create_before_destroy"]; ok {

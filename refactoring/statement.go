@@ -2,7 +2,6 @@ package refactoring
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 
 	"github.com/hashicorp/hcl/v2"
@@ -58,8 +57,15 @@ func impliedStatements(cfg *configs.Config, st *states.State, explicit []Stateme
 	}
 	var out []Statement
 	cfg.DeepEach(func(c *configs.Config) {
-		for _, key := range slices.Sorted(maps.Keys(c.Module.ManagedResources)) {
-			r := c.Module.ManagedResources[key]
+		insts := byPath[c.Path.String()]
+		if len(insts) == 0 {
+			return // nothing of this module is in the state
+		}
+		// A module's statements come in the order of their resources'
+		// keys; only the resources that have one are sorted.
+		var keys []string
+		found := map[string]Statement{}
+		for key, r := range c.Module.ManagedResources {
 			if r.ForEach != nil || explicitlyMoved(c.Path, r.Addr(), explicit) {
 				continue
 			}
@@ -67,7 +73,7 @@ func impliedStatements(cfg *configs.Config, st *states.State, explicit []Stateme
 			if r.Count == nil {
 				from, to = to, from
 			}
-			for _, mi := range byPath[c.Path.String()] {
+			for _, mi := range insts {
 				rs := st.Resource(r.Addr().Absolute(mi))
 				if rs == nil || rs.Instances[from] == nil || rs.Instances[to] != nil {
 					continue
@@ -75,9 +81,14 @@ func impliedStatements(cfg *configs.Config, st *states.State, explicit []Stateme
 				ep := addrs.MoveEndpoint{Kind: addrs.MoveResourceInstance, Resource: r.Addr().Instance(from), SourceRange: r.DeclRange}
 				tp := ep
 				tp.Resource.Key = to
-				out = append(out, Statement{Module: c.Path, From: ep, To: tp, DeclRange: r.DeclRange, Implied: true})
+				keys = append(keys, key)
+				found[key] = Statement{Module: c.Path, From: ep, To: tp, DeclRange: r.DeclRange, Implied: true}
 				break // one statement covers every instance of the module
 			}
+		}
+		slices.Sort(keys)
+		for _, key := range keys {
+			out = append(out, found[key])
 		}
 	})
 	return out

@@ -11,6 +11,7 @@ import (
 	"github.com/zclconf/go-cty/cty/convert"
 
 	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/configs"
 	"github.com/plankit/plankit/lang"
 )
 
@@ -47,12 +48,26 @@ type fastAttr struct {
 // expressions, or nil when the body goes through hcldec (a spec with more
 // than attributes, or a body whose content has any diagnostic: unknown
 // arguments, blocks, dynamic blocks, missing required arguments).
-func (f *fastBody) bind(body hcl.Body, fs *fastSpec) ([]fastAttr, []hcl.Expression) {
+//
+// res, when not nil, is the resource whose Config body is: its
+// ConfigAttributes answers as Content would, without Content's
+// allocations (TestConfigAttributesMatchContent), when it can tell.
+func (f *fastBody) bind(body hcl.Body, res *configs.Resource, fs *fastSpec) ([]fastAttr, []hcl.Expression) {
 	f.once.Do(func() {
 		tmpl, schema := fs.get()
 		sb, ok := body.(*hclsyntax.Body)
 		if tmpl == nil || !ok {
 			return
+		}
+		if res != nil && res.Config == body {
+			if byName, ok := res.ConfigAttributes(fs.attrSchema); ok {
+				exprs := make([]hcl.Expression, len(tmpl))
+				for i := range tmpl {
+					exprs[i] = byName[fs.schemaIndex[i]]
+				}
+				f.tmpl, f.exprs = tmpl, exprs
+				return
+			}
 		}
 		content, diags := sb.Content(schema)
 		if len(diags) > 0 || len(content.Blocks) > 0 {
@@ -72,8 +87,8 @@ func (f *fastBody) bind(body hcl.Body, fs *fastSpec) ([]fastAttr, []hcl.Expressi
 // references returns the references of a body bind accepted (ok false
 // otherwise): those of its attributes' expressions, as
 // lang.ReferencesInBlock finds them, without matching the body again.
-func (f *fastBody) references(body hcl.Body, fs *fastSpec) (refs []*addrs.Reference, diags hcl.Diagnostics, ok bool) {
-	tmpl, exprs := f.bind(body, fs)
+func (f *fastBody) references(body hcl.Body, res *configs.Resource, fs *fastSpec) (refs []*addrs.Reference, diags hcl.Diagnostics, ok bool) {
+	tmpl, exprs := f.bind(body, res, fs)
 	if tmpl == nil {
 		return nil, nil, false
 	}
@@ -95,6 +110,11 @@ type fastSpec struct {
 	once   sync.Once
 	attrs  []fastAttr // nil: the spec is not attributes only
 	schema *hcl.BodySchema
+	// attrSchema is schema prepared for configs.Resource.ConfigAttributes
+	// (nil: it cannot be), and schemaIndex[i] the position of attrs[i]
+	// in schema.Attributes.
+	attrSchema  *configs.AttributeSchema
+	schemaIndex []int
 }
 
 func newFastSpec(spec hcldec.Spec) *fastSpec { return &fastSpec{spec: spec} }
@@ -122,6 +142,21 @@ func (fs *fastSpec) get() ([]fastAttr, *hcl.BodySchema) {
 				null: cty.NullVal(as.Type.WithoutOptionalAttributesDeep())})
 		}
 		fs.attrs, fs.schema = out, hcldec.ImpliedSchema(fs.spec)
+		if as, ok := configs.NewAttributeSchema(fs.schema); ok {
+			pos := make(map[string]int, len(fs.schema.Attributes))
+			for i, a := range fs.schema.Attributes {
+				pos[a.Name] = i
+			}
+			idx := make([]int, len(out))
+			for i, a := range out {
+				j, found := pos[a.name]
+				if !found {
+					return
+				}
+				idx[i] = j
+			}
+			fs.attrSchema, fs.schemaIndex = as, idx
+		}
 	})
 	return fs.attrs, fs.schema
 }

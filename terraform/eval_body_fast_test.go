@@ -14,6 +14,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/configs"
 	"github.com/plankit/plankit/lang"
 	"github.com/plankit/plankit/lang/marks"
 	"github.com/plankit/plankit/providers/configschema"
@@ -91,7 +92,7 @@ l = [aws_thing.y[0].id, module.m.out]`, false},
 			var fb fastBody
 			fs := newFastSpec(spec)
 			wantRefs, refDiags := lang.ReferencesInBlock(f.Body, spec)
-			if refs, diags, ok := fb.references(f.Body, fs); ok {
+			if refs, diags, ok := fb.references(f.Body, nil, fs); ok {
 				if len(diags) != len(refDiags) {
 					t.Errorf("reference diagnostics %v, want %v", diags, refDiags)
 				}
@@ -100,7 +101,7 @@ l = [aws_thing.y[0].id, module.m.out]`, false},
 				}
 			}
 			for i := range 2 { // two instances share the bound attributes
-				tmpl, exprs := fb.bind(f.Body, fs)
+				tmpl, exprs := fb.bind(f.Body, nil, fs)
 				got, ok := cty.NilVal, false
 				if tmpl != nil {
 					got, ok = decodeFast(tmpl, exprs, ctx)
@@ -154,4 +155,70 @@ func refStrings(refs []*addrs.Reference) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// TestFastBodyBindResourceSameAsContent: binding a resource's body through
+// configs.Resource.ConfigAttributes gives the attributes and expressions
+// that matching the body with Content gives, in the same order, and
+// declines where Content reports a problem.
+func TestFastBodyBindResourceSameAsContent(t *testing.T) {
+	schema := &configschema.Block{Attributes: map[string]*configschema.Attribute{
+		"s":   {Type: cty.String, Optional: true},
+		"n":   {Type: cty.Number, Optional: true},
+		"l":   {Type: cty.List(cty.String), Optional: true},
+		"req": {Type: cty.String, Required: true},
+		"id":  {Type: cty.String, Computed: true},
+	}}
+	cfg := loadConfig(t, map[string]string{"main.tf": `
+resource "test_thing" "all" {
+  count = 2
+  req   = "r"
+  s     = "x${count.index}"
+  n     = 1
+  l     = ["a"]
+  lifecycle {
+    create_before_destroy = true
+  }
+}
+resource "test_thing" "some" {
+  req = "r"
+  l   = []
+}
+resource "test_thing" "missing" {
+  s = "x"
+}
+resource "test_thing" "unknown" {
+  req   = "r"
+  bogus = 1
+}
+`})
+	// The spec's attributes and its implied schema's come in map order:
+	// several specs make sure the two orders differ in some.
+	for range 20 {
+		fs := newFastSpec(schema.DecoderSpec())
+		if tmpl, _ := fs.get(); tmpl == nil || fs.attrSchema == nil {
+			t.Fatal("the schema is not prepared for ConfigAttributes")
+		}
+		checkBindResource(t, cfg, fs)
+	}
+}
+
+func checkBindResource(t *testing.T, cfg *configs.Config, fs *fastSpec) {
+	t.Helper()
+	for name, res := range cfg.Module.ManagedResources {
+		var viaResource, viaContent fastBody
+		gotT, gotE := viaResource.bind(res.Config, res, fs)
+		wantT, wantE := viaContent.bind(res.Config, nil, fs)
+		if (gotT == nil) != (wantT == nil) || len(gotE) != len(wantE) {
+			t.Fatalf("%s: bound %d attributes, Content %d", name, len(gotE), len(wantE))
+		}
+		for i := range gotE {
+			if gotT[i].name != wantT[i].name || gotE[i] != wantE[i] {
+				t.Fatalf("%s: attribute %d is %s=%v, Content gives %s=%v", name, i, gotT[i].name, gotE[i], wantT[i].name, wantE[i])
+			}
+		}
+		if ok := gotT != nil; ok != (name == "test_thing.all" || name == "test_thing.some") {
+			t.Fatalf("%s: bound = %v", name, ok)
+		}
+	}
 }

@@ -18,13 +18,20 @@ type providerTransformer struct{ in *buildInput }
 func (t providerTransformer) Transform(g *Graph) error {
 	provs := map[string]*nodeProvider{}
 	closers := map[string]*nodeProviderClose{}
+	// Nodes in a row mostly share their provider configuration: its key
+	// is built once for the run, not once per node.
+	var last addrs.AbsProviderConfig
+	lastKey := ""
 	for _, n := range g.Vertices() {
 		u, ok := n.(providerUser)
 		if !ok {
 			continue
 		}
 		addr := u.providerAddr()
-		key := addr.String()
+		if lastKey == "" || addr.Provider != last.Provider || addr.Alias != last.Alias || !addr.Module.Equal(last.Module) {
+			last, lastKey = addr, addr.String()
+		}
+		key := lastKey
 		pn := provs[key]
 		if pn == nil {
 			pn = t.providerNode(addr)

@@ -134,9 +134,16 @@ func ReadFile(path string, limit int64) ([]byte, error) {
 }
 
 // ReadAll reads r to its end, refusing more than limit bytes; name is what
-// the error calls the input.
+// the error calls the input. A reader that knows how much it holds (a
+// *bytes.Reader, *bytes.Buffer or *strings.Reader: a Len method) is read
+// into a buffer of that size at once, not one grown by doubling (a state
+// file of 100,000 resources is tens of megabytes).
 func ReadAll(r io.Reader, name string, limit int64) ([]byte, error) {
-	return readAll(r, name, limit, 512)
+	hint := int64(512)
+	if l, ok := r.(interface{ Len() int }); ok {
+		hint = int64(l.Len())
+	}
+	return readAll(r, name, limit, hint)
 }
 
 func readAll(r io.Reader, name string, limit, sizeHint int64) ([]byte, error) {

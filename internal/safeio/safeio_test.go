@@ -106,3 +106,20 @@ func TestFormatSize(t *testing.T) {
 		}
 	}
 }
+
+// TestReadAllSizedOnce: a reader that says how much it holds is read into
+// one buffer of that size (plus the byte that detects an overlong input),
+// not a buffer grown from 512 bytes by doubling; the limit still holds.
+func TestReadAllSizedOnce(t *testing.T) {
+	src := bytes.Repeat([]byte("x"), 100_000)
+	b, err := ReadAll(bytes.NewReader(src), "x", 1<<20)
+	if err != nil || !bytes.Equal(b, src) {
+		t.Fatalf("read %d bytes, %v", len(b), err)
+	}
+	if cap(b) != len(src)+1 {
+		t.Errorf("buffer capacity %d, want %d", cap(b), len(src)+1)
+	}
+	if _, err := ReadAll(bytes.NewReader(src), "the input", 99_999); !IsTooLarge(err) {
+		t.Fatalf("over the limit: %v", err)
+	}
+}

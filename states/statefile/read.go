@@ -30,6 +30,9 @@ func Read(r io.Reader) (*File, error) {
 	if len(bytes.TrimSpace(src)) == 0 {
 		return nil, ErrNoState
 	}
+	if f, ok, err := readParallel(src); ok {
+		return f, err
+	}
 	if f, ok, err := readFast(src); ok {
 		return f, err
 	}
