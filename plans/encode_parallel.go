@@ -41,10 +41,10 @@ type marshalledValue struct {
 
 var errMarkedValue = errors.New("the value is marked; plans store unmarked values with sensitive paths beside them")
 
-// marshalMsgpack is go-cty's msgpack.Marshal: fastmsgpack.Marshal writes
-// the same bytes with fewer allocations. A variable so that
-// TestMarshalMatchesCtyEncoder and the benchmarks can put go-cty's
-// encoder back.
+// marshalMsgpack encodes plan values: fastmsgpack.Marshal, which writes
+// go-cty's msgpack.Marshal bytes with fewer allocations. A variable so
+// that TestMarshalMatchesCtyEncoder and BenchmarkMarshal100kCtyEncoder
+// can put go-cty's encoder back.
 var marshalMsgpack = fastmsgpack.Marshal
 
 // marshalValue is v's msgpack bytes, as encodeValue makes them.

@@ -60,10 +60,31 @@ func Append(buf []byte, v cty.Value, ty cty.Type) ([]byte, error) {
 	if v.IsMarked() {
 		return nil, ErrNoFastPath
 	}
-	if ty != cty.DynamicPseudoType && !v.IsKnown() && unrefined(v) {
-		// cty's compact encoding of an unknown with no refinements
-		// (cty/msgpack's unknownValBytes): a fixext1 of type 0.
-		return append(buf, 0xd4, 0, 0), nil
+	if ty == cty.DynamicPseudoType {
+		vt := v.Type()
+		switch {
+		case vt == cty.DynamicPseudoType && !v.IsKnown():
+			return append(buf, 0xd4, 0, 0), nil // cty.DynamicVal
+		case vt == cty.DynamicPseudoType:
+			return append(buf, Nil), nil // a null of no type
+		}
+		if js := primitiveTypeJSON(vt); js != "" {
+			// cty's dynamicVal: [type JSON as binary, value as its type]
+			buf = append(append(buf, 0x92, 0xc4, byte(len(js))), js...)
+			return Append(buf, v, vt)
+		}
+	}
+	if ty != cty.DynamicPseudoType && !v.IsKnown() {
+		if unrefined(v) {
+			// cty's compact encoding of an unknown with no refinements
+			// (cty/msgpack's unknownValBytes): a fixext1 of type 0.
+			return append(buf, 0xd4, 0, 0), nil
+		}
+		if onlyNotNull(v, ty) {
+			// An ext8 of 3 bytes, of cty's type 0x0c (unknown with
+			// refinements): the map {1 (nullness): false}.
+			return append(buf, 0xc7, 3, 0x0c, 0x81, 0x01, 0xc2), nil
+		}
 	}
 	if ty == cty.DynamicPseudoType || !v.IsKnown() {
 		b, err := ctymsgpack.Marshal(v, ty)
@@ -252,6 +273,39 @@ func unrefined(v cty.Value) bool {
 		return true
 	}
 	if rng.DefinitelyNotNull() || tc == cty.Number {
+		return false
+	}
+	switch {
+	case tc == cty.String:
+		return rng.StringPrefix() == ""
+	case tc.IsCollectionType():
+		return rng.LengthLowerBound() == 0 && rng.LengthUpperBound() == math.MaxInt
+	}
+	return true
+}
+
+// primitiveTypeJSON is the JSON cty writes for the primitive type ty
+// (cty.Type.MarshalJSON), or "" for any other type.
+func primitiveTypeJSON(ty cty.Type) string {
+	switch ty {
+	case cty.String:
+		return `"string"`
+	case cty.Number:
+		return `"number"`
+	case cty.Bool:
+		return `"bool"`
+	}
+	return ""
+}
+
+// onlyNotNull reports whether the unknown v, of exactly the type ty,
+// carries the one refinement "not null" and no other that cty's msgpack
+// encoding writes (no string prefix, no collection length bounds;
+// numbers, whose bounds are encoded as numbers, are left to cty).
+func onlyNotNull(v cty.Value, ty cty.Type) bool {
+	rng := v.Range()
+	tc := rng.TypeConstraint()
+	if !rng.DefinitelyNotNull() || tc == cty.Number || !tc.Equals(ty) {
 		return false
 	}
 	switch {
