@@ -3,8 +3,10 @@ package plans
 import (
 	"errors"
 	"runtime"
+	"sync/atomic"
 
 	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/msgpack"
 
 	"github.com/plankit/plankit/internal/fastmsgpack"
 	"github.com/plankit/plankit/internal/ordered"
@@ -41,11 +43,20 @@ type marshalledValue struct {
 
 var errMarkedValue = errors.New("the value is marked; plans store unmarked values with sensitive paths beside them")
 
-// marshalMsgpack encodes plan values: fastmsgpack.Marshal, which writes
-// go-cty's msgpack.Marshal bytes with fewer allocations. A variable so
-// that TestMarshalMatchesCtyEncoder and BenchmarkMarshal100kCtyEncoder
-// can put go-cty's encoder back.
-var marshalMsgpack = fastmsgpack.Marshal
+// useCtyEncoder puts go-cty's msgpack.Marshal back in place of
+// fastmsgpack.Marshal (which writes the same bytes with fewer
+// allocations), for TestMarshalMatchesCtyEncoder and
+// BenchmarkMarshal100kCtyEncoder. Atomic: after an error, workers of the
+// parallel encoder may still be finishing their batch.
+var useCtyEncoder atomic.Bool
+
+// marshalMsgpack is v's msgpack encoding as type ty.
+func marshalMsgpack(v cty.Value, ty cty.Type) ([]byte, error) {
+	if useCtyEncoder.Load() {
+		return msgpack.Marshal(v, ty)
+	}
+	return fastmsgpack.Marshal(v, ty)
+}
 
 // marshalValue is v's msgpack bytes, as encodeValue makes them.
 func marshalValue(v cty.Value) ([]byte, error) {

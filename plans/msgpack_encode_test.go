@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/zclconf/go-cty/cty"
-	"github.com/zclconf/go-cty/cty/msgpack"
 
 	"github.com/plankit/plankit/lang/marks"
 )
@@ -15,9 +14,8 @@ import (
 // withCtyEncoder runs f with plan values encoded by go-cty's own
 // msgpack.Marshal, as they were before fastmsgpack.
 func withCtyEncoder(f func()) {
-	saved := marshalMsgpack
-	marshalMsgpack = msgpack.Marshal
-	defer func() { marshalMsgpack = saved }()
+	useCtyEncoder.Store(true)
+	defer useCtyEncoder.Store(false)
 	f()
 }
 
