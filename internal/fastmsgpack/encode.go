@@ -275,6 +275,13 @@ func unrefined(v cty.Value) bool {
 	if rng.DefinitelyNotNull() || tc == cty.Number {
 		return false
 	}
+	return noPrefixOrLength(rng)
+}
+
+// noPrefixOrLength reports whether rng, not of a number type, has neither
+// a string prefix nor collection length bounds.
+func noPrefixOrLength(rng cty.ValueRange) bool {
+	tc := rng.TypeConstraint()
 	switch {
 	case tc == cty.String:
 		return rng.StringPrefix() == ""
@@ -308,11 +315,5 @@ func onlyNotNull(v cty.Value, ty cty.Type) bool {
 	if !rng.DefinitelyNotNull() || tc == cty.Number || !tc.Equals(ty) {
 		return false
 	}
-	switch {
-	case tc == cty.String:
-		return rng.StringPrefix() == ""
-	case tc.IsCollectionType():
-		return rng.LengthLowerBound() == 0 && rng.LengthUpperBound() == math.MaxInt
-	}
-	return true
+	return noPrefixOrLength(rng)
 }
