@@ -275,6 +275,12 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 	var archived func() hcl.Diagnostics
 	if f.out != "" && planShowable(plan, ds) {
 		archived = writePlanFileAsync(resolve(wd, f.out), f.signKey, wd, plan, snap, sf, resolved.locks, in.backend.record(), in.enc)
+		// The writer never outlives the command: after a panic while
+		// rendering too, it is waited for before the crash is reported
+		// (not left to rename the archive, or to leave its temporary
+		// file, as the process exits). savePlanOutput waits on the way
+		// out of every other path; waiting again is free.
+		defer archived()
 	}
 	if !showPlan(ui, plan, ds, len(in.targets) > 0, src) {
 		return planResult{code: ExitError}

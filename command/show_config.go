@@ -8,21 +8,30 @@ import (
 	"github.com/plankit/plankit/plans"
 )
 
+// openArchiveIn opens and checks the archive at path, decrypting it as
+// the encryption configuration of wd says, without decoding anything
+// (readArchiveIn is this and ReadPlan).
+func openArchiveIn(m *Meta, wd, path string) (*planfile.Reader, hcl.Diagnostics) {
+	enc, diags := loadEncryptionIn(m, wd)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	return openPlanArchive(path, enc.Plan())
+}
+
 // readArchiveLoadingConfig is readArchiveIn that also starts loading the
 // archive's configuration snapshot, before the plan is decoded, so the
 // two overlap; the caller must finish the load before closing r.
 func readArchiveLoadingConfig(m *Meta, wd, path string) (*planfile.Reader, *plans.Plan, *configLoad, hcl.Diagnostics) {
-	enc, diags := loadEncryptionIn(m, wd)
-	if diags.HasErrors() {
-		return nil, nil, nil, diags
-	}
-	r, diags := openPlanArchive(path, enc.Plan())
+	r, diags := openArchiveIn(m, wd, path)
 	if diags.HasErrors() {
 		return nil, nil, nil, diags
 	}
 	cl := startConfigLoad(r)
-	p, err := r.ReadPlan()
-	close(cl.planRead)
+	p, err := func() (*plans.Plan, error) {
+		defer close(cl.planRead) // a panic too lets the loader end
+		return r.ReadPlan()
+	}()
 	if err != nil {
 		cl.finish()
 		r.Close()

@@ -15,12 +15,7 @@ import (
 // not use them). A value that cannot be decoded ends the output early
 // with an error and exit status 1.
 func showHuman(m *Meta, u *ui, wd, path string) int {
-	enc, diags := loadEncryptionIn(m, wd)
-	if diags.HasErrors() {
-		u.diags(diags, Sources{})
-		return ExitError
-	}
-	r, diags := openPlanArchive(path, enc.Plan())
+	r, diags := openArchiveIn(m, wd, path)
 	if diags.HasErrors() {
 		u.diags(diags, Sources{})
 		return ExitError

@@ -1,11 +1,16 @@
 package command_test
 
 import (
+	"archive/zip"
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -116,5 +121,83 @@ func BenchmarkShowHuman(b *testing.B) {
 			}
 			b.ReportMetric(float64(first.Microseconds())/1000/float64(b.N), "first-change-ms")
 		})
+	}
+}
+
+// TestShowHumanBadValue: plan show of an archive (consistent manifest,
+// as a forger would make it) with an undecodable value exits 1 and
+// explains it as an invalid plan file naming the archive, as reading the
+// whole plan first did; what was rendered before it may have been
+// written.
+func TestShowHumanBadValue(t *testing.T) {
+	const marker = "CORRUPT-ME-HERE"
+	dir := t.TempDir()
+	src := "resource \"terraform_data\" \"a\" {\n  input = \"ok\"\n}\nresource \"terraform_data\" \"b\" {\n  input = \"" + marker + "\"\n}\n"
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m := &command.Meta{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard, Providers: builtin.Factories()}
+	good := filepath.Join(dir, "p.tfplan")
+	if code := command.Plan(m, []string{"-chdir=" + dir, "-no-color", "-state=" + filepath.Join(dir, "s.tfstate"), "-out=" + good}); code != command.ExitOK {
+		t.Fatalf("plan: exit %d", code)
+	}
+
+	// Rewrite the archive with the marker's msgpack string header made a
+	// byte msgpack never uses, and the manifest rehashed.
+	zr, err := zip.OpenReader(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries := map[string][]byte{}
+	for _, f := range zr.File {
+		rc, err := f.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := io.ReadAll(rc)
+		rc.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		entries[f.Name] = b
+	}
+	zr.Close()
+	needle := append([]byte{0xa0 | byte(len(marker))}, marker...)
+	if n := bytes.Count(entries[planfile.EntryPlan], needle); n != 1 {
+		t.Fatalf("marker found %d times in the plan entry", n)
+	}
+	entries[planfile.EntryPlan] = bytes.ReplaceAll(entries[planfile.EntryPlan], needle, append([]byte{0xc1}, marker...))
+	var manifest strings.Builder
+	for _, name := range slices.Sorted(maps.Keys(entries)) {
+		if name != planfile.EntryManifest && name != planfile.EntrySignature {
+			sum := sha256.Sum256(entries[name])
+			fmt.Fprintf(&manifest, "%s  %s\n", hex.EncodeToString(sum[:]), name)
+		}
+	}
+	entries[planfile.EntryManifest] = []byte(manifest.String())
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for _, name := range slices.Sorted(maps.Keys(entries)) {
+		w, err := zw.Create(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write(entries[name])
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(dir, "bad.tfplan")
+	if err := os.WriteFile(bad, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	var stderr bytes.Buffer
+	m.Stdout, m.Stderr = io.Discard, &stderr
+	if code := command.Plan(m, []string{"show", "-no-color", bad}); code != command.ExitError {
+		t.Fatalf("plan show of a bad value: exit %d, want %d; stderr:\n%s", code, command.ExitError, stderr.String())
+	}
+	if s := stderr.String(); !strings.Contains(s, "Invalid plan file") || !strings.Contains(s, bad) || !strings.Contains(s, "terraform_data.b") {
+		t.Errorf("plan show of a bad value: stderr does not explain it:\n%s", s)
 	}
 }

@@ -118,8 +118,9 @@ func deflateStates(prior, prev *statefile.File) (priorEntry, prevEntry *deflated
 	return priorEntry, prevEntry, nil
 }
 
-// manifestOf is the integrity manifest of entries (see buildManifest),
-// from the hashes taken while they were deflated.
+// manifestOf is the integrity manifest of entries (its format is
+// described in manifest.go), from the hashes taken while they were
+// deflated.
 func manifestOf(entries map[string]*deflated) []byte {
 	var b bytes.Buffer
 	for _, name := range slices.Sorted(func(yield func(string) bool) {

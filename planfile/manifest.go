@@ -1,7 +1,6 @@
 package planfile
 
 import (
-	"bytes"
 	"crypto/ed25519"
 	"crypto/sha256"
 	"encoding/hex"
@@ -15,26 +14,6 @@ import (
 // entry (except the signature) in the format `sha256sum` writes and checks:
 // "<64 lowercase hex>  <name>\n", sorted by name. Signing signs exactly these
 // bytes, so one signature covers the whole archive.
-
-// buildManifest hashes entries. O(total entry size).
-func buildManifest(entries map[string][]byte) []byte {
-	names := make([]string, 0, len(entries))
-	for name := range entries {
-		if name != EntryManifest && name != EntrySignature {
-			names = append(names, name)
-		}
-	}
-	slices.Sort(names)
-	var b bytes.Buffer
-	for _, name := range names {
-		sum := sha256.Sum256(entries[name])
-		b.WriteString(hex.EncodeToString(sum[:]))
-		b.WriteString("  ")
-		b.WriteString(name)
-		b.WriteByte('\n')
-	}
-	return b.Bytes()
-}
 
 // parseManifest reads tfplan.sha256 strictly: well-formed lines, sorted,
 // no duplicates, valid names.

@@ -2,42 +2,10 @@ package planfile
 
 import (
 	"bytes"
-	"fmt"
 
 	"github.com/plankit/plankit/states"
 	"github.com/plankit/plankit/states/statefile"
 )
-
-// stateEntries encodes the prior and previous-run states for the archive.
-// When the plan changed nothing in the state (a no-op re-plan, whose
-// refresh found no drift) the two are the same objects, and one encoding
-// serves both entries: the second state of a large plan is neither
-// encoded again nor held twice in memory. O(objects) to compare, plus the
-// encoding(s).
-func stateEntries(prior, prev *statefile.File) (priorBytes, prevBytes []byte, err error) {
-	encode := func(f *statefile.File) ([]byte, error) {
-		if f.State == nil { // no state yet: store an empty one, as a first plan has
-			cp := *f
-			cp.State = states.NewState()
-			f = &cp
-		}
-		var buf bytes.Buffer
-		if err := statefile.Write(f, &buf); err != nil {
-			return nil, err
-		}
-		return buf.Bytes(), nil
-	}
-	if priorBytes, err = encode(prior); err != nil {
-		return nil, nil, fmt.Errorf("encoding %s: %w", EntryPriorState, err)
-	}
-	if sameStateFile(prior, prev) {
-		return priorBytes, priorBytes, nil
-	}
-	if prevBytes, err = encode(prev); err != nil {
-		return nil, nil, fmt.Errorf("encoding %s: %w", EntryPrevRunState, err)
-	}
-	return priorBytes, prevBytes, nil
-}
 
 // sameStateFile reports whether a and b encode to the same bytes because
 // they hold the same things: equal metadata and, in every module, the

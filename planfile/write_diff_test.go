@@ -9,6 +9,7 @@ import (
 
 	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/configs"
+	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/plans/planstest"
 	"github.com/plankit/plankit/states"
 	"github.com/plankit/plankit/states/statefile"
@@ -118,6 +119,13 @@ func TestWriteToErrorsMatchReference(t *testing.T) {
 		"nil module":     func(a *CreateArgs) { a.ConfigSnapshot.Modules["x"] = nil },
 		"bad backend":    func(a *CreateArgs) { a.Backend = &Backend{Type: "local"} },
 		"bad file name":  func(a *CreateArgs) { a.ConfigSnapshot.Modules[""].Files["../x.tf"] = nil },
+		// Errors of the entries encoded on other goroutines, alone and
+		// with a small entry's error: the plan's is still reported first.
+		"marked plan value": markFirstChange,
+		"marked plan value and bad file name": func(a *CreateArgs) {
+			markFirstChange(a)
+			a.ConfigSnapshot.Modules[""].Files["../x.tf"] = nil
+		},
 	}
 	for name, mutate := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -134,6 +142,18 @@ func TestWriteToErrorsMatchReference(t *testing.T) {
 			}
 		})
 	}
+}
+
+// markFirstChange marks the after value of a's first resource change,
+// which the plan encoder refuses.
+func markFirstChange(a *CreateArgs) {
+	rc := *a.Plan.Changes.Resources[0]
+	rc.After = rc.After.Mark("sensitive")
+	cp := *a.Plan
+	changes := *cp.Changes
+	changes.Resources = append([]*plans.ResourceInstanceChange{&rc}, changes.Resources[1:]...)
+	cp.Changes = &changes
+	a.Plan = &cp
 }
 
 // FuzzWriteToMatchesReference: for any configuration file (name and

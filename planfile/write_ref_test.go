@@ -3,6 +3,8 @@ package planfile
 import (
 	"bytes"
 	"crypto/ed25519"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"maps"
@@ -15,6 +17,8 @@ import (
 
 	"github.com/plankit/plankit/depsfile"
 	"github.com/plankit/plankit/plans"
+	"github.com/plankit/plankit/states"
+	"github.com/plankit/plankit/states/statefile"
 )
 
 // The archive writer as it was before entries were deflated while being
@@ -132,4 +136,57 @@ func benchWriteTo(b *testing.B, write func(io.Writer, *CreateArgs) error) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// stateEntries encodes the prior and previous-run states for the
+// reference writer (WriteTo uses deflateStates).
+// When the plan changed nothing in the state (a no-op re-plan, whose
+// refresh found no drift) the two are the same objects, and one encoding
+// serves both entries: the second state of a large plan is neither
+// encoded again nor held twice in memory. O(objects) to compare, plus the
+// encoding(s).
+func stateEntries(prior, prev *statefile.File) (priorBytes, prevBytes []byte, err error) {
+	encode := func(f *statefile.File) ([]byte, error) {
+		if f.State == nil { // no state yet: store an empty one, as a first plan has
+			cp := *f
+			cp.State = states.NewState()
+			f = &cp
+		}
+		var buf bytes.Buffer
+		if err := statefile.Write(f, &buf); err != nil {
+			return nil, err
+		}
+		return buf.Bytes(), nil
+	}
+	if priorBytes, err = encode(prior); err != nil {
+		return nil, nil, fmt.Errorf("encoding %s: %w", EntryPriorState, err)
+	}
+	if sameStateFile(prior, prev) {
+		return priorBytes, priorBytes, nil
+	}
+	if prevBytes, err = encode(prev); err != nil {
+		return nil, nil, fmt.Errorf("encoding %s: %w", EntryPrevRunState, err)
+	}
+	return priorBytes, prevBytes, nil
+}
+
+// buildManifest is the reference writer's manifest of entries (WriteTo
+// uses manifestOf). O(total entry size).
+func buildManifest(entries map[string][]byte) []byte {
+	names := make([]string, 0, len(entries))
+	for name := range entries {
+		if name != EntryManifest && name != EntrySignature {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	var b bytes.Buffer
+	for _, name := range names {
+		sum := sha256.Sum256(entries[name])
+		b.WriteString(hex.EncodeToString(sum[:]))
+		b.WriteString("  ")
+		b.WriteString(name)
+		b.WriteByte('\n')
+	}
+	return b.Bytes()
 }

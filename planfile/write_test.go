@@ -2,8 +2,10 @@ package planfile
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -173,6 +175,58 @@ func TestWriteIsAtomic(t *testing.T) {
 	}
 	if _, err := Open(path); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestWriteIsAtomicOnEncodeError: an error while the entries are being
+// encoded (on goroutines of their own) leaves the target as it was and no
+// temporary file behind, as an error in the arguments does.
+func TestWriteIsAtomicOnEncodeError(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "x.tfplan")
+	if err := os.WriteFile(path, []byte("previous"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bad := testArgs(t)
+	markFirstChange(bad)
+	if err := Write(path, bad); err == nil || !strings.Contains(err.Error(), "marked") {
+		t.Fatalf("Write of a plan with a marked value: error %v, want the plan encoder's", err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "previous" {
+		t.Errorf("a failed write changed the target: %q", b)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Errorf("a failed write left %d files behind", len(ents)-1)
+	}
+}
+
+// failAfter accepts n bytes, then fails every write.
+type failAfter struct{ n int }
+
+func (w *failAfter) Write(p []byte) (int, error) {
+	if len(p) > w.n {
+		k := w.n
+		w.n = 0
+		return k, errors.New("disk full")
+	}
+	w.n -= len(p)
+	return len(p), nil
+}
+
+// TestWriteToReportsWriteError: a writer that fails part-way through the
+// archive (at every few hundred bytes of it) gives an I/O error, never a
+// silent short archive.
+func TestWriteToReportsWriteError(t *testing.T) {
+	args := testArgs(t)
+	var full bytes.Buffer
+	if err := WriteTo(&full, args); err != nil {
+		t.Fatal(err)
+	}
+	for n := 0; n < full.Len(); n += 509 {
+		err := WriteTo(&failAfter{n}, args)
+		if !errors.Is(err, KindIO) {
+			t.Fatalf("failing after %d of %d bytes: error %v, want KindIO", n, full.Len(), err)
+		}
 	}
 }
 

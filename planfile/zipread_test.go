@@ -83,6 +83,36 @@ func TestReadEntrySizes(t *testing.T) {
 	}
 }
 
+// An entry of exactly its declared size whose content does not match its
+// CRC-32 is refused as damaged: the CRC is checked by the read past the
+// declared size, after the buffer is full. Both methods, and an entry
+// long enough to take the second reservation.
+func TestReadEntryChecksum(t *testing.T) {
+	for _, method := range []uint16{zip.Store, zip.Deflate} {
+		for _, data := range [][]byte{[]byte("hello, world"), jsonLines(200_000)} {
+			var buf bytes.Buffer
+			zw := zip.NewWriter(&buf)
+			w, err := zw.CreateHeader(&zip.FileHeader{Name: "e", Method: method})
+			if err != nil {
+				t.Fatal(err)
+			}
+			w.Write(data)
+			if err := zw.Close(); err != nil {
+				t.Fatal(err)
+			}
+			// Change the CRC-32 the central directory records (offset
+			// 16 of the entry's central header).
+			out := buf.Bytes()
+			at := bytes.LastIndex(out, []byte{'P', 'K', 1, 2})
+			out[at+16] ^= 0xff
+			_, err = readEntries(out, DefaultLimits())
+			if !errors.Is(err, KindChecksum) {
+				t.Errorf("method %d, %d bytes: error %v, want KindChecksum", method, len(data), err)
+			}
+		}
+	}
+}
+
 // BenchmarkReadEntry reads one highly compressible 64 MB entry, as a large
 // state entry is.
 func BenchmarkReadEntry(b *testing.B) {

@@ -163,8 +163,9 @@ func allResources(m *configs.Module) []*configs.Resource {
 	return out
 }
 
-// marshalConfigModule is the section of module n; sorted holds each
-// module's resources in order (allResources), looked up by module.
+// marshalConfigModule is the section of module n; sorted holds the
+// resources of every module of the tree in order (allResources), looked
+// up by module.
 func marshalConfigModule(n *configs.Config, schemas map[addrs.Provider]*providers.GetProviderSchemaResponse, sorted map[*configs.Module][]*configs.Resource) configModule {
 	m := n.Module
 	out := configModule{}
@@ -176,10 +177,7 @@ func marshalConfigModule(n *configs.Config, schemas map[addrs.Provider]*provider
 	}
 	// Each resource's entry is made only when the encoder writes it
 	// (config_stream.go).
-	resources, ok := sorted[m]
-	if !ok {
-		resources = allResources(m)
-	}
+	resources := sorted[m]
 	if len(resources) > 0 {
 		out.Resources = make(configResourceList, len(resources))
 		for i, r := range resources {
