@@ -3,10 +3,12 @@ package plans
 import (
 	"errors"
 	"runtime"
+	"sync/atomic"
 
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/msgpack"
 
+	"github.com/plankit/plankit/internal/fastmsgpack"
 	"github.com/plankit/plankit/internal/ordered"
 	"github.com/plankit/plankit/plans/internal/planproto"
 )
@@ -41,9 +43,24 @@ type marshalledValue struct {
 
 var errMarkedValue = errors.New("the value is marked; plans store unmarked values with sensitive paths beside them")
 
+// useCtyEncoder puts go-cty's msgpack.Marshal back in place of
+// fastmsgpack.Marshal (which writes the same bytes with fewer
+// allocations), for TestMarshalMatchesCtyEncoder and
+// BenchmarkMarshal100kCtyEncoder. Atomic: after an error, workers of the
+// parallel encoder may still be finishing their batch.
+var useCtyEncoder atomic.Bool
+
+// marshalMsgpack is v's msgpack encoding as type ty.
+func marshalMsgpack(v cty.Value, ty cty.Type) ([]byte, error) {
+	if useCtyEncoder.Load() {
+		return msgpack.Marshal(v, ty)
+	}
+	return fastmsgpack.Marshal(v, ty)
+}
+
 // marshalValue is v's msgpack bytes, as encodeValue makes them.
 func marshalValue(v cty.Value) ([]byte, error) {
-	b, err := msgpack.Marshal(v, v.Type())
+	b, err := marshalMsgpack(v, v.Type())
 	if err != nil {
 		if v.ContainsMarked() {
 			return nil, errMarkedValue

@@ -7,6 +7,7 @@ import (
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 	"github.com/zclconf/go-cty/cty/msgpack"
 
+	"github.com/plankit/plankit/internal/fastmsgpack"
 	"github.com/plankit/plankit/internal/safecty"
 )
 
@@ -97,10 +98,10 @@ func (d decodedTypes) decodeValue(b []byte, idx uint32) (v cty.Value, err error)
 	if int64(idx) >= int64(len(d)) {
 		return cty.NilVal, fmt.Errorf("type index %d is outside the type table (%d types)", idx, len(d))
 	}
-	if err := checkMsgpackBounds(b); err != nil {
+	if err := fastmsgpack.CheckBounds(b); err != nil {
 		return cty.NilVal, fmt.Errorf("malformed value: %w", err)
 	}
-	if v, ok := decodeMsgpackFast(b, d[idx]); ok {
+	if v, ok := fastmsgpack.Decode(b, d[idx]); ok {
 		return v, nil
 	}
 	defer func() {

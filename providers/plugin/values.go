@@ -9,6 +9,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	ctymsgpack "github.com/zclconf/go-cty/cty/msgpack"
 
+	"github.com/plankit/plankit/internal/fastmsgpack"
 	"github.com/plankit/plankit/internal/safecty"
 	"github.com/plankit/plankit/providers"
 	"github.com/plankit/plankit/providers/configschema"
@@ -25,22 +26,15 @@ import (
 // value is first encoded as is, and only unmarked when that fails.
 func encodeValue(v cty.Value, ty cty.Type) ([]byte, error) {
 	if v == cty.NilVal || (ty != cty.DynamicPseudoType && !v.IsMarked() && v.IsNull()) {
-		return []byte{msgpackNil}, nil
+		return []byte{fastmsgpack.Nil}, nil
 	}
-	if b, err := appendMsgpack(make([]byte, 0, 256), v, ty); err == nil {
-		return b, nil
-	}
-	b, err := ctymsgpack.Marshal(v, ty)
+	b, err := fastmsgpack.Marshal(v, ty)
 	if err != nil && v.ContainsMarked() {
 		v, _ = v.UnmarkDeep()
-		return ctymsgpack.Marshal(v, ty)
+		return fastmsgpack.Marshal(v, ty)
 	}
 	return b, err
 }
-
-// msgpackNil is msgpack's nil, the encoding of every null of a static
-// type.
-const msgpackNil = 0xc0
 
 // decodeValue decodes a DynamicValue of type ty: msgpack when present,
 // else JSON, else null (an absent DynamicValue).
@@ -63,6 +57,9 @@ func decodeValue(msgpack, json []byte, ty cty.Type) (cty.Value, error) {
 func decodeRaw(msgpack, json []byte, ty cty.Type) (v cty.Value, err error) {
 	switch {
 	case len(msgpack) > 0:
+		if v, ok := fastmsgpack.Decode(msgpack, ty); ok {
+			return v, nil
+		}
 		defer func() {
 			if r := recover(); r != nil {
 				v, err = cty.NilVal, fmt.Errorf("malformed msgpack value: %v", r)

@@ -1,15 +1,17 @@
-package plans
+package fastmsgpack
 
 import (
+	"math/rand/v2"
+	"runtime"
 	"testing"
 
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/msgpack"
 )
 
-// fastMsgpackCases are values of the forms plans hold, and a few the fast
+// decodeCases are values of the forms plans hold, and a few the fast
 // decoder hands to the library.
-func fastMsgpackCases() []cty.Value {
+func decodeCases() []cty.Value {
 	obj := cty.Object(map[string]cty.Type{"id": cty.String, "input": cty.DynamicPseudoType, "n": cty.Number, "b": cty.Bool})
 	return []cty.Value{
 		cty.StringVal("v0"), cty.StringVal(""), cty.StringVal("caf\u00e9 \U0001F600"), cty.StringVal(string(make([]byte, 300))),
@@ -32,12 +34,12 @@ func fastMsgpackCases() []cty.Value {
 	}
 }
 
-// checkFastMsgpack decodes b as ty both ways: where the fast decoder
+// checkDecode decodes b as ty both ways: where the fast decoder
 // answers, the library must give the same value (type, refinements and
 // all).
-func checkFastMsgpack(t *testing.T, b []byte, ty cty.Type) (took bool) {
+func checkDecode(t *testing.T, b []byte, ty cty.Type) (took bool) {
 	t.Helper()
-	fast, ok := decodeMsgpackFast(b, ty)
+	fast, ok := Decode(b, ty)
 	if !ok {
 		return false
 	}
@@ -51,18 +53,18 @@ func checkFastMsgpack(t *testing.T, b []byte, ty cty.Type) (took bool) {
 	return true
 }
 
-// TestMsgpackFastMatchesCty: every value, encoded by go-cty both as its
+// TestDecodeMatchesCty: every value, encoded by go-cty both as its
 // own type and as a dynamic value, decodes by the fast path to the
 // library's value, and the common forms do take the fast path.
-func TestMsgpackFastMatchesCty(t *testing.T) {
+func TestDecodeMatchesCty(t *testing.T) {
 	took := 0
-	for _, v := range fastMsgpackCases() {
+	for _, v := range decodeCases() {
 		for _, ty := range []cty.Type{v.Type(), cty.DynamicPseudoType} {
 			b, err := msgpack.Marshal(v, ty)
 			if err != nil {
 				t.Fatalf("%#v: %v", v, err)
 			}
-			if checkFastMsgpack(t, b, ty) {
+			if checkDecode(t, b, ty) {
 				took++
 			}
 		}
@@ -75,28 +77,83 @@ func TestMsgpackFastMatchesCty(t *testing.T) {
 	ty := cty.Object(map[string]cty.Type{"id": cty.String, "input": cty.DynamicPseudoType, "output": cty.DynamicPseudoType, "triggers_replace": cty.DynamicPseudoType})
 	v := cty.ObjectVal(map[string]cty.Value{"id": cty.UnknownVal(cty.String).RefineNotNull(), "input": cty.StringVal("v0"), "output": cty.UnknownVal(cty.DynamicPseudoType), "triggers_replace": cty.NullVal(cty.DynamicPseudoType)})
 	b, _ := msgpack.Marshal(v, ty)
-	if !checkFastMsgpack(t, b, ty) {
+	if !checkDecode(t, b, ty) {
 		t.Errorf("a terraform_data object went to the library")
 	}
 }
 
-// FuzzMsgpackFastMatchesCty: any bytes, as any of a set of types, decode
+// FuzzDecodeMatchesCty: any bytes, as any of a set of types, decode
 // by the fast path (when it answers) to the library's value.
-func FuzzMsgpackFastMatchesCty(f *testing.F) {
+func FuzzDecodeMatchesCty(f *testing.F) {
 	types := []cty.Type{cty.String, cty.Number, cty.Bool, cty.DynamicPseudoType,
 		cty.List(cty.String), cty.Set(cty.Number), cty.Map(cty.DynamicPseudoType), cty.Tuple([]cty.Type{cty.String, cty.Bool}),
 		cty.Object(map[string]cty.Type{"a": cty.String, "b": cty.DynamicPseudoType}), cty.List(cty.Object(map[string]cty.Type{"x": cty.Number})),
 		cty.ObjectWithOptionalAttrs(map[string]cty.Type{"a": cty.String}, []string{"a"})}
-	for _, v := range fastMsgpackCases() {
+	for _, v := range decodeCases() {
 		if b, err := msgpack.Marshal(v, cty.DynamicPseudoType); err == nil {
 			f.Add(b, uint8(3))
 		}
 	}
 	f.Add([]byte{0x82, 0xa1, 'a', 0xa1, 'x', 0xa1, 'b', 0x92, 0xc4, 8, '"', 's', 't', 'r', 'i', 'n', 'g', '"', 0xa1, 'y'}, uint8(8))
 	f.Fuzz(func(t *testing.T, b []byte, which uint8) {
-		if checkMsgpackBounds(b) != nil {
+		if CheckBounds(b) != nil {
 			return // refused before either decoder runs
 		}
-		checkFastMsgpack(t, b, types[int(which)%len(types)])
+		checkDecode(t, b, types[int(which)%len(types)])
 	})
+}
+
+// TestDecodeRandomMatchesCty: random values of random types (the
+// encoder's test values: every kind, size class and refinement), encoded
+// by go-cty as their type and as a dynamic value, decode by the fast path
+// to the library's value wherever it answers; and it does answer for the
+// values provider responses and plans are made of.
+func TestDecodeRandomMatchesCty(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	took := 0
+	for i := range 2000 {
+		ty := randType(rng, 3)
+		v := randValue(rng, ty, 3)
+		for _, as := range []cty.Type{ty, cty.DynamicPseudoType} {
+			b, err := msgpack.Marshal(v, as)
+			if err != nil {
+				t.Fatalf("case %d: %#v: %v", i, v, err)
+			}
+			if checkDecode(t, b, as) {
+				took++
+			}
+			// A cut encoding is declined or, where a prefix is itself a
+			// whole value, decoded as the library decodes it.
+			checkDecode(t, b[:rng.IntN(len(b)+1)], as)
+		}
+	}
+	if took < 1000 {
+		t.Errorf("the fast decoder answered for %d of 4000 encodings; the test no longer covers it", took)
+	}
+}
+
+// TestDecodeRefusesHostileCounts: a collection count larger than the
+// bytes left is declined before anything is allocated for it.
+func TestDecodeRefusesHostileCounts(t *testing.T) {
+	for _, tc := range []struct {
+		b  []byte
+		ty cty.Type
+	}{
+		{[]byte{0xdd, 0xff, 0xff, 0xff, 0xff}, cty.List(cty.String)},
+		{[]byte{0xdc, 0xff, 0xff, 0xc0}, cty.List(cty.String)},
+		{[]byte{0xdf, 0x7f, 0xff, 0xff, 0xff}, cty.Map(cty.String)},
+		{[]byte{0xde, 0xff, 0xff, 0xa1, 'a', 0xc0}, cty.Map(cty.String)},
+		{[]byte{0x9f, 0xc0}, cty.Set(cty.Bool)},
+	} {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		_, ok := Decode(tc.b, tc.ty)
+		runtime.ReadMemStats(&after)
+		if ok {
+			t.Errorf("% x as %s: decoded", tc.b, tc.ty.FriendlyName())
+		}
+		if n := after.TotalAlloc - before.TotalAlloc; n > 64<<10 {
+			t.Errorf("% x: %d bytes allocated for a refused value", tc.b, n)
+		}
+	}
 }

@@ -1,4 +1,4 @@
-package plans
+package fastmsgpack
 
 import (
 	"encoding/binary"
@@ -6,20 +6,22 @@ import (
 	"github.com/zclconf/go-cty/cty"
 )
 
-// decodeMsgpackFast decodes msgpack bytes of type ty as go-cty's
-// msgpack.Unmarshal does, calling the same cty constructors in the same
-// order, for the forms plans are made of: nil, strings, booleans,
+// Decode decodes msgpack bytes of type ty as go-cty's msgpack.Unmarshal
+// does, calling the same cty constructors in the same order, for the forms
+// plans and provider responses are made of: nil, strings, booleans,
 // integers, unknowns without refinements or refined only as not null,
 // objects, lists, sets, maps, tuples and dynamic values of a primitive
 // type. It reads straight from b, without the generic decoder, reader and
 // error path the library keeps per value. ok is false for anything else,
 // and for anything the library would refuse or read differently (floats,
 // big numbers as strings, binary strings, other refinements, objects of
-// the wrong size): the caller then
-// decodes with msgpack.Unmarshal, which gives the value or its error.
-// TestMsgpackFastMatchesCty and FuzzMsgpackFastMatchesCty hold the two
-// to the same values. Trailing bytes are ignored, as the library does.
-func decodeMsgpackFast(b []byte, ty cty.Type) (v cty.Value, ok bool) {
+// the wrong size): the caller then decodes with msgpack.Unmarshal, which
+// gives the value or its error. TestDecodeMatchesCty,
+// TestDecodeRandomMatchesCty and FuzzDecodeMatchesCty hold the two to the
+// same values. Trailing bytes are ignored, as the library does. Hostile
+// bytes give ok false, never a panic, and allocations stay proportional
+// to len(b).
+func Decode(b []byte, ty cty.Type) (v cty.Value, ok bool) {
 	defer func() {
 		if recover() != nil { // a constructor refused; the library will say why
 			v, ok = cty.NilVal, false
@@ -311,21 +313,23 @@ func (d *fastMsgpack) mapLen() (int, bool) {
 
 func (d *fastMsgpack) length(fix, c16, c32 byte) (int, bool) {
 	c := d.b[0]
+	var n, h int
 	switch {
 	case c >= fix && c <= fix+0x0f:
-		d.b = d.b[1:]
-		return int(c - fix), true
+		n, h = int(c-fix), 1
 	case c == c16 && len(d.b) >= 3:
-		n := int(binary.BigEndian.Uint16(d.b[1:]))
-		d.b = d.b[3:]
-		return n, true
+		n, h = int(binary.BigEndian.Uint16(d.b[1:])), 3
 	case c == c32 && len(d.b) >= 5:
-		n := binary.BigEndian.Uint32(d.b[1:])
-		if uint64(n) > uint64(len(d.b)) { // checkMsgpackBounds already refuses this
-			return 0, false
-		}
-		d.b = d.b[5:]
-		return int(n), true
+		n, h = int(binary.BigEndian.Uint32(d.b[1:])), 5
+	default:
+		return 0, false
 	}
-	return 0, false
+	// Every element takes at least a byte: a longer count than the bytes
+	// left is malformed, and the library, reading the elements, says so.
+	// Refusing it here keeps hostile counts from sizing allocations.
+	if n > len(d.b)-h {
+		return 0, false
+	}
+	d.b = d.b[h:]
+	return n, true
 }

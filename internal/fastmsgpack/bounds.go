@@ -1,17 +1,17 @@
-package plans
+package fastmsgpack
 
 import (
 	"encoding/binary"
 	"fmt"
 )
 
-// checkMsgpackBounds walks msgpack bytes and checks that every length they
+// CheckBounds walks msgpack bytes and checks that every length they
 // declare (strings, binaries, extensions, array and map element counts)
 // fits in the bytes that remain. go-cty's decoder preallocates from those
 // counts, so a five-byte hostile value could otherwise ask for gigabytes
 // before failing. Every element takes at least one byte, so after this
 // check allocation is bounded by the input size. O(len(b)), no recursion.
-func checkMsgpackBounds(b []byte) error {
+func CheckBounds(b []byte) error {
 	pending := 1 // items still to read
 	for pending > 0 {
 		if len(b) == 0 {

@@ -1,4 +1,11 @@
-package plugin
+// Package fastmsgpack encodes and decodes cty values as msgpack exactly as
+// go-cty's cty/msgpack package does, without its per-call encoder and
+// decoder state, for the hot paths of plankit: provider calls
+// (providers/plugin) and plan archives (plans). The encoder writes the
+// very bytes msgpack.Marshal writes; the decoder gives the very values
+// msgpack.Unmarshal gives for the forms it knows and declines the rest,
+// which the caller then hands to the library.
+package fastmsgpack
 
 import (
 	"encoding/binary"
@@ -6,30 +13,78 @@ import (
 	"math"
 	"math/big"
 	"sort"
+	"sync"
 
 	"github.com/zclconf/go-cty/cty"
 	ctymsgpack "github.com/zclconf/go-cty/cty/msgpack"
 )
 
-// appendMsgpack appends the msgpack encoding of v as type ty to buf, the
+// Marshal is msgpack.Marshal(v, ty): the same bytes, or the same error.
+// Values of exactly the structure of ty take Append's path; any other
+// (marked values, values cty converts, values it refuses) go to cty's
+// encoder whole. The result has exactly its length as capacity.
+func Marshal(v cty.Value, ty cty.Type) ([]byte, error) {
+	bp := scratch.Get().(*[]byte)
+	b, err := Append((*bp)[:0], v, ty)
+	if err != nil {
+		scratch.Put(bp)
+		return ctymsgpack.Marshal(v, ty)
+	}
+	out := make([]byte, len(b))
+	copy(out, b)
+	if cap(b) <= maxScratch {
+		*bp = b
+		scratch.Put(bp)
+	}
+	return out, nil
+}
+
+// maxScratch is the largest buffer Marshal keeps for the next call.
+const maxScratch = 64 << 10
+
+var scratch = sync.Pool{New: func() any { b := make([]byte, 0, 512); return &b }}
+
+// Append appends the msgpack encoding of v as type ty to buf, the
 // same bytes cty's msgpack.Marshal writes, without its per-call encoder,
 // per-attribute-name values and type conformance walk: most of the
-// allocations of a provider call. It handles what known configuration and
+// allocations of encoding a value. It handles what known configuration and
 // state values hold (nulls, strings, bools, integers, objects, maps,
 // lists, sets, tuples) and hands every other sub-value (unknown values
 // with their refinements, dynamically-typed values, non-integer numbers)
 // to cty's encoder, appending its output: msgpack values concatenate.
-// errNoFastPath means v does not have exactly the structure of ty (or is
-// marked): encodeValue then uses cty's encoder for the whole value, which
-// converts or reports it.
-func appendMsgpack(buf []byte, v cty.Value, ty cty.Type) ([]byte, error) {
+// ErrNoFastPath means v does not have exactly the structure of ty (or is
+// marked): the caller then uses cty's encoder for the whole value, which
+// converts or reports it. On any error, buf's contents past its
+// original length are undefined.
+func Append(buf []byte, v cty.Value, ty cty.Type) ([]byte, error) {
 	if v.IsMarked() {
-		return nil, errNoFastPath
+		return nil, ErrNoFastPath
 	}
-	if ty != cty.DynamicPseudoType && !v.IsKnown() && unrefined(v) {
-		// cty's compact encoding of an unknown with no refinements
-		// (cty/msgpack's unknownValBytes): a fixext1 of type 0.
-		return append(buf, 0xd4, 0, 0), nil
+	if ty == cty.DynamicPseudoType {
+		vt := v.Type()
+		switch {
+		case vt == cty.DynamicPseudoType && !v.IsKnown():
+			return append(buf, 0xd4, 0, 0), nil // cty.DynamicVal
+		case vt == cty.DynamicPseudoType:
+			return append(buf, Nil), nil // a null of no type
+		}
+		if js := primitiveTypeJSON(vt); js != "" {
+			// cty's dynamicVal: [type JSON as binary, value as its type]
+			buf = append(append(buf, 0x92, 0xc4, byte(len(js))), js...)
+			return Append(buf, v, vt)
+		}
+	}
+	if ty != cty.DynamicPseudoType && !v.IsKnown() {
+		if unrefined(v) {
+			// cty's compact encoding of an unknown with no refinements
+			// (cty/msgpack's unknownValBytes): a fixext1 of type 0.
+			return append(buf, 0xd4, 0, 0), nil
+		}
+		if onlyNotNull(v, ty) {
+			// An ext8 of 3 bytes, of cty's type 0x0c (unknown with
+			// refinements): the map {1 (nullness): false}.
+			return append(buf, 0xc7, 3, 0x0c, 0x81, 0x01, 0xc2), nil
+		}
 	}
 	if ty == cty.DynamicPseudoType || !v.IsKnown() {
 		b, err := ctymsgpack.Marshal(v, ty)
@@ -39,19 +94,19 @@ func appendMsgpack(buf []byte, v cty.Value, ty cty.Type) ([]byte, error) {
 		return append(buf, b...), nil
 	}
 	if v.IsNull() {
-		return append(buf, msgpackNil), nil
+		return append(buf, Nil), nil
 	}
 	vt := v.Type()
 	switch {
 	case ty == cty.String:
 		if vt != cty.String {
-			return nil, errNoFastPath
+			return nil, ErrNoFastPath
 		}
 		s := v.AsString()
 		return append(appendStrLen(buf, len(s)), s...), nil
 	case ty == cty.Bool:
 		if vt != cty.Bool {
-			return nil, errNoFastPath
+			return nil, ErrNoFastPath
 		}
 		if v.True() {
 			return append(buf, 0xc3), nil
@@ -59,7 +114,7 @@ func appendMsgpack(buf []byte, v cty.Value, ty cty.Type) ([]byte, error) {
 		return append(buf, 0xc2), nil
 	case ty == cty.Number:
 		if vt != cty.Number {
-			return nil, errNoFastPath
+			return nil, ErrNoFastPath
 		}
 		if i, acc := v.AsBigFloat().Int64(); acc == big.Exact {
 			return appendInt(buf, i), nil
@@ -71,17 +126,17 @@ func appendMsgpack(buf []byte, v cty.Value, ty cty.Type) ([]byte, error) {
 		return append(buf, b...), nil
 	case ty.IsObjectType():
 		if !vt.IsObjectType() {
-			return nil, errNoFastPath
+			return nil, ErrNoFastPath
 		}
 		atys := ty.AttributeTypes()
 		if len(vt.AttributeTypes()) != len(atys) {
-			return nil, errNoFastPath
+			return nil, ErrNoFastPath
 		}
 		var small [16]string
 		names := small[:0]
 		for name := range atys {
 			if !vt.HasAttribute(name) {
-				return nil, errNoFastPath
+				return nil, ErrNoFastPath
 			}
 			names = append(names, name)
 		}
@@ -90,14 +145,14 @@ func appendMsgpack(buf []byte, v cty.Value, ty cty.Type) ([]byte, error) {
 		var err error
 		for _, name := range names {
 			buf = append(appendStrLen(buf, len(name)), name...)
-			if buf, err = appendMsgpack(buf, v.GetAttr(name), atys[name]); err != nil {
+			if buf, err = Append(buf, v.GetAttr(name), atys[name]); err != nil {
 				return nil, err
 			}
 		}
 		return buf, nil
 	case ty.IsMapType():
 		if !vt.IsMapType() {
-			return nil, errNoFastPath
+			return nil, ErrNoFastPath
 		}
 		buf = appendCollLen(buf, v.LengthInt(), 0x80, 0xde, 0xdf)
 		ety := ty.ElementType()
@@ -105,25 +160,25 @@ func appendMsgpack(buf []byte, v cty.Value, ty cty.Type) ([]byte, error) {
 		for it := v.ElementIterator(); it.Next(); {
 			k, ev := it.Element()
 			if k.IsMarked() {
-				return nil, errNoFastPath
+				return nil, ErrNoFastPath
 			}
 			s := k.AsString()
 			buf = append(appendStrLen(buf, len(s)), s...)
-			if buf, err = appendMsgpack(buf, ev, ety); err != nil {
+			if buf, err = Append(buf, ev, ety); err != nil {
 				return nil, err
 			}
 		}
 		return buf, nil
 	case ty.IsListType() || ty.IsSetType():
 		if (ty.IsListType() && !vt.IsListType()) || (ty.IsSetType() && !vt.IsSetType()) {
-			return nil, errNoFastPath
+			return nil, ErrNoFastPath
 		}
 		buf = appendCollLen(buf, v.LengthInt(), 0x90, 0xdc, 0xdd)
 		ety := ty.ElementType()
 		var err error
 		for it := v.ElementIterator(); it.Next(); {
 			_, ev := it.Element()
-			if buf, err = appendMsgpack(buf, ev, ety); err != nil {
+			if buf, err = Append(buf, ev, ety); err != nil {
 				return nil, err
 			}
 		}
@@ -131,21 +186,25 @@ func appendMsgpack(buf []byte, v cty.Value, ty cty.Type) ([]byte, error) {
 	case ty.IsTupleType():
 		etys := ty.TupleElementTypes()
 		if !vt.IsTupleType() || len(vt.TupleElementTypes()) != len(etys) {
-			return nil, errNoFastPath
+			return nil, ErrNoFastPath
 		}
 		buf = appendCollLen(buf, len(etys), 0x90, 0xdc, 0xdd)
 		var err error
 		for i, ety := range etys {
-			if buf, err = appendMsgpack(buf, v.Index(cty.NumberIntVal(int64(i))), ety); err != nil {
+			if buf, err = Append(buf, v.Index(cty.NumberIntVal(int64(i))), ety); err != nil {
 				return nil, err
 			}
 		}
 		return buf, nil
 	}
-	return nil, errNoFastPath
+	return nil, ErrNoFastPath
 }
 
-var errNoFastPath = errors.New("value needs cty's msgpack encoder")
+// ErrNoFastPath is Append's error for a value it does not encode itself.
+var ErrNoFastPath = errors.New("value needs cty's msgpack encoder")
+
+// Nil is msgpack's nil, the encoding of every null of a static type.
+const Nil = 0xc0
 
 // appendStrLen appends a msgpack string header: fixstr, str8, str16 or
 // str32, the smallest that fits, as cty's encoder writes it.
@@ -216,6 +275,13 @@ func unrefined(v cty.Value) bool {
 	if rng.DefinitelyNotNull() || tc == cty.Number {
 		return false
 	}
+	return noPrefixOrLength(rng)
+}
+
+// noPrefixOrLength reports whether rng, not of a number type, has neither
+// a string prefix nor collection length bounds.
+func noPrefixOrLength(rng cty.ValueRange) bool {
+	tc := rng.TypeConstraint()
 	switch {
 	case tc == cty.String:
 		return rng.StringPrefix() == ""
@@ -223,4 +289,31 @@ func unrefined(v cty.Value) bool {
 		return rng.LengthLowerBound() == 0 && rng.LengthUpperBound() == math.MaxInt
 	}
 	return true
+}
+
+// primitiveTypeJSON is the JSON cty writes for the primitive type ty
+// (cty.Type.MarshalJSON), or "" for any other type.
+func primitiveTypeJSON(ty cty.Type) string {
+	switch ty {
+	case cty.String:
+		return `"string"`
+	case cty.Number:
+		return `"number"`
+	case cty.Bool:
+		return `"bool"`
+	}
+	return ""
+}
+
+// onlyNotNull reports whether the unknown v, of exactly the type ty,
+// carries the one refinement "not null" and no other that cty's msgpack
+// encoding writes (no string prefix, no collection length bounds;
+// numbers, whose bounds are encoded as numbers, are left to cty).
+func onlyNotNull(v cty.Value, ty cty.Type) bool {
+	rng := v.Range()
+	tc := rng.TypeConstraint()
+	if !rng.DefinitelyNotNull() || tc == cty.Number || !tc.Equals(ty) {
+		return false
+	}
+	return noPrefixOrLength(rng)
 }
