@@ -178,7 +178,8 @@ func applyPlanFile(m *Meta, ui *ui, wd, file string, f *applyFlags) int {
 		return ExitError
 	}
 	// Every installed provider is checked against the archive's lock
-	// file here, before any provider process starts.
+	// file here, before the core starts any provider process (the
+	// processes started early were checked first by prestartLocked).
 	var prior *states.State
 	if sf != nil {
 		prior = sf.State

@@ -21,7 +21,11 @@ import (
 // matches) and, when needed is given, every provider in needed is either
 // locked or served by a built-in: so a command that is going to refuse a
 // package, or a provider missing from the lock file, refuses it before
-// any process starts, as it does without prestarting. Nothing is
+// any process starts, as it does without prestarting. The
+// configuration's version constraints are not checked (plan calls it
+// before reading the configuration): a lock entry outside them is refused
+// after its verified package started, which is then stopped with the
+// rest. Nothing is
 // reported here: the command's own resolution finds the same packages
 // again (the hashes are remembered) and reports every problem. A command
 // that fails for another reason after its providers started, or that

@@ -2,6 +2,7 @@ package e2etest
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -77,5 +78,35 @@ resource "fwtest_thing" "c" {
 	r = plan("-state=" + filepath.Join(t.TempDir(), "empty.tfstate"))
 	must(t, r, 0, "plan without sdktest")
 	contains(t, r.stdout, "plan output", "Plan: 1 to add, 0 to change, 0 to destroy.")
+	noProviderProcesses(t, env)
+}
+
+// TestPluginLockMismatchRefusedAtPlan: a package altered after its lock
+// entry was recorded is refused by plan before any provider process
+// starts, the early start (from the lock file) included.
+func TestPluginLockMismatchRefusedAtPlan(t *testing.T) {
+	mirror := newPluginMirror(t)
+	dir, objects := t.TempDir(), t.TempDir()
+	writeFile(t, filepath.Join(dir, "main.tf"), fmt.Sprintf(pluginConfig, "~> 1.0"))
+	env := pluginEnv(t)
+	plan := func() result {
+		return run(t, dir, "plan", env, "-no-color", "-plugin-dir="+mirror.dir, "-var", "objects="+objects, "-out=x.tfplan")
+	}
+	must(t, plan(), 0, "first plan (records the lock file)")
+	mirror.starts(t)
+
+	exe := filepath.Join(mirror.fwDir, "terraform-provider-fwtest_v1.0.0")
+	orig, err := os.ReadFile(exe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeExec(t, exe, string(orig)+"# altered\n")
+	r := plan()
+	must(t, r, 1, "plan of an altered package")
+	contains(t, strings.Join(strings.Fields(r.stderr), " "), "plan error",
+		"Provider package does not match the lock file", "plankit/fwtest 1.0.0")
+	if got := mirror.starts(t); len(got) != 0 {
+		t.Errorf("provider processes started before the refusal: %v", got)
+	}
 	noProviderProcesses(t, env)
 }

@@ -77,7 +77,8 @@ func fileFingerprint(b *strings.Builder, name string, fi fs.FileInfo) bool {
 }
 
 // dirFingerprint fingerprints every entry below dir (symlinks resolved
-// for dir itself, as HashDir does).
+// for dir itself, as HashDir does, and for the entries, whose targets
+// HashDir reads).
 func dirFingerprint(dir string) (string, bool) {
 	real, err := filepath.EvalSymlinks(dir)
 	if err != nil {
@@ -90,7 +91,7 @@ func dirFingerprint(dir string) (string, bool) {
 		if err != nil {
 			return err
 		}
-		fi, err := os.Lstat(path)
+		fi, err := os.Stat(path)
 		if err != nil {
 			return err
 		}

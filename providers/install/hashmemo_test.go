@@ -113,3 +113,37 @@ func TestHashMemoErrorsNotKept(t *testing.T) {
 		t.Fatalf("after creating it: %s, %v; want %s", got, err, want)
 	}
 }
+
+// TestHashMemoFollowsSymlinks checks that a package file that is a
+// symbolic link (HashDir hashes its target's content) is fingerprinted by
+// its target: rewriting the target is seen, though the link is unchanged.
+func TestHashMemoFollowsSymlinks(t *testing.T) {
+	if runtime.GOOS != "linux" && runtime.GOOS != "darwin" {
+		t.Skip("no status-change time: nothing is remembered")
+	}
+	dir := t.TempDir()
+	target := filepath.Join(t.TempDir(), "binary")
+	if err := os.WriteFile(target, []byte("binary one"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, filepath.Join(dir, "terraform-provider-x_v1.0.0")); err != nil {
+		t.Fatal(err)
+	}
+	h1, err := hashDirMemo(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(target, []byte("binary two"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	want, err := HashDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want == h1 {
+		t.Fatal("HashDir did not see the target change")
+	}
+	if got, err := hashDirMemo(dir); err != nil || got != want {
+		t.Fatalf("after rewriting the link's target: remembered %s (%v), fresh %s", got, err, want)
+	}
+}

@@ -28,10 +28,12 @@ type prestarted struct {
 	err      error
 }
 
+// early holds the processes prestarted and not yet taken: at most one
+// per key (Prestart starts no second while one waits).
 var early = struct {
 	mu sync.Mutex
-	m  map[string][]*prestarted
-}{m: map[string][]*prestarted{}}
+	m  map[string]*prestarted
+}{m: map[string]*prestarted{}}
 
 // prestartKey identifies what a process was started as: the executable
 // (absolute), the provider it serves and the options' environment. A
@@ -61,11 +63,11 @@ func Prestart(m Meta, opts Options) {
 	}
 	ps := &prestarted{launched: make(chan struct{}), done: make(chan struct{})}
 	early.mu.Lock()
-	if len(early.m[key]) > 0 {
+	if early.m[key] != nil {
 		early.mu.Unlock()
 		return
 	}
-	early.m[key] = append(early.m[key], ps)
+	early.m[key] = ps
 	early.mu.Unlock()
 	go func() {
 		defer close(ps.done)
@@ -83,18 +85,12 @@ func Prestart(m Meta, opts Options) {
 // it to be ready, or nil, false when there is none.
 func takePrestarted(key string) (providers.Interface, bool, error) {
 	early.mu.Lock()
-	l := early.m[key]
-	if len(l) == 0 {
-		early.mu.Unlock()
+	ps := early.m[key]
+	delete(early.m, key)
+	early.mu.Unlock()
+	if ps == nil {
 		return nil, false, nil
 	}
-	ps := l[0]
-	if len(l) == 1 {
-		delete(early.m, key)
-	} else {
-		early.m[key] = l[1:]
-	}
-	early.mu.Unlock()
 	<-ps.done
 	return ps.inst, true, ps.err
 }
@@ -107,14 +103,12 @@ func takePrestarted(key string) (providers.Interface, bool, error) {
 func DiscardPrestarted() {
 	early.mu.Lock()
 	m := early.m
-	early.m = map[string][]*prestarted{}
+	early.m = map[string]*prestarted{}
 	early.mu.Unlock()
-	for _, l := range m {
-		for _, ps := range l {
-			<-ps.launched
-			if ps.inst != nil {
-				_ = ps.inst.Close()
-			}
+	for _, ps := range m {
+		<-ps.launched
+		if ps.inst != nil {
+			_ = ps.inst.Close()
 		}
 	}
 }
@@ -124,9 +118,5 @@ func DiscardPrestarted() {
 func PrestartedPending() int {
 	early.mu.Lock()
 	defer early.mu.Unlock()
-	n := 0
-	for _, l := range early.m {
-		n += len(l)
-	}
-	return n
+	return len(early.m)
 }

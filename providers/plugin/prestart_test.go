@@ -83,7 +83,7 @@ func TestPrestartDiscarded(t *testing.T) {
 		Prestart(m, Options{})
 		key, _ := prestartKey(m, Options{})
 		early.mu.Lock()
-		ps := early.m[key][0]
+		ps := early.m[key]
 		early.mu.Unlock()
 		<-ps.done
 		if ps.err != nil {
@@ -114,4 +114,36 @@ func TestPrestartError(t *testing.T) {
 	if n := PrestartedPending(); n != 0 {
 		t.Errorf("%d prestarted processes pending", n)
 	}
+}
+
+// TestPrestartDiscardedWhileLaunching checks that CleanupClients called
+// at once after Prestart, while the process is still launching (an
+// interrupt or an early error of the command), waits for the launch and
+// leaves no process running.
+func TestPrestartDiscardedWhileLaunching(t *testing.T) {
+	m := rawMeta(t)
+	Prestart(m, Options{})
+	key, _ := prestartKey(m, Options{})
+	early.mu.Lock()
+	ps := early.m[key]
+	early.mu.Unlock()
+	CleanupClients()
+	select {
+	case <-ps.launched:
+	default:
+		t.Fatal("CleanupClients returned before the prestarted launch ended")
+	}
+	if n := PrestartedPending(); n != 0 {
+		t.Errorf("%d prestarted processes pending after CleanupClients", n)
+	}
+	live.mu.Lock()
+	n := len(live.m)
+	live.mu.Unlock()
+	if n != 0 {
+		t.Errorf("%d provider processes live after CleanupClients", n)
+	}
+	if ps.err != nil {
+		t.Fatal(ps.err)
+	}
+	waitGone(t, pidOf(t, ps.inst))
 }

@@ -16,7 +16,6 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"regexp"
@@ -85,7 +84,6 @@ func main() {
 				break
 			}
 		}
-		io.Copy(io.Discard, r)
 	}
 	werr := cmd.Wait()
 	wall := time.Since(start)
