@@ -29,11 +29,16 @@ type prestarted struct {
 }
 
 // early holds the processes prestarted and not yet taken: at most one
-// per key (Prestart starts no second while one waits).
+// per key (Prestart starts no second while one waits), and the keys whose
+// prestarted process was taken, so that a late Prestart (a command's
+// early start from the lock file finishing after the core took the
+// process its resolution prestarted) does not launch a spare nobody
+// takes. DiscardPrestarted forgets both.
 var early = struct {
-	mu sync.Mutex
-	m  map[string]*prestarted
-}{m: map[string]*prestarted{}}
+	mu    sync.Mutex
+	m     map[string]*prestarted
+	taken map[string]bool
+}{m: map[string]*prestarted{}, taken: map[string]bool{}}
 
 // prestartKey identifies what a process was started as: the executable
 // (absolute), the provider it serves and the options' environment. A
@@ -53,7 +58,7 @@ func prestartKey(m Meta, opts Options) (string, bool) {
 // Prestart launches the provider m in the background and fetches its
 // schema, for the next Factory(m, opts) call to take. It returns at once,
 // and does nothing when a process prestarted for the same m and opts is
-// still waiting to be taken. Errors are not reported here: the Factory
+// still waiting to be taken or was taken already. Errors are not reported here: the Factory
 // call that takes the process returns the start error, as it would have
 // had it started the process itself.
 func Prestart(m Meta, opts Options) {
@@ -63,7 +68,7 @@ func Prestart(m Meta, opts Options) {
 	}
 	ps := &prestarted{launched: make(chan struct{}), done: make(chan struct{})}
 	early.mu.Lock()
-	if early.m[key] != nil {
+	if early.m[key] != nil || early.taken[key] {
 		early.mu.Unlock()
 		return
 	}
@@ -86,7 +91,10 @@ func Prestart(m Meta, opts Options) {
 func takePrestarted(key string) (providers.Interface, bool, error) {
 	early.mu.Lock()
 	ps := early.m[key]
-	delete(early.m, key)
+	if ps != nil {
+		delete(early.m, key)
+		early.taken[key] = true
+	}
 	early.mu.Unlock()
 	if ps == nil {
 		return nil, false, nil
@@ -103,7 +111,7 @@ func takePrestarted(key string) (providers.Interface, bool, error) {
 func DiscardPrestarted() {
 	early.mu.Lock()
 	m := early.m
-	early.m = map[string]*prestarted{}
+	early.m, early.taken = map[string]*prestarted{}, map[string]bool{}
 	early.mu.Unlock()
 	for _, ps := range m {
 		<-ps.launched

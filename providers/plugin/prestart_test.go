@@ -44,6 +44,12 @@ func TestPrestartTaken(t *testing.T) {
 	if got := ProcessesStarted() - before; got != 1 {
 		t.Errorf("%d processes started, want 1", got)
 	}
+	// A Prestart after the take (a command's early start finishing late)
+	// starts no spare.
+	Prestart(m, Options{})
+	if n := PrestartedPending(); n != 0 {
+		t.Errorf("%d prestarted processes pending after a late Prestart, want 0", n)
+	}
 	// A second Factory call starts a process of its own.
 	p2, err := Factory(m, Options{})()
 	if err != nil {
