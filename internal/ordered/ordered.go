@@ -4,13 +4,17 @@
 // it uses every core.
 package ordered
 
+import "sync"
+
 // Batches splits [0, n) into batches of size indexes, runs work(lo, hi)
 // for each batch on workers goroutines and calls use with the results in
 // batch order, from the calling goroutine. At most 2*workers batches are
 // handed out ahead of use, so memory stays bounded however large n is.
-// When use returns an error no further batches are handed out and
-// Batches returns that error (batches already running finish on their
-// own). A panic in work is raised again in the calling goroutine, so the
+// When use returns an error no further batches are handed out or
+// started, and Batches returns that error once the batches already
+// running have finished: no work runs after Batches returns, so the
+// caller may change what work reads. A panic in work is raised again in
+// the calling goroutine (also after the other workers stop), so the
 // program's crash handler sees it. O(n / workers) wall time for work
 // that costs the same per index.
 func Batches[R any](n, size, workers int, work func(lo, hi int) R, use func(R) error) error {
@@ -28,8 +32,9 @@ func Batches[R any](n, size, workers int, work func(lo, hi int) R, use func(R) e
 	jobs := make(chan *batch, 2*workers)
 	inOrder := make(chan *batch, 2*workers)
 	stop := make(chan struct{})
-	defer close(stop)
-	go func() { // hands out the batches in order, no more than use has room for
+	var wg sync.WaitGroup
+	defer func() { close(stop); wg.Wait() }()
+	wg.Go(func() { // hands out the batches in order, no more than use has room for
 		defer close(jobs)
 		defer close(inOrder)
 		for lo := 0; lo < n; lo += size {
@@ -41,7 +46,7 @@ func Batches[R any](n, size, workers int, work func(lo, hi int) R, use func(R) e
 			}
 			jobs <- b // room: jobs is as large as inOrder
 		}
-	}()
+	})
 	run := func(b *batch) (res result) {
 		defer func() {
 			if !res.ok {
@@ -51,11 +56,16 @@ func Batches[R any](n, size, workers int, work func(lo, hi int) R, use func(R) e
 		return result{r: work(b.lo, b.hi), ok: true}
 	}
 	for range workers {
-		go func() {
+		wg.Go(func() {
 			for b := range jobs {
+				select {
+				case <-stop: // Batches is returning: nobody reads this batch
+					continue
+				default:
+				}
 				b.done <- run(b)
 			}
-		}()
+		})
 	}
 	for b := range inOrder {
 		res := <-b.done

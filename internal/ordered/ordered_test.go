@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"testing"
 )
 
@@ -67,4 +68,27 @@ func TestBatchesRaisesPanicInCaller(t *testing.T) {
 		return lo
 	}, func(int) error { return nil })
 	t.Fatal("Batches returned after a panic in work")
+}
+
+// After Batches returns (here with use's error), no work is running or
+// starts: the caller may change what the work reads.
+func TestBatchesNoWorkAfterReturn(t *testing.T) {
+	boom := errors.New("boom")
+	var running atomic.Int64
+	sink := 0
+	err := Batches(10_000, 1, 4, func(lo, hi int) int {
+		running.Add(1)
+		defer running.Add(-1)
+		x := 0
+		for i := range 200_000 {
+			x += i ^ lo
+		}
+		return x
+	}, func(x int) error { sink += x; return boom })
+	if !errors.Is(err, boom) {
+		t.Fatalf("err = %v, want boom", err)
+	}
+	if n := running.Load(); n != 0 {
+		t.Fatalf("%d batches still running after Batches returned", n)
+	}
 }
