@@ -263,10 +263,14 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 	if !f.inline {
 		in.config, config = nil, nil
 		// The tree and the core's graph are now garbage, most of the
-		// heap: collect them now, before the next collection's goal
-		// (set from the heap still holding them) lets rendering and
-		// encoding grow the heap past its peak so far.
-		runtime.GC()
+		// heap: start collecting them now, before the next collection's
+		// goal (set from the heap still holding them) lets rendering and
+		// encoding grow the heap past its peak so far. On a goroutine of
+		// its own, so the first changes print while it marks: at 100,000
+		// resources (idle, 2 cores) the first change comes 60-96 ms after
+		// the walk with a peak of 663-707 MiB, against 89-120 ms waiting
+		// for the collection and 741-780 MiB without one.
+		go runtime.GC()
 	}
 	ds = append(warnings, ds...)
 	// A complete plan's archive is written while the plan is rendered
