@@ -10,6 +10,7 @@ import (
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
 	"github.com/plankit/plankit/internal/jsonstr"
+	"github.com/plankit/plankit/providers/configschema"
 )
 
 // marshalAttrs returns exactly what ctyjson.Marshal(val, ty) returns,
@@ -22,7 +23,7 @@ import (
 // The result is a copy at its exact size: it stays in the state for the
 // rest of the run. attrsjson_test.go checks it against ctyjson.Marshal.
 func marshalAttrs(val cty.Value, ty cty.Type) ([]byte, error) {
-	if !conforms(val.Type(), ty) {
+	if !configschema.Conforms(val.Type(), ty) {
 		return ctyjson.Marshal(val, ty) // its error
 	}
 	bp := attrsBufs.Get().(*[]byte)
@@ -162,42 +163,6 @@ func appendAttrsJSON(b []byte, v cty.Value, t cty.Type) (_ []byte, ok bool) {
 		return append(b, '}'), true
 	}
 	return b, false
-}
-
-// conforms reports whether given conforms to want as
-// given.TestConformance(want) decides it (no errors), walking both types
-// as it does but without building its paths.
-func conforms(given, want cty.Type) bool {
-	switch {
-	case want == cty.DynamicPseudoType:
-		return true
-	case given.IsObjectType() && want.IsObjectType():
-		gas, was := given.AttributeTypes(), want.AttributeTypes()
-		if len(gas) != len(was) {
-			return false
-		}
-		for k, wt := range was {
-			gt, ok := gas[k]
-			if !ok || !conforms(gt, wt) {
-				return false
-			}
-		}
-		return true
-	case given.IsTupleType() && want.IsTupleType():
-		ges, wes := given.TupleElementTypes(), want.TupleElementTypes()
-		if len(ges) != len(wes) {
-			return false
-		}
-		for i := range wes {
-			if !conforms(ges[i], wes[i]) {
-				return false
-			}
-		}
-		return true
-	case given.IsListType() && want.IsListType(), given.IsMapType() && want.IsMapType(), given.IsSetType() && want.IsSetType():
-		return given.Equals(want) || conforms(given.ElementType(), want.ElementType())
-	}
-	return given.Equals(want)
 }
 
 // typeJSON is ctyjson.MarshalType(t), without its allocations for the

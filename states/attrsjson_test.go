@@ -10,6 +10,7 @@ import (
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
 	"github.com/plankit/plankit/lang/marks"
+	"github.com/plankit/plankit/providers/configschema"
 )
 
 // valueGen draws cty values and the types to encode them as from a
@@ -275,16 +276,17 @@ func BenchmarkMarshalAttrs(b *testing.B) {
 	}
 }
 
-// TestConformsMatchesTestConformance: conforms agrees with
-// cty.Type.TestConformance on drawn pairs of types, and on each drawn
-// type against itself with parts made dynamic.
+// TestConformsMatchesTestConformance: configschema.Conforms, which
+// marshalAttrs relies on to decline values go-cty would refuse, agrees
+// with cty.Type.TestConformance on drawn pairs of types, and on each
+// drawn type against itself with parts made dynamic.
 func TestConformsMatchesTestConformance(t *testing.T) {
 	disagree := 0
 	check := func(given, want cty.Type) {
-		if got, wantOK := conforms(given, want), given.TestConformance(want) == nil; got != wantOK {
+		if got, wantOK := configschema.Conforms(given, want), given.TestConformance(want) == nil; got != wantOK {
 			disagree++
 			if disagree < 10 {
-				t.Errorf("conforms(%#v, %#v) = %v, TestConformance says %v", given, want, got, wantOK)
+				t.Errorf("Conforms(%#v, %#v) = %v, TestConformance says %v", given, want, got, wantOK)
 			}
 		}
 	}
