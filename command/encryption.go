@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -94,7 +96,7 @@ func loadEncryptionIn(m *Meta, wd string) (*encryption.Encryption, hcl.Diagnosti
 	var config *configs.Config
 	var vals terraform.InputValues
 	var diags hcl.Diagnostics
-	if hasConfigFiles(wd) {
+	if hasConfigFiles(wd) && (strings.TrimSpace(envLookup(m.Env, encryptionEnv)) != "" || mentionsEncryption(wd)) {
 		config, diags = configs.LoadConfigDir(wd)
 		if diags.HasErrors() {
 			return nil, diags
@@ -108,6 +110,30 @@ func loadEncryptionIn(m *Meta, wd string) (*encryption.Encryption, hcl.Diagnosti
 	}
 	enc, ds := loadEncryption(m, config, vals)
 	return enc, append(diags, ds...)
+}
+
+// mentionsEncryption reports whether a configuration file in wd could
+// hold an encryption block: its text names "encryption" (or, in a JSON
+// file, might spell it with escapes). Without one, and without
+// TF_ENCRYPTION, the directory's configuration configures no encryption
+// and its variables feed nothing, so loadEncryptionIn need not load it:
+// plan show and apply FILE, run in the directory the plan came from, do
+// not parse the whole configuration (100,000 resources: ~1 CPU s) only to
+// find no encryption block. O(size of the files).
+func mentionsEncryption(wd string) bool {
+	for _, pat := range []string{"*.tf", "*.tf.json", "*.tofu", "*.tofu.json"} {
+		names, _ := filepath.Glob(filepath.Join(wd, pat))
+		for _, name := range names {
+			b, err := os.ReadFile(name)
+			if err != nil {
+				return true // the loader reports it
+			}
+			if bytes.Contains(b, []byte("encryption")) || strings.HasSuffix(name, ".json") && bytes.Contains(b, []byte(`\u`)) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // stateCodec stores states through the state target: encrypted when it

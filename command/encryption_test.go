@@ -205,3 +205,55 @@ func TestEncryptedStateJournal(t *testing.T) {
 		})
 	}
 }
+
+// loadEncryptionIn loads the working directory's configuration only when
+// it could configure encryption: a directory whose files never mention
+// an encryption block (here one that does not even parse) is not loaded,
+// and one whose files could (a block, a JSON file that might spell it
+// with escapes, TF_ENCRYPTION set) is loaded and its errors reported.
+func TestLoadEncryptionInLoadsOnlyWhenNeeded(t *testing.T) {
+	const broken = "resource \"terraform_data\" \"a\" {\n" // unclosed block
+	const block = `
+terraform {
+  encryption {
+    key_provider "pbkdf2" "k" { passphrase = "a long enough passphrase" }
+    method "aes_gcm" "k" { keys = key_provider.pbkdf2.k }
+    plan { method = method.aes_gcm.k }
+  }
+}
+`
+	tests := []struct {
+		name      string
+		files     map[string]string
+		env       []string
+		wantErr   bool // the configuration was loaded (and its error reported)
+		encrypted bool
+	}{
+		{"no encryption, broken file", map[string]string{"main.tf": broken}, nil, false, false},
+		{"encryption block", map[string]string{"main.tf": block}, nil, false, true},
+		{"encryption block and a broken file", map[string]string{"enc.tf": block, "main.tf": broken}, nil, true, false},
+		{"word in a comment", map[string]string{"main.tf": "# no encryption here\n" + broken}, nil, true, false},
+		{"JSON escapes", map[string]string{"main.tf.json": `{"terraform": [{"\u0065ncryption": [{}]}], "resource": 1}`}, nil, true, false},
+		{"TF_ENCRYPTION set", map[string]string{"main.tf": broken}, []string{encryptionEnv + `={"method":{"unencrypted":{"off":{}}}}`}, true, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for name, src := range tc.files {
+				if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			enc, diags := loadEncryptionIn(&Meta{Env: tc.env}, dir)
+			if diags.HasErrors() != tc.wantErr {
+				t.Fatalf("errors: %v, want errors %v", diags, tc.wantErr)
+			}
+			if tc.wantErr {
+				return
+			}
+			if got := enc.Plan().Encrypted(); got != tc.encrypted {
+				t.Errorf("plan encrypted = %v, want %v", got, tc.encrypted)
+			}
+		})
+	}
+}
