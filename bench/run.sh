@@ -62,9 +62,14 @@ e2e_case() {
     esac
   }
   one plan-out "$work/firstbyte" -after 'will perform the following actions' "$bin/plan" -chdir="$dir" -state="$st" -out="$pf"
+  # show and apply run in the configuration's directory, as users run
+  # them (a command there reads the directory's configuration when it
+  # could configure encryption).
+  pushd "$dir" >/dev/null
   one show-json "$bin/plan" show -json "$pf"
   one show "$work/firstbyte" -after 'will perform the following actions' "$bin/plan" show -no-color "$pf"
   one apply "$bin/apply" -state="$st" "$pf"
+  popd >/dev/null
   one noop-replan "$bin/plan" -chdir="$dir" -state="$st" -out="$pf.noop"
 }
 
