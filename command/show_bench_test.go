@@ -21,19 +21,7 @@ import (
 func BenchmarkShowJSON(b *testing.B) {
 	for _, n := range []int{4000} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
-			dir := b.TempDir()
-			var src strings.Builder
-			for i := range n {
-				fmt.Fprintf(&src, "resource \"terraform_data\" \"r%d\" {\n  input = \"v%d\"\n}\n", i, i)
-			}
-			if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(src.String()), 0o644); err != nil {
-				b.Fatal(err)
-			}
-			out := filepath.Join(dir, "p.tfplan")
-			m := &command.Meta{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard, Providers: builtin.Factories()}
-			if code := command.Plan(m, []string{"-chdir=" + dir, "-state=" + filepath.Join(dir, "s.tfstate"), "-out=" + out}); code != command.ExitOK {
-				b.Fatalf("plan: exit %d", code)
-			}
+			m, out := benchPlanFile(b, n)
 			b.ReportAllocs()
 			b.ResetTimer()
 			for range b.N {
@@ -43,4 +31,25 @@ func BenchmarkShowJSON(b *testing.B) {
 			}
 		})
 	}
+}
+
+// benchPlanFile plans n independent terraform_data resources into a plan
+// file in a temporary directory, for the show benchmarks: the Meta to
+// run show with (output discarded) and the file's path.
+func benchPlanFile(b *testing.B, n int) (*command.Meta, string) {
+	b.Helper()
+	dir := b.TempDir()
+	var src strings.Builder
+	for i := range n {
+		fmt.Fprintf(&src, "resource \"terraform_data\" \"r%d\" {\n  input = \"v%d\"\n}\n", i, i)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(src.String()), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	out := filepath.Join(dir, "p.tfplan")
+	m := &command.Meta{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard, Providers: builtin.Factories()}
+	if code := command.Plan(m, []string{"-chdir=" + dir, "-state=" + filepath.Join(dir, "s.tfstate"), "-out=" + out}); code != command.ExitOK {
+		b.Fatalf("plan: exit %d", code)
+	}
+	return m, out
 }

@@ -94,19 +94,7 @@ func (w *firstWrite) Write(p []byte) (int, error) {
 func BenchmarkShowHuman(b *testing.B) {
 	for _, n := range []int{4000} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
-			dir := b.TempDir()
-			var src strings.Builder
-			for i := range n {
-				fmt.Fprintf(&src, "resource \"terraform_data\" \"r%d\" {\n  input = \"v%d\"\n}\n", i, i)
-			}
-			if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(src.String()), 0o644); err != nil {
-				b.Fatal(err)
-			}
-			out := filepath.Join(dir, "p.tfplan")
-			m := &command.Meta{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard, Providers: builtin.Factories()}
-			if code := command.Plan(m, []string{"-chdir=" + dir, "-state=" + filepath.Join(dir, "s.tfstate"), "-out=" + out}); code != command.ExitOK {
-				b.Fatalf("plan: exit %d", code)
-			}
+			m, out := benchPlanFile(b, n)
 			b.ReportAllocs()
 			b.ResetTimer()
 			var first time.Duration
