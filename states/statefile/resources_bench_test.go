@@ -31,27 +31,31 @@ func independentState(n int) *states.State {
 // "cold" encodes every object (fresh objects each time, as the first write
 // of a read state), "warm" serves them from the cache (the persister's
 // repeated writes during apply).
-func BenchmarkWriteResources100k(b *testing.B) {
+func BenchmarkWriteResources100k(b *testing.B) { benchWriteResources(b, Write) }
+
+// benchWriteResources is BenchmarkWriteResources100k with the writer
+// given.
+func benchWriteResources(b *testing.B, write func(*File, io.Writer) error) {
 	b.Run("cold", func(b *testing.B) {
 		b.ReportAllocs()
 		for range b.N {
 			b.StopTimer()
 			f := &File{Lineage: "l", State: independentState(100_000)}
 			b.StartTimer()
-			if err := Write(f, io.Discard); err != nil {
+			if err := write(f, io.Discard); err != nil {
 				b.Fatal(err)
 			}
 		}
 	})
 	b.Run("warm", func(b *testing.B) {
 		f := &File{Lineage: "l", State: independentState(100_000)}
-		if err := Write(f, io.Discard); err != nil {
+		if err := write(f, io.Discard); err != nil {
 			b.Fatal(err)
 		}
 		b.ReportAllocs()
 		b.ResetTimer()
 		for range b.N {
-			if err := Write(f, io.Discard); err != nil {
+			if err := write(f, io.Discard); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -78,29 +82,4 @@ func BenchmarkReadResources100k(b *testing.B) {
 // BenchmarkWriteResources100kReference is BenchmarkWriteResources100k with
 // the previous, reflection-based writer (write_reference_test.go): an A/B
 // in one run.
-func BenchmarkWriteResources100kReference(b *testing.B) {
-	b.Run("cold", func(b *testing.B) {
-		b.ReportAllocs()
-		for range b.N {
-			b.StopTimer()
-			f := &File{Lineage: "l", State: independentState(100_000)}
-			b.StartTimer()
-			if err := refWrite(f, io.Discard); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
-	b.Run("warm", func(b *testing.B) {
-		f := &File{Lineage: "l", State: independentState(100_000)}
-		if err := refWrite(f, io.Discard); err != nil {
-			b.Fatal(err)
-		}
-		b.ReportAllocs()
-		b.ResetTimer()
-		for range b.N {
-			if err := refWrite(f, io.Discard); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
-}
+func BenchmarkWriteResources100kReference(b *testing.B) { benchWriteResources(b, refWrite) }
