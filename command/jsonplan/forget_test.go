@@ -3,7 +3,6 @@ package jsonplan
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -80,19 +79,7 @@ func TestMarshalForgetGolden(t *testing.T) {
 	if err := json.Indent(&pretty, got, "", "  "); err != nil {
 		t.Fatal(err)
 	}
-	path := "testdata/forget.json"
-	if *update {
-		if err := os.WriteFile(path, pretty.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update)", err)
-	}
-	if diff := cmp.Diff(string(want), pretty.String()); diff != "" {
-		t.Errorf("mismatch (-want +got):\n%s", diff)
-	}
+	checkGolden(t, "testdata/forget.json", pretty.Bytes())
 }
 
 // TestTerraformJSONReadsForget reads the forget plan back with

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
-	"os"
 	"testing"
 	"time"
 
@@ -101,19 +100,7 @@ func TestMarshalGolden(t *testing.T) {
 	if err := json.Indent(&pretty, got, "", "  "); err != nil {
 		t.Fatal(err)
 	}
-	path := "testdata/plan.json"
-	if *update {
-		if err := os.WriteFile(path, pretty.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update)", err)
-	}
-	if diff := cmp.Diff(string(want), pretty.String()); diff != "" {
-		t.Errorf("mismatch (-want +got):\n%s", diff)
-	}
+	checkGolden(t, "testdata/plan.json", pretty.Bytes())
 }
 
 // TestTerraformJSONReadsIt proves tooling built on terraform-json can read

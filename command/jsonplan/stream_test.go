@@ -185,19 +185,7 @@ func TestMarshalVariedGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := "testdata/varied.json"
-	if *update {
-		if err := os.WriteFile(path, append(got, '\n'), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update)", err)
-	}
-	if diff := cmp.Diff(string(bytes.TrimSuffix(want, []byte("\n"))), string(got)); diff != "" {
-		t.Errorf("mismatch (-want +got):\n%s", diff)
-	}
+	checkGolden(t, "testdata/varied.json", append(got, '\n'))
 }
 
 // TestMarshalCompatGolden pins show -json, configuration section and
@@ -210,9 +198,15 @@ func TestMarshalCompatGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := "testdata/compat.json"
+	checkGolden(t, "testdata/compat.json", append(got, '\n'))
+}
+
+// checkGolden compares got with the golden file at path, rewriting the
+// file first under -update.
+func checkGolden(t *testing.T, path string, got []byte) {
+	t.Helper()
 	if *update {
-		if err := os.WriteFile(path, append(got, '\n'), 0o644); err != nil {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -220,8 +214,8 @@ func TestMarshalCompatGolden(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v (run with -update)", err)
 	}
-	if diff := cmp.Diff(string(bytes.TrimSuffix(want, []byte("\n"))), string(got)); diff != "" {
-		t.Errorf("mismatch (-want +got):\n%s", diff)
+	if diff := cmp.Diff(string(want), string(got)); diff != "" {
+		t.Errorf("%s mismatch (-want +got):\n%s", path, diff)
 	}
 }
 
