@@ -56,15 +56,7 @@ func msgpackHeader(c byte, b []byte) (rest []byte, skip, items uint64, err error
 		if len(b) < size {
 			return 0, false
 		}
-		var v uint64
-		switch size {
-		case 1:
-			v = uint64(b[0])
-		case 2:
-			v = uint64(binary.BigEndian.Uint16(b))
-		case 4:
-			v = uint64(binary.BigEndian.Uint32(b))
-		}
+		v := bigEndian(b[:size])
 		b = b[size:]
 		return v, true
 	}
@@ -116,4 +108,18 @@ func msgpackHeader(c byte, b []byte) (rest []byte, skip, items uint64, err error
 		return nil, 0, 0, fmt.Errorf("msgpack header ends early")
 	}
 	return b, skip, items, nil
+}
+
+// bigEndian reads p, of 1, 2, 4 or 8 bytes, as a big-endian unsigned
+// integer: the lengths and integers of msgpack headers.
+func bigEndian(p []byte) uint64 {
+	switch len(p) {
+	case 1:
+		return uint64(p[0])
+	case 2:
+		return uint64(binary.BigEndian.Uint16(p))
+	case 4:
+		return uint64(binary.BigEndian.Uint32(p))
+	}
+	return binary.BigEndian.Uint64(p)
 }

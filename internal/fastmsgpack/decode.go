@@ -271,19 +271,8 @@ func (d *fastMsgpack) number() (cty.Value, bool) {
 	if len(d.b) < 1+size {
 		return cty.NilVal, false
 	}
-	p := d.b[1 : 1+size]
+	u := bigEndian(d.b[1 : 1+size])
 	d.b = d.b[1+size:]
-	var u uint64
-	switch size {
-	case 1:
-		u = uint64(p[0])
-	case 2:
-		u = uint64(binary.BigEndian.Uint16(p))
-	case 4:
-		u = uint64(binary.BigEndian.Uint32(p))
-	case 8:
-		u = binary.BigEndian.Uint64(p)
-	}
 	if c >= 0xd0 { // signed
 		var i int64
 		switch size {
