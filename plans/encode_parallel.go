@@ -91,7 +91,7 @@ func preEncode(c *Change) (p preEncoded) {
 // errors are the ones, a single loop gives.
 func (e *encoder) resourceChangesParallel(rcs []*ResourceInstanceChange) ([]*planproto.ResourceInstanceChange, error) {
 	out := make([]*planproto.ResourceInstanceChange, 0, len(rcs))
-	lo := 0
+	done := 0 // changes already translated
 	err := ordered.Batches(len(rcs), encodeBatch, runtime.GOMAXPROCS(0),
 		func(lo, hi int) []preEncoded {
 			pre := make([]preEncoded, hi-lo)
@@ -102,14 +102,14 @@ func (e *encoder) resourceChangesParallel(rcs []*ResourceInstanceChange) ([]*pla
 		},
 		func(pre []preEncoded) error {
 			for j := range pre {
-				rc := rcs[lo+j]
+				rc := rcs[done+j]
 				prc, err := e.resourceChangeWith(rc, &pre[j])
 				if err != nil {
 					return resourceChangeErr(rc, err)
 				}
 				out = append(out, prc)
 			}
-			lo += len(pre)
+			done += len(pre)
 			return nil
 		})
 	if err != nil {
