@@ -1,8 +1,6 @@
 package fastmsgpack
 
 import (
-	"encoding/binary"
-
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -233,9 +231,9 @@ func (d *fastMsgpack) str() (string, bool) {
 	case c == 0xd9 && len(d.b) >= 2:
 		n, h = int(d.b[1]), 2
 	case c == 0xda && len(d.b) >= 3:
-		n, h = int(binary.BigEndian.Uint16(d.b[1:])), 3
+		n, h = int(bigEndian(d.b[1:3])), 3
 	case c == 0xdb && len(d.b) >= 5:
-		n, h = int(binary.BigEndian.Uint32(d.b[1:])), 5
+		n, h = int(bigEndian(d.b[1:5])), 5
 	default:
 		return "", false
 	}
@@ -307,9 +305,9 @@ func (d *fastMsgpack) length(fix, c16, c32 byte) (int, bool) {
 	case c >= fix && c <= fix+0x0f:
 		n, h = int(c-fix), 1
 	case c == c16 && len(d.b) >= 3:
-		n, h = int(binary.BigEndian.Uint16(d.b[1:])), 3
+		n, h = int(bigEndian(d.b[1:3])), 3
 	case c == c32 && len(d.b) >= 5:
-		n, h = int(binary.BigEndian.Uint32(d.b[1:])), 5
+		n, h = int(bigEndian(d.b[1:5])), 5
 	default:
 		return 0, false
 	}
