@@ -83,7 +83,7 @@ func TestDecodeValueMatchesCty(t *testing.T) {
 			t.Fatal(err)
 		}
 		check(b, tc.ty)
-		for n := 1; n < len(b); n++ { // no bytes at all: an absent value, null
+		for n := 1; n < len(b); n++ { // from 1: no bytes at all is an absent value (null), not msgpack
 			check(b[:n], tc.ty)
 		}
 		if _, ok := fastmsgpack.Decode(b, tc.ty); ok != tc.fast {
