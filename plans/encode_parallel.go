@@ -46,8 +46,8 @@ var errMarkedValue = errors.New("the value is marked; plans store unmarked value
 // useCtyEncoder puts go-cty's msgpack.Marshal back in place of
 // fastmsgpack.Marshal (which writes the same bytes with fewer
 // allocations), for TestMarshalMatchesCtyEncoder and
-// BenchmarkMarshal100kCtyEncoder. Atomic: after an error, workers of the
-// parallel encoder may still be finishing their batch.
+// BenchmarkMarshal100kCtyEncoder. Atomic: the parallel encoder's workers
+// read it while a test may set it.
 var useCtyEncoder atomic.Bool
 
 // marshalMsgpack is v's msgpack encoding as type ty.
