@@ -162,17 +162,24 @@ func (pi *planInstance) deposed(dk addrs.DeposedKey, src *states.ResourceInstanc
 
 // planDelete records the deletion of an existing object.
 func (pi *planInstance) planDelete(prior cty.Value, dk addrs.DeposedKey, reason plans.ResourceInstanceChangeActionReason) hcl.Diagnostics {
+	pi.planToNull(prior, dk, plans.Delete, reason, pi.n.cbd)
+	return nil
+}
+
+// planToNull records a change of action (Delete or Forget) from prior to
+// null, between the PreDiff and PostDiff hooks. planDelete and planForget
+// share it.
+func (pi *planInstance) planToNull(prior cty.Value, dk addrs.DeposedKey, action plans.Action, reason plans.ResourceInstanceChangeActionReason, cbd bool) {
 	ws, addr := pi.ws, pi.w.addr
 	priorU, bp := marks.SensitivePaths(prior)
-	after := cty.NullVal(pi.n.ty)
+	after := cty.NullVal(pi.res.ty)
 	ws.hook(func(h Hook) (HookAction, error) { return h.PreDiff(addr, dk, priorU, after) })
 	pi.pw.changes.add(&plans.ResourceInstanceChange{
-		Addr: addr, PrevRunAddr: addr, DeposedKey: dk, ProviderAddr: pi.n.provider,
-		Change:              plans.Change{Action: plans.Delete, Before: priorU, After: after, BeforeSensitivePaths: bp},
+		Addr: addr, PrevRunAddr: addr, DeposedKey: dk, ProviderAddr: pi.res.provider,
+		Change:              plans.Change{Action: action, Before: priorU, After: after, BeforeSensitivePaths: bp},
 		ActionReason:        reason,
-		CreateBeforeDestroy: pi.n.cbd,
+		CreateBeforeDestroy: cbd,
 	})
 	pi.n.pending.Store(true)
-	ws.hook(func(h Hook) (HookAction, error) { return h.PostDiff(addr, dk, plans.Delete, priorU, after) })
-	return nil
+	ws.hook(func(h Hook) (HookAction, error) { return h.PostDiff(addr, dk, action, priorU, after) })
 }

@@ -2,7 +2,6 @@ package terraform
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 
 	"github.com/hashicorp/hcl/v2"
@@ -131,7 +130,7 @@ func (pi *planInstance) movedObjects(cur *states.ResourceInstanceObjectSrc, depo
 	}
 	if len(deposed) > 0 {
 		nd := make(map[addrs.DeposedKey]*states.ResourceInstanceObjectSrc, len(deposed))
-		for _, dk := range slices.Sorted(maps.Keys(deposed)) {
+		for _, dk := range sortedDeposed(deposed) {
 			if o := conv(dk, deposed[dk]); o != nil {
 				nd[dk] = o
 			}

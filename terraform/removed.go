@@ -6,11 +6,9 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/zclconf/go-cty/cty"
 
 	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/configs"
-	"github.com/plankit/plankit/lang/marks"
 	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/states"
 )
@@ -103,17 +101,7 @@ func (pi *planInstance) planForget(src *states.ResourceInstanceObjectSrc, dk add
 	if diags.HasErrors() || prior.IsNull() {
 		return diags
 	}
-	ws, addr := pi.ws, pi.w.addr
-	priorU, bp := marks.SensitivePaths(prior)
-	after := cty.NullVal(pi.res.ty)
-	ws.hook(func(h Hook) (HookAction, error) { return h.PreDiff(addr, dk, priorU, after) })
-	pi.pw.changes.add(&plans.ResourceInstanceChange{
-		Addr: addr, PrevRunAddr: addr, DeposedKey: dk, ProviderAddr: pi.res.provider,
-		Change:       plans.Change{Action: plans.Forget, Before: priorU, After: after, BeforeSensitivePaths: bp},
-		ActionReason: pi.w.orphan,
-	})
-	pi.n.pending.Store(true)
-	ws.hook(func(h Hook) (HookAction, error) { return h.PostDiff(addr, dk, plans.Forget, priorU, after) })
+	pi.planToNull(prior, dk, plans.Forget, pi.w.orphan, false)
 	return diags
 }
 

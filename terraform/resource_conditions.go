@@ -15,10 +15,10 @@ import (
 // instances, and reads the scoped data sources of check blocks, for the
 // plan and apply walks.
 
-// hasConditions reports whether the instance's block has preconditions
+// hasConditions reports whether the resource's block has preconditions
 // or postconditions.
-func (ic *instanceCtx) hasConditions() bool {
-	b := ic.res.block
+func (rb *resourceBlock) hasConditions() bool {
+	b := rb.block
 	return b != nil && len(b.Preconditions)+len(b.Postconditions) > 0
 }
 
@@ -90,7 +90,7 @@ func (ic *instanceCtx) currentValue() (cty.Value, hcl.Diagnostics) {
 // no change for at all, data sources read while planning and everything
 // in a refresh-only plan, are not checked again, as in Terraform.)
 func (ic *instanceCtx) unchangedConditions() hcl.Diagnostics {
-	if !ic.hasConditions() {
+	if !ic.res.hasConditions() {
 		return nil
 	}
 	diags := ic.preconditions()
@@ -180,7 +180,7 @@ func (pi *planInstance) planNested(cfg cty.Value, cfgMarks []cty.PathValueMarks)
 // value unknown, for the errors in their expressions (validation judges
 // no condition).
 func (ic *instanceCtx) validateConditions() hcl.Diagnostics {
-	if !ic.hasConditions() {
+	if !ic.res.hasConditions() {
 		return nil
 	}
 	return append(ic.preconditions(), ic.postconditions(cty.UnknownVal(ic.n.ty))...)
@@ -191,8 +191,7 @@ func (ic *instanceCtx) validateConditions() hcl.Diagnostics {
 // the operation evaluates (not when validating or destroying).
 // O(instances) for such blocks, O(1) for the others.
 func (n *nodeResource) expandChecks(ws *walkState, mi moduleInst, abs addrs.AbsResource, x expansion) {
-	b := n.block
-	if b == nil || len(b.Preconditions)+len(b.Postconditions) == 0 || ws.traits.unknowns || ws.traits.skipOutputs {
+	if !n.hasConditions() || ws.traits.unknowns || ws.traits.skipOutputs {
 		return
 	}
 	insts := make([]addrs.AbsResourceInstance, 0, x.len())
