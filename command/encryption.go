@@ -121,7 +121,7 @@ func loadEncryptionIn(m *Meta, wd string) (*encryption.Encryption, hcl.Diagnosti
 // not parse the whole configuration (100,000 resources: ~1 CPU s) only to
 // find no encryption block. O(size of the files).
 func mentionsEncryption(wd string) bool {
-	for _, pat := range []string{"*.tf", "*.tf.json", "*.tofu", "*.tofu.json"} {
+	for _, pat := range configFilePatterns {
 		names, _ := filepath.Glob(filepath.Join(wd, pat))
 		for _, name := range names {
 			b, err := os.ReadFile(name)

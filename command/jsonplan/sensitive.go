@@ -20,39 +20,11 @@ func sensitiveSchema(schema *configschema.Block) *configschema.Block {
 	}
 	has, ok := sensitiveSchemas.Load(schema)
 	if !ok {
-		has = blockHasSensitive(schema)
+		has = schema.DeclaresSensitive()
 		sensitiveSchemas.Store(schema, has)
 	}
 	if has.(bool) {
 		return schema
 	}
 	return nil
-}
-
-func blockHasSensitive(b *configschema.Block) bool {
-	for _, a := range b.Attributes {
-		if attributeHasSensitive(a) {
-			return true
-		}
-	}
-	for _, nb := range b.BlockTypes {
-		if blockHasSensitive(&nb.Block) {
-			return true
-		}
-	}
-	return false
-}
-
-func attributeHasSensitive(a *configschema.Attribute) bool {
-	if a.Sensitive {
-		return true
-	}
-	if a.NestedType != nil {
-		for _, na := range a.NestedType.Attributes {
-			if attributeHasSensitive(na) {
-				return true
-			}
-		}
-	}
-	return false
 }

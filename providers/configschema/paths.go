@@ -119,3 +119,35 @@ func (a *Attribute) attributeByPath(rest cty.Path) *Attribute {
 	}
 	return a
 }
+
+// DeclaresSensitive reports whether b has a sensitive attribute anywhere
+// (nested attributes and blocks included). Most schemas have none, and
+// this walk of the schema costs less than SensitivePaths' walk of a value.
+// O(size of the schema).
+func (b *Block) DeclaresSensitive() bool {
+	for _, a := range b.Attributes {
+		if a.declaresSensitive() {
+			return true
+		}
+	}
+	for _, nb := range b.BlockTypes {
+		if nb.Block.DeclaresSensitive() {
+			return true
+		}
+	}
+	return false
+}
+
+func (a *Attribute) declaresSensitive() bool {
+	if a.Sensitive {
+		return true
+	}
+	if a.NestedType != nil {
+		for _, na := range a.NestedType.Attributes {
+			if na.declaresSensitive() {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -146,16 +146,7 @@ func (s *Filesystem) Serial() uint64 {
 // they must not be modified afterwards (see package states). O(number of
 // objects).
 func (s *Filesystem) WriteState(st *states.State) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if err := s.ensureLoaded(); err != nil {
-		return err
-	}
-	if st == nil {
-		st = states.NewState()
-	}
-	s.file.State = st.Snapshot()
-	return nil
+	return s.WriteSnapshot(st.Snapshot()) // nil stays nil: an empty state
 }
 
 // WriteSnapshot is WriteState for a state the caller hands over: the
