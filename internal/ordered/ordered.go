@@ -44,7 +44,7 @@ func Batches[R any](n, size, workers int, work func(lo, hi int) R, use func(R) e
 			case <-stop:
 				return
 			}
-			jobs <- b // room: jobs is as large as inOrder
+			jobs <- b // waits at most until a worker is free: every batch in jobs is also in inOrder
 		}
 	})
 	run := func(b *batch) (res result) {
