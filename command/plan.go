@@ -248,6 +248,9 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 		return planResult{code: ExitError}
 	}
 	in.factories = resolved.factories
+	if f.out != "" {
+		in.sections = &showSections{}
+	}
 	m.phases().done("load")
 	plan, ds := runCorePlan(ctx, m, wd, f, in, prior)
 	recordPlanContext(plan, in.backend.localPath(), in.clock)
@@ -278,7 +281,8 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 	// as when it was written after. An incomplete plan is not saved.
 	var archived func() hcl.Diagnostics
 	if f.out != "" && planShowable(plan, ds) {
-		archived = writePlanFileAsync(resolve(wd, f.out), f.signKey, wd, plan, snap, sf, resolved.locks, in.backend.record(), in.enc)
+		archived = writePlanFileAsync(&planArchive{out: resolve(wd, f.out), signKey: f.signKey, wd: wd, plan: plan, sections: in.sections,
+			snap: snap, sf: sf, locks: resolved.locks, be: in.backend.record(), enc: in.enc})
 		// The writer never outlives the command: after a panic while
 		// rendering too, it is waited for before the crash is reported
 		// (not left to rename the archive, or to leave its temporary
@@ -341,6 +345,9 @@ type planInputs struct {
 	factories map[addrs.Provider]providers.Factory
 	backend   *backendSettings
 	enc       *encryption.Encryption
+	// sections, for -out, makes the archive's show -json members while
+	// the plan is made.
+	sections *showSections
 }
 
 // configLoadedHook, when set (by tests), sees the configuration each
@@ -417,10 +424,14 @@ func runCorePlan(ctx context.Context, m *Meta, wd string, f *planFlags, in planI
 	case f.refreshOnly:
 		mode = plans.RefreshOnlyMode
 	}
-	plan, ds := core.Plan(ctx, in.config, prior, &terraform.PlanOpts{
+	opts := &terraform.PlanOpts{
 		Mode: mode, SkipRefresh: !f.refresh, SetVariables: in.vals, Targets: in.targets, ForceReplace: in.replace, Timestamp: in.clock,
 		GenerateConfig: f.generateConfigOut != "",
-	})
+	}
+	if in.sections != nil {
+		opts.SchemasLoaded = in.sections.start(in.config)
+	}
+	plan, ds := core.Plan(ctx, in.config, prior, opts)
 	if progress != nil {
 		progress.done()
 	}
@@ -454,17 +465,34 @@ func planShowable(plan *plans.Plan, diags hcl.Diagnostics) bool {
 	return !diags.HasErrors() && plan != nil && !plan.Errored
 }
 
+// planArchive is what writePlanFile writes: the plan, the prior and
+// previous-run states with the lineage and serial they came from (sf),
+// the configuration snapshot (snap), the provider locks and the backend
+// and workspace (be), into out, signed with the key at signKey when it
+// is set and encrypted when enc says so, with the show -json members that
+// sections made while the plan was made (planfile.EntryShowJSON).
+type planArchive struct {
+	out, signKey, wd string
+	plan             *plans.Plan
+	sections         *showSections
+	snap             *configs.Snapshot
+	sf               *statefile.File
+	locks            *depsfile.Locks
+	be               *planfile.Backend
+	enc              *encryption.Encryption
+}
+
 // writePlanFileAsync starts writePlanFile on another goroutine and
 // returns the func that waits for its diagnostics (a panic there is
 // raised again by that func, in the caller's goroutine).
-func writePlanFileAsync(out, signKey, wd string, plan *plans.Plan, snap *configs.Snapshot, sf *statefile.File, locks *depsfile.Locks, be *planfile.Backend, enc *encryption.Encryption) func() hcl.Diagnostics {
+func writePlanFileAsync(a *planArchive) func() hcl.Diagnostics {
 	var ds hcl.Diagnostics
 	var crashed any
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		defer func() { crashed = recover() }()
-		ds = writePlanFile(out, signKey, wd, plan, snap, sf, locks, be, enc)
+		ds = writePlanFile(a)
 	}()
 	return func() hcl.Diagnostics {
 		<-done
@@ -512,36 +540,34 @@ func planHasChanges(p *plans.Plan) bool {
 	return false
 }
 
-// writePlanFile writes the archive: the plan, the prior and previous-run
-// states with the lineage and serial they came from, the configuration
-// snapshot (snap), the provider locks and the backend and workspace (be);
-// encrypted when enc says so.
-func writePlanFile(out, signKey, wd string, plan *plans.Plan, snap *configs.Snapshot, sf *statefile.File, locks *depsfile.Locks, be *planfile.Backend, enc *encryption.Encryption) hcl.Diagnostics {
+// writePlanFile writes the archive a describes.
+func writePlanFile(a *planArchive) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	lineage, serial := "", uint64(0)
-	if sf != nil {
-		lineage, serial = sf.Lineage, sf.Serial
+	if a.sf != nil {
+		lineage, serial = a.sf.Lineage, a.sf.Serial
 	}
 	args := &planfile.CreateArgs{
-		Plan:                 withoutEncryptionVars(plan, enc),
-		StateFile:            &statefile.File{Lineage: lineage, Serial: serial, State: plan.PriorState},
-		PreviousRunStateFile: &statefile.File{Lineage: lineage, Serial: serial, State: plan.PrevRunState},
-		ConfigSnapshot:       snap,
-		DependencyLocks:      locks,
-		Backend:              be,
+		Plan:                 withoutEncryptionVars(a.plan, a.enc),
+		StateFile:            &statefile.File{Lineage: lineage, Serial: serial, State: a.plan.PriorState},
+		PreviousRunStateFile: &statefile.File{Lineage: lineage, Serial: serial, State: a.plan.PrevRunState},
+		ConfigSnapshot:       a.snap,
+		DependencyLocks:      a.locks,
+		Backend:              a.be,
+		ShowJSON:             a.sections.entry(a.plan),
 	}
-	if signKey != "" {
-		key, err := planfile.LoadSigningKey(resolve(wd, signKey))
+	if a.signKey != "" {
+		key, err := planfile.LoadSigningKey(resolve(a.wd, a.signKey))
 		if err != nil {
-			return hcl.Diagnostics{tfdiags.Errorf("Failed to load the signing key", "Reading -sign-key %s failed: %s", signKey, err)}
+			return hcl.Diagnostics{tfdiags.Errorf("Failed to load the signing key", "Reading -sign-key %s failed: %s", a.signKey, err)}
 		}
 		args.SignKey = key
 	}
-	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
-		return hcl.Diagnostics{tfdiags.Errorf("Failed to write plan file", "Creating the directory of %s failed: %s", out, err)}
+	if err := os.MkdirAll(filepath.Dir(a.out), 0o755); err != nil {
+		return hcl.Diagnostics{tfdiags.Errorf("Failed to write plan file", "Creating the directory of %s failed: %s", a.out, err)}
 	}
-	if err := writePlanArchive(out, args, enc); err != nil {
-		return hcl.Diagnostics{tfdiags.Errorf("Failed to write plan file", "Writing %s failed: %s", out, err)}
+	if err := writePlanArchive(a.out, args, a.enc); err != nil {
+		return hcl.Diagnostics{tfdiags.Errorf("Failed to write plan file", "Writing %s failed: %s", a.out, err)}
 	}
 	return diags
 }

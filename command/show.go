@@ -5,6 +5,8 @@ import (
 
 	"github.com/plankit/plankit/command/jsonplan"
 	"github.com/plankit/plankit/command/render"
+	"github.com/plankit/plankit/planfile"
+	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/tfdiags"
 )
 
@@ -28,19 +30,52 @@ func Show(m *Meta, chdir string, args []string) int {
 	return showHuman(m, u, wd, path)
 }
 
-// showJSON is plan show -json: the configuration snapshot is parsed while
-// the plan is decoded and the resource entries, which come first in the
-// document, are written; the document is streamed, each resource's JSON
-// made as it is written.
+// showJSON is plan show -json. The members made from the configuration
+// are copied from the archive's planfile.EntryShowJSON, made at plan
+// time; an archive without it (an older plankit's) has its
+// configuration snapshot parsed while the plan is decoded and the
+// resource entries, which come first in the document, are written. The
+// document is streamed, each resource's JSON made as it is written.
 func showJSON(m *Meta, u *ui, wd, path string) int {
-	r, p, cl, diags := readArchiveLoadingConfig(m, wd, path)
+	r, diags := openArchiveIn(m, wd, path)
 	if diags.HasErrors() {
 		u.diags(diags, Sources{})
 		return ExitError
 	}
-	defer r.Close()
+	raw, ok := r.ShowJSON()
+	if !ok {
+		return showJSONLoadingConfig(m, u, r)
+	}
+	sections, err := jsonplan.ParseSections(raw)
+	if err != nil {
+		r.Close()
+		u.diags(planFileDiags(&planfile.Error{Kind: planfile.KindCorrupt, Path: path, Entry: planfile.EntryShowJSON, Err: err}), Sources{})
+		return ExitError
+	}
+	p, err := r.ReadPlan()
+	r.Close() // nothing else is read from it: its entries are not kept through the writing
+	if err != nil {
+		u.diags(planFileDiags(err), Sources{})
+		return ExitError
+	}
+	return writeShowJSON(m, u, p, jsonplan.Options{Version: Version, Sections: sections})
+}
+
+// showJSONLoadingConfig is showJSON for an archive without
+// planfile.EntryShowJSON.
+func showJSONLoadingConfig(m *Meta, u *ui, r *planfile.Reader) int {
+	p, cl, diags := readPlanLoadingConfig(r)
+	if diags.HasErrors() {
+		u.diags(diags, Sources{})
+		return ExitError
+	}
 	defer cl.finish()
-	if err := jsonplan.Write(m.Stdout, p, jsonplan.Options{Version: Version, LoadConfig: cl.wait}); err != nil {
+	return writeShowJSON(m, u, p, jsonplan.Options{Version: Version, LoadConfig: cl.wait})
+}
+
+// writeShowJSON writes the document of p to standard output.
+func writeShowJSON(m *Meta, u *ui, p *plans.Plan, opts jsonplan.Options) int {
+	if err := jsonplan.Write(m.Stdout, p, opts); err != nil {
 		u.diags(hcl.Diagnostics{tfdiags.Errorf("Failed to render the plan as JSON", "%s", err)}, Sources{})
 		return ExitError
 	}

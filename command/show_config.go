@@ -19,14 +19,11 @@ func openArchiveIn(m *Meta, wd, path string) (*planfile.Reader, hcl.Diagnostics)
 	return openPlanArchive(path, enc.Plan())
 }
 
-// readArchiveLoadingConfig is readArchiveIn that also starts loading the
-// archive's configuration snapshot, before the plan is decoded, so the
-// two overlap; the caller must finish the load before closing r.
-func readArchiveLoadingConfig(m *Meta, wd, path string) (*planfile.Reader, *plans.Plan, *configLoad, hcl.Diagnostics) {
-	r, diags := openArchiveIn(m, wd, path)
-	if diags.HasErrors() {
-		return nil, nil, nil, diags
-	}
+// readPlanLoadingConfig reads the plan of the open archive r and starts
+// loading its configuration snapshot first, so the two overlap; the
+// loader closes r once both are done (r is closed on error too), and
+// the caller must finish the load.
+func readPlanLoadingConfig(r *planfile.Reader) (*plans.Plan, *configLoad, hcl.Diagnostics) {
 	cl := startConfigLoad(r)
 	p, err := func() (*plans.Plan, error) {
 		defer close(cl.planRead) // a panic too lets the loader end
@@ -34,10 +31,9 @@ func readArchiveLoadingConfig(m *Meta, wd, path string) (*planfile.Reader, *plan
 	}()
 	if err != nil {
 		cl.finish()
-		r.Close()
-		return nil, nil, nil, planFileDiags(err)
+		return nil, nil, planFileDiags(err)
 	}
-	return r, p, cl, nil
+	return p, cl, nil
 }
 
 // configLoad parses a plan archive's configuration snapshot in its own

@@ -11,9 +11,9 @@ import (
 )
 
 // TestShowJSONReleasesArchive: once the plan and the configuration are
-// read, show -json's archive reader is closed (its entries are not held
-// while the document is written), and the configuration is still there;
-// an archive whose plan cannot be read is closed after the load as well.
+// read, the archive reader of show -json of an archive without
+// planfile.EntryShowJSON is closed (its entries are not held while the
+// document is written), and the configuration is still there.
 func TestShowJSONReleasesArchive(t *testing.T) {
 	dir := t.TempDir()
 	src := "resource \"terraform_data\" \"a\" {\n  input = \"v\"\n}\n"
@@ -25,7 +25,11 @@ func TestShowJSONReleasesArchive(t *testing.T) {
 	if code := Plan(m, []string{"-chdir=" + dir, "-state=" + filepath.Join(dir, "s.tfstate"), "-out=" + out}); code != ExitOK {
 		t.Fatalf("plan: exit %d", code)
 	}
-	r, p, cl, diags := readArchiveLoadingConfig(m, dir, out)
+	r, diags := openArchiveIn(m, dir, out)
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	p, cl, diags := readPlanLoadingConfig(r)
 	if diags.HasErrors() {
 		t.Fatal(diags.Error())
 	}

@@ -39,6 +39,8 @@ type CreateArgs struct {
 	// Backend, when set, records the state backend and workspace the plan
 	// is for (EntryBackend). It must hold no secret.
 	Backend *Backend
+	// ShowJSON, when set, is the EntryShowJSON entry, closed.
+	ShowJSON *EntryBuffer
 
 	// ToolVersion is recorded in tfplan as the writer's version.
 	ToolVersion string
@@ -112,6 +114,9 @@ func WriteTo(w io.Writer, args *CreateArgs) error {
 	}
 	entries := deflatedSmall
 	entries[EntryPlan], entries[EntryPriorState], entries[EntryPrevRunState] = planEntry, prior, prev
+	if args.ShowJSON != nil {
+		entries[EntryShowJSON] = args.ShowJSON.d
+	}
 	manifest := manifestOf(entries)
 	extra := map[string][]byte{EntryManifest: manifest}
 	if args.SignKey != nil {
@@ -151,6 +156,8 @@ func checkArgs(args *CreateArgs) error {
 		return fmt.Errorf("planfile: the previous-run state file is missing")
 	case args.SignKey != nil && len(args.SignKey) != ed25519.PrivateKeySize:
 		return fmt.Errorf("planfile: the signing key is not an Ed25519 private key")
+	case args.ShowJSON != nil && args.ShowJSON.d == nil:
+		return fmt.Errorf("planfile: the %s entry is not closed", EntryShowJSON)
 	}
 	return nil
 }

@@ -149,6 +149,12 @@ type PlanOpts struct {
 	// every import target without one (plan -generate-config-out); the
 	// changes carry the text in GeneratedConfig.
 	GenerateConfig bool
+	// SchemasLoaded, when set, is called once the provider schemas the
+	// plan uses are loaded, before the graph is built, with every
+	// schema of those providers (which the callee must not modify); the
+	// plan's ProviderSchemas is a part of them. plan -out starts the
+	// archive's show -json members then, while the plan is made.
+	SchemasLoaded func(map[addrs.Provider]*providers.GetProviderSchemaResponse)
 }
 
 // ApplyOpts are the options of Context.Apply.

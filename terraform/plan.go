@@ -47,6 +47,9 @@ func (c *Context) Plan(ctx context.Context, config *configs.Config, prevRunState
 	if diags.HasErrors() {
 		return nil, diags
 	}
+	if opts.SchemasLoaded != nil {
+		opts.SchemasLoaded(schemas)
+	}
 	moves, d := applyMoves(config, prevRunState, opts)
 	if d.HasErrors() {
 		return nil, append(diags, d...)
@@ -228,6 +231,25 @@ func (ws *walkState) touchedSchemas(p *plans.Plan) map[addrs.Provider]*providers
 				note(rs.ProviderConfig.Provider, rs.Addr.Resource)
 			}
 		}
+	}
+	// The configuration's resource blocks and provider blocks too, those
+	// without instances included, so that show -json of the stored plan
+	// writes every block of the "configuration" section by its schema,
+	// as one made from the full schemas (PlanOpts.SchemasLoaded) does.
+	if ws.config != nil {
+		ws.config.DeepEach(func(c *configs.Config) {
+			m := c.Module
+			for _, rs := range []map[string]*configs.Resource{m.ManagedResources, m.DataResources} {
+				for _, r := range rs {
+					note(r.Provider, r.Addr())
+				}
+			}
+			for _, pc := range m.ProviderConfigs {
+				if pr := m.ProviderForLocalConfig(pc.Addr()); used[pr] == nil {
+					used[pr] = map[use]bool{}
+				}
+			}
+		})
 	}
 	out := map[addrs.Provider]*providers.GetProviderSchemaResponse{}
 	for pr, uses := range used {

@@ -93,10 +93,15 @@ type importing struct {
 type Options struct {
 	Version string
 	Config  *configs.Config
-	// LoadConfig, used when Config is nil, returns the configuration
-	// (nil leaves the section out). Write calls it once, when it reaches
-	// the configuration section, after every resource entry, so a caller
-	// can load the configuration meanwhile; Marshal calls it first.
+	// Sections, used when Config is nil, are the members made from the
+	// configuration, made at plan time (ConfigSections): they are copied
+	// as they are, and the configuration is not needed.
+	Sections *Sections
+	// LoadConfig, used when Config and Sections are nil, returns the
+	// configuration (nil leaves the section out). Write calls it once,
+	// when it reaches the configuration section, after every resource
+	// entry, so a caller can load the configuration meanwhile; Marshal
+	// calls it first.
 	LoadConfig func() *configs.Config
 }
 
@@ -105,15 +110,11 @@ type Options struct {
 // bytes Write writes, without the newline. O(size of the plan and its
 // states).
 func Marshal(p *plans.Plan, opts Options) ([]byte, error) {
-	if opts.Config == nil && opts.LoadConfig != nil {
+	if opts.Config == nil && opts.Sections == nil && opts.LoadConfig != nil {
 		opts.Config = opts.LoadConfig()
 	}
-	out, err := newPlanJSON(p, opts)
-	if err != nil {
-		return nil, err
-	}
 	e := &encoder{schemas: p.ProviderSchemas}
-	if err := e.encode(out); err != nil {
+	if err := e.document(p, opts); err != nil {
 		return nil, err
 	}
 	return e.buf, nil

@@ -34,58 +34,125 @@ func relevantAttributes(config *configs.Config, changes *plans.Changes) []resour
 	if config == nil || changes == nil {
 		return nil
 	}
-	a := &relevance{config: config, seen: map[string]bool{}, attrs: map[string]resourceAttr{}}
-	for _, rc := range changes.Resources {
-		if rc.Action == plans.NoOp {
-			continue
+	return newRelevanceIndex(config).attributes(changes)
+}
+
+// relevanceIndex is what relevantAttributes needs of a configuration,
+// without the configuration: the references of every object that can
+// be followed (resource blocks, outputs, local values, the arguments of
+// module calls given to input variables) and of every condition, as
+// steps. Made once, it answers for any changes; plan -out makes it
+// while the plan is made, so that the configuration can be dropped
+// right after. Objects without references take no room.
+type relevanceIndex struct {
+	// objects holds the steps of each object by its key (relevanceKey).
+	objects map[string][]relevanceStep
+	// conditions are the steps of every condition, always taken.
+	conditions []relevanceStep
+}
+
+// relevanceStep is one reference: an attribute to record (attr set, with
+// its sort key) and, when follow is set, an object whose references are
+// followed in turn (each object once).
+type relevanceStep struct {
+	key    string
+	attr   *resourceAttr
+	follow string
+}
+
+// relevanceKey names an object of the index: its kind ("res", "out",
+// "local", "var"), module and name.
+func relevanceKey(kind string, mod addrs.Module, name string) string {
+	return kind + "|" + mod.String() + "|" + name
+}
+
+// newRelevanceIndex indexes every module of config. O(size of the
+// configuration).
+func newRelevanceIndex(config *configs.Config) *relevanceIndex {
+	x := &relevanceIndex{objects: map[string][]relevanceStep{}}
+	add := func(key string, steps []relevanceStep) {
+		if len(steps) > 0 {
+			x.objects[key] = steps
 		}
-		a.resource(rc.Addr.Module.Module(), rc.Addr.Resource.Resource)
+	}
+	config.DeepEach(func(c *configs.Config) {
+		m := c.Module
+		for _, rs := range []map[string]*configs.Resource{m.ManagedResources, m.DataResources} {
+			for _, rc := range rs {
+				add(relevanceKey("res", c.Path, rc.Addr().String()), resourceSteps(c, rc))
+			}
+		}
+		for name, o := range m.Outputs {
+			if o.Expr != nil {
+				add(relevanceKey("out", c.Path, name), traversalSteps(c, o.Expr.Variables()))
+			}
+		}
+		for name, l := range m.Locals {
+			add(relevanceKey("local", c.Path, name), traversalSteps(c, l.Expr.Variables()))
+		}
+		if c.Parent != nil {
+			call := c.Parent.Module.ModuleCalls[c.Path[len(c.Path)-1]]
+			if attrs, diags := call.Config.JustAttributes(); !diags.HasErrors() {
+				for name, a := range attrs {
+					add(relevanceKey("var", c.Path, name), traversalSteps(c.Parent, a.Expr.Variables()))
+				}
+			}
+		}
+		x.conditions = append(x.conditions, conditionSteps(c)...)
+	})
+	return x
+}
+
+// attributes takes the steps of every changed resource and changed root
+// output, and of every condition, each object once, and returns the
+// attributes recorded, sorted. O(steps taken + changes).
+func (x *relevanceIndex) attributes(changes *plans.Changes) []resourceAttr {
+	seen := map[string]bool{}
+	attrs := map[string]resourceAttr{}
+	var take func(steps []relevanceStep)
+	follow := func(key string) {
+		if steps, ok := x.objects[key]; ok && !seen[key] {
+			seen[key] = true
+			take(steps)
+		}
+	}
+	take = func(steps []relevanceStep) {
+		for _, st := range steps {
+			if st.attr != nil {
+				attrs[st.key] = *st.attr
+			}
+			if st.follow != "" {
+				follow(st.follow)
+			}
+		}
+	}
+	for _, rc := range changes.Resources {
+		if rc.Action != plans.NoOp {
+			follow(relevanceKey("res", rc.Addr.Module.Module(), rc.Addr.Resource.Resource.String()))
+		}
 	}
 	for _, oc := range changes.Outputs {
-		if oc.Action == plans.NoOp || !oc.Addr.Module.IsRoot() {
-			continue
+		if oc.Action != plans.NoOp && oc.Addr.Module.IsRoot() {
+			follow(relevanceKey("out", nil, oc.Addr.OutputValue.Name))
 		}
-		a.output(nil, oc.Addr.OutputValue.Name)
 	}
-	config.DeepEach(a.conditions)
-	keys := make([]string, 0, len(a.attrs))
-	for k := range a.attrs {
+	take(x.conditions)
+	keys := make([]string, 0, len(attrs))
+	for k := range attrs {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
 	out := make([]resourceAttr, 0, len(keys))
 	for _, k := range keys {
-		out = append(out, a.attrs[k])
+		out = append(out, attrs[k])
 	}
 	return out
 }
 
-// relevance is the state of one relevantAttributes walk: seen holds the
-// objects already followed (each once, so cycles end).
-type relevance struct {
-	config *configs.Config
-	seen   map[string]bool
-	attrs  map[string]resourceAttr
-}
-
-func (a *relevance) once(key string) bool {
-	if a.seen[key] {
-		return false
-	}
-	a.seen[key] = true
-	return true
-}
-
-// resource follows the references of resource r's block in module mod.
-func (a *relevance) resource(mod addrs.Module, r addrs.Resource) {
-	c := a.config.Descendant(mod)
-	if c == nil || !a.once("res|"+mod.String()+"|"+r.String()) {
-		return
-	}
-	rc := c.Module.ResourceByAddr(r)
-	if rc == nil {
-		return
-	}
+// resourceSteps are the references of resource block rc of module c:
+// its arguments and nested blocks (meta-arguments left out), count and
+// for_each.
+func resourceSteps(c *configs.Config, rc *configs.Resource) []relevanceStep {
 	var travs []hcl.Traversal
 	if sb, ok := rc.Config.(*hclsyntax.Body); ok {
 		travs = bodyTraversals(sb)
@@ -99,22 +166,15 @@ func (a *relevance) resource(mod addrs.Module, r addrs.Resource) {
 			travs = append(travs, e.Variables()...)
 		}
 	}
-	a.traversals(c, travs)
+	return traversalSteps(c, travs)
 }
 
-// output follows the expression of output name of module mod.
-func (a *relevance) output(mod addrs.Module, name string) {
-	c := a.config.Descendant(mod)
-	if c == nil || !a.once("out|"+mod.String()+"|"+name) {
-		return
-	}
-	if o := c.Module.Outputs[name]; o != nil && o.Expr != nil {
-		a.traversals(c, o.Expr.Variables())
-	}
-}
-
-// traversals records and follows references made in module c.
-func (a *relevance) traversals(c *configs.Config, travs []hcl.Traversal) {
+// traversalSteps are the steps of references made in module c: a
+// resource's attribute is recorded and the resource followed; a local
+// value, an input variable (to its module call's argument) and a module
+// output are followed; a whole module call follows all its outputs.
+func traversalSteps(c *configs.Config, travs []hcl.Traversal) []relevanceStep {
+	var out []relevanceStep
 	for _, trav := range travs {
 		ref, diags := addrs.ParseRef(trav)
 		if diags.HasErrors() {
@@ -122,42 +182,41 @@ func (a *relevance) traversals(c *configs.Config, travs []hcl.Traversal) {
 		}
 		switch s := ref.Subject.(type) {
 		case addrs.Resource:
-			a.attr(c.Path, s, ref.Remaining)
+			out = append(out, attrStep(c.Path, s, ref.Remaining))
 		case addrs.ResourceInstance:
-			a.attr(c.Path, s.Resource, ref.Remaining)
+			out = append(out, attrStep(c.Path, s.Resource, ref.Remaining))
 		case addrs.LocalValue:
-			if l := c.Module.Locals[s.Name]; l != nil && a.once("local|"+c.Path.String()+"|"+s.Name) {
-				a.traversals(c, l.Expr.Variables())
-			}
+			out = append(out, relevanceStep{follow: relevanceKey("local", c.Path, s.Name)})
 		case addrs.InputVariable:
-			if c.Parent != nil && a.once("var|"+c.Path.String()+"|"+s.Name) {
-				call := c.Parent.Module.ModuleCalls[c.Path[len(c.Path)-1]]
-				if attrs, diags := call.Config.JustAttributes(); !diags.HasErrors() && attrs[s.Name] != nil {
-					a.traversals(c.Parent, attrs[s.Name].Expr.Variables())
-				}
-			}
+			out = append(out, relevanceStep{follow: relevanceKey("var", c.Path, s.Name)})
 		case addrs.ModuleCallInstanceOutput:
-			a.output(c.Path.Child(s.Call.Call.Name), s.Name)
+			out = append(out, relevanceStep{follow: relevanceKey("out", c.Path.Child(s.Call.Call.Name), s.Name)})
 		case addrs.ModuleCall:
-			a.moduleOutputs(c.Path.Child(s.Name))
+			out = append(out, moduleOutputSteps(c, s.Name)...)
 		case addrs.ModuleCallInstance:
-			a.moduleOutputs(c.Path.Child(s.Call.Name))
+			out = append(out, moduleOutputSteps(c, s.Call.Name)...)
 		}
 	}
+	return out
 }
 
-func (a *relevance) moduleOutputs(mod addrs.Module) {
-	if child := a.config.Descendant(mod); child != nil {
-		for name := range child.Module.Outputs {
-			a.output(mod, name)
-		}
+// moduleOutputSteps follow every output of module call name of c.
+func moduleOutputSteps(c *configs.Config, name string) []relevanceStep {
+	child := c.Children[name]
+	if child == nil {
+		return nil
 	}
+	var out []relevanceStep
+	for oname := range child.Module.Outputs {
+		out = append(out, relevanceStep{follow: relevanceKey("out", child.Path, oname)})
+	}
+	return out
 }
 
-// attr records resource r of module mod with the attribute path the
+// attrStep records resource r of module mod with the attribute path the
 // remaining traversal gives (up to its first step that is not a name or
-// a literal key), then follows the resource's own configuration.
-func (a *relevance) attr(mod addrs.Module, r addrs.Resource, rest hcl.Traversal) {
+// a literal key), and follows the resource's own configuration.
+func attrStep(mod addrs.Module, r addrs.Resource, rest hcl.Traversal) relevanceStep {
 	path := []any{}
 steps:
 	for _, step := range rest {
@@ -180,8 +239,7 @@ steps:
 	}
 	res := r.InModule(mod).String()
 	key, _ := json.Marshal([]any{res, path})
-	a.attrs[string(key)] = resourceAttr{Resource: res, Attribute: path}
-	a.resource(mod, r)
+	return relevanceStep{key: string(key), attr: &resourceAttr{Resource: res, Attribute: path}, follow: relevanceKey("res", mod, r.String())}
 }
 
 // resourceMeta are the parts of a resource block that are not its
@@ -214,9 +272,9 @@ func bodyTraversals(b *hclsyntax.Body) []hcl.Traversal {
 	return out
 }
 
-// conditions follows the references of every precondition, postcondition
-// and check assertion of module c.
-func (a *relevance) conditions(c *configs.Config) {
+// conditionSteps are the references of every precondition,
+// postcondition and check assertion of module c.
+func conditionSteps(c *configs.Config) []relevanceStep {
 	var rules []*configs.CheckRule
 	for _, rs := range []map[string]*configs.Resource{c.Module.ManagedResources, c.Module.DataResources} {
 		for _, r := range rs {
@@ -230,8 +288,10 @@ func (a *relevance) conditions(c *configs.Config) {
 	for _, ch := range c.Module.Checks {
 		rules = append(rules, ch.Asserts...)
 	}
+	var out []relevanceStep
 	for _, r := range rules {
-		a.traversals(c, r.Condition.Variables())
-		a.traversals(c, r.ErrorMessage.Variables())
+		out = append(out, traversalSteps(c, r.Condition.Variables())...)
+		out = append(out, traversalSteps(c, r.ErrorMessage.Variables())...)
 	}
+	return out
 }

@@ -16,34 +16,52 @@ import (
 // w gets writes of about flushAt bytes. After an error w may hold part of
 // a document. O(size of the plan and its states).
 func Write(w io.Writer, p *plans.Plan, opts Options) error {
+	e := &encoder{w: w, schemas: p.ProviderSchemas, buf: make([]byte, 0, flushAt+flushAt/4)}
+	if err := e.document(p, opts); err != nil {
+		return err
+	}
+	e.buf = append(e.buf, '\n')
+	return e.flush(true)
+}
+
+// document appends the whole document: the members before
+// "configuration" first, then the members made from the configuration
+// (opts.Config's, else opts.Sections copied, else LoadConfig's if it
+// still has to load), then the rest.
+func (e *encoder) document(p *plans.Plan, opts Options) error {
 	out, err := newPlanJSON(p, opts)
 	if err != nil {
 		return err
 	}
-	e := &encoder{w: w, schemas: p.ProviderSchemas, buf: make([]byte, 0, flushAt+flushAt/4)}
-	// The fields before "configuration" first, then the configuration
-	// if it is still to load, then the rest.
 	v := reflect.ValueOf(out).Elem()
 	fields := fieldsOf(v.Type())
 	split := slices.IndexFunc(fields, func(f field) bool { return f.key == `"configuration":` })
-	if split < 0 {
-		split = len(fields)
+	if split < 0 || split+1 >= len(fields) || fields[split+1].key != `"relevant_attributes":` {
+		panic("jsonplan: planJSON has no configuration and relevant_attributes members in a row")
 	}
 	e.buf = append(e.buf, '{')
 	first, err := e.fields(v, fields[:split], true)
 	if err != nil {
 		return err
 	}
-	if opts.Config == nil && opts.LoadConfig != nil {
+	rest := fields[split:]
+	switch {
+	case opts.Config != nil:
+	case opts.Sections != nil && !first: // format_version always comes first
+		if err := opts.Sections.write(e); err != nil {
+			return err
+		}
+		rest = fields[split+2:]
+	case opts.LoadConfig != nil:
 		if config := opts.LoadConfig(); config != nil {
 			out.addConfig(config, p)
 		}
 	}
-	if _, err := e.fields(v, fields[split:], first); err != nil {
+	if _, err := e.fields(v, rest, first); err != nil {
 		return err
 	}
-	e.buf = append(e.buf, '}', '\n')
-	return e.flush(true)
+	e.buf = append(e.buf, '}')
+	return nil
 }
 
 // resourceChangeList is resource_changes or resource_drift: the changes,

@@ -1,0 +1,147 @@
+package jsonplan
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/configs"
+	"github.com/plankit/plankit/plans"
+	"github.com/plankit/plankit/providers"
+)
+
+// Sections are the members of the document made from the configuration,
+// "configuration" and "relevant_attributes", as JSON text. plan -out
+// makes them (StartSections, then Finish) while it still has the parsed
+// configuration and stores them in the archive, so that show -json
+// copies them instead of parsing the configuration snapshot again
+// (parsing is most of show -json's work). Both are text Write would
+// write for them: compact, keys sorted, HTML-safe.
+type Sections struct {
+	// Configuration is the "configuration" object.
+	Configuration json.RawMessage `json:"configuration"`
+	// RelevantAttributes is the "relevant_attributes" array; empty when
+	// there are none (Write then leaves the member out).
+	RelevantAttributes json.RawMessage `json:"relevant_attributes,omitempty"`
+}
+
+// PendingSections makes the text ParseSections reads — the JSON object
+// {"configuration":…,"relevant_attributes":…}, relevant_attributes left
+// out when empty, each member byte for byte what Write writes for the
+// same configuration and plan — in two steps, so that plan -out can
+// make the first while the plan is being made and drop the
+// configuration as soon as the plan is: StartSections writes the
+// configuration member, which needs the configuration and the provider
+// schemas, and indexes the configuration's references; Finish writes
+// relevant_attributes from the plan's changes and that index.
+type PendingSections struct {
+	e     *encoder
+	index *relevanceIndex
+}
+
+// StartSections writes the start of the object and the "configuration"
+// member of config to w, the expressions written as schemas say, and
+// indexes config's references; config is not used after it returns.
+// schemas must hold (at least) the schemas the stored plan holds for
+// every provider and resource type config names, so that the member is
+// what show -json makes from the stored plan. The text is streamed, in
+// writes of about flushAt bytes. O(size of the configuration), the
+// resource entries made on every core.
+func StartSections(w io.Writer, config *configs.Config, schemas map[addrs.Provider]*providers.GetProviderSchemaResponse) (*PendingSections, error) {
+	if config == nil {
+		return nil, errors.New("jsonplan: there is no configuration")
+	}
+	s := &PendingSections{e: &encoder{w: w, schemas: schemas, buf: make([]byte, 0, flushAt+flushAt/4)}}
+	done := make(chan struct{})
+	var crashed any
+	go func() { // the index reads the configuration only: side by side
+		defer close(done)
+		defer func() { crashed = recover() }()
+		s.index = newRelevanceIndex(config)
+	}()
+	s.e.buf = append(s.e.buf, `{"configuration":`...)
+	err := s.e.encode(marshalConfig(config, schemas))
+	<-done
+	if crashed != nil {
+		panic(crashed)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return s, s.e.flush(false)
+}
+
+// Finish writes the "relevant_attributes" member of changes and the end
+// of the object, and flushes. O(references followed + changes).
+func (s *PendingSections) Finish(changes *plans.Changes) error {
+	if changes == nil {
+		changes = plans.NewChanges()
+	}
+	if attrs := s.index.attributes(changes); len(attrs) > 0 {
+		s.e.buf = append(s.e.buf, `,"relevant_attributes":`...)
+		if err := s.e.encode(attrs); err != nil {
+			return err
+		}
+	}
+	s.e.buf = append(s.e.buf, '}')
+	return s.e.flush(true)
+}
+
+// ParseSections reads what PendingSections wrote, refusing any text that
+// is not a JSON object whose "configuration" is an object and whose
+// "relevant_attributes", if present, is an array or null; other members
+// are ignored. The members are checked to be valid JSON, not to be what
+// Terraform's format puts there. O(len(b)).
+func ParseSections(b []byte) (*Sections, error) {
+	var s Sections
+	if err := json.Unmarshal(b, &s); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			return nil, errors.New("it is not a JSON object")
+		}
+		return nil, fmt.Errorf("it is not valid JSON: %w", err)
+	}
+	if !startsWith(s.Configuration, '{') {
+		return nil, errors.New(`its "configuration" member is missing or not an object`)
+	}
+	switch {
+	case len(s.RelevantAttributes) == 0 || bytes.Equal(s.RelevantAttributes, []byte("null")):
+		s.RelevantAttributes = nil
+	case !startsWith(s.RelevantAttributes, '['):
+		return nil, errors.New(`its "relevant_attributes" member is not an array`)
+	case isEmptyArray(s.RelevantAttributes):
+		s.RelevantAttributes = nil
+	}
+	return &s, nil
+}
+
+// startsWith reports whether JSON text b, valid already, is a value that
+// starts with c (after any white space).
+func startsWith(b []byte, c byte) bool {
+	b = bytes.TrimLeft(b, " \t\r\n")
+	return len(b) > 0 && b[0] == c
+}
+
+// isEmptyArray reports whether JSON text b, a valid array, has no
+// elements.
+func isEmptyArray(b []byte) bool {
+	b = bytes.TrimSpace(b)
+	return len(bytes.TrimSpace(b[1:len(b)-1])) == 0
+}
+
+// write appends the two members as Write writes them, after other
+// members (so each is preceded by a comma).
+func (s *Sections) write(e *encoder) error {
+	e.buf = append(e.buf, `,"configuration":`...)
+	if err := e.raw(s.Configuration); err != nil {
+		return err
+	}
+	if len(s.RelevantAttributes) > 0 {
+		e.buf = append(e.buf, `,"relevant_attributes":`...)
+		return e.raw(s.RelevantAttributes)
+	}
+	return nil
+}

@@ -1,0 +1,56 @@
+package command
+
+import (
+	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/command/jsonplan"
+	"github.com/plankit/plankit/configs"
+	"github.com/plankit/plankit/planfile"
+	"github.com/plankit/plankit/plans"
+	"github.com/plankit/plankit/providers"
+)
+
+// showSections makes the archive's show -json members
+// (planfile.EntryShowJSON) while the plan is made, so that plan -out
+// drops the configuration after the walk as a plain plan does: the core
+// calls the func start returns once the provider schemas are loaded,
+// and the configuration member is written into a compressed entry on a
+// goroutine of its own, beside the graph build and the walk; entry,
+// after the walk, adds relevant_attributes from the plan's changes.
+type showSections struct {
+	done    chan struct{}
+	buf     *planfile.EntryBuffer
+	pending *jsonplan.PendingSections
+	err     error
+	crashed any
+}
+
+// start returns the core's PlanOpts.SchemasLoaded for config.
+func (s *showSections) start(config *configs.Config) func(map[addrs.Provider]*providers.GetProviderSchemaResponse) {
+	return func(schemas map[addrs.Provider]*providers.GetProviderSchemaResponse) {
+		s.done = make(chan struct{})
+		go func() {
+			defer close(s.done)
+			defer func() { s.crashed = recover() }()
+			s.buf = planfile.NewEntryBuffer()
+			s.pending, s.err = jsonplan.StartSections(s.buf, config, schemas)
+		}()
+	}
+}
+
+// entry returns the finished entry for plan p, or nil when the core never
+// loaded the schemas or making the entry failed: the archive is then
+// written without it, and show -json makes the members from the
+// configuration snapshot. A panic while making it is raised again here.
+func (s *showSections) entry(p *plans.Plan) *planfile.EntryBuffer {
+	if s == nil || s.done == nil {
+		return nil
+	}
+	<-s.done
+	if s.crashed != nil {
+		panic(s.crashed)
+	}
+	if s.err != nil || s.pending.Finish(p.Changes) != nil || s.buf.Close() != nil {
+		return nil
+	}
+	return s.buf
+}
