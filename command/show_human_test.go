@@ -1,16 +1,11 @@
 package command_test
 
 import (
-	"archive/zip"
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"io"
-	"maps"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -132,53 +127,13 @@ func TestShowHumanBadValue(t *testing.T) {
 
 	// Rewrite the archive with the marker's msgpack string header made a
 	// byte msgpack never uses, and the manifest rehashed.
-	zr, err := zip.OpenReader(good)
-	if err != nil {
-		t.Fatal(err)
-	}
-	entries := map[string][]byte{}
-	for _, f := range zr.File {
-		rc, err := f.Open()
-		if err != nil {
-			t.Fatal(err)
+	bad := rewriteArchive(t, good, "bad.tfplan", func(entries map[string][]byte) {
+		needle := append([]byte{0xa0 | byte(len(marker))}, marker...)
+		if n := bytes.Count(entries[planfile.EntryPlan], needle); n != 1 {
+			t.Fatalf("marker found %d times in the plan entry", n)
 		}
-		b, err := io.ReadAll(rc)
-		rc.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		entries[f.Name] = b
-	}
-	zr.Close()
-	needle := append([]byte{0xa0 | byte(len(marker))}, marker...)
-	if n := bytes.Count(entries[planfile.EntryPlan], needle); n != 1 {
-		t.Fatalf("marker found %d times in the plan entry", n)
-	}
-	entries[planfile.EntryPlan] = bytes.ReplaceAll(entries[planfile.EntryPlan], needle, append([]byte{0xc1}, marker...))
-	var manifest strings.Builder
-	for _, name := range slices.Sorted(maps.Keys(entries)) {
-		if name != planfile.EntryManifest && name != planfile.EntrySignature {
-			sum := sha256.Sum256(entries[name])
-			fmt.Fprintf(&manifest, "%s  %s\n", hex.EncodeToString(sum[:]), name)
-		}
-	}
-	entries[planfile.EntryManifest] = []byte(manifest.String())
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	for _, name := range slices.Sorted(maps.Keys(entries)) {
-		w, err := zw.Create(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		w.Write(entries[name])
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	bad := filepath.Join(dir, "bad.tfplan")
-	if err := os.WriteFile(bad, buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
+		entries[planfile.EntryPlan] = bytes.ReplaceAll(entries[planfile.EntryPlan], needle, append([]byte{0xc1}, marker...))
+	})
 
 	var stderr bytes.Buffer
 	m.Stdout, m.Stderr = io.Discard, &stderr

@@ -1,0 +1,188 @@
+package command_test
+
+import (
+	"archive/zip"
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/plankit/plankit/command"
+	"github.com/plankit/plankit/command/jsonplan"
+	"github.com/plankit/plankit/planfile"
+	"github.com/plankit/plankit/providers/builtin"
+)
+
+// TestShowJSONStoredSectionsMatchSnapshot: for every fixture that plans
+// with the built-in providers, plan -out stores the show -json members
+// made from the configuration (planfile.EntryShowJSON), and show -json,
+// which copies them, prints the very document jsonplan makes from the
+// archive's configuration snapshot: the stored members are what parsing
+// the snapshot gives, modules, variables, outputs, checks, provisioners,
+// imports, JSON and .tofu files, overrides and OpenTofu states included.
+func TestShowJSONStoredSectionsMatchSnapshot(t *testing.T) {
+	for _, name := range []string{
+		"compat-count-toggle", "compat-foreach-objects", "compat-functions", "compat-json-mixed",
+		"compat-lifecycle", "compat-module-chain", "compat-modules", "compat-provisioner",
+		"compat-random-keepers", "compat-sensitive", "compat-state-opentofu", "compat-state-terraform",
+		"config-valid-json", "config-valid-modules", "config-valid-override",
+		"core-plan-files", "e2e-basic", "e2e-checks", "quickstart",
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.CopyFS(dir, os.DirFS(filepath.Join("..", "testdata", "fixtures", name))); err != nil {
+				t.Fatal(err)
+			}
+			out := filepath.Join(t.TempDir(), "p.tfplan")
+			var stderr bytes.Buffer
+			m := &command.Meta{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: &stderr, Providers: builtin.Factories(),
+				Env: []string{"TF_VAR_out_dir=" + t.TempDir()}}
+			if code := command.Plan(m, []string{"-chdir=" + dir, "-out=" + out}); code != command.ExitOK {
+				t.Fatalf("plan: exit %d\n%s", code, stderr.String())
+			}
+			r, err := planfile.Open(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close()
+			if _, ok := r.ShowJSON(); !ok {
+				t.Fatalf("the archive has no %s entry", planfile.EntryShowJSON)
+			}
+			p, err := r.ReadPlan()
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg, diags := r.ReadConfig()
+			if diags.HasErrors() {
+				t.Fatal(diags.Error())
+			}
+			want, err := jsonplan.Marshal(p, jsonplan.Options{Version: command.Version, Config: cfg})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := showJSON(t, out); got != string(want)+"\n" {
+				t.Errorf("show -json from the stored members differs from the one from the snapshot (-snapshot +stored):\n%s", cmp.Diff(string(want)+"\n", got))
+			}
+		})
+	}
+}
+
+// TestShowJSONWithoutStoredSections: an archive without
+// planfile.EntryShowJSON (as older plankit writes) is shown from its
+// configuration snapshot, the same document; one whose entry is not what
+// plan -out writes is refused, naming the file and the entry, with
+// nothing printed.
+func TestShowJSONWithoutStoredSections(t *testing.T) {
+	dir := t.TempDir()
+	src := "variable \"v\" {\n  default = \"x\"\n}\nresource \"terraform_data\" \"a\" {\n  input = var.v\n}\n" +
+		"resource \"terraform_data\" \"b\" {\n  input = terraform_data.a.output\n}\noutput \"o\" {\n  value = terraform_data.b.id\n}\n"
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m := &command.Meta{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard, Providers: builtin.Factories()}
+	good := filepath.Join(dir, "p.tfplan")
+	if code := command.Plan(m, []string{"-chdir=" + dir, "-state=" + filepath.Join(dir, "s.tfstate"), "-out=" + good}); code != command.ExitOK {
+		t.Fatalf("plan: exit %d", code)
+	}
+	want := showJSON(t, good)
+	if !strings.Contains(want, `"configuration":{`) || !strings.Contains(want, `"relevant_attributes":[`) {
+		t.Fatalf("show -json lacks the members made from the configuration: %.300s", want)
+	}
+
+	older := rewriteArchive(t, good, "older.tfplan", func(entries map[string][]byte) {
+		delete(entries, planfile.EntryShowJSON)
+	})
+	if got := showJSON(t, older); got != want {
+		t.Errorf("show -json without the stored members (-stored +snapshot):\n%s", cmp.Diff(want, got))
+	}
+
+	for name, content := range map[string]string{
+		"not JSON":          `{"configuration":`,
+		"not an object":     `[]`,
+		"no configuration":  `{"relevant_attributes":[]}`,
+		"attributes object": `{"configuration":{},"relevant_attributes":{}}`,
+	} {
+		bad := rewriteArchive(t, good, "bad.tfplan", func(entries map[string][]byte) {
+			entries[planfile.EntryShowJSON] = []byte(content)
+		})
+		var stdout, stderr bytes.Buffer
+		m := &command.Meta{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr}
+		code := command.Plan(m, []string{"show", "-json", bad})
+		if msg := stderr.String(); code != command.ExitError || stdout.Len() != 0 || !strings.Contains(msg, "Invalid plan file") ||
+			!strings.Contains(msg, bad) || !strings.Contains(msg, planfile.EntryShowJSON) {
+			t.Errorf("%s: exit %d, stdout %q, stderr:\n%s", name, code, stdout.String(), msg)
+		}
+	}
+}
+
+// showJSON is the output of plan show -json path, which must succeed.
+func showJSON(t *testing.T, path string) string {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	m := &command.Meta{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr}
+	if code := command.Plan(m, []string{"show", "-json", path}); code != command.ExitOK {
+		t.Fatalf("show -json %s: exit %d: %s", path, code, stderr.String())
+	}
+	return stdout.String()
+}
+
+// rewriteArchive writes beside the archive at path a copy named name
+// whose entries edit has changed, with the manifest rehashed to match.
+func rewriteArchive(t *testing.T, path, name string, edit func(entries map[string][]byte)) string {
+	t.Helper()
+	zr, err := zip.OpenReader(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	entries := map[string][]byte{}
+	for _, f := range zr.File {
+		rc, err := f.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := io.ReadAll(rc)
+		rc.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		entries[f.Name] = b
+	}
+	edit(entries)
+	var manifest strings.Builder
+	for _, n := range slices.Sorted(maps.Keys(entries)) {
+		if n != planfile.EntryManifest && n != planfile.EntrySignature {
+			sum := sha256.Sum256(entries[n])
+			fmt.Fprintf(&manifest, "%s  %s\n", hex.EncodeToString(sum[:]), n)
+		}
+	}
+	entries[planfile.EntryManifest] = []byte(manifest.String())
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for _, n := range slices.Sorted(maps.Keys(entries)) {
+		w, err := zw.Create(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.Write(entries[n]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(filepath.Dir(path), name)
+	if err := os.WriteFile(out, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
