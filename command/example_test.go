@@ -1,6 +1,7 @@
 package command_test
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -40,11 +41,17 @@ func summarize(path string) error {
 		return err
 	}
 	fmt.Printf("planned from %d objects (state serial %d)\n", len(prior.State.AllResourceInstances()), prior.Serial)
-	js, err := jsonplan.Marshal(plan, jsonplan.Options{}) // what "plan show -json" prints
+	opts := jsonplan.Options{}
+	if raw, ok := r.ShowJSON(); ok { // the "configuration" section, made at plan time
+		if opts.Sections, err = jsonplan.ParseSections(raw); err != nil {
+			return err
+		}
+	}
+	js, err := jsonplan.Marshal(plan, opts) // what "plan show -json" prints
 	if err != nil {
 		return err
 	}
-	fmt.Println("JSON plan representation:", len(js) > 0)
+	fmt.Println("JSON plan representation with its configuration:", bytes.Contains(js, []byte(`"configuration":{`)))
 	return nil
 }
 
@@ -76,7 +83,7 @@ resource "terraform_data" "greeting" {
 	// null_resource.web: Create
 	// terraform_data.greeting: Create
 	// planned from 0 objects (state serial 0)
-	// JSON plan representation: true
+	// JSON plan representation with its configuration: true
 }
 
 // TestREADMEExample keeps the README's Go example identical to summarize,

@@ -137,7 +137,7 @@ func showJSON(t *testing.T, path string) string {
 
 // rewriteArchive writes beside the archive at path a copy named name
 // whose entries edit has changed, with the manifest rehashed to match.
-func rewriteArchive(t *testing.T, path, name string, edit func(entries map[string][]byte)) string {
+func rewriteArchive(t testing.TB, path, name string, edit func(entries map[string][]byte)) string {
 	t.Helper()
 	zr, err := zip.OpenReader(path)
 	if err != nil {

@@ -8,6 +8,8 @@
 // Entries, in the order written (sorted by name):
 //
 //	.terraform.lock.hcl        provider lock file at plan time
+//	tfbackend.json             the state backend and workspace
+//	                           (EntryBackend); optional
 //	tfconfig/modules.json      configuration snapshot manifest (see below)
 //	tfconfig/<file>            the root module's source files
 //	tfconfig/m-<key>/<file>    source files of the module at <key>
@@ -18,6 +20,8 @@
 //	tfplan                     the plan, protobuf (package plans, Marshal)
 //	tfplan.sha256              SHA-256 of every other entry, `sha256sum` format
 //	tfplan.sha256.sig          optional Ed25519 signature of tfplan.sha256
+//	tfshow.json                show -json's members made from the
+//	                           configuration (EntryShowJSON); optional
 //	tfstate                    prior (refreshed) state, v4 JSON
 //	tfstate-prev               previous-run state, v4 JSON
 //
