@@ -1,16 +1,10 @@
 package command_test
 
 import (
-	"archive/zip"
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
-	"fmt"
 	"io"
-	"maps"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
@@ -19,6 +13,7 @@ import (
 	"github.com/plankit/plankit/command"
 	"github.com/plankit/plankit/command/jsonplan"
 	"github.com/plankit/plankit/planfile"
+	"github.com/plankit/plankit/planfile/planfiletest"
 	"github.com/plankit/plankit/providers/builtin"
 )
 
@@ -139,50 +134,7 @@ func showJSON(t *testing.T, path string) string {
 // whose entries edit has changed, with the manifest rehashed to match.
 func rewriteArchive(t testing.TB, path, name string, edit func(entries map[string][]byte)) string {
 	t.Helper()
-	zr, err := zip.OpenReader(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer zr.Close()
-	entries := map[string][]byte{}
-	for _, f := range zr.File {
-		rc, err := f.Open()
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := io.ReadAll(rc)
-		rc.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		entries[f.Name] = b
-	}
-	edit(entries)
-	var manifest strings.Builder
-	for _, n := range slices.Sorted(maps.Keys(entries)) {
-		if n != planfile.EntryManifest && n != planfile.EntrySignature {
-			sum := sha256.Sum256(entries[n])
-			fmt.Fprintf(&manifest, "%s  %s\n", hex.EncodeToString(sum[:]), n)
-		}
-	}
-	entries[planfile.EntryManifest] = []byte(manifest.String())
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	for _, n := range slices.Sorted(maps.Keys(entries)) {
-		w, err := zw.Create(n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := w.Write(entries[n]); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
 	out := filepath.Join(filepath.Dir(path), name)
-	if err := os.WriteFile(out, buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	planfiletest.Rewrite(t, path, out, true, edit)
 	return out
 }

@@ -1,19 +1,17 @@
 package e2etest
 
 import (
-	"archive/zip"
 	"bufio"
 	"bytes"
 	"crypto/ed25519"
 	"crypto/rand"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -21,6 +19,7 @@ import (
 	"time"
 
 	"github.com/plankit/plankit/planfile"
+	"github.com/plankit/plankit/planfile/planfiletest"
 )
 
 // writeKeys writes an Ed25519 key pair as plan -sign-key and apply
@@ -50,57 +49,12 @@ func writeKeys(t *testing.T, dir, name string) (priv, pub string) {
 // only the signature can catch the change.
 func tamper(t *testing.T, from, to, entry string, edit func([]byte) []byte, rehash bool) {
 	t.Helper()
-	zr, err := zip.OpenReader(from)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer zr.Close()
-	entries := map[string][]byte{}
-	var names []string
-	for _, f := range zr.File {
-		rc, err := f.Open()
-		if err != nil {
-			t.Fatal(err)
+	planfiletest.Rewrite(t, from, to, rehash, func(entries map[string][]byte) {
+		if _, ok := entries[entry]; !ok {
+			t.Fatalf("no entry %s in %v", entry, slices.Sorted(maps.Keys(entries)))
 		}
-		b, err := io.ReadAll(rc)
-		rc.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		entries[f.Name] = b
-		names = append(names, f.Name)
-	}
-	if _, ok := entries[entry]; !ok {
-		t.Fatalf("no entry %s in %v", entry, names)
-	}
-	entries[entry] = edit(entries[entry])
-	if rehash {
-		var manifest []string
-		for _, n := range names {
-			if n == planfile.EntryManifest || n == planfile.EntrySignature {
-				continue
-			}
-			sum := sha256.Sum256(entries[n])
-			manifest = append(manifest, hex.EncodeToString(sum[:])+"  "+n+"\n")
-		}
-		sort.Slice(manifest, func(i, j int) bool { return manifest[i][66:] < manifest[j][66:] })
-		entries[planfile.EntryManifest] = []byte(strings.Join(manifest, ""))
-	}
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	for _, n := range names {
-		w, err := zw.Create(n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := w.Write(entries[n]); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	writeFile(t, to, buf.String())
+		entries[entry] = edit(entries[entry])
+	})
 }
 
 // TestSignedPlan: apply -verify-key accepts only archives signed with the
