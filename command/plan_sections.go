@@ -37,6 +37,16 @@ func (s *showSections) start(config *configs.Config) func(map[addrs.Provider]*pr
 	}
 }
 
+// wait waits until the configuration member is written, after which
+// nothing of the configuration is referenced from s: runPlan waits for
+// it before it drops the configuration after the walk (it has usually
+// been written long before, beside the walk).
+func (s *showSections) wait() {
+	if s != nil && s.done != nil {
+		<-s.done
+	}
+}
+
 // entry returns the finished entry for plan p, or nil when the core never
 // loaded the schemas or making the entry failed: the archive is then
 // written without it, and show -json makes the members from the

@@ -71,6 +71,26 @@ func (r *Resource) ConfigAttributes(s *AttributeSchema) (exprs []hcl.Expression,
 	return exprs, true
 }
 
+// Arguments calls fn with the name and expression of each argument of
+// r.Config, in no particular order: what r.Config.JustAttributes()
+// returns, without the map and the copies it makes. It reports false,
+// calling nothing, unless r.Config is still the native-syntax body
+// decodeResourceCommon decoded (whose hidden arguments are the
+// meta-arguments it has) and has no nested block at all; the caller then
+// uses JustAttributes. O(arguments).
+func (r *Resource) Arguments(fn func(name string, expr hcl.Expression)) bool {
+	sb, isNative := r.Config.(*hclsyntax.Body)
+	if !isNative || sb != r.decodedBody || len(sb.Blocks) > 0 {
+		return false
+	}
+	for name, a := range sb.Attributes {
+		if !isResourceMetaAttr(name) {
+			fn(name, a.Expr)
+		}
+	}
+	return true
+}
+
 // isResourceMetaAttr reports whether name is an attribute of
 // resourceBlockSchema.
 func isResourceMetaAttr(name string) bool {

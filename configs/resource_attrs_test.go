@@ -42,6 +42,7 @@ func checkConfigAttributes(t *testing.T, src []byte) {
 		}
 	}
 	for _, r := range rs {
+		checkArguments(t, r)
 		for si, schema := range attrTestSchemas {
 			as, ok := NewAttributeSchema(schema)
 			if !ok {
@@ -69,6 +70,37 @@ func checkConfigAttributes(t *testing.T, src []byte) {
 	}
 }
 
+// checkArguments compares r.Arguments with r.Config.JustAttributes: when
+// it accepts the body (native, decoded, without nested blocks) it gives
+// the same arguments with the same expressions, without a diagnostic.
+func checkArguments(t *testing.T, r *Resource) {
+	t.Helper()
+	got := map[string]hcl.Expression{}
+	ok := r.Arguments(func(name string, expr hcl.Expression) {
+		if _, dup := got[name]; dup {
+			t.Fatalf("%s: Arguments gave %s twice", r.Addr(), name)
+		}
+		got[name] = expr
+	})
+	if sb := r.Config.(*hclsyntax.Body); ok != (len(sb.Blocks) == 0) {
+		t.Fatalf("%s: Arguments ok=%v with %d nested blocks", r.Addr(), ok, len(sb.Blocks))
+	}
+	if !ok {
+		return
+	}
+	attrs, diags := r.Config.JustAttributes()
+	if diags.HasErrors() {
+		t.Fatalf("%s: Arguments accepted a body JustAttributes refuses: %v", r.Addr(), diags)
+	}
+	want := map[string]hcl.Expression{}
+	for name, a := range attrs {
+		want[name] = a.Expr
+	}
+	if !maps.Equal(got, want) {
+		t.Fatalf("%s: Arguments gave %v, JustAttributes %v", r.Addr(), slices.Sorted(maps.Keys(got)), slices.Sorted(maps.Keys(want)))
+	}
+}
+
 // TestConfigAttributesMatchContent: ConfigAttributes accepts a resource
 // body exactly when Content does without any diagnostic, with the same
 // expressions.
@@ -93,7 +125,8 @@ func TestConfigAttributesMatchContent(t *testing.T) {
 
 // TestConfigAttributesOnlyDecodedBody: once Config is not the body the
 // block was decoded into (an override merged in, generated configuration),
-// ConfigAttributes declines and the caller uses Content.
+// ConfigAttributes and Arguments decline and the caller uses Content or
+// JustAttributes.
 func TestConfigAttributesOnlyDecodedBody(t *testing.T) {
 	f, _ := hclsyntax.ParseConfig([]byte("resource \"t\" \"x\" {\n  a = 1\n}\n"), "main.tf", hcl.InitialPos)
 	file, diags := decodeFile(f.Body, false)
@@ -108,6 +141,9 @@ func TestConfigAttributesOnlyDecodedBody(t *testing.T) {
 	r.Config = mergeBodies(r.Config, r.Config)
 	if _, ok := r.ConfigAttributes(as); ok {
 		t.Fatal("accepted a merged body")
+	}
+	if r.Arguments(func(string, hcl.Expression) {}) {
+		t.Fatal("Arguments accepted a merged body")
 	}
 	_, r.Config, _ = f.Body.PartialContent(&hcl.BodySchema{})
 	if _, ok := r.ConfigAttributes(as); ok {

@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/plankit/plankit/configs"
 	"github.com/plankit/plankit/providers/configschema"
 )
 
@@ -42,6 +43,26 @@ func marshalBodyFast(body hcl.Body, schema *configschema.Block) (out map[string]
 		out[name] = marshalExpr(a.Expr)
 	}
 	return out, true // nil when nothing matched, as marshalBodySlow
+}
+
+// marshalResourceBody is marshalBody of resource block r's body; a body
+// marshalBodyFast would take (native syntax, no nested block, a schema)
+// is read through r.Arguments, without JustAttributes' copies.
+func marshalResourceBody(r *configs.Resource, schema *configschema.Block) map[string]json.RawMessage {
+	if schema != nil {
+		var out map[string]json.RawMessage
+		if r.Arguments(func(name string, expr hcl.Expression) {
+			if _, inSchema := schema.Attributes[name]; inSchema {
+				if out == nil {
+					out = make(map[string]json.RawMessage, 1)
+				}
+				out[name] = marshalExpr(expr)
+			}
+		}) {
+			return out // nil when nothing matched, as marshalBodySlow
+		}
+	}
+	return marshalBody(r.Config, schema)
 }
 
 // marshalExprFast is marshalExpr of a quoted string without

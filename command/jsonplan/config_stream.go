@@ -55,7 +55,7 @@ func (c configResourceEntry) make() configResource {
 			cr.SchemaVersion = uint64(s.Version)
 		}
 	}
-	cr.Expressions = marshalBody(r.Config, schema)
+	cr.Expressions = marshalResourceBody(r, schema)
 	if r.Count != nil {
 		cr.CountExpression = marshalExpr(r.Count)
 	}

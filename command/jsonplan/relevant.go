@@ -79,7 +79,9 @@ func newRelevanceIndex(config *configs.Config) *relevanceIndex {
 		m := c.Module
 		for _, rs := range []map[string]*configs.Resource{m.ManagedResources, m.DataResources} {
 			for _, rc := range rs {
-				add(relevanceKey("res", c.Path, rc.Addr().String()), resourceSteps(c, rc))
+				if steps := resourceSteps(c, rc); len(steps) > 0 { // most blocks refer to nothing
+					x.objects[relevanceKey("res", c.Path, rc.Addr().String())] = steps
+				}
 			}
 		}
 		for name, o := range m.Outputs {
@@ -260,7 +262,7 @@ func bodyTraversals(b *hclsyntax.Body) []hcl.Traversal {
 		return nil
 	}
 	for name, attr := range b.Attributes {
-		if !resourceMeta[name] {
+		if !resourceMeta[name] && !isLiteral(attr.Expr) {
 			_ = hclsyntax.VisitAll(attr.Expr, visit)
 		}
 	}
@@ -270,6 +272,24 @@ func bodyTraversals(b *hclsyntax.Body) []hcl.Traversal {
 		}
 	}
 	return out
+}
+
+// isLiteral reports whether e is a literal or a quoted string without
+// interpolation, which refer to nothing: the commonest argument, whose
+// walk for references is skipped.
+func isLiteral(e hclsyntax.Expression) bool {
+	switch e := e.(type) {
+	case *hclsyntax.LiteralValueExpr:
+		return true
+	case *hclsyntax.TemplateExpr:
+		for _, p := range e.Parts {
+			if _, ok := p.(*hclsyntax.LiteralValueExpr); !ok {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // conditionSteps are the references of every precondition,
