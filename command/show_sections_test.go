@@ -23,16 +23,27 @@ import (
 // which copies them, prints the very document jsonplan makes from the
 // archive's configuration snapshot: the stored members are what parsing
 // the snapshot gives, modules, variables, outputs, checks, provisioners,
-// imports, JSON and .tofu files, overrides and OpenTofu states included.
+// imports, JSON and .tofu files, overrides and OpenTofu states included,
+// and destroy and refresh-only plans of the fixtures with a state.
 func TestShowJSONStoredSectionsMatchSnapshot(t *testing.T) {
+	type fixtureCase struct{ name, mode string }
+	var cases []fixtureCase
 	for _, name := range []string{
 		"compat-count-toggle", "compat-foreach-objects", "compat-functions", "compat-json-mixed",
 		"compat-lifecycle", "compat-module-chain", "compat-modules", "compat-provisioner",
-		"compat-random-keepers", "compat-sensitive", "compat-state-opentofu", "compat-state-terraform",
-		"config-valid-json", "config-valid-modules", "config-valid-override",
-		"core-plan-files", "e2e-basic", "e2e-checks", "quickstart",
+		"compat-random-keepers", "compat-sensitive", "config-valid-json", "config-valid-modules",
+		"config-valid-override", "core-plan-files", "e2e-basic", "e2e-checks", "quickstart",
 	} {
-		t.Run(name, func(t *testing.T) {
+		cases = append(cases, fixtureCase{name, ""})
+	}
+	for _, name := range []string{"compat-state-opentofu", "compat-state-terraform"} { // with a state
+		for _, mode := range []string{"", "-destroy", "-refresh-only"} {
+			cases = append(cases, fixtureCase{name, mode})
+		}
+	}
+	for _, c := range cases {
+		name := c.name
+		t.Run(name+c.mode, func(t *testing.T) {
 			dir := t.TempDir()
 			if err := os.CopyFS(dir, os.DirFS(filepath.Join("..", "testdata", "fixtures", name))); err != nil {
 				t.Fatal(err)
@@ -41,7 +52,11 @@ func TestShowJSONStoredSectionsMatchSnapshot(t *testing.T) {
 			var stderr bytes.Buffer
 			m := &command.Meta{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: &stderr, Providers: builtin.Factories(),
 				Env: []string{"TF_VAR_out_dir=" + t.TempDir()}}
-			if code := command.Plan(m, []string{"-chdir=" + dir, "-out=" + out}); code != command.ExitOK {
+			args := []string{"-chdir=" + dir, "-out=" + out}
+			if c.mode != "" {
+				args = append(args, c.mode)
+			}
+			if code := command.Plan(m, args); code != command.ExitOK {
 				t.Fatalf("plan: exit %d\n%s", code, stderr.String())
 			}
 			r, err := planfile.Open(out)
