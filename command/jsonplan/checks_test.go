@@ -111,6 +111,25 @@ func TestChecksShape(t *testing.T) {
 // assertions refer to are relevant even when nothing changes, with the
 // attributes of what they refer to followed as for changes.
 func TestRelevantAttributesOfConditions(t *testing.T) {
+	cfg := conditionsConfig(t)
+	got := relevantAttributes(cfg, plans.NewChanges())
+	want := []resourceAttr{
+		{Resource: "data.test_data.d", Attribute: []any{"out"}},
+		{Resource: "test_thing.b", Attribute: []any{"name"}},
+		{Resource: "test_thing.b", Attribute: []any{"tags", "k"}},
+		{Resource: "test_thing.c", Attribute: []any{"id"}},
+		{Resource: "test_thing.c", Attribute: []any{"list", int64(0)}},
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("relevant_attributes (-want +got):\n%s", d)
+	}
+}
+
+// conditionsConfig is a configuration whose custom conditions and check
+// assertion refer to attributes of other resources, directly and
+// through a resource's own arguments.
+func conditionsConfig(t *testing.T) *configs.Config {
+	t.Helper()
 	dir := t.TempDir()
 	src := `
 resource "test_thing" "a" {
@@ -145,15 +164,5 @@ check "k" {
 	if diags.HasErrors() {
 		t.Fatal(diags.Error())
 	}
-	got := relevantAttributes(cfg, plans.NewChanges())
-	want := []resourceAttr{
-		{Resource: "data.test_data.d", Attribute: []any{"out"}},
-		{Resource: "test_thing.b", Attribute: []any{"name"}},
-		{Resource: "test_thing.b", Attribute: []any{"tags", "k"}},
-		{Resource: "test_thing.c", Attribute: []any{"id"}},
-		{Resource: "test_thing.c", Attribute: []any{"list", int64(0)}},
-	}
-	if d := cmp.Diff(want, got); d != "" {
-		t.Errorf("relevant_attributes (-want +got):\n%s", d)
-	}
+	return cfg
 }

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -21,7 +19,7 @@ import (
 // configuration, with relevant_attributes present and absent.
 func TestSectionsAreWhatWriteWrites(t *testing.T) {
 	compat, compatConfig := compatPlan(t)
-	conds, condsConfig := conditionsPlan(t)
+	conds, condsConfig := manyPlan(2), conditionsConfig(t)
 	for _, tc := range []struct {
 		name     string
 		p        *plans.Plan
@@ -77,40 +75,6 @@ func writeSections(w io.Writer, config *configs.Config, p *plans.Plan) error {
 		return err
 	}
 	return s.Finish(p.Changes)
-}
-
-// conditionsPlan is a plan over a configuration with custom conditions
-// and a check block, whose references are relevant attributes whatever
-// changes.
-func conditionsPlan(t *testing.T) (*plans.Plan, *configs.Config) {
-	t.Helper()
-	dir := t.TempDir()
-	src := `
-resource "test_thing" "a" {
-  name = "a"
-  lifecycle {
-    postcondition {
-      condition     = self.id != test_thing.b.name
-      error_message = "${test_thing.b.tags["k"]}"
-    }
-  }
-}
-resource "test_thing" "b" { name = test_thing.c.id }
-check "k" {
-  assert {
-    condition     = test_thing.b.name == "x"
-    error_message = "x"
-  }
-}
-`
-	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	config, diags := configs.LoadConfigDir(dir)
-	if diags.HasErrors() {
-		t.Fatal(diags.Error())
-	}
-	return manyPlan(2), config
 }
 
 // TestParseSections: what ParseSections accepts, normalises and refuses,
