@@ -200,6 +200,10 @@ func applyPlanFile(m *Meta, ui *ui, wd, file string, f *applyFlags) int {
 		ui.diags(planFileDiags(err), src)
 		return ExitError
 	}
+	// Everything is read: the archive's entries (the configuration's
+	// files, the encoded plan and states, show -json's members: tens of
+	// megabytes for a large plan) are not kept through the walk.
+	r.Close()
 	return applyPlan(m, ui, wd, f, plan, config, sf, be, src, factories, enc)
 }
 
