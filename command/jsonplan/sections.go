@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"unicode/utf8"
 
 	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/configs"
@@ -44,10 +45,11 @@ type PendingSections struct {
 
 // StartSections writes the start of the object and the "configuration"
 // member of config to w, the expressions written as schemas say, and
-// indexes config's references; config is not used after it returns.
-// schemas must hold (at least) the schemas the stored plan holds for
-// every provider and resource type config names, so that the member is
-// what show -json makes from the stored plan. The text is streamed, in
+// indexes config's references; neither config nor schemas is used after
+// it returns. For the member to be what show -json makes from the stored
+// plan, the stored plan must hold, for every provider and resource type
+// config names, the schema schemas holds (terraform.Context.Plan keeps
+// them). The text is streamed, in
 // writes of about flushAt bytes. O(size of the configuration), the
 // resource entries made on every core.
 func StartSections(w io.Writer, config *configs.Config, schemas map[addrs.Provider]*providers.GetProviderSchemaResponse) (*PendingSections, error) {
@@ -71,6 +73,7 @@ func StartSections(w io.Writer, config *configs.Config, schemas map[addrs.Provid
 	if err != nil {
 		return nil, err
 	}
+	s.e.schemas = nil // relevant_attributes needs none: the full schemas are not kept
 	return s, s.e.flush(false)
 }
 
@@ -91,11 +94,14 @@ func (s *PendingSections) Finish(changes *plans.Changes) error {
 }
 
 // ParseSections reads what PendingSections wrote, refusing any text that
-// is not a JSON object whose "configuration" is an object and whose
-// "relevant_attributes", if present, is an array or null; other members
-// are ignored. The members are checked to be valid JSON, not to be what
-// Terraform's format puts there. O(len(b)).
+// is not UTF-8 or not a JSON object whose "configuration" is an object
+// and whose "relevant_attributes", if present, is an array or null;
+// other members are ignored. The members are checked to be valid JSON,
+// not to be what Terraform's format puts there. O(len(b)).
 func ParseSections(b []byte) (*Sections, error) {
+	if !utf8.Valid(b) { // encoding/json lets invalid UTF-8 through raw messages
+		return nil, errors.New("it is not UTF-8 text")
+	}
 	var s Sections
 	if err := json.Unmarshal(b, &s); err != nil {
 		var te *json.UnmarshalTypeError

@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -92,6 +93,7 @@ func TestParseSections(t *testing.T) {
 		{name: "null relevant_attributes", in: `{"configuration":{},"relevant_attributes":null}`, config: `{}`},
 		{name: "other members ignored", in: `{"x":1,"configuration":{"a":1}}`, config: `{"a":1}`},
 		{name: "not JSON", in: `configuration`, err: "not valid JSON"},
+		{name: "not UTF-8", in: "{\"configuration\":{\"a\":\"\xff\xfe\"}}", err: "not UTF-8"},
 		{name: "empty", in: ``, err: "not valid JSON"},
 		{name: "cut short", in: `{"configuration":{"root_module":`, err: "not valid JSON"},
 		{name: "trailing text", in: `{"configuration":{}} {}`, err: "not valid JSON"},
@@ -121,7 +123,7 @@ func TestParseSections(t *testing.T) {
 }
 
 // FuzzParseSections: ParseSections never panics, and whatever it
-// accepts, Write turns into a valid JSON document holding the
+// accepts, Write turns into a valid JSON document in UTF-8 holding the
 // configuration it read.
 func FuzzParseSections(f *testing.F) {
 	for _, seed := range []string{
@@ -143,6 +145,9 @@ func FuzzParseSections(f *testing.F) {
 		}
 		var doc struct {
 			Configuration json.RawMessage `json:"configuration"`
+		}
+		if !utf8.Valid(out.Bytes()) {
+			t.Fatalf("Write with sections %q made text that is not UTF-8", b)
 		}
 		if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
 			t.Fatalf("Write with sections %q made invalid JSON: %v", b, err)

@@ -17,9 +17,9 @@ import (
 	"github.com/plankit/plankit/planfile"
 )
 
-// Rewrite writes to the file to a copy of the archive at from whose
-// entries (name to content) edit has changed, added or removed, in name
-// order. With rehash the integrity manifest is made again to match (as
+// Rewrite writes to the file at to a copy of the archive at from, whose
+// entries (name to content) edit may change, add or remove; the copy has
+// them in name order. With rehash the integrity manifest is made again to match (as
 // an attacker who knows the format would), so that only a signature, or
 // the reading of the edited entry, can tell.
 func Rewrite(t testing.TB, from, to string, rehash bool, edit func(entries map[string][]byte)) {
