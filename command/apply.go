@@ -109,15 +109,10 @@ func (f *applyFlags) flagSet(chdir string) *flagSet {
 // for another state, is stale, or needs providers this binary lacks.
 func applyPlanFile(m *Meta, ui *ui, wd, file string, f *applyFlags) int {
 	path := resolve(wd, file)
-	var opts []planfile.Option
-	if f.verifyKey != "" {
-		pub, err := planfile.LoadVerifyKey(resolve(wd, f.verifyKey))
-		if err != nil {
-			ui.diags(hcl.Diagnostics{tfdiags.Errorf("Failed to load the verify key", "Reading -verify-key %s failed: %s", f.verifyKey, err)}, Sources{})
-			return ExitError
-		}
-		// The signature is checked while opening, before any entry is decoded.
-		opts = append(opts, planfile.WithVerifyKey(pub))
+	opts, ds := verifyKeyOptions(wd, f.verifyKey)
+	if ds.HasErrors() {
+		ui.diags(ds, Sources{})
+		return ExitError
 	}
 	enc, ds := loadEncryptionIn(m, wd)
 	if ds.HasErrors() {

@@ -35,7 +35,7 @@ func planFileDiags(err error) hcl.Diagnostics {
 	switch {
 	case errors.Is(err, planfile.KindUnsigned), errors.Is(err, planfile.KindSignature):
 		return hcl.Diagnostics{tfdiags.Errorf("Plan signature check failed",
-			"%s\n\nNothing was applied. Apply only archives signed with the key that -verify-key trusts (plan -sign-key=FILE).", err)}
+			"%s\n\nNothing in the archive was used. Use only archives signed with the key that -verify-key trusts (plan -sign-key=FILE).", err)}
 	case errors.Is(err, planfile.KindIO):
 		return hcl.Diagnostics{tfdiags.Errorf("Failed to read plan file", "%s", err)}
 	case errors.Is(err, planfile.KindFormatVersion):
@@ -44,4 +44,18 @@ func planFileDiags(err error) hcl.Diagnostics {
 	}
 	return hcl.Diagnostics{tfdiags.Errorf("Invalid plan file",
 		"%s\n\nThe file is not a usable plan archive; nothing in it was used. Create a new plan with plan -out=FILE.", err)}
+}
+
+// verifyKeyOptions are the archive-opening options for -verify-key=FILE
+// (none when file is empty): the archive's signature is then checked
+// while it is opened, before any entry is decoded.
+func verifyKeyOptions(wd, file string) ([]planfile.Option, hcl.Diagnostics) {
+	if file == "" {
+		return nil, nil
+	}
+	pub, err := planfile.LoadVerifyKey(resolve(wd, file))
+	if err != nil {
+		return nil, hcl.Diagnostics{tfdiags.Errorf("Failed to load the verify key", "Reading -verify-key %s failed: %s", file, err)}
+	}
+	return []planfile.Option{planfile.WithVerifyKey(pub)}, nil
 }

@@ -10,11 +10,12 @@ import (
 	"github.com/plankit/plankit/tfdiags"
 )
 
-// Show is `plan show [-json] [-no-color] FILE`.
+// Show is `plan show [-json] [-no-color] [-verify-key=FILE] FILE`.
 func Show(m *Meta, chdir string, args []string) int {
 	fs := newSubFlagSet("plan show", showUsage, chdir)
 	jsonOut := fs.Bool("json", false, "print Terraform's JSON plan representation")
 	noColor := fs.Bool("no-color", false, "disable colour")
+	verifyKey := fs.String("verify-key", "", "refuse a plan archive not signed by this ed25519 public key")
 	if code, ok := fs.parse(m, args); !ok {
 		return code
 	}
@@ -24,10 +25,20 @@ func Show(m *Meta, chdir string, args []string) int {
 	wd := workDir(fs.chdir)
 	u := &ui{out: m.Stdout, errw: m.Stderr, col: render.Colorizer{Enabled: !*noColor && m.StdoutTTY}}
 	path := resolve(wd, fs.Arg(0))
-	if *jsonOut {
-		return showJSON(m, u, wd, path)
+	opts, diags := verifyKeyOptions(wd, *verifyKey)
+	if diags.HasErrors() {
+		u.diags(diags, Sources{})
+		return ExitError
 	}
-	return showHuman(m, u, wd, path)
+	r, diags := openArchiveIn(m, wd, path, opts...)
+	if diags.HasErrors() {
+		u.diags(diags, Sources{})
+		return ExitError
+	}
+	if *jsonOut {
+		return showJSON(m, u, r, path)
+	}
+	return showHuman(m, u, r)
 }
 
 // showJSON is plan show -json. The members made from the configuration
@@ -36,12 +47,7 @@ func Show(m *Meta, chdir string, args []string) int {
 // configuration snapshot parsed while the plan is decoded and the
 // resource entries, which come first in the document, are written. The
 // document is streamed, each resource's JSON made as it is written.
-func showJSON(m *Meta, u *ui, wd, path string) int {
-	r, diags := openArchiveIn(m, wd, path)
-	if diags.HasErrors() {
-		u.diags(diags, Sources{})
-		return ExitError
-	}
+func showJSON(m *Meta, u *ui, r *planfile.Reader, path string) int {
 	raw, ok := r.ShowJSON()
 	if !ok {
 		return showJSONLoadingConfig(m, u, r)

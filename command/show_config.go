@@ -11,12 +11,12 @@ import (
 // openArchiveIn opens and checks the archive at path, decrypting it as
 // the encryption configuration of wd says, without decoding anything
 // (readArchiveIn is this and ReadPlan).
-func openArchiveIn(m *Meta, wd, path string) (*planfile.Reader, hcl.Diagnostics) {
+func openArchiveIn(m *Meta, wd, path string, opts ...planfile.Option) (*planfile.Reader, hcl.Diagnostics) {
 	enc, diags := loadEncryptionIn(m, wd)
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	return openPlanArchive(path, enc.Plan())
+	return openPlanArchive(path, enc.Plan(), opts...)
 }
 
 // readPlanLoadingConfig reads the plan of the open archive r and starts

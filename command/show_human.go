@@ -14,12 +14,7 @@ import (
 // once. The archive's state entries are not read (the rendering does
 // not use them). A value that cannot be decoded ends the output early
 // with an error and exit status 1.
-func showHuman(m *Meta, u *ui, wd, path string) int {
-	r, diags := openArchiveIn(m, wd, path)
-	if diags.HasErrors() {
-		u.diags(diags, Sources{})
-		return ExitError
-	}
+func showHuman(m *Meta, u *ui, r *planfile.Reader) int {
 	defer r.Close()
 	p, changes, err := r.ReadPlanDeferred()
 	if err != nil {

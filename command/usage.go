@@ -81,14 +81,16 @@ Options:
   and -sign-key are plan's: apply refuses them.
 `
 
-const showUsage = `Usage: plan show [-json] [-no-color] FILE
+const showUsage = `Usage: plan show [-json] [-no-color] [-verify-key=FILE] FILE
 
   Shows a plan archive, reading nothing but the archive. -json prints
   Terraform's JSON plan representation.
 
 Options:
-  -json       Terraform's JSON plan representation.
-  -no-color   No colour.
+  -json             Terraform's JSON plan representation.
+  -no-color         No colour.
+  -verify-key=FILE  Refuse an archive not signed by this Ed25519 public
+                    key (PEM), as apply -verify-key does.
 `
 
 const graphUsage = `Usage: plan graph [-type=plan|plan-destroy|apply] [-plan=FILE] [-state=PATH] [-plugin-dir=DIR]

@@ -8,7 +8,10 @@ import "errors"
 // time from the configuration the plan was made from, so that show
 // -json copies them instead of parsing tfconfig/ again. The archive
 // stores it as it is given and never interprets it; like every entry it
-// is covered by tfplan.sha256 (and so by the signature). It needs no
+// is covered by tfplan.sha256 (and so by the signature). It is a
+// second copy of what tfconfig/ says: someone able to edit an unsigned
+// archive and recompute tfplan.sha256 can make the two disagree, which
+// only a signature (WithVerifyKey) rules out. It needs no
 // new format version: readers of format 1.x ignore entries they do not
 // know, and an archive without it (an older plankit's, or written
 // without it) is read as before, the members made from tfconfig/.

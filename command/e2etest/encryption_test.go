@@ -13,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/plankit/plankit/backend/pg/pgtest"
+	"github.com/plankit/plankit/planfile/planfiletest"
 )
 
 // encryptedConfig is a configuration whose state and plan are encrypted
@@ -101,7 +102,7 @@ func TestEncryptedStateAndPlan(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "main.tf"), encryptedConfig)
-	priv, pub := writeKeys(t, dir, "sign")
+	priv, pub := planfiletest.WriteKeyPair(t, dir, "sign")
 	st := filepath.Join(dir, "prod.tfstate")
 
 	r := run(t, dir, "plan", []string{passphrase}, "-no-color", "-state="+st, "-sign-key="+priv, "-out=p.tfplan")

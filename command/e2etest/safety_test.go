@@ -3,8 +3,6 @@ package e2etest
 import (
 	"bufio"
 	"bytes"
-	"crypto/ed25519"
-	"crypto/rand"
 	"encoding/json"
 	"io"
 	"maps"
@@ -18,31 +16,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/plankit/plankit/planfile"
 	"github.com/plankit/plankit/planfile/planfiletest"
 )
-
-// writeKeys writes an Ed25519 key pair as plan -sign-key and apply
-// -verify-key read them (what openssl genpkey / pkey -pubout write).
-func writeKeys(t *testing.T, dir, name string) (priv, pub string) {
-	t.Helper()
-	pk, sk, err := ed25519.GenerateKey(rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	skPEM, err := planfile.EncodeSigningKey(sk)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pkPEM, err := planfile.EncodeVerifyKey(pk)
-	if err != nil {
-		t.Fatal(err)
-	}
-	priv, pub = filepath.Join(dir, name+".pem"), filepath.Join(dir, name+".pub.pem")
-	writeFile(t, priv, string(skPEM))
-	writeFile(t, pub, string(pkPEM))
-	return priv, pub
-}
 
 // tamper rewrites one entry of a plan archive. With rehash, the integrity
 // manifest is recomputed to match (an attacker who knows the format), so
@@ -66,8 +41,8 @@ func TestSignedPlan(t *testing.T) {
 	keys := t.TempDir()
 	outDir := t.TempDir()
 	state := filepath.Join(t.TempDir(), "s.tfstate")
-	priv, pub := writeKeys(t, keys, "ci")
-	otherPriv, _ := writeKeys(t, keys, "other")
+	priv, pub := planfiletest.WriteKeyPair(t, keys, "ci")
+	otherPriv, _ := planfiletest.WriteKeyPair(t, keys, "other")
 	args := []string{"-no-color", "-state=" + state, "-var", "out_dir=" + outDir}
 	must(t, plan(t, work, append(args, "-sign-key="+priv, "-out=signed.tfplan")...), 0, "signed plan")
 	must(t, plan(t, work, append(args, "-sign-key="+otherPriv, "-out=other.tfplan")...), 0, "plan signed with another key")
