@@ -18,12 +18,13 @@ import (
 
 // TestShowJSONStreamsMarshal: plan show -json prints what
 // jsonplan.Marshal makes of the archive's plan and configuration (the
-// configuration is loaded while the resources are written, and the
-// document is streamed), configuration section included.
+// document is streamed), configuration section included, with its
+// characters escaped as Marshal escapes them (<, &, U+2028) or not (a
+// dash) though show copies the section stored at plan time.
 func TestShowJSONStreamsMarshal(t *testing.T) {
 	dir := t.TempDir()
 	var src strings.Builder
-	src.WriteString("variable \"v\" {\n  default = \"x<y>\"\n}\n")
+	src.WriteString("variable \"v\" {\n  default = \"x<y>\"\n  description = \"a — b \\u2028 c & d\"\n}\n")
 	for _, name := range []string{"a", "b", "c", "d"} {
 		src.WriteString("resource \"terraform_data\" \"" + name + "\" {\n  input = var.v\n  count = 30\n}\n")
 	}

@@ -27,6 +27,11 @@ type Sections struct {
 	// RelevantAttributes is the "relevant_attributes" array; empty when
 	// there are none (Write then leaves the member out).
 	RelevantAttributes json.RawMessage `json:"relevant_attributes,omitempty"`
+
+	// parsed is set by ParseSections, which checked both members are
+	// valid JSON in UTF-8: Write then copies them as they are. Others go
+	// through encoding/json, which checks and compacts them.
+	parsed bool
 }
 
 // PendingSections makes the text ParseSections reads — the JSON object
@@ -121,6 +126,7 @@ func ParseSections(b []byte) (*Sections, error) {
 	case isEmptyArray(s.RelevantAttributes):
 		s.RelevantAttributes = nil
 	}
+	s.parsed = true
 	return &s, nil
 }
 
@@ -139,15 +145,25 @@ func isEmptyArray(b []byte) bool {
 }
 
 // write appends the two members as Write writes them, after other
-// members (so each is preceded by a comma).
+// members (so each is preceded by a comma). Parsed members are copied as
+// they are: valid JSON stays valid, and what plan -out stores is already
+// compact and escaped as Write escapes (e.raw would send a member with
+// any character from U+2000 to U+2FFF, such as a dash in a description,
+// through encoding/json whole).
 func (s *Sections) write(e *encoder) error {
-	e.buf = append(e.buf, `,"configuration":`...)
-	if err := e.raw(s.Configuration); err != nil {
+	member := func(key string, b json.RawMessage) error {
+		e.buf = append(e.buf, key...)
+		if s.parsed {
+			e.buf = append(e.buf, b...)
+			return nil
+		}
+		return e.raw(b)
+	}
+	if err := member(`,"configuration":`, s.Configuration); err != nil {
 		return err
 	}
 	if len(s.RelevantAttributes) > 0 {
-		e.buf = append(e.buf, `,"relevant_attributes":`...)
-		return e.raw(s.RelevantAttributes)
+		return member(`,"relevant_attributes":`, s.RelevantAttributes)
 	}
 	return nil
 }
