@@ -94,9 +94,9 @@ type Options struct {
 	Version string
 	Config  *configs.Config
 	// Sections, used when Config is nil, are the members made from the
-	// configuration, made at plan time (StartSections and Finish, read
-	// back by ParseSections): they are copied
-	// as they are, and the configuration is not needed.
+	// configuration at plan time (StartSections and Finish, read back by
+	// ParseSections): they are copied as they are, and the configuration
+	// is not needed.
 	Sections *Sections
 	// LoadConfig, used when Config and Sections are nil, returns the
 	// configuration (nil leaves the section out). Write calls it once,
