@@ -45,9 +45,9 @@ func Show(m *Meta, chdir string, args []string) int {
 // are copied from the archive's planfile.EntryShowJSON, made at plan
 // time; an archive without it (an older plankit's, or one planned with
 // -generate-config-out) has its configuration snapshot parsed while the
-// plan is decoded and the
-// resource entries, which come first in the document, are written. The
-// document is streamed, each resource's JSON made as it is written.
+// plan is decoded and the resource entries, which come first in the
+// document, are written. The document is streamed, each resource's JSON
+// made as it is written.
 func showJSON(m *Meta, u *ui, r *planfile.Reader, path string) int {
 	raw, ok := r.ShowJSON()
 	if !ok {
