@@ -60,10 +60,7 @@ func (s *showSections) entry(p *plans.Plan) *planfile.EntryBuffer {
 	if s == nil || s.done == nil {
 		return nil
 	}
-	<-s.done
-	if s.crashed != nil {
-		panic(s.crashed)
-	}
+	s.wait()
 	if s.err != nil || s.pending.Finish(p.Changes) != nil || s.buf.Close() != nil {
 		return nil
 	}

@@ -216,29 +216,10 @@ func moduleOutputSteps(c *configs.Config, name string) []relevanceStep {
 }
 
 // attrStep records resource r of module mod with the attribute path the
-// remaining traversal gives (up to its first step that is not a name or
-// a literal key), and follows the resource's own configuration.
+// remaining traversal gives (attributePath), and follows the resource's
+// own configuration.
 func attrStep(mod addrs.Module, r addrs.Resource, rest hcl.Traversal) relevanceStep {
-	path := []any{}
-steps:
-	for _, step := range rest {
-		switch s := step.(type) {
-		case hcl.TraverseAttr:
-			path = append(path, s.Name)
-		case hcl.TraverseIndex:
-			switch {
-			case s.Key.Type() == cty.String:
-				path = append(path, s.Key.AsString())
-			case s.Key.Type() == cty.Number:
-				n, _ := s.Key.AsBigFloat().Int64()
-				path = append(path, n)
-			default:
-				break steps
-			}
-		default:
-			break steps
-		}
-	}
+	path := attributePath(rest)
 	res := r.InModule(mod).String()
 	key, _ := json.Marshal([]any{res, path})
 	return relevanceStep{key: string(key), attr: &resourceAttr{Resource: res, Attribute: path}, follow: relevanceKey("res", mod, r.String())}
@@ -272,6 +253,33 @@ func bodyTraversals(b *hclsyntax.Body) []hcl.Traversal {
 		}
 	}
 	return out
+}
+
+// attributePath is the attribute path a traversal's steps after a
+// resource give, up to its first step that is not a name or a literal
+// key.
+func attributePath(rest hcl.Traversal) []any {
+	path := []any{}
+steps:
+	for _, step := range rest {
+		switch s := step.(type) {
+		case hcl.TraverseAttr:
+			path = append(path, s.Name)
+		case hcl.TraverseIndex:
+			switch {
+			case s.Key.Type() == cty.String:
+				path = append(path, s.Key.AsString())
+			case s.Key.Type() == cty.Number:
+				n, _ := s.Key.AsBigFloat().Int64()
+				path = append(path, n)
+			default:
+				break steps
+			}
+		default:
+			break steps
+		}
+	}
+	return path
 }
 
 // isLiteral reports whether e is a literal or a quoted string without

@@ -10,7 +10,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
-	"github.com/zclconf/go-cty/cty"
 
 	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/configs"
@@ -235,28 +234,10 @@ func (a *refRelevance) moduleOutputs(mod addrs.Module) {
 
 // attr records resource r of module mod with the attribute path the
 // remaining traversal gives (up to its first step that is not a name or
-// a literal key), then follows the resource's own configuration.
+// a literal key; attributePath, which the index shares), then follows
+// the resource's own configuration.
 func (a *refRelevance) attr(mod addrs.Module, r addrs.Resource, rest hcl.Traversal) {
-	path := []any{}
-steps:
-	for _, step := range rest {
-		switch s := step.(type) {
-		case hcl.TraverseAttr:
-			path = append(path, s.Name)
-		case hcl.TraverseIndex:
-			switch {
-			case s.Key.Type() == cty.String:
-				path = append(path, s.Key.AsString())
-			case s.Key.Type() == cty.Number:
-				n, _ := s.Key.AsBigFloat().Int64()
-				path = append(path, n)
-			default:
-				break steps
-			}
-		default:
-			break steps
-		}
-	}
+	path := attributePath(rest)
 	res := r.InModule(mod).String()
 	key, _ := json.Marshal([]any{res, path})
 	a.attrs[string(key)] = resourceAttr{Resource: res, Attribute: path}

@@ -130,17 +130,15 @@ func ParseSections(b []byte) (*Sections, error) {
 	return &s, nil
 }
 
-// startsWith reports whether JSON text b, valid already, is a value that
-// starts with c (after any white space).
+// startsWith reports whether JSON value b, a member json.Unmarshal took
+// (without white space around it), starts with c.
 func startsWith(b []byte, c byte) bool {
-	b = bytes.TrimLeft(b, " \t\r\n")
 	return len(b) > 0 && b[0] == c
 }
 
-// isEmptyArray reports whether JSON text b, a valid array, has no
-// elements.
+// isEmptyArray reports whether JSON value b, a valid array as
+// json.Unmarshal took it, has no elements.
 func isEmptyArray(b []byte) bool {
-	b = bytes.TrimSpace(b)
 	return len(bytes.TrimSpace(b[1:len(b)-1])) == 0
 }
 
