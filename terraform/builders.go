@@ -77,9 +77,10 @@ func applyBuilder(in *buildInput, plan *plans.Plan) graphBuilder {
 		forgetTransformer{in, plan},
 		providerTransformer{in},
 		referenceTransformer{},
+		createBeforeDestroyTransformer{},
 		targetsTransformer{in, targetApply},
 		stateDepsTransformer{},
-		destroyEdgeTransformer{in},
+		destroyEdgeTransformer{in, plan},
 		rootTransformer{},
 	}}
 }

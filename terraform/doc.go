@@ -49,4 +49,44 @@
 //     lacks instead of refreshing it.
 //   - Callers own persistence and providers: Apply announces changes to a
 //     StateWriter (state_writer.go); providers come from a ProviderSource.
+//
+// Apply ordering (transform_apply.go), the rules Terraform and OpenTofu
+// follow. A resource node does the creates and updates (and the create
+// half of replacements) of its instances; a destroy node removes one
+// object. A resource's dependencies are every resource it reaches
+// through references, locals, outputs, modules and other resources
+// (stateDepsTransformer); the state stores them with each object, and
+// they keep steering the order after the configuration that explained
+// them is gone (a removed dependent, a reference dropped). For resource
+// A depending on B:
+//
+//   - References: B's creates and updates before A's.
+//   - Own replacement: delete-then-create destroys the old object first;
+//     create-before-destroy creates the new object first, and so does an
+//     instance with a deposed object left over.
+//   - Dependents' destroys first: a destroy of A's object comes before
+//     every destroy of B (both in one module instance, when A and B are
+//     in one module: instances of a module are not ordered against each
+//     other), and before B's creates and updates, so B is not changed or
+//     removed while the old A still uses it ("grants are revoked before
+//     the role they name is renamed").
+//   - Creates and updates after the destroys they depend on: A's
+//     creates and updates wait for every destroy of B, including one
+//     that only A's stored dependencies name.
+//   - Create-before-destroy inverts the last two for its destroy: the
+//     destroy of a create-before-destroy object waits for the creates
+//     and updates it would otherwise precede, so dependents move to the
+//     new object before the old one goes. A destroy is
+//     create-before-destroy when it is the destroy half of such a
+//     replacement, a deposed object, or a delete of an object whose
+//     resource has create_before_destroy (or, with the resource gone
+//     from the configuration, whose state records it).
+//   - Forcing: a resource that a create-before-destroy resource depends
+//     on, directly or not, is create-before-destroy too (unless it says
+//     create_before_destroy = false), in the plan and the apply, and the
+//     state records it.
+//
+// Resources with only no-op changes take no part. A consequence, as in
+// Terraform: a plain delete of B goes before the update of a dependent A
+// that stops using B; create_before_destroy on B reverses it.
 package terraform

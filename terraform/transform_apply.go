@@ -1,6 +1,9 @@
 package terraform
 
 import (
+	"slices"
+	"strings"
+
 	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/configs"
 	"github.com/plankit/plankit/plans"
@@ -51,118 +54,285 @@ func (t destroyTransformer) Transform(g *Graph) error {
 	return nil
 }
 
-// destroyJoin is done when every destroy node of one resource is: destroy
-// nodes of a dependency wait on it, so ordering N destroys after M costs
-// N+M edges, not N×M.
+// destroyJoin is done when every destroy node of one resource (or of its
+// objects in one module instance) is: destroy nodes of a dependency wait
+// on it (destroyEdges.afterJoin).
 type destroyJoin struct{ addr string }
 
 func (n *destroyJoin) Name() string { return n.addr + " (destroys done)" }
 
-// destroyEdgeTransformer orders destroys: an object is destroyed after
-// everything that depends on it is destroyed (and, for a plain delete or a
-// create-before-destroy's deposed object, after its dependents are
-// updated); a delete-then-create replacement destroys before it creates, a
-// create-before-destroy one creates first. Dependencies come from the
-// configuration's references (each resource node's stateDeps, see
-// stateDepsTransformer) and from the dependencies the state records.
-// O(V+E).
-type destroyEdgeTransformer struct{ in *buildInput }
+// destroyEdgeTransformer orders destroys against each other and against
+// the creates and updates of the apply, by the rules Terraform and
+// OpenTofu follow (terraform/doc.go, "Apply ordering", states them with
+// examples). A resource's dependencies are the configuration's (each
+// resource node's stateDeps) joined with those its objects record in the
+// state, which still steer the order after the configuration that
+// explained it is gone. O(V+E) plus the recorded dependencies.
+type destroyEdgeTransformer struct {
+	in   *buildInput
+	plan *plans.Plan
+}
 
 func (t destroyEdgeTransformer) Transform(g *Graph) error {
-	resNodes := map[string]*nodeResource{}
-	destroys := map[string][]*nodeDestroy{}
+	e := destroyEdges{g: g, in: t.in, resNodes: map[string]*nodeResource{}, destroys: map[string][]*nodeDestroy{},
+		joins: map[string]*destroyJoin{}, joined: map[string]bool{}}
 	for _, n := range g.Vertices() {
 		switch n := n.(type) {
 		case *nodeResource:
-			resNodes[n.addr.String()] = n
+			e.resNodes[n.addr.String()] = n
 		case *nodeDestroy:
 			k := n.res.addr.String()
-			destroys[k] = append(destroys[k], n)
+			e.destroys[k] = append(e.destroys[k], n)
 		}
 	}
-	if len(destroys) == 0 {
+	if len(e.destroys) == 0 {
 		return nil // the usual create/update apply: nothing to order
 	}
-	dependents := t.destroyDependents(resNodes, destroys)
-	joins := map[string]*destroyJoin{}
-	join := func(k string) *destroyJoin {
-		if j := joins[k]; j != nil {
-			return j
-		}
-		j := &destroyJoin{addr: k}
-		joins[k] = j
-		g.Add(j)
-		for _, d := range destroys[k] {
-			g.Connect(j, d)
-		}
-		return j
-	}
-	for k, ds := range destroys {
+	e.creates = creatingResources(t.plan)
+	for k, ds := range e.destroys {
 		for _, d := range ds {
-			act := d.change.Action
-			for by := range dependents[k] {
-				if len(destroys[by]) > 0 {
-					g.Connect(d, join(by))
-				}
-				if rn := resNodes[by]; rn != nil && (act == plans.Delete || act == plans.CreateThenDelete) {
-					g.Connect(d, rn)
-				}
-			}
-			if rn := resNodes[k]; rn != nil {
-				switch act {
-				case plans.DeleteThenCreate:
-					g.Connect(rn, d)
-				case plans.CreateThenDelete:
-					g.Connect(d, rn)
-				}
-			}
+			e.own(k, d)
+			e.dependentFirst(k, d)
+		}
+	}
+	for k, rn := range e.resNodes {
+		if e.creates[k] {
+			e.afterDependencies(k, rn)
 		}
 	}
 	return nil
 }
 
-// destroyDependents returns, for each resource with destroy nodes (by
-// address), the resources that depend on it: from the resource nodes'
-// stateDeps and the dependencies the state records. Only resources with
-// destroy nodes get an entry; each address is formatted once per
-// resource, not per instance and dependency.
-func (t destroyEdgeTransformer) destroyDependents(resNodes map[string]*nodeResource, destroys map[string][]*nodeDestroy) map[string]map[string]bool {
-	dependents := map[string]map[string]bool{}
-	add := func(on addrs.ConfigResource, by string) {
-		k := on.String()
-		if k == by || len(destroys[k]) == 0 {
-			return
-		}
-		if dependents[k] == nil {
-			dependents[k] = map[string]bool{}
-		}
-		dependents[k][by] = true
+// creatingResources returns the resources (by address) the plan creates,
+// updates, replaces or reads an instance of: the ones whose resource node
+// does work destroys must be ordered against. Resources with only no-op
+// changes take no part, as in Terraform.
+func creatingResources(plan *plans.Plan) map[string]bool {
+	out := map[string]bool{}
+	if plan == nil || plan.Changes == nil {
+		return out
 	}
-	for by, n := range resNodes {
-		for _, d := range n.stateDeps {
-			add(d, by)
+	for _, rc := range plan.Changes.Resources {
+		switch rc.Action {
+		case plans.Create, plans.Update, plans.DeleteThenCreate, plans.CreateThenDelete, plans.Read:
+			out[rc.Addr.ConfigResource().String()] = true
 		}
 	}
-	if st := t.in.state; st != nil {
-		for _, rs := range st.AllResources() {
-			by := rs.Addr.Config().String()
-			for _, ri := range rs.Instances {
-				if ri.Current != nil {
-					for _, d := range ri.Current.Dependencies {
-						add(d, by)
+	return out
+}
+
+// destroyEdges is the state of one destroyEdgeTransformer run.
+type destroyEdges struct {
+	g        *Graph
+	in       *buildInput
+	resNodes map[string]*nodeResource
+	destroys map[string][]*nodeDestroy
+	creates  map[string]bool
+	joins    map[string]*destroyJoin
+	joined   map[string]bool // join and resource pairs connected
+	// stored are the dependencies the state records for the current
+	// objects of each resource with creates or updates (recorded).
+	stored map[string][][]addrs.ConfigResource
+}
+
+// own orders a destroy against its own resource's node: the old object
+// of a delete-then-create replacement goes first; the create of a
+// create-before-destroy replacement (and of an instance that has a
+// deposed object left over) goes first.
+func (e *destroyEdges) own(k string, d *nodeDestroy) {
+	rn := e.resNodes[k]
+	if rn == nil {
+		return
+	}
+	switch {
+	case d.change.Action == plans.DeleteThenCreate:
+		e.g.Connect(rn, d)
+	case d.change.Action == plans.CreateThenDelete,
+		d.change.DeposedKey != addrs.NotDeposed && e.creates[k]:
+		e.g.Connect(d, rn)
+	}
+}
+
+// dependentFirst orders destroy d of resource k before what k's object
+// depends on: the destroys of those resources wait for d, and so do their
+// creates and updates, unless d is create-before-destroy, whose destroy
+// instead waits for them (the new object is in place first, and the
+// dependency's update is what lets the old one go).
+func (e *destroyEdges) dependentFirst(k string, d *nodeDestroy) {
+	cbd := e.isCBD(d)
+	e.eachDependency(d.res.addr, e.destroyedDeps(k, d), func(on string) {
+		e.afterJoin(on, d)
+		if rn := e.resNodes[on]; rn != nil && e.creates[on] {
+			if cbd {
+				e.g.Connect(d, rn)
+			} else {
+				e.g.Connect(rn, d)
+			}
+		}
+	})
+}
+
+// afterJoin makes the destroys of resource on wait for destroy d (of a
+// resource depending on it), through a join of d's resource's destroys:
+// ordering N destroys after M costs N+M edges, not N×M. Objects in
+// different instances of one module are not ordered against each other
+// (an instance's objects depend only on that instance's), so when on is
+// in d's module, each module instance has its own join.
+func (e *destroyEdges) afterJoin(on string, d *nodeDestroy) {
+	ds := e.destroys[on]
+	if len(ds) == 0 {
+		return
+	}
+	mi := d.change.Addr.Module
+	byInstance := len(mi) > 0 && ds[0].res.addr.Module.Equal(d.res.addr.Module)
+	from := d.res.addr.String()
+	jk := from
+	if byInstance {
+		jk += "\x00" + mi.String()
+	}
+	j := e.joins[jk]
+	if j == nil {
+		j = &destroyJoin{addr: from}
+		e.joins[jk] = j
+		e.g.Add(j)
+		for _, x := range e.destroys[from] {
+			if !byInstance || x.change.Addr.Module.Equal(mi) {
+				e.g.Connect(j, x)
+			}
+		}
+	}
+	pair := jk + "\x01" + on
+	if e.joined[pair] {
+		return
+	}
+	e.joined[pair] = true
+	for _, x := range ds {
+		if !byInstance || x.change.Addr.Module.Equal(mi) {
+			e.g.Connect(x, j)
+		}
+	}
+}
+
+// afterDependencies orders the creates and updates of resource k (node
+// rn) after the destroys of what it depends on, or, for a
+// create-before-destroy destroy, before it: the dependent moves to the
+// new object before the old one goes.
+func (e *destroyEdges) afterDependencies(k string, rn *nodeResource) {
+	deps := e.recorded(k, rn)
+	e.eachDependency(rn.addr, deps, func(on string) {
+		for _, d := range e.destroys[on] { // none when on only changes
+			if e.isCBD(d) {
+				e.g.Connect(d, rn)
+			} else {
+				e.g.Connect(rn, d)
+			}
+		}
+	})
+}
+
+// eachDependency calls f once for each resource in deps (its address)
+// other than self that has destroy nodes or creates or updates.
+func (e *destroyEdges) eachDependency(self addrs.ConfigResource, deps [][]addrs.ConfigResource, f func(on string)) {
+	selfKey := self.String()
+	seen := map[string]bool{selfKey: true}
+	for _, list := range deps {
+		for _, a := range list {
+			k := a.String()
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+			if len(e.destroys[k]) > 0 || e.creates[k] {
+				f(k)
+			}
+		}
+	}
+}
+
+// recorded returns the dependencies of resource k as its creates and
+// updates see them: the configuration's, and those each of its current
+// objects records in the state (indexed on first use, one pass over the
+// state).
+func (e *destroyEdges) recorded(k string, rn *nodeResource) [][]addrs.ConfigResource {
+	if e.stored == nil {
+		e.stored = map[string][][]addrs.ConfigResource{}
+		if e.in.state != nil {
+			for _, rs := range e.in.state.AllResources() {
+				if rs.Addr.Resource.Mode != addrs.ManagedResourceMode {
+					continue
+				}
+				rk := rs.Addr.Config().String()
+				if !e.creates[rk] {
+					continue
+				}
+				for _, ri := range rs.Instances {
+					if ri.Current != nil && len(ri.Current.Dependencies) > 0 {
+						e.stored[rk] = append(e.stored[rk], ri.Current.Dependencies)
 					}
 				}
 			}
 		}
 	}
-	return dependents
+	return append([][]addrs.ConfigResource{rn.stateDeps}, e.stored[k]...)
+}
+
+// destroyedDeps returns the dependencies of the object destroy d removes:
+// those the state records for it and, while its resource is still in the
+// configuration, the configuration's.
+func (e *destroyEdges) destroyedDeps(k string, d *nodeDestroy) [][]addrs.ConfigResource {
+	var out [][]addrs.ConfigResource
+	if rn := e.resNodes[k]; rn != nil {
+		out = append(out, rn.stateDeps)
+	}
+	if obj := e.priorObject(d); obj != nil {
+		out = append(out, obj.Dependencies)
+	}
+	return out
+}
+
+// priorObject is the object destroy d removes as the plan's prior state
+// has it: the current object, or the deposed one it names.
+func (e *destroyEdges) priorObject(d *nodeDestroy) *states.ResourceInstanceObjectSrc {
+	if e.in.state == nil {
+		return nil
+	}
+	ri := e.in.state.ResourceInstance(d.change.Addr)
+	if ri == nil {
+		return nil
+	}
+	if d.change.Action == plans.CreateThenDelete {
+		return ri.Current
+	}
+	return ri.Object(d.change.DeposedKey)
+}
+
+// isCBD tells whether destroy d is create-before-destroy: the destroy
+// half of such a replacement, a deposed object (only such replacements
+// leave them), or a plain delete of an object whose resource has (or, once
+// its configuration is gone, whose state records) create_before_destroy,
+// its own or forced by a dependent.
+func (e *destroyEdges) isCBD(d *nodeDestroy) bool {
+	switch {
+	case d.change.Action == plans.CreateThenDelete, d.change.DeposedKey != addrs.NotDeposed:
+		return true
+	case d.change.Action == plans.DeleteThenCreate:
+		return false
+	case d.res.block != nil:
+		return d.change.CreateBeforeDestroy
+	}
+	obj := e.priorObject(d)
+	return obj != nil && obj.CreateBeforeDestroy
 }
 
 // stateDepsTransformer records on each resource node the resources it
 // depends on (stateDeps), which the apply stores with each object it
-// writes and destroy ordering follows. It runs before any destroy edge
-// exists: the dependencies are the configuration's. O(V+E) for graphs
-// whose non-resource nodes have bounded fan-out.
+// writes and destroy ordering follows: every resource reached through
+// its dependencies, directly or through other resources, locals,
+// outputs, modules and provider configurations, as Terraform and
+// OpenTofu record them. It runs before any destroy edge exists: the
+// dependencies are the configuration's. O(V+E) plus the size of the
+// answers (quadratic in a chain of resources, as the state it is
+// written to is).
 type stateDepsTransformer struct{}
 
 func (stateDepsTransformer) Transform(g *Graph) error {
@@ -176,29 +346,65 @@ func (stateDepsTransformer) Transform(g *Graph) error {
 }
 
 // resourceDepsIndex finds the resources each resource node depends on:
-// the resource nodes reached through its dependencies, stopping at
-// resource and provider nodes. The set reached through each other node
-// (a local, a variable, a module output) is computed once and shared by
-// every node above it, so many resources referring to one local that
-// lists many resources cost O(V+E) plus the size of the answers, not a
-// walk of the local's dependencies per resource (which was quadratic).
+// the resource nodes reached through its dependencies. The set reached
+// through each node is computed once and shared by every node above it,
+// so many resources referring to one local that lists many resources
+// cost O(V+E) plus the size of the answers, not a walk of the local's
+// dependencies per resource. Sets are sorted slices of resource numbers
+// (numbered in the state's order of their addresses), so merging them
+// formats no address.
 type resourceDepsIndex struct {
-	g    *Graph
-	memo map[Node][]addrs.ConfigResource
+	g     *Graph
+	memo  map[Node][]int32
+	ids   map[*nodeResource]int32
+	addrs []addrs.ConfigResource // by number
+	// out caches each set's address list, so nodes sharing a set share
+	// the list too.
+	out map[*int32][]addrs.ConfigResource
 }
 
 func newResourceDepsIndex(g *Graph) *resourceDepsIndex {
-	return &resourceDepsIndex{g: g, memo: map[Node][]addrs.ConfigResource{}}
+	ix := &resourceDepsIndex{g: g, memo: map[Node][]int32{}, ids: map[*nodeResource]int32{},
+		out: map[*int32][]addrs.ConfigResource{}}
+	var rs []*nodeResource
+	for _, n := range g.Vertices() {
+		if r, ok := n.(*nodeResource); ok {
+			rs = append(rs, r)
+		}
+	}
+	keys := make(map[*nodeResource]string, len(rs))
+	for _, r := range rs {
+		keys[r] = r.addr.String()
+	}
+	slices.SortFunc(rs, func(a, b *nodeResource) int { return strings.Compare(keys[a], keys[b]) })
+	for i, r := range rs {
+		ix.ids[r] = int32(i)
+		ix.addrs = append(ix.addrs, r.addr)
+	}
+	return ix
 }
 
-// of returns the resources resource node n depends on. The slice may be
-// shared with other nodes: callers must not modify it.
+// of returns the resources resource node n depends on, in the state's
+// order (states.SortedDependencies). The slice may be shared with other
+// nodes: callers must not modify it.
 func (ix *resourceDepsIndex) of(n *nodeResource) []addrs.ConfigResource {
-	return ix.union(ix.g.DownEdges(n), n)
+	set := ix.through(n)
+	if len(set) == 0 {
+		return nil
+	}
+	if l, ok := ix.out[&set[0]]; ok && len(l) == len(set) {
+		return l
+	}
+	l := make([]addrs.ConfigResource, len(set))
+	for i, id := range set {
+		l[i] = ix.addrs[id]
+	}
+	ix.out[&set[0]] = l
+	return l
 }
 
-// through returns the resources reached through non-resource node x.
-func (ix *resourceDepsIndex) through(x Node) []addrs.ConfigResource {
+// through returns the resources reached through the dependencies of x.
+func (ix *resourceDepsIndex) through(x Node) []int32 {
 	if r, ok := ix.memo[x]; ok {
 		return r
 	}
@@ -208,43 +414,62 @@ func (ix *resourceDepsIndex) through(x Node) []addrs.ConfigResource {
 	return r
 }
 
-// union merges what each of children contributes; self is excluded (a
-// resource never depends on itself). Every answer is in the state's order
-// (states.SortedDependencies), so the state shares it with every object
-// of the resource. When one child contributes everything its slice is
-// returned as is, so a resource behind a single local shares the local's
-// set instead of copying it.
-func (ix *resourceDepsIndex) union(children []Node, self Node) []addrs.ConfigResource {
-	var parts [][]addrs.ConfigResource
-	var own []addrs.ConfigResource
+// union merges what each of children contributes: a resource itself and
+// what it depends on, any other node what it reaches (the closing node
+// of a provider, which waits for the provider's resources, nothing). A
+// resource never depends on itself. When one child contributes everything
+// its set is returned as is, so a resource behind a single local shares
+// the local's set instead of copying it.
+func (ix *resourceDepsIndex) union(children []Node, self Node) []int32 {
+	var parts [][]int32
+	var own []int32
 	for _, c := range children {
-		switch c := c.(type) {
-		case *nodeResource:
-			if Node(c) != self {
-				own = append(own, c.addr)
-			}
-		case *nodeProvider, *nodeProviderClose:
-		default:
-			if r := ix.through(c); len(r) > 0 {
-				parts = append(parts, r)
-			}
+		if _, ok := c.(*nodeProviderClose); ok {
+			continue
+		}
+		if r, ok := c.(*nodeResource); ok && Node(r) != self {
+			own = append(own, ix.ids[r])
+		}
+		if r := ix.through(c); len(r) > 0 {
+			parts = append(parts, r)
 		}
 	}
 	if len(own) == 0 && len(parts) == 1 {
 		return parts[0]
 	}
-	if len(parts) == 0 {
-		return states.SortedDependencies(own)
+	slices.Sort(own)
+	parts = append(parts, own)
+	var out []int32
+	for _, p := range parts {
+		out = mergeSorted(out, p)
 	}
-	seen := map[string]bool{}
-	var out []addrs.ConfigResource
-	for _, p := range append(parts, own) {
-		for _, a := range p {
-			if k := a.String(); !seen[k] {
-				seen[k] = true
-				out = append(out, a)
-			}
+	if r, ok := self.(*nodeResource); ok {
+		if i, found := slices.BinarySearch(out, ix.ids[r]); found {
+			out = slices.Delete(slices.Clip(out), i, i+1) // through a cycle
 		}
 	}
-	return states.SortedDependencies(out)
+	return out
+}
+
+// mergeSorted returns the union of sorted sets a and b as a new slice
+// (neither is modified; either may be shared).
+func mergeSorted(a, b []int32) []int32 {
+	out := make([]int32, 0, len(a)+len(b))
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		switch {
+		case a[i] < b[j]:
+			out = append(out, a[i])
+			i++
+		case a[i] > b[j]:
+			out = append(out, b[j])
+			j++
+		default:
+			out = append(out, a[i])
+			i++
+			j++
+		}
+	}
+	out = append(out, a[i:]...)
+	return slices.Compact(append(out, b[j:]...))
 }
