@@ -9,7 +9,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/plankit/plankit/addrs"
-	"github.com/plankit/plankit/states"
 )
 
 // TestApplyOrderPairs checks the apply graph's order for every pair of
@@ -22,7 +21,7 @@ import (
 // (a resource node with no change is left out).
 func TestApplyOrderPairs(t *testing.T) {
 	const (
-		bKeep   = `resource "test_thing" "b" {
+		bKeep = `resource "test_thing" "b" {
   name = "b"
   ami = "1"
 }`
@@ -30,16 +29,16 @@ func TestApplyOrderPairs(t *testing.T) {
   name = "b2"
   ami = "1"
 }`
-		bDTC    = `resource "test_thing" "b" {
+		bDTC = `resource "test_thing" "b" {
   name = "b"
   ami = "2"
 }`
-		bCBD    = `resource "test_thing" "b" { 
+		bCBD = `resource "test_thing" "b" { 
   name = "b" 
   ami = "2" 
   lifecycle { create_before_destroy = true }
 }`
-		aRefKeep   = `resource "test_thing" "a" {
+		aRefKeep = `resource "test_thing" "a" {
   name = "a"
   ami = "1"
   value = test_thing.b.name
@@ -49,12 +48,12 @@ func TestApplyOrderPairs(t *testing.T) {
   ami = "1"
   value = test_thing.b.name
 }`
-		aRefDTC    = `resource "test_thing" "a" {
+		aRefDTC = `resource "test_thing" "a" {
   name = "a"
   ami = "2"
   value = test_thing.b.name
 }`
-		aRefCBD    = `resource "test_thing" "a" { 
+		aRefCBD = `resource "test_thing" "a" { 
   name = "a" 
   ami = "2" 
   value = test_thing.b.name
@@ -65,7 +64,7 @@ func TestApplyOrderPairs(t *testing.T) {
   ami = "1"
   value = "b"
 }` // stored-only dependency
-		aNew    = `resource "test_thing" "c" {
+		aNew = `resource "test_thing" "c" {
   name = "c"
   value = test_thing.b.name
 }`
@@ -205,4 +204,4 @@ func mustInstance(t *testing.T, s string) addrs.AbsResourceInstance {
 	return a
 }
 
-var _ = states.NewState
+
