@@ -203,5 +203,3 @@ func mustInstance(t *testing.T, s string) addrs.AbsResourceInstance {
 	}
 	return a
 }
-
-
