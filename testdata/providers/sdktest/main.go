@@ -34,7 +34,8 @@ func provider() *schema.Provider {
 			},
 		},
 		ResourcesMap: map[string]*schema.Resource{
-			"sdktest_thing": thingResource(),
+			"sdktest_thing":  thingResource(),
+			"sdktest_object": objectResource(),
 		},
 		DataSourcesMap: map[string]*schema.Resource{
 			"sdktest_thing": thingDataSource(),
