@@ -141,6 +141,26 @@ func readV4(sV4 *stateV4) (*File, error) {
 type addrMemo struct {
 	modules   map[string]addrs.ModuleInstance
 	providers map[string]addrs.AbsProviderConfig
+	// deps are the "dependencies" entries parsed so far: each object
+	// lists every resource it depends on, transitively, so a file names
+	// each of a few addresses many times.
+	deps map[string]addrs.ConfigResource
+}
+
+// dependency parses a "dependencies" entry, once per distinct entry.
+func (m *addrMemo) dependency(s string) (addrs.ConfigResource, error) {
+	if d, ok := m.deps[s]; ok {
+		return d, nil
+	}
+	d, err := parseDependency(s)
+	if err != nil {
+		return d, err
+	}
+	if m.deps == nil {
+		m.deps = map[string]addrs.ConfigResource{}
+	}
+	m.deps[s] = d
+	return d, nil
 }
 
 func (m *addrMemo) module(s string) (addrs.ModuleInstance, bool) {
@@ -224,7 +244,7 @@ func (m *addrMemo) readResource(s *states.State, rsV4 *resourceStateV4) error {
 		return fmt.Errorf("resource %s has invalid \"each\" %q: want \"list\" or \"map\"", addr, rsV4.EachMode)
 	}
 	for i := range rsV4.Instances {
-		if err := readInstance(s, addr, each, inferred, provider, &rsV4.Instances[i]); err != nil {
+		if err := m.readInstance(s, addr, each, inferred, provider, &rsV4.Instances[i]); err != nil {
 			return err
 		}
 		if providerKeys != nil {
@@ -329,7 +349,7 @@ func parseProviderConfig(s string) (addrs.AbsProviderConfig, error) {
 // the resource's "each" ("" for a single instance); inferred says it was
 // not in the file but taken from the first keyed instance, so that a
 // mismatch is reported as instances disagreeing with one another.
-func readInstance(s *states.State, res addrs.AbsResource, each string, inferred bool, provider addrs.AbsProviderConfig, isV4 *instanceObjectStateV4) error {
+func (m *addrMemo) readInstance(s *states.State, res addrs.AbsResource, each string, inferred bool, provider addrs.AbsProviderConfig, isV4 *instanceObjectStateV4) error {
 	key, err := readIndexKey(isV4.IndexKey)
 	if err != nil {
 		return fmt.Errorf("resource %s: %w", res, err)
@@ -354,7 +374,7 @@ func readInstance(s *states.State, res addrs.AbsResource, each string, inferred 
 			return fmt.Errorf("instance %s has a string index_key, which needs \"each\": \"map\" on its resource", addr)
 		}
 	}
-	obj, err := readObject(&isV4.instanceTailV4)
+	obj, err := m.readObject(&isV4.instanceTailV4)
 	if err != nil {
 		return fmt.Errorf("instance %s: %w", addr, err)
 	}
@@ -403,7 +423,7 @@ func readIndexKey(raw json.RawMessage) (addrs.InstanceKey, error) {
 	return addrs.NoKey, fmt.Errorf("index_key %s must be a number or a string", raw)
 }
 
-func readObject(t *instanceTailV4) (*states.ResourceInstanceObjectSrc, error) {
+func (m *addrMemo) readObject(t *instanceTailV4) (*states.ResourceInstanceObjectSrc, error) {
 	obj := &states.ResourceInstanceObjectSrc{
 		SchemaVersion:       t.SchemaVersion,
 		Status:              states.ObjectReady,
@@ -431,8 +451,11 @@ func readObject(t *instanceTailV4) (*states.ResourceInstanceObjectSrc, error) {
 			obj.Identity.JSON = compactValid(t.IdentityRaw)
 		}
 	}
+	if len(t.Dependencies) > 0 {
+		obj.Dependencies = make([]addrs.ConfigResource, 0, len(t.Dependencies))
+	}
 	for _, d := range t.Dependencies {
-		dep, err := parseDependency(d)
+		dep, err := m.dependency(d)
 		if err != nil {
 			return nil, err
 		}

@@ -80,6 +80,9 @@ type encoder struct {
 }
 
 func (e *encoder) flush() {
+	if e.w == nil {
+		return // appending to a buffer the caller keeps (AppendInstanceFile)
+	}
 	if e.err == nil && len(e.buf) > 0 {
 		_, e.err = e.w.Write(e.buf)
 	}

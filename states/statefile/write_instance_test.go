@@ -2,6 +2,7 @@ package statefile
 
 import (
 	"bytes"
+	"strconv"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -65,5 +66,42 @@ func TestAppendInstanceFileMatchesWrite(t *testing.T) {
 	}
 	if d := cmp.Diff(want.String(), string(got)); d != "" {
 		t.Fatalf("no objects: (-Write +AppendInstanceFile):\n%s", d)
+	}
+}
+
+// TestAppendInstanceFileLarge: an instance whose encoding passes the
+// writer's flush size (an object depending on thousands of resources, as
+// one deep in a chain records them) is appended whole, as Write writes
+// it, and reads back.
+func TestAppendInstanceFileLarge(t *testing.T) {
+	addr := addrs.Resource{Mode: addrs.ManagedResourceMode, Type: "terraform_data", Name: "last"}.Instance(addrs.NoKey).Absolute(addrs.RootModuleInstance)
+	pc := addrs.AbsProviderConfig{Provider: addrs.NewBuiltInProvider("terraform")}
+	obj := &states.ResourceInstanceObjectSrc{AttrsJSON: []byte(`{"id":"x"}`), Status: states.ObjectReady}
+	for i := range 4000 {
+		obj.Dependencies = append(obj.Dependencies, addrs.Resource{Mode: addrs.ManagedResourceMode, Type: "terraform_data", Name: "r" + string(rune('a'+i%26)) + strconv.Itoa(i)}.InModule(addrs.RootModule))
+	}
+	obj.Dependencies = states.SortedDependencies(obj.Dependencies)
+	mini := states.NewState()
+	mini.SetResourceInstanceCurrent(addr, obj, pc)
+	var want bytes.Buffer
+	if err := Write(&File{State: mini}, &want); err != nil {
+		t.Fatal(err)
+	}
+	if want.Len() < 2*flushAt {
+		t.Fatalf("the file is %d bytes, not past the flush size", want.Len())
+	}
+	got, err := AppendInstanceFile(nil, addr, pc, nil, obj, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(want.String(), string(got)); d != "" {
+		t.Fatalf("(-Write +AppendInstanceFile):\n%s", d)
+	}
+	f, err := Read(bytes.NewReader(got))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(obj.Dependencies, f.State.ResourceInstance(addr).Current.Dependencies); d != "" {
+		t.Errorf("dependencies read back (-want +got):\n%s", d)
 	}
 }
