@@ -26,6 +26,7 @@ func planBuilder(in *buildInput) graphBuilder {
 		providerTransformer{in},
 		referenceTransformer{},
 		createBeforeDestroyTransformer{},
+		planDepsTransformer{},
 		targetsTransformer{in, targetPlan},
 		pendingUpstreamTransformer{},
 		rootTransformer{},

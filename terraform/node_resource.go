@@ -54,6 +54,9 @@ type resourcePlanning struct {
 	upstream *upstreamEntry
 	// triggers caches the replace_triggered_by references (triggered).
 	triggers triggerRefs
+	// planDeps are the resources this one depends on
+	// (planDepsTransformer); nil in graphs that do not record them.
+	planDeps *depSet
 }
 
 // resourceApplying is a resource node's state that only apply walks use.

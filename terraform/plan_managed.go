@@ -2,6 +2,7 @@ package terraform
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -67,9 +68,48 @@ func (pi *planInstance) plan(cur *states.ResourceInstanceObjectSrc, prior cty.Va
 	if action != plans.NoOp {
 		n.pending.Store(true)
 	}
+	pi.keepDependencies(action)
 	ws.values.set(addr, plannedM)
 	ws.hook(func(h Hook) (HookAction, error) { return h.PostDiff(addr, addrs.NotDeposed, action, priorU, planned) })
 	return append(diags, pi.postconditions(plannedM)...)
+}
+
+// keepDependencies brings what the refreshed state (the plan's prior
+// state, which an apply persists for the objects it does not change)
+// records for the instance's current object up to date, as OpenTofu
+// does: create_before_destroy as the configuration has it (own or
+// forced), and the dependencies: the configuration's when nothing
+// changes (the apply will not write the object), else the configuration's
+// joined with the recorded ones, which order this apply's destroys
+// until the apply records the configuration's. Writes nothing when the
+// record already agrees.
+func (pi *planInstance) keepDependencies(action plans.Action) {
+	n := pi.n
+	if n.planDeps == nil || n.block == nil || n.block.Managed == nil {
+		return
+	}
+	src := pi.ws.stateObject(pi.w.addr, addrs.NotDeposed)
+	if src == nil {
+		return
+	}
+	deps := src.Dependencies
+	switch {
+	case action == plans.NoOp:
+		if !n.planDeps.equal(deps) {
+			deps = n.planDeps.list()
+		}
+	case !n.planDeps.equal(deps):
+		deps = states.SortedDependencies(append(slices.Clone(deps), n.planDeps.list()...))
+	}
+	if src.CreateBeforeDestroy == n.cbd && slices.EqualFunc(deps, src.Dependencies, addrs.ConfigResource.Equal) {
+		return
+	}
+	next := &states.ResourceInstanceObjectSrc{
+		SchemaVersion: src.SchemaVersion, AttrsJSON: src.AttrsJSON, AttrSensitivePaths: src.AttrSensitivePaths,
+		Private: src.Private, Status: src.Status, Dependencies: deps, CreateBeforeDestroy: n.cbd,
+		SkipDestroy: src.SkipDestroy, Identity: src.Identity,
+	}
+	pi.setState(addrs.NotDeposed, next)
 }
 
 // decide returns the action and reason for a planned change.

@@ -3,6 +3,7 @@ package terraform
 import (
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/configs"
@@ -345,6 +346,24 @@ func (stateDepsTransformer) Transform(g *Graph) error {
 	return nil
 }
 
+// planDepsTransformer gives each managed resource node of a plan graph
+// its dependencies as a depSet (planDeps), with which the plan brings
+// what the refreshed state records for its objects up to date
+// (planInstance.keepDependencies). Listing them is left to the objects
+// whose records differ, so a plan of a long chain whose state already
+// agrees lists nothing.
+type planDepsTransformer struct{}
+
+func (planDepsTransformer) Transform(g *Graph) error {
+	ix := newResourceDepsIndex(g)
+	for _, n := range g.Vertices() {
+		if n, ok := n.(*nodeResource); ok && n.addr.Resource.Mode == addrs.ManagedResourceMode {
+			n.planDeps = &depSet{ix: ix, set: ix.through(n)}
+		}
+	}
+	return nil
+}
+
 // resourceDepsIndex finds the resources each resource node depends on:
 // the resource nodes reached through its dependencies. The set reached
 // through each node is computed once and shared by every node above it,
@@ -359,8 +378,9 @@ type resourceDepsIndex struct {
 	ids   map[*nodeResource]int32
 	addrs []addrs.ConfigResource // by number
 	// out caches each set's address list, so nodes sharing a set share
-	// the list too.
+	// the list too; mu guards it during a plan walk.
 	out map[*int32][]addrs.ConfigResource
+	mu  sync.Mutex
 }
 
 func newResourceDepsIndex(g *Graph) *resourceDepsIndex {
@@ -388,10 +408,17 @@ func newResourceDepsIndex(g *Graph) *resourceDepsIndex {
 // order (states.SortedDependencies). The slice may be shared with other
 // nodes: callers must not modify it.
 func (ix *resourceDepsIndex) of(n *nodeResource) []addrs.ConfigResource {
-	set := ix.through(n)
+	return ix.list(ix.through(n))
+}
+
+// list returns the addresses of set, made once per set (sets are shared
+// between nodes, and so are their lists). Safe for concurrent use.
+func (ix *resourceDepsIndex) list(set []int32) []addrs.ConfigResource {
 	if len(set) == 0 {
 		return nil
 	}
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
 	if l, ok := ix.out[&set[0]]; ok && len(l) == len(set) {
 		return l
 	}
@@ -401,6 +428,30 @@ func (ix *resourceDepsIndex) of(n *nodeResource) []addrs.ConfigResource {
 	}
 	ix.out[&set[0]] = l
 	return l
+}
+
+// depSet is the dependencies of one resource node, listed only when
+// asked for: a plan compares them with what the state records, which
+// costs no list when they agree.
+type depSet struct {
+	ix  *resourceDepsIndex
+	set []int32
+}
+
+// list returns the dependencies' addresses (see resourceDepsIndex.list).
+func (d depSet) list() []addrs.ConfigResource { return d.ix.list(d.set) }
+
+// equal tells whether l, in the state's order, lists exactly the set.
+func (d depSet) equal(l []addrs.ConfigResource) bool {
+	if len(l) != len(d.set) {
+		return false
+	}
+	for i, id := range d.set {
+		if !l[i].Equal(d.ix.addrs[id]) {
+			return false
+		}
+	}
+	return true
 }
 
 // through returns the resources reached through the dependencies of x.

@@ -4,6 +4,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/states"
 )
 
 // TestApplyStateDependencies: each object records every resource it
@@ -77,5 +80,77 @@ resource "test_thing" "user" {
 	}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("create_before_destroy (-want +got):\n%s", d)
+	}
+}
+
+// TestPlanRecordsDependencies: the plan's prior state (what an apply
+// persists for the objects it leaves alone) records, as OpenTofu's
+// does, the configuration's dependencies and create_before_destroy for
+// an object with no change, and the configuration's joined with the
+// recorded ones for an object that changes (the recorded ones still order
+// this apply); an object whose record agrees is left as it was read.
+func TestPlanRecordsDependencies(t *testing.T) {
+	st := thingState(t, map[string]string{
+		"test_thing.a":     `{"id":"a","name":"a"}`,
+		"test_thing.b":     `{"id":"b","name":"a"}`,
+		"test_thing.c":     `{"id":"c","name":"b"}`,
+		"test_thing.d":     `{"id":"d","name":"old"}`,
+		"test_thing.gone":  `{"id":"gone"}`,
+		"test_thing.right": `{"id":"right","name":"a"}`,
+	})
+	dep := func(names ...string) []addrs.ConfigResource {
+		var out []addrs.ConfigResource
+		for _, n := range names {
+			out = append(out, mustInstance(t, "test_thing."+n).ConfigResource())
+		}
+		return out
+	}
+	obj := func(n string) *states.ResourceInstanceObjectSrc {
+		return st.ResourceInstance(mustInstance(t, "test_thing."+n)).Current
+	}
+	obj("c").Dependencies = dep("b")     // direct only, as older records have it
+	obj("d").Dependencies = dep("gone")  // a dependency the configuration dropped
+	obj("right").Dependencies = dep("a") // already what the configuration says
+	obj("gone").CreateBeforeDestroy, obj("a").CreateBeforeDestroy = false, false
+	p := newTestProvider()
+	c := testContext(t, p, 0)
+	cfg := loadConfig(t, map[string]string{"main.tf": `
+resource "test_thing" "a" { name = "a" }
+resource "test_thing" "b" { name = test_thing.a.id }
+resource "test_thing" "c" {
+  name = test_thing.b.id
+  lifecycle { create_before_destroy = true }
+}
+resource "test_thing" "d" { name = "new-${test_thing.a.id}" }
+resource "test_thing" "right" { name = test_thing.a.id }
+`})
+	rightBefore := obj("right")
+	plan := mustPlan(t, c, cfg, st, nil)
+	type rec struct {
+		Deps []string
+		CBD  bool
+	}
+	got := map[string]rec{}
+	for _, a := range plan.PriorState.AllResourceInstances() {
+		o := plan.PriorState.ResourceInstance(a).Current
+		r := rec{CBD: o.CreateBeforeDestroy}
+		for _, d := range o.Dependencies {
+			r.Deps = append(r.Deps, d.String())
+		}
+		got[a.String()] = r
+	}
+	want := map[string]rec{
+		"test_thing.a":     {CBD: true},
+		"test_thing.b":     {Deps: []string{"test_thing.a"}, CBD: true},
+		"test_thing.c":     {Deps: []string{"test_thing.a", "test_thing.b"}, CBD: true},
+		"test_thing.d":     {Deps: []string{"test_thing.a", "test_thing.gone"}},
+		"test_thing.gone":  {},
+		"test_thing.right": {Deps: []string{"test_thing.a"}},
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("prior state records (-want +got):\n%s", d)
+	}
+	if plan.PriorState.ResourceInstance(mustInstance(t, "test_thing.right")).Current != rightBefore {
+		t.Errorf("an object whose record agreed was written again")
 	}
 }
