@@ -349,16 +349,17 @@ func (stateDepsTransformer) Transform(g *Graph) error {
 // planDepsTransformer gives each managed resource node of a plan graph
 // its dependencies as a depSet (planDeps), with which the plan brings
 // what the refreshed state records for its objects up to date
-// (planInstance.keepDependencies). Listing them is left to the objects
-// whose records differ, so a plan of a long chain whose state already
-// agrees lists nothing.
+// (planInstance.keepDependencies). They are found only for nodes with
+// objects in the state and listed only where the records differ, so a
+// first plan finds none and a plan of a long chain whose state already
+// agrees lists none.
 type planDepsTransformer struct{}
 
 func (planDepsTransformer) Transform(g *Graph) error {
-	ix := newResourceDepsIndex(g)
+	ix := &resourceDepsIndex{g: g}
 	for _, n := range g.Vertices() {
 		if n, ok := n.(*nodeResource); ok && n.addr.Resource.Mode == addrs.ManagedResourceMode {
-			n.planDeps = &depSet{ix: ix, set: ix.through(n)}
+			n.planDeps = &depSet{ix: ix, n: n}
 		}
 	}
 	return nil
@@ -378,16 +379,23 @@ type resourceDepsIndex struct {
 	ids   map[*nodeResource]int32
 	addrs []addrs.ConfigResource // by number
 	// out caches each set's address list, so nodes sharing a set share
-	// the list too; mu guards it during a plan walk.
+	// the list too; mu guards memo and out during a plan walk.
 	out map[*int32][]addrs.ConfigResource
 	mu  sync.Mutex
 }
 
 func newResourceDepsIndex(g *Graph) *resourceDepsIndex {
-	ix := &resourceDepsIndex{g: g, memo: map[Node][]int32{}, ids: map[*nodeResource]int32{},
-		out: map[*int32][]addrs.ConfigResource{}}
+	ix := &resourceDepsIndex{g: g}
+	ix.number()
+	return ix
+}
+
+// number numbers the graph's resource nodes in the state's order of
+// their addresses. O(V log V).
+func (ix *resourceDepsIndex) number() {
+	ix.memo, ix.ids, ix.out = map[Node][]int32{}, map[*nodeResource]int32{}, map[*int32][]addrs.ConfigResource{}
 	var rs []*nodeResource
-	for _, n := range g.Vertices() {
+	for _, n := range ix.g.Vertices() {
 		if r, ok := n.(*nodeResource); ok {
 			rs = append(rs, r)
 		}
@@ -401,7 +409,6 @@ func newResourceDepsIndex(g *Graph) *resourceDepsIndex {
 		ix.ids[r] = int32(i)
 		ix.addrs = append(ix.addrs, r.addr)
 	}
-	return ix
 }
 
 // of returns the resources resource node n depends on, in the state's
@@ -412,7 +419,8 @@ func (ix *resourceDepsIndex) of(n *nodeResource) []addrs.ConfigResource {
 }
 
 // list returns the addresses of set, made once per set (sets are shared
-// between nodes, and so are their lists). Safe for concurrent use.
+// between nodes, and so are their lists). Safe for concurrent use with
+// depSet's methods.
 func (ix *resourceDepsIndex) list(set []int32) []addrs.ConfigResource {
 	if len(set) == 0 {
 		return nil
@@ -430,23 +438,34 @@ func (ix *resourceDepsIndex) list(set []int32) []addrs.ConfigResource {
 	return l
 }
 
-// depSet is the dependencies of one resource node, listed only when
-// asked for: a plan compares them with what the state records, which
-// costs no list when they agree.
+// depSet is the dependencies of one resource node, found and listed only
+// when asked for: a plan compares them with what the state records for
+// the node's objects, which costs nothing for a node with none and no
+// list when they agree. Safe for concurrent use.
 type depSet struct {
-	ix  *resourceDepsIndex
-	set []int32
+	ix *resourceDepsIndex
+	n  *nodeResource
+}
+
+func (d depSet) ids() []int32 {
+	d.ix.mu.Lock()
+	defer d.ix.mu.Unlock()
+	if d.ix.memo == nil {
+		d.ix.number() // on first use: a first plan never needs it
+	}
+	return d.ix.through(d.n)
 }
 
 // list returns the dependencies' addresses (see resourceDepsIndex.list).
-func (d depSet) list() []addrs.ConfigResource { return d.ix.list(d.set) }
+func (d depSet) list() []addrs.ConfigResource { return d.ix.list(d.ids()) }
 
 // equal tells whether l, in the state's order, lists exactly the set.
 func (d depSet) equal(l []addrs.ConfigResource) bool {
-	if len(l) != len(d.set) {
+	set := d.ids()
+	if len(l) != len(set) {
 		return false
 	}
-	for i, id := range d.set {
+	for i, id := range set {
 		if !l[i].Equal(d.ix.addrs[id]) {
 			return false
 		}
