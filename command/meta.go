@@ -63,8 +63,11 @@ type Meta struct {
 	// everything the process starts (provider plugins, local-exec, the
 	// programs providers run) and every relative path works in that
 	// directory, as in Terraform. Commands run in-process by tests leave it
-	// nil and work in the -chdir directory by its path: built-in providers
-	// (ProvidersIn) and provisioners are given it.
+	// nil (changing the directory of a test process would move every test
+	// running beside it) and work in the -chdir directory by its path:
+	// built-in providers (ProvidersIn) and provisioners are given it, but
+	// plugin processes (Plugins) start in the process's directory, so a
+	// caller that serves plugins sets Chdir.
 	Chdir func(dir string) error
 	// HTTPClient talks to provider and module registries and mirrors
 	// (plan init, -install); nil means the default transport, which
