@@ -214,8 +214,9 @@ func TestInterruptedApply(t *testing.T) {
 	}
 }
 
-// TestForceUnlock: a lock left behind by a dead process stops plan with a
-// message naming the command that removes it; that command works.
+// TestForceUnlock: a lock file naming another host (ci@runner), whose
+// holder plankit cannot check, stops plan with a message naming the
+// command that removes it; that command works.
 func TestForceUnlock(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
