@@ -71,7 +71,7 @@ func Apply(m *Meta, args []string) (code int) {
 		}
 		return usageError(m, fmt.Sprintf("apply takes at most one plan file (got %d: %s)", fs.NArg(), strings.Join(fs.Args(), " ")))
 	}
-	wd := workDir(f.chdir)
+	wd := m.workDir(f.chdir)
 	if fs.NArg() == 1 {
 		// A saved plan already fixed these; Terraform refuses them too.
 		var planOnly []string

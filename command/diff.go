@@ -40,7 +40,7 @@ func Diff(m *Meta, chdir string, args []string) int {
 	if fs.NArg() != 2 {
 		return usageError(m, "plan diff needs two plan files")
 	}
-	wd := workDir(fs.chdir)
+	wd := m.workDir(fs.chdir)
 	u := &ui{out: m.Stdout, errw: m.Stderr, col: render.Colorizer{Enabled: !*noColor && m.StdoutTTY}}
 	var ps [2]*plans.Plan
 	for i := range ps {

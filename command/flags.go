@@ -90,6 +90,15 @@ func parseReplace(vals []string) ([]addrs.AbsResourceInstance, hcl.Diagnostics) 
 	return out, diags
 }
 
+// moreChdir is splitChdir after a subcommand name that takes its own
+// subcommand (state, workspace): a -chdir there wins over the one before.
+func moreChdir(chdir string, args []string) (string, []string) {
+	if dir, rest := splitChdir(args); len(rest) < len(args) {
+		return dir, rest
+	}
+	return chdir, args
+}
+
 // splitChdir removes a leading -chdir option, which may precede a
 // subcommand name ("plan -chdir=x show f.tfplan").
 func splitChdir(args []string) (string, []string) {

@@ -58,7 +58,7 @@ func Fmt(m *Meta, chdir string, args []string) int {
 	if code, ok := flags.parse(m, args); !ok {
 		return code
 	}
-	wd := workDir(flags.chdir)
+	wd := m.workDir(flags.chdir)
 	u := &ui{out: m.Stdout, errw: m.Stderr, errColor: !*noColor && m.StderrTTY}
 	targets := flags.Args()
 	if len(targets) == 0 {

@@ -32,7 +32,7 @@ func Graph(m *Meta, chdir string, args []string) int {
 	if fs.NArg() > 0 {
 		return usageError(m, "plan graph takes no positional arguments")
 	}
-	wd := workDir(fs.chdir)
+	wd := m.workDir(fs.chdir)
 	u := &ui{out: m.Stdout, errw: m.Stderr}
 	kind, msg := graphKind(*typ, *planPath != "")
 	if msg != "" {

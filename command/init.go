@@ -51,6 +51,7 @@ Options:
 // Init runs `plan init`.
 func Init(m *Meta, chdir string, args []string) int {
 	fs := newFlagSetT("plan init", m.Stderr, initUsage)
+	fs.StringVar(&chdir, "chdir", chdir, "switch to this working directory before anything else")
 	var pluginDirs multiFlag
 	fs.Var(&pluginDirs, "plugin-dir", "install only from this filesystem mirror (repeatable)")
 	upgrade := fs.Bool("upgrade", false, "select the newest allowed versions")
@@ -71,7 +72,7 @@ func Init(m *Meta, chdir string, args []string) int {
 	if *lockfile != "" && *lockfile != "readonly" {
 		return usageError(m, fmt.Sprintf("-lockfile must be \"readonly\" (got %q)", *lockfile))
 	}
-	wd := workDir(chdir)
+	wd := m.workDir(chdir)
 	u := newUI(m, *jsonOut, *noColor)
 	ctx, cancel := context.WithCancel(m.ctx())
 	defer cancel()

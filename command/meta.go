@@ -9,6 +9,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"os"
 	"path/filepath"
 	"sync"
 
@@ -56,10 +57,25 @@ type Meta struct {
 	Exit func(code int)
 	// Context is the parent context of the command.
 	Context context.Context
+	// Chdir, when set, changes the process's working directory to the
+	// -chdir directory, as soon as the command has read its options and
+	// before it reads or starts anything: cli sets os.Chdir, so that
+	// everything the process starts (provider plugins, local-exec, the
+	// programs providers run) and every relative path works in that
+	// directory, as in Terraform. Commands run in-process by tests leave it
+	// nil (changing the directory of a test process would move every test
+	// running beside it) and work in the -chdir directory by its path:
+	// built-in providers (ProvidersIn) and provisioners are given it, but
+	// plugin processes (Plugins) start in the process's directory, so a
+	// caller that serves plugins sets Chdir.
+	Chdir func(dir string) error
 	// HTTPClient talks to provider and module registries and mirrors
 	// (plan init, -install); nil means the default transport, which
 	// honours HTTPS_PROXY and SSL_CERT_FILE.
 	HTTPClient *http.Client
+
+	// entered is set once Chdir changed into the -chdir directory.
+	entered bool
 
 	// phaseOnce and phaseLog hold the phase report (see PhasesEnv).
 	phaseOnce sync.Once
@@ -73,12 +89,28 @@ func (m *Meta) ctx() context.Context {
 	return context.Background()
 }
 
-// workDir is the working directory chosen with -chdir: "." when none.
-func workDir(chdir string) string {
-	if chdir == "" {
+// workDir enters the working directory chosen with -chdir and returns the
+// path that names it from now on: "." once the process has changed into
+// it (Meta.Chdir), else chdir itself ("." when there is none). Relative
+// paths of the command line are taken from that directory either way
+// (resolve), as Terraform takes them after its -chdir. A directory that
+// cannot be entered is left for the command to report: it works with the
+// path given, as without Chdir, and fails to find its files there.
+func (m *Meta) workDir(chdir string) string {
+	if chdir == "" || m.entered {
 		return "."
 	}
-	return chdir
+	if m.Chdir == nil {
+		return chdir
+	}
+	if st, err := os.Stat(chdir); err != nil || !st.IsDir() {
+		return chdir
+	}
+	if err := m.Chdir(chdir); err != nil {
+		return chdir
+	}
+	m.entered = true
+	return "."
 }
 
 // resolve makes a path given on the command line relative to the working

@@ -53,7 +53,7 @@ func Output(m *Meta, chdir string, args []string) int {
 	case *raw && fs.NArg() == 0:
 		return usageError(m, "-raw prints a single output: name it, as in plan output -raw NAME")
 	}
-	wd := workDir(fs.chdir)
+	wd := m.workDir(fs.chdir)
 	u := &ui{out: m.Stdout, errw: m.Stderr, errColor: !*noColor && m.StderrTTY}
 	u.col.Enabled = !*noColor && m.StdoutTTY
 	st, src, diags := readStateForCommand(m, wd, *stateFlag, backendConfig)

@@ -134,7 +134,7 @@ func Plan(m *Meta, args []string) (code int) {
 		return usageError(m, msg)
 	}
 	ui := newUI(m, f.json, f.noColor)
-	wd := workDir(f.chdir)
+	wd := m.workDir(f.chdir)
 	if st, err := os.Stat(wd); err != nil || !st.IsDir() {
 		ui.diags(hcl.Diagnostics{tfdiags.Errorf("Invalid -chdir directory", "The directory %q does not exist or is not a directory.", wd)}, Sources{})
 		return ExitError

@@ -34,6 +34,7 @@ Options:
 // and explained below).
 func Providers(m *Meta, chdir string, args []string) int {
 	fs := newFlagSetT("plan providers", m.Stderr, providersUsage)
+	fs.StringVar(&chdir, "chdir", chdir, "switch to this working directory before anything else")
 	var pluginDirs multiFlag
 	fs.Var(&pluginDirs, "plugin-dir", "look for provider plugins in this directory first (repeatable)")
 	statePathFlag := fs.String("state", "", "state file")
@@ -44,7 +45,7 @@ func Providers(m *Meta, chdir string, args []string) int {
 	if fs.NArg() > 0 {
 		return usageError(m, "plan providers takes no positional arguments")
 	}
-	wd := workDir(chdir)
+	wd := m.workDir(chdir)
 	u := newUI(m, false, *noColor)
 	in, diags := graphFromWorkingDir(m, wd, *statePathFlag)
 	src := Sources{Dir: wd}

@@ -22,7 +22,7 @@ func Show(m *Meta, chdir string, args []string) int {
 	if fs.NArg() != 1 {
 		return usageError(m, "plan show needs exactly one plan file")
 	}
-	wd := workDir(fs.chdir)
+	wd := m.workDir(fs.chdir)
 	u := &ui{out: m.Stdout, errw: m.Stderr, col: render.Colorizer{Enabled: !*noColor && m.StdoutTTY}}
 	path := resolve(wd, fs.Arg(0))
 	opts, diags := verifyKeyOptions(wd, *verifyKey)

@@ -91,5 +91,18 @@ func openStateWith(ctx context.Context, path string, lock bool, timeout time.Dur
 		return nil, func() hcl.Diagnostics { return nil }, append(hcl.Diagnostics{tfdiags.Errorf("Failed to load state",
 			"%s\n\nFix the file or restore it (plankit keeps the previous state in %s.backup), or point -state at the right one. Nothing was changed.", err, path)}, diags...)
 	}
-	return mgr, release, recoverJournalFor(mgr, "the state "+path, lock, operation)
+	return mgr, release, append(staleLockWarning(mgr), recoverJournalFor(mgr, "the state "+path, lock, operation)...)
+}
+
+// staleLockWarning tells that the lock was taken over from a process of
+// this host that had died holding it (killed, or ended by SIGPIPE in a
+// pipeline): a lock that only a dead process holds does not block, as
+// Terraform's OS lock would not, but the user learns that it happened.
+func staleLockWarning(mgr *statemgr.Filesystem) hcl.Diagnostics {
+	prev := mgr.TookOver()
+	if prev == nil {
+		return nil
+	}
+	return hcl.Diagnostics{tfdiags.Warning("Took over a stale state lock",
+		"The state lock was left behind by a process that is no longer running (killed, or ended by a closed pipe, before it released it), so plankit took it over.\n\nLock Info:\n"+prev.String())}
 }

@@ -38,6 +38,7 @@ Run "plan state <subcommand> -help" for each one's options.
 // StateCmd dispatches `plan state <subcommand>`. Each subcommand lives in
 // its own file (state_list.go, state_show.go, ...).
 func StateCmd(m *Meta, chdir string, args []string) int {
+	chdir, args = moreChdir(chdir, args) // plan state -chdir=DIR list
 	if len(args) == 0 {
 		fmt.Fprint(m.Stderr, stateUsage)
 		return ExitError

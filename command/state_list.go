@@ -34,7 +34,7 @@ func StateList(m *Meta, chdir string, args []string) int {
 		return code
 	}
 	u := stateUI(m, f.noColor)
-	wd := workDir(fs.chdir)
+	wd := m.workDir(fs.chdir)
 	var filters []addrs.Targetable
 	var diags hcl.Diagnostics
 	for _, a := range fs.Args() {

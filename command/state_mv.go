@@ -53,7 +53,7 @@ func StateMv(m *Meta, chdir string, args []string) int {
 	if f.dryRun {
 		verb = "Would move"
 	}
-	return changeState(m, u, workDir(fs.chdir), &f, "OperationTypeStateMv", func(st *states.State) (bool, hcl.Diagnostics) {
+	return changeState(m, u, m.workDir(fs.chdir), &f, "OperationTypeStateMv", func(st *states.State) (bool, hcl.Diagnostics) {
 		moves, diags := planMoves(st, from, to)
 		if diags.HasErrors() {
 			return false, diags

@@ -44,6 +44,7 @@ type rawStater interface {
 // StatePull is `plan state pull`.
 func StatePull(m *Meta, chdir string, args []string) int {
 	fs := newFlagSetT("plan state pull", m.Stderr, statePullUsage)
+	fs.StringVar(&chdir, "chdir", chdir, "switch to this working directory before anything else")
 	var bcfg multiFlag
 	fs.Var(&bcfg, "backend-config", "backend setting KEY=VALUE, or a file of them")
 	if code, ok := fs.parse(m, args); !ok {
@@ -52,7 +53,7 @@ func StatePull(m *Meta, chdir string, args []string) int {
 	if fs.NArg() != 0 {
 		return usageError(m, "plan state pull takes no arguments")
 	}
-	wd := workDir(chdir)
+	wd := m.workDir(chdir)
 	u := &ui{out: m.Stdout, errw: m.Stderr}
 	src := Sources{Dir: wd}
 	s, diags := stateBackendFor(m, wd, bcfg)

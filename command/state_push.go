@@ -34,6 +34,7 @@ Options:
 // StatePush is `plan state push`.
 func StatePush(m *Meta, chdir string, args []string) int {
 	fs := newFlagSetT("plan state push", m.Stderr, statePushUsage)
+	fs.StringVar(&chdir, "chdir", chdir, "switch to this working directory before anything else")
 	var bcfg multiFlag
 	fs.Var(&bcfg, "backend-config", "backend setting KEY=VALUE, or a file of them")
 	force := fs.Bool("force", false, "skip the lineage and serial checks")
@@ -45,7 +46,7 @@ func StatePush(m *Meta, chdir string, args []string) int {
 	if fs.NArg() != 1 {
 		return usageError(m, "plan state push needs exactly one argument: the state file (or - for standard input)")
 	}
-	wd := workDir(chdir)
+	wd := m.workDir(chdir)
 	u := &ui{out: m.Stdout, errw: m.Stderr}
 	src := Sources{Dir: wd}
 	fail := func(d ...*hcl.Diagnostic) int { u.diags(d, src); return ExitError }

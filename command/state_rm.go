@@ -57,7 +57,7 @@ func StateRm(m *Meta, chdir string, args []string) int {
 	if f.dryRun {
 		verb = "Would remove"
 	}
-	return changeState(m, u, workDir(fs.chdir), &f, "OperationTypeStateRm", func(st *states.State) (bool, hcl.Diagnostics) {
+	return changeState(m, u, m.workDir(fs.chdir), &f, "OperationTypeStateRm", func(st *states.State) (bool, hcl.Diagnostics) {
 		var remove []addrs.AbsResourceInstance
 		seen := map[string]bool{}
 		var diags hcl.Diagnostics

@@ -48,7 +48,7 @@ func StateShow(m *Meta, chdir string, args []string) int {
 		u.diags(diags, Sources{})
 		return ExitError
 	}
-	st, src, diags := readStateOnly(m, workDir(fs.chdir), &f)
+	st, src, diags := readStateOnly(m, m.workDir(fs.chdir), &f)
 	if diags.HasErrors() {
 		u.diags(diags, src)
 		return ExitError

@@ -30,7 +30,7 @@ func ForceUnlock(m *Meta, chdir string, args []string) int {
 		return usageError(m, "plan force-unlock needs exactly one argument: the lock ID")
 	}
 	id := fs.Arg(0)
-	wd := workDir(fs.chdir)
+	wd := m.workDir(fs.chdir)
 	u := &ui{out: m.Stdout, errw: m.Stderr}
 	u.col.Enabled = !*noColor && m.StdoutTTY
 	src := Sources{Dir: wd}

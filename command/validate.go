@@ -36,7 +36,7 @@ func Validate(m *Meta, chdir string, args []string) int {
 	if fs.NArg() > 0 {
 		return usageError(m, fmt.Sprintf("plan validate takes no positional arguments (got %q); use -chdir=DIR for another directory", fs.Arg(0)))
 	}
-	wd := workDir(fs.chdir)
+	wd := m.workDir(fs.chdir)
 	src := Sources{Dir: wd}
 	diags := refuseEmptyConfig(wd, &planFlags{})
 	if !diags.HasErrors() {

@@ -47,6 +47,7 @@ type workspaceCmd struct {
 // Workspace is `plan workspace list|show|new|select|delete`, as
 // `terraform workspace`.
 func Workspace(m *Meta, chdir string, args []string) int {
+	chdir, args = moreChdir(chdir, args) // plan workspace -chdir=DIR list
 	if len(args) == 0 {
 		fmt.Fprint(m.Stderr, workspaceUsage)
 		return ExitError
@@ -57,6 +58,7 @@ func Workspace(m *Meta, chdir string, args []string) int {
 		return ExitOK
 	}
 	fs := newFlagSetT("plan workspace "+sub, m.Stderr, workspaceUsage)
+	fs.StringVar(&chdir, "chdir", chdir, "switch to this working directory before anything else")
 	var bcfg multiFlag
 	fs.Var(&bcfg, "backend-config", "backend setting KEY=VALUE, or a file of them")
 	lock := fs.Bool("lock", true, "lock the state")
@@ -78,7 +80,7 @@ func Workspace(m *Meta, chdir string, args []string) int {
 		}
 		return usageError(m, fmt.Sprintf("plan workspace %s needs exactly one argument: the workspace name", sub))
 	}
-	c := &workspaceCmd{m: m, wd: workDir(chdir), lock: *lock, lockTimeout: *lockTimeout}
+	c := &workspaceCmd{m: m, wd: m.workDir(chdir), lock: *lock, lockTimeout: *lockTimeout}
 	c.u = &ui{out: m.Stdout, errw: m.Stderr}
 	c.u.col.Enabled = !*noColor && m.StdoutTTY
 	var diags hcl.Diagnostics

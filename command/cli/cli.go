@@ -7,6 +7,8 @@ import (
 	"context"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"strings"
 	"syscall"
 
 	"github.com/plankit/plankit/addrs"
@@ -45,7 +47,7 @@ func run(cmd func(*command.Meta, []string) int) (code int) {
 	m := &command.Meta{
 		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
 		StdinTTY: isTerminal(os.Stdin), StdoutTTY: isTerminal(os.Stdout), StderrTTY: isTerminal(os.Stderr),
-		Env:         os.Environ(),
+		Env:         environ(),
 		ProvidersIn: builtin.FactoriesIn,
 		Plugins:     pluginFactory,
 		PrestartPlugin: func(p addrs.Provider, version, executable string) {
@@ -57,6 +59,10 @@ func run(cmd func(*command.Meta, []string) int) (code int) {
 			os.Exit(code)
 		},
 		Context: context.Background(),
+		// The whole process changes into the -chdir directory, as
+		// Terraform's does: provider plugins, local-exec and the programs
+		// providers run all start there.
+		Chdir: os.Chdir,
 	}
 	return cmd(m, os.Args[1:])
 }
@@ -66,4 +72,20 @@ func run(cmd func(*command.Meta, []string) int) (code int) {
 // TF_LOG_PROVIDER, as Terraform shows it (providers/plugin decides).
 func pluginFactory(p addrs.Provider, version, executable string) providers.Factory {
 	return plugin.Factory(plugin.Meta{Provider: p, Version: version, Executable: executable}, plugin.Options{})
+}
+
+// environ is the process environment with a relative TF_CLI_CONFIG_FILE
+// made absolute: it names a file from the directory plankit was started
+// in, where Terraform reads it before its -chdir, while everything else
+// is read after the command changes into the -chdir directory.
+func environ() []string {
+	env := os.Environ()
+	for i, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "TF_CLI_CONFIG_FILE="); ok && v != "" && !filepath.IsAbs(v) {
+			if abs, err := filepath.Abs(v); err == nil {
+				env[i] = "TF_CLI_CONFIG_FILE=" + abs
+			}
+		}
+	}
+	return env
 }

@@ -4,9 +4,11 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"io"
 	"maps"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -212,8 +214,9 @@ func TestInterruptedApply(t *testing.T) {
 	}
 }
 
-// TestForceUnlock: a lock left behind by a dead process stops plan with a
-// message naming the command that removes it; that command works.
+// TestForceUnlock: a lock file naming another host (ci@runner), whose
+// holder plankit cannot check, stops plan with a message naming the
+// command that removes it; that command works.
 func TestForceUnlock(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -236,4 +239,54 @@ func TestForceUnlock(t *testing.T) {
 	must(t, u, 0, "force-unlock")
 	contains(t, u.stdout, "force-unlock", "successfully unlocked")
 	must(t, plan(t, dir, "-no-color", "-detailed-exitcode"), 0, "plan after force-unlock")
+}
+
+// TestPlanKilledBySIGPIPELeavesNoBlockingLock: plan whose stdout is a
+// closed pipe (plan | head) dies of SIGPIPE while it holds the state lock,
+// leaving the lock file; the next plan takes the dead process's lock over
+// with a warning instead of refusing, and releases it. The plan file of
+// the killed run is absent, never half written.
+func TestPlanKilledBySIGPIPELeavesNoBlockingLock(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "main.tf"), "resource \"terraform_data\" \"a\" {\n  count = 50\n  input = count.index\n}\n")
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Close() // the reader is gone, as head is after its lines
+	cmd := command(dir, "plan", nil, "-no-color", "-out=killed.tfplan")
+	var stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = w, &stderr
+	err = cmd.Run()
+	w.Close()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) {
+		t.Fatalf("plan writing to a closed pipe: %v, want it killed by SIGPIPE\n%s", err, stderr.String())
+	}
+	if ws, ok := ee.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGPIPE {
+		t.Fatalf("plan writing to a closed pipe ended with %v, want SIGPIPE\n%s", err, stderr.String())
+	}
+	lockFile := filepath.Join(dir, ".terraform.tfstate.lock.info")
+	if _, err := os.Stat(lockFile); err != nil {
+		t.Fatalf("the killed plan left no lock file, so this test checks nothing: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "killed.tfplan")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the killed plan left killed.tfplan: %v", err)
+	}
+
+	next := plan(t, dir, "-no-color", "-out=next.tfplan")
+	must(t, next, 0, "plan after a plan killed by SIGPIPE")
+	contains(t, next.stdout+next.stderr, "plan after the SIGPIPE", "Warning: Took over a stale state lock",
+		"left behind by a process that is no longer running", "OperationTypePlan")
+	contains(t, next.stdout, "plan after the SIGPIPE", "Plan: 50 to add, 0 to change, 0 to destroy.")
+	if _, err := os.Stat(lockFile); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the lock was not released after the plan: %v", err)
+	}
+	must(t, apply(t, dir, "-no-color", "next.tfplan"), 0, "apply of the plan made after the takeover")
+	again := plan(t, dir, "-no-color", "-detailed-exitcode")
+	must(t, again, 0, "plan with the lock free")
+	if strings.Contains(again.stdout+again.stderr, "stale state lock") {
+		t.Errorf("a warning about a stale lock with none left:\n%s%s", again.stdout, again.stderr)
+	}
 }

@@ -48,6 +48,7 @@ type Filesystem struct {
 
 	lockFile *os.File
 	lockInfo *LockInfo
+	tookOver *LockInfo // the dead holder the last Lock took over from
 
 	journal   *fileJournal // opened on first use
 	recovery  *Recovery    // what refresh replayed from a journal left behind

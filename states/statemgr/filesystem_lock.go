@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/plankit/plankit/internal/atomicfile"
@@ -20,10 +21,17 @@ import (
 // complete and already flock'ed: the info is written to an exclusively
 // created temporary file, which is then hard-linked into place (the link
 // fails if a lock file exists). The flock lives as long as this process
-// holds the lock, so when the lock file exists but nobody holds its flock,
-// the holder died: Lock then reports a *LockError with ErrStaleLock and
-// the holder's info rather than taking over a lock that might still matter.
-// A live holder gives a *LockError with ErrLocked.
+// holds the lock, and the kernel drops it when the process dies however it
+// dies (SIGKILL, SIGPIPE), so a live holder gives a *LockError with
+// ErrLocked. A lock file nobody holds the flock of was left behind by a
+// dead process: Lock takes it over (TookOver then names the dead holder,
+// for a warning) when that holder ran on this host, where the flock is
+// the kernel's own and cannot be missed. It does not when the lock info
+// names another host (ErrLockedElsewhere: on a file system shared between
+// hosts a free flock does not prove that the other host's process is
+// gone), when a Terraform or OpenTofu process holds its own lock (a POSIX
+// record lock on the state file, see stateFileLocked), or when the lock
+// file cannot be read (ErrStaleLock, to be removed by hand).
 func (s *Filesystem) Lock(info *LockInfo) (string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -40,6 +48,7 @@ func (s *Filesystem) Lock(info *LockInfo) (string, error) {
 	}
 	var f *os.File
 	var err error
+	s.tookOver = nil
 	for range 3 {
 		f, err = s.createLockFile(li)
 		var le *LockError
@@ -107,14 +116,14 @@ func (s *Filesystem) createLockFile(li *LockInfo) (*os.File, error) {
 		return tmp, atomicfile.SyncDir(dir)
 	case errors.Is(err, fs.ErrExist):
 		tmp.Close()
-		return nil, s.probeLock(path)
+		return s.takeOver(path, li)
 	}
 	// No hard links here (some network and FUSE file systems): fall back to
 	// creating the lock file itself with O_EXCL.
 	tmp.Close()
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
 	if errors.Is(err, fs.ErrExist) {
-		return nil, s.probeLock(path)
+		return s.takeOver(path, li)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("creating the lock file %s: %w", path, err)
@@ -132,31 +141,101 @@ func (s *Filesystem) createLockFile(li *LockInfo) (*os.File, error) {
 	return f, f.Sync()
 }
 
-// probeLock explains why an existing lock file stops us: held by a live
-// process (its flock is taken) or stale (nobody holds the flock).
-func (s *Filesystem) probeLock(path string) error {
-	f, err := safeio.Open(path)
+// takeOver handles an existing lock file at path: held by a live process
+// (its flock is taken) it refuses with ErrLocked; left behind by a dead
+// process of this host, it replaces it with a lock file for li and
+// returns that file; otherwise it refuses and says why (see Lock). A
+// *LockError without Info asks the caller to try again: the lock file
+// changed while we looked.
+func (s *Filesystem) takeOver(path string, li *LockInfo) (*os.File, error) {
+	old, err := safeio.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		// Released between our attempt and now; the caller may retry.
-		return &LockError{Err: ErrLocked}
+		return nil, &LockError{Err: ErrLocked}
 	}
 	if err != nil {
-		return fmt.Errorf("reading the lock file %s: %w", path, err)
+		return nil, fmt.Errorf("reading the lock file %s: %w", path, err)
 	}
-	defer f.Close()
-	info := s.readLockInfo(f)
+	defer old.Close() // drops the flock taken below, once the new file is in place
+	info := s.readLockInfo(old)
 	if !flockSupported {
-		return &LockError{Info: info, Err: ErrLocked}
+		return nil, &LockError{Info: info, Err: ErrLocked}
 	}
-	free, err := tryFlock(f)
+	free, err := tryFlock(old)
 	if err != nil {
-		return &LockError{Info: info, Err: fmt.Errorf("%w (and probing it failed: %v)", ErrLocked, err)}
+		return nil, &LockError{Info: info, Err: fmt.Errorf("%w (and probing it failed: %v)", ErrLocked, err)}
 	}
 	if !free {
-		return &LockError{Info: info, Err: ErrLocked}
+		return nil, &LockError{Info: info, Err: ErrLocked}
 	}
-	_ = unflock(f)
-	return &LockError{Info: info, Err: ErrStaleLock, State: s.path}
+	// Holding the dead holder's flock now, we are the only process that
+	// can take this lock file over: any other sees it held. It must still
+	// be the file at path (another process may have taken over or
+	// released the lock between our open and our flock).
+	if cur, err := os.Stat(path); err != nil {
+		return nil, &LockError{Err: ErrLocked}
+	} else if st, err := old.Stat(); err != nil || !os.SameFile(st, cur) {
+		return nil, &LockError{Err: ErrLocked}
+	}
+	// Terraform and OpenTofu lock the state file itself and only describe
+	// themselves in the lock file.
+	if locked, err := stateFileLocked(s.path); err != nil {
+		return nil, &LockError{Info: info, Err: fmt.Errorf("%w (and checking the state file %s for a Terraform or OpenTofu lock failed: %v)", ErrLocked, s.path, err)}
+	} else if locked {
+		return nil, &LockError{Info: info, Err: ErrLocked}
+	}
+	if info.ID == "" {
+		return nil, &LockError{Info: info, Err: ErrStaleLock, State: s.path}
+	}
+	if host := lockHost(info.Who); host == "" || host != lockHost(whoAmI()) {
+		return nil, &LockError{Info: info, Err: ErrLockedElsewhere, State: s.path}
+	}
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	tmp, err := os.CreateTemp(dir, base+".tmp-*")
+	if err != nil {
+		return nil, fmt.Errorf("creating the lock file beside %s: %w", s.path, err)
+	}
+	fail := func(err error) (*os.File, error) {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return nil, err
+	}
+	if ok, err := tryFlock(tmp); err != nil || !ok {
+		return fail(fmt.Errorf("locking %s: %v", tmp.Name(), err))
+	}
+	if _, err := tmp.Write(li.Marshal()); err != nil {
+		return fail(fmt.Errorf("writing the lock file: %w", err))
+	}
+	if err := tmp.Sync(); err != nil {
+		return fail(fmt.Errorf("writing the lock file: %w", err))
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fail(fmt.Errorf("replacing the stale lock file %s: %w", path, err))
+	}
+	s.tookOver = info
+	return tmp, atomicfile.SyncDir(dir)
+}
+
+// lockHost is the host part of a lock info's Who (user@host); "" when
+// there is none or it is "unknown", which matches no host.
+func lockHost(who string) string {
+	i := strings.LastIndexByte(who, '@')
+	if i < 0 || who[i+1:] == "unknown" {
+		return ""
+	}
+	return who[i+1:]
+}
+
+// TookOver returns the info of the dead process whose lock the last Lock
+// took over, or nil when the lock was free, for the caller to warn that
+// the process ended without releasing it.
+func (s *Filesystem) TookOver() *LockInfo {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.tookOver
 }
 
 // lockInfoLimit bounds what is read of a lock file: a real one is a few
@@ -220,8 +299,8 @@ func (s *Filesystem) Unlock(id string) error {
 
 // LockWithTimeout calls Lock until it succeeds, retrying while a live
 // process holds the lock, for up to timeout (the -lock-timeout flag; zero
-// tries once). A stale lock or any other error is returned at once: waiting
-// would not help. ctx cancels the wait.
+// tries once). An unreadable stale lock or any other error is returned at
+// once: waiting would not help. ctx cancels the wait.
 func (s *Filesystem) LockWithTimeout(ctx context.Context, info *LockInfo, timeout time.Duration) (string, error) {
 	if info == nil {
 		info = NewLockInfo()
@@ -230,7 +309,7 @@ func (s *Filesystem) LockWithTimeout(ctx context.Context, info *LockInfo, timeou
 }
 
 // RetryLock calls lock until it succeeds, retrying while it reports
-// ErrLocked (a live holder), with doubling waits up to 2 s, for up to
+// ErrLocked (a live holder) or ErrLockedElsewhere, with doubling waits up to 2 s, for up to
 // timeout (zero tries once). Any other error is returned at once; ctx
 // cancels the wait. Every backend's LockWithTimeout is this loop.
 func RetryLock(ctx context.Context, timeout time.Duration, lock func() (string, error)) (string, error) {
@@ -238,7 +317,7 @@ func RetryLock(ctx context.Context, timeout time.Duration, lock func() (string, 
 	delay := 50 * time.Millisecond
 	for {
 		id, err := lock()
-		if err == nil || !errors.Is(err, ErrLocked) {
+		if err == nil || !errors.Is(err, ErrLocked) && !errors.Is(err, ErrLockedElsewhere) {
 			return id, err
 		}
 		remaining := time.Until(deadline)

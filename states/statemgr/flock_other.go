@@ -9,3 +9,5 @@ const flockSupported = false
 
 func tryFlock(*os.File) (bool, error) { return true, nil }
 func unflock(*os.File) error          { return nil }
+
+func stateFileLocked(string) (bool, error) { return false, nil }

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"os"
 	"syscall"
+
+	"github.com/plankit/plankit/internal/safeio"
 )
 
 // flockSupported says whether this platform can tell a live lock holder
@@ -25,4 +27,24 @@ func tryFlock(f *os.File) (bool, error) {
 
 func unflock(f *os.File) error {
 	return syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+}
+
+// stateFileLocked says whether another process holds a POSIX record lock
+// on the state file at path: that is the lock Terraform and OpenTofu take
+// (their lock file only describes the holder). F_GETLK only asks, so
+// nothing is taken; a missing state file has no holder.
+func stateFileLocked(path string) (bool, error) {
+	f, err := safeio.Open(path) // never blocks on a FIFO
+	if errors.Is(err, os.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	lk := syscall.Flock_t{Type: syscall.F_WRLCK}
+	if err := syscall.FcntlFlock(f.Fd(), syscall.F_GETLK, &lk); err != nil {
+		return false, err
+	}
+	return lk.Type != syscall.F_UNLCK, nil
 }

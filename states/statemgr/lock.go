@@ -72,6 +72,11 @@ var (
 	// ErrStaleLock is a LockError's Err when the lock file was left behind
 	// by a process that is no longer running.
 	ErrStaleLock = errors.New("the state lock was left behind by a process that is no longer running")
+	// ErrLockedElsewhere is a LockError's Err when nobody on this host
+	// holds the lock file's flock but its info names another host, where
+	// the holder may still be running: on a file system shared between
+	// hosts, a free flock does not prove that it is gone.
+	ErrLockedElsewhere = errors.New("the state is locked by a process on another host, which plankit cannot check from here")
 	// ErrLockIDMismatch is a LockError's Err when Unlock is given an ID that
 	// is not the current lock's.
 	ErrLockIDMismatch = errors.New("the lock ID does not match the existing lock")
@@ -103,14 +108,19 @@ func (e *LockError) Error() string {
 		case errors.Is(e.Err, ErrStaleLock):
 			// -force: the command must also work where standard input is not
 			// a terminal (CI), where force-unlock cannot ask.
-			path := e.State
-			if path == "" {
-				path = e.Info.Path
-			}
-			fmt.Fprintf(&b, "\nNo process holds this lock any more. If no other operation is using the state, remove the lock with:\n  plan force-unlock -force -state=%s %s\n", shellQuote(path), e.Info.ID)
+			fmt.Fprintf(&b, "\nNo process holds this lock any more. If no other operation is using the state, remove the lock with:\n  plan force-unlock -force -state=%s %s\n", shellQuote(e.statePath()), e.Info.ID)
+		case errors.Is(e.Err, ErrLockedElsewhere):
+			fmt.Fprintf(&b, "\nWait for the operation on that host to finish (-lock-timeout waits for it). If the process there is no longer running, remove the lock with:\n  plan force-unlock -force -state=%s %s\n", shellQuote(e.statePath()), e.Info.ID)
 		}
 	}
 	return b.String()
+}
+
+func (e *LockError) statePath() string {
+	if e.State != "" {
+		return e.State
+	}
+	return e.Info.Path
 }
 
 // Unwrap returns Err, so errors.Is(err, ErrLocked) works.
