@@ -33,7 +33,8 @@ const initUsage = `Usage: plan init [-upgrade] [-plugin-dir=DIR] [-lockfile=read
   provider's origin registry. Registry packages are checked against the
   registry's SHA256SUMS and its GPG signature. plugin_cache_dir or
   TF_PLUGIN_CACHE_DIR is used and filled. A version recorded in the lock
-  file is kept; providers plankit has built in are not downloaded.
+  file is kept. A provider plankit has built in is installed like any other
+  when a source offers it; the built-in serves it only where none does.
 
 Options:
   -upgrade            Select the newest versions the constraints allow,
@@ -146,8 +147,8 @@ func (u *ui) line(msg string) {
 }
 
 // installProviders installs every provider the configuration and the
-// state need (except the ones plankit serves built in) and updates the
-// lock file; created reports whether the lock file is new. With readonly,
+// state need and updates the lock file (a provider plankit has built in
+// is installed when a source offers it, else served built in); created reports whether the lock file is new. With readonly,
 // a lock file that would change is an error and is not written.
 func installProviders(ctx context.Context, m *Meta, u *ui, wd string, pluginDirs []string, upgrade, readonly bool, config *configs.Config, state *states.State) (created bool, diags hcl.Diagnostics) {
 	abs, err := filepath.Abs(wd)

@@ -124,14 +124,19 @@ func (h providerHosts) of(p addrs.Provider) addrs.Provider {
 }
 
 // resolveHosts decides the host of every registry.terraform.io provider
-// the configuration implied (never one a module names with a hostname).
-func resolveHosts(e *hostEvidence, config *configs.Config) providerHosts {
+// the configuration implied (never one a module names with a hostname),
+// and of every such provider the state names: a resource plankit created
+// from an implied source records registry.terraform.io, which OpenTofu
+// reads as its own registry's provider too.
+func resolveHosts(e *hostEvidence, config *configs.Config, state *states.State) providerHosts {
 	out := providerHosts{}
-	if config == nil {
-		return out
+	explicit := map[addrs.Provider]bool{}
+	var implied []addrs.Provider
+	if config != nil {
+		explicit = config.ExplicitHostProviders()
+		implied = config.ProviderTypes()
 	}
-	explicit := config.ExplicitHostProviders()
-	for _, p := range config.ProviderTypes() {
+	for _, p := range append(implied, stateProviders(state)...) {
 		if explicit[p] {
 			continue
 		}

@@ -57,7 +57,7 @@ func (m *Meta) needsFor(wd string, config *configs.Config, state *states.State, 
 	if err != nil {
 		abs = wd
 	}
-	hosts := resolveHosts(newHostEvidence(install.ProvidersDir(abs, m.Env), locks, state), config)
+	hosts := resolveHosts(newHostEvidence(install.ProvidersDir(abs, m.Env), locks, state), config, state)
 	return providerNeeds{providers: neededProviders(config, state, hosts), constraints: versionConstraints(config, hosts), hosts: hosts}
 }
 
@@ -71,7 +71,7 @@ func neededProviders(config *configs.Config, state *states.State, hosts provider
 		}
 	}
 	for _, p := range stateProviders(state) {
-		seen[p] = true
+		seen[hosts.of(p)] = true
 	}
 	out := make([]addrs.Provider, 0, len(seen))
 	for p := range seen {
