@@ -304,9 +304,9 @@ resource "null_resource" "a" {}
 // TestLockFileFromInitApplies: lock files written by tofu init or
 // terraform init (entries under registry.opentofu.org, entries for
 // providers the configuration does not use, hashes of packages not
-// installed here) plan and apply with the built-ins where the locked versions are theirs
-// (another version is an error saying to install it), and are left as
-// they were (issue 19).
+// installed here) plan and apply with the built-ins where the locked
+// versions are theirs, and are left as they were (issue 19); another
+// locked version is an error saying to install it (issue 26).
 func TestLockFileFromInitApplies(t *testing.T) {
 	lock := `# This file is maintained automatically by "tofu init".
 # Manual edits may be lost in future updates.

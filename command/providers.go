@@ -326,7 +326,8 @@ func resolveApplyProviders(m *Meta, wd string, pluginDirs []string, config *conf
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	sels, diags := selectProviders(finder, m.needsFor(wd, config, state, locks), locks, "the plan's lock file")
+	needs := m.needsFor(wd, config, state, locks)
+	sels, diags := selectProviders(finder, needs, locks, "the plan's lock file")
 	builtins := m.builtinFactories(wd)
 	factories := map[addrs.Provider]providers.Factory{}
 	for _, p := range sortedProviders(sels) {
@@ -341,7 +342,7 @@ func resolveApplyProviders(m *Meta, wd string, pluginDirs []string, config *conf
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	m.needsFor(wd, config, state, locks).hosts.alias(factories)
+	needs.hosts.alias(factories)
 	return factories, diags
 }
 
