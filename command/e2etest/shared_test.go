@@ -69,12 +69,12 @@ resource "terraform_data" "c" {
 }
 `
 
-// tofuLockFile renders a lock file as OpenTofu's tofu init writes it: its
-// header, then per provider (sorted) version, constraints and the sorted
-// hashes one per line, blocks separated by a blank line.
-func tofuLockFile(blocks ...[4]string) string {
+// initLockFile renders a lock file as `tool init` (tofu or terraform)
+// writes it: its header, then per provider (sorted) version, constraints
+// and the sorted hashes one per line, blocks separated by a blank line.
+func initLockFile(tool string, blocks ...[4]string) string {
 	var b strings.Builder
-	b.WriteString("# This file is maintained automatically by \"tofu init\".\n# Manual edits may be lost in future updates.\n")
+	fmt.Fprintf(&b, "# This file is maintained automatically by \"%s init\".\n# Manual edits may be lost in future updates.\n", tool)
 	for _, bl := range blocks {
 		fmt.Fprintf(&b, "\nprovider %q {\n", bl[0])
 		if bl[2] != "" {
@@ -91,13 +91,14 @@ func tofuLockFile(blocks ...[4]string) string {
 	return b.String()
 }
 
-// tofuInstall unpacks a package zip where tofu init puts it,
-// .terraform/providers/registry.opentofu.org/NS/TYPE/VERSION/OS_ARCH,
-// and returns the hashes tofu init locks for it (h1: of the unpacked
-// package, zh: of the zip), sorted.
-func tofuInstall(t *testing.T, dir, nsType, version string, zipBytes []byte) string {
+// initInstall unpacks a package zip where init puts it,
+// .terraform/providers/HOST/NS/TYPE/VERSION/OS_ARCH, and returns the
+// hashes init locks for it, sorted: h1: of the unpacked package, and
+// with zh the zh: of the zip (tofu init locks the zip's hash it checked
+// against a network mirror's; terraform init does not).
+func initInstall(t *testing.T, dir, host, nsType, version string, zipBytes []byte, zh bool) string {
 	t.Helper()
-	pkg := filepath.Join(dir, ".terraform", "providers", "registry.opentofu.org", nsType, version, platform)
+	pkg := filepath.Join(dir, ".terraform", "providers", host, nsType, version, platform)
 	if err := os.MkdirAll(pkg, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -120,6 +121,9 @@ func tofuInstall(t *testing.T, dir, nsType, version string, zipBytes []byte) str
 	h1, err := install.HashDir(pkg)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if !zh {
+		return h1
 	}
 	sum := sha256.Sum256(zipBytes)
 	return h1 + " zh:" + hex.EncodeToString(sum[:])
@@ -148,17 +152,34 @@ func treeOf(t *testing.T, root string) []string {
 	return out
 }
 
-// TestSharedDirectoryWithOpenTofu (issue 26): a directory tofu init
-// initialised (its lock file under registry.opentofu.org in OpenTofu's
-// exact formatting, its packages in .terraform/providers where tofu init
-// unpacks them), with a pg backend and encrypted state, goes through
-// plankit's plan, apply, saved-plan apply, init and read-only commands in
-// turn: afterwards the lock file is byte-identical, and nothing was added
-// to .terraform/providers (no registry.terraform.io twin). With
-// PLANKIT_TEST_TOFU naming an OpenTofu binary, tofu init writes the lock
-// file (checked against the rendering above) and tofu plan runs between
-// plankit's commands.
-func TestSharedDirectoryWithOpenTofu(t *testing.T) {
+// TestSharedDirectory (issue 26): a directory tofu init initialised (its
+// lock file under registry.opentofu.org in OpenTofu's exact formatting,
+// its packages in .terraform/providers where tofu init unpacks them), with
+// a pg backend and encrypted state, goes through plankit's plan, apply,
+// saved-plan apply, init and read-only commands in turn: afterwards the
+// lock file is byte-identical, and nothing was added to
+// .terraform/providers (no registry.terraform.io twin). The same for a
+// directory terraform init initialised (registry.terraform.io, no
+// encryption). With PLANKIT_TEST_TOFU (PLANKIT_TEST_TERRAFORM) naming an
+// OpenTofu (Terraform) binary, that tool's init writes the lock file
+// (checked against the rendering here), its apply writes the first state,
+// and its plan runs after each of plankit's commands.
+func TestSharedDirectory(t *testing.T) {
+	for _, fl := range []struct {
+		tool, host, oracle string
+		zh                 bool
+		env                []string
+	}{
+		{tool: "tofu", host: "registry.opentofu.org", oracle: "PLANKIT_TEST_TOFU", zh: true, env: []string{tfEncryption}},
+		{tool: "terraform", host: "registry.terraform.io", oracle: "PLANKIT_TEST_TERRAFORM"},
+	} {
+		t.Run(fl.tool, func(t *testing.T) {
+			sharedDirectory(t, fl.tool, fl.host, os.Getenv(fl.oracle), fl.zh, fl.env)
+		})
+	}
+}
+
+func sharedDirectory(t *testing.T, tool, host, oracle string, zh bool, extraEnv []string) {
 	bins := plugintest.Build(t)
 	srv := registrytest.New(t)
 	fwZip := srv.AddBinary(t, "plankit/fwtest", "1.0.0", platform, bins.FW)
@@ -168,45 +189,45 @@ func TestSharedDirectoryWithOpenTofu(t *testing.T) {
 	dir, objects := t.TempDir(), t.TempDir()
 	writeFile(t, filepath.Join(dir, "main.tf"), sharedConfig)
 	// The providers come from a network mirror, as a team's CLI
-	// configuration would say; tofu init and plan init both use it.
+	// configuration would say; init of every tool uses it.
 	cli := filepath.Join(t.TempDir(), "cli.tfrc")
 	writeFile(t, cli, fmt.Sprintf("provider_installation {\n  network_mirror {\n    url = %q\n  }\n}\n", srv.MirrorURL()))
 	env := append(pluginEnv(t),
 		"SSL_CERT_FILE="+srv.WriteCA(t, t.TempDir()), "TF_CLI_CONFIG_FILE="+cli,
-		"PG_CONN_STR="+cs, tfEncryption, "TF_VAR_objects="+objects)
+		"PG_CONN_STR="+cs, "TF_VAR_objects="+objects)
+	env = append(env, extraEnv...)
 
-	fwHashes := tofuInstall(t, dir, "plankit/fwtest", "1.0.0", fwZip)
-	sdkHashes := tofuInstall(t, dir, "plankit/sdktest", "2.1.0", sdkZip)
-	lock := tofuLockFile(
-		[4]string{"registry.opentofu.org/plankit/fwtest", "1.0.0", "~> 1.0", fwHashes},
-		[4]string{"registry.opentofu.org/plankit/sdktest", "2.1.0", "", sdkHashes})
+	fwHashes := initInstall(t, dir, host, "plankit/fwtest", "1.0.0", fwZip, zh)
+	sdkHashes := initInstall(t, dir, host, "plankit/sdktest", "2.1.0", sdkZip, zh)
+	lock := initLockFile(tool,
+		[4]string{host + "/plankit/fwtest", "1.0.0", "~> 1.0", fwHashes},
+		[4]string{host + "/plankit/sdktest", "2.1.0", "", sdkHashes})
 	lockPath := filepath.Join(dir, ".terraform.lock.hcl")
 	writeFile(t, lockPath, lock)
 
-	tofu := os.Getenv("PLANKIT_TEST_TOFU")
-	runTofu := func(what string, args ...string) {
-		if tofu == "" {
+	runOracle := func(what string, args ...string) {
+		if oracle == "" {
 			return
 		}
-		cmd := exec.Command(tofu, args...)
+		cmd := exec.Command(oracle, args...)
 		cmd.Dir = dir
 		cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "TMPDIR=" + os.TempDir()}, env...)
 		out, err := cmd.CombinedOutput()
 		if err != nil {
-			t.Fatalf("%s: tofu %s: %v\n%s", what, strings.Join(args, " "), err, out)
+			t.Fatalf("%s: %s %s: %v\n%s", what, tool, strings.Join(args, " "), err, out)
 		}
 	}
-	if tofu != "" {
-		// OpenTofu initialises the directory itself; its lock file must
+	if oracle != "" {
+		// The tool initialises the directory itself; its lock file must
 		// be the one rendered above.
 		os.RemoveAll(filepath.Join(dir, ".terraform"))
 		os.Remove(lockPath)
-		runTofu("tofu init", "init", "-no-color", "-input=false")
+		runOracle(tool+" init", "init", "-no-color", "-input=false")
 		got, _ := os.ReadFile(lockPath)
 		if diff := cmp.Diff(lock, string(got)); diff != "" {
-			t.Fatalf("the lock file tofu init wrote differs from OpenTofu's format as rendered here (-rendered +tofu):\n%s", diff)
+			t.Fatalf("the lock file %s init wrote differs from the rendering here (-rendered +%s):\n%s", tool, tool, diff)
 		}
-		runTofu("tofu apply", "apply", "-no-color", "-input=false", "-auto-approve")
+		runOracle(tool+" apply", "apply", "-no-color", "-input=false", "-auto-approve")
 	}
 	tree := treeOf(t, filepath.Join(dir, ".terraform", "providers"))
 	check := func(what string) {
@@ -217,19 +238,21 @@ func TestSharedDirectoryWithOpenTofu(t *testing.T) {
 		if diff := cmp.Diff(tree, treeOf(t, filepath.Join(dir, ".terraform", "providers"))); diff != "" {
 			t.Errorf("after %s .terraform/providers changed (-before +after):\n%s", what, diff)
 		}
-		runTofu("tofu plan after "+what, "plan", "-no-color", "-input=false", "-lock-timeout=10s")
+		runOracle(tool+" plan after "+what, "plan", "-no-color", "-input=false", "-lock-timeout=10s")
 	}
 
 	r := run(t, dir, "plan", env, "-no-color", "-out=p.tfplan")
 	must(t, r, 0, "plan")
-	if tofu == "" {
+	if oracle == "" {
 		contains(t, r.stdout, "plan", "Plan: 3 to add, 0 to change, 0 to destroy.")
 	}
 	if strings.Contains(r.stdout+r.stderr, "recorded the provider selections") {
 		t.Errorf("plan recorded provider selections:\n%s%s", r.stdout, r.stderr)
 	}
 	check("plan -out")
-	isEnvelope(t, filepath.Join(dir, "p.tfplan"))
+	if len(extraEnv) > 0 {
+		isEnvelope(t, filepath.Join(dir, "p.tfplan"))
+	}
 	must(t, run(t, dir, "apply", env, "-no-color", "p.tfplan"), 0, "apply p.tfplan")
 	check("apply FILE")
 	s, _ := pull(t, dir, env)
@@ -244,9 +267,13 @@ func TestSharedDirectoryWithOpenTofu(t *testing.T) {
 
 	r = run(t, dir, "plan", env, "init", "-no-color")
 	must(t, r, 0, "plan init")
+	display := host + "/"
+	if host == "registry.terraform.io" {
+		display = ""
+	}
 	contains(t, r.stdout, "plan init",
-		"- Using previously-installed registry.opentofu.org/plankit/fwtest v1.0.0",
-		"- Using previously-installed registry.opentofu.org/plankit/sdktest v2.1.0")
+		"- Using previously-installed "+display+"plankit/fwtest v1.0.0",
+		"- Using previously-installed "+display+"plankit/sdktest v2.1.0")
 	check("plan init")
 
 	for _, args := range [][]string{
