@@ -69,8 +69,8 @@ func (e *hostEvidence) resolve(p addrs.Provider) addrs.Provider {
 	return p
 }
 
-// newHostEvidence gathers the evidence of working directory wd (whose
-// packages are in providersDir) with lock file locks and state state.
+// newHostEvidence gathers the evidence of a working directory: its
+// installed packages (providersDir), its lock file and its state.
 func newHostEvidence(providersDir string, locks *depsfile.Locks, state *states.State) *hostEvidence {
 	e := &hostEvidence{locks: locks, state: map[addrs.Provider]bool{}}
 	for _, p := range stateProviders(state) {
