@@ -138,7 +138,7 @@ func applyPlanFile(m *Meta, ui *ui, wd, file string, f *applyFlags) int {
 		// Start the providers while the plan decodes (every package
 		// checked against the archive's lock first: prestartLocked).
 		if locks, err := r.ReadDependencyLocks(); err == nil && !diags.HasErrors() && !f.install {
-			prestarted = prestartLocked(m, wd, f.pluginDirs, locks, config.ProviderTypes())
+			prestarted = prestartLocked(m, wd, f.pluginDirs, locks, m.needsFor(wd, config, nil, locks).providers)
 		}
 	}()
 	defer func() { <-configRead; prestarted() }()

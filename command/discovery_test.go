@@ -304,8 +304,9 @@ resource "null_resource" "a" {}
 // TestLockFileFromInitApplies: lock files written by tofu init or
 // terraform init (entries under registry.opentofu.org, entries for
 // providers the configuration does not use, hashes of packages not
-// installed here) plan and apply with the built-ins, and are left as
-// they were (issue 19).
+// installed here) plan and apply with the built-ins where the locked
+// versions are theirs, and are left as they were (issue 19); another
+// locked version is an error saying to install it (issue 26).
 func TestLockFileFromInitApplies(t *testing.T) {
 	lock := `# This file is maintained automatically by "tofu init".
 # Manual edits may be lost in future updates.
@@ -343,7 +344,26 @@ resource "random_id" "b" {
 }
 `})
 	var rec pluginRecorder
+	// Locked versions the built-ins do not match are not served by them
+	// (issue 26): plan says to install them.
 	m, _, errb := discoveryMeta(t, &rec)
+	if code := Plan(m, []string{"-chdir=" + dir, "-no-color", "-out=p.tfplan"}); code != ExitError {
+		t.Fatalf("plan with locked versions the built-ins do not match: exit %d\n%s", code, errb)
+	}
+	msg := strings.Join(strings.Fields(errb.String()), " ")
+	for _, want := range []string{
+		"locks registry.opentofu.org/hashicorp/null at 3.2.3", "compatible with 3.2.4, not 3.2.3",
+		"locks hashicorp/random at 3.6.3", "compatible with 3.8.1, not 3.6.3", "run plan init",
+	} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("plan error lacks %q:\n%s", want, errb)
+		}
+	}
+	// Locked at the built-ins' versions: served by them, the lock file
+	// untouched.
+	lock = strings.NewReplacer(`"3.2.3"`, `"3.2.4"`, `"3.6.3"`, `"3.8.1"`).Replace(lock)
+	writeFiles(t, dir, map[string]string{".terraform.lock.hcl": lock})
+	m, _, errb = discoveryMeta(t, &rec)
 	if code := Plan(m, []string{"-chdir=" + dir, "-no-color", "-out=p.tfplan"}); code != ExitOK {
 		t.Fatalf("plan: exit %d\n%s", code, errb)
 	}
@@ -451,7 +471,7 @@ Where each provider comes from:
 
     example.com/acme/null 3.2.0: -plugin-dir ` + plugins + `: ` + filepath.Join(pkg, "terraform-provider-null_v3.2.0") + ` (not yet in .terraform.lock.hcl)
     registry.opentofu.org/hashicorp/null 3.2.4: built in
-    registry.terraform.io/hashicorp/random 3.8.1: built in
+    registry.opentofu.org/hashicorp/random 3.8.1: built in
 
 `
 	if diff := cmp.Diff(want, out.String()); diff != "" {

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	version "github.com/hashicorp/go-version"
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/plankit/plankit/addrs"
@@ -32,7 +33,8 @@ const initUsage = `Usage: plan init [-upgrade] [-plugin-dir=DIR] [-lockfile=read
   provider's origin registry. Registry packages are checked against the
   registry's SHA256SUMS and its GPG signature. plugin_cache_dir or
   TF_PLUGIN_CACHE_DIR is used and filled. A version recorded in the lock
-  file is kept; providers plankit has built in are not downloaded.
+  file is kept. A provider plankit has built in is installed like any other
+  when a source offers it; the built-in serves it only where none does.
 
 Options:
   -upgrade            Select the newest versions the constraints allow,
@@ -146,8 +148,8 @@ func (u *ui) line(msg string) {
 }
 
 // installProviders installs every provider the configuration and the
-// state need (except the ones plankit serves built in) and updates the
-// lock file; created reports whether the lock file is new. With readonly,
+// state need and updates the lock file (a provider plankit has built in
+// is installed when a source offers it, else served built in); created reports whether the lock file is new. With readonly,
 // a lock file that would change is an error and is not written.
 func installProviders(ctx context.Context, m *Meta, u *ui, wd string, pluginDirs []string, upgrade, readonly bool, config *configs.Config, state *states.State) (created bool, diags hcl.Diagnostics) {
 	abs, err := filepath.Abs(wd)
@@ -177,9 +179,10 @@ func installProviders(ctx context.Context, m *Meta, u *ui, wd string, pluginDirs
 			}
 		}
 	}
-	constraints := versionConstraints(config)
+	needs := m.needsFor(wd, config, state, locks)
+	constraints := needs.constraints
 	newLocks := depsfile.NewLocks()
-	needed := neededProviders(config, state)
+	needed := needs.providers
 	if readonly {
 		// Refused before anything is installed.
 		var missing []string
@@ -210,22 +213,24 @@ func installProviders(ctx context.Context, m *Meta, u *ui, wd string, pluginDirs
 			}
 			continue
 		}
-		if bv, ok := builtins[p]; ok {
-			msg := fmt.Sprintf("- Using %s built into plankit", p.ForDisplay())
-			if bv != "" {
-				msg += fmt.Sprintf(" (compatible with v%s)", bv)
-			}
-			u.line(msg)
-			if lock != nil {
-				newLocks.SetProvider(p, lock.Version(), lock.VersionConstraints(), lock.Hashes())
-			}
-			continue
-		}
 		w := install.Want{Provider: p, Constraints: constraints[p], Upgrade: upgrade, LockFile: depsfile.LockFilePath}
 		if lock != nil {
 			w.Locked, w.LockedHashes = lock.Version(), lock.Hashes()
 		}
 		res, err := inst.Install(ctx, w, func(s string) { u.line("- " + s) })
+		if bv, ok := builtins[p]; ok && err != nil && ctx.Err() == nil {
+			// The configured sources come first, as for tofu init; the
+			// built-in serves only a provider none of them offers.
+			if why, none := noSourceOffers(err); none {
+				d := useBuiltin(u, p, bv, why, lock, upgrade)
+				if d != nil {
+					diags = append(diags, d)
+				} else if lock != nil && (bv == "" || sameVersionString(lock.Version(), bv)) {
+					newLocks.SetProvider(p, lock.Version(), lock.VersionConstraints(), lock.Hashes())
+				}
+				continue
+			}
+		}
 		if err != nil {
 			diags = append(diags, initDiag(err))
 			if ctx.Err() != nil {
@@ -277,6 +282,51 @@ func installProviders(ctx context.Context, m *Meta, u *ui, wd string, pluginDirs
 	return created, diags
 }
 
+// noSourceOffers reports whether an installation error means that no
+// configured source offers the provider at all (none lists it, or the
+// only ones that might cannot be reached), and says which for the user.
+func noSourceOffers(err error) (why string, ok bool) {
+	e, isErr := err.(*install.Error)
+	if !isErr {
+		return "", false
+	}
+	switch e.Kind {
+	case install.NotFound:
+		return "no installation source offers it", true
+	case install.Unreachable:
+		return "its installation source could not be reached", true
+	}
+	return "", false
+}
+
+// useBuiltin says, once, that plankit's built-in serves p (compatible
+// with version bv) because why. A lock entry of another version cannot
+// be served by it: that is an error, unless -upgrade drops the entry.
+func useBuiltin(u *ui, p addrs.Provider, bv, why string, lock *depsfile.ProviderLock, upgrade bool) *hcl.Diagnostic {
+	if lock != nil && !upgrade && bv != "" && !sameVersionString(lock.Version(), bv) {
+		return tfdiags.Errorf("Locked provider version is not available",
+			"%s locks %s at %s, but %s, and plankit's built-in %s is compatible with %s, not %s.\n\nMake version %s available to plan init (a filesystem_mirror, network_mirror or -plugin-dir), or run plan init -upgrade to use the built-in and drop the lock entry.",
+			depsfile.LockFilePath, p.ForDisplay(), lock.Version(), why, p.ForDisplay(), bv, lock.Version(), lock.Version())
+	}
+	msg := fmt.Sprintf("- Using %s built into plankit", p.ForDisplay())
+	if bv != "" {
+		msg += fmt.Sprintf(" (compatible with v%s)", bv)
+	}
+	u.line(msg + ": " + why)
+	return nil
+}
+
+// sameVersionString reports whether a and b are the same version ("3.2"
+// and "3.2.0" are).
+func sameVersionString(a, b string) bool {
+	va, err1 := version.NewVersion(a)
+	vb, err2 := version.NewVersion(b)
+	if err1 != nil || err2 != nil {
+		return a == b
+	}
+	return va.Equal(vb) && va.Prerelease() == vb.Prerelease()
+}
+
 func initDiag(err error) *hcl.Diagnostic {
 	if e, ok := err.(*install.Error); ok {
 		return tfdiags.Error(e.Summary, e.Detail)
@@ -302,7 +352,7 @@ func installLocked(m *Meta, u *ui, wd string, pluginDirs []string, config *confi
 		return diags
 	}
 	builtins := builtin.Versions()
-	for _, p := range neededProviders(config, state) {
+	for _, p := range m.needsFor(wd, config, state, locks).providers {
 		if p.IsBuiltIn() {
 			continue
 		}

@@ -38,17 +38,40 @@ type resolvedProviders struct {
 // (providers/install) rather than given as a fixed map (tests).
 func (m *Meta) discovers() bool { return m.Providers == nil }
 
+// providerNeeds is what one run needs of providers: every provider the
+// configuration and the state need, by the address it is served as
+// (hosts), and the version constraints of each.
+type providerNeeds struct {
+	providers   []addrs.Provider
+	constraints map[addrs.Provider]version.Constraints
+	// hosts maps each configuration address served under another host
+	// (providerHosts).
+	hosts providerHosts
+}
+
+// needsFor returns what the configuration and state need, the
+// configuration's implied registry hosts resolved against the working
+// directory wd and its lock file locks (hostEvidence).
+func (m *Meta) needsFor(wd string, config *configs.Config, state *states.State, locks *depsfile.Locks) providerNeeds {
+	abs, err := filepath.Abs(wd)
+	if err != nil {
+		abs = wd
+	}
+	hosts := resolveHosts(newHostEvidence(install.ProvidersDir(abs, m.Env), locks, state), config, state)
+	return providerNeeds{providers: neededProviders(config, state, hosts), constraints: versionConstraints(config, hosts), hosts: hosts}
+}
+
 // neededProviders returns every provider the configuration and the state
-// need, sorted.
-func neededProviders(config *configs.Config, state *states.State) []addrs.Provider {
+// need, sorted, the configuration's by the address hosts serves them as.
+func neededProviders(config *configs.Config, state *states.State, hosts providerHosts) []addrs.Provider {
 	seen := map[addrs.Provider]bool{}
 	if config != nil {
 		for _, p := range config.ProviderTypes() {
-			seen[p] = true
+			seen[hosts.of(p)] = true
 		}
 	}
 	for _, p := range stateProviders(state) {
-		seen[p] = true
+		seen[hosts.of(p)] = true
 	}
 	out := make([]addrs.Provider, 0, len(seen))
 	for p := range seen {
@@ -81,7 +104,7 @@ func stateProviders(state *states.State) []addrs.Provider {
 
 // versionConstraints merges the version constraints every module of the
 // configuration gives each provider.
-func versionConstraints(config *configs.Config) map[addrs.Provider]version.Constraints {
+func versionConstraints(config *configs.Config, hosts providerHosts) map[addrs.Provider]version.Constraints {
 	out := map[addrs.Provider]version.Constraints{}
 	if config == nil {
 		return out
@@ -94,7 +117,8 @@ func versionConstraints(config *configs.Config) map[addrs.Provider]version.Const
 		sort.Strings(names)
 		for _, name := range names {
 			rp := c.Module.ProviderRequirements[name]
-			out[rp.Type] = append(out[rp.Type], rp.Requirement.Required...)
+			p := hosts.of(rp.Type)
+			out[p] = append(out[p], rp.Requirement.Required...)
 		}
 	})
 	return out
@@ -148,12 +172,12 @@ func (m *Meta) builtinFactories(wd string) map[addrs.Provider]providers.Factory 
 // each locked one to its lock entry (lockFile names the lock for
 // messages). The selections of the providers that failed are missing and
 // their errors are in the diagnostics.
-func selectProviders(finder *install.Finder, needed []addrs.Provider, config *configs.Config, locks *depsfile.Locks, lockFile string) (map[addrs.Provider]*install.Selection, hcl.Diagnostics) {
-	constraints := versionConstraints(config)
+func selectProviders(finder *install.Finder, needs providerNeeds, locks *depsfile.Locks, lockFile string) (map[addrs.Provider]*install.Selection, hcl.Diagnostics) {
+	constraints := needs.constraints
 	out := map[addrs.Provider]*install.Selection{}
 	var diags hcl.Diagnostics
 	var overridden []string
-	for _, p := range needed {
+	for _, p := range needs.providers {
 		req := install.Requirement{Provider: p, Constraints: constraints[p], LockFile: lockFile}
 		if _, dev := finder.DevOverrides[p]; dev {
 			// A development override ignores constraints and locks.
@@ -207,14 +231,15 @@ func resolvePlanProviders(m *Meta, ui *ui, wd string, pluginDirs []string, confi
 	if ds.HasErrors() {
 		return nil, diags
 	}
-	sels, ds := selectProviders(finder, neededProviders(config, state), config, locks, depsfile.LockFilePath)
+	needs := m.needsFor(wd, config, state, locks)
+	sels, ds := selectProviders(finder, needs, locks, depsfile.LockFilePath)
 	diags = append(diags, ds...)
 	if diags.HasErrors() {
 		return nil, diags
 	}
 	res := &resolvedProviders{factories: map[addrs.Provider]providers.Factory{}, selections: sels}
 	builtins := m.builtinFactories(wd)
-	constraints := versionConstraints(config)
+	constraints := needs.constraints
 	archive := locks.DeepCopy()
 	var added []string
 	for _, p := range sortedProviders(sels) {
@@ -239,6 +264,7 @@ func resolvePlanProviders(m *Meta, ui *ui, wd string, pluginDirs []string, confi
 		ui.note(fmt.Sprintf("plankit recorded the provider selections in %s:\n  %s\nCommit it with the configuration so that every run uses these packages.", depsfile.LockFilePath, strings.Join(added, "\n  ")))
 	}
 	res.locks = archive
+	needs.hosts.alias(res.factories)
 	prestartSelected(m, sels)
 	return res, diags
 }
@@ -300,7 +326,8 @@ func resolveApplyProviders(m *Meta, wd string, pluginDirs []string, config *conf
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	sels, diags := selectProviders(finder, neededProviders(config, state), config, locks, "the plan's lock file")
+	needs := m.needsFor(wd, config, state, locks)
+	sels, diags := selectProviders(finder, needs, locks, "the plan's lock file")
 	builtins := m.builtinFactories(wd)
 	factories := map[addrs.Provider]providers.Factory{}
 	for _, p := range sortedProviders(sels) {
@@ -315,6 +342,7 @@ func resolveApplyProviders(m *Meta, wd string, pluginDirs []string, config *conf
 	if diags.HasErrors() {
 		return nil, diags
 	}
+	needs.hosts.alias(factories)
 	return factories, diags
 }
 
@@ -329,13 +357,15 @@ func discoveredFactories(m *Meta, wd string, pluginDirs []string, config *config
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	sels, ds := selectProviders(finder, neededProviders(config, state), config, locks, lockFile)
+	needs := m.needsFor(wd, config, state, locks)
+	sels, ds := selectProviders(finder, needs, locks, lockFile)
 	diags = append(diags, ds...)
 	builtins := m.builtinFactories(wd)
 	factories := map[addrs.Provider]providers.Factory{}
 	for p, sel := range sels {
 		factories[p] = m.factoryFor(sel, builtins)
 	}
+	needs.hosts.alias(factories)
 	return factories, diags
 }
 

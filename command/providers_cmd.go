@@ -83,8 +83,8 @@ func Providers(m *Meta, chdir string, args []string) int {
 // need, how it would be served, checked against the working directory's
 // lock file as plan checks it (but recording nothing).
 func providerSources(m *Meta, wd string, pluginDirs []string, config *configs.Config, state *states.State) ([]string, hcl.Diagnostics) {
-	needed := neededProviders(config, state)
 	if !m.discovers() {
+		needed := neededProviders(config, state, nil)
 		var rows []string
 		for _, p := range needed {
 			if _, ok := m.Providers[p]; ok {
@@ -104,7 +104,9 @@ func providerSources(m *Meta, wd string, pluginDirs []string, config *configs.Co
 	if ds.HasErrors() {
 		return nil, diags
 	}
-	sels, ds := selectProviders(finder, needed, config, locks, depsfile.LockFilePath)
+	needs := m.needsFor(wd, config, state, locks)
+	needed := needs.providers
+	sels, ds := selectProviders(finder, needs, locks, depsfile.LockFilePath)
 	diags = append(diags, ds...)
 	var rows []string
 	for _, p := range needed {

@@ -116,3 +116,20 @@ func (c *Config) SourceHCLFiles() map[string]*hcl.File {
 func (c *Config) ModuleKey() string { return moduleKey(c.Path) }
 
 func moduleKey(p addrs.Module) string { return strings.Join(p, ".") }
+
+// ExplicitHostProviders returns the providers some module's
+// required_providers names with a hostname (source =
+// "registry.terraform.io/hashicorp/null"). Every other registry address
+// of the tree was implied (source "hashicorp/null", or no entry at all),
+// and Terraform and OpenTofu imply different hosts for it.
+func (c *Config) ExplicitHostProviders() map[addrs.Provider]bool {
+	out := map[addrs.Provider]bool{}
+	c.DeepEach(func(n *Config) {
+		for _, rp := range n.Module.ProviderRequirements {
+			if strings.Count(rp.Source, "/") == 2 {
+				out[rp.Type] = true
+			}
+		}
+	})
+	return out
+}

@@ -3,6 +3,7 @@ package depsfile
 import (
 	"errors"
 	"flag"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -193,6 +194,44 @@ func TestUpdateLockFileKeepsTerraformBytes(t *testing.T) {
 	got, _ := os.ReadFile(path)
 	head, blocks, _ := strings.Cut(string(orig), "\n\n")
 	want := head + "\n\nprovider \"example.com/acme/zzz\" {\n  version     = \"1.0.0\"\n  constraints = \"~> 1.0\"\n  hashes = [\n    \"h1:abc=\",\n  ]\n}\n\n" + blocks
+	if diff := cmp.Diff(want, string(got)); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+// TestUpdateLockFileKeepsOpenTofuOrder (issue 26): providers are listed
+// as tofu init and terraform init list them, by hostname, then namespace,
+// then type; not by the address string, whose order differs where one
+// part is a prefix of another ("a" and "a-b", "example.com" and
+// "example.com.au"). A file tofu init wrote is rewritten byte for byte.
+func TestUpdateLockFileKeepsOpenTofuOrder(t *testing.T) {
+	block := func(addr string) string {
+		return fmt.Sprintf("\nprovider %q {\n  version = \"1.0.0\"\n  hashes = [\n    \"h1:abc=\",\n  ]\n}\n", addr)
+	}
+	head := "# This file is maintained automatically by \"tofu init\".\n# Manual edits may be lost in future updates.\n"
+	orig := head + block("example.com/x/y") + block("example.com.au/x/y") + block("registry.opentofu.org/a/x") + block("registry.opentofu.org/a-b/x")
+	path := filepath.Join(t.TempDir(), ".terraform.lock.hcl")
+	if err := os.WriteFile(path, []byte(orig), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	locks, diags := LoadLocksFromFile(path)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	if err := UpdateLockFile(locks, path); err != nil {
+		t.Fatal(err)
+	}
+	same, _ := os.ReadFile(path)
+	if diff := cmp.Diff(orig, string(same)); diff != "" {
+		t.Fatalf("rewriting an unchanged OpenTofu lock file changed it (-want +got):\n%s", diff)
+	}
+	p, _ := addrs.ParseProviderSourceString("registry.opentofu.org/a/b")
+	locks.SetProvider(p, "1.0.0", "", []string{"h1:abc="})
+	if err := UpdateLockFile(locks, path); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(path)
+	want := head + block("example.com/x/y") + block("example.com.au/x/y") + block("registry.opentofu.org/a/b") + block("registry.opentofu.org/a/x") + block("registry.opentofu.org/a-b/x")
 	if diff := cmp.Diff(want, string(got)); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}

@@ -8,6 +8,7 @@ package depsfile
 import (
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/plankit/plankit/addrs"
 )
@@ -56,21 +57,23 @@ func (l *Locks) AllProviders() map[addrs.Provider]*ProviderLock {
 	return maps.Clone(l.providers)
 }
 
-// SortedProviders returns the locked providers sorted by address, the order
-// the file lists them.
+// SortedProviders returns the locked providers in the order the file
+// lists them: by hostname, then namespace, then type, as terraform init
+// and tofu init order them (not by the address string, whose order
+// differs where one part is a prefix of another: "a/x" and "a-b/x").
 func (l *Locks) SortedProviders() []addrs.Provider {
 	if l == nil {
 		return nil
 	}
 	out := slices.Collect(maps.Keys(l.providers))
 	slices.SortFunc(out, func(a, b addrs.Provider) int {
-		switch {
-		case a.String() < b.String():
-			return -1
-		case a.String() > b.String():
-			return 1
+		if c := strings.Compare(a.Hostname, b.Hostname); c != 0 {
+			return c
 		}
-		return 0
+		if c := strings.Compare(a.Namespace, b.Namespace); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Type, b.Type)
 	})
 	return out
 }

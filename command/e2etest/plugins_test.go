@@ -376,7 +376,9 @@ func providerProcesses(t *testing.T, env []string) []string {
 
 // TestInitLockFileAndBuiltinConstraints (issue 19): a lock file from tofu
 // init (registry.opentofu.org entries, an entry for a provider not used
-// here) no longer breaks apply, and is left unchanged; a version
+// here) no longer breaks apply where the built-in is the locked version,
+// and is left unchanged (another locked version must be installed,
+// issue 26); a version
 // constraint the built-in does not meet is refused at plan, naming both
 // versions.
 func TestInitLockFileAndBuiltinConstraints(t *testing.T) {
@@ -413,8 +415,16 @@ terraform {
 resource "null_resource" "a" {}
 `)
 	env := pluginEnv(t)
+	// Locked at a version the built-in (3.2.4) is not: plan says to
+	// install it rather than serve the entry by the built-in (issue 26).
+	r := run(t, dir, "plan", env, "-no-color", "-out=x.tfplan")
+	must(t, r, 1, "plan with null locked at 3.2.3")
+	contains(t, strings.Join(strings.Fields(r.stderr), " "), "plan error",
+		"locks registry.opentofu.org/hashicorp/null at 3.2.3", "compatible with 3.2.4, not 3.2.3", "run plan init")
+	lock = strings.Replace(lock, `version     = "3.2.3"`, `version     = "3.2.4"`, 1)
+	writeFile(t, filepath.Join(dir, ".terraform.lock.hcl"), lock)
 	must(t, run(t, dir, "plan", env, "-no-color", "-out=x.tfplan"), 0, "plan")
-	r := run(t, dir, "apply", env, "-no-color", "x.tfplan")
+	r = run(t, dir, "apply", env, "-no-color", "x.tfplan")
 	must(t, r, 0, "apply")
 	contains(t, r.stdout, "apply", "Apply complete! Resources: 1 added, 0 changed, 0 destroyed.")
 	if got, _ := os.ReadFile(filepath.Join(dir, ".terraform.lock.hcl")); string(got) != lock {
@@ -437,7 +447,7 @@ resource "null_resource" "a" {}
 	must(t, r, 1, "plan with an unmet constraint")
 	contains(t, strings.Join(strings.Fields(r.stderr), " "), "plan error",
 		"Built-in provider version does not meet the constraints",
-		"requires hashicorp/null ~> 3.6", "built-in hashicorp/null is version 3.2.4")
+		"requires registry.opentofu.org/hashicorp/null ~> 3.6", "built-in registry.opentofu.org/hashicorp/null is version 3.2.4")
 }
 
 // TestPluginProcessesStopOnInterrupt: Ctrl-C twice during an apply with

@@ -210,3 +210,17 @@ func lookupEnv(env []string, key string) string {
 	}
 	return val
 }
+
+// ProvidersDir is the directory init installs the packages of the
+// working directory workingDir into: $TF_DATA_DIR/providers (relative to
+// workingDir), else .terraform/providers.
+func ProvidersDir(workingDir string, env []string) string {
+	dataDir := lookupEnv(env, "TF_DATA_DIR")
+	if dataDir == "" {
+		dataDir = ".terraform"
+	}
+	if !filepath.IsAbs(dataDir) {
+		dataDir = filepath.Join(workingDir, dataDir)
+	}
+	return filepath.Join(dataDir, "providers")
+}

@@ -200,6 +200,14 @@ func (f *Finder) Find(req Requirement) (*Selection, error) {
 		}
 	}
 	if bv, ok := f.Builtins[p]; ok && !anyPlugin {
+		if req.Locked != "" && bv != "" && !sameVersionText(req.Locked, bv) {
+			// The lock names a package; a built-in of another version
+			// would serve something the lock never vouched for.
+			return nil, &Error{Kind: LockedVersionMissing, Provider: p,
+				Summary: "Locked provider version is not installed",
+				Detail: fmt.Sprintf("%s locks %s at %s, but no package of it is installed, and plankit's built-in %s is compatible with %s, not %s.\n\nSearched:\n%s",
+					req.LockFile, p.ForDisplay(), req.Locked, p.ForDisplay(), bv, req.Locked, bullets(searched))}
+		}
 		if bv != "" && len(req.Constraints) > 0 {
 			v, err := version.NewVersion(bv)
 			if err == nil && !req.Constraints.Check(v) {
@@ -240,6 +248,11 @@ func (f *Finder) notFound(req Requirement, searched []string, anyPlugin bool) er
 func sameVersion(v *version.Version, s string) bool {
 	o, err := version.NewVersion(s)
 	return err == nil && v.Equal(o) && v.Prerelease() == o.Prerelease()
+}
+
+func sameVersionText(a, b string) bool {
+	v, err := version.NewVersion(a)
+	return err == nil && sameVersion(v, b)
 }
 
 func bullets(lines []string) string {

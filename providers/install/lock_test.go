@@ -138,11 +138,16 @@ func TestFindBuiltins(t *testing.T) {
 	if e := errKind(t, err); e.Kind != BuiltinVersion || !strings.Contains(err.Error(), "~> 3.6") || !strings.Contains(err.Error(), "version 3.2.4") {
 		t.Errorf("got %v; want an error naming ~> 3.6 and 3.2.4", err)
 	}
-	// A locked entry (written by terraform init) does not stop the
-	// built-in when no plugin is installed.
-	sel, err = f.Find(Requirement{Provider: provNull, Locked: "3.2.3", LockedHashes: []string{"h1:x"}})
+	// A lock entry of the built-in's version is served by it when no
+	// plugin is installed; one of another version is never served by it
+	// (issue 26): that package must be installed.
+	sel, err = f.Find(Requirement{Provider: provNull, Locked: "3.2.4", LockedHashes: []string{"h1:x"}})
 	if err != nil || !sel.BuiltIn {
 		t.Errorf("got %+v, %v; want the built-in", sel, err)
+	}
+	_, err = f.Find(Requirement{Provider: provNull, Locked: "3.2.3", LockedHashes: []string{"h1:x"}, LockFile: ".terraform.lock.hcl"})
+	if e := errKind(t, err); e.Kind != LockedVersionMissing || !strings.Contains(err.Error(), "locks hashicorp/null at 3.2.3") || !strings.Contains(err.Error(), "compatible with 3.2.4, not 3.2.3") {
+		t.Errorf("got %v; want the locked version missing, naming 3.2.3 and 3.2.4", err)
 	}
 	// An installed plugin wins over the built-in; one that does not meet
 	// the constraints is an error, not a silent fall-back.
