@@ -57,13 +57,6 @@ func (pi *planInstance) plan(cur *states.ResourceInstanceObjectSrc, prior cty.Va
 	}
 	plannedM := pi.markSchema(planned.MarkWithPaths(cfgMarks))
 	_, ap := marks.SensitivePaths(plannedM)
-	if action.IsReplace() {
-		// The replacement is planned as a new object: the plan records
-		// the configuration's marks on it, not the schema's (readers add
-		// those), as OpenTofu's plan does; show -json's planned_values
-		// reflect that.
-		_, ap = marks.SensitivePaths(planned.MarkWithPaths(cfgMarks))
-	}
 	_, bp := marks.SensitivePaths(prior)
 	pi.pw.changes.add(&plans.ResourceInstanceChange{
 		Addr: addr, PrevRunAddr: addr, ProviderAddr: n.provider,

@@ -15,12 +15,14 @@ package jsonplan
 
 import (
 	"encoding/json"
+	"slices"
 	"time"
 
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/configs"
+	"github.com/plankit/plankit/lang/marks"
 	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/providers"
 	"github.com/plankit/plankit/providers/configschema"
@@ -388,11 +390,10 @@ func plannedResource(rc *plans.ResourceInstanceChange, address string, schemas m
 	// marks (the configuration's), not also where the schema declares
 	// sensitivity, as OpenTofu's planned_values has it; the change entry
 	// (after_sensitive) has both.
-	markSchema := sensitiveSchema(schema)
+	_, after := rc.Change.Marked(sensitiveSchema(schema))
 	if rc.Action.IsReplace() {
-		markSchema = nil
+		after = marks.MarkSensitivePaths(rc.Change.After, configMarks(rc.Change.AfterSensitivePaths, rc.Change.After, schema))
 	}
-	_, after := rc.Change.Marked(markSchema)
 	r := resource{
 		Address: address, Mode: modeString(res.Mode), Type: res.Type, Name: res.Name,
 		Index: InstanceKey(rc.Addr.Resource.Key), ProviderName: providerString(rc.ProviderAddr.Provider),
@@ -441,6 +442,22 @@ func driftEntries(p *plans.Plan) resourceChangeList {
 	for _, rc := range p.DriftedResources {
 		if rc.Action != plans.NoOp {
 			out = append(out, rc)
+		}
+	}
+	return out
+}
+
+// configMarks are the sensitive paths of a change's value other than
+// those the schema declares: the ones the configuration put there.
+func configMarks(paths []cty.Path, v cty.Value, schema *configschema.Block) []cty.Path {
+	if schema == nil || v == cty.NilVal || !v.IsKnown() || v.IsNull() || !schema.DeclaresSensitive() {
+		return paths
+	}
+	declared := schema.SensitivePaths(v)
+	var out []cty.Path
+	for _, p := range paths {
+		if !slices.ContainsFunc(declared, p.Equals) {
+			out = append(out, p)
 		}
 	}
 	return out
