@@ -140,6 +140,13 @@ func (pw *planWalk) assemble(ws *walkState, kept map[string]bool, errored bool) 
 			continue
 		}
 		u, _ := val.UnmarkDeep()
+		// A value the caller set is recorded as given (the apply converts
+		// it again, with the type's optional() defaults), as OpenTofu
+		// records it; show -json shows it so. An unset variable records
+		// its default as the configuration converts it.
+		if iv := ws.rootVars[name]; iv != nil && iv.Value != cty.NilVal && iv.Value.IsWhollyKnown() {
+			u, _ = iv.Value.UnmarkDeep()
+		}
 		p.VariableValues[name] = u
 		if v.Sensitive || marks.Contains(val, marks.Sensitive) {
 			p.VariableSensitive[name] = true

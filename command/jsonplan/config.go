@@ -122,7 +122,13 @@ func marshalConfig(c *configs.Config, schemas map[addrs.Provider]*providers.GetP
 		for _, r := range resources[n.Module] {
 			key := providerKey(n, r)
 			if _, ok := out.ProviderConfig[key]; !ok {
-				out.ProviderConfig[key] = providerConfig{Name: r.ProviderConfigAddr().LocalName, FullName: r.Provider.String()}
+				p := providerConfig{Name: r.ProviderConfigAddr().LocalName, FullName: r.Provider.String()}
+				// The version constraint is the root module's requirement,
+				// as for a provider block.
+				if rp := c.Module.ProviderRequirements[p.Name]; rp != nil && rp.Type == r.Provider && !strings.Contains(key, ":") {
+					p.VersionConstraint = rp.Requirement.Required.String()
+				}
+				out.ProviderConfig[key] = p
 			}
 		}
 	})
@@ -310,29 +316,32 @@ func marshalExprSlow(expr hcl.Expression) json.RawMessage {
 		}
 		return append(b, '}')
 	}
+	// Each reference is listed as OpenTofu lists it, repeats included:
+	// the subject with all of the steps after it, then with one step
+	// fewer down to the subject alone, then the module call or resource
+	// an instance or output of it belongs to.
 	var refs []string
-	seen := map[string]bool{}
-	add := func(s string) {
-		if !seen[s] {
-			seen[s] = true
-			refs = append(refs, s)
-		}
-	}
 	for _, trav := range vars {
 		ref, diags := addrs.ParseRef(trav)
 		if diags.HasErrors() || ref == nil {
 			continue
 		}
 		subject := ref.Subject.String()
-		if len(ref.Remaining) > 0 {
-			if a, ok := ref.Remaining[0].(hcl.TraverseAttr); ok {
-				add(subject + "." + a.Name)
-			}
+		for n := len(ref.Remaining); n > 0; n-- {
+			refs = append(refs, subject+relativeTraversal(ref.Remaining[:n]))
 		}
-		add(subject)
-		// A resource instance reference also names its resource.
-		if ri, ok := ref.Subject.(addrs.ResourceInstance); ok && ri.Key != addrs.NoKey {
-			add(ri.Resource.String())
+		refs = append(refs, subject)
+		switch s := ref.Subject.(type) {
+		case addrs.ResourceInstance:
+			if s.Key != addrs.NoKey {
+				refs = append(refs, s.Resource.String())
+			}
+		case addrs.ModuleCallInstance:
+			if s.Key != addrs.NoKey {
+				refs = append(refs, s.Call.String())
+			}
+		case addrs.ModuleCallInstanceOutput:
+			refs = append(refs, s.Call.String())
 		}
 	}
 	if refs == nil {
@@ -393,4 +402,24 @@ func traversalStrings(ts []hcl.Traversal) []string {
 		out = append(out, b.String())
 	}
 	return out
+}
+
+// relativeTraversal writes relative traversal steps as they appear in an
+// address: .name for attributes, [0] or ["key"] for indexes.
+func relativeTraversal(steps hcl.Traversal) string {
+	var b strings.Builder
+	for _, step := range steps {
+		switch s := step.(type) {
+		case hcl.TraverseAttr:
+			b.WriteString(".")
+			b.WriteString(s.Name)
+		case hcl.TraverseIndex:
+			if k, err := addrs.ParseInstanceKey(s.Key); err == nil {
+				b.WriteString(k.String())
+			}
+		case hcl.TraverseSplat:
+			b.WriteString("[*]")
+		}
+	}
+	return b.String()
 }

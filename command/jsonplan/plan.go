@@ -15,12 +15,14 @@ package jsonplan
 
 import (
 	"encoding/json"
+	"slices"
 	"time"
 
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/configs"
+	"github.com/plankit/plankit/lang/marks"
 	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/providers"
 	"github.com/plankit/plankit/providers/configschema"
@@ -150,7 +152,7 @@ func newPlanJSON(p *plans.Plan, opts Options) (*planJSON, error) {
 	}
 	var err error
 	out.ResourceChanges = resourceChangeList(changes.Resources)
-	out.ResourceDrift = resourceChangeList(p.DriftedResources)
+	out.ResourceDrift = driftEntries(p)
 	if out.OutputChanges, err = marshalOutputChanges(changes.Outputs); err != nil {
 		return nil, err
 	}
@@ -256,6 +258,12 @@ func marshalChange(c plans.Change, schema *configschema.Block, replace []cty.Pat
 	}
 	if out.After, out.AfterUnknown, out.AfterSensitive, err = valueJSON(after, true); err != nil {
 		return out, err
+	}
+	// A wholly known after value (a delete's null included) has
+	// after_unknown {}, not its structure of falses, as OpenTofu and
+	// Terraform write it.
+	if !hasTrue(out.AfterUnknown) {
+		out.AfterUnknown = json.RawMessage("{}")
 	}
 	for _, p := range replace {
 		out.ReplacePaths = append(out.ReplacePaths, pathSteps(p))
@@ -378,7 +386,14 @@ func plannedValues(changes *plans.Changes, schemas map[addrs.Provider]*providers
 func plannedResource(rc *plans.ResourceInstanceChange, address string, schemas map[addrs.Provider]*providers.GetProviderSchemaResponse) (resource, error) {
 	res := rc.Addr.Resource.Resource
 	schema := providers.ResourceSchema(schemas, rc.ProviderAddr.Provider, res)
+	// A replacement's planned object is marked where the plan recorded
+	// marks (the configuration's), not also where the schema declares
+	// sensitivity, as OpenTofu's planned_values has it; the change entry
+	// (after_sensitive) has both.
 	_, after := rc.Change.Marked(sensitiveSchema(schema))
+	if rc.Action.IsReplace() {
+		after = marks.MarkSensitivePaths(rc.Change.After, configMarks(rc.Change.AfterSensitivePaths, rc.Change.After, schema))
+	}
 	r := resource{
 		Address: address, Mode: modeString(res.Mode), Type: res.Type, Name: res.Name,
 		Index: InstanceKey(rc.Addr.Resource.Key), ProviderName: providerString(rc.ProviderAddr.Provider),
@@ -395,4 +410,55 @@ func plannedResource(rc *plans.ResourceInstanceChange, address string, schemas m
 		return r, err
 	}
 	return r, nil
+}
+
+// hasTrue reports whether the JSON document b holds the literal true
+// outside its strings (object keys). O(len(b)).
+func hasTrue(b []byte) bool {
+	inString := false
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		switch {
+		case inString && c == '\\':
+			i++
+		case c == '"':
+			inString = !inString
+		case !inString && c == 't':
+			return true
+		}
+	}
+	return false
+}
+
+// driftEntries are the resource_drift entries of p, as OpenTofu lists
+// them: the objects that changed outside (an object only moved by a moved
+// block changed nothing there, so its no-op entry is left out), and none
+// in a destroy plan, which plans to delete whatever the objects became.
+func driftEntries(p *plans.Plan) resourceChangeList {
+	if p.UIMode == plans.DestroyMode {
+		return nil
+	}
+	var out resourceChangeList
+	for _, rc := range p.DriftedResources {
+		if rc.Action != plans.NoOp {
+			out = append(out, rc)
+		}
+	}
+	return out
+}
+
+// configMarks are the sensitive paths of a change's value other than
+// those the schema declares: the ones the configuration put there.
+func configMarks(paths []cty.Path, v cty.Value, schema *configschema.Block) []cty.Path {
+	if schema == nil || v == cty.NilVal || !v.IsKnown() || v.IsNull() || !schema.DeclaresSensitive() {
+		return paths
+	}
+	declared := schema.SensitivePaths(v)
+	var out []cty.Path
+	for _, p := range paths {
+		if !slices.ContainsFunc(declared, p.Equals) {
+			out = append(out, p)
+		}
+	}
+	return out
 }

@@ -1,0 +1,4 @@
+keys = {
+  first  = {}
+  second = { key_algorithm = "RSA", roles = ["admin"] }
+}
