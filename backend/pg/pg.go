@@ -185,18 +185,22 @@ func (b *Backend) connect(ctx context.Context) (*pgx.Conn, error) {
 }
 
 // prepare creates what Terraform's pg backend creates, in one transaction
-// holding the transaction-level advisory lock on the creation key, so two
-// first runs do not race on CREATE ... IF NOT EXISTS.
+// holding a transaction-level advisory lock of plankit's own, so two
+// plankit first runs do not race on CREATE ... IF NOT EXISTS.
+//
+// Not the workspace creation keys: Terraform and OpenTofu hold theirs for
+// a whole first apply (until it ends, not only until the row exists), and
+// waiting on them here hung plankit at start-up for that long, before it
+// could say who held the lock. The lock taken for the state (Lock) refuses
+// at once, naming the holder, and honours -lock-timeout.
 func (b *Backend) prepare(ctx context.Context) error {
 	tx, err := b.admin.Begin(ctx)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback(context.Background())
-	for _, k := range b.creation {
-		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1)", k); err != nil {
-			return err
-		}
+	if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1::int4, $2::int4)", prepareLockClass, prepareLockKey(b.cfg.SchemaName)); err != nil {
+		return err
 	}
 	if !b.cfg.SkipSchemaCreation {
 		// Only when missing: CREATE SCHEMA needs a privilege a user of an
@@ -346,4 +350,16 @@ func tofuCreationKey(schema, table string) int64 {
 	h := fnv.New32()
 	h.Write([]byte(schema + "\x00" + table))
 	return -int64(h.Sum32())
+}
+
+// prepareLockClass and prepareLockKey name plankit's schema preparation
+// lock in PostgreSQL's two-key advisory lock space, which never meets the
+// one-key (bigint) locks Terraform and OpenTofu take: state row ids and
+// the workspace creation keys.
+const prepareLockClass = int32(0x706b6974) // "pkit"
+
+func prepareLockKey(schema string) int32 {
+	h := fnv.New32a()
+	h.Write([]byte(schema))
+	return int32(h.Sum32())
 }
