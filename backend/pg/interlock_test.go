@@ -178,11 +178,14 @@ func TestOtherToolCreatingWorkspace(t *testing.T) {
 			}
 			checkRefused("row written")
 
+			released := make(chan struct{})
 			go func() {
+				defer close(released)
 				time.Sleep(500 * time.Millisecond)
 				other.Exec(context.Background(), "SELECT pg_advisory_unlock($1)", tool.key)
 			}()
 			id, err := m.LockWithTimeout(ctx, nil, 20*time.Second)
+			<-released // other is closed when the test ends
 			if err != nil {
 				t.Fatalf("lock after %s ended: %v", tool.name, err)
 			}

@@ -137,9 +137,12 @@ func (m *Mgr) tryAdvisory(ctx context.Context, c *pgx.Conn) ([]int64, error, err
 			return keys, lockErr, err
 		}
 		if attempt >= creationRetries {
-			// A plankit holder is named by its lock info, another tool
-			// by its session.
-			if le.Info = m.awaitInfo(ctx, c); le.Info == nil {
+			// A plankit holder is named by its lock info, as for the
+			// row's key; another tool by its session.
+			if le.Info = m.awaitInfo(ctx, c); le.Info != nil {
+				le.Err = fmt.Errorf("%w: workspace is already locked: %s (its state is not stored yet, so the holder has the workspace creation lock)", statemgr.ErrLocked, m.name)
+				le.creationOnly = false
+			} else {
 				for _, k := range m.b.creation {
 					if le.Holder = m.holderOf(ctx, c, k); le.Holder != "" {
 						break

@@ -11,9 +11,12 @@
 //   - the state lock is a session advisory lock keyed by the row's id,
 //     taken together with the workspace creation keys and keeping only the
 //     row's (or the creation keys alone while a workspace's row does not
-//     exist yet), as Terraform and OpenTofu take them. The creation key is
-//     -1 in Terraform and -FNV-1-32(schema NUL table) in OpenTofu 1.10+;
-//     plankit takes both, so it excludes either tool;
+//     exist yet, kept until the lock is released even once the first write
+//     has stored the row), as Terraform and OpenTofu take them. The
+//     creation key is -1 in Terraform and -FNV-1-32(schema NUL table) in
+//     OpenTofu 1.10+; plankit takes both, so it excludes either tool. As
+//     in both tools, the default workspace's row is written by its first
+//     persist, never by opening it;
 //   - OpenTofu 1.10+'s table_name and index_name (defaults states and
 //     states_by_name) are honoured.
 //
