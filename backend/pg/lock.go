@@ -37,6 +37,9 @@ func (e *LockError) Error() string {
 	if e.Holder != "" {
 		fmt.Fprintf(&b, "\nThe lock is held by %s.\n", e.Holder)
 	}
+	if e.creationOnly {
+		b.WriteString("\nThe workspace creation lock is held while a workspace is created, and by Terraform and OpenTofu for the whole first run of a workspace whose state is not stored yet (for example the first apply of the default workspace), until that run ends. Wait for it to finish and run the command again, or let it wait with -lock-timeout (for example -lock-timeout=10m).\n")
+	}
 	if errors.Is(e.Err, statemgr.ErrStaleLock) && e.Info != nil && e.Info.ID != "" {
 		fmt.Fprintf(&b, "\nNo process holds this lock any more. If no other operation is using the state, remove the lock with:\n  plan force-unlock -force %s\n", e.Info.ID)
 		if e.Workspace != "" && e.Workspace != "default" {
@@ -52,9 +55,12 @@ func (m *Mgr) lockErr(err error, info *statemgr.LockInfo, holder string) error {
 	return &LockError{LockError: &statemgr.LockError{Info: info, Err: err}, Workspace: m.name, Holder: holder}
 }
 
-// Lock takes the workspace's lock: Terraform's advisory locks (the row's id
-// and the creation key -1 together, keeping the row's; -1 alone when the
-// row does not exist yet), then plankit's lock info row. A live holder
+// Lock takes the workspace's lock: Terraform's and OpenTofu's advisory
+// locks (the row's id and both creation keys together, keeping the row's,
+// and refused while another session holds a creation key; the creation
+// keys alone when the row does not exist yet, kept until Unlock even after
+// the first write creates the row, as both tools keep theirs), then
+// plankit's lock info row. A live holder
 // gives ErrLocked naming it; a lock info row whose advisory lock nobody
 // holds (the holder died) gives ErrStaleLock with its ID for
 // force-unlock.
@@ -127,7 +133,22 @@ func (m *Mgr) tryAdvisory(ctx context.Context, c *pgx.Conn) ([]int64, error, err
 	for attempt := 0; ; attempt++ {
 		keys, lockErr, err := m.tryAdvisoryOnce(ctx, c)
 		var le *LockError
-		if err != nil || lockErr == nil || attempt >= creationRetries || !errors.As(lockErr, &le) || !le.creationOnly {
+		if err != nil || lockErr == nil || !errors.As(lockErr, &le) || !le.creationOnly {
+			return keys, lockErr, err
+		}
+		if attempt >= creationRetries {
+			// A plankit holder is named by its lock info, as for the
+			// row's key; another tool by its session.
+			if le.Info = m.awaitInfo(ctx, c); le.Info != nil {
+				le.Err = fmt.Errorf("%w: workspace is already locked: %s (its state is not stored yet, so the holder has the workspace creation lock)", statemgr.ErrLocked, m.name)
+				le.creationOnly = false
+			} else {
+				for _, k := range m.b.creation {
+					if le.Holder = m.holderOf(ctx, c, k); le.Holder != "" {
+						break
+					}
+				}
+			}
 			return keys, lockErr, err
 		}
 		time.Sleep(creationRetryWait)
@@ -154,14 +175,11 @@ func (m *Mgr) tryAdvisoryOnce(ctx context.Context, c *pgx.Conn) ([]int64, error,
 	}
 	// creationErr reports the creation keys held by another session, after
 	// releasing what was taken.
+	// The holder is named by tryAdvisory once it stops retrying.
 	creationErr := func(taken ...int64) error {
 		release(taken...)
-		holder := m.holderOf(ctx, c, creation[0])
-		if holder == "" {
-			holder = m.holderOf(ctx, c, creation[1])
-		}
-		return &LockError{LockError: &statemgr.LockError{Err: fmt.Errorf("%w: cannot lock workspace; already locked for workspace creation: %s", statemgr.ErrLocked, m.name)},
-			Workspace: m.name, Holder: holder, creationOnly: true}
+		return &LockError{LockError: &statemgr.LockError{Err: fmt.Errorf("%w: cannot lock workspace %q: another process holds the workspace creation lock of %s", statemgr.ErrLocked, m.name, m.b.describes)},
+			Workspace: m.name, creationOnly: true}
 	}
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
@@ -189,13 +207,7 @@ func (m *Mgr) tryAdvisoryOnce(ctx context.Context, c *pgx.Conn) ([]int64, error,
 		if gotTofu {
 			release(creation[1])
 		}
-		// A plankit holder records its info right after taking the
-		// advisory lock: give it a moment before naming the session only.
-		info, _ := m.readInfoOn(ctx, c)
-		for i := 0; info == nil && m.b.hasLocks && i < 10; i++ {
-			time.Sleep(20 * time.Millisecond)
-			info, _ = m.readInfoOn(ctx, c)
-		}
+		info := m.awaitInfo(ctx, c)
 		holder := ""
 		if info == nil {
 			holder = m.holderOf(ctx, c, id)
@@ -213,6 +225,18 @@ func (m *Mgr) tryAdvisoryOnce(ctx context.Context, c *pgx.Conn) ([]int64, error,
 	}
 	release(creation[0], creation[1])
 	return []int64{id}, nil, nil
+}
+
+// awaitInfo reads the lock info row of a plankit holder, which records it
+// right after taking the advisory lock: it gives the holder a moment
+// before concluding there is none (nil: another tool holds the lock).
+func (m *Mgr) awaitInfo(ctx context.Context, c *pgx.Conn) *statemgr.LockInfo {
+	info, _ := m.readInfoOn(ctx, c)
+	for i := 0; info == nil && m.b.hasLocks && i < 10; i++ {
+		time.Sleep(20 * time.Millisecond)
+		info, _ = m.readInfoOn(ctx, c)
+	}
+	return info
 }
 
 func unlockKey(ctx context.Context, c *pgx.Conn, key int64) {
@@ -319,29 +343,33 @@ func (m *Mgr) forceUnlock(ctx context.Context, id string) error {
 		if rerr != nil && !errors.Is(rerr, pgx.ErrNoRows) {
 			return m.b.redact(rerr)
 		}
-		// A dead holder of a workspace without a row held the creation
-		// keys; Terraform's is enough to tell whether it is alive.
-		key := rowID
+		// A holder of a workspace without a row holds the creation keys
+		// (Terraform's, OpenTofu's or, from plankit, both).
+		keys := []int64{rowID}
 		if errors.Is(rerr, pgx.ErrNoRows) {
-			key = creationLock
+			keys = m.b.creation
 		}
 		if info == nil {
-			if h := m.holderOf(ctx, c, key); h != "" {
-				return fmt.Errorf("%s is locked by a running process that did not record lock info (Terraform or OpenTofu): %s. Its lock ends when that session ends; if the process is gone, end the session with SELECT pg_terminate_backend(PID)", m.Describe(), h)
+			for _, key := range keys {
+				if h := m.holderOf(ctx, c, key); h != "" {
+					return fmt.Errorf("%s is locked by a running process that did not record lock info (Terraform or OpenTofu): %s. Its lock ends when that session ends; if the process is gone, end the session with SELECT pg_terminate_backend(PID)", m.Describe(), h)
+				}
 			}
 			return fmt.Errorf("%s is not locked", m.Describe())
 		}
 		if info.ID != id {
 			return m.lockErr(statemgr.ErrLockIDMismatch, info, "")
 		}
-		var free bool
-		if err := c.QueryRow(ctx, "SELECT pg_try_advisory_lock($1)", key).Scan(&free); err != nil {
-			return m.b.redact(err)
+		for _, key := range keys {
+			var free bool
+			if err := c.QueryRow(ctx, "SELECT pg_try_advisory_lock($1)", key).Scan(&free); err != nil {
+				return m.b.redact(err)
+			}
+			if !free {
+				return m.lockErr(fmt.Errorf("%w: the process holding this lock is still connected (%s); its lock ends when it finishes or its session ends", statemgr.ErrLocked, m.holderOf(ctx, c, key)), info, "")
+			}
+			defer unlockKey(ctx, c, key)
 		}
-		if !free {
-			return m.lockErr(fmt.Errorf("%w: the process holding this lock is still connected (%s); its lock ends when it finishes or its session ends", statemgr.ErrLocked, m.holderOf(ctx, c, key)), info, "")
-		}
-		defer unlockKey(ctx, c, key)
 		_, err = c.Exec(ctx, fmt.Sprintf("DELETE FROM %s WHERE name = $1 AND lock_id = $2", m.b.lockTable()), m.name, id)
 		return m.b.redact(err)
 	})

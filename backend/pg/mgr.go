@@ -56,7 +56,12 @@ var (
 
 // StateMgr returns the manager of a workspace, creating its row with an
 // empty state when it has none yet (under the creation lock, as Terraform
-// does, so the workspace is listed from then on).
+// does, so the workspace is listed from then on). The default workspace
+// is always listed, so, as in Terraform and OpenTofu, its row is left to
+// the first write: a tool running the default workspace's first apply
+// holds the creation lock until it ends, and the caller's Lock reports
+// that at once (or waits for it with -lock-timeout) rather than the
+// opening failing.
 func (b *Backend) StateMgr(ctx context.Context, workspace string) (backend.StateMgr, error) {
 	return b.stateMgr(ctx, workspace)
 }
@@ -73,6 +78,7 @@ func (b *Backend) stateMgr(ctx context.Context, workspace string) (*Mgr, error) 
 	var id int64
 	err = conn.QueryRow(ctx, fmt.Sprintf("SELECT id FROM %s WHERE name = $1", b.table()), workspace).Scan(&id)
 	switch {
+	case errors.Is(err, pgx.ErrNoRows) && workspace == backend.DefaultWorkspace:
 	case errors.Is(err, pgx.ErrNoRows):
 		if err := m.create(ctx); err != nil {
 			conn.Close(context.Background())

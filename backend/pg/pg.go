@@ -11,9 +11,12 @@
 //   - the state lock is a session advisory lock keyed by the row's id,
 //     taken together with the workspace creation keys and keeping only the
 //     row's (or the creation keys alone while a workspace's row does not
-//     exist yet), as Terraform and OpenTofu take them. The creation key is
-//     -1 in Terraform and -FNV-1-32(schema NUL table) in OpenTofu 1.10+;
-//     plankit takes both, so it excludes either tool;
+//     exist yet, kept until the lock is released even once the first write
+//     has stored the row), as Terraform and OpenTofu take them. The
+//     creation key is -1 in Terraform and -FNV-1-32(schema NUL table) in
+//     OpenTofu 1.10+; plankit takes both, so it excludes either tool. As
+//     in both tools, the default workspace's row is written by its first
+//     persist, never by opening it;
 //   - OpenTofu 1.10+'s table_name and index_name (defaults states and
 //     states_by_name) are honoured.
 //
@@ -185,18 +188,22 @@ func (b *Backend) connect(ctx context.Context) (*pgx.Conn, error) {
 }
 
 // prepare creates what Terraform's pg backend creates, in one transaction
-// holding the transaction-level advisory lock on the creation key, so two
-// first runs do not race on CREATE ... IF NOT EXISTS.
+// holding a transaction-level advisory lock of plankit's own, so two
+// plankit first runs do not race on CREATE ... IF NOT EXISTS.
+//
+// Not the workspace creation keys: Terraform and OpenTofu hold theirs for
+// a whole first apply (until it ends, not only until the row exists), and
+// waiting on them here hung plankit at start-up for that long, before it
+// could say who held the lock. The lock taken for the state (Lock) refuses
+// at once, naming the holder, and honours -lock-timeout.
 func (b *Backend) prepare(ctx context.Context) error {
 	tx, err := b.admin.Begin(ctx)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback(context.Background())
-	for _, k := range b.creation {
-		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1)", k); err != nil {
-			return err
-		}
+	if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1::int4, $2::int4)", prepareLockClass, prepareLockKey(b.cfg.SchemaName)); err != nil {
+		return err
 	}
 	if !b.cfg.SkipSchemaCreation {
 		// Only when missing: CREATE SCHEMA needs a privilege a user of an
@@ -346,4 +353,16 @@ func tofuCreationKey(schema, table string) int64 {
 	h := fnv.New32()
 	h.Write([]byte(schema + "\x00" + table))
 	return -int64(h.Sum32())
+}
+
+// prepareLockClass and prepareLockKey name plankit's schema preparation
+// lock in PostgreSQL's two-key advisory lock space, which never meets the
+// one-key (bigint) locks Terraform and OpenTofu take: state row ids and
+// the workspace creation keys.
+const prepareLockClass = int32(0x706b6974) // "pkit"
+
+func prepareLockKey(schema string) int32 {
+	h := fnv.New32a()
+	h.Write([]byte(schema))
+	return int32(h.Sum32())
 }

@@ -138,16 +138,25 @@ func TestSkipCreation(t *testing.T) {
 		t.Errorf("index created despite skip_index_creation: %d %v", n, err)
 	}
 	var data string
-	if err := c.QueryRow(ctx, `SELECT data FROM "my schema".states WHERE name = 'default'`).Scan(&data); err != nil || !strings.Contains(data, `"serial": 2`) {
+	if err := c.QueryRow(ctx, `SELECT data FROM "my schema".states WHERE name = 'default'`).Scan(&data); err != nil || !strings.Contains(data, `"serial": 1`) { // the first write of default, as in Terraform
 		t.Errorf("stored state: %v\n%s", err, data)
 	}
 }
 
 // TestPersistRules: serial only moves on a change, lineage kept, a second
-// manager reads what the first wrote.
+// manager reads what the first wrote. A new workspace other than default
+// starts with the empty state Terraform writes when creating it; the
+// default workspace, as in Terraform and OpenTofu, has no row until its
+// first write.
 func TestPersistRules(t *testing.T) {
 	b := newBackend(t, Config{})
-	m := mgr(t, b, "default")
+	if f := mgr(t, b, "default").StateFile(); f.Serial != 0 || f.Lineage != "" {
+		t.Errorf("the default workspace before its first write has serial %d lineage %q; want no state", f.Serial, f.Lineage)
+	}
+	if ws, err := b.Workspaces(context.Background()); err != nil || len(ws) != 1 || ws[0] != "default" {
+		t.Errorf("workspaces after opening the default one: %v %v", ws, err)
+	}
+	m := mgr(t, b, "staging")
 	f0 := m.StateFile()
 	if f0.Serial != 1 || f0.Lineage == "" {
 		t.Fatalf("a new workspace has serial %d lineage %q; want the empty state Terraform writes (serial 1, a lineage)", f0.Serial, f0.Lineage)
@@ -159,7 +168,7 @@ func TestPersistRules(t *testing.T) {
 	if err := m.PersistState(); err != nil { // unchanged: no write
 		t.Fatal(err)
 	}
-	other := mgr(t, b, "default")
+	other := mgr(t, b, "staging")
 	f := other.StateFile()
 	if f.Serial != 2 || f.Lineage != f0.Lineage {
 		t.Errorf("after one change: serial %d lineage %q; want 2 %q", f.Serial, f.Lineage, f0.Lineage)
@@ -255,6 +264,9 @@ func TestTerraformInterlock(t *testing.T) {
 	cs := pgtest.NewDatabase(t)
 	b := newBackend(t, Config{ConnStr: cs})
 	m := mgr(t, b, "default")
+	if err := m.PersistState(); err != nil { // the row Terraform's query locks
+		t.Fatal(err)
+	}
 	tf := rawConn(t, cs)
 	ctx := context.Background()
 	var rowID int64

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"os"
 	"os/exec"
@@ -185,9 +186,15 @@ func TestPgWorkspacesIsolated(t *testing.T) {
 	p := withEnv(t, dir, "plan", env, "-no-color")
 	contains(t, p.stdout, "plan prod", `+ input  = "a-prod"`, "Plan: 2 to add")
 	stg, _ := pull(t, dir, append(env, "TF_WORKSPACE=staging"))
-	def, _ := pull(t, dir, append(env, "TF_WORKSPACE=default"))
-	if !stg.has("terraform_data.a") || def.has("terraform_data.a") {
-		t.Errorf("workspaces not isolated: staging %+v default %+v", stg, def)
+	if !stg.has("terraform_data.a") {
+		t.Errorf("staging lost its state: %+v", stg)
+	}
+	// The default workspace was never applied: as in Terraform, it has no
+	// stored state, and state pull prints nothing.
+	def := withEnv(t, dir, "plan", append(env, "TF_WORKSPACE=default"), "state", "pull")
+	must(t, def, 0, "state pull of default")
+	if def.stdout != "" {
+		t.Errorf("state pull of the never applied default workspace printed:\n%s", def.stdout)
 	}
 	must(t, withEnv(t, dir, "plan", env, "workspace", "select", "default"), 0, "select default")
 	del := withEnv(t, dir, "plan", env, "workspace", "delete", "staging")
@@ -570,4 +577,116 @@ func TestPgInit(t *testing.T) {
 	if strings.Contains(r.stdout+r.stderr, secret) {
 		t.Errorf("init printed the password:\n%s%s", r.stdout, r.stderr)
 	}
+}
+
+// runWithin is run, failing the test when the command has not ended
+// within d (a command waiting on a lock it should refuse).
+func runWithin(t *testing.T, d time.Duration, dir, bin string, env []string, args ...string) result {
+	t.Helper()
+	cmd := command(dir, bin, env, args...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		var ee *exec.ExitError
+		code := 0
+		if errors.As(err, &ee) {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatalf("running %s: %v", bin, err)
+		}
+		return result{out.String(), errb.String(), code}
+	case <-time.After(d):
+		_ = cmd.Process.Kill()
+		<-done
+		t.Fatalf("%s %s was still running after %s\nstdout:\n%s\nstderr:\n%s", bin, strings.Join(args, " "), d, out.String(), errb.String())
+	}
+	return result{}
+}
+
+// TestPgOtherToolFirstApply: OpenTofu runs the default workspace's first
+// apply on a fresh schema, holding only its workspace creation key (the
+// statements its pg backend sends; no row yet). plan, apply -auto-approve
+// and a saved plan's apply are refused at once, naming the workspace, the
+// creation lock and what to do, and write nothing; the second window,
+// after OpenTofu's first write stored the row, refuses too; a plan with
+// -lock-timeout waits for OpenTofu to end and then plans.
+func TestPgOtherToolFirstApply(t *testing.T) {
+	t.Parallel()
+	cs := pgtest.NewDatabase(t)
+	env := []string{"PG_CONN_STR=" + cs}
+	dir := pgDir(t)
+	must(t, withEnv(t, dir, "plan", env, "-no-color", "-out=saved.tfplan"), 0, "plan before OpenTofu starts")
+
+	ctx := context.Background()
+	tofu, err := pgx.Connect(ctx, cs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tofu.Close(ctx)
+	const key = int64(-3797183428) // OpenTofu's creation key for terraform_remote_state.states
+	var id int64
+	var gotRow, gotKey bool
+	err = tofu.QueryRow(ctx, `SELECT "states".id, pg_try_advisory_lock("states".id), pg_try_advisory_lock($1) FROM "terraform_remote_state"."states" WHERE "states".name = $2`, key, "default").Scan(&id, &gotRow, &gotKey)
+	if !errors.Is(err, pgx.ErrNoRows) {
+		t.Fatalf("OpenTofu's lock query found a row of the default workspace before any apply: %v", err)
+	}
+	if err := tofu.QueryRow(ctx, "SELECT pg_try_advisory_lock($1)", key).Scan(&gotKey); err != nil || !gotKey {
+		t.Fatalf("OpenTofu's creation lock: %v %v", err, gotKey)
+	}
+
+	refused := func(window string) {
+		t.Helper()
+		for _, c := range []struct {
+			bin  string
+			args []string
+		}{
+			{"plan", []string{"-no-color"}},
+			{"apply", []string{"-no-color", "-auto-approve"}},
+			{"apply", []string{"-no-color", "saved.tfplan"}},
+		} {
+			what := window + ": " + c.bin + " " + strings.Join(c.args, " ")
+			r := runWithin(t, time.Minute, dir, c.bin, env, c.args...)
+			must(t, r, 1, what)
+			contains(t, r.stderr, what, "Error acquiring the state lock", `workspace "default"`, "workspace creation lock", "PostgreSQL session", "-lock-timeout")
+			if strings.Contains(r.stdout, "Apply complete") || strings.Contains(r.stdout, "will be created") {
+				t.Errorf("%s went ahead:\n%s", what, r.stdout)
+			}
+		}
+	}
+	refused("no row yet")
+	var n int
+	if err := tofu.QueryRow(ctx, "SELECT count(*) FROM terraform_remote_state.states").Scan(&n); err != nil || n != 0 {
+		t.Fatalf("rows written while OpenTofu held the creation lock: %d %v", n, err)
+	}
+
+	// OpenTofu's first write, still under its creation lock.
+	if _, err := tofu.Exec(ctx, `INSERT INTO "terraform_remote_state"."states" (name, data) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET data = $2 WHERE "states".name = $1`, "default", `{"version":4,"serial":1,"lineage":"00000000-0000-0000-0000-00000000000a","outputs":{},"resources":[]}`); err != nil {
+		t.Fatal(err)
+	}
+	refused("row written")
+	var data string
+	if err := tofu.QueryRow(ctx, "SELECT data FROM terraform_remote_state.states WHERE name = 'default'").Scan(&data); err != nil || !strings.Contains(data, `"serial":1,`) {
+		t.Errorf("OpenTofu's row was changed: %v %s", err, data)
+	}
+
+	waiter := command(dir, "plan", env, "-no-color", "-lock-timeout=2m")
+	var wout, werr bytes.Buffer
+	waiter.Stdout, waiter.Stderr = &wout, &werr
+	if err := waiter.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(2 * time.Second)
+	if _, err := tofu.Exec(ctx, "SELECT pg_advisory_unlock($1)", key); err != nil {
+		t.Fatal(err)
+	}
+	if err := waiter.Wait(); err != nil {
+		t.Fatalf("the plan waiting for OpenTofu's lock: %v\n%s\n%s", err, wout.String(), werr.String())
+	}
+	contains(t, wout.String(), "waiting plan", "Plan: 2 to add")
 }
