@@ -20,6 +20,7 @@ import (
 	"github.com/plankit/plankit/providers/builtin"
 	"github.com/plankit/plankit/states"
 	"github.com/plankit/plankit/states/statefile"
+	"github.com/plankit/plankit/states/statemgr"
 	"github.com/plankit/plankit/terraform"
 	"github.com/plankit/plankit/tfdiags"
 )
@@ -210,7 +211,13 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 	stopInterrupts := watchInterrupts(m, ui, cancel, nil)
 	defer stopInterrupts()
 
-	mgr, release, ds := openBackendStateWith(ctx, in.backend, f.lock, f.lockTimeout, "OperationTypePlan", codecFor(in.enc))
+	operation := "OperationTypePlan"
+	if f.inline {
+		// Apply without a plan file: it writes the state, and folds an
+		// interrupted apply's journal in first (foldsJournal).
+		operation = "OperationTypeApply"
+	}
+	mgr, release, ds := openBackendStateWith(ctx, in.backend, f.lock, f.lockTimeout, operation, codecFor(in.enc))
 	if ds.HasErrors() {
 		ui.diags(append(warnings, ds...), src)
 		return planResult{code: ExitError}
@@ -227,6 +234,15 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 	// as the record of its lineage and serial (mgr.State() would be a
 	// second copy of every object); the core does not modify it.
 	sf := mgr.StateFile()
+	if j, ok := mgr.(statemgr.Journaled); ok && sf != nil && j.Recovery() != nil && !(f.lock && foldsJournal(operation)) {
+		// A plan does not write the state, so the interrupted apply's
+		// journal is still to be folded in: the run that does so writes
+		// the state as read here at the next serial, and a saved plan made
+		// now applies to that state (and to no other).
+		ahead := *sf
+		ahead.Serial++
+		sf = &ahead
+	}
 	var prior *states.State
 	if sf != nil {
 		prior = sf.State

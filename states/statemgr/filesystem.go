@@ -242,6 +242,7 @@ func (s *Filesystem) replayJournal() error {
 		return fmt.Errorf("%s: the journal of an interrupted apply beside it (%s*) cannot be replayed: %w. The state file itself is intact; move the journal files aside to go on without what they recorded", s.path, filepath.Join(j.dir, j.prefix), err)
 	}
 	rec.Damaged = damaged
+	rec.Journal = filepath.Join(j.dir, j.prefix) + "*"
 	s.recovery, s.recovered = rec, JournalMark(segs[len(segs)-1])
 	return nil
 }
@@ -334,7 +335,10 @@ func (s *Filesystem) PersistState() error {
 	}
 	next := *f
 	next.Serial++
-	sum, err := s.store(&next, true)
+	// Folding a journal in always takes the next serial, even when the
+	// journal only repeats the file (a kill between the final write and
+	// its removal): a plan saved from the recovered state expects it.
+	sum, err := s.store(&next, s.recovered == 0)
 	if errors.Is(err, errUnchanged) {
 		if !s.rewrite {
 			return s.dropRecovered()
