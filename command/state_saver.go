@@ -94,6 +94,9 @@ func (s *stateSaver) Start(live *states.SyncState) {
 	if sf := s.mgr.StateFile(); sf == nil || sf.Lineage == "" {
 		s.p.MarkDirty()
 		_ = s.p.Flush() // a failure shows again, and is reported, at Close
+	} else if b, ok := s.mgr.(interface{ SaveBackup() error }); ok {
+		// The first background write then replaces one file, not two.
+		_ = b.SaveBackup()
 	}
 }
 
