@@ -105,7 +105,7 @@ func run(t *testing.T, dir, bin string, args ...string) result {
 // moment has come (or the process ended by itself).
 type killer struct {
 	name    string
-	paced   bool // each create runs a short provisioner (a real API's pace)
+	paced   bool                                          // each create runs a short provisioner (a real API's pace)
 	destroy bool                                          // kill an apply -destroy of everything, not the creates
 	wait    func(dir string, exited <-chan struct{}) bool // false: the process ended first
 }
