@@ -20,7 +20,6 @@ import (
 	"github.com/plankit/plankit/providers/builtin"
 	"github.com/plankit/plankit/states"
 	"github.com/plankit/plankit/states/statefile"
-	"github.com/plankit/plankit/states/statemgr"
 	"github.com/plankit/plankit/terraform"
 	"github.com/plankit/plankit/tfdiags"
 )
@@ -233,16 +232,7 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 	// One copy of the stored state serves as the plan's prior state and
 	// as the record of its lineage and serial (mgr.State() would be a
 	// second copy of every object); the core does not modify it.
-	sf := mgr.StateFile()
-	if j, ok := mgr.(statemgr.Journaled); ok && sf != nil && j.Recovery() != nil && !(f.lock && foldsJournal(operation)) {
-		// A plan does not write the state, so the interrupted apply's
-		// journal is still to be folded in: the run that does so writes
-		// the state as read here at the next serial, and a saved plan made
-		// now applies to that state (and to no other).
-		ahead := *sf
-		ahead.Serial++
-		sf = &ahead
-	}
+	sf := asFolded(mgr, mgr.StateFile(), f.lock && foldsJournal(operation))
 	var prior *states.State
 	if sf != nil {
 		prior = sf.State

@@ -181,3 +181,20 @@ func recoverJournalFor(mgr journaledState, where string, locked bool, operation 
 	return hcl.Diagnostics{tfdiags.Warning("The journal of an interrupted apply is replaced",
 		fmt.Sprintf("An apply on %s did not finish; its journal holds changes to %d resource instance(s) and %d operation(s) of unknown outcome. The pushed state replaces the state and that journal.", where, len(rec.Changed), len(rec.InFlight)))}
 }
+
+// asFolded returns the state file sf as the run that folds the pending
+// journal of an interrupted apply into it will store it: at the next
+// serial. A run that did not fold it (a plan, -lock=false) records and
+// checks saved plans against that serial, so that a plan saved from the
+// state with the journal applies after the fold, and one saved before the
+// interrupted apply does not. sf itself when there is no such journal, or
+// it was folded (folded: this run holds the lock and writes the state).
+func asFolded(mgr any, sf *statefile.File, folded bool) *statefile.File {
+	j, ok := mgr.(statemgr.Journaled)
+	if !ok || sf == nil || folded || j.Recovery() == nil {
+		return sf
+	}
+	ahead := *sf
+	ahead.Serial++
+	return &ahead
+}

@@ -369,3 +369,54 @@ func TestStateSaverWriteDoesNotCopyState(t *testing.T) {
 		t.Errorf("writing a 2000-resource state allocated %.0f times, want a few per write", allocs)
 	}
 }
+
+// TestSavedPlanAcrossJournalFold: a plan saved while an interrupted
+// apply's journal is pending (the plan writes nothing) applies after the
+// apply folds the journal in, locked or not; a plan saved before the
+// interrupted apply is stale once its journal is there.
+func TestSavedPlanAcrossJournalFold(t *testing.T) {
+	cases := []struct {
+		name       string
+		lock       bool
+		planBefore bool // plan saved before the journal was left
+		wantCode   int
+		want       string
+	}{
+		{"locked", true, false, ExitOK, "Apply complete!"},
+		{"lock=false", false, false, ExitOK, "Apply complete!"},
+		{"saved before the interrupted apply", true, true, ExitError, "Saved plan is stale"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte("resource \"null_resource\" \"a\" {}\nresource \"null_resource\" \"b\" {}\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			lockArg := "-lock=" + fmt.Sprint(tc.lock)
+			var calls atomic.Int64
+			plan := func() {
+				m, out, errb := countingMeta(t, &calls)
+				if code := Plan(m, []string{"-chdir=" + dir, "-no-color", lockArg, "-out=p.tfplan"}); code != ExitOK {
+					t.Fatalf("plan: exit %d\n%s%s", code, out, errb)
+				}
+			}
+			if tc.planBefore {
+				// The state the interrupted apply started from, then the plan.
+				if err := statemgr.NewFilesystem(filepath.Join(dir, "terraform.tfstate")).PersistState(); err != nil {
+					t.Fatal(err)
+				}
+				plan()
+				writeInterruptedJournal(t, dir)
+			} else {
+				writeInterruptedJournal(t, dir)
+				plan()
+			}
+			m, out, errb := countingMeta(t, &calls)
+			code := Apply(m, []string{"-chdir=" + dir, "-no-color", lockArg, "p.tfplan"})
+			all := strings.Join(strings.Fields(out.String()+errb.String()), " ")
+			if code != tc.wantCode || !strings.Contains(all, tc.want) {
+				t.Errorf("apply: exit %d, want %d with %q:\n%s", code, tc.wantCode, tc.want, all)
+			}
+		})
+	}
+}
