@@ -255,7 +255,7 @@ func applyPlan(m *Meta, ui *ui, wd string, f *applyFlags, plan *plans.Plan, conf
 			code = ExitError
 		}
 	}()
-	if ds := checkStateMatches(mgr.StateFile(), sf); ds.HasErrors() {
+	if ds := checkStateMatches(asFolded(mgr, mgr.StateFile(), f.lock), sf); ds.HasErrors() {
 		ui.diags(ds, src)
 		return ExitError
 	}

@@ -210,7 +210,13 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 	stopInterrupts := watchInterrupts(m, ui, cancel, nil)
 	defer stopInterrupts()
 
-	mgr, release, ds := openBackendStateWith(ctx, in.backend, f.lock, f.lockTimeout, "OperationTypePlan", codecFor(in.enc))
+	operation := "OperationTypePlan"
+	if f.inline {
+		// Apply without a plan file: it writes the state, and folds an
+		// interrupted apply's journal in first (foldsJournal).
+		operation = "OperationTypeApply"
+	}
+	mgr, release, ds := openBackendStateWith(ctx, in.backend, f.lock, f.lockTimeout, operation, codecFor(in.enc))
 	if ds.HasErrors() {
 		ui.diags(append(warnings, ds...), src)
 		return planResult{code: ExitError}
@@ -226,7 +232,7 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 	// One copy of the stored state serves as the plan's prior state and
 	// as the record of its lineage and serial (mgr.State() would be a
 	// second copy of every object); the core does not modify it.
-	sf := mgr.StateFile()
+	sf := asFolded(mgr, mgr.StateFile(), f.lock && foldsJournal(operation))
 	var prior *states.State
 	if sf != nil {
 		prior = sf.State

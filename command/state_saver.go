@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -45,11 +46,27 @@ type stateSaver struct {
 	closed *states.State
 }
 
-var _ terraform.StateWriter = (*stateSaver)(nil)
+var (
+	_ terraform.StateWriter        = (*stateSaver)(nil)
+	_ terraform.ProvisionersWriter = (*stateSaver)(nil)
+)
 
 // checkpointBytes is the journal growth that makes a full write of the
 // state due during an apply (see statemgr.PersisterOptions).
 const checkpointBytes = 4 << 20
+
+// The bound on how far the state file itself lags the journal during an
+// apply (statemgr.PersisterOptions.LagChanges, LagInterval): Terraform,
+// OpenTofu and any tool that ignores the journal read only the file, so
+// after a kill they miss what it lacks. Terraform itself persists every
+// 20 seconds during an apply; these bound the lag by count as well, and
+// the persister's gap (GapFactor, 4, times the last write) keeps the
+// extra writes of a large state amortised: at most about a fifth of the
+// apply's time.
+const (
+	stateLagChanges  = 100
+	stateLagInterval = 5 * time.Second
+)
 
 // Start starts the persister on the live state, with the manager's
 // journal when it keeps one (statemgr.Journaled: the local state does). A
@@ -67,16 +84,19 @@ func (s *stateSaver) Start(live *states.SyncState) {
 		}
 	}
 	// With the journal holding every change, full writes are spaced by its
-	// growth (statemgr.PersisterOptions.CheckpointBytes): a small apply
-	// writes the state at the start and the end only, a large one about
-	// twice the final state's size in all.
-	s.p = statemgr.NewBackgroundPersister(s, statemgr.PersisterOptions{Source: live, Journal: j, CheckpointBytes: checkpointBytes})
+	// growth (statemgr.PersisterOptions.CheckpointBytes) and by the bound
+	// on the state file's lag behind it.
+	s.p = statemgr.NewBackgroundPersister(s, statemgr.PersisterOptions{Source: live, Journal: j, CheckpointBytes: checkpointBytes,
+		LagChanges: stateLagChanges, LagInterval: stateLagInterval})
 	s.mu.Lock()
 	s.live = live
 	s.mu.Unlock()
 	if sf := s.mgr.StateFile(); sf == nil || sf.Lineage == "" {
 		s.p.MarkDirty()
 		_ = s.p.Flush() // a failure shows again, and is reported, at Close
+	} else if b, ok := s.mgr.(interface{ SaveBackup() error }); ok {
+		// The first background write then replaces one file, not two.
+		_ = b.SaveBackup()
 	}
 }
 
@@ -86,6 +106,14 @@ func (s *stateSaver) Start(live *states.SyncState) {
 // keeps its result, and saveFinal warns that the journal failed.
 func (s *stateSaver) Begin(addr addrs.AbsResourceInstance, dk addrs.DeposedKey, action plans.Action) error {
 	_ = s.p.Begin(addr, describeAction(action, dk))
+	return nil
+}
+
+// BeginProvisioners records that addr's object is created and its
+// provisioners are starting: a journal that ends here (the process died)
+// replays it tainted (statemgr.ProvisionersAction).
+func (s *stateSaver) BeginProvisioners(addr addrs.AbsResourceInstance, action plans.Action) error {
+	_ = s.p.Begin(addr, statemgr.ProvisionersAction(describeAction(action, addrs.NotDeposed)))
 	return nil
 }
 

@@ -93,7 +93,7 @@ func (ai *applyInstance) apply(ctx context.Context) hcl.Diagnostics {
 			// Recorded, but still being created until its provisioners
 			// finished: a crash now leaves it named as in flight. A failed
 			// record only loses that name (the persister reports it).
-			_ = ai.aw.beginOp(addr, addrs.NotDeposed, ch.Action)
+			_ = ai.aw.beginProvisioners(addr, ch.Action)
 		}
 		d := ai.provision(ctx, marked, false)
 		diags = append(diags, d...) // on_failure = continue leaves warnings

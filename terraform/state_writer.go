@@ -47,6 +47,27 @@ func (aw *applyWalk) beginOp(addr addrs.AbsResourceInstance, dk addrs.DeposedKey
 	return aw.writer.Begin(addr, dk, action)
 }
 
+// ProvisionersWriter is a StateWriter that tells the start of an object's
+// creation provisioners from the start of an operation: Apply calls
+// BeginProvisioners instead of Begin once the created object is recorded
+// (Changed) and before its provisioners run. A process that dies before
+// the End that follows has created the object and not finished
+// provisioning it, which Terraform stores as tainted (a failed
+// provisioner); a writer that keeps a journal can do the same when it
+// replays it.
+type ProvisionersWriter interface {
+	BeginProvisioners(addr addrs.AbsResourceInstance, action plans.Action) error
+}
+
+// beginProvisioners tells the state writer that addr's object is created
+// and its provisioners are starting.
+func (aw *applyWalk) beginProvisioners(addr addrs.AbsResourceInstance, action plans.Action) error {
+	if pw, ok := aw.writer.(ProvisionersWriter); ok {
+		return pw.BeginProvisioners(addr, action)
+	}
+	return aw.beginOp(addr, addrs.NotDeposed, action)
+}
+
 // endOp tells the state writer that the operation on addr is over.
 func (aw *applyWalk) endOp(addr addrs.AbsResourceInstance) {
 	if aw.writer != nil {

@@ -293,6 +293,7 @@ func (m *Mgr) replayJournal() error {
 	if err != nil {
 		return fmt.Errorf("the state of %s: the journal of an interrupted apply (rows of %s.%s with name %q) cannot be replayed: %w. The state itself is intact; delete those rows to go on without what they recorded", m.Describe(), m.b.cfg.SchemaName, journalTable, m.name, err)
 	}
+	rec.Journal = fmt.Sprintf("rows of %s.%s with name %q", m.b.cfg.SchemaName, journalTable, m.name)
 	m.recovery, m.recovered = rec, last
 	return nil
 }

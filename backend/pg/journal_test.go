@@ -108,6 +108,7 @@ func TestJournalRecovery(t *testing.T) {
 		Records:  5,
 		Changed:  []string{"null_resource.r[1]", "null_resource.r[2]"},
 		InFlight: []statemgr.InFlight{{Instance: "null_resource.r[3]", Action: "create"}},
+		Journal:  `rows of terraform_remote_state.plankit_journal with name "default"`,
 	}
 	if d := cmp.Diff(want, rec); d != "" {
 		t.Errorf("recovery (-want +got):\n%s", d)

@@ -235,7 +235,14 @@ func (m *Mgr) PersistState() error {
 	if err := m.ensureLoaded(); err != nil {
 		return err
 	}
-	w, err := statemgr.PrepareWrite(m.file, m.tfVersion, m.lastBytes)
+	last := m.lastBytes
+	if m.recovered != 0 {
+		// Folding a journal in always takes the next serial, even when the
+		// journal only repeats the row: a plan saved from the recovered
+		// state expects it.
+		last = nil
+	}
+	w, err := statemgr.PrepareWrite(m.file, m.tfVersion, last)
 	if err != nil {
 		return err
 	}

@@ -319,7 +319,7 @@ func TestEncryptedKilledApply(t *testing.T) {
 	}
 	p := run(t, dir, "plan", env, "-no-color", "-lock=false")
 	must(t, p, 0, "plan after the kill")
-	contains(t, p.stdout+p.stderr, "recovery plan", "Interrupted apply: operations of unknown outcome", "terraform_data.b (create)")
+	contains(t, strings.Join(strings.Fields(p.stdout+p.stderr), " "), "recovery plan", "The state file lacks the changes of an interrupted apply", "marked tainted", "- terraform_data.b")
 	if strings.Contains(p.stdout, "terraform_data.a will be created") {
 		t.Errorf("the re-plan creates again what the killed apply created:\n%s", p.stdout)
 	}

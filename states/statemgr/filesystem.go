@@ -243,6 +243,7 @@ func (s *Filesystem) replayJournal() error {
 		return fmt.Errorf("%s: the journal of an interrupted apply beside it (%s*) cannot be replayed: %w. The state file itself is intact; move the journal files aside to go on without what they recorded", s.path, filepath.Join(j.dir, j.prefix), err)
 	}
 	rec.Damaged = damaged
+	rec.Journal = filepath.Join(j.dir, j.prefix) + "*"
 	s.recovery, s.recovered = rec, JournalMark(segs[len(segs)-1])
 	return nil
 }
@@ -335,7 +336,10 @@ func (s *Filesystem) PersistState() error {
 	}
 	next := *f
 	next.Serial++
-	sum, err := s.store(&next, true)
+	// Folding a journal in always takes the next serial, even when the
+	// journal only repeats the file (a kill between the final write and
+	// its removal): a plan saved from the recovered state expects it.
+	sum, err := s.store(&next, s.recovered == 0)
 	if errors.Is(err, errUnchanged) {
 		if !s.rewrite {
 			return s.dropRecovered()
@@ -397,6 +401,18 @@ func (s *Filesystem) store(f *statefile.File, unless bool) (stateSum, error) {
 // it replaces the old one: the first overwrite in this manager's lifetime
 // saves the file as read to the backup path first.
 func (s *Filesystem) beforeReplace(mode os.FileMode) error {
+	if err := s.writeBackup(mode); err != nil {
+		return err
+	}
+	if s.beforeRename != nil {
+		return s.beforeRename()
+	}
+	return nil
+}
+
+// writeBackup saves the file as read to the backup path, once in this
+// manager's lifetime. s.mu is held.
+func (s *Filesystem) writeBackup(mode os.FileMode) error {
 	if !s.backupDone && s.backupPath != "" && s.readBytes != nil {
 		backup, err := s.encode(s.readBytes)
 		if err != nil {
@@ -407,10 +423,20 @@ func (s *Filesystem) beforeReplace(mode os.FileMode) error {
 		}
 	}
 	s.backupDone = true
-	if s.beforeRename != nil {
-		return s.beforeRename()
-	}
 	return nil
+}
+
+// SaveBackup saves the backup the first overwrite of the state would save,
+// now: apply calls it before its walk, so that its first background write
+// (which bounds what a tool reading only the state misses after a kill)
+// costs one file, not two. A failure is left for that overwrite to report.
+func (s *Filesystem) SaveBackup() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.ensureLoaded(); err != nil {
+		return err
+	}
+	return s.writeBackup(fileMode(s.path))
 }
 
 // fileMode keeps an existing state file's permissions; a new file gets 0644,

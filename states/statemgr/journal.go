@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/internal/jsonstr"
@@ -159,6 +160,13 @@ type Recovery struct {
 	Changed  []string   // instances whose objects the journal changed, sorted
 	InFlight []InFlight // operations begun and never finished, sorted
 	Damaged  int        // damaged records skipped (torn by a power loss)
+	// Tainted are the instances whose create (or replacement) was done
+	// and whose provisioners had not finished: stored tainted, as a
+	// failed provisioner leaves them, so the next apply replaces them.
+	Tainted []string
+	// Journal says where the journal was read from (files, rows), for
+	// messages; the manager that replayed it sets it.
+	Journal string
 }
 
 // ReplayJournal applies recs, in order, to s: each "set" record replaces
@@ -196,9 +204,47 @@ func ReplayJournal(s *states.State, recs [][]byte) (*Recovery, error) {
 	}
 	rec.Changed = slices.Sorted(maps.Keys(changed))
 	for _, k := range slices.Sorted(maps.Keys(inflight)) {
-		rec.InFlight = append(rec.InFlight, inflight[k])
+		op := inflight[k]
+		rec.InFlight = append(rec.InFlight, op)
+		if strings.HasSuffix(op.Action, provisionersSuffix) {
+			addr, _ := addrs.ParseAbsResourceInstanceStr(op.Instance) // parsed above
+			if taintCurrent(s, addr) {
+				rec.Tainted = append(rec.Tainted, op.Instance)
+			}
+		}
 	}
 	return rec, nil
+}
+
+// provisionersSuffix ends the action of a begin record written when an
+// object was created and its provisioners start (ProvisionersAction).
+const provisionersSuffix = ", provisioners running"
+
+// ProvisionersAction is the action to Begin an operation with when its
+// object is created (and recorded) and its creation provisioners start:
+// the operation is not over until they finish. Replaying a journal that
+// ends inside it stores the object tainted, as a failed provisioner
+// leaves it in Terraform, so the next apply replaces it.
+func ProvisionersAction(action string) string { return action + provisionersSuffix }
+
+// taintCurrent marks addr's current object in s tainted; it reports
+// whether there was one not tainted already.
+func taintCurrent(s *states.State, addr addrs.AbsResourceInstance) bool {
+	r := s.Resource(addr.ContainingResource())
+	if r == nil || r.Instances[addr.Resource.Key] == nil {
+		return false
+	}
+	o := r.Instances[addr.Resource.Key].Current
+	if o == nil || o.Status == states.ObjectTainted {
+		return false
+	}
+	// A new object: the old one may be shared (a snapshot) and carries
+	// its encoding, status included.
+	t := &states.ResourceInstanceObjectSrc{SchemaVersion: o.SchemaVersion, AttrsJSON: o.AttrsJSON, AttrSensitivePaths: o.AttrSensitivePaths,
+		Private: o.Private, Status: states.ObjectTainted, Dependencies: o.Dependencies, CreateBeforeDestroy: o.CreateBeforeDestroy,
+		SkipDestroy: o.SkipDestroy, Identity: o.Identity}
+	s.SetResourceInstanceCurrent(addr, t, r.ProviderConfig)
+	return true
 }
 
 // replaySet replaces addr's objects in s with those in the encoded

@@ -15,8 +15,9 @@ type PersisterOptions struct {
 	// a Snapshot of it. When nil, the persister starts from an empty state
 	// (see BackgroundPersister.State).
 	Source *states.SyncState
-	// GapFactor: after a write that took d (snapshot, encode, disk), the
-	// next write waits at least GapFactor×d, so writing takes at most about
+	// GapFactor: after a write that took d (snapshot, encode, disk; the
+	// lesser of the last two writes), the next write waits at least
+	// GapFactor×d, so writing takes at most about
 	// 1/(1+GapFactor) of the run whatever the state's size: the apply stays
 	// linear. Default 4 (≤ 20%).
 	GapFactor float64
@@ -43,6 +44,17 @@ type PersisterOptions struct {
 	// few objects of a large state writes it once, at Close. The GapFactor
 	// and MinGap waits still apply. 0: by time alone.
 	CheckpointBytes uint64
+	// LagChanges and LagInterval, with CheckpointBytes, bound how far the
+	// stored state itself lags the journal, for the tools that read only
+	// the state (Terraform, OpenTofu): a full write is also due once
+	// LagChanges changes were announced since the last write's snapshot,
+	// or once the oldest of them is LagInterval old. The GapFactor wait
+	// still applies, so these writes take at most about 1/(1+GapFactor)
+	// of the run however large the state: the lag is at most LagChanges
+	// changes or what the apply finishes in GapFactor times one write,
+	// whichever is more. 0: no bound of that kind.
+	LagChanges  uint64
+	LagInterval time.Duration
 }
 
 // PersisterStats counts what a BackgroundPersister did.
@@ -72,14 +84,16 @@ type BackgroundPersister struct {
 	opts PersisterOptions
 
 	mu          sync.Mutex
-	cond        *sync.Cond // broadcast after each write attempt
-	gen         uint64     // changes announced so far
-	writtenGen  uint64     // gen covered by the last successful write
-	flushReq    uint64     // Flush/Close requests so far
-	attemptReq  uint64     // flushReq when the last attempt started
-	lastFailReq uint64     // attemptReq of the last failed attempt
-	lastErr     error      // error of the last attempt, nil after a success
-	nextAllowed time.Time  // earliest start of the next unforced write
+	cond        *sync.Cond    // broadcast after each write attempt
+	gen         uint64        // changes announced so far
+	writtenGen  uint64        // gen covered by the last successful write
+	flushReq    uint64        // Flush/Close requests so far
+	attemptReq  uint64        // flushReq when the last attempt started
+	lastFailReq uint64        // attemptReq of the last failed attempt
+	lastErr     error         // error of the last attempt, nil after a success
+	nextAllowed time.Time     // earliest start of the next unforced write
+	dirtySince  time.Time     // when the oldest change not written was announced
+	prevWrite   time.Duration // duration of the last write attempt (0 before the first)
 	closing     bool
 	stats       PersisterStats
 
@@ -349,11 +363,17 @@ func (p *BackgroundPersister) Update(fn func(*states.State)) {
 func (p *BackgroundPersister) MarkDirty() {
 	p.mu.Lock()
 	wasClean := p.gen == p.writtenGen
+	if wasClean {
+		p.dirtySince = time.Now()
+	}
 	p.gen++
 	p.stats.Changes++
+	lagDue := p.opts.LagChanges > 0 && p.gen-p.writtenGen == p.opts.LagChanges
 	p.mu.Unlock()
-	if wasClean {
-		p.signal() // the goroutine may be idle; a dirty one wakes on its own
+	if wasClean || lagDue {
+		// The goroutine may be idle, or waiting for the journal's growth
+		// or the lag bound.
+		p.signal()
 	}
 }
 
@@ -453,12 +473,30 @@ func (p *BackgroundPersister) run() {
 		dirty := p.gen > p.writtenGen
 		forced := p.flushReq > p.attemptReq
 		wait := time.Until(p.nextAllowed)
+		lagged := p.opts.LagChanges > 0 && p.gen-p.writtenGen >= p.opts.LagChanges
+		var lagIn time.Duration // until the oldest unwritten change is LagInterval old
+		if p.opts.LagInterval > 0 && dirty {
+			lagIn = time.Until(p.dirtySince.Add(p.opts.LagInterval))
+			lagged = lagged || lagIn <= 0
+		}
 		p.mu.Unlock()
 		switch {
-		case !dirty, !forced && !p.checkpointDue():
-			// Idle until a change, a Flush or Close, or (appended) the
-			// journal's growth makes a write due.
-			<-p.wake
+		case !dirty:
+			<-p.wake // idle until a change, a Flush or Close
+			continue
+		case !forced && !lagged && !p.checkpointDue():
+			// Until a Flush or Close, the journal's growth (appended) or
+			// the lag bound makes a write due.
+			if lagIn <= 0 {
+				<-p.wake
+				continue
+			}
+			t := time.NewTimer(lagIn)
+			select {
+			case <-t.C:
+			case <-p.wake:
+				t.Stop()
+			}
 			continue
 		case !forced && wait > 0:
 			t := time.NewTimer(wait)
@@ -499,13 +537,23 @@ func (p *BackgroundPersister) writeOnce() {
 	p.stats.Writes++
 	p.stats.WriteTime += d
 	p.stats.LastWrite = d
-	gap := max(time.Duration(float64(d)*p.opts.GapFactor), p.opts.MinGap)
+	// The gap follows the cheaper of this write and the one before (none
+	// before the first): a one-off slow write (the first, which creates
+	// the file and its backup, or a disk stalled by another process) does
+	// not hold the next one back, while a state that keeps growing still
+	// spaces its writes by what they cost.
+	gap := max(time.Duration(float64(min(d, p.prevWrite))*p.opts.GapFactor), p.opts.MinGap)
+	p.prevWrite = d
 	if err != nil {
 		p.stats.Failures++
 		p.lastErr, p.lastFailReq = err, req
 		gap = max(gap, p.opts.ErrorBackoff)
 	} else {
 		p.writtenGen, p.lastErr = g, nil
+		if p.gen > g {
+			// Announced after the snapshot was taken, at the earliest.
+			p.dirtySince = start
+		}
 	}
 	p.nextAllowed = time.Now().Add(gap)
 	p.cond.Broadcast()
