@@ -2,7 +2,7 @@
 // (github.com/versity/versitygw, open source, S3 conditional writes
 // included) with its posix backend in a temporary directory, listening on
 // a free port on 127.0.0.1 with static credentials. It finds versitygw on
-// PATH, in VERSITYGW, or in $(go env GOPATH)/bin, where
+// PATH, in VERSITYGW, or in $(go env GOBIN) or $(go env GOPATH)/bin, where
 //
 //	go install github.com/versity/versitygw/cmd/versitygw@v1.8.0
 //
@@ -76,6 +76,15 @@ func Run(m *testing.M) int {
 	return code
 }
 
+// StopShared stops the shared server if one was started: for a TestMain
+// that already wraps m.Run otherwise (Run does it itself).
+func StopShared() {
+	if shared != nil {
+		shared.Stop()
+		shared = nil
+	}
+}
+
 // Shared returns the package's server, starting it on first use. A
 // missing binary skips the test, or fails it when CI=true.
 func Shared(t testing.TB) *Server {
@@ -133,7 +142,7 @@ func (s *Server) Env() []string {
 }
 
 // ErrNoServer is returned by Start when versitygw is not installed.
-var ErrNoServer = errors.New("versitygw not found (on PATH, in $VERSITYGW or in $(go env GOPATH)/bin)")
+var ErrNoServer = errors.New("versitygw not found (on PATH, in $VERSITYGW, $(go env GOBIN) or $(go env GOPATH)/bin)")
 
 // FindBinary returns versitygw's path.
 func FindBinary() (string, error) {
@@ -143,14 +152,20 @@ func FindBinary() (string, error) {
 	if p, err := exec.LookPath("versitygw"); err == nil {
 		return p, nil
 	}
-	gopath := os.Getenv("GOPATH")
-	if gopath == "" {
-		if out, err := exec.Command("go", "env", "GOPATH").Output(); err == nil {
-			gopath = strings.TrimSpace(string(out))
+	var dirs []string
+	if out, err := exec.Command("go", "env", "GOBIN", "GOPATH").Output(); err == nil {
+		lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n") // GOBIN is often an empty first line
+		if len(lines) == 2 {
+			if lines[0] != "" {
+				dirs = append(dirs, lines[0])
+			}
+			for _, d := range filepath.SplitList(lines[1]) {
+				dirs = append(dirs, filepath.Join(d, "bin"))
+			}
 		}
 	}
-	for _, d := range filepath.SplitList(gopath) {
-		p := filepath.Join(d, "bin", "versitygw")
+	for _, d := range dirs {
+		p := filepath.Join(d, "versitygw")
 		if _, err := os.Stat(p); err == nil {
 			return p, nil
 		}
