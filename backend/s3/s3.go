@@ -218,9 +218,7 @@ func New(ctx context.Context, cfg Config) (*Backend, error) {
 	}
 	b.describes = fmt.Sprintf("S3 bucket %q at %s", cfg.Bucket, b.endpoint)
 	if cfg.SSECustomerKey != "" {
-		k, _ := base64.StdEncoding.DecodeString(cfg.SSECustomerKey)
-		sum := md5.Sum(k)
-		b.sseKeyMD5 = base64.StdEncoding.EncodeToString(sum[:])
+		b.sseKeyMD5 = sseKeyMD5(cfg.SSECustomerKey)
 	}
 	if cfg.UseLockfile {
 		if err := b.Probe(ctx); err != nil {
@@ -228,6 +226,13 @@ func New(ctx context.Context, cfg Config) (*Backend, error) {
 		}
 	}
 	return b, nil
+}
+
+// sseKeyMD5 is the MD5 digest S3 wants with an SSE-C key, in base64.
+func sseKeyMD5(key string) string {
+	k, _ := base64.StdEncoding.DecodeString(key)
+	sum := md5.Sum(k)
+	return base64.StdEncoding.EncodeToString(sum[:])
 }
 
 // Describe names the bucket and the server.
@@ -285,6 +290,12 @@ func (b *Backend) probe(ctx context.Context) error {
 // put writes data as key in one PUT, conditionally on key not existing
 // when ifNoneMatch, with the configured encryption, ACL and checksum.
 func (b *Backend) put(ctx context.Context, key string, data []byte, ifNoneMatch bool) error {
+	_, err := b.client.PutObject(ctx, b.putInput(key, data, ifNoneMatch))
+	return err
+}
+
+// putInput is put's request.
+func (b *Backend) putInput(key string, data []byte, ifNoneMatch bool) *s3.PutObjectInput {
 	in := &s3.PutObjectInput{
 		Bucket:        aws.String(b.cfg.Bucket),
 		Key:           aws.String(key),
@@ -317,8 +328,7 @@ func (b *Backend) put(ctx context.Context, key string, data []byte, ifNoneMatch 
 	if b.cfg.ACL != "" {
 		in.ACL = types.ObjectCannedACL(b.cfg.ACL)
 	}
-	_, err := b.client.PutObject(ctx, in)
-	return err
+	return in
 }
 
 // get reads key; a missing object is (nil, false, nil).
