@@ -315,6 +315,9 @@ func TestS3OpenTofuBucket(t *testing.T) {
 	copyFile(t, filepath.Join(fx, "main.tf"), filepath.Join(dir, "main.tf"))
 	bc := []string{"-backend-config=bucket=" + bucket, "-backend-config=endpoint=" + srv.Endpoint}
 
+	in := withEnv(t, dir, "plan", env, append([]string{"init", "-no-color"}, bc...)...)
+	must(t, in, 0, "init with -backend-config")
+	contains(t, in.stdout, "init with -backend-config", `Successfully configured the backend "s3"!`)
 	l := withEnv(t, dir, "plan", env, append([]string{"workspace", "list"}, bc...)...)
 	must(t, l, 0, "workspace list")
 	contains(t, l.stdout, "workspace list", "* default", "  staging")
