@@ -2,7 +2,9 @@ package command
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"sort"
 	"strconv"
@@ -18,6 +20,7 @@ import (
 	"github.com/plankit/plankit/backend"
 	"github.com/plankit/plankit/backend/local"
 	"github.com/plankit/plankit/backend/pg"
+	"github.com/plankit/plankit/backend/s3"
 	"github.com/plankit/plankit/configs"
 	"github.com/plankit/plankit/internal/safeio"
 	"github.com/plankit/plankit/planfile"
@@ -30,12 +33,14 @@ import (
 // -backend-config options, the environment and the selected workspace,
 // before anything is opened.
 type backendSettings struct {
-	typ string // "local" or "pg"
+	typ string // "local", "pg" or "s3"
 	ws  string // the workspace
 	// local
 	defaultPath, workspaceDir string
 	// pg
 	pg pg.Config
+	// s3
+	s3 s3.Config
 }
 
 // pgEnv are Terraform's environment fallbacks for the pg backend's
@@ -99,11 +104,11 @@ func resolveBackend(m *Meta, wd string, config *configs.Config, stateFlag string
 			return nil, diags
 		}
 		for name, a := range content.Attributes {
-			v, ds := backendArgValue(a.Expr, name, s.typ)
+			kv, ds := backendArgValues(a.Expr, name, s.typ)
 			if ds.HasErrors() {
 				return nil, ds
 			}
-			args[name] = v
+			maps.Copy(args, kv)
 		}
 	}
 	fromFlags := map[string]bool{}
@@ -162,6 +167,16 @@ func resolveBackend(m *Meta, wd string, config *configs.Config, stateFlag string
 		if s.pg.SchemaName == "" {
 			s.pg.SchemaName = pg.DefaultSchemaName
 		}
+	case "s3":
+		if stateFlag != "" {
+			return nil, hcl.Diagnostics{tfdiags.Error("-state is for the local backend",
+				"The configuration stores its state in S3 (backend \"s3\"), so there is no state file for -state to name. Remove -state; use plan state pull to get a copy of the state.")}
+		}
+		cfg, ds := s3Settings(args, envMap(m.Env), fromFlags)
+		if ds.HasErrors() {
+			return nil, ds
+		}
+		s.s3 = cfg
 	}
 	return s, nil
 }
@@ -184,27 +199,44 @@ func envMap(env []string) map[string]string {
 	return out
 }
 
-// backendArgValue evaluates a constant backend argument to its string
-// form (bools as "true"/"false").
-func backendArgValue(expr hcl.Expression, name, typ string) (string, hcl.Diagnostics) {
+// backendArgValues evaluates a constant backend argument to its string
+// form: bools as "true"/"false", numbers in decimal, a list as a JSON
+// array, a map as one entry NAME.KEY per element (endpoints.s3), and a
+// value plankit refuses (assume_role) as "set".
+func backendArgValues(expr hcl.Expression, name, typ string) (map[string]string, hcl.Diagnostics) {
 	v, diags := expr.Value(nil)
 	if diags.HasErrors() {
-		return "", diags
+		return nil, diags
 	}
-	want := cty.String
-	if strings.HasPrefix(name, "skip_") {
-		want = cty.Bool
-	}
+	want := configs.BackendArgType(name)
 	c, err := convert.Convert(v, want)
-	if err != nil || c.IsNull() || !c.IsKnown() {
+	if err != nil || c.IsNull() || !c.IsWhollyKnown() {
 		rng := expr.Range()
-		return "", hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid backend configuration",
+		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid backend configuration",
 			Detail: fmt.Sprintf("The %s backend's %s must be a %s.", typ, name, want.FriendlyName()), Subject: &rng}}
 	}
-	if want == cty.Bool {
-		return strconv.FormatBool(c.True()), nil
+	switch {
+	case want == cty.Bool:
+		return map[string]string{name: strconv.FormatBool(c.True())}, nil
+	case want == cty.Number:
+		return map[string]string{name: c.AsBigFloat().Text('f', -1)}, nil
+	case want == cty.String:
+		return map[string]string{name: c.AsString()}, nil
+	case want.IsMapType():
+		out := map[string]string{}
+		for k, e := range c.AsValueMap() {
+			out[name+"."+k] = e.AsString()
+		}
+		return out, nil
+	case want.IsListType():
+		var l []string
+		for _, e := range c.AsValueSlice() {
+			l = append(l, e.AsString())
+		}
+		j, _ := json.Marshal(l)
+		return map[string]string{name: string(j)}, nil
 	}
-	return c.AsString(), nil
+	return map[string]string{name: "set"}, nil
 }
 
 // parseBackendConfig reads one -backend-config value: KEY=VALUE, or the
@@ -260,19 +292,22 @@ func parseBackendConfig(wd, val, typ string, schema *hcl.BodySchema) (map[string
 			d[0].Subject = &rng
 			return nil, d
 		}
-		v, ds := backendArgValue(a.Expr, name, typ)
+		kv, ds := backendArgValues(a.Expr, name, typ)
 		if ds.HasErrors() {
 			return nil, ds
 		}
-		out[name] = v
+		maps.Copy(out, kv)
 	}
 	return out, nil
 }
 
 // open connects to the backend.
 func (s *backendSettings) open(ctx context.Context) (backend.Backend, error) {
-	if s.typ == "pg" {
+	switch s.typ {
+	case "pg":
 		return pg.New(ctx, s.pg)
+	case "s3":
+		return s3.New(ctx, s.s3)
 	}
 	return local.New(s.defaultPath, s.workspaceDir), nil
 }
@@ -308,6 +343,9 @@ func (s *backendSettings) record() *planfile.Backend {
 				r.Config[name] = "true"
 			}
 		}
+	}
+	if s.typ == "s3" {
+		r.Config = s3Record(s.s3)
 	}
 	return r
 }

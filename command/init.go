@@ -45,7 +45,9 @@ Options:
   -backend-config=KEY=VALUE|FILE
                       Backend setting, or a file of them (repeatable). init
                       connects to a "pg" backend, creating its schema and
-                      tables unless the skip_* settings say not to.
+                      tables unless the skip_* settings say not to; with an
+                      "s3" backend's use_lockfile, it checks that the
+                      server refuses a second conditional PUT.
   -no-color           No colour.
   -json               Machine-readable progress.
 `
@@ -134,6 +136,9 @@ func initBackend(ctx context.Context, m *Meta, u *ui, wd string, config *configs
 		return append(diags, tfdiags.Errorf("Failed to open the state backend", "%s", err))
 	}
 	be.Close()
+	if settings.typ == "s3" {
+		diags = append(diags, s3InitNotes(u, settings.s3)...)
+	}
 	u.line(u.col.Green(fmt.Sprintf("Successfully configured the backend %q!", settings.typ)))
 	return diags
 }

@@ -29,15 +29,15 @@ func statePath(wd, flagPath string, config *configs.Config) (string, hcl.Diagnos
 			return "", diags
 		}
 		if a, ok := content.Attributes["path"]; ok {
-			// Decoded as every backend argument is (backendArgValue): a
+			// Decoded as every backend argument is (backendArgValues): a
 			// number converts to its string as in Terraform (path = 5 is
 			// "5"); anything that does not convert is an error, never a
 			// silent fall back to terraform.tfstate.
-			p, ds := backendArgValue(a.Expr, "path", "local")
+			kv, ds := backendArgValues(a.Expr, "path", "local")
 			if ds.HasErrors() {
 				return "", ds
 			}
-			return resolve(wd, p), nil
+			return resolve(wd, kv["path"]), nil
 		}
 	}
 	return resolve(wd, "terraform.tfstate"), nil

@@ -21,7 +21,18 @@ func TestBackendBlocks(t *testing.T) {
 }`, ""},
 		{`backend "pg" {}`, ""},
 		{`backend "local" { path = "x.tfstate" }`, ""},
-		{`backend "s3" {}`, `supports the "local" and "pg" backends, not "s3"`},
+		{`backend "gcs" {}`, `supports the "local", "pg" and "s3" backends, not "gcs"`},
+		{`backend "s3" {
+  bucket       = "b"
+  key          = "k"
+  endpoints    = { s3 = "http://127.0.0.1:9000" }
+  use_lockfile = true
+  max_retries  = 2
+  shared_config_files = ["a", "b"]
+}`, ""},
+		{`backend "s3" { use_lockfile = "sometimes" }`, "backend use_lockfile"},
+		{`backend "s3" { endpoints = "http://x" }`, "backend endpoints must be a literal map of string"},
+		{`backend "s3" { shared_config_files = "a" }`, "backend shared_config_files"},
 		{`backend "pg" { path = "x" }`, "Unsupported argument"},
 		{`backend "pg" { skip_table_creation = "maybe" }`, "backend skip_table_creation"},
 		{`backend "pg" { conn_str = var.x }`, "Variables not allowed"},

@@ -53,6 +53,25 @@ func constString(expr hcl.Expression, what string) (string, hcl.Diagnostics) {
 	return v.AsString(), nil
 }
 
+// constOfType evaluates expr with no variables or functions as a known
+// value of type ty (a map or list of strings, a number, or any value).
+func constOfType(expr hcl.Expression, ty cty.Type, what string) hcl.Diagnostics {
+	v, diags := expr.Value(nil)
+	if diags.HasErrors() {
+		return diags
+	}
+	v, err := convert.Convert(v, ty)
+	if err != nil || v.IsNull() || !v.IsWhollyKnown() || v.ContainsMarked() {
+		return hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid " + what,
+			Detail:   "The " + what + " must be a literal " + ty.FriendlyName() + ".",
+			Subject:  expr.Range().Ptr(),
+		}}
+	}
+	return nil
+}
+
 // constBool evaluates expr with no variables or functions as a known,
 // non-null bool: the lifecycle flags and variable flags must be literal.
 func constBool(expr hcl.Expression, what string) (bool, hcl.Diagnostics) {

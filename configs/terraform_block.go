@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	version "github.com/hashicorp/go-version"
 	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
 
 	"github.com/plankit/plankit/addrs"
 )
@@ -47,11 +49,59 @@ var PgBackendSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{{Name: "conn_str"}, {Name: "schema_name"}, {Name: "skip_schema_creation"}, {Name: "skip_table_creation"}, {Name: "skip_index_creation"}, {Name: "table_name"}, {Name: "index_name"}},
 }
 
-// BackendSchemas are the backends plankit supports, by type.
-var BackendSchemas = map[string]*hcl.BodySchema{"local": LocalBackendSchema, "pg": PgBackendSchema}
+// S3BackendSchema is the schema of an "s3" backend's body: Terraform's and
+// OpenTofu's arguments, so that their blocks parse. Some are refused with
+// a reason when the backend is opened (dynamodb_table, assume_role, ...).
+var S3BackendSchema = &hcl.BodySchema{Attributes: attrSchemas(
+	"bucket", "key", "region", "endpoints", "endpoint", "use_path_style", "force_path_style",
+	"workspace_key_prefix", "encrypt", "kms_key_id", "sse_customer_key", "acl", "use_lockfile",
+	"skip_credentials_validation", "skip_region_validation", "skip_requesting_account_id",
+	"skip_metadata_api_check", "skip_s3_checksum", "profile", "access_key", "secret_key", "token",
+	"shared_config_files", "shared_credentials_files", "shared_credentials_file", "max_retries",
+	// Accepted by the parser, refused by plankit's s3 backend.
+	"dynamodb_table", "dynamodb_endpoint", "iam_endpoint", "sts_endpoint", "sts_region",
+	"assume_role", "assume_role_with_web_identity", "role_arn", "session_name", "external_id",
+	"assume_role_duration_seconds", "assume_role_policy", "assume_role_policy_arns",
+	"assume_role_tags", "assume_role_transitive_tag_keys", "state_tags", "lock_tags",
+	"custom_ca_bundle", "http_proxy", "https_proxy", "no_proxy", "insecure",
+	"use_dualstack_endpoint", "use_fips_endpoint", "allowed_account_ids", "forbidden_account_ids",
+	"retry_mode", "ec2_metadata_service_endpoint", "ec2_metadata_service_endpoint_mode",
+)}
 
-// backendBoolAttrs are the backend arguments that take a bool.
-var backendBoolAttrs = map[string]bool{"skip_schema_creation": true, "skip_table_creation": true, "skip_index_creation": true}
+func attrSchemas(names ...string) []hcl.AttributeSchema {
+	out := make([]hcl.AttributeSchema, len(names))
+	for i, n := range names {
+		out[i] = hcl.AttributeSchema{Name: n}
+	}
+	return out
+}
+
+// BackendSchemas are the backends plankit supports, by type.
+var BackendSchemas = map[string]*hcl.BodySchema{"local": LocalBackendSchema, "pg": PgBackendSchema, "s3": S3BackendSchema}
+
+// BackendArgType is the type of a backend argument's value: bool for the
+// flags, a map or list of strings for the s3 backend's endpoints and file
+// lists, any value for the blocks plankit refuses (assume_role), a
+// string otherwise.
+func BackendArgType(name string) cty.Type {
+	switch {
+	case strings.HasPrefix(name, "skip_"):
+		return cty.Bool
+	}
+	switch name {
+	case "encrypt", "use_path_style", "force_path_style", "use_lockfile", "insecure", "use_dualstack_endpoint", "use_fips_endpoint":
+		return cty.Bool
+	case "max_retries", "assume_role_duration_seconds":
+		return cty.Number
+	case "endpoints", "state_tags", "lock_tags", "assume_role_tags":
+		return cty.Map(cty.String)
+	case "shared_config_files", "shared_credentials_files", "allowed_account_ids", "forbidden_account_ids", "assume_role_policy_arns", "assume_role_transitive_tag_keys":
+		return cty.List(cty.String)
+	case "assume_role", "assume_role_with_web_identity":
+		return cty.DynamicPseudoType
+	}
+	return cty.String
+}
 
 var terraformBlockSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
@@ -140,19 +190,23 @@ func decodeBackend(b *hcl.Block) (*Backend, hcl.Diagnostics) {
 		return nil, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "Unsupported backend type",
-			Detail:   fmt.Sprintf("plankit supports the \"local\" and \"pg\" backends, not %q; use one of them or remove the backend block.", be.Type),
+			Detail:   fmt.Sprintf("plankit supports the \"local\", \"pg\" and \"s3\" backends, not %q; use one of them or remove the backend block.", be.Type),
 			Subject:  be.TypeRange.Ptr(),
 		}}
 	}
 	content, diags := b.Body.Content(schema)
 	for _, name := range slices.Sorted(maps.Keys(content.Attributes)) {
-		if backendBoolAttrs[name] {
-			_, ds := constBool(content.Attributes[name].Expr, "backend "+name)
+		expr := content.Attributes[name].Expr
+		switch ty := BackendArgType(name); ty {
+		case cty.Bool:
+			_, ds := constBool(expr, "backend "+name)
 			diags = append(diags, ds...)
-			continue
-		}
-		if _, ds := constString(content.Attributes[name].Expr, "backend "+name); ds.HasErrors() {
-			diags = append(diags, ds...)
+		case cty.String:
+			if _, ds := constString(expr, "backend "+name); ds.HasErrors() {
+				diags = append(diags, ds...)
+			}
+		default:
+			diags = append(diags, constOfType(expr, ty, "backend "+name)...)
 		}
 	}
 	return be, diags

@@ -25,6 +25,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/plankit/plankit/backend/pg/pgtest"
+	"github.com/plankit/plankit/backend/s3/s3test"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -58,6 +59,7 @@ func runMain(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, "building the binaries:", err)
 		return 1
 	}
+	defer s3test.StopShared()
 	return pgtest.Run(m) // m.Run, then stops the PostgreSQL server if a test started one
 }
 
