@@ -100,13 +100,13 @@ func ReadFormatInfo(b []byte) (FormatInfo, error) {
 }
 
 // printableVersion reports whether b can be shown as a program version:
-// short, printable ASCII.
+// short, printable ASCII (spaces included: "plankit 1.4.0").
 func printableVersion(b []byte) bool {
 	if len(b) == 0 || len(b) > 64 {
 		return false
 	}
 	for _, c := range b {
-		if c < 0x21 || c > 0x7e {
+		if c < 0x20 || c > 0x7e {
 			return false
 		}
 	}
