@@ -97,16 +97,28 @@ func (u *ui) diags(diags hcl.Diagnostics, src Sources) {
 		u.json.Diagnostics(diags, src)
 		return
 	}
-	var errs, warns hcl.Diagnostics
+	var errs, warns, after hcl.Diagnostics
 	for _, d := range diags {
-		if d.Severity == hcl.DiagError {
+		switch {
+		case d.Severity == hcl.DiagError:
 			errs = append(errs, d)
-		} else {
+		case followsErrors(d):
+			after = append(after, d)
+		default:
 			warns = append(warns, d)
 		}
 	}
 	WriteDiagnostics(u.out, warns, src, u.col.Enabled)
 	WriteDiagnostics(u.errw, errs, src, u.errColor)
+	// A warning about the errors comes after them, also where stdout and
+	// stderr are one terminal or log.
+	WriteDiagnostics(u.out, after, src, u.col.Enabled)
+}
+
+// followsErrors reports whether a warning refers to the errors reported
+// with it ("the errors reported above"), so it is written after them.
+func followsErrors(d *hcl.Diagnostic) bool {
+	return d.Severity == hcl.DiagWarning && d.Summary == skippedSummary
 }
 
 // note shows an informational message: a paragraph on stdout, or a
