@@ -48,6 +48,9 @@ func newFlagSetT(name string, _ io.Writer, usage string) *flagSet {
 // parse parses args. When it returns false the command is over and code
 // is its exit code: 0 after -help (usage on stdout), 1 after a bad flag.
 func (fs *flagSet) parse(m *Meta, args []string) (code int, ok bool) {
+	if flagSetParsedHook != nil {
+		flagSetParsedHook(fs)
+	}
 	var err error
 	if fs.interspersed {
 		err = fs.parseInterspersed(args)
@@ -66,6 +69,10 @@ func (fs *flagSet) parse(m *Meta, args []string) (code int, ok bool) {
 	}
 	return usageError(m, err.Error()), false
 }
+
+// flagSetParsedHook, when set (by tests), sees each flag set a command
+// parses, to check the usage text against the options it declares.
+var flagSetParsedHook func(*flagSet)
 
 // ui renders a command's results for a person or, with -json, as the
 // machine-readable UI stream.
