@@ -16,8 +16,8 @@ const planUsage = `Usage: plan [options]
                    [-no-color] [NAME]
        plan state list [-state=PATH] [-id=ID] [-backend-config=KEY=VALUE|FILE]
                        [-no-color] [ADDRESS...]
-       plan state show [-state=PATH] [-backend-config=KEY=VALUE|FILE] [-no-color]
-                       ADDRESS
+       plan state show [-state=PATH] [-backend-config=KEY=VALUE|FILE]
+                       [-no-color] ADDRESS
        plan state mv|rm [-dry-run] [-backup=PATH] [-state=PATH] [-lock=false]
                         [-lock-timeout=D] [-backend-config=KEY=VALUE|FILE]
                         [-no-color] SOURCE DESTINATION | ADDRESS...
