@@ -379,7 +379,9 @@ func loadPlanInputs(m *Meta, wd string, f *planFlags) (planInputs, hcl.Diagnosti
 	var ds hcl.Diagnostics
 	in.vals, ds = CollectVariables(config, wd, f.vars, m.Env)
 	diags = append(diags, ds...)
-	diags = append(diags, missingRequiredVariables(config, in.vals)...)
+	if !ds.HasErrors() { // a value given wrongly is not also reported missing
+		diags = append(diags, missingRequiredVariables(config, in.vals)...)
+	}
 	in.targets, ds = parseTargets(f.targets, "-target")
 	diags = append(diags, ds...)
 	in.replace, ds = parseReplace(f.replace)
