@@ -261,7 +261,10 @@ func applyPlan(m *Meta, ui *ui, wd string, f *applyFlags, plan *plans.Plan, conf
 	}
 	ui.diags(stateElsewhereWarning(plan, target.localPath(), mgr.StateFile(), sf), src)
 	counts := render.CountChanges(plan.Changes)
-	destroy := plan.UIMode == plans.DestroyMode
+	// "Destroy complete!" answers apply -destroy; a saved destroy plan
+	// applied ends with the full "Apply complete!" counts, as OpenTofu and
+	// Terraform report it (their apply knows only its own -destroy flag).
+	destroy := f.inline && plan.UIMode == plans.DestroyMode
 	if !planHasChanges(plan) {
 		// A state read with a fallback key or in clear is written again
 		// with the configured method even when nothing changed, as

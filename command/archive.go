@@ -38,6 +38,9 @@ func planFileDiags(err error) hcl.Diagnostics {
 			"%s\n\nNothing in the archive was used. Use only archives signed with the key that -verify-key trusts (plan -sign-key=FILE).", err)}
 	case errors.Is(err, planfile.KindIO):
 		return hcl.Diagnostics{tfdiags.Errorf("Failed to read plan file", "%s", err)}
+	case errors.Is(err, planfile.KindForeignPlan):
+		return hcl.Diagnostics{tfdiags.Errorf("Plan file from Terraform or OpenTofu",
+			"%s\n\nShow or apply it with the tool that made it (terraform show/apply FILE, tofu show/apply FILE), or make a plankit plan from the same configuration and state with plan -out=FILE.", err)}
 	case errors.Is(err, planfile.KindFormatVersion):
 		return hcl.Diagnostics{tfdiags.Errorf("Unsupported plan file format",
 			"%s\n\nApply the plan with the plankit version that made it, or plan again.", err)}

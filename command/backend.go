@@ -35,6 +35,8 @@ import (
 type backendSettings struct {
 	typ string // "local", "pg" or "s3"
 	ws  string // the workspace
+	// wsPlanned: ws is the saved plan's workspace, not one selected here.
+	wsPlanned bool
 	// local
 	defaultPath, workspaceDir string
 	// pg
@@ -86,7 +88,7 @@ func resolveBackend(m *Meta, wd string, config *configs.Config, stateFlag string
 				"This plan was made for workspace %q, but the selected workspace is %q (from %s). Apply it with workspace %q selected (or TF_WORKSPACE=%s), or plan again in workspace %q.",
 				fromPlan.Workspace, sel.Name, sel.Source, fromPlan.Workspace, fromPlan.Workspace, sel.Name)}
 		}
-		s.ws = fromPlan.Workspace
+		s.ws, s.wsPlanned = fromPlan.Workspace, true
 	}
 
 	// Arguments: the configuration block (or the plan's record), then
@@ -499,6 +501,14 @@ func checkWorkspaceExists(ctx context.Context, s *backendSettings, be backend.Ba
 		if n == s.ws {
 			return nil
 		}
+	}
+	if s.wsPlanned {
+		where := "the backend the plan was made against"
+		if s.typ == "local" {
+			where = fmt.Sprintf("the directory whose terraform.tfstate.d holds %q", s.ws)
+		}
+		return hcl.Diagnostics{tfdiags.Errorf("Workspace does not exist",
+			"The plan was made for workspace %q, which does not exist in the %s backend here.\n\nApply the plan where that workspace's state is (%s), or, if the plan was made for a new, empty workspace, create it first with \"plan workspace new %s\".", s.ws, s.typ, where, s.ws)}
 	}
 	return hcl.Diagnostics{tfdiags.Errorf("Workspace does not exist",
 		"The selected workspace %q does not exist in the %s backend.\n\nCreate it with \"plan workspace new %s\", or select an existing one (plan workspace list; TF_WORKSPACE and .terraform/environment select it).", s.ws, s.typ, s.ws)}

@@ -80,7 +80,7 @@ func TestEverySubcommandTakesChdir(t *testing.T) {
 			args := slices.Clone(args)
 			args[slices.Index(args, "-chdir=DIR")] = "-chdir=" + dir
 			m, out, errb := countingMeta(t, new(atomic.Int64))
-			if code := Apply(m, args); code != ExitOK || !strings.Contains(out.String(), "Destroy complete! Resources: 1 destroyed.") {
+			if code := Apply(m, args); code != ExitOK || !strings.Contains(out.String(), "Apply complete! Resources: 0 added, 0 changed, 1 destroyed.") {
 				t.Fatalf("apply: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errb)
 			}
 		})

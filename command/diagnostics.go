@@ -99,9 +99,17 @@ func WriteDiagnostics(w io.Writer, diags hcl.Diagnostics, src Sources, color boo
 		return
 	}
 	ordered := capPerFile(diags)
-	sort.SliceStable(ordered, func(i, j int) bool {
-		return ordered[i].Severity == hcl.DiagWarning && ordered[j].Severity == hcl.DiagError
-	})
+	// Warnings, then errors, then the warnings about those errors.
+	rank := func(d *hcl.Diagnostic) int {
+		switch {
+		case followsErrors(d):
+			return 2
+		case d.Severity == hcl.DiagError:
+			return 1
+		}
+		return 0
+	}
+	sort.SliceStable(ordered, func(i, j int) bool { return rank(ordered[i]) < rank(ordered[j]) })
 	files := src.hclFiles(ordered)
 	for _, d := range ordered {
 		dd := *d

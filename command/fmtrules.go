@@ -7,8 +7,8 @@ import (
 )
 
 // canonicalSource formats src the way terraform fmt does: hclwrite's
-// layout, plus two rewrites of expressions that have a simpler modern
-// form: an attribute whose whole value is one interpolation ("${var.x}")
+// layout, block labels quoted (variable y { → variable "y" {), plus two
+// rewrites of expressions that have a simpler modern form: an attribute whose whole value is one interpolation ("${var.x}")
 // becomes the bare expression, and a variable's type written the 0.11
 // way ("string", "list", "map") or as a bare collection keyword (list,
 // map, set) gets its explicit form (string, list(string), map(string);
@@ -34,6 +34,7 @@ func canonicalBody(body *hclwrite.Body, block string) {
 		body.SetAttributeRaw(name, unwrapInterpolation(toks))
 	}
 	for _, b := range body.Blocks() {
+		quoteLabels(b)
 		inner := block
 		if inner == "" {
 			inner = b.Type()
@@ -119,4 +120,27 @@ func canonicalType(toks hclwrite.Tokens) hclwrite.Tokens {
 		}
 	}
 	return toks
+}
+
+// quoteLabels writes a block's bare labels (HCL 1's form, still parsed)
+// quoted, as tofu fmt and terraform fmt do. Blocks whose labels are all
+// quoted already are left as written, escapes included.
+func quoteLabels(b *hclwrite.Block) {
+	bare, n := false, 0
+	for _, tok := range b.BuildTokens(nil)[1:] {
+		if tok.Type == hclsyntax.TokenOBrace {
+			break
+		}
+		switch tok.Type {
+		case hclsyntax.TokenIdent:
+			bare = true
+			n++
+		case hclsyntax.TokenOQuote:
+			n++
+		}
+	}
+	// Labels leaves out what it cannot read; then nothing is rewritten.
+	if labels := b.Labels(); bare && len(labels) == n {
+		b.SetLabels(labels)
+	}
 }

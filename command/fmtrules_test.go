@@ -20,6 +20,10 @@ func TestCanonicalSource(t *testing.T) {
 		{"legacy quoted types", "variable \"a\" { type = \"list\" }\nvariable \"b\" { type = \"map\" }\nvariable \"c\" { type = \"string\" }\n",
 			"variable \"a\" { type = list(string) }\nvariable \"b\" { type = map(string) }\nvariable \"c\" { type = string }\n"},
 		{"bare collection types", "variable \"a\" { type = set }\n", "variable \"a\" { type = set(any) }\n"},
+		{"bare labels quoted", "variable y {\n  default = 1\n}\nresource aws_instance \"web\" {\n  lifecycle {\n  }\n}\n",
+			"variable \"y\" {\n  default = 1\n}\nresource \"aws_instance\" \"web\" {\n  lifecycle {\n  }\n}\n"},
+		{"quoted labels kept as written", "resource \"x\" \"a\\u0062\" {}\n", "resource \"x\" \"a\\u0062\" {}\n"},
+		{"nested block labels quoted", "resource \"x\" \"y\" {\n  dynamic setting {\n  }\n}\n", "resource \"x\" \"y\" {\n  dynamic \"setting\" {\n  }\n}\n"},
 		{"type outside a variable kept", "resource \"x\" \"y\" { type = \"list\" }\n", "resource \"x\" \"y\" { type = \"list\" }\n"},
 	}
 	for _, tt := range tests {

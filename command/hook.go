@@ -193,21 +193,21 @@ func (h *applyHook) PreApply(addr addrs.AbsResourceInstance, dk addrs.DeposedKey
 	h.writeLine(b)
 	interval, still := h.interval, v[1]
 	// Set under h.mu: the first tick waits for it.
-	o.timer = time.AfterFunc(interval, func() { h.tick(addr, key, o, still, interval) })
+	o.timer = time.AfterFunc(interval, func() { h.tick(addr, o, still, interval) })
 	h.mu.Unlock()
 	return terraform.HookActionContinue, nil
 }
 
 // tick reports a running operation and sets its timer for the next
 // report, every interval until it completes.
-func (h *applyHook) tick(addr addrs.AbsResourceInstance, key string, o *op, still string, interval time.Duration) {
+func (h *applyHook) tick(addr addrs.AbsResourceInstance, o *op, still string, interval time.Duration) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if o.done {
 		return
 	}
 	elapsed := time.Since(o.start).Truncate(time.Second)
-	msg := fmt.Sprintf("%s: %s [%s elapsed]", key, still, formatElapsed(elapsed))
+	msg := fmt.Sprintf("%s: %s [%s elapsed]", addr, still, formatElapsed(elapsed))
 	if h.json != nil {
 		h.json.Emit("info", "apply_progress", msg, map[string]any{"hook": map[string]any{
 			"resource": resourceJSON(addr), "action": actionWord(o.action), "elapsed_seconds": int(elapsed.Seconds())}})
@@ -253,7 +253,10 @@ func (h *applyHook) PostApply(addr addrs.AbsResourceInstance, dk addrs.DeposedKe
 		return terraform.HookActionContinue, nil
 	}
 	idKey, idVal := idOf(newVal)
-	b := append(append(append(append(h.line[:0], key...), ": "...), verbs[o.action][2]...), " after "...)
+	// Only the start line names a deposed object's key; the completion
+	// is the instance's, as in OpenTofu's apply log (log scrapers pair
+	// the lines by address).
+	b := append(append(append(append(h.line[:0], addr.String()...), ": "...), verbs[o.action][2]...), " after "...)
 	b = appendElapsed(b, elapsed)
 	if o.action != plans.Delete {
 		b = appendID(b, idKey, idVal)

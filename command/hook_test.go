@@ -52,15 +52,19 @@ func TestApplyHookProgress(t *testing.T) {
 	tests := []struct {
 		name   string
 		action plans.Action
+		dk     addrs.DeposedKey
 		prior  cty.Value
 		want   []string
 	}{
-		{"create", plans.Create, cty.NullVal(obj.Type()), []string{
+		{"create", plans.Create, addrs.NotDeposed, cty.NullVal(obj.Type()), []string{
 			"null_resource.slow: Creating...", "null_resource.slow: Still creating... [", "null_resource.slow: Creation complete after ", "[id=42]"}},
-		{"update", plans.Update, obj, []string{
+		{"update", plans.Update, addrs.NotDeposed, obj, []string{
 			"null_resource.slow: Modifying... [id=42]", "null_resource.slow: Still modifying... [", "null_resource.slow: Modifications complete after "}},
-		{"destroy", plans.Delete, obj, []string{
+		{"destroy", plans.Delete, addrs.NotDeposed, obj, []string{
 			"null_resource.slow: Destroying... [id=42]", "null_resource.slow: Still destroying... [", "null_resource.slow: Destruction complete after "}},
+		// A deposed object's key is on its start line only.
+		{"destroy deposed", plans.Delete, "0000abcd", obj, []string{
+			"null_resource.slow (deposed object 0000abcd): Destroying... [id=42]\n", "\nnull_resource.slow: Still destroying... [", "\nnull_resource.slow: Destruction complete after "}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -71,9 +75,9 @@ func TestApplyHookProgress(t *testing.T) {
 			if tt.action == plans.Delete {
 				planned = cty.NullVal(obj.Type())
 			}
-			h.PreApply(addr, addrs.NotDeposed, tt.action, tt.prior, planned)
+			h.PreApply(addr, tt.dk, tt.action, tt.prior, planned)
 			<-w.seen
-			h.PostApply(addr, addrs.NotDeposed, planned, nil)
+			h.PostApply(addr, tt.dk, planned, nil)
 			for _, want := range tt.want {
 				if !strings.Contains(w.String(), want) {
 					t.Errorf("output lacks %q:\n%s", want, w.String())
@@ -133,7 +137,7 @@ module.m["<a>"].null_resource.c[2]: Creation complete after 0s [id=42]
 module.m["<a>"].null_resource.u[2]: Modifying... [id=42]
 module.m["<a>"].null_resource.u[2]: Modifications complete after 0s [id=42]
 module.m["<a>"].null_resource.d[2] (deposed object 0000abcd): Destroying... [id=42]
-module.m["<a>"].null_resource.d[2] (deposed object 0000abcd): Destruction complete after 0s
+module.m["<a>"].null_resource.d[2]: Destruction complete after 0s
 module.m["<a>"].null_resource.n[2]: Creating...
 module.m["<a>"].null_resource.n[2]: Creation complete after 0s
 module.m["<a>"].null_resource.f[2]: Creating...
@@ -178,7 +182,7 @@ func TestApplyHookJSONMessages(t *testing.T) {
 		"apply_start null_resource.a: Creating...",
 		"apply_complete null_resource.a: Creation complete after 0s [id=42]",
 		"apply_start null_resource.a (deposed object 0000abcd): Destroying... [id=42]",
-		"apply_complete null_resource.a (deposed object 0000abcd): Destruction complete after 0s",
+		"apply_complete null_resource.a: Destruction complete after 0s",
 	}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("messages (-want +got):\n%s", d)

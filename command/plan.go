@@ -1,14 +1,18 @@
 package command
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
 
 	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/configs"
@@ -21,6 +25,7 @@ import (
 	"github.com/plankit/plankit/states"
 	"github.com/plankit/plankit/states/statefile"
 	"github.com/plankit/plankit/terraform"
+	"github.com/plankit/plankit/terraform/variables"
 	"github.com/plankit/plankit/tfdiags"
 )
 
@@ -380,6 +385,9 @@ func loadPlanInputs(m *Meta, wd string, f *planFlags) (planInputs, hcl.Diagnosti
 	var ds hcl.Diagnostics
 	in.vals, ds = CollectVariables(config, wd, f.vars, m.Env)
 	diags = append(diags, ds...)
+	if !ds.HasErrors() { // a value given wrongly is not also reported missing
+		diags = append(diags, missingRequiredVariables(config, in.vals)...)
+	}
 	in.targets, ds = parseTargets(f.targets, "-target")
 	diags = append(diags, ds...)
 	in.replace, ds = parseReplace(f.replace)
@@ -402,6 +410,28 @@ func loadPlanInputs(m *Meta, wd string, f *planFlags) (planInputs, hcl.Diagnosti
 		diags = append(diags, ds...)
 	}
 	return in, diags
+}
+
+// missingRequiredVariables reports each root variable that has no default
+// and was given no value, in declaration order. They are found here, before
+// any provider starts or any object is refreshed, as OpenTofu does: the
+// core would only find them after refreshing every object.
+func missingRequiredVariables(config *configs.Config, vals terraform.InputValues) hcl.Diagnostics {
+	var missing []*configs.Variable
+	for name, v := range config.Module.Variables {
+		if _, ok := vals[name]; !ok && v.Default == cty.NilVal {
+			missing = append(missing, v)
+		}
+	}
+	slices.SortFunc(missing, func(a, b *configs.Variable) int {
+		return cmp.Or(strings.Compare(a.DeclRange.Filename, b.DeclRange.Filename), a.DeclRange.Start.Byte-b.DeclRange.Start.Byte)
+	})
+	var diags hcl.Diagnostics
+	for _, v := range missing {
+		_, ds := variables.Prepare(v, cty.NilVal, hcl.Range{}, "root module input variable")
+		diags = append(diags, ds...)
+	}
+	return diags
 }
 
 // runCorePlan starts the core and plans against prior in the mode the

@@ -8,6 +8,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/terraform"
 )
 
@@ -24,6 +25,53 @@ type refreshLog struct {
 	mu   sync.Mutex
 	w    io.Writer
 	json *JSONView // -json: messages instead of lines
+
+	// readsOnce makes reads, which reports the data sources read during
+	// plan as apply reports operations: "data.X: Reading...", "Still
+	// reading...", "Read complete after 1s [id=...]", as Terraform does.
+	readsOnce sync.Once
+	reads     *applyHook
+}
+
+func (h *refreshLog) readHook() *applyHook {
+	h.readsOnce.Do(func() {
+		var jv *JSONView
+		if h.json != nil {
+			jv = &JSONView{W: lockedWriter{&h.mu, h.json.W}, Now: h.json.Now}
+		}
+		h.reads = newApplyHook(lockedWriter{&h.mu, h.w}, jv)
+	})
+	return h.reads
+}
+
+// PreApply reports the start of a data source read; the core reads data
+// sources during plan and reports them as an apply of action Read.
+func (h *refreshLog) PreApply(addr addrs.AbsResourceInstance, dk addrs.DeposedKey, action plans.Action, prior, planned cty.Value) (terraform.HookAction, error) {
+	if action != plans.Read {
+		return terraform.HookActionContinue, nil
+	}
+	return h.readHook().PreApply(addr, dk, action, prior, planned)
+}
+
+// PostApply reports the end of a data source read.
+func (h *refreshLog) PostApply(addr addrs.AbsResourceInstance, dk addrs.DeposedKey, nv cty.Value, err error) (terraform.HookAction, error) {
+	if addr.Resource.Resource.Mode != addrs.DataResourceMode {
+		return terraform.HookActionContinue, nil
+	}
+	return h.readHook().PostApply(addr, dk, nv, err)
+}
+
+// lockedWriter writes under mu, so the read lines and the refresh lines,
+// written by different hooks, never interleave.
+type lockedWriter struct {
+	mu *sync.Mutex
+	w  io.Writer
+}
+
+func (l lockedWriter) Write(b []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(b)
 }
 
 var _ terraform.Hook = (*refreshLog)(nil)

@@ -97,7 +97,7 @@ func StatePush(m *Meta, chdir string, args []string) int {
 	if cur != nil && cur.Lineage == f.Lineage && cur.Serial == f.Serial {
 		return ExitOK // the same state: nothing to write
 	}
-	if err := importState(mgr, f, codec); err != nil {
+	if err := importState(mgr, f, data, codec); err != nil {
 		return fail(tfdiags.Errorf("Failed to write state", "Writing the state to %s failed: %s", mgr.Describe(), err))
 	}
 	return ExitOK
@@ -139,8 +139,12 @@ type importer interface {
 }
 
 // importState writes f as the workspace's state: through the backend's
-// Import, or, for a local file, atomically in its place.
-func importState(mgr backend.StateMgr, f *statefile.File, codec statemgr.Codec) error {
+// Import, or, for a local file, atomically in its place. A local file
+// gets raw, the bytes pushed (f was read from them), so that state pull
+// returns exactly what was pushed: re-encoding would rewrite a state
+// another tool wrote in plankit's layout (OpenTofu, for one, writes no
+// "each" for a resource with count or for_each).
+func importState(mgr backend.StateMgr, f *statefile.File, raw []byte, codec statemgr.Codec) error {
 	// The pushed state replaces what a journal left by an interrupted
 	// apply recorded: drop it once the state is stored (not before: a
 	// failed write must lose nothing), or the next read would replay it
@@ -168,11 +172,7 @@ func importState(mgr backend.StateMgr, f *statefile.File, codec statemgr.Codec) 
 	if !ok {
 		return fmt.Errorf("this backend cannot import a state")
 	}
-	var buf bytes.Buffer
-	if err := statefile.Write(f, &buf); err != nil {
-		return err
-	}
-	data := buf.Bytes()
+	data := raw
 	if codec != nil { // state encryption, as the manager itself would store it
 		var err error
 		if data, err = codec.Encode(data); err != nil {

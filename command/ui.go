@@ -48,6 +48,9 @@ func newFlagSetT(name string, _ io.Writer, usage string) *flagSet {
 // parse parses args. When it returns false the command is over and code
 // is its exit code: 0 after -help (usage on stdout), 1 after a bad flag.
 func (fs *flagSet) parse(m *Meta, args []string) (code int, ok bool) {
+	if flagSetParsedHook != nil {
+		flagSetParsedHook(fs)
+	}
 	var err error
 	if fs.interspersed {
 		err = fs.parseInterspersed(args)
@@ -66,6 +69,10 @@ func (fs *flagSet) parse(m *Meta, args []string) (code int, ok bool) {
 	}
 	return usageError(m, err.Error()), false
 }
+
+// flagSetParsedHook, when set (by tests), sees each flag set a command
+// parses, to check the usage text against the options it declares.
+var flagSetParsedHook func(*flagSet)
 
 // ui renders a command's results for a person or, with -json, as the
 // machine-readable UI stream.
@@ -97,16 +104,28 @@ func (u *ui) diags(diags hcl.Diagnostics, src Sources) {
 		u.json.Diagnostics(diags, src)
 		return
 	}
-	var errs, warns hcl.Diagnostics
+	var errs, warns, after hcl.Diagnostics
 	for _, d := range diags {
-		if d.Severity == hcl.DiagError {
+		switch {
+		case d.Severity == hcl.DiagError:
 			errs = append(errs, d)
-		} else {
+		case followsErrors(d):
+			after = append(after, d)
+		default:
 			warns = append(warns, d)
 		}
 	}
 	WriteDiagnostics(u.out, warns, src, u.col.Enabled)
 	WriteDiagnostics(u.errw, errs, src, u.errColor)
+	// A warning about the errors comes after them, also where stdout and
+	// stderr are one terminal or log.
+	WriteDiagnostics(u.out, after, src, u.col.Enabled)
+}
+
+// followsErrors reports whether a warning refers to the errors reported
+// with it ("the errors reported above"), so it is written after them.
+func followsErrors(d *hcl.Diagnostic) bool {
+	return d.Severity == hcl.DiagWarning && d.Summary == skippedSummary
 }
 
 // note shows an informational message: a paragraph on stdout, or a

@@ -1,19 +1,34 @@
 package command
 
 const planUsage = `Usage: plan [options]
-       plan show [-json] [-no-color] FILE
+       plan show [-json] [-no-color] [-verify-key=FILE] FILE
        plan graph [-type=plan|plan-destroy|apply] [-plan=FILE] [-state=PATH]
+                  [-plugin-dir=DIR]
        plan diff [-json] [-no-color] A.tfplan B.tfplan
-       plan force-unlock [-force] [-state=PATH] LOCK_ID
+       plan force-unlock [-force] [-state=PATH] [-backend-config=KEY=VALUE|FILE]
+                         [-no-color] LOCK_ID
        plan init [-upgrade] [-plugin-dir=DIR] [-lockfile=readonly]
-       plan providers [-plugin-dir=DIR] [-state=PATH]
+                 [-backend-config=KEY=VALUE|FILE] [-json] [-no-color]
+       plan providers [-plugin-dir=DIR] [-state=PATH] [-no-color]
        plan version [-json]
        plan validate [-json] [-no-color]
-       plan output [-json] [-raw] [-state=PATH] [NAME]
-       plan state list|show|mv|rm [options] [args]
-       plan fmt [-check] [-diff] [-recursive] [TARGET...]
-       plan workspace list|show|new|select|delete [NAME]
-       plan state pull|push [FILE]
+       plan output [-json] [-raw] [-state=PATH] [-backend-config=KEY=VALUE|FILE]
+                   [-no-color] [NAME]
+       plan state list [-state=PATH] [-id=ID] [-backend-config=KEY=VALUE|FILE]
+                       [-no-color] [ADDRESS...]
+       plan state show [-state=PATH] [-backend-config=KEY=VALUE|FILE]
+                       [-no-color] ADDRESS
+       plan state mv|rm [-dry-run] [-backup=PATH] [-state=PATH] [-lock=false]
+                        [-lock-timeout=D] [-backend-config=KEY=VALUE|FILE]
+                        [-no-color] SOURCE DESTINATION | ADDRESS...
+       plan state pull [-backend-config=KEY=VALUE|FILE]
+       plan state push [-force] [-lock=false] [-lock-timeout=D]
+                       [-backend-config=KEY=VALUE|FILE] FILE
+       plan fmt [-check] [-diff] [-list=false] [-write=false] [-recursive]
+                [-no-color] [TARGET...]
+       plan workspace list|show|new|select|delete [-or-create] [-force]
+                      [-lock=false] [-lock-timeout=D]
+                      [-backend-config=KEY=VALUE|FILE] [-no-color] [NAME]
 
   Each subcommand has its own -help; its options may come before or after
   its arguments.

@@ -3,16 +3,20 @@ package command
 import (
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"runtime"
 
+	"github.com/plankit/plankit/depsfile"
 	"github.com/plankit/plankit/plans"
 )
 
 const versionUsage = `Usage: plan version [-json]
 
   Prints plankit's version, the plan archive format version it writes
-  (it reads every minor version of the same major) and the Go version it
-  was built with. "plan -version" is the same.
+  (it reads every minor version of the same major), the Go version it
+  was built with and, as terraform version does, the providers the
+  working directory's .terraform.lock.hcl selects. "plan -version" is the
+  same.
 
 Options:
   -json   Print the versions as one JSON object.
@@ -30,16 +34,32 @@ func VersionCmd(m *Meta, chdir string, args []string) int {
 	}
 	format := fmt.Sprintf("%d.%d", plans.FormatVersionMajor, plans.FormatVersionMinor)
 	platform := runtime.GOOS + "_" + runtime.GOARCH
+	// The providers in use are those the lock file selects, as in
+	// Terraform and OpenTofu: best effort, so a missing or unreadable lock
+	// file lists none (version must work anywhere).
+	locks, ds := depsfile.LoadLocksFromFile(filepath.Join(m.workDir(fs.chdir), depsfile.LockFilePath))
+	if ds.HasErrors() {
+		locks = depsfile.NewLocks()
+	}
+	selected := locks.SortedProviders()
 	if *jsonOut {
+		sel := map[string]string{}
+		for _, p := range selected {
+			sel[p.String()] = locks.Provider(p).Version()
+		}
 		b, _ := json.MarshalIndent(map[string]any{
 			"plankit_version":     Version,
 			"plan_format_version": format,
 			"go_version":          runtime.Version(),
 			"platform":            platform,
+			"provider_selections": sel,
 		}, "", "  ")
 		fmt.Fprintln(m.Stdout, string(b))
 		return ExitOK
 	}
 	fmt.Fprintf(m.Stdout, "plankit v%s\nplan format %s\non %s, built with %s\n", Version, format, platform, runtime.Version())
+	for _, p := range selected {
+		fmt.Fprintf(m.Stdout, "+ provider %s v%s\n", p, locks.Provider(p).Version())
+	}
 	return ExitOK
 }

@@ -114,6 +114,7 @@ var fileSchema = &hcl.BodySchema{
 		{Type: "moved"},
 		{Type: "removed"},
 		{Type: "check", LabelNames: []string{"name"}},
+		{Type: "language"},
 	},
 }
 
@@ -127,6 +128,8 @@ func decodeFile(body hcl.Body, override bool) (*file, hcl.Diagnostics) {
 		switch block.Type {
 		case "terraform":
 			diags = append(diags, decodeTerraformBlock(block, f)...)
+		case "language":
+			diags = append(diags, decodeLanguageBlock(block, override)...)
 		case "provider":
 			p, ds := decodeProviderBlock(block)
 			diags = append(diags, ds...)

@@ -48,6 +48,9 @@ const (
 	// KindCorrupt: an entry passed the integrity checks but its content
 	// does not decode.
 	KindCorrupt
+	// KindForeignPlan: the file is a plan Terraform or OpenTofu wrote
+	// (plan -out), which plankit does not read.
+	KindForeignPlan
 )
 
 var kindNames = [...]string{
@@ -58,6 +61,7 @@ var kindNames = [...]string{
 	KindChecksum: "checksum mismatch", KindMissingEntry: "missing entry", KindIntegrity: "integrity check failed",
 	KindFormatVersion: "unsupported format version", KindUnsigned: "archive not signed",
 	KindSignature: "bad signature", KindCorrupt: "corrupt entry",
+	KindForeignPlan: "Terraform or OpenTofu plan file",
 }
 
 // Error returns the kind's short description, e.g. "duplicate entry".

@@ -90,6 +90,21 @@ func planHeader(major, minor uint64) []byte {
 	return protowire.AppendFixed32(b, 0xdeadbeef)
 }
 
+// foreignPlan is a "tfplan" entry laid out as Terraform and OpenTofu
+// encode theirs: format 3 in field 1, messages (binary) in fields 2 and 3,
+// the writer's version in field 14.
+func foreignPlan(version string) []byte {
+	var b []byte
+	b = protowire.AppendTag(b, 1, protowire.VarintType)
+	b = protowire.AppendVarint(b, 3)
+	b = protowire.AppendTag(b, 2, protowire.BytesType)
+	b = protowire.AppendBytes(b, []byte("\x0a\x01x\x12\x04\x0a\x02\xa1\x01"))
+	b = protowire.AppendTag(b, 3, protowire.BytesType)
+	b = protowire.AppendBytes(b, []byte("B*provider[\"x\"]J\x00\xff\xfe\x07"))
+	b = protowire.AppendTag(b, 14, protowire.BytesType)
+	return protowire.AppendBytes(b, []byte(version))
+}
+
 func TestOpenRefusesHostileArchives(t *testing.T) {
 	good := func(t *testing.T) []byte { return rezip(t, validEntries(t), false) }
 	tests := []struct {
@@ -202,6 +217,18 @@ func TestOpenRefusesHostileArchives(t *testing.T) {
 			ents[EntryPlan] = planHeader(99, 0)
 			return rezip(t, ents, true)
 		}, kind: KindFormatVersion, entry: EntryPlan, mentions: []string{"99.0", "1.x"}},
+		{name: "terraform plan file", archive: func(t *testing.T) []byte {
+			return makeZip(t, []zipEntry{{name: EntryPlan, data: foreignPlan("1.11.4")}, {name: EntryPriorState, data: []byte("{}")},
+				{name: "tfconfig/m-/main.tf", data: []byte("")}, {name: EntryConfigModules, data: []byte("[]")}})
+		}, kind: KindForeignPlan, entry: EntryPlan, mentions: []string{"Terraform or OpenTofu", "1.11.4", "plan format 3"}},
+		{name: "terraform plan file, no version", archive: func(t *testing.T) []byte {
+			return makeZip(t, []zipEntry{{name: EntryPlan, data: foreignPlan("\x01\xfe")}})
+		}, kind: KindForeignPlan, entry: EntryPlan, mentions: []string{"written (plan format 3)"}},
+		{name: "version 99 with an unprintable writer", archive: func(t *testing.T) []byte {
+			ents := validEntries(t)
+			ents[EntryPlan] = append(planHeader(99, 0), protowire.AppendBytes(protowire.AppendTag(nil, 3, protowire.BytesType), []byte("B*\x01\xff\x00x"))...)
+			return rezip(t, ents, true)
+		}, kind: KindFormatVersion, entry: EntryPlan, mentions: []string{"99.0"}},
 		{name: "newer minor is fine", archive: func(t *testing.T) []byte {
 			ents := validEntries(t)
 			ents[EntryPlan] = append(ents[EntryPlan], protowire.AppendVarint(protowire.AppendTag(nil, 2, protowire.VarintType), 9)...)
@@ -230,6 +257,11 @@ func TestOpenRefusesHostileArchives(t *testing.T) {
 			}
 			if tt.entry != "" && pe.Entry != tt.entry {
 				t.Errorf("error names entry %q, want %q (%v)", pe.Entry, tt.entry, err)
+			}
+			for _, c := range err.Error() {
+				if c < 0x20 || c > 0x7e {
+					t.Errorf("error %q has a byte that is not printable ASCII: %q", err, c)
+				}
 			}
 			for _, s := range tt.mentions {
 				if !strings.Contains(err.Error(), s) {

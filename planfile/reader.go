@@ -108,6 +108,17 @@ func open(data []byte, o openOptions) (*Reader, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Terraform's and OpenTofu's plan files are ZIP archives with a
+	// "tfplan" entry too, but no manifest; they are named as what they
+	// are before any entry they lack is.
+	if _, signed := entries[EntryManifest]; !signed {
+		if by, ok := plans.ReadForeignPlanInfo(entries[EntryPlan]); ok {
+			if by != "" {
+				by = " by version " + by
+			}
+			return nil, newErr(KindForeignPlan, EntryPlan, "written%s (plan format 3); plankit reads only the plan files it writes", by)
+		}
+	}
 	for _, name := range requiredEntries {
 		if _, ok := entries[name]; ok {
 			continue

@@ -85,7 +85,11 @@ func ReadFormatInfo(b []byte) (FormatInfo, error) {
 			info.Minor = uint32(v)
 		case num == 3 && typ == protowire.BytesType:
 			v, _ := protowire.ConsumeBytes(val)
-			info.ToolVersion = string(v)
+			// Error messages quote it: bytes that are not a version (another
+			// tool's message in this field) are not kept.
+			if printableVersion(v) {
+				info.ToolVersion = string(v)
+			}
 		}
 		b = b[n+m:]
 	}
@@ -93,4 +97,55 @@ func ReadFormatInfo(b []byte) (FormatInfo, error) {
 		return info, fmt.Errorf("the plan is not a valid plan encoding: it has no format version")
 	}
 	return info, nil
+}
+
+// printableVersion reports whether b can be shown as a program version:
+// short, printable ASCII (spaces included: "plankit 1.4.0").
+func printableVersion(b []byte) bool {
+	if len(b) == 0 || len(b) > 64 {
+		return false
+	}
+	for _, c := range b {
+		if c < 0x20 || c > 0x7e {
+			return false
+		}
+	}
+	return true
+}
+
+// foreignPlanFormat is the format version in field 1 of the plans Terraform
+// (0.12 and later) and OpenTofu write; their field 14 is the writer's
+// version.
+const foreignPlanFormat = 3
+
+// ReadForeignPlanInfo recognises a plan encoded by Terraform or OpenTofu
+// (their "tfplan" entry) and returns the version of the program that wrote
+// it ("" when it has none that can be shown); ok is false for anything
+// else. Only the two fields are read.
+func ReadForeignPlanInfo(b []byte) (toolVersion string, ok bool) {
+	for len(b) > 0 {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 {
+			return "", false
+		}
+		m := protowire.ConsumeFieldValue(num, typ, b[n:])
+		if m < 0 {
+			return "", false
+		}
+		val := b[n : n+m]
+		switch {
+		case num == 1:
+			v, k := protowire.ConsumeVarint(val)
+			if typ != protowire.VarintType || k < 0 || v != foreignPlanFormat {
+				return "", false
+			}
+			ok = true
+		case num == 14 && typ == protowire.BytesType:
+			if v, _ := protowire.ConsumeBytes(val); printableVersion(v) {
+				toolVersion = string(v)
+			}
+		}
+		b = b[n+m:]
+	}
+	return toolVersion, ok
 }

@@ -15,7 +15,7 @@ type validateWalk struct{}
 var _ operation = validateWalk{}
 
 func (validateWalk) traits() opTraits {
-	return opTraits{unknowns: true, checkDestroyRefs: true, verb: "planned"}
+	return opTraits{unknowns: true, checkDestroyRefs: true, verb: "validated"}
 }
 
 // managedInstance evaluates a managed instance's configuration and asks

@@ -112,8 +112,13 @@ output "secret" {
 	contains(t, r.stdout, "apply -version", "plankit v")
 	r = plan(t, dir, "version", "-json")
 	must(t, r, 0, "version -json")
-	var v map[string]string
-	if err := json.Unmarshal([]byte(r.stdout), &v); err != nil || v["plankit_version"] == "" || v["plan_format_version"] == "" || !strings.HasPrefix(v["go_version"], "go") {
+	var v struct {
+		Plankit    string            `json:"plankit_version"`
+		Format     string            `json:"plan_format_version"`
+		Go         string            `json:"go_version"`
+		Selections map[string]string `json:"provider_selections"` // as terraform version -json has them
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &v); err != nil || v.Plankit == "" || v.Format == "" || !strings.HasPrefix(v.Go, "go") || v.Selections == nil {
 		t.Errorf("version -json = %s (%v)", r.stdout, err)
 	}
 

@@ -118,7 +118,7 @@ func TestTwoStepWorkflow(t *testing.T) {
 	golden(t, "basic-plan-destroy.txt", normalise(ds.stdout, dirs...))
 	da := apply(t, work, "-no-color", "-state="+state, "destroy.tfplan")
 	must(t, da, 0, "destroy apply")
-	contains(t, da.stdout, "destroy apply", "Destroy complete! Resources: 6 destroyed.")
+	contains(t, da.stdout, "destroy apply", "Apply complete! Resources: 0 added, 0 changed, 6 destroyed.")
 	if _, err := os.Stat(filepath.Join(outDir, "out.txt")); !os.IsNotExist(err) {
 		t.Errorf("local_file still exists after destroy: %v", err)
 	}

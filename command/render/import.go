@@ -17,21 +17,21 @@ func ImportPrefix(c Counts, verb string) string {
 
 // importReasons are the comment lines of an import: a no-op import says
 // "will be imported" in its header, and "(config will be generated)"
-// when it is; an import with an action names the ID, and a replacement
-// warns that it destroys the imported object.
+// when it is; every import names the ID (OpenTofu does so also when the
+// import plans no change, so a reader sees which object is adopted), and
+// a replacement warns that it destroys the imported object.
 func importReasons(rc *plans.ResourceInstanceChange) []string {
 	if rc.Importing == nil {
 		return nil
 	}
-	if rc.Action == plans.NoOp {
-		if rc.GeneratedConfig != "" {
-			return []string{"# (config will be generated)"}
-		}
-		return nil
+	var out []string
+	if rc.Action == plans.NoOp && rc.GeneratedConfig != "" {
+		out = append(out, "# (config will be generated)")
 	}
-	out := []string{"# (imported from " + strconv.Quote(rc.Importing.ID) + ")"}
 	if rc.Importing.ID == "" {
-		out[0] = "# (will be imported first)" // a plan that does not carry the ID
+		out = append(out, "# (will be imported first)") // a plan that does not carry the ID
+	} else {
+		out = append(out, "# (imported from "+strconv.Quote(rc.Importing.ID)+")")
 	}
 	if rc.Action.IsReplace() {
 		out = append(out, "# Warning: this will destroy the imported resource")

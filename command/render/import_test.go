@@ -10,11 +10,11 @@ import (
 	"github.com/plankit/plankit/plans"
 )
 
-// TestImportGolden: the human rendering of imports, as Terraform 1.9
-// writes it: a no-op import shows the whole imported object under
-// "will be imported" (and "(config will be generated)" when it is), an
-// import with an update or a replacement says "(imported from ...)", a
-// replacement warns, and the summary counts imports.
+// TestImportGolden: the human rendering of imports, as OpenTofu writes
+// it: a no-op import shows the whole imported object under "will be
+// imported" (and "(config will be generated)" when it is), every import,
+// a no-op one too, says "(imported from ...)", a replacement warns, and
+// the summary counts imports.
 func TestImportGolden(t *testing.T) {
 	obj := thing(map[string]cty.Value{
 		"id": cty.StringVal("i-1"), "name": cty.StringVal("web"), "size": cty.NumberIntVal(2),

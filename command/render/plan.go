@@ -192,13 +192,18 @@ func noChanges(b *strings.Builder, p *plans.Plan, col Colorizer, drift bool) {
 // driftSection writes the "Objects have changed outside of" section and
 // reports whether there was any drift.
 func driftSection(b *strings.Builder, p *plans.Plan, col Colorizer) bool {
+	refreshOnly := p.UIMode == plans.RefreshOnlyMode
 	var drifted []*plans.ResourceInstanceChange
-	for _, rc := range plans.SortedResourceChanges(p.DriftedResources) {
-		// Moves alone show here only in refresh-only mode; otherwise the
-		// planned changes list them, as in Terraform.
-		if rc.Action != plans.NoOp || (rc.Moved() && p.UIMode == plans.RefreshOnlyMode) {
-			drifted = append(drifted, rc)
+	if refreshOnly {
+		// A refresh-only plan is about the drift: all of it is shown,
+		// moves alone too (otherwise the planned changes list them).
+		for _, rc := range plans.SortedResourceChanges(p.DriftedResources) {
+			if rc.Action != plans.NoOp || rc.Moved() {
+				drifted = append(drifted, rc)
+			}
 		}
+	} else {
+		drifted = relevantDrift(p)
 	}
 	if len(drifted) == 0 || p.UIMode == plans.DestroyMode {
 		return false
@@ -216,6 +221,74 @@ func driftSection(b *strings.Builder, p *plans.Plan, col Colorizer) bool {
 		b.WriteString("\n" + strings.Repeat("─", 77) + "\n")
 	}
 	return true
+}
+
+// relevantDrift is the drift a plan (not refresh-only) shows: like
+// OpenTofu, only what may bear on the planned changes. A plan with no
+// changes shows none; a deletion is not news when the plan already acts
+// on that object (it creates it again, or forgets it); nor is an update
+// whose only difference is a provider normalising an absent collection
+// to an empty one (null to [] or {}) or back.
+func relevantDrift(p *plans.Plan) []*plans.ResourceInstanceChange {
+	changes := p.Changes
+	if changes == nil || (!HasResourceChanges(changes) && !HasMoves(changes) && !HasOutputChanges(changes)) {
+		return nil
+	}
+	var planned map[string]bool
+	var out []*plans.ResourceInstanceChange
+	for _, rc := range plans.SortedResourceChanges(p.DriftedResources) {
+		switch rc.Action {
+		case plans.NoOp:
+			continue
+		case plans.Delete:
+			if planned == nil {
+				planned = map[string]bool{}
+				for _, c := range changes.Resources {
+					if c.Action != plans.NoOp {
+						planned[c.Addr.String()+"/"+string(c.DeposedKey)] = true
+					}
+				}
+			}
+			if planned[rc.Addr.String()+"/"+string(rc.DeposedKey)] {
+				continue
+			}
+		case plans.Update:
+			if sameBarEmptiness(rc.Before, rc.After) {
+				continue
+			}
+		}
+		out = append(out, rc)
+	}
+	return out
+}
+
+// sameBarEmptiness reports whether a and b are equal once every empty
+// list, set, map, tuple or object in them is taken as null.
+func sameBarEmptiness(a, b cty.Value) bool {
+	if a == cty.NilVal || b == cty.NilVal {
+		return false
+	}
+	a, _ = a.UnmarkDeep()
+	b, _ = b.UnmarkDeep()
+	a, b = emptyAsNull(a), emptyAsNull(b)
+	if !a.Type().Equals(b.Type()) || !a.IsWhollyKnown() || !b.IsWhollyKnown() {
+		return false
+	}
+	return a.RawEquals(b)
+}
+
+func emptyAsNull(v cty.Value) cty.Value {
+	out, err := cty.Transform(v, func(_ cty.Path, v cty.Value) (cty.Value, error) {
+		ty := v.Type()
+		if v.IsKnown() && !v.IsNull() && (ty.IsListType() || ty.IsSetType() || ty.IsMapType() || ty.IsTupleType()) && v.LengthInt() == 0 {
+			return cty.NullVal(ty), nil
+		}
+		return v, nil
+	})
+	if err != nil {
+		return v
+	}
+	return out
 }
 
 // legend lists the symbols of the actions the plan uses.

@@ -128,7 +128,9 @@ func TestSensitiveAtEveryDepth(t *testing.T) {
 			continue
 		}
 		t.Run("drift/"+name, func(t *testing.T) {
-			pl := planWith(nil, nil)
+			// Drift shows beside planned changes (an empty plan shows none).
+			pl := planWith(nil, []*plans.OutputChange{{Addr: addrs.OutputValue{Name: "o"}.Absolute(nil),
+				Change: plans.Change{Action: plans.Create, Before: cty.NullVal(cty.String), After: cty.StringVal("x")}}})
 			pl.DriftedResources = []*plans.ResourceInstanceChange{rc}
 			var buf bytes.Buffer
 			if err := Plan(&buf, pl, false); err != nil {
