@@ -248,11 +248,7 @@ func installProviders(ctx context.Context, m *Meta, u *ui, wd string, pluginDirs
 			u.line(fmt.Sprintf("- Using previously-installed %s v%s", p.ForDisplay(), res.Version))
 		case "cache":
 		default:
-			auth := ""
-			if res.Auth != "" {
-				auth = " (" + res.Auth + ")"
-			}
-			u.line(fmt.Sprintf("- Installed %s v%s%s", p.ForDisplay(), res.Version, auth))
+			u.line(installedLine(p, res))
 		}
 		newLocks.SetProvider(p, res.Version, depsfile.ConstraintsString(constraints[p]), res.Hashes)
 	}
@@ -385,10 +381,21 @@ func installLocked(m *Meta, u *ui, wd string, pluginDirs []string, config *confi
 			continue
 		}
 		if res.Reused == "" {
-			u.line(fmt.Sprintf("- Installed %s v%s (%s)", p.ForDisplay(), res.Version, res.Auth))
+			u.line(installedLine(p, res))
 		}
 	}
 	return diags
+}
+
+// installedLine is the "- Installed" line: the package's signer, or what
+// else vouched for it, in parentheses, and no parentheses when nothing
+// was said.
+func installedLine(p addrs.Provider, res *install.Result) string {
+	line := fmt.Sprintf("- Installed %s v%s", p.ForDisplay(), res.Version)
+	if res.Auth != "" {
+		line += " (" + res.Auth + ")"
+	}
+	return line
 }
 
 // initHint tells the user of plan and apply how plankit itself installs a

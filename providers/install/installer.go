@@ -148,8 +148,11 @@ type Result struct {
 	// Hashes are the hashes to lock: the package's h1:, the hashes the
 	// source vouches for, and the locked ones when the version is kept.
 	Hashes []string
-	// Auth says how the package was authenticated ("" when it was
-	// already installed or came from the cache or a local directory).
+	// Auth says how a downloaded or copied package was authenticated, for
+	// the parentheses of "- Installed": its signer ("signed by HashiCorp",
+	// "self-signed, key ID ..."), "verified checksum" (a mirror's or the
+	// lock file's hashes match it) or "unauthenticated" (nothing vouched
+	// for it). "" when nothing was installed (Reused).
 	Auth string
 	// Reused is "previously-installed" or "cache" when nothing was
 	// downloaded.
@@ -434,6 +437,14 @@ func (in *Installer) installVersion(ctx context.Context, w Want, v *version.Vers
 			}
 		}
 		res.Hashes = merge(lockHashes, append([]string{h1}, vouched...))
+		if auth == "" {
+			// A local package, or a mirror that lists no hashes: only the
+			// lock file can vouch for it, as OpenTofu reports it.
+			auth = "unauthenticated"
+			if len(lockHashes) > 0 {
+				auth = "verified checksum"
+			}
+		}
 		res.Auth = auth
 		return res, nil
 	}

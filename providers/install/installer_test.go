@@ -315,3 +315,46 @@ func TestParseMethods(t *testing.T) {
 		}
 	}
 }
+
+// TestInstallAuthOfLocalPackages: a package from a plugin directory is
+// reported as what vouched for it, never as an empty "()": the lock
+// file's hashes ("verified checksum", as OpenTofu says) or nothing
+// ("unauthenticated").
+func TestInstallAuthOfLocalPackages(t *testing.T) {
+	f := newFixture(t)
+	mirror := t.TempDir()
+	bar := addrs.Provider{Hostname: f.srv.Host(), Namespace: "acme", Type: "bar"}
+	barDir := filepath.Join(mirror, bar.Hostname, "acme", "bar", "3.0.0", plat)
+	if err := os.MkdirAll(barDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(barDir, "terraform-provider-bar_v3.0.0"), []byte("bar"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	h1, err := install.HashDir(barDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		want install.Want
+		auth string
+	}{
+		{"no lock entry", install.Want{Provider: bar}, "unauthenticated"},
+		{"locked with its hash", install.Want{Provider: bar, Locked: "3.0.0", LockedHashes: []string{h1}, LockFile: "the plan's lock file"}, "verified checksum"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			in, diags := install.NewInstaller(install.InstallerOptions{WorkingDir: t.TempDir(), Env: []string{"HOME=" + f.home}, Platform: plat, PluginDirs: []string{mirror}, HTTPClient: f.srv.Client()})
+			if diags.HasErrors() {
+				t.Fatal(diags)
+			}
+			res, err := in.Install(context.Background(), tc.want, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Reused != "" || res.Auth != tc.auth {
+				t.Errorf("auth = %q (reused %q), want %q", res.Auth, res.Reused, tc.auth)
+			}
+		})
+	}
+}
