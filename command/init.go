@@ -418,13 +418,18 @@ func (u *ui) bar(m *Meta) io.Writer {
 }
 
 // installModules installs the modules the configuration at wd calls
-// (initwd), printing Terraform's "Initializing modules..." section when
-// there are any.
+// (initwd), printing the "Initializing modules..." section (with
+// -upgrade "Upgrading modules...", as tofu init says) when there are any,
+// that is when .terraform/modules/modules.json is written.
 func installModules(ctx context.Context, m *Meta, u *ui, wd string, upgrade bool) hcl.Diagnostics {
 	started := false
+	header := "Initializing modules..."
+	if upgrade {
+		header = "Upgrading modules..."
+	}
 	return initwd.InstallModules(ctx, wd, initwd.Options{HTTPClient: m.HTTPClient, Upgrade: upgrade, Progress: func(s string) {
 		if !started {
-			u.line(u.col.Bold("Initializing modules..."))
+			u.line(u.col.Bold(header))
 			started = true
 		}
 		u.line(s)

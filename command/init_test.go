@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/plankit/plankit/providers/install/registrytest"
 )
 
@@ -179,5 +181,49 @@ func TestInitInstallsGitModule(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "module.net.null_resource.n will be created") {
 		t.Errorf("plan output:\n%s", out)
+	}
+}
+
+// TestInitModulesSection: plan init prints the modules section exactly
+// when it records modules in .terraform/modules/modules.json, local ones
+// included, as tofu init does ("Upgrading modules..." with -upgrade).
+func TestInitModulesSection(t *testing.T) {
+	local := map[string]string{
+		"main.tf":                     "module \"child\" {\n  source = \"./modules/child\"\n}\n",
+		"modules/child/main.tf":       "module \"grand\" {\n  source = \"./grand\"\n}\n",
+		"modules/child/grand/main.tf": "output \"x\" { value = 1 }\n",
+	}
+	for _, tc := range []struct {
+		name     string
+		files    map[string]string
+		args     []string
+		want     string // the section, "" for none
+		manifest bool
+	}{
+		{"no module calls", map[string]string{"main.tf": "output \"x\" { value = 1 }\n"}, nil, "", false},
+		{"local modules", local, nil, "Initializing modules...\n- child in modules/child\n- child.grand in modules/child/grand\n", true},
+		{"local modules, -upgrade", local, []string{"-upgrade"}, "Upgrading modules...\n- child in modules/child\n- child.grand in modules/child/grand\n", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeFiles(t, dir, tc.files)
+			m, out, errb := discoveryMeta(t, &pluginRecorder{})
+			if code := Plan(m, append([]string{"-chdir=" + dir, "init", "-no-color"}, tc.args...)); code != 0 {
+				t.Fatalf("init: %d\n%s%s", code, out, errb)
+			}
+			got := ""
+			if i := strings.Index(out.String(), "modules..."); i >= 0 {
+				start := strings.LastIndex(out.String()[:i], "\n") + 1
+				end := strings.Index(out.String(), "\nInitializing provider plugins")
+				got = out.String()[start:end]
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("modules section (-want +got):\n%s\nwhole output:\n%s", diff, out)
+			}
+			_, err := os.Stat(filepath.Join(dir, ".terraform", "modules", "modules.json"))
+			if (err == nil) != tc.manifest {
+				t.Errorf("modules.json written = %v, want %v", err == nil, tc.manifest)
+			}
+		})
 	}
 }

@@ -33,7 +33,8 @@ type Options struct {
 	HTTPClient *http.Client
 	// Upgrade fetches every remote module again (newest allowed version).
 	Upgrade bool
-	// Progress receives Terraform's progress lines ("- vpc in ...").
+	// Progress receives Terraform's progress lines ("- vpc in ..."), one
+	// at least for every module recorded in modules.json.
 	Progress func(string)
 }
 
@@ -125,6 +126,9 @@ func (in *installer) walk(dir string, key []string) hcl.Diagnostics {
 		if isLocal(call.SourceAddr) {
 			childDir = path.Clean(path.Join(dir, call.SourceAddr))
 			in.out = append(in.out, configs.ManifestRecord{Key: ks, Source: call.SourceAddr, Dir: childDir})
+			// Recorded in modules.json like a downloaded one, so reported
+			// like one, as terraform init and tofu init do.
+			in.opts.Progress(fmt.Sprintf("- %s in %s", ks, childDir))
 		} else {
 			rec, ds := in.remote(ks, call)
 			out = append(out, ds...)
