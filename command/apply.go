@@ -185,7 +185,7 @@ func applyPlanFile(m *Meta, ui *ui, wd, file string, f *applyFlags) int {
 			return ExitError
 		}
 	}
-	factories, ds := resolveApplyProviders(m, wd, f.pluginDirs, config, prior, locks)
+	factories, ds := resolveApplyProviders(m, wd, file, f.pluginDirs, config, prior, locks)
 	ui.diags(ds, src) // warnings too (development overrides)
 	if ds.HasErrors() {
 		return ExitError

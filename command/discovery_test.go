@@ -209,7 +209,7 @@ func TestApplyRefusesLockMismatch(t *testing.T) {
 		{"locked version not installed", otherVersion, plugins, []string{"Locked provider version is not installed", "locked to 3.1.5", "3.2.0 (" + runtime.GOOS + "_" + runtime.GOARCH + ", unpacked)"}},
 		{"hash mismatch", otherHash, plugins, []string{"Provider package does not match the lock file", pkg}},
 		{"missing from the lock file", unlocked, plugins, []string{"Provider missing from the plan's lock file", "Plan again"}},
-		{"not installed here", fresh, "", []string{"Provider not found", "example.com/acme/null (~> 3.0, locked to 3.2.0", "-plugin-dir=DIR"}},
+		{"not installed here", fresh, "", []string{"Provider not found", "example.com/acme/null (~> 3.0, locked to 3.2.0", "apply -install"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -523,5 +523,61 @@ resource "null_resource" "x" {}
 	got, _ := os.ReadFile(filepath.Join(dir, ".terraform.lock.hcl"))
 	if !strings.Contains(string(got), `constraints = ">= 3.0.0, ~> 3.1, < 4.0.0"`) {
 		t.Errorf("lock file:\n%s", got)
+	}
+}
+
+// TestProviderNotFoundGivesOneFix: a provider discovery cannot serve is
+// reported with plankit's one way to install it for that command (plan
+// init in a working directory, apply -install for a saved plan), and no
+// other tool's advice.
+func TestProviderNotFoundGivesOneFix(t *testing.T) {
+	dir, bare, plugins, other := t.TempDir(), t.TempDir(), t.TempDir(), t.TempDir()
+	writeFiles(t, dir, map[string]string{"main.tf": acmeConfig})
+	writeFiles(t, bare, map[string]string{"main.tf": acmeConfig})
+	fakePackage(t, plugins, acmeNull, "3.2.0")
+	fakePackage(t, other, acmeNull, "4.0.0")
+	planFile := filepath.Join(dir, "x.tfplan")
+	m, _, errb := discoveryMeta(t, &pluginRecorder{})
+	if code := Plan(m, []string{"-chdir=" + dir, "-no-color", "-plugin-dir=" + plugins, "-out=" + planFile}); code != ExitOK {
+		t.Fatalf("plan: exit %d\n%s", code, errb)
+	}
+	lockedDir := t.TempDir()
+	writeFiles(t, lockedDir, map[string]string{"main.tf": acmeConfig, ".terraform.lock.hcl": "provider \"example.com/acme/null\" {\n  version     = \"3.1.5\"\n  constraints = \"~> 3.0\"\n}\n"})
+	const fromDir = "It installs from the provider's registry, or with -plugin-dir=DIR from a directory of provider packages"
+	tests := []struct {
+		name    string
+		run     func(m *Meta) int
+		summary string
+		fix     string
+	}{
+		{"plan, nothing installed", func(m *Meta) int { return Plan(m, []string{"-chdir=" + bare, "-no-color"}) },
+			"Provider not found", "To install it, run plan init. " + fromDir},
+		{"plan, no version meets the constraints", func(m *Meta) int {
+			return Plan(m, []string{"-chdir=" + bare, "-no-color", "-plugin-dir=" + other})
+		}, "No installed provider version meets the constraints", "To install it, run plan init. " + fromDir},
+		{"plan, locked version not installed", func(m *Meta) int {
+			return Plan(m, []string{"-chdir=" + lockedDir, "-no-color", "-plugin-dir=" + plugins})
+		}, "Locked provider version is not installed", "To install the locked version, run plan init (plan init -upgrade selects the newest version the constraints allow instead)."},
+		{"apply of a saved plan, nothing installed", func(m *Meta) int {
+			return Apply(m, []string{"-no-color", "-state=" + filepath.Join(t.TempDir(), "s.tfstate"), planFile})
+		}, "Provider not found", "To install the versions the plan's lock file records, run apply -install " + planFile + "."},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			m, _, errb := discoveryMeta(t, &pluginRecorder{})
+			code := tc.run(m)
+			msg := strings.Join(strings.Fields(errb.String()), " ")
+			if code != ExitError || !strings.Contains(msg, tc.summary) {
+				t.Fatalf("exit %d, want 1 and %q:\n%s", code, tc.summary, errb)
+			}
+			if !strings.Contains(msg, tc.fix) {
+				t.Errorf("message lacks the fix %q:\n%s", tc.fix, errb)
+			}
+			for _, other := range []string{"terraform init", "tofu init", "(or pass -install"} {
+				if strings.Contains(msg, other) {
+					t.Errorf("message gives other advice (%q):\n%s", other, errb)
+				}
+			}
+		})
 	}
 }

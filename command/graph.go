@@ -58,7 +58,7 @@ func Graph(m *Meta, chdir string, args []string) int {
 	// The graph needs provider schemas: the providers are found as plan
 	// and apply find them, checked against the archive's lock file (or
 	// the working directory's), but nothing is recorded.
-	lockFile := depsfile.LockFilePath
+	lockFile, fix := depsfile.LockFilePath, providerFix(initFix)
 	if in.locks == nil {
 		var ds hcl.Diagnostics
 		if in.locks, ds = depsfile.LoadLocksFromFile(filepath.Join(wd, depsfile.LockFilePath)); ds.HasErrors() {
@@ -66,9 +66,9 @@ func Graph(m *Meta, chdir string, args []string) int {
 			return ExitError
 		}
 	} else {
-		lockFile = "the plan's lock file"
+		lockFile, fix = "the plan's lock file", graphFix
 	}
-	factories, diags := discoveredFactories(m, wd, pluginDirs, in.config, in.state, in.locks, lockFile)
+	factories, diags := discoveredFactories(m, wd, pluginDirs, in.config, in.state, in.locks, lockFile, fix)
 	if diags.HasErrors() {
 		u.diags(diags, src)
 		return ExitError

@@ -398,12 +398,39 @@ func installedLine(p addrs.Provider, res *install.Result) string {
 	return line
 }
 
-// initHint tells the user of plan and apply how plankit itself installs a
-// provider discovery did not find.
-func initHint(k install.Kind) string {
+// providerFix says, for one command, the one way to install a provider
+// discovery did not find ("" when the error's detail says what to do).
+type providerFix func(k install.Kind) string
+
+// initFix: in a working directory, plan init installs providers.
+func initFix(k install.Kind) string {
 	switch k {
-	case install.NotFound, install.NoMatchingVersion, install.LockedVersionMissing:
-		return "\n\nTo install it, run plan init (or pass -install to plan, or to apply with a plan file)."
+	case install.NotFound, install.NoMatchingVersion, install.BuiltinVersion:
+		return "To install it, run plan init. It installs from the provider's registry, or with -plugin-dir=DIR from a directory of provider packages (HOST/NAMESPACE/TYPE/VERSION/OS_ARCH/terraform-provider-TYPE_vVERSION, or HOST/NAMESPACE/TYPE/terraform-provider-TYPE_VERSION_OS_ARCH.zip)."
+	case install.LockedVersionMissing:
+		return "To install the locked version, run plan init (plan init -upgrade selects the newest version the constraints allow instead)."
+	}
+	return ""
+}
+
+// applyFix: a saved plan's providers are the versions its lock file
+// records, which apply -install installs.
+func applyFix(planFile string) providerFix {
+	return func(k install.Kind) string {
+		switch k {
+		case install.NotFound, install.NoMatchingVersion, install.BuiltinVersion, install.LockedVersionMissing:
+			return fmt.Sprintf("To install the versions the plan's lock file records, run apply -install %s.", planFile)
+		}
+		return ""
+	}
+}
+
+// graphFix: plan graph -plan=FILE installs nothing; it is pointed at the
+// packages.
+func graphFix(k install.Kind) string {
+	switch k {
+	case install.NotFound, install.NoMatchingVersion, install.BuiltinVersion, install.LockedVersionMissing:
+		return "To draw the plan's graph, pass -plugin-dir=DIR naming a directory that holds the version the plan's lock file records."
 	}
 	return ""
 }

@@ -170,9 +170,9 @@ func (m *Meta) builtinFactories(wd string) map[addrs.Provider]providers.Factory 
 
 // selectProviders runs discovery for every needed provider, holding
 // each locked one to its lock entry (lockFile names the lock for
-// messages). The selections of the providers that failed are missing and
+// messages; fix says how to install a provider not found). The selections of the providers that failed are missing and
 // their errors are in the diagnostics.
-func selectProviders(finder *install.Finder, needs providerNeeds, locks *depsfile.Locks, lockFile string) (map[addrs.Provider]*install.Selection, hcl.Diagnostics) {
+func selectProviders(finder *install.Finder, needs providerNeeds, locks *depsfile.Locks, lockFile string, fix providerFix) (map[addrs.Provider]*install.Selection, hcl.Diagnostics) {
 	constraints := needs.constraints
 	out := map[addrs.Provider]*install.Selection{}
 	var diags hcl.Diagnostics
@@ -183,7 +183,7 @@ func selectProviders(finder *install.Finder, needs providerNeeds, locks *depsfil
 			// A development override ignores constraints and locks.
 			sel, err := finder.Find(req)
 			if err != nil {
-				diags = append(diags, installDiag(err))
+				diags = append(diags, installDiag(err, fix))
 				continue
 			}
 			out[p] = sel
@@ -199,7 +199,7 @@ func selectProviders(finder *install.Finder, needs providerNeeds, locks *depsfil
 		}
 		sel, err := finder.Find(req)
 		if err != nil {
-			diags = append(diags, installDiag(err))
+			diags = append(diags, installDiag(err, fix))
 			continue
 		}
 		out[p] = sel
@@ -232,7 +232,7 @@ func resolvePlanProviders(m *Meta, ui *ui, wd string, pluginDirs []string, confi
 		return nil, diags
 	}
 	needs := m.needsFor(wd, config, state, locks)
-	sels, ds := selectProviders(finder, needs, locks, depsfile.LockFilePath)
+	sels, ds := selectProviders(finder, needs, locks, depsfile.LockFilePath, initFix)
 	diags = append(diags, ds...)
 	if diags.HasErrors() {
 		return nil, diags
@@ -304,9 +304,12 @@ func lockOutsideConstraints(p addrs.Provider, lock *depsfile.ProviderLock, c ver
 // canonical form of every module's constraints.
 func constraintString(c version.Constraints) string { return depsfile.ConstraintsString(c) }
 
-func installDiag(err error) *hcl.Diagnostic {
+func installDiag(err error, fix providerFix) *hcl.Diagnostic {
 	if e, ok := err.(*install.Error); ok {
-		return tfdiags.Error(e.Summary, e.Detail+initHint(e.Kind))
+		if f := fix(e.Kind); f != "" {
+			return tfdiags.Error(e.Summary, e.Detail+"\n\n"+f)
+		}
+		return tfdiags.Error(e.Summary, e.Detail)
 	}
 	return tfdiags.Error("Cannot find provider", err.Error())
 }
@@ -315,7 +318,7 @@ func installDiag(err error) *hcl.Diagnostic {
 // each installed package against the archive's lock file, before any
 // provider is started. Lock entries for providers the plan does not need
 // are ignored; a provider served by a plugin must be locked.
-func resolveApplyProviders(m *Meta, wd string, pluginDirs []string, config *configs.Config, state *states.State, locks *depsfile.Locks) (map[addrs.Provider]providers.Factory, hcl.Diagnostics) {
+func resolveApplyProviders(m *Meta, wd, planFile string, pluginDirs []string, config *configs.Config, state *states.State, locks *depsfile.Locks) (map[addrs.Provider]providers.Factory, hcl.Diagnostics) {
 	if locks == nil {
 		locks = depsfile.NewLocks()
 	}
@@ -327,7 +330,7 @@ func resolveApplyProviders(m *Meta, wd string, pluginDirs []string, config *conf
 		return nil, diags
 	}
 	needs := m.needsFor(wd, config, state, locks)
-	sels, diags := selectProviders(finder, needs, locks, "the plan's lock file")
+	sels, diags := selectProviders(finder, needs, locks, "the plan's lock file", applyFix(planFile))
 	builtins := m.builtinFactories(wd)
 	factories := map[addrs.Provider]providers.Factory{}
 	for _, p := range sortedProviders(sels) {
@@ -349,7 +352,7 @@ func resolveApplyProviders(m *Meta, wd string, pluginDirs []string, config *conf
 // discoveredFactories serves the providers a read-only command (graph)
 // needs, found by discovery and checked against locks, or Meta's fixed
 // map.
-func discoveredFactories(m *Meta, wd string, pluginDirs []string, config *configs.Config, state *states.State, locks *depsfile.Locks, lockFile string) (map[addrs.Provider]providers.Factory, hcl.Diagnostics) {
+func discoveredFactories(m *Meta, wd string, pluginDirs []string, config *configs.Config, state *states.State, locks *depsfile.Locks, lockFile string, fix providerFix) (map[addrs.Provider]providers.Factory, hcl.Diagnostics) {
 	if !m.discovers() {
 		return m.Providers, nil
 	}
@@ -358,7 +361,7 @@ func discoveredFactories(m *Meta, wd string, pluginDirs []string, config *config
 		return nil, diags
 	}
 	needs := m.needsFor(wd, config, state, locks)
-	sels, ds := selectProviders(finder, needs, locks, lockFile)
+	sels, ds := selectProviders(finder, needs, locks, lockFile, fix)
 	diags = append(diags, ds...)
 	builtins := m.builtinFactories(wd)
 	factories := map[addrs.Provider]providers.Factory{}
@@ -397,6 +400,6 @@ func validateFactories(m *Meta, wd string, config *configs.Config) (map[addrs.Pr
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	f, ds := discoveredFactories(m, wd, nil, config, nil, locks, depsfile.LockFilePath)
+	f, ds := discoveredFactories(m, wd, nil, config, nil, locks, depsfile.LockFilePath, initFix)
 	return f, append(diags, ds...)
 }

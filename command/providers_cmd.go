@@ -106,7 +106,7 @@ func providerSources(m *Meta, wd string, pluginDirs []string, config *configs.Co
 	}
 	needs := m.needsFor(wd, config, state, locks)
 	needed := needs.providers
-	sels, ds := selectProviders(finder, needs, locks, depsfile.LockFilePath)
+	sels, ds := selectProviders(finder, needs, locks, depsfile.LockFilePath, initFix)
 	diags = append(diags, ds...)
 	var rows []string
 	for _, p := range needed {

@@ -270,7 +270,7 @@ func TestPluginVersionConstraintUnmet(t *testing.T) {
 		"Provider not found", "registry.terraform.io/plankit/fwtest (~> 2.0)", "registry.terraform.io/plankit/sdktest (any version)",
 		".terraform/providers "+filepath.Join(dir, ".terraform", "providers")+": nothing",
 		"implied local mirror "+filepath.Join(home, ".terraform.d", "plugins")+": nothing",
-		"Run terraform init or tofu init")
+		"To install it, run plan init.")
 }
 
 // TestPluginInitialisedDirectory: a directory as terraform init leaves it

@@ -213,7 +213,7 @@ func (f *Finder) Find(req Requirement) (*Selection, error) {
 			if err == nil && !req.Constraints.Check(v) {
 				return nil, &Error{Kind: BuiltinVersion, Provider: p,
 					Summary: "Built-in provider version does not meet the constraints",
-					Detail: fmt.Sprintf("The configuration requires %s %s, but no plugin package for it is installed and plankit's built-in %s is version %s.\n\nChange the version constraint to allow %s, or install a matching plugin package (terraform init, or plan -plugin-dir=DIR).\n\nSearched:\n%s",
+					Detail: fmt.Sprintf("The configuration requires %s %s, but no plugin package for it is installed and plankit's built-in %s is version %s. Change the version constraint to allow %s, or install a plugin package that meets it.\n\nSearched:\n%s",
 						p.ForDisplay(), req.constraintText(), p.ForDisplay(), bv, bv, bullets(searched))}
 			}
 		}
@@ -231,17 +231,16 @@ func (f *Finder) notFound(req Requirement, searched []string, anyPlugin bool) er
 	if req.Locked != "" {
 		want += fmt.Sprintf(", locked to %s in %s", req.Locked, req.LockFile)
 	}
-	detail := fmt.Sprintf("plankit needs provider %s (%s) for %s, but found no package for it.\n\nSearched:\n%s\n\n",
+	// What to do depends on the command (plan init in a working
+	// directory, apply -install for a plan file): its caller says it.
+	detail := fmt.Sprintf("plankit needs provider %s (%s) for %s, but found no package for it.\n\nSearched:\n%s",
 		p.String(), want, f.Platform, bullets(searched))
 	switch {
 	case req.Locked != "" && anyPlugin:
-		detail += fmt.Sprintf("Install version %s (terraform init or tofu init), or pass -plugin-dir=DIR with a mirror holding it. To move to another version, change it in %s with terraform init -upgrade.", req.Locked, req.LockFile)
 		return &Error{Kind: LockedVersionMissing, Provider: p, Summary: "Locked provider version is not installed", Detail: detail}
 	case anyPlugin:
-		detail += "Install a version that meets the constraints (terraform init or tofu init), pass -plugin-dir=DIR with a mirror holding one, or change the version constraint in required_providers."
 		return &Error{Kind: NoMatchingVersion, Provider: p, Summary: "No installed provider version meets the constraints", Detail: detail}
 	}
-	detail += "Run terraform init or tofu init in the working directory, or pass -plugin-dir=DIR naming a directory in Terraform's filesystem mirror layout (HOST/NAMESPACE/TYPE/VERSION/OS_ARCH/terraform-provider-TYPE_vVERSION, or HOST/NAMESPACE/TYPE/terraform-provider-TYPE_VERSION_OS_ARCH.zip)."
 	return &Error{Kind: NotFound, Provider: p, Summary: "Provider not found", Detail: detail}
 }
 
