@@ -64,7 +64,8 @@ func recordPlanContext(p *plans.Plan, spath string, clock func() time.Time) {
 // to another state path where there is no state either: the apply is
 // allowed (the objects will be recorded there), but it is most often a
 // missing -state, and the next plan against the original path would
-// create everything again.
+// create everything again. It names the -state to use itself: plan's
+// hint after -out has -state only when plan was given one.
 func stateElsewhereWarning(p *plans.Plan, spath string, cur, planned *statefile.File) hcl.Diagnostics {
 	if p == nil || p.StatePath == "" || planned == nil || planned.Lineage != "" {
 		return nil
@@ -80,6 +81,6 @@ func stateElsewhereWarning(p *plans.Plan, spath string, cur, planned *statefile.
 		return nil
 	}
 	return hcl.Diagnostics{tfdiags.Warning("Applying to a different state file", fmt.Sprintf(
-		"This plan was made with no state at %s and is applied to %s, where there is no state either, so the new objects are recorded in %s. A later plan against %s will not see them and will plan to create them again: to keep using that state, apply with -state=%s (the hint plan prints after -out includes it).",
+		"This plan was made with no state at %s and is applied to %s, where there is no state either, so the new objects are recorded in %s. A later plan against %s will not see them and will plan to create them again. To keep using that state, apply this plan with -state=%s.",
 		p.StatePath, abs, abs, p.StatePath, shellQuote(p.StatePath)))}
 }

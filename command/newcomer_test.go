@@ -105,6 +105,12 @@ func TestStateElsewhereWarning(t *testing.T) {
 		if tt.warn && !strings.Contains(ds[0].Detail, "-state="+planned) {
 			t.Errorf("%s: the warning does not say which -state to use: %s", tt.name, ds[0].Detail)
 		}
+		// plan's hint after -out names -state only when plan was given
+		// one (a plan of the default terraform.tfstate prints none), so
+		// the warning must not send the user to it for the -state.
+		if hint := applyHint(&planFlags{out: "p.tfplan"}); tt.warn && strings.Contains(ds[0].Detail, "hint") && !strings.Contains(hint, "-state") {
+			t.Errorf("%s: the warning points to plan's hint, which lacks -state (%s): %s", tt.name, hint, ds[0].Detail)
+		}
 	}
 }
 
