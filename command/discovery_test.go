@@ -581,3 +581,31 @@ func TestProviderNotFoundGivesOneFix(t *testing.T) {
 		})
 	}
 }
+
+// TestApplyInstallSaysWhatVouched: apply -install of a package from a
+// -plugin-dir prints what vouched for it in the parentheses (the plan's
+// lock file hashes), never an empty "()".
+func TestApplyInstallSaysWhatVouched(t *testing.T) {
+	dir, plugins, runner := t.TempDir(), t.TempDir(), t.TempDir()
+	writeFiles(t, dir, map[string]string{"main.tf": acmeConfig})
+	fakePackage(t, plugins, acmeNull, "3.2.0")
+	planFile := filepath.Join(dir, "x.tfplan")
+	m, out, errb := discoveryMeta(t, &pluginRecorder{})
+	if code := Plan(m, []string{"-chdir=" + dir, "-no-color", "-plugin-dir=" + plugins, "-out=" + planFile}); code != ExitOK {
+		t.Fatalf("plan: exit %d\n%s", code, errb)
+	}
+	m, out, errb = discoveryMeta(t, &pluginRecorder{})
+	if code := Apply(m, []string{"-chdir=" + runner, "-no-color", "-install", "-plugin-dir=" + plugins, "-state=" + filepath.Join(runner, "s.tfstate"), planFile}); code != ExitOK {
+		t.Fatalf("apply -install: exit %d\n%s%s", code, out, errb)
+	}
+	var got []string
+	for _, l := range strings.Split(out.String(), "\n") {
+		if strings.HasPrefix(l, "- Installed ") {
+			got = append(got, l)
+		}
+	}
+	want := []string{"- Installed example.com/acme/null v3.2.0 (verified checksum)"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Installed lines (-want +got):\n%s\n%s", diff, out)
+	}
+}
