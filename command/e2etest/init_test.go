@@ -136,7 +136,7 @@ func TestInitPlanApplyFromRegistry(t *testing.T) {
 	copyFile(t, filepath.Join(dir, "y.tfplan"), filepath.Join(runner, "y.tfplan"))
 	r = run(t, runner, "apply", pluginEnvWithCA(t, env), "-no-color", "y.tfplan")
 	must(t, r, 1, "apply without -install on an empty runner")
-	contains(t, r.stderr, "apply without -install", "run apply -install y.tfplan")
+	contains(t, strings.Join(strings.Fields(r.stderr), " "), "apply without -install", "run apply -install y.tfplan.")
 	r = run(t, runner, "apply", pluginEnvWithCA(t, env), "-no-color", "-install", "y.tfplan")
 	must(t, r, 0, "apply -install")
 	contains(t, r.stdout, "apply -install",
