@@ -37,7 +37,7 @@ func saveErroredRemote(wd, where string, cur *statefile.File, st *states.State, 
 	path, err := writeNewFile(wd, data)
 	if err == nil {
 		return hcl.Diagnostics{tfdiags.Errorf("State saved to a recovery file",
-			"The error above prevented plankit from writing the updated state to %s, even after reconnecting. So that nothing is lost, the state has been written to %s instead.\n\nDo not run plan or apply again before restoring it: they would read the old state and plan to create again what already exists. Once the database is reachable, push it from this directory, with the same workspace selected, with:\n    plan state push %s%s", where, path, path, note)}
+			"The error above prevented plankit from writing the updated state to %s, even after reconnecting. So that nothing is lost, the state has been written to %s instead.\n\nDo not run plan or apply again before restoring it: they would read the old state and plan to create again what already exists. Once the backend is reachable again, push it from this directory, with the same workspace selected, with:\n    plan state push %s%s", where, path, path, note)}
 	}
 	if !bytes.HasSuffix(data, []byte("\n")) {
 		data = append(data, '\n')

@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -196,9 +197,10 @@ func TestS3TwoAppliesAtOnce(t *testing.T) {
 // TestS3KilledApply: kill -9 during an apply loses nothing that finished
 // (the journal objects beside the state hold it) and leaves the lock
 // object, which the next plan reports with its holder and the
-// force-unlock command; after force-unlock the next plan folds the
-// journal into the state, names the instance whose provisioner was
-// running, and deletes the journal objects.
+// force-unlock command; after force-unlock the next plan says the state
+// lacks the interrupted apply's changes and writes nothing, and the next
+// apply folds the journal into the state (the instance whose provisioner
+// was cut off tainted) and deletes the journal objects.
 func TestS3KilledApply(t *testing.T) {
 	t.Parallel()
 	dir, bucket, env := s3Dir(t)
@@ -232,10 +234,27 @@ func TestS3KilledApply(t *testing.T) {
 	must(t, withEnv(t, dir, "plan", env, "force-unlock", "-force", m[1]), 0, "force-unlock")
 	p = withEnv(t, dir, "plan", env, "-no-color")
 	must(t, p, 0, "plan after force-unlock")
-	contains(t, p.stdout+p.stderr, "recovering plan", "Interrupted apply: operations of unknown outcome", "terraform_data.b (create)", "written to the state")
+	all := strings.Join(strings.Fields(p.stdout+p.stderr), " ")
+	for _, want := range []string{"The state file lacks the changes of an interrupted apply", "does not write them to the state",
+		"- terraform_data.b", "terraform_data.b is tainted, so must be replaced"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("the plan after the kill lacks %q:\n%s%s", want, p.stdout, p.stderr)
+		}
+	}
 	if strings.Contains(p.stdout, "terraform_data.a will be created") {
 		t.Errorf("the re-plan creates again what the killed apply created:\n%s", p.stdout)
 	}
+	// A plan writes nothing: the journal objects stay for the apply.
+	if !slices.ContainsFunc(s3Keys(t, bucket), func(k string) bool {
+		return strings.HasPrefix(k, "proj/terraform.tfstate.plankit-journal/")
+	}) {
+		t.Errorf("the plan removed the journal objects: %v", s3Keys(t, bucket))
+	}
+	// The apply folds the journal in first, saying so, then replaces the
+	// tainted object; the journal objects go.
+	ap := withEnv(t, dir, "apply", env, "-no-color", "-auto-approve")
+	must(t, ap, 0, "apply after the kill")
+	contains(t, strings.Join(strings.Fields(ap.stdout+ap.stderr), " "), "apply after the kill", "Recovered the state of an interrupted apply", "now written to the state (serial")
 	s, _ := pull(t, dir, env)
 	if !s.has("terraform_data.a") || !s.has("terraform_data.b") {
 		t.Errorf("stored state after the recovery lacks what was done: %+v", s)
