@@ -82,10 +82,6 @@ var notYetLikeOpenTofu = map[string]string{
 	"fresh .prior_state.values.outputs":                                    "6",
 	"destroy .checks":                                                      "9",
 	"opentofu-host .configuration.provider_config.fwtest.full_name":        "20",
-	"opentofu-host .planned_values.root_module.resources[0].provider_name": "20",
-	"opentofu-host .planned_values.root_module.resources[1].provider_name": "20",
-	"opentofu-host .resource_changes[0].provider_name":                     "20",
-	"opentofu-host .resource_changes[1].provider_name":                     "20",
 }
 
 // toolAndTime decodes a show -json document without the members that

@@ -150,6 +150,11 @@ func newPlanJSON(p *plans.Plan, opts Options) (*planJSON, error) {
 	if changes == nil {
 		changes = plans.NewChanges()
 	}
+	if rcs, changed := withStateHosts(changes.Resources, p.PriorState, p.PrevRunState); changed {
+		c := *changes
+		c.Resources = rcs
+		changes = &c
+	}
 	var err error
 	out.ResourceChanges = resourceChangeList(changes.Resources)
 	out.ResourceDrift = driftEntries(p)
