@@ -75,13 +75,13 @@ func TestShowJSONMatchesOpenTofu(t *testing.T) {
 // fixed yet, by scenario and path, with the issue 28 item that covers
 // each; every other difference fails the test.
 var notYetLikeOpenTofu = map[string]string{
-	"stack .relevant_attributes":                                           "5",
-	"destroy .relevant_attributes":                                         "5",
-	"fresh .relevant_attributes[0].attribute[0]":                           "5",
-	"fresh .relevant_attributes[1].attribute[0]":                           "5",
-	"fresh .prior_state.values.outputs":                                    "6",
-	"destroy .checks":                                                      "9",
-	"opentofu-host .configuration.provider_config.fwtest.full_name":        "20",
+	"stack .relevant_attributes":                                    "5",
+	"destroy .relevant_attributes":                                  "5",
+	"fresh .relevant_attributes[0].attribute[0]":                    "5",
+	"fresh .relevant_attributes[1].attribute[0]":                    "5",
+	"fresh .prior_state.values.outputs":                             "6",
+	"destroy .checks":                                               "9",
+	"opentofu-host .configuration.provider_config.fwtest.full_name": "20",
 }
 
 // toolAndTime decodes a show -json document without the members that
