@@ -133,11 +133,13 @@ func (pw *planWalk) assemble(ws *walkState, kept map[string]bool, errored bool) 
 	if ws.clock.Used() {
 		p.Timestamp = ws.clock.Time()
 	}
-	if opts.Mode != plans.DestroyMode {
-		ws.checks.complete(ws.config, ws.exp)
-	}
 	pw.moves.record(p, ws.schemas)
-	p.Checks = ws.checks.results()
+	if opts.Mode == plans.DestroyMode {
+		p.Checks = destroyChecks(ws.config)
+	} else {
+		ws.checks.complete(ws.config, ws.exp)
+		p.Checks = ws.checks.results()
+	}
 	p.Files = pw.fileRec.Files()
 	for name, v := range ws.config.Module.Variables {
 		val, ok := ws.named.GetKey("", namedvals.Variable, name)

@@ -79,7 +79,6 @@ var notYetLikeOpenTofu = map[string]string{
 	"destroy .relevant_attributes":                                  "5",
 	"fresh .relevant_attributes[0].attribute[0]":                    "5",
 	"fresh .relevant_attributes[1].attribute[0]":                    "5",
-	"destroy .checks":                                               "9",
 	"opentofu-host .configuration.provider_config.fwtest.full_name": "20",
 }
 
