@@ -256,7 +256,7 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 	}
 	m.phases().done("load")
 	plan, ds := runCorePlan(ctx, m, wd, f, in, prior)
-	in.sections.wait()
+	in.sections.finish(plan)
 	recordPlanContext(plan, in.backend.localPath(), in.clock)
 	ds = append(ds, replaceWarnings(plan, in.replace)...)
 	ds = append(ds, writeGeneratedConfig(ui, wd, f, plan, in.config)...)

@@ -72,9 +72,11 @@ type resourceChange struct {
 }
 
 type change struct {
-	Actions         []string        `json:"actions"`
-	Before          json.RawMessage `json:"before"`
-	After           json.RawMessage `json:"after"`
+	Actions []string        `json:"actions"`
+	Before  json.RawMessage `json:"before"`
+	// After is left out when the value is wholly unknown, as OpenTofu
+	// and Terraform write an output that waits on the apply.
+	After           json.RawMessage `json:"after,omitempty"`
 	AfterUnknown    json.RawMessage `json:"after_unknown"`
 	BeforeSensitive json.RawMessage `json:"before_sensitive"`
 	AfterSensitive  json.RawMessage `json:"after_sensitive"`
@@ -191,7 +193,7 @@ func (out *planJSON) addConfig(config *configs.Config, p *plans.Plan) {
 	go func() {
 		defer close(done)
 		defer func() { crashed = recover() }()
-		out.RelevantAttributes = relevantAttributes(config, changes)
+		out.RelevantAttributes = relevantAttributes(config, p)
 	}()
 	out.Configuration = marshalConfig(config, p.ProviderSchemas)
 	<-done
@@ -263,6 +265,9 @@ func marshalChange(c plans.Change, schema *configschema.Block, replace []cty.Pat
 	}
 	if out.After, out.AfterUnknown, out.AfterSensitive, err = valueJSON(after, true); err != nil {
 		return out, err
+	}
+	if c.After != cty.NilVal && !c.After.IsKnown() {
+		out.After = nil // wholly unknown: left out
 	}
 	// A wholly known after value (a delete's null included) has
 	// after_unknown {}, not its structure of falses, as OpenTofu and
@@ -339,8 +344,10 @@ func marshalOutputChanges(ocs []*plans.OutputChange) (map[string]change, error) 
 		if c.Before, err = marshalValue(oc.Before); err != nil {
 			return nil, err
 		}
-		if c.After, err = marshalValue(oc.After); err != nil {
-			return nil, err
+		if oc.After == cty.NilVal || oc.After.IsKnown() {
+			if c.After, err = marshalValue(oc.After); err != nil {
+				return nil, err
+			}
 		}
 		// An output's after_unknown is false when its value is wholly
 		// known, not a structure of falses, as Terraform writes it.

@@ -28,7 +28,7 @@ func TestSectionsAreWhatWriteWrites(t *testing.T) {
 		relevant bool
 	}{
 		{"modules, variables, outputs, provisioners", compat, compatConfig, true},
-		{"conditions and checks", conds, condsConfig, true},
+		{"conditions and checks, which make nothing relevant", conds, condsConfig, false},
 		{"nothing relevant", manyPlan(3), compatConfig, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -75,7 +75,7 @@ func writeSections(w io.Writer, config *configs.Config, p *plans.Plan) error {
 	if err != nil {
 		return err
 	}
-	return s.Finish(p.Changes)
+	return s.Finish(p)
 }
 
 // TestParseSections: what ParseSections accepts, normalises and refuses,
