@@ -41,10 +41,14 @@ func relevantAttributes(config *configs.Config, p *plans.Plan) []resourceAttr {
 type relevanceIndex struct {
 	config  *configs.Config
 	schemas map[addrs.Provider]*providers.GetProviderSchemaResponse
+	// bodyRefs caches the references of a resource block's arguments
+	// (narrowed by the steps after it) by module path, resource and
+	// steps: every instance of the resource makes the same ones.
+	bodyRefs map[string][]*addrs.Reference
 }
 
 func newRelevanceIndex(config *configs.Config, schemas map[addrs.Provider]*providers.GetProviderSchemaResponse) *relevanceIndex {
-	return &relevanceIndex{config: config, schemas: schemas}
+	return &relevanceIndex{config: config, schemas: schemas, bodyRefs: map[string][]*addrs.Reference{}}
 }
 
 // relRef is a reference made in a module instance (mod), or, for
@@ -177,7 +181,7 @@ func (x *relevanceIndex) attributes(p *plans.Plan) []resourceAttr {
 		}
 	}
 	if p.UIMode != plans.DestroyMode {
-		for _, mi := range moduleInstances(changes) {
+		for _, mi := range moduleInstances(p) {
 			c := x.config.Descendant(mi.Module())
 			if c == nil {
 				continue
@@ -310,19 +314,31 @@ func (x *relevanceIndex) moduleRefs(mi addrs.ModuleInstance) []relRef {
 // nested block narrowed again by the next step. A resource whose
 // provider's schema is not known gives none, as in OpenTofu.
 func (x *relevanceIndex) resourceRefs(mi addrs.ModuleInstance, ri addrs.ResourceInstance, rest hcl.Traversal) []relRef {
-	c := x.config.Descendant(mi.Module())
+	key := mi.Module().String() + "|" + ri.Resource.String() + traversalString(rest)
+	refs, ok := x.bodyRefs[key]
+	if !ok {
+		refs = x.resourceBodyRefs(mi.Module(), ri.Resource, rest)
+		x.bodyRefs[key] = refs
+	}
+	at := ri.Absolute(mi)
+	return absolute(mi, &at, refs)
+}
+
+// resourceBodyRefs are resourceRefs' references, made in the module at
+// path mod.
+func (x *relevanceIndex) resourceBodyRefs(mod addrs.Module, res addrs.Resource, rest hcl.Traversal) []*addrs.Reference {
+	c := x.config.Descendant(mod)
 	if c == nil {
 		return nil
 	}
-	rc := c.Module.ResourceByAddr(ri.Resource)
+	rc := c.Module.ResourceByAddr(res)
 	if rc == nil {
 		return nil
 	}
-	schema := providers.ResourceSchema(x.schemas, rc.Provider, ri.Resource)
+	schema := providers.ResourceSchema(x.schemas, rc.Provider, res)
 	if schema == nil {
 		return nil
 	}
-	at := ri.Absolute(mi)
 	body := rc.Config
 	for _, step := range rest {
 		var name string
@@ -340,7 +356,8 @@ func (x *relevanceIndex) resourceRefs(mi addrs.ModuleInstance, ri addrs.Resource
 		if schema.Attributes[name] != nil {
 			content, _, _ := body.PartialContent(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: name}}})
 			if a := content.Attributes[name]; a != nil {
-				return exprRefs(mi, &at, a.Expr)
+				refs, _ := lang.ReferencesInExpr(a.Expr)
+				return refs
 			}
 			return nil
 		}
@@ -349,25 +366,25 @@ func (x *relevanceIndex) resourceRefs(mi addrs.ModuleInstance, ri addrs.Resource
 			return nil
 		}
 		if bt.Nesting != configschema.NestingSingle && bt.Nesting != configschema.NestingGroup {
-			return blockRefs(mi, &at, body, name, bt)
+			return blockRefs(body, name, bt)
 		}
 		blocks := blocksOf(body, name)
 		if len(blocks) != 1 || blocks[0].Type == "dynamic" {
-			return blockRefs(mi, &at, body, name, bt)
+			return blockRefs(body, name, bt)
 		}
 		body, schema = blocks[0].Body, &bt.Block
 	}
 	refs, _ := lang.ReferencesInBlock(body, schema.DecoderSpec())
-	return absolute(mi, &at, refs)
+	return refs
 }
 
 // blockRefs are the references of the nested blocks of type bt in body
 // (dynamic ones included: their for_each and labels, and their content
 // without the iterator).
-func blockRefs(mi addrs.ModuleInstance, at *addrs.AbsResourceInstance, body hcl.Body, typ string, bt *configschema.NestedBlock) []relRef {
+func blockRefs(body hcl.Body, typ string, bt *configschema.NestedBlock) []*addrs.Reference {
 	only := &configschema.Block{BlockTypes: map[string]*configschema.NestedBlock{typ: bt}}
 	refs, _ := lang.ReferencesInBlock(body, only.DecoderSpec())
-	return absolute(mi, at, refs)
+	return refs
 }
 
 // blocksOf returns the blocks of type typ in body and the dynamic blocks
@@ -408,17 +425,29 @@ func absolute(mi addrs.ModuleInstance, at *addrs.AbsResourceInstance, refs []*ad
 	return out
 }
 
-// moduleInstances are the module instances (the root left out) that
-// changes show the configuration has: those holding, or holding a module
-// instance holding, a change other than a deletion, in order.
-func moduleInstances(changes *plans.Changes) []addrs.ModuleInstance {
+// moduleInstances are the module instances (the root left out) that p
+// shows the configuration has: those holding, or holding a module
+// instance holding, a change other than a deletion, or, in a
+// refresh-only plan, which plans no changes, an object of the refreshed
+// state; in order.
+func moduleInstances(p *plans.Plan) []addrs.ModuleInstance {
 	set := map[string]addrs.ModuleInstance{}
-	for _, rc := range changes.Resources {
-		if rc.Action == plans.Delete || rc.Action == plans.Forget {
-			continue
-		}
-		for mi := rc.Addr.Module; !mi.IsRoot(); mi = mi.Parent() {
+	add := func(mi addrs.ModuleInstance) {
+		for ; !mi.IsRoot(); mi = mi.Parent() {
 			set[mi.String()] = mi
+		}
+	}
+	if p.UIMode == plans.RefreshOnlyMode && p.PriorState != nil {
+		for _, mi := range p.PriorState.ModuleInstances() {
+			if len(p.PriorState.Module(mi).Resources) > 0 {
+				add(mi)
+			}
+		}
+	} else if p.Changes != nil {
+		for _, rc := range p.Changes.Resources {
+			if rc.Action != plans.Delete && rc.Action != plans.Forget {
+				add(rc.Addr.Module)
+			}
 		}
 	}
 	out := make([]addrs.ModuleInstance, 0, len(set))

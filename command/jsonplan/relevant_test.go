@@ -21,8 +21,11 @@ import (
 // outputs of every module instance the plan has count as changed), the
 // key a reference gives, a reference narrowed to the argument it names,
 // no resources made up from a for expression's symbols, nothing from
-// conditions or check blocks, and, in a destroy plan, the references of
-// the data sources the state holds (and no module outputs).
+// conditions or check blocks; in a refresh-only plan the outputs of the
+// refreshed state's module instances, and in a destroy plan the
+// references of the data sources the state holds (and no module
+// outputs). (command/e2etest's "relevant" scenario compares a plan's
+// whole list with OpenTofu 1.12.6's.)
 func TestRelevantAttributes(t *testing.T) {
 	dir := t.TempDir()
 	files := map[string]string{
@@ -114,6 +117,9 @@ output "id" {
 	withData := states.NewState()
 	withData.SetResourceInstanceCurrent(inst("data.test_data.d"), &states.ResourceInstanceObjectSrc{AttrsJSON: []byte(`{}`)},
 		addrs.AbsProviderConfig{Provider: testProvider})
+	inModule := states.NewState()
+	inModule.SetResourceInstanceCurrent(inst(`module.m["b"].test_thing.r`), &states.ResourceInstanceObjectSrc{AttrsJSON: []byte(`{}`)},
+		addrs.AbsProviderConfig{Provider: testProvider})
 	ra := func(res string, path ...any) resourceAttr {
 		if path == nil {
 			path = []any{}
@@ -141,6 +147,8 @@ output "id" {
 		{"a module call's argument in the caller's module instance", &plans.Plan{Changes: changes(map[string]plans.Action{
 			`module.m["a"].test_thing.r`: plans.Update,
 		})}, []resourceAttr{ra(`module.m["a"].test_thing.r`, "id"), ra("test_thing.src", "id")}},
+		{"refresh-only: the module instances of the refreshed state", &plans.Plan{UIMode: plans.RefreshOnlyMode, PriorState: inModule,
+			Changes: changes(nil)}, []resourceAttr{ra(`module.m["b"].test_thing.r`, "id")}},
 		{"destroy: the state's data sources, no module outputs", &plans.Plan{UIMode: plans.DestroyMode, PriorState: withData,
 			Changes: changes(map[string]plans.Action{`module.m["a"].test_thing.r`: plans.Delete})},
 			[]resourceAttr{ra("test_thing.far", "name"), ra("test_thing.src", "id")}},
