@@ -4,6 +4,7 @@ import (
 	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/command/jsonplan"
 	"github.com/plankit/plankit/configs"
+	"github.com/plankit/plankit/depsfile"
 	"github.com/plankit/plankit/planfile"
 	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/providers"
@@ -24,6 +25,14 @@ type showSections struct {
 	err      error
 	crashed  any
 	finished bool
+	// hosts is jsonplan.Options.Hosts of the plan's lock file.
+	hosts map[addrs.Provider]addrs.Provider
+}
+
+// newShowSections is the showSections of a plan whose providers the
+// lock file locks records.
+func newShowSections(locks *depsfile.Locks) *showSections {
+	return &showSections{hosts: jsonplan.HostsFromLocks(locks)}
 }
 
 // start returns the core's PlanOpts.SchemasLoaded for config.
@@ -34,7 +43,7 @@ func (s *showSections) start(config *configs.Config) func(map[addrs.Provider]*pr
 			defer close(s.done)
 			defer func() { s.crashed = recover() }()
 			s.buf = planfile.NewEntryBuffer()
-			s.pending, s.err = jsonplan.StartSections(s.buf, config, schemas)
+			s.pending, s.err = jsonplan.StartSections(s.buf, config, schemas, s.hosts)
 		}()
 	}
 }

@@ -16,8 +16,7 @@ import (
 // compares plankit's show -json with the document OpenTofu's show -json
 // wrote for the same plan (testdata/opentofu/make.sh made both; this test
 // never runs OpenTofu). The documents must agree key by key, except for
-// the members naming the tool and the moment (see toolAndTime) and the
-// differences not fixed yet (notYetLikeOpenTofu).
+// the members naming the tool and the moment (see toolAndTime).
 func TestShowJSONMatchesOpenTofu(t *testing.T) {
 	mirror := newPluginMirror(t)
 	// As make.sh offers it to OpenTofu: also under OpenTofu's registry
@@ -56,27 +55,12 @@ func TestShowJSONMatchesOpenTofu(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var diffs []string
-			for _, d := range keyDiffs("", toolAndTime(t, want), toolAndTime(t, []byte(r.stdout)), nil) {
-				path, _, _ := strings.Cut(d, ": ")
-				if item, ok := notYetLikeOpenTofu[tt.name+" "+path]; ok {
-					t.Logf("known difference (issue 28 item %s): %s", item, d)
-					continue
-				}
-				diffs = append(diffs, d)
-			}
+			diffs := keyDiffs("", toolAndTime(t, want), toolAndTime(t, []byte(r.stdout)), nil)
 			if len(diffs) > 0 {
 				t.Errorf("show -json differs from OpenTofu's in %d places (path: OpenTofu's, plankit's):\n%s", len(diffs), strings.Join(diffs, "\n"))
 			}
 		})
 	}
-}
-
-// notYetLikeOpenTofu are the differences from OpenTofu's documents not
-// fixed yet, by scenario and path, with the issue 28 item that covers
-// each; every other difference fails the test.
-var notYetLikeOpenTofu = map[string]string{
-	"opentofu-host .configuration.provider_config.fwtest.full_name": "20",
 }
 
 // toolAndTime decodes a show -json document without the members that

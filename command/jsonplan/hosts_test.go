@@ -2,12 +2,16 @@ package jsonplan
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/configs"
+	"github.com/plankit/plankit/depsfile"
 	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/providers"
 	"github.com/plankit/plankit/providers/configschema"
@@ -87,5 +91,72 @@ func TestProviderNameKeepsStateHost(t *testing.T) {
 	}
 	if p.Changes.Resources[0].ProviderAddr.Provider != cfgProv {
 		t.Errorf("the plan's change was modified: %s", p.Changes.Resources[0].ProviderAddr)
+	}
+}
+
+// TestHostsFromLocks: a provider the lock file has only under
+// registry.opentofu.org (a directory OpenTofu initialised) is named so in
+// the configuration section and in the entries of resources the state
+// does not hold yet, as OpenTofu names it; one locked under both hosts,
+// or only under registry.terraform.io, keeps the configuration's name.
+func TestHostsFromLocks(t *testing.T) {
+	tofu := func(typ string) addrs.Provider {
+		p, _ := addrs.NewDefaultProvider(typ).RegistryTwin()
+		return p
+	}
+	locks := depsfile.NewLocks()
+	locks.SetProvider(tofu("only"), "1.0.0", "", nil)
+	locks.SetProvider(tofu("both"), "1.0.0", "", nil)
+	locks.SetProvider(addrs.NewDefaultProvider("both"), "1.0.0", "", nil)
+	locks.SetProvider(addrs.NewDefaultProvider("tf"), "1.0.0", "", nil)
+	want := map[addrs.Provider]addrs.Provider{addrs.NewDefaultProvider("only"): tofu("only")}
+	hosts := HostsFromLocks(locks)
+	if d := cmp.Diff(want, hosts); d != "" {
+		t.Fatalf("hosts (-want +got):\n%s", d)
+	}
+	cfgProv := addrs.NewDefaultProvider("only")
+	schema := &configschema.Block{Attributes: map[string]*configschema.Attribute{"name": {Type: cty.String, Optional: true}}}
+	addr := addrs.Resource{Mode: addrs.ManagedResourceMode, Type: "only_thing", Name: "new"}.Instance(addrs.NoKey).Absolute(nil)
+	p := &plans.Plan{
+		Changes: &plans.Changes{Resources: []*plans.ResourceInstanceChange{{Addr: addr, PrevRunAddr: addr,
+			ProviderAddr: addrs.AbsProviderConfig{Provider: cfgProv},
+			Change:       plans.Change{Action: plans.Create, Before: cty.NullVal(schema.ImpliedType()), After: cty.ObjectVal(map[string]cty.Value{"name": cty.StringVal("n")})}}}},
+		ProviderSchemas: map[addrs.Provider]*providers.GetProviderSchemaResponse{cfgProv: {
+			ResourceTypes: map[string]providers.Schema{"only_thing": {Block: schema}}}},
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(`resource "only_thing" "new" { name = "n" }`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, diags := configs.LoadConfigDir(dir)
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	for name, opts := range map[string]Options{"with hosts": {Config: cfg, Hosts: hosts}, "without": {Config: cfg}} {
+		raw, err := Marshal(p, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc struct {
+			ResourceChanges []struct {
+				ProviderName string `json:"provider_name"`
+			} `json:"resource_changes"`
+			Configuration struct {
+				ProviderConfig map[string]struct {
+					FullName string `json:"full_name"`
+				} `json:"provider_config"`
+			} `json:"configuration"`
+		}
+		if err := json.Unmarshal(raw, &doc); err != nil {
+			t.Fatal(err)
+		}
+		wantName := "registry.terraform.io/hashicorp/only"
+		if opts.Hosts != nil {
+			wantName = "registry.opentofu.org/hashicorp/only"
+		}
+		got := []string{doc.ResourceChanges[0].ProviderName, doc.Configuration.ProviderConfig["only"].FullName}
+		if d := cmp.Diff([]string{wantName, wantName}, got); d != "" {
+			t.Errorf("%s: resource_changes and configuration provider names (-want +got):\n%s", name, d)
+		}
 	}
 }

@@ -108,6 +108,12 @@ type Options struct {
 	// entry, so a caller can load the configuration meanwhile; Marshal
 	// calls it first.
 	LoadConfig func() *configs.Config
+	// Hosts maps each provider the configuration implies under
+	// registry.terraform.io to the registry twin the working directory
+	// serves it from (registry.opentofu.org in a directory OpenTofu
+	// initialised; HostsFromLocks), where the two differ: the document
+	// names the twin, as OpenTofu does there.
+	Hosts map[addrs.Provider]addrs.Provider
 }
 
 // Marshal returns the JSON plan representation of p, indented by nothing
@@ -152,7 +158,7 @@ func newPlanJSON(p *plans.Plan, opts Options) (*planJSON, error) {
 	if changes == nil {
 		changes = plans.NewChanges()
 	}
-	if rcs, changed := withStateHosts(changes.Resources, p.PriorState, p.PrevRunState); changed {
+	if rcs, changed := withStateHosts(changes.Resources, opts.Hosts, p.PriorState, p.PrevRunState); changed {
 		c := *changes
 		c.Resources = rcs
 		changes = &c
@@ -175,18 +181,14 @@ func newPlanJSON(p *plans.Plan, opts Options) (*planJSON, error) {
 	}
 	out.Checks = marshalChecks(p.Checks)
 	if opts.Config != nil {
-		out.addConfig(opts.Config, p)
+		out.addConfig(opts.Config, p, opts.Hosts)
 	}
 	return &out, nil
 }
 
 // addConfig fills in the parts of the document made from the
 // configuration.
-func (out *planJSON) addConfig(config *configs.Config, p *plans.Plan) {
-	changes := p.Changes
-	if changes == nil {
-		changes = plans.NewChanges()
-	}
+func (out *planJSON) addConfig(config *configs.Config, p *plans.Plan, hosts map[addrs.Provider]addrs.Provider) {
 	// The two read the configuration only, so they run side by side.
 	done := make(chan struct{})
 	var crashed any
@@ -195,7 +197,7 @@ func (out *planJSON) addConfig(config *configs.Config, p *plans.Plan) {
 		defer func() { crashed = recover() }()
 		out.RelevantAttributes = relevantAttributes(config, p)
 	}()
-	out.Configuration = marshalConfig(config, p.ProviderSchemas)
+	out.Configuration = marshalConfig(config, p.ProviderSchemas, hosts)
 	<-done
 	if crashed != nil {
 		panic(crashed)

@@ -49,7 +49,8 @@ type PendingSections struct {
 }
 
 // StartSections writes the start of the object and the "configuration"
-// member of config to w, the expressions written as schemas say; Finish
+// member of config to w, the expressions written as schemas say and the
+// providers named as hosts says (Options.Hosts); Finish
 // reads config and schemas again (the plan's changes decide which of its
 // references it follows). For the member to be what show -json makes from the stored
 // plan, the stored plan must hold, for every provider and resource type
@@ -57,14 +58,14 @@ type PendingSections struct {
 // them). The text is streamed, in
 // writes of about flushAt bytes. O(size of the configuration), the
 // resource entries made on every core.
-func StartSections(w io.Writer, config *configs.Config, schemas map[addrs.Provider]*providers.GetProviderSchemaResponse) (*PendingSections, error) {
+func StartSections(w io.Writer, config *configs.Config, schemas map[addrs.Provider]*providers.GetProviderSchemaResponse, hosts map[addrs.Provider]addrs.Provider) (*PendingSections, error) {
 	if config == nil {
 		return nil, errors.New("jsonplan: there is no configuration")
 	}
 	s := &PendingSections{e: &encoder{w: w, schemas: schemas, buf: make([]byte, 0, flushAt+flushAt/4)},
 		index: newRelevanceIndex(config, schemas)}
 	s.e.buf = append(s.e.buf, `{"configuration":`...)
-	err := s.e.encode(marshalConfig(config, schemas))
+	err := s.e.encode(marshalConfig(config, schemas, hosts))
 	if err != nil {
 		return nil, err
 	}

@@ -71,7 +71,7 @@ func TestSectionsAreWhatWriteWrites(t *testing.T) {
 // writeSections writes the sections of config and p in one go, as plan
 // -out does in two.
 func writeSections(w io.Writer, config *configs.Config, p *plans.Plan) error {
-	s, err := StartSections(w, config, p.ProviderSchemas)
+	s, err := StartSections(w, config, p.ProviderSchemas, nil)
 	if err != nil {
 		return err
 	}
