@@ -311,8 +311,10 @@ func (x *relevanceIndex) moduleRefs(mi addrs.ModuleInstance) []relRef {
 // wrote after the resource: an argument's name takes that argument's
 // references only (an attribute the schema has but the configuration
 // does not set: none), a nested block type's name its blocks', a single
-// nested block narrowed again by the next step. A resource whose
-// provider's schema is not known gives none, as in OpenTofu.
+// nested block narrowed again by the next step (a list, set or map of
+// blocks is not: all its blocks' references, where OpenTofu would narrow
+// by the index or key too). A resource whose provider's schema is not
+// known gives none, as in OpenTofu.
 func (x *relevanceIndex) resourceRefs(mi addrs.ModuleInstance, ri addrs.ResourceInstance, rest hcl.Traversal) []relRef {
 	key := mi.Module().String() + "|" + ri.Resource.String() + traversalString(rest)
 	refs, ok := x.bodyRefs[key]
