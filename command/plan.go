@@ -263,11 +263,11 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 	// the walk, so the members made beside it would lack its blocks: such
 	// an archive is shown from its snapshot.
 	if f.out != "" && f.generateConfigOut == "" {
-		in.sections = &showSections{}
+		in.sections = newShowSections(resolved.locks)
 	}
 	m.phases().done("load")
 	plan, ds := runCorePlan(ctx, m, wd, f, in, prior)
-	in.sections.wait()
+	in.sections.finish(plan)
 	recordPlanContext(plan, in.backend.localPath(), in.clock)
 	ds = append(ds, replaceWarnings(plan, in.replace)...)
 	ds = append(ds, writeGeneratedConfig(ui, wd, f, plan, in.config)...)

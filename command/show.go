@@ -59,25 +59,35 @@ func showJSON(m *Meta, u *ui, r *planfile.Reader, path string) int {
 		u.diags(planFileDiags(&planfile.Error{Kind: planfile.KindCorrupt, Path: path, Entry: planfile.EntryShowJSON, Err: err}), Sources{})
 		return ExitError
 	}
-	p, err := r.ReadPlan()
+	locks, err := r.ReadDependencyLocks()
+	var p *plans.Plan
+	if err == nil {
+		p, err = r.ReadPlan()
+	}
 	r.Close() // nothing else is read from it: its entries are not kept through the writing
 	if err != nil {
 		u.diags(planFileDiags(err), Sources{})
 		return ExitError
 	}
-	return writeShowJSON(m, u, p, jsonplan.Options{Version: Version, Sections: sections})
+	return writeShowJSON(m, u, p, jsonplan.Options{Version: Version, Sections: sections, Hosts: jsonplan.HostsFromLocks(locks)})
 }
 
 // showJSONLoadingConfig is showJSON for an archive without
 // planfile.EntryShowJSON.
 func showJSONLoadingConfig(m *Meta, u *ui, r *planfile.Reader) int {
+	locks, err := r.ReadDependencyLocks() // before the loader may close r
+	if err != nil {
+		r.Close()
+		u.diags(planFileDiags(err), Sources{})
+		return ExitError
+	}
 	p, cl, diags := readPlanLoadingConfig(r)
 	if diags.HasErrors() {
 		u.diags(diags, Sources{})
 		return ExitError
 	}
 	defer cl.finish()
-	return writeShowJSON(m, u, p, jsonplan.Options{Version: Version, LoadConfig: cl.wait})
+	return writeShowJSON(m, u, p, jsonplan.Options{Version: Version, LoadConfig: cl.wait, Hosts: jsonplan.HostsFromLocks(locks)})
 }
 
 // writeShowJSON writes the document of p to standard output.

@@ -319,3 +319,49 @@ func (e *expander) knownNoInstances(path addrs.Module) bool {
 	}
 	return len(cur) == 0
 }
+
+// destroyChecks is the checks of a destroy plan, which evaluates no
+// condition: every checkable object of config (variables with validations,
+// resources and outputs with custom conditions, check blocks) with status
+// unknown and no instances, except a root module output's one instance,
+// as OpenTofu reports them (its destroy plan still expands the outputs,
+// and the root module has its one instance without evaluating anything).
+func destroyChecks(config *configs.Config) []*plans.CheckResult {
+	var out []*plans.CheckResult
+	add := func(kind string, c *configs.Config, name string) *plans.CheckResult {
+		r := &plans.CheckResult{Kind: kind, Module: c.Path.String(), Name: name, Status: plans.CheckUnknown}
+		out = append(out, r)
+		return r
+	}
+	config.DeepEach(func(c *configs.Config) {
+		for name, v := range c.Module.Variables {
+			if len(v.Validations) > 0 {
+				add("var", c, name)
+			}
+		}
+		for _, rs := range []map[string]*configs.Resource{c.Module.ManagedResources, c.Module.DataResources} {
+			for key, r := range rs {
+				if len(r.Preconditions)+len(r.Postconditions) > 0 {
+					add("resource", c, key)
+				}
+			}
+		}
+		for name, o := range c.Module.Outputs {
+			if len(o.Preconditions) == 0 {
+				continue
+			}
+			r := add("output", c, name)
+			if c.Path.IsRoot() {
+				r.Objects = []plans.CheckObject{{Addr: "output." + name, Status: plans.CheckUnknown}}
+			}
+		}
+		for name := range c.Module.Checks {
+			add("check", c, name)
+		}
+	})
+	if len(out) == 0 {
+		return nil
+	}
+	plans.SortChecks(out)
+	return out
+}

@@ -57,10 +57,11 @@ check "c" {
 				"resource |test_thing.a fail", "  test_thing.a[0] fail Name is drifted."},
 		},
 		{
+			// Each checkable object is listed unknown, as OpenTofu does.
 			name:   "destroy plan: no conditions are evaluated",
 			state:  map[string]string{"test_thing.a[0]": thing("A", "drifted")},
 			opts:   &PlanOpts{Mode: plans.DestroyMode},
-			checks: nil,
+			checks: []string{"check |c unknown", "resource |test_thing.a unknown"},
 		},
 		{
 			name:   "no instances: the resource passes",

@@ -111,6 +111,11 @@ func neededProviders(config *configs.Config, st *states.State) []addrs.Provider 
 // root outputs a targeted graph kept (nil: all).
 func (pw *planWalk) assemble(ws *walkState, kept map[string]bool, errored bool) *plans.Plan {
 	opts := pw.opts
+	if opts.Mode != plans.DestroyMode {
+		// A destroy plan evaluates no outputs. (OpenTofu's refreshes
+		// first in a refresh-only walk, which evaluates them.)
+		ws.priorOutputs()
+	}
 	prior := ws.state.Close()
 	p := &plans.Plan{
 		UIMode:            opts.Mode,
@@ -128,11 +133,13 @@ func (pw *planWalk) assemble(ws *walkState, kept map[string]bool, errored bool) 
 	if ws.clock.Used() {
 		p.Timestamp = ws.clock.Time()
 	}
-	if opts.Mode != plans.DestroyMode {
-		ws.checks.complete(ws.config, ws.exp)
-	}
 	pw.moves.record(p, ws.schemas)
-	p.Checks = ws.checks.results()
+	if opts.Mode == plans.DestroyMode {
+		p.Checks = destroyChecks(ws.config)
+	} else {
+		ws.checks.complete(ws.config, ws.exp)
+		p.Checks = ws.checks.results()
+	}
 	p.Files = pw.fileRec.Files()
 	for name, v := range ws.config.Module.Variables {
 		val, ok := ws.named.GetKey("", namedvals.Variable, name)
@@ -155,6 +162,26 @@ func (pw *planWalk) assemble(ws *walkState, kept map[string]bool, errored bool) 
 	p.ProviderSchemas = ws.touchedSchemas(p)
 	p.Applyable = !errored && (!p.Changes.Empty() || (opts.Mode == plans.RefreshOnlyMode && len(p.DriftedResources) > 0))
 	return p
+}
+
+// priorOutputs writes into the refreshed state the root outputs the plan
+// evaluated to wholly known values (removing those now null), as OpenTofu
+// records them in its plan's prior state; an output whose value waits on
+// the apply, or that the configuration no longer declares, keeps its
+// previous value there.
+func (ws *walkState) priorOutputs() {
+	s := ws.state.Lock()
+	defer ws.state.Unlock()
+	for name, r := range ws.outputs {
+		v, _ := r.val.UnmarkDeep()
+		switch {
+		case !v.IsWhollyKnown():
+		case v.IsNull():
+			s.RemoveOutputValue(rootOutputAddr(name))
+		default:
+			s.SetOutputValue(rootOutputAddr(name), v, r.sensitive || marks.Contains(r.val, marks.Sensitive))
+		}
+	}
 }
 
 // outputChanges returns the root output changes, sorted by name: each

@@ -118,15 +118,21 @@ func (pi *planInstance) decide(cur *states.ResourceInstanceObjectSrc, prior cty.
 	if pi.n.cbd {
 		replace = plans.CreateThenDelete
 	}
+	// A replace_triggered_by that fired names the reason even where the
+	// object is new, tainted or replaced by request, as OpenTofu reports
+	// it.
+	triggered := pi.triggered()
 	switch {
+	case prior.IsNull() && triggered:
+		return plans.Create, plans.ReasonReplaceByTriggers
 	case prior.IsNull():
 		return plans.Create, plans.ReasonNone
+	case triggered:
+		return replace, plans.ReasonReplaceByTriggers
 	case cur != nil && cur.Status == states.ObjectTainted:
 		return replace, plans.ReasonReplaceBecauseTainted
 	case len(pi.pw.replace) > 0 && pi.pw.replace[pi.w.addr.String()]: // no address formatting per instance without -replace
 		return replace, plans.ReasonReplaceByRequest
-	case pi.triggered():
-		return replace, plans.ReasonReplaceByTriggers
 	case changedAt(prior, resp.PlannedState, resp.RequiresReplace):
 		return replace, plans.ReasonReplaceBecauseCannotUpdate
 	}

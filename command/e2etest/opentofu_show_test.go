@@ -16,8 +16,7 @@ import (
 // compares plankit's show -json with the document OpenTofu's show -json
 // wrote for the same plan (testdata/opentofu/make.sh made both; this test
 // never runs OpenTofu). The documents must agree key by key, except for
-// the members naming the tool and the moment (see toolAndTime) and the
-// differences not fixed yet (notYetLikeOpenTofu).
+// the members naming the tool and the moment (see toolAndTime).
 func TestShowJSONMatchesOpenTofu(t *testing.T) {
 	mirror := newPluginMirror(t)
 	// As make.sh offers it to OpenTofu: also under OpenTofu's registry
@@ -39,6 +38,7 @@ func TestShowJSONMatchesOpenTofu(t *testing.T) {
 		{"destroy", "stack/before", "stack/input", []string{"-destroy"}},
 		{"fresh", "fresh/config", "fresh/input", nil},
 		{"opentofu-host", "opentofu-host/after", "opentofu-host/input", nil},
+		{"relevant", "relevant/config", "relevant/input", []string{"-var", "rev=2"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -55,37 +55,12 @@ func TestShowJSONMatchesOpenTofu(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var diffs []string
-			for _, d := range keyDiffs("", toolAndTime(t, want), toolAndTime(t, []byte(r.stdout)), nil) {
-				path, _, _ := strings.Cut(d, ": ")
-				if item, ok := notYetLikeOpenTofu[tt.name+" "+path]; ok {
-					t.Logf("known difference (issue 28 item %s): %s", item, d)
-					continue
-				}
-				diffs = append(diffs, d)
-			}
+			diffs := keyDiffs("", toolAndTime(t, want), toolAndTime(t, []byte(r.stdout)), nil)
 			if len(diffs) > 0 {
 				t.Errorf("show -json differs from OpenTofu's in %d places (path: OpenTofu's, plankit's):\n%s", len(diffs), strings.Join(diffs, "\n"))
 			}
 		})
 	}
-}
-
-// notYetLikeOpenTofu are the differences from OpenTofu's documents not
-// fixed yet, by scenario and path, with the issue 28 item that covers
-// each; every other difference fails the test.
-var notYetLikeOpenTofu = map[string]string{
-	"stack .relevant_attributes":                                           "5",
-	"destroy .relevant_attributes":                                         "5",
-	"fresh .relevant_attributes[0].attribute[0]":                           "5",
-	"fresh .relevant_attributes[1].attribute[0]":                           "5",
-	"fresh .prior_state.values.outputs":                                    "6",
-	"destroy .checks":                                                      "9",
-	"opentofu-host .configuration.provider_config.fwtest.full_name":        "20",
-	"opentofu-host .planned_values.root_module.resources[0].provider_name": "20",
-	"opentofu-host .planned_values.root_module.resources[1].provider_name": "20",
-	"opentofu-host .resource_changes[0].provider_name":                     "20",
-	"opentofu-host .resource_changes[1].provider_name":                     "20",
 }
 
 // toolAndTime decodes a show -json document without the members that
@@ -107,6 +82,18 @@ func toolAndTime(t *testing.T, doc []byte) map[string]any {
 	delete(m, "complete")
 	if ps, ok := m["prior_state"].(map[string]any); ok {
 		delete(ps, "terraform_version")
+	}
+	// OpenTofu sorts relevant_attributes by resource only, leaving the
+	// attributes of one resource in the order a map gave them: compare
+	// them in one order.
+	if ra, ok := m["relevant_attributes"].([]any); ok {
+		key := func(v any) string {
+			e, _ := v.(map[string]any)
+			b, _ := json.Marshal(e["attribute"])
+			r, _ := e["resource"].(string)
+			return r + "\x00" + string(b)
+		}
+		sort.SliceStable(ra, func(i, j int) bool { return key(ra[i]) < key(ra[j]) })
 	}
 	return m
 }

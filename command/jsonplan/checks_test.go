@@ -107,24 +107,6 @@ func TestChecksShape(t *testing.T) {
 	}
 }
 
-// TestRelevantAttributesOfConditions: the attributes conditions and check
-// assertions refer to are relevant even when nothing changes, with the
-// attributes of what they refer to followed as for changes.
-func TestRelevantAttributesOfConditions(t *testing.T) {
-	cfg := conditionsConfig(t)
-	got := relevantAttributes(cfg, plans.NewChanges())
-	want := []resourceAttr{
-		{Resource: "data.test_data.d", Attribute: []any{"out"}},
-		{Resource: "test_thing.b", Attribute: []any{"name"}},
-		{Resource: "test_thing.b", Attribute: []any{"tags", "k"}},
-		{Resource: "test_thing.c", Attribute: []any{"id"}},
-		{Resource: "test_thing.c", Attribute: []any{"list", int64(0)}},
-	}
-	if d := cmp.Diff(want, got); d != "" {
-		t.Errorf("relevant_attributes (-want +got):\n%s", d)
-	}
-}
-
 // conditionsConfig is a configuration whose custom conditions and check
 // assertion refer to attributes of other resources, directly and
 // through a resource's own arguments.

@@ -88,7 +88,7 @@ type configVariable struct {
 	Deprecated  string          `json:"deprecated,omitempty"`
 }
 
-func marshalConfig(c *configs.Config, schemas map[addrs.Provider]*providers.GetProviderSchemaResponse) *configJSON {
+func marshalConfig(c *configs.Config, schemas map[addrs.Provider]*providers.GetProviderSchemaResponse, hosts map[addrs.Provider]addrs.Provider) *configJSON {
 	out := &configJSON{ProviderConfig: map[string]providerConfig{}}
 	c.DeepEach(func(n *configs.Config) {
 		m := n.Module
@@ -99,7 +99,7 @@ func marshalConfig(c *configs.Config, schemas map[addrs.Provider]*providers.GetP
 		for _, key := range slices.Sorted(maps.Keys(m.ProviderConfigs)) {
 			pc := m.ProviderConfigs[key]
 			typ := m.ProviderForLocalConfig(pc.Addr())
-			p := providerConfig{Name: pc.Name, FullName: typ.String(), Alias: pc.Alias, ModuleAddress: n.Path.String()}
+			p := providerConfig{Name: pc.Name, FullName: hostOf(hosts, typ).String(), Alias: pc.Alias, ModuleAddress: n.Path.String()}
 			if rp := m.ProviderRequirements[pc.Name]; rp != nil {
 				p.VersionConstraint = rp.Requirement.Required.String()
 			}
@@ -122,7 +122,7 @@ func marshalConfig(c *configs.Config, schemas map[addrs.Provider]*providers.GetP
 		for _, r := range resources[n.Module] {
 			key := providerKey(n, r)
 			if _, ok := out.ProviderConfig[key]; !ok {
-				p := providerConfig{Name: r.ProviderConfigAddr().LocalName, FullName: r.Provider.String()}
+				p := providerConfig{Name: r.ProviderConfigAddr().LocalName, FullName: hostOf(hosts, r.Provider).String()}
 				// The version constraint is the root module's requirement,
 				// as for a provider block.
 				if rp := c.Module.ProviderRequirements[p.Name]; rp != nil && rp.Type == r.Provider && !strings.Contains(key, ":") {

@@ -36,7 +36,7 @@ func BenchmarkMarshalConfig(b *testing.B) {
 			b.ResetTimer()
 			for range b.N {
 				e := &encoder{w: io.Discard, buf: make([]byte, 0, flushAt+flushAt/4)}
-				if err := e.encode(marshalConfig(cfg, p.ProviderSchemas)); err != nil {
+				if err := e.encode(marshalConfig(cfg, p.ProviderSchemas, nil)); err != nil {
 					b.Fatal(err)
 				}
 				if err := e.flush(true); err != nil {

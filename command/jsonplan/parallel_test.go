@@ -14,6 +14,8 @@ import (
 	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/configs"
 	"github.com/plankit/plankit/plans"
+	"github.com/plankit/plankit/providers"
+	"github.com/plankit/plankit/providers/configschema"
 	"github.com/plankit/plankit/states"
 )
 
@@ -53,6 +55,12 @@ func TestConfigurationInParallel(t *testing.T) {
 	// Changes to some of the counted resources, so relevant_attributes
 	// follows their references.
 	p := manyPlan(0)
+	// relevant_attributes reads only resources whose schema is known.
+	p.ProviderSchemas[addrs.NewDefaultProvider("null")] = &providers.GetProviderSchemaResponse{ResourceTypes: map[string]providers.Schema{
+		"null_resource": {Block: &configschema.Block{Attributes: map[string]*configschema.Attribute{
+			"id": {Type: cty.String, Computed: true}, "triggers": {Type: cty.Map(cty.String), Optional: true},
+		}}},
+	}}
 	for _, i := range []int{1, 5, 2045} {
 		addr := addrs.Resource{Mode: addrs.ManagedResourceMode, Type: "null_resource", Name: fmt.Sprintf("r%d", i)}.Instance(addrs.IntKey(0)).Absolute(nil)
 		v := cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal("x")})

@@ -72,9 +72,11 @@ type resourceChange struct {
 }
 
 type change struct {
-	Actions         []string        `json:"actions"`
-	Before          json.RawMessage `json:"before"`
-	After           json.RawMessage `json:"after"`
+	Actions []string        `json:"actions"`
+	Before  json.RawMessage `json:"before"`
+	// After is left out when the value is wholly unknown, as OpenTofu
+	// and Terraform write an output that waits on the apply.
+	After           json.RawMessage `json:"after,omitempty"`
 	AfterUnknown    json.RawMessage `json:"after_unknown"`
 	BeforeSensitive json.RawMessage `json:"before_sensitive"`
 	AfterSensitive  json.RawMessage `json:"after_sensitive"`
@@ -106,6 +108,12 @@ type Options struct {
 	// entry, so a caller can load the configuration meanwhile; Marshal
 	// calls it first.
 	LoadConfig func() *configs.Config
+	// Hosts maps each provider the configuration implies under
+	// registry.terraform.io to the registry twin the working directory
+	// serves it from (registry.opentofu.org in a directory OpenTofu
+	// initialised; HostsFromLocks), where the two differ: the document
+	// names the twin, as OpenTofu does there.
+	Hosts map[addrs.Provider]addrs.Provider
 }
 
 // Marshal returns the JSON plan representation of p, indented by nothing
@@ -150,6 +158,11 @@ func newPlanJSON(p *plans.Plan, opts Options) (*planJSON, error) {
 	if changes == nil {
 		changes = plans.NewChanges()
 	}
+	if rcs, changed := withStateHosts(changes.Resources, opts.Hosts, p.PriorState, p.PrevRunState); changed {
+		c := *changes
+		c.Resources = rcs
+		changes = &c
+	}
 	var err error
 	out.ResourceChanges = resourceChangeList(changes.Resources)
 	out.ResourceDrift = driftEntries(p)
@@ -168,27 +181,23 @@ func newPlanJSON(p *plans.Plan, opts Options) (*planJSON, error) {
 	}
 	out.Checks = marshalChecks(p.Checks)
 	if opts.Config != nil {
-		out.addConfig(opts.Config, p)
+		out.addConfig(opts.Config, p, opts.Hosts)
 	}
 	return &out, nil
 }
 
 // addConfig fills in the parts of the document made from the
 // configuration.
-func (out *planJSON) addConfig(config *configs.Config, p *plans.Plan) {
-	changes := p.Changes
-	if changes == nil {
-		changes = plans.NewChanges()
-	}
+func (out *planJSON) addConfig(config *configs.Config, p *plans.Plan, hosts map[addrs.Provider]addrs.Provider) {
 	// The two read the configuration only, so they run side by side.
 	done := make(chan struct{})
 	var crashed any
 	go func() {
 		defer close(done)
 		defer func() { crashed = recover() }()
-		out.RelevantAttributes = relevantAttributes(config, changes)
+		out.RelevantAttributes = relevantAttributes(config, p)
 	}()
-	out.Configuration = marshalConfig(config, p.ProviderSchemas)
+	out.Configuration = marshalConfig(config, p.ProviderSchemas, hosts)
 	<-done
 	if crashed != nil {
 		panic(crashed)
@@ -258,6 +267,9 @@ func marshalChange(c plans.Change, schema *configschema.Block, replace []cty.Pat
 	}
 	if out.After, out.AfterUnknown, out.AfterSensitive, err = valueJSON(after, true); err != nil {
 		return out, err
+	}
+	if c.After != cty.NilVal && !c.After.IsKnown() {
+		out.After = nil // wholly unknown: left out
 	}
 	// A wholly known after value (a delete's null included) has
 	// after_unknown {}, not its structure of falses, as OpenTofu and
@@ -334,8 +346,10 @@ func marshalOutputChanges(ocs []*plans.OutputChange) (map[string]change, error) 
 		if c.Before, err = marshalValue(oc.Before); err != nil {
 			return nil, err
 		}
-		if c.After, err = marshalValue(oc.After); err != nil {
-			return nil, err
+		if oc.After == cty.NilVal || oc.After.IsKnown() {
+			if c.After, err = marshalValue(oc.After); err != nil {
+				return nil, err
+			}
 		}
 		// An output's after_unknown is false when its value is wholly
 		// known, not a structure of falses, as Terraform writes it.

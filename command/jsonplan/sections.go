@@ -41,54 +41,47 @@ type Sections struct {
 // make the first while the plan is being made and drop the
 // configuration as soon as the plan is: StartSections writes the
 // configuration member, which needs the configuration and the provider
-// schemas, and indexes the configuration's references; Finish writes
-// relevant_attributes from the plan's changes and that index.
+// schemas; Finish writes relevant_attributes from the plan's changes,
+// reading the configuration's references.
 type PendingSections struct {
 	e     *encoder
 	index *relevanceIndex
 }
 
 // StartSections writes the start of the object and the "configuration"
-// member of config to w, the expressions written as schemas say, and
-// indexes config's references; neither config nor schemas is used after
-// it returns. For the member to be what show -json makes from the stored
+// member of config to w, the expressions written as schemas say and the
+// providers named as hosts says (Options.Hosts); Finish
+// reads config and schemas again (the plan's changes decide which of its
+// references it follows). For the member to be what show -json makes from the stored
 // plan, the stored plan must hold, for every provider and resource type
 // config names, the schema schemas holds (terraform.Context.Plan keeps
 // them). The text is streamed, in
 // writes of about flushAt bytes. O(size of the configuration), the
 // resource entries made on every core.
-func StartSections(w io.Writer, config *configs.Config, schemas map[addrs.Provider]*providers.GetProviderSchemaResponse) (*PendingSections, error) {
+func StartSections(w io.Writer, config *configs.Config, schemas map[addrs.Provider]*providers.GetProviderSchemaResponse, hosts map[addrs.Provider]addrs.Provider) (*PendingSections, error) {
 	if config == nil {
 		return nil, errors.New("jsonplan: there is no configuration")
 	}
-	s := &PendingSections{e: &encoder{w: w, schemas: schemas, buf: make([]byte, 0, flushAt+flushAt/4)}}
-	done := make(chan struct{})
-	var crashed any
-	go func() { // the index reads the configuration only: side by side
-		defer close(done)
-		defer func() { crashed = recover() }()
-		s.index = newRelevanceIndex(config)
-	}()
+	s := &PendingSections{e: &encoder{w: w, schemas: schemas, buf: make([]byte, 0, flushAt+flushAt/4)},
+		index: newRelevanceIndex(config, schemas)}
 	s.e.buf = append(s.e.buf, `{"configuration":`...)
-	err := s.e.encode(marshalConfig(config, schemas))
-	<-done
-	if crashed != nil {
-		panic(crashed)
-	}
+	err := s.e.encode(marshalConfig(config, schemas, hosts))
 	if err != nil {
 		return nil, err
 	}
-	s.e.schemas = nil // relevant_attributes needs none: the full schemas are not kept
+	s.e.schemas = nil // the encoder writes no more values
 	return s, s.e.flush(false)
 }
 
-// Finish writes the "relevant_attributes" member of changes and the end
+// Finish writes the "relevant_attributes" member of plan p and the end
 // of the object, and flushes. O(references followed + changes).
-func (s *PendingSections) Finish(changes *plans.Changes) error {
-	if changes == nil {
-		changes = plans.NewChanges()
+func (s *PendingSections) Finish(p *plans.Plan) error {
+	var attrs []resourceAttr
+	if p != nil {
+		attrs = s.index.attributes(p)
 	}
-	if attrs := s.index.attributes(changes); len(attrs) > 0 {
+	s.index = nil
+	if len(attrs) > 0 {
 		s.e.buf = append(s.e.buf, `,"relevant_attributes":`...)
 		if err := s.e.encode(attrs); err != nil {
 			return err

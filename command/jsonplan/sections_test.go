@@ -28,7 +28,7 @@ func TestSectionsAreWhatWriteWrites(t *testing.T) {
 		relevant bool
 	}{
 		{"modules, variables, outputs, provisioners", compat, compatConfig, true},
-		{"conditions and checks", conds, condsConfig, true},
+		{"conditions and checks, which make nothing relevant", conds, condsConfig, false},
 		{"nothing relevant", manyPlan(3), compatConfig, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -71,11 +71,11 @@ func TestSectionsAreWhatWriteWrites(t *testing.T) {
 // writeSections writes the sections of config and p in one go, as plan
 // -out does in two.
 func writeSections(w io.Writer, config *configs.Config, p *plans.Plan) error {
-	s, err := StartSections(w, config, p.ProviderSchemas)
+	s, err := StartSections(w, config, p.ProviderSchemas, nil)
 	if err != nil {
 		return err
 	}
-	return s.Finish(p.Changes)
+	return s.Finish(p)
 }
 
 // TestParseSections: what ParseSections accepts, normalises and refuses,

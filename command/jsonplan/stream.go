@@ -54,7 +54,7 @@ func (e *encoder) document(p *plans.Plan, opts Options) error {
 		rest = fields[split+2:]
 	case opts.LoadConfig != nil:
 		if config := opts.LoadConfig(); config != nil {
-			out.addConfig(config, p)
+			out.addConfig(config, p, opts.Hosts)
 		}
 	}
 	if _, err := e.fields(v, rest, first); err != nil {

@@ -77,3 +77,8 @@ plan fresh "$here/fresh/config" "$here/fresh/input"
 # opentofu-host: a state OpenTofu wrote for a provider named without a host.
 apply opentofu-host "$here/opentofu-host/before"
 plan opentofu-host "$here/opentofu-host/after" "$here/opentofu-host/input"
+
+# relevant: what relevant_attributes lists (module instances, count
+# instances, narrowing to one argument, no check block references).
+apply relevant "$here/relevant/config"
+plan relevant "$here/relevant/config" "$here/relevant/input" -var rev=2

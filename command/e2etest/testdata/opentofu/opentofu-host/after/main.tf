@@ -19,3 +19,7 @@ resource "fwtest_thing" "kept" {
 resource "fwtest_thing" "same" {
   name = "same"
 }
+
+resource "fwtest_thing" "added" {
+  name = "added"
+}
