@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"github.com/plankit/plankit/command/jsonplan"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -267,6 +268,11 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 	}
 	m.phases().done("load")
 	plan, ds := runCorePlan(ctx, m, wd, f, in, prior)
+	if plan != nil && in.config != nil {
+		// Made once, for the rendering's drift and the archive's show
+		// -json members, while the configuration is still at hand.
+		plan.RelevantAttributes, plan.RelevantKnown = jsonplan.RelevantAttributes(in.config, plan), true
+	}
 	in.sections.finish(plan)
 	recordPlanContext(plan, in.backend.localPath(), in.clock)
 	ds = append(ds, replaceWarnings(plan, in.replace)...)

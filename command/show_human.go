@@ -1,7 +1,11 @@
 package command
 
 import (
+	"encoding/json"
 	"errors"
+
+	"github.com/plankit/plankit/command/jsonplan"
+	"github.com/plankit/plankit/plans"
 
 	"github.com/plankit/plankit/command/render"
 	"github.com/plankit/plankit/planfile"
@@ -21,6 +25,7 @@ func showHuman(m *Meta, u *ui, r *planfile.Reader) int {
 		u.diags(planFileDiags(err), Sources{})
 		return ExitError
 	}
+	relevantFromArchive(p, r)
 	if err := render.PlanLoading(m.Stdout, p, u.col.Enabled, changes.Load); err != nil {
 		// A write error is the reader's business (a closed pipe); an
 		// undecodable change is explained.
@@ -31,4 +36,26 @@ func showHuman(m *Meta, u *ui, r *planfile.Reader) int {
 		return ExitError
 	}
 	return ExitOK
+}
+
+// relevantFromArchive sets p's relevant attributes from the archive's
+// show -json members, made at plan time. Without them (an older
+// plankit's archive, or one planned with -generate-config-out) they stay
+// unknown and all drift is shown.
+func relevantFromArchive(p *plans.Plan, r *planfile.Reader) {
+	raw, ok := r.ShowJSON()
+	if !ok {
+		return
+	}
+	s, err := jsonplan.ParseSections(raw)
+	if err != nil {
+		return // plan show -json reports the damage
+	}
+	var attrs []plans.RelevantAttribute
+	if len(s.RelevantAttributes) > 0 {
+		if err := json.Unmarshal(s.RelevantAttributes, &attrs); err != nil {
+			return
+		}
+	}
+	p.RelevantAttributes, p.RelevantKnown = attrs, true
 }

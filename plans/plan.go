@@ -44,6 +44,15 @@ type Plan struct {
 	// block's), so that a plan can be read and shown without the provider.
 	ProviderSchemas map[addrs.Provider]*providers.GetProviderSchemaResponse
 
+	// RelevantAttributes, when RelevantKnown, are the resource attributes
+	// that contribute to the planned changes (show -json's
+	// relevant_attributes): outside a refresh-only plan, drift is shown
+	// only in them. They are made from the configuration, so they are
+	// not part of the plan entry; the plan command sets them, plan show
+	// reads them from the archive's show -json members.
+	RelevantAttributes []RelevantAttribute
+	RelevantKnown      bool
+
 	// Applyable means apply may proceed (the plan is not errored and has
 	// something to do); Complete means nothing was left out (no targets, no
 	// deferrals); Errored means planning stopped on errors and the plan is
@@ -73,4 +82,12 @@ type Plan struct {
 // CanApply reports whether apply may proceed with p.
 func (p *Plan) CanApply() bool {
 	return p != nil && p.Applyable && !p.Errored
+}
+
+// RelevantAttribute is a resource instance (its address) and an
+// attribute path in it: string steps are attribute names or map keys,
+// number steps list indexes.
+type RelevantAttribute struct {
+	Resource  string `json:"resource"`
+	Attribute []any  `json:"attribute"`
 }

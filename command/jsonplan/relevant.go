@@ -19,9 +19,12 @@ import (
 
 // resourceAttr is one entry of relevant_attributes: a resource instance
 // and an attribute path in it.
-type resourceAttr struct {
-	Resource  string `json:"resource"`
-	Attribute []any  `json:"attribute"`
+type resourceAttr = plans.RelevantAttribute
+
+// RelevantAttributes is relevant_attributes of plan p of config, for
+// plans.Plan.RelevantAttributes.
+func RelevantAttributes(config *configs.Config, p *plans.Plan) []plans.RelevantAttribute {
+	return relevantAttributes(config, p)
 }
 
 // relevantAttributes finds, as OpenTofu and Terraform do for
@@ -29,6 +32,9 @@ type resourceAttr struct {
 // plan's changes (relevanceIndex.attributes says how).
 // O(references followed + changes).
 func relevantAttributes(config *configs.Config, p *plans.Plan) []resourceAttr {
+	if p != nil && p.RelevantKnown {
+		return p.RelevantAttributes
+	}
 	if config == nil || p == nil {
 		return nil
 	}

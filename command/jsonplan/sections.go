@@ -77,7 +77,10 @@ func StartSections(w io.Writer, config *configs.Config, schemas map[addrs.Provid
 // of the object, and flushes. O(references followed + changes).
 func (s *PendingSections) Finish(p *plans.Plan) error {
 	var attrs []resourceAttr
-	if p != nil {
+	switch {
+	case p != nil && p.RelevantKnown:
+		attrs = p.RelevantAttributes
+	case p != nil:
 		attrs = s.index.attributes(p)
 	}
 	s.index = nil
