@@ -5,10 +5,9 @@ import (
 	"errors"
 
 	"github.com/plankit/plankit/command/jsonplan"
-	"github.com/plankit/plankit/plans"
-
 	"github.com/plankit/plankit/command/render"
 	"github.com/plankit/plankit/planfile"
+	"github.com/plankit/plankit/plans"
 )
 
 // showHuman is plan show without -json: the plan is decoded without its
@@ -41,8 +40,13 @@ func showHuman(m *Meta, u *ui, r *planfile.Reader) int {
 // relevantFromArchive sets p's relevant attributes from the archive's
 // show -json members, made at plan time. Without them (an older
 // plankit's archive, or one planned with -generate-config-out) they stay
-// unknown and all drift is shown.
+// unknown and all drift is shown. A plan with no drift, or a refresh-only
+// one (which shows all of it), needs none: the members, tens of MB at
+// 100,000 resources, are then not parsed.
 func relevantFromArchive(p *plans.Plan, r *planfile.Reader) {
+	if len(p.DriftedResources) == 0 || p.UIMode == plans.RefreshOnlyMode {
+		return
+	}
 	raw, ok := r.ShowJSON()
 	if !ok {
 		return
