@@ -10,6 +10,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/plankit/plankit/backend/internal/remotestate"
 	"github.com/plankit/plankit/states/statemgr"
 )
 
@@ -65,25 +66,12 @@ func (m *Mgr) lockErr(err error, info *statemgr.LockInfo, holder string) error {
 // holds (the holder died) gives ErrStaleLock with its ID for
 // force-unlock.
 func (m *Mgr) Lock(info *statemgr.LockInfo) (string, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
+	m.Mu.Lock()
+	defer m.Mu.Unlock()
 	if m.held != nil {
 		return "", m.lockErr(errors.New("this state manager already holds the lock"), m.held.info, "")
 	}
-	li := statemgr.NewLockInfo()
-	if info != nil {
-		c := *info
-		li = &c
-		if li.ID == "" {
-			li.ID = statemgr.NewLockInfo().ID
-		}
-		if li.Who == "" {
-			li.Who = statemgr.NewLockInfo().Who
-		}
-	}
-	if li.Created.IsZero() {
-		li.Created = time.Now().UTC()
-	}
+	li := remotestate.LockInfo(info)
 	li.Path = m.Describe()
 	ctx := context.Background()
 	var keys []int64
@@ -302,8 +290,8 @@ func (m *Mgr) releaseAdvisory(ctx context.Context) {
 // A lock a live session holds cannot be removed from here: it ends with
 // that session.
 func (m *Mgr) Unlock(id string) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
+	m.Mu.Lock()
+	defer m.Mu.Unlock()
 	ctx := context.Background()
 	if m.held != nil {
 		if id != m.held.info.ID {
@@ -378,8 +366,8 @@ func (m *Mgr) forceUnlock(ctx context.Context, id string) error {
 // LockInfo returns the lock info of the current lock on the workspace, or
 // nil when plankit's lock info table records none.
 func (m *Mgr) LockInfo() (*statemgr.LockInfo, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
+	m.Mu.Lock()
+	defer m.Mu.Unlock()
 	var info *statemgr.LockInfo
 	err := m.withConn(context.Background(), func(ctx context.Context, c *pgx.Conn) error {
 		var err error

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/plankit/plankit/backend/internal/remotestate"
 	"github.com/plankit/plankit/states/statemgr"
 )
 
@@ -51,25 +52,12 @@ func (m *Mgr) lockErr(err error, info *statemgr.LockInfo) error {
 // use_lockfile nothing is locked (Terraform's behaviour) and Lock returns
 // an ID all the same.
 func (m *Mgr) Lock(info *statemgr.LockInfo) (string, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
+	m.Mu.Lock()
+	defer m.Mu.Unlock()
 	if m.held != nil {
 		return "", m.lockErr(errors.New("this state manager already holds the lock"), m.held)
 	}
-	li := statemgr.NewLockInfo()
-	if info != nil {
-		c := *info
-		li = &c
-		if li.ID == "" {
-			li.ID = statemgr.NewLockInfo().ID
-		}
-		if li.Who == "" {
-			li.Who = statemgr.NewLockInfo().Who
-		}
-	}
-	if li.Created.IsZero() {
-		li.Created = time.Now().UTC()
-	}
+	li := remotestate.LockInfo(info)
 	li.Path = m.b.cfg.Bucket + "/" + m.key // Terraform records bucket/key
 	if !m.b.cfg.UseLockfile {
 		m.held = li
@@ -131,8 +119,8 @@ func (m *Mgr) LockInfo() (*statemgr.LockInfo, error) {
 // lock object is removed when its ID is the one given (S3 cannot tell
 // whether its holder still runs; the user says so).
 func (m *Mgr) Unlock(id string) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
+	m.Mu.Lock()
+	defer m.Mu.Unlock()
 	if m.held != nil && m.held.ID != id {
 		return m.lockErr(statemgr.ErrLockIDMismatch, m.held)
 	}
