@@ -8,6 +8,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/plankit/plankit/backend/internal/remotestate"
 	"github.com/plankit/plankit/states"
 	"github.com/plankit/plankit/states/statemgr"
 )
@@ -117,17 +118,14 @@ func (j *pgJournal) do(fn func(ctx context.Context, c *pgx.Conn) error) error {
 
 // Append inserts rec as the next row; it is committed when Append returns.
 func (j *pgJournal) Append(rec []byte) error {
-	if j.codec != nil {
-		enc, err := j.codec.Encode(rec)
-		if err != nil {
-			return fmt.Errorf("writing the state journal: %w", err)
-		}
-		rec = enc
+	rec, err := remotestate.EncodeRecord(j.codec, rec)
+	if err != nil {
+		return err
 	}
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	q := fmt.Sprintf("INSERT INTO %s (states_table, name, data) VALUES ($1, $2, $3)", j.m.b.journalTable())
-	err := j.do(func(ctx context.Context, c *pgx.Conn) error {
+	err = j.do(func(ctx context.Context, c *pgx.Conn) error {
 		_, err := c.Exec(ctx, q, j.m.b.cfg.TableName, j.m.name, rec)
 		return err
 	})

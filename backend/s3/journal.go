@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/plankit/plankit/backend/internal/remotestate"
 	"github.com/plankit/plankit/states"
 	"github.com/plankit/plankit/states/statemgr"
 )
@@ -116,12 +117,9 @@ func (j *s3Journal) start(ctx context.Context) error {
 
 // Append stores rec as the next object; it is stored when Append returns.
 func (j *s3Journal) Append(rec []byte) error {
-	if j.codec != nil {
-		enc, err := j.codec.Encode(rec)
-		if err != nil {
-			return fmt.Errorf("writing the state journal: %w", err)
-		}
-		rec = enc
+	rec, err := remotestate.EncodeRecord(j.codec, rec)
+	if err != nil {
+		return err
 	}
 	j.mu.Lock()
 	defer j.mu.Unlock()

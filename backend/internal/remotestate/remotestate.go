@@ -356,3 +356,16 @@ func LockInfo(info *statemgr.LockInfo) *statemgr.LockInfo {
 	}
 	return li
 }
+
+// EncodeRecord returns a journal record in its stored form: through the
+// state's codec, so that an encrypted state's journal is encrypted too.
+func EncodeRecord(codec statemgr.Codec, rec []byte) ([]byte, error) {
+	if codec == nil {
+		return rec, nil
+	}
+	enc, err := codec.Encode(rec)
+	if err != nil {
+		return nil, fmt.Errorf("writing the state journal: %w", err)
+	}
+	return enc, nil
+}
