@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -29,25 +28,17 @@ type LockError struct {
 }
 
 func (e *LockError) Error() string {
-	var b strings.Builder
-	b.WriteString(e.Err.Error())
-	if e.Info != nil {
-		b.WriteString("\n\nLock Info:\n")
-		b.WriteString(e.Info.String())
-	}
+	var notes, unlock string
 	if e.Holder != "" {
-		fmt.Fprintf(&b, "\nThe lock is held by %s.\n", e.Holder)
+		notes += fmt.Sprintf("\nThe lock is held by %s.\n", e.Holder)
 	}
 	if e.creationOnly {
-		b.WriteString("\nThe workspace creation lock is held while a workspace is created, and by Terraform and OpenTofu for the whole first run of a workspace whose state is not stored yet (for example the first apply of the default workspace), until that run ends. Wait for it to finish and run the command again, or let it wait with -lock-timeout (for example -lock-timeout=10m).\n")
+		notes += "\nThe workspace creation lock is held while a workspace is created, and by Terraform and OpenTofu for the whole first run of a workspace whose state is not stored yet (for example the first apply of the default workspace), until that run ends. Wait for it to finish and run the command again, or let it wait with -lock-timeout (for example -lock-timeout=10m).\n"
 	}
-	if errors.Is(e.Err, statemgr.ErrStaleLock) && e.Info != nil && e.Info.ID != "" {
-		fmt.Fprintf(&b, "\nNo process holds this lock any more. If no other operation is using the state, remove the lock with:\n  plan force-unlock -force %s\n", e.Info.ID)
-		if e.Workspace != "" && e.Workspace != "default" {
-			fmt.Fprintf(&b, "(with workspace %q selected, or TF_WORKSPACE=%s)\n", e.Workspace, e.Workspace)
-		}
+	if errors.Is(e.Err, statemgr.ErrStaleLock) {
+		unlock = "No process holds this lock any more. If no other operation is using the state"
 	}
-	return b.String()
+	return remotestate.LockMessage(e.LockError, e.Workspace, notes, unlock)
 }
 
 func (e *LockError) Unwrap() error { return e.LockError }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/plankit/plankit/backend/internal/remotestate"
@@ -23,19 +22,11 @@ type LockError struct {
 }
 
 func (e *LockError) Error() string {
-	var b strings.Builder
-	b.WriteString(e.Err.Error())
-	if e.Info != nil {
-		b.WriteString("\n\nLock Info:\n")
-		b.WriteString(e.Info.String())
+	var unlock string
+	if errors.Is(e.Err, statemgr.ErrLocked) {
+		unlock = fmt.Sprintf("The lock is the object %s. Wait for that operation to finish (-lock-timeout waits for it). If the process holding it is no longer running", e.Object)
 	}
-	if errors.Is(e.Err, statemgr.ErrLocked) && e.Info != nil && e.Info.ID != "" {
-		fmt.Fprintf(&b, "\nThe lock is the object %s. Wait for that operation to finish (-lock-timeout waits for it). If the process holding it is no longer running, remove the lock with:\n  plan force-unlock -force %s\n", e.Object, e.Info.ID)
-		if e.Workspace != "" && e.Workspace != "default" {
-			fmt.Fprintf(&b, "(with workspace %q selected, or TF_WORKSPACE=%s)\n", e.Workspace, e.Workspace)
-		}
-	}
-	return b.String()
+	return remotestate.LockMessage(e.LockError, e.Workspace, "", unlock)
 }
 
 func (e *LockError) Unwrap() error { return e.LockError }

@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -368,4 +369,26 @@ func EncodeRecord(codec statemgr.Codec, rec []byte) ([]byte, error) {
 		return nil, fmt.Errorf("writing the state journal: %w", err)
 	}
 	return enc, nil
+}
+
+// LockMessage is the text of a backend's refused lock: the error, the
+// holder's lock info, the backend's notes, and, when unlock is not empty
+// and the holder's lock ID is known, unlock's advice leading to the
+// force-unlock command (with the workspace to select, when it is not the
+// default one).
+func LockMessage(e *statemgr.LockError, workspace, notes, unlock string) string {
+	var b strings.Builder
+	b.WriteString(e.Err.Error())
+	if e.Info != nil {
+		b.WriteString("\n\nLock Info:\n")
+		b.WriteString(e.Info.String())
+	}
+	b.WriteString(notes)
+	if unlock != "" && e.Info != nil && e.Info.ID != "" {
+		fmt.Fprintf(&b, "\n%s, remove the lock with:\n  plan force-unlock -force %s\n", unlock, e.Info.ID)
+		if workspace != "" && workspace != "default" {
+			fmt.Fprintf(&b, "(with workspace %q selected, or TF_WORKSPACE=%s)\n", workspace, workspace)
+		}
+	}
+	return b.String()
 }
