@@ -1,33 +1,12 @@
 package pg
 
 import (
-	"bytes"
 	"context"
-	"encoding/base64"
-	"errors"
 	"strings"
 	"testing"
+
+	"github.com/plankit/plankit/backend/internal/remotestate/codectest"
 )
-
-// prefixCodec stores "ENC:" + base64(state); a row without the prefix is
-// read in clear and marked for rewrite, as a migration to encryption does.
-type prefixCodec struct{}
-
-func (prefixCodec) Encode(p []byte) ([]byte, error) {
-	return []byte("ENC:" + base64.StdEncoding.EncodeToString(p)), nil
-}
-
-func (prefixCodec) Decode(s []byte) ([]byte, bool, error) {
-	rest, ok := bytes.CutPrefix(s, []byte("ENC:"))
-	if !ok {
-		return s, true, nil
-	}
-	p, err := base64.StdEncoding.DecodeString(string(rest))
-	if err != nil {
-		return nil, false, errors.New("cannot decode the stored state")
-	}
-	return p, false, nil
-}
 
 func rowData(t *testing.T, connStr, ws string) string {
 	t.Helper()
@@ -44,7 +23,7 @@ func rowData(t *testing.T, connStr, ws string) string {
 func TestCodecStoresRows(t *testing.T) {
 	cfg := Config{}
 	b := newBackend(t, cfg)
-	b.SetCodec(prefixCodec{})
+	b.SetCodec(codectest.PrefixCodec{})
 	m := mgr(t, b, "enc")
 	connStr := b.cfg.ConnStr
 	if d := rowData(t, connStr, "enc"); !strings.HasPrefix(d, "ENC:") {

@@ -8,6 +8,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/plankit/plankit/backend/internal/remotestate"
+	"github.com/plankit/plankit/states"
 	"github.com/plankit/plankit/states/statemgr"
 )
 
@@ -65,28 +67,15 @@ var _ statemgr.Journal = (*pgJournal)(nil)
 // SCHEMA.plankit_journal. Whoever appends to it must hold the state lock.
 // It is an error when the table does not exist (skip_table_creation).
 func (m *Mgr) Journal() (statemgr.Journal, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
+	m.Mu.Lock()
+	defer m.Mu.Unlock()
 	if !m.b.hasJournal {
 		return nil, fmt.Errorf("the table %s.%s does not exist (skip_table_creation is set): create it to keep apply's journal in the database (see the pg backend in the README)", m.b.cfg.SchemaName, journalTable)
 	}
 	if m.journal == nil {
-		m.journal = &pgJournal{m: m, codec: m.codec}
+		m.journal = &pgJournal{m: m, codec: m.Codec()}
 	}
 	return m.journal, nil
-}
-
-// Recovery returns what the last refresh replayed from the journal of an
-// apply that did not finish, or nil when there was none. The next
-// successful PersistState writes the recovered state and drops the rows
-// replayed.
-func (m *Mgr) Recovery() *statemgr.Recovery {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.ensureLoaded() != nil {
-		return nil
-	}
-	return m.recovery
 }
 
 // do runs fn on the journal's connection, opening it when needed and
@@ -129,17 +118,14 @@ func (j *pgJournal) do(fn func(ctx context.Context, c *pgx.Conn) error) error {
 
 // Append inserts rec as the next row; it is committed when Append returns.
 func (j *pgJournal) Append(rec []byte) error {
-	if j.codec != nil {
-		enc, err := j.codec.Encode(rec)
-		if err != nil {
-			return fmt.Errorf("writing the state journal: %w", err)
-		}
-		rec = enc
+	rec, err := remotestate.EncodeRecord(j.codec, rec)
+	if err != nil {
+		return err
 	}
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	q := fmt.Sprintf("INSERT INTO %s (states_table, name, data) VALUES ($1, $2, $3)", j.m.b.journalTable())
-	err := j.do(func(ctx context.Context, c *pgx.Conn) error {
+	err = j.do(func(ctx context.Context, c *pgx.Conn) error {
 		_, err := c.Exec(ctx, q, j.m.b.cfg.TableName, j.m.name, rec)
 		return err
 	})
@@ -269,49 +255,44 @@ func readJournal(ctx context.Context, c *pgx.Conn, b *Backend, name string, code
 }
 
 // replayJournal folds the rows an apply that did not finish left in the
-// journal into the in-memory state just read; the next PersistState
-// writes it and drops those rows. m.mu must be held. O(size of the rows).
-func (m *Mgr) replayJournal() error {
-	m.recovery, m.recovered = nil, 0
+// journal into st, the state just read, and returns the id of the last;
+// the next PersistState writes it and drops those rows. m.Mu must be held.
+// O(size of the rows).
+func (m *Mgr) replayJournal(st *states.State) (*statemgr.Recovery, int64, error) {
 	if !m.b.hasJournal {
-		return nil
+		return nil, 0, nil
 	}
 	var recs [][]byte
 	var last int64
 	err := m.withConn(context.Background(), func(ctx context.Context, c *pgx.Conn) error {
 		var err error
-		recs, last, err = readJournal(ctx, c, m.b, m.name, m.codec)
+		recs, last, err = readJournal(ctx, c, m.b, m.name, m.Codec())
 		return err
 	})
 	if err != nil {
-		return m.b.redact(fmt.Errorf("reading the state journal of %s: %w", m.Describe(), err))
+		return nil, 0, m.b.redact(fmt.Errorf("reading the state journal of %s: %w", m.Describe(), err))
 	}
 	if len(recs) == 0 {
-		return nil
+		return nil, 0, nil
 	}
-	rec, err := statemgr.ReplayJournal(m.file.State, recs)
+	rec, err := statemgr.ReplayJournal(st, recs)
 	if err != nil {
-		return fmt.Errorf("the state of %s: the journal of an interrupted apply (rows of %s.%s with name %q) cannot be replayed: %w. The state itself is intact; delete those rows to go on without what they recorded", m.Describe(), m.b.cfg.SchemaName, journalTable, m.name, err)
+		return nil, 0, fmt.Errorf("the state of %s: the journal of an interrupted apply (rows of %s.%s with name %q) cannot be replayed: %w. The state itself is intact; delete those rows to go on without what they recorded", m.Describe(), m.b.cfg.SchemaName, journalTable, m.name, err)
 	}
 	rec.Journal = fmt.Sprintf("rows of %s.%s with name %q", m.b.cfg.SchemaName, journalTable, m.name)
-	m.recovery, m.recovered = rec, last
-	return nil
+	return rec, last, nil
 }
 
-// dropRecovered deletes the rows refresh replayed, once the state holding
-// them is stored. m.mu must be held.
-func (m *Mgr) dropRecovered() error {
-	if m.recovered == 0 {
-		return nil
-	}
+// dropRecovered deletes the rows refresh replayed, up to id last, once the
+// state holding them is stored. m.Mu must be held.
+func (m *Mgr) dropRecovered(last int64) error {
 	q := fmt.Sprintf("DELETE FROM %s WHERE states_table = $1 AND name = $2 AND id <= $3", m.b.journalTable())
 	err := m.withConn(context.Background(), func(ctx context.Context, c *pgx.Conn) error {
-		_, err := c.Exec(ctx, q, m.b.cfg.TableName, m.name, m.recovered)
+		_, err := c.Exec(ctx, q, m.b.cfg.TableName, m.name, last)
 		return err
 	})
 	if err != nil {
 		return m.b.redact(fmt.Errorf("removing the replayed state journal of %s: %w", m.Describe(), err))
 	}
-	m.recovered = 0
 	return nil
 }

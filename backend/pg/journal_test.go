@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/plankit/plankit/backend/internal/remotestate/codectest"
 	"github.com/plankit/plankit/states/statemgr"
 	"github.com/plankit/plankit/states/statemgr/journaltest"
 )
@@ -161,7 +162,7 @@ func TestJournalDeleteWorkspace(t *testing.T) {
 // state's codec and read back decoded.
 func TestJournalCodec(t *testing.T) {
 	b := newBackend(t, Config{})
-	b.SetCodec(prefixCodec{})
+	b.SetCodec(codectest.PrefixCodec{})
 	m := mgr(t, b, "enc")
 	j, err := m.Journal()
 	if err != nil {

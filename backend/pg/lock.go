@@ -5,11 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/plankit/plankit/backend/internal/remotestate"
 	"github.com/plankit/plankit/states/statemgr"
 )
 
@@ -28,25 +28,17 @@ type LockError struct {
 }
 
 func (e *LockError) Error() string {
-	var b strings.Builder
-	b.WriteString(e.Err.Error())
-	if e.Info != nil {
-		b.WriteString("\n\nLock Info:\n")
-		b.WriteString(e.Info.String())
-	}
+	var notes, unlock string
 	if e.Holder != "" {
-		fmt.Fprintf(&b, "\nThe lock is held by %s.\n", e.Holder)
+		notes += fmt.Sprintf("\nThe lock is held by %s.\n", e.Holder)
 	}
 	if e.creationOnly {
-		b.WriteString("\nThe workspace creation lock is held while a workspace is created, and by Terraform and OpenTofu for the whole first run of a workspace whose state is not stored yet (for example the first apply of the default workspace), until that run ends. Wait for it to finish and run the command again, or let it wait with -lock-timeout (for example -lock-timeout=10m).\n")
+		notes += "\nThe workspace creation lock is held while a workspace is created, and by Terraform and OpenTofu for the whole first run of a workspace whose state is not stored yet (for example the first apply of the default workspace), until that run ends. Wait for it to finish and run the command again, or let it wait with -lock-timeout (for example -lock-timeout=10m).\n"
 	}
-	if errors.Is(e.Err, statemgr.ErrStaleLock) && e.Info != nil && e.Info.ID != "" {
-		fmt.Fprintf(&b, "\nNo process holds this lock any more. If no other operation is using the state, remove the lock with:\n  plan force-unlock -force %s\n", e.Info.ID)
-		if e.Workspace != "" && e.Workspace != "default" {
-			fmt.Fprintf(&b, "(with workspace %q selected, or TF_WORKSPACE=%s)\n", e.Workspace, e.Workspace)
-		}
+	if errors.Is(e.Err, statemgr.ErrStaleLock) {
+		unlock = "No process holds this lock any more. If no other operation is using the state"
 	}
-	return b.String()
+	return remotestate.LockMessage(e.LockError, e.Workspace, notes, unlock)
 }
 
 func (e *LockError) Unwrap() error { return e.LockError }
@@ -65,25 +57,12 @@ func (m *Mgr) lockErr(err error, info *statemgr.LockInfo, holder string) error {
 // holds (the holder died) gives ErrStaleLock with its ID for
 // force-unlock.
 func (m *Mgr) Lock(info *statemgr.LockInfo) (string, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
+	m.Mu.Lock()
+	defer m.Mu.Unlock()
 	if m.held != nil {
 		return "", m.lockErr(errors.New("this state manager already holds the lock"), m.held.info, "")
 	}
-	li := statemgr.NewLockInfo()
-	if info != nil {
-		c := *info
-		li = &c
-		if li.ID == "" {
-			li.ID = statemgr.NewLockInfo().ID
-		}
-		if li.Who == "" {
-			li.Who = statemgr.NewLockInfo().Who
-		}
-	}
-	if li.Created.IsZero() {
-		li.Created = time.Now().UTC()
-	}
+	li := remotestate.LockInfo(info)
 	li.Path = m.Describe()
 	ctx := context.Background()
 	var keys []int64
@@ -302,8 +281,8 @@ func (m *Mgr) releaseAdvisory(ctx context.Context) {
 // A lock a live session holds cannot be removed from here: it ends with
 // that session.
 func (m *Mgr) Unlock(id string) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
+	m.Mu.Lock()
+	defer m.Mu.Unlock()
 	ctx := context.Background()
 	if m.held != nil {
 		if id != m.held.info.ID {
@@ -378,8 +357,8 @@ func (m *Mgr) forceUnlock(ctx context.Context, id string) error {
 // LockInfo returns the lock info of the current lock on the workspace, or
 // nil when plankit's lock info table records none.
 func (m *Mgr) LockInfo() (*statemgr.LockInfo, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
+	m.Mu.Lock()
+	defer m.Mu.Unlock()
 	var info *statemgr.LockInfo
 	err := m.withConn(context.Background(), func(ctx context.Context, c *pgx.Conn) error {
 		var err error

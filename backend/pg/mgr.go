@@ -1,19 +1,16 @@
 package pg
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 	"time"
 
-	version "github.com/hashicorp/go-version"
 	"github.com/jackc/pgx/v5"
 
 	"github.com/plankit/plankit/backend"
+	"github.com/plankit/plankit/backend/internal/remotestate"
 	"github.com/plankit/plankit/states"
-	"github.com/plankit/plankit/states/statefile"
 	"github.com/plankit/plankit/states/statemgr"
 )
 
@@ -21,28 +18,23 @@ import (
 // is the workspace, on a connection of its own (the lock is a session
 // lock). It follows the local manager's rules: the serial increases only
 // when a persisted state differs from the last one read or written, and a
-// lineage is created on the first persist. All methods are safe for
-// concurrent use.
+// lineage is created on the first persist (remotestate.Core). All methods
+// are safe for concurrent use.
 type Mgr struct {
+	core // remotestate.Core: the in-memory state; its Mu guards the fields below too
+
 	b    *Backend
 	name string
 
-	mu        sync.Mutex
-	conn      *pgx.Conn
-	loaded    bool
-	file      *statefile.File
-	lastBytes []byte
-	tfVersion *version.Version
-
+	conn *pgx.Conn
 	held *heldLock // the lock this manager holds, nil when none
 
-	codec   statemgr.Codec // stored form (encryption); see codec.go
-	rewrite bool           // the stored form is outdated: persist even if unchanged
-
-	journal   *pgJournal         // opened on first use (journal.go)
-	recovery  *statemgr.Recovery // what refresh replayed from a journal left behind
-	recovered int64              // the last journal row refresh replayed (0: none)
+	journal *pgJournal // opened on first use (journal.go)
 }
+
+// core is embedded under a lower-case name so that only its methods, not
+// its fields, are part of Mgr's API.
+type core = remotestate.Core
 
 type heldLock struct {
 	keys []int64 // the advisory lock keys: the row's id, or the creation keys while creating
@@ -74,13 +66,14 @@ func (b *Backend) stateMgr(ctx context.Context, workspace string) (*Mgr, error) 
 	if err != nil {
 		return nil, err
 	}
-	m := &Mgr{b: b, name: workspace, conn: conn, codec: b.codec}
+	m := &Mgr{b: b, name: workspace, conn: conn}
+	m.Init(pgStore{m}, b.codec, true)
 	var id int64
 	err = conn.QueryRow(ctx, fmt.Sprintf("SELECT id FROM %s WHERE name = $1", b.table()), workspace).Scan(&id)
 	switch {
 	case errors.Is(err, pgx.ErrNoRows) && workspace == backend.DefaultWorkspace:
 	case errors.Is(err, pgx.ErrNoRows):
-		if err := m.create(ctx); err != nil {
+		if err := m.Create(ctx, workspace, m); err != nil {
 			conn.Close(context.Background())
 			return nil, err
 		}
@@ -91,29 +84,6 @@ func (b *Backend) stateMgr(ctx context.Context, workspace string) (*Mgr, error) 
 	return m, nil
 }
 
-// create writes an empty state for a workspace with no row, under the
-// creation lock; another process creating it at the same time is waited
-// for briefly.
-func (m *Mgr) create(ctx context.Context) error {
-	info := statemgr.NewLockInfo()
-	info.Operation = "init"
-	id, err := m.LockWithTimeout(ctx, info, 10*time.Second)
-	if err != nil {
-		return fmt.Errorf("creating workspace %q: %w", m.name, err)
-	}
-	var perr error
-	if err := m.RefreshState(); err != nil {
-		perr = err
-	} else if m.file.Lineage == "" {
-		perr = m.PersistState()
-	}
-	uerr := m.Unlock(id)
-	if perr != nil {
-		return fmt.Errorf("creating workspace %q: %w", m.name, perr)
-	}
-	return uerr
-}
-
 // Describe names the workspace and database, never the password.
 func (m *Mgr) Describe() string {
 	return fmt.Sprintf("workspace %q in %s", m.name, m.b.describes)
@@ -122,68 +92,14 @@ func (m *Mgr) Describe() string {
 // Workspace returns the workspace's name.
 func (m *Mgr) Workspace() string { return m.name }
 
-// SetTerraformVersion sets the "terraform_version" written (a newer one
-// already recorded is kept).
-func (m *Mgr) SetTerraformVersion(v *version.Version) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.tfVersion = v
-}
+// pgStore is the row of a workspace's state, for remotestate.Core.
+type pgStore struct{ m *Mgr }
 
-// State returns a deep copy of the in-memory state.
-func (m *Mgr) State() *states.State {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.ensureLoaded() != nil {
-		return nil
-	}
-	return m.file.State.DeepCopy()
-}
+func (s pgStore) Describe() string { return s.m.Describe() }
 
-// StateFile returns a copy of the in-memory state with its lineage, serial
-// and version.
-func (m *Mgr) StateFile() *statefile.File {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.ensureLoaded() != nil {
-		return nil
-	}
-	f := m.file.DeepCopy()
-	f.TerraformVersion = statemgr.WriteVersion(m.file, m.tfVersion)
-	return f
-}
-
-// WriteState replaces the in-memory state (a Snapshot of st is kept; st's
-// objects must not be modified afterwards).
-func (m *Mgr) WriteState(st *states.State) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if err := m.ensureLoaded(); err != nil {
-		return err
-	}
-	if st == nil {
-		st = states.NewState()
-	}
-	m.file.State = st.Snapshot()
-	return nil
-}
-
-// RefreshState reads the workspace's row again. No row, or an empty data
-// column, is an empty state with no lineage.
-func (m *Mgr) RefreshState() error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.refresh()
-}
-
-func (m *Mgr) ensureLoaded() error {
-	if m.loaded {
-		return nil
-	}
-	return m.refresh()
-}
-
-func (m *Mgr) refresh() error {
+// ReadState reads the workspace's row. No row is no state.
+func (s pgStore) ReadState() ([]byte, error) {
+	m := s.m
 	var data *string
 	err := m.withConn(context.Background(), func(ctx context.Context, c *pgx.Conn) error {
 		err := c.QueryRow(ctx, fmt.Sprintf("SELECT data FROM %s WHERE name = $1", m.b.table()), m.name).Scan(&data)
@@ -194,80 +110,21 @@ func (m *Mgr) refresh() error {
 		return err
 	})
 	if err != nil {
-		return m.b.redact(fmt.Errorf("reading the state of %s: %w", m.Describe(), err))
+		return nil, m.b.redact(fmt.Errorf("reading the state of %s: %w", m.Describe(), err))
 	}
-	var src []byte
-	if data != nil {
-		src = []byte(*data)
+	if data == nil {
+		return nil, nil
 	}
-	if src, err = m.decode(src); err != nil {
-		return err
-	}
-	f, err := statefile.Read(bytes.NewReader(src))
-	switch {
-	case errors.Is(err, statefile.ErrNoState):
-		m.file = &statefile.File{State: states.NewState()}
-		m.lastBytes = nil
-	case err != nil:
-		return fmt.Errorf("the state of %s: %w", m.Describe(), err)
-	default:
-		m.file = f
-		var buf bytes.Buffer
-		if err := statefile.Write(statemgr.WithWriteVersion(f, m.tfVersion), &buf); err != nil {
-			return fmt.Errorf("the state of %s: %w", m.Describe(), err)
-		}
-		m.lastBytes = buf.Bytes()
-	}
-	if err := m.replayJournal(); err != nil {
-		return err
-	}
-	m.loaded = true
-	return nil
+	return []byte(*data), nil
 }
 
-// PersistState writes the in-memory state to the row if it changed since
-// the last read or write: lineage created if missing, serial increased,
-// the row replaced in one transaction. A lost connection is retried on a
-// new one (see Config.Retries). O(size of the state).
-func (m *Mgr) PersistState() error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if err := m.ensureLoaded(); err != nil {
-		return err
-	}
-	last := m.lastBytes
-	if m.recovered != 0 {
-		// Folding a journal in always takes the next serial, even when the
-		// journal only repeats the row: a plan saved from the recovered
-		// state expects it.
-		last = nil
-	}
-	w, err := statemgr.PrepareWrite(m.file, m.tfVersion, last)
-	if err != nil {
-		return err
-	}
-	if w.Unchanged && !m.rewrite { // a rewrite in the current stored form keeps the serial
-		return m.dropRecovered()
-	}
-	data := w.Data
-	if err := m.put(data); err != nil {
-		return err
-	}
-	m.rewrite = false
-	m.file.Lineage, m.file.Serial, m.file.TerraformVersion = w.Lineage, w.Serial, w.TerraformVersion
-	m.lastBytes = data
-	return m.dropRecovered()
-}
-
-// put stores data as the workspace's state in one transaction (Terraform's
-// upsert statement). m.mu must be held.
-func (m *Mgr) put(data []byte) error {
-	data, err := m.encode(data)
-	if err != nil {
-		return err
-	}
+// WriteState stores data as the workspace's state in one transaction
+// (Terraform's upsert statement). A lost connection is retried on a new
+// one (see Config.Retries).
+func (s pgStore) WriteState(data []byte) error {
+	m := s.m
 	q := fmt.Sprintf("INSERT INTO %s (name, data) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET data = $2 WHERE %s.name = $1", m.b.table(), m.b.tbl)
-	err = m.withConn(context.Background(), func(ctx context.Context, c *pgx.Conn) error {
+	err := m.withConn(context.Background(), func(ctx context.Context, c *pgx.Conn) error {
 		// One statement outside an explicit transaction block is its own
 		// transaction: the row holds the old state or the new one, never
 		// part of either, whatever happens to this process or the
@@ -281,32 +138,11 @@ func (m *Mgr) put(data []byte) error {
 	return nil
 }
 
-// Import stores f as the workspace's state as is (lineage and serial
-// included): `state push`. The caller checks lineage and serial. The
-// in-memory state becomes f.
-func (m *Mgr) Import(f *statefile.File) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	var buf bytes.Buffer
-	c := *f
-	if c.State == nil {
-		c.State = states.NewState()
-	}
-	if err := statefile.Write(&c, &buf); err != nil {
-		return fmt.Errorf("encoding the state: %w", err)
-	}
-	if err := m.put(buf.Bytes()); err != nil {
-		return err
-	}
-	m.file = c.DeepCopy()
-	m.loaded = true
-	m.recovery, m.recovered = nil, 0 // the caller removes a journal the import replaces
-	var lb bytes.Buffer
-	if err := statefile.Write(statemgr.WithWriteVersion(m.file, m.tfVersion), &lb); err == nil {
-		m.lastBytes = lb.Bytes()
-	}
-	return nil
+func (s pgStore) ReplayJournal(st *states.State) (*statemgr.Recovery, int64, error) {
+	return s.m.replayJournal(st)
 }
+
+func (s pgStore) DropJournal(mark int64) error { return s.m.dropRecovered(mark) }
 
 // withConn runs fn on the manager's connection; when the connection is
 // lost it reconnects (re-taking the advisory lock this manager holds) and
@@ -374,15 +210,15 @@ func (m *Mgr) reconnect(ctx context.Context) error {
 
 // Close releases the lock if held and closes the connection.
 func (m *Mgr) Close() error {
-	m.mu.Lock()
+	m.Mu.Lock()
 	held := m.held
-	m.mu.Unlock()
+	m.Mu.Unlock()
 	var err error
 	if held != nil {
 		err = m.Unlock(held.info.ID)
 	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
+	m.Mu.Lock()
+	defer m.Mu.Unlock()
 	if m.journal != nil {
 		m.journal.close()
 	}
@@ -396,8 +232,8 @@ func (m *Mgr) Close() error {
 // RawState returns the workspace's data column as stored (nil when the
 // workspace has no row or an empty one): `state pull`.
 func (m *Mgr) RawState() ([]byte, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
+	m.Mu.Lock()
+	defer m.Mu.Unlock()
 	var data *string
 	err := m.withConn(context.Background(), func(ctx context.Context, c *pgx.Conn) error {
 		err := c.QueryRow(ctx, fmt.Sprintf("SELECT data FROM %s WHERE name = $1", m.b.table()), m.name).Scan(&data)

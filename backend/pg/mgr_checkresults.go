@@ -11,11 +11,11 @@ var _ statemgr.CheckResultsWriter = (*Mgr)(nil)
 // WriteCheckResults replaces the in-memory check results; PersistState
 // stores them with the state.
 func (m *Mgr) WriteCheckResults(raw json.RawMessage) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if err := m.ensureLoaded(); err != nil {
+	m.Mu.Lock()
+	defer m.Mu.Unlock()
+	if err := m.EnsureLoaded(); err != nil {
 		return err
 	}
-	m.file.CheckResults = raw
+	m.File().CheckResults = raw
 	return nil
 }

@@ -3,8 +3,6 @@ package s3
 import (
 	"bytes"
 	"context"
-	"encoding/base64"
-	"errors"
 	"strings"
 	"testing"
 
@@ -13,28 +11,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/plankit/plankit/backend/internal/remotestate/codectest"
 	"github.com/plankit/plankit/states/statemgr"
 )
-
-// prefixCodec stores "ENC:" + base64(data); data without the prefix is
-// read in clear and marked for rewrite.
-type prefixCodec struct{}
-
-func (prefixCodec) Encode(p []byte) ([]byte, error) {
-	return []byte("ENC:" + base64.StdEncoding.EncodeToString(p)), nil
-}
-
-func (prefixCodec) Decode(s []byte) ([]byte, bool, error) {
-	rest, ok := bytes.CutPrefix(s, []byte("ENC:"))
-	if !ok {
-		return s, true, nil
-	}
-	p, err := base64.StdEncoding.DecodeString(string(rest))
-	if err != nil {
-		return nil, false, errors.New("cannot decode the stored state")
-	}
-	return p, false, nil
-}
 
 // TestCodecStoresObjects: with a codec (state encryption) a new
 // workspace's first state, later writes and journal records are stored
@@ -50,7 +29,7 @@ func TestCodecStoresObjects(t *testing.T) {
 	}
 
 	b := openBackend(t, cfg)
-	b.SetCodec(prefixCodec{})
+	b.SetCodec(codectest.PrefixCodec{})
 	if _, err := b.stateMgr(context.Background(), "enc"); err != nil {
 		t.Fatal(err)
 	}

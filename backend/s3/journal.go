@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/plankit/plankit/backend/internal/remotestate"
+	"github.com/plankit/plankit/states"
 	"github.com/plankit/plankit/states/statemgr"
 )
 
@@ -41,23 +43,12 @@ func (m *Mgr) journalKey(n uint64) string { return fmt.Sprintf("%s%020d", m.jour
 // Journal returns the workspace's journal. Whoever appends to it must hold
 // the state lock.
 func (m *Mgr) Journal() (statemgr.Journal, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
+	m.Mu.Lock()
+	defer m.Mu.Unlock()
 	if m.journal == nil {
-		m.journal = &s3Journal{m: m, codec: m.codec}
+		m.journal = &s3Journal{m: m, codec: m.Codec()}
 	}
 	return m.journal, nil
-}
-
-// Recovery returns what the last refresh replayed from the journal of an
-// apply that did not finish, or nil when there was none.
-func (m *Mgr) Recovery() *statemgr.Recovery {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.ensureLoaded() != nil {
-		return nil
-	}
-	return m.recovery
 }
 
 // records lists the journal's objects: their numbers, in order.
@@ -126,12 +117,9 @@ func (j *s3Journal) start(ctx context.Context) error {
 
 // Append stores rec as the next object; it is stored when Append returns.
 func (j *s3Journal) Append(rec []byte) error {
-	if j.codec != nil {
-		enc, err := j.codec.Encode(rec)
-		if err != nil {
-			return fmt.Errorf("writing the state journal: %w", err)
-		}
-		rec = enc
+	rec, err := remotestate.EncodeRecord(j.codec, rec)
+	if err != nil {
+		return err
 	}
 	j.mu.Lock()
 	defer j.mu.Unlock()
@@ -204,34 +192,19 @@ func (m *Mgr) deleteRecords(upTo uint64) error {
 }
 
 // replayJournal folds the records an apply that did not finish left into
-// the in-memory state just read; the next PersistState writes it and
-// deletes them. m.mu must be held.
-func (m *Mgr) replayJournal() error {
-	m.recovery, m.recovered = nil, 0
-	recs, last, err := m.readRecords(context.Background(), m.codec)
+// st, the state just read, and returns the number of the last; the next
+// PersistState writes it and deletes them. m.Mu must be held.
+func (m *Mgr) replayJournal(st *states.State) (*statemgr.Recovery, int64, error) {
+	recs, last, err := m.readRecords(context.Background(), m.Codec())
 	if err != nil {
-		return fmt.Errorf("reading the state journal of %s: %w", m.Describe(), err)
+		return nil, 0, fmt.Errorf("reading the state journal of %s: %w", m.Describe(), err)
 	}
 	if len(recs) == 0 {
-		return nil
+		return nil, 0, nil
 	}
-	rec, err := statemgr.ReplayJournal(m.file.State, recs)
+	rec, err := statemgr.ReplayJournal(st, recs)
 	if err != nil {
-		return fmt.Errorf("the state of %s: the journal of an interrupted apply (objects s3://%s/%s*) cannot be replayed: %w. The state itself is intact; delete those objects to go on without what they recorded", m.Describe(), m.b.cfg.Bucket, m.journalPrefix(), err)
+		return nil, 0, fmt.Errorf("the state of %s: the journal of an interrupted apply (objects s3://%s/%s*) cannot be replayed: %w. The state itself is intact; delete those objects to go on without what they recorded", m.Describe(), m.b.cfg.Bucket, m.journalPrefix(), err)
 	}
-	m.recovery, m.recovered = rec, last
-	return nil
-}
-
-// dropRecovered deletes the records refresh replayed, once the state
-// holding them is stored. m.mu must be held.
-func (m *Mgr) dropRecovered() error {
-	if m.recovered == 0 {
-		return nil
-	}
-	if err := m.deleteRecords(m.recovered); err != nil {
-		return err
-	}
-	m.recovered = 0
-	return nil
+	return rec, int64(last), nil
 }

@@ -5,9 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
+	"github.com/plankit/plankit/backend/internal/remotestate"
 	"github.com/plankit/plankit/states/statemgr"
 )
 
@@ -22,19 +22,11 @@ type LockError struct {
 }
 
 func (e *LockError) Error() string {
-	var b strings.Builder
-	b.WriteString(e.Err.Error())
-	if e.Info != nil {
-		b.WriteString("\n\nLock Info:\n")
-		b.WriteString(e.Info.String())
+	var unlock string
+	if errors.Is(e.Err, statemgr.ErrLocked) {
+		unlock = fmt.Sprintf("The lock is the object %s. Wait for that operation to finish (-lock-timeout waits for it). If the process holding it is no longer running", e.Object)
 	}
-	if errors.Is(e.Err, statemgr.ErrLocked) && e.Info != nil && e.Info.ID != "" {
-		fmt.Fprintf(&b, "\nThe lock is the object %s. Wait for that operation to finish (-lock-timeout waits for it). If the process holding it is no longer running, remove the lock with:\n  plan force-unlock -force %s\n", e.Object, e.Info.ID)
-		if e.Workspace != "" && e.Workspace != "default" {
-			fmt.Fprintf(&b, "(with workspace %q selected, or TF_WORKSPACE=%s)\n", e.Workspace, e.Workspace)
-		}
-	}
-	return b.String()
+	return remotestate.LockMessage(e.LockError, e.Workspace, "", unlock)
 }
 
 func (e *LockError) Unwrap() error { return e.LockError }
@@ -51,25 +43,12 @@ func (m *Mgr) lockErr(err error, info *statemgr.LockInfo) error {
 // use_lockfile nothing is locked (Terraform's behaviour) and Lock returns
 // an ID all the same.
 func (m *Mgr) Lock(info *statemgr.LockInfo) (string, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
+	m.Mu.Lock()
+	defer m.Mu.Unlock()
 	if m.held != nil {
 		return "", m.lockErr(errors.New("this state manager already holds the lock"), m.held)
 	}
-	li := statemgr.NewLockInfo()
-	if info != nil {
-		c := *info
-		li = &c
-		if li.ID == "" {
-			li.ID = statemgr.NewLockInfo().ID
-		}
-		if li.Who == "" {
-			li.Who = statemgr.NewLockInfo().Who
-		}
-	}
-	if li.Created.IsZero() {
-		li.Created = time.Now().UTC()
-	}
+	li := remotestate.LockInfo(info)
 	li.Path = m.b.cfg.Bucket + "/" + m.key // Terraform records bucket/key
 	if !m.b.cfg.UseLockfile {
 		m.held = li
@@ -131,8 +110,8 @@ func (m *Mgr) LockInfo() (*statemgr.LockInfo, error) {
 // lock object is removed when its ID is the one given (S3 cannot tell
 // whether its holder still runs; the user says so).
 func (m *Mgr) Unlock(id string) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
+	m.Mu.Lock()
+	defer m.Mu.Unlock()
 	if m.held != nil && m.held.ID != id {
 		return m.lockErr(statemgr.ErrLockIDMismatch, m.held)
 	}

@@ -28,13 +28,14 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/plankit/plankit/backend/internal/testserver"
 )
 
 // Server is a running throwaway cluster.
@@ -48,34 +49,24 @@ type Server struct {
 }
 
 var (
-	once     sync.Once
-	shared   *Server
-	startErr error
-	dbSeq    atomic.Int64
+	shared = testserver.Shared[*Server]{
+		Start:    Start,
+		NoServer: ErrNoServer,
+		Skip:     "no PostgreSQL server binaries: %v (install Debian's postgresql package; .ci/run does)",
+		What:     "PostgreSQL",
+	}
+	dbSeq atomic.Int64
 )
 
 // Run runs the package's tests and stops the shared server, if one was
 // started, afterwards. It returns the exit code for os.Exit.
-func Run(m *testing.M) int {
-	code := m.Run()
-	if shared != nil {
-		shared.Stop()
-	}
-	return code
-}
+func Run(m *testing.M) int { return shared.Run(m) }
 
 // Shared returns the package's server, starting it on first use. Missing
 // binaries skip the test, or fail it when CI=true.
 func Shared(t testing.TB) *Server {
 	t.Helper()
-	once.Do(func() { shared, startErr = Start() })
-	if startErr != nil {
-		if errors.Is(startErr, ErrNoServer) && os.Getenv("CI") != "true" {
-			t.Skipf("no PostgreSQL server binaries: %v (install Debian's postgresql package; .ci/run does)", startErr)
-		}
-		t.Fatalf("starting the PostgreSQL test server: %v", startErr)
-	}
-	return shared
+	return shared.Get(t)
 }
 
 // NewDatabase creates a fresh database on the shared server and returns

@@ -29,7 +29,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -38,6 +37,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
+
+	"github.com/plankit/plankit/backend/internal/testserver"
 )
 
 // The server's credentials and region. Test-only, loopback-only.
@@ -60,43 +61,28 @@ type Server struct {
 }
 
 var (
-	once     sync.Once
-	shared   *Server
-	startErr error
-	seq      atomic.Int64
+	shared = testserver.Shared[*Server]{
+		Start:    Start,
+		NoServer: ErrNoServer,
+		Skip:     "%v (go install github.com/versity/versitygw/cmd/versitygw@" + Version + "; .ci/run does)",
+		What:     "S3",
+	}
+	seq atomic.Int64
 )
 
 // Run runs the package's tests and stops the shared server, if one was
 // started, afterwards. It returns the exit code for os.Exit.
-func Run(m *testing.M) int {
-	code := m.Run()
-	if shared != nil {
-		shared.Stop()
-	}
-	return code
-}
+func Run(m *testing.M) int { return shared.Run(m) }
 
 // StopShared stops the shared server if one was started: for a TestMain
 // that already wraps m.Run otherwise (Run does it itself).
-func StopShared() {
-	if shared != nil {
-		shared.Stop()
-		shared = nil
-	}
-}
+func StopShared() { shared.Stop() }
 
 // Shared returns the package's server, starting it on first use. A
 // missing binary skips the test, or fails it when CI=true.
 func Shared(t testing.TB) *Server {
 	t.Helper()
-	once.Do(func() { shared, startErr = Start() })
-	if startErr != nil {
-		if errors.Is(startErr, ErrNoServer) && os.Getenv("CI") != "true" {
-			t.Skipf("%v (go install github.com/versity/versitygw/cmd/versitygw@%s; .ci/run does)", startErr, Version)
-		}
-		t.Fatalf("starting the S3 test server: %v", startErr)
-	}
-	return shared
+	return shared.Get(t)
 }
 
 // NewBucket creates a fresh bucket on the shared server and returns its
