@@ -67,7 +67,7 @@ func (b *Backend) stateMgr(ctx context.Context, workspace string) (*Mgr, error) 
 		return nil, err
 	}
 	m := &Mgr{b: b, name: workspace, conn: conn}
-	m.Init(pgStore{m}, b.codec, true)
+	m.Init(pgStore{m}, b.codec)
 	var id int64
 	err = conn.QueryRow(ctx, fmt.Sprintf("SELECT id FROM %s WHERE name = $1", b.table()), workspace).Scan(&id)
 	switch {

@@ -48,7 +48,7 @@ func (b *Backend) stateMgr(ctx context.Context, workspace string) (*Mgr, error) 
 	}
 	m := &Mgr{b: b, name: workspace, key: b.stateKey(workspace)}
 	// A journal that only repeats the object does not take a serial.
-	m.Init(s3Store{m}, b.codec, false)
+	m.Init(s3Store{m}, b.codec)
 	if workspace == backend.DefaultWorkspace {
 		return m, nil
 	}

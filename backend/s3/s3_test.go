@@ -447,3 +447,40 @@ func TestLockWithTimeoutWaits(t *testing.T) {
 		t.Fatalf("waiting for the lock: %v", err)
 	}
 }
+
+// TestJournalFoldTakesSerial: writing a state rebuilt from a journal
+// takes the next serial even when the journal only repeats the stored
+// state (an operation begun, nothing finished), as for the local file and
+// pg: a plan saved from the recovered state records that serial.
+func TestJournalFoldTakesSerial(t *testing.T) {
+	cfg := testConfig(t)
+	b := openBackend(t, cfg)
+	ctx := context.Background()
+	m, _ := b.stateMgr(ctx, "default")
+	m.WriteState(stateWith("a"))
+	if err := m.PersistState(); err != nil {
+		t.Fatal(err)
+	}
+	before := m.StateFile().Serial
+	j, _ := m.Journal()
+	if err := j.Append(statemgr.EncodeBegin(instAddr("b"), "create")); err != nil {
+		t.Fatal(err)
+	}
+	m2, _ := b.stateMgr(ctx, "default")
+	if err := m2.RefreshState(); err != nil {
+		t.Fatal(err)
+	}
+	if m2.Recovery() == nil {
+		t.Fatal("nothing recovered from the journal")
+	}
+	if err := m2.PersistState(); err != nil {
+		t.Fatal(err)
+	}
+	m3, _ := b.stateMgr(ctx, "default")
+	if err := m3.RefreshState(); err != nil {
+		t.Fatal(err)
+	}
+	if got := m3.StateFile().Serial; got != before+1 {
+		t.Errorf("serial after the fold %d, want %d", got, before+1)
+	}
+}

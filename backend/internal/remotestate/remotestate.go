@@ -59,16 +59,13 @@ type Core struct {
 	codec   statemgr.Codec // stored form (encryption)
 	rewrite bool           // the stored form is outdated: persist even if unchanged
 
-	foldTakesSerial bool
-	recovery        *statemgr.Recovery // what refresh replayed from a journal left behind
-	recovered       int64              // the mark of the last record refresh replayed (0: none)
+	recovery  *statemgr.Recovery // what refresh replayed from a journal left behind
+	recovered int64              // the mark of the last record refresh replayed (0: none)
 }
 
 // Init sets the store and the codec the manager starts with.
-// foldTakesSerial makes a persist after a replayed journal always take the
-// next serial, even when the journal only repeats the stored state.
-func (c *Core) Init(s Store, codec statemgr.Codec, foldTakesSerial bool) {
-	c.store, c.codec, c.foldTakesSerial = s, codec, foldTakesSerial
+func (c *Core) Init(s Store, codec statemgr.Codec) {
+	c.store, c.codec = s, codec
 }
 
 // SetTerraformVersion sets the "terraform_version" written (a newer one
@@ -184,7 +181,7 @@ func (c *Core) PersistState() error {
 		return err
 	}
 	last := c.lastBytes
-	if c.recovered != 0 && c.foldTakesSerial {
+	if c.recovered != 0 {
 		// Folding a journal in always takes the next serial, even when the
 		// journal only repeats the stored state: a plan saved from the
 		// recovered state expects it.
