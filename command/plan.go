@@ -268,12 +268,16 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 	}
 	m.phases().done("load")
 	plan, ds := runCorePlan(ctx, m, wd, f, in, prior)
-	if plan != nil && in.config != nil {
-		// Made once, for the rendering's drift and the archive's show
-		// -json members, while the configuration is still at hand.
+	// The relevant attributes serve the archive's show -json members and
+	// the rendering's drift: made once, while the configuration is still
+	// at hand. The members' index, built beside the walk, makes them
+	// (finish records them in the plan); a plan without an archive makes
+	// them only when it has drift to filter (a refresh-only plan shows
+	// all of it).
+	in.sections.finish(plan)
+	if plan != nil && in.config != nil && !plan.RelevantKnown && len(plan.DriftedResources) > 0 && plan.UIMode != plans.RefreshOnlyMode {
 		plan.RelevantAttributes, plan.RelevantKnown = jsonplan.RelevantAttributes(in.config, plan), true
 	}
-	in.sections.finish(plan)
 	recordPlanContext(plan, in.backend.localPath(), in.clock)
 	ds = append(ds, replaceWarnings(plan, in.replace)...)
 	ds = append(ds, writeGeneratedConfig(ui, wd, f, plan, in.config)...)

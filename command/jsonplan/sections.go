@@ -74,7 +74,9 @@ func StartSections(w io.Writer, config *configs.Config, schemas map[addrs.Provid
 }
 
 // Finish writes the "relevant_attributes" member of plan p and the end
-// of the object, and flushes. O(references followed + changes).
+// of the object, and flushes. Attributes it finds (p had none recorded)
+// are recorded in p, for the rendering's drift. O(references followed +
+// changes).
 func (s *PendingSections) Finish(p *plans.Plan) error {
 	var attrs []resourceAttr
 	switch {
@@ -82,6 +84,7 @@ func (s *PendingSections) Finish(p *plans.Plan) error {
 		attrs = p.RelevantAttributes
 	case p != nil:
 		attrs = s.index.attributes(p)
+		p.RelevantAttributes, p.RelevantKnown = attrs, true
 	}
 	s.index = nil
 	if len(attrs) > 0 {
