@@ -87,33 +87,15 @@ func (s *Filesystem) createLockFile(li *LockInfo) (*os.File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("creating the lock file: %w", err)
 	}
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	tmp, err := os.CreateTemp(dir, base+".tmp-*") // O_EXCL
+	tmp, _, err := s.lockedTemp(path, li)
 	if err != nil {
-		return nil, fmt.Errorf("creating the lock file beside %s: %w", s.path, err)
-	}
-	fail := func(err error) (*os.File, error) {
-		tmp.Close()
-		os.Remove(tmp.Name())
 		return nil, err
-	}
-	if ok, err := tryFlock(tmp); err != nil || !ok {
-		return fail(fmt.Errorf("locking %s: %v", tmp.Name(), err))
-	}
-	if _, err := tmp.Write(li.Marshal()); err != nil {
-		return fail(fmt.Errorf("writing the lock file: %w", err))
-	}
-	if err := tmp.Sync(); err != nil {
-		return fail(fmt.Errorf("writing the lock file: %w", err))
 	}
 	err = os.Link(tmp.Name(), path)
 	os.Remove(tmp.Name()) // the inode lives on under path, or not at all
 	switch {
 	case err == nil:
-		return tmp, atomicfile.SyncDir(dir)
+		return tmp, atomicfile.SyncDir(filepath.Dir(path))
 	case errors.Is(err, fs.ErrExist):
 		tmp.Close()
 		return s.takeOver(path, li)
@@ -190,33 +172,15 @@ func (s *Filesystem) takeOver(path string, li *LockInfo) (*os.File, error) {
 	if host := lockHost(info.Who); host == "" || host != lockHost(whoAmI()) {
 		return nil, &LockError{Info: info, Err: ErrLockedElsewhere, State: s.path}
 	}
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	tmp, err := os.CreateTemp(dir, base+".tmp-*")
+	tmp, fail, err := s.lockedTemp(path, li)
 	if err != nil {
-		return nil, fmt.Errorf("creating the lock file beside %s: %w", s.path, err)
-	}
-	fail := func(err error) (*os.File, error) {
-		tmp.Close()
-		os.Remove(tmp.Name())
 		return nil, err
-	}
-	if ok, err := tryFlock(tmp); err != nil || !ok {
-		return fail(fmt.Errorf("locking %s: %v", tmp.Name(), err))
-	}
-	if _, err := tmp.Write(li.Marshal()); err != nil {
-		return fail(fmt.Errorf("writing the lock file: %w", err))
-	}
-	if err := tmp.Sync(); err != nil {
-		return fail(fmt.Errorf("writing the lock file: %w", err))
 	}
 	if err := os.Rename(tmp.Name(), path); err != nil {
 		return fail(fmt.Errorf("replacing the stale lock file %s: %w", path, err))
 	}
 	s.tookOver = info
-	return tmp, atomicfile.SyncDir(dir)
+	return tmp, atomicfile.SyncDir(filepath.Dir(path))
 }
 
 // lockHost is the host part of a lock info's Who (user@host); "" when
@@ -333,4 +297,34 @@ func RetryLock(ctx context.Context, timeout time.Duration, lock func() (string, 
 		}
 		delay = min(delay*2, 2*time.Second)
 	}
+}
+
+// lockedTemp creates, beside path, a new file holding li, flocked and
+// synced, ready to be linked or renamed to path; fail closes and removes
+// it and returns err.
+func (s *Filesystem) lockedTemp(path string, li *LockInfo) (*os.File, func(error) (*os.File, error), error) {
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	tmp, err := os.CreateTemp(dir, base+".tmp-*") // O_EXCL
+	if err != nil {
+		return nil, nil, fmt.Errorf("creating the lock file beside %s: %w", s.path, err)
+	}
+	fail := func(err error) (*os.File, error) {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return nil, err
+	}
+	if ok, err := tryFlock(tmp); err != nil || !ok {
+		_, err = fail(fmt.Errorf("locking %s: %v", tmp.Name(), err))
+		return nil, nil, err
+	}
+	for _, step := range []func() error{func() error { _, err := tmp.Write(li.Marshal()); return err }, tmp.Sync} {
+		if err := step(); err != nil {
+			_, err = fail(fmt.Errorf("writing the lock file: %w", err))
+			return nil, nil, err
+		}
+	}
+	return tmp, fail, nil
 }
