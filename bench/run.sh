@@ -227,6 +227,6 @@ for c in $cases_apply; do measure "${c%%:*}" "${c##*:}" -apply; done
 echo "# plugin providers over gRPC (rawtest: terraform-plugin-go alone; fwtest: terraform-plugin-framework) vs in-process terraform_data, per resource"
 plugin_sizes='.*/(1000|10000)$'
 [ "${1:-}" = quick ] && plugin_sizes='.*/1000$'
-go test -run '^$' -bench "PluginPlanApply/$plugin_sizes" -benchtime 1x -timeout 60m ./providers/plugin/ | grep '^Benchmark'
+go test -run '^$' -bench "PluginPlanApply/$plugin_sizes" -benchtime 1x -timeout 60m ./internal/providers/plugin/ | grep '^Benchmark'
 run_plugin "${1:-}"
 run_e2e

@@ -3,7 +3,7 @@ package plans
 import (
 	"github.com/zclconf/go-cty/cty"
 
-	"github.com/plankit/plankit/lang/marks"
+	"github.com/plankit/plankit/internal/lang/marks"
 	"github.com/plankit/plankit/providers/configschema"
 )
 

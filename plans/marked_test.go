@@ -7,7 +7,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/plankit/plankit/addrs"
-	"github.com/plankit/plankit/lang/marks"
+	"github.com/plankit/plankit/internal/lang/marks"
 	"github.com/plankit/plankit/providers/configschema"
 )
 

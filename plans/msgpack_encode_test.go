@@ -8,7 +8,7 @@ import (
 
 	"github.com/zclconf/go-cty/cty"
 
-	"github.com/plankit/plankit/lang/marks"
+	"github.com/plankit/plankit/internal/lang/marks"
 )
 
 // withCtyEncoder runs f with plan values encoded by go-cty's own

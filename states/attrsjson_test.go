@@ -9,7 +9,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
-	"github.com/plankit/plankit/lang/marks"
+	"github.com/plankit/plankit/internal/lang/marks"
 	"github.com/plankit/plankit/providers/configschema"
 )
 

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/plankit/plankit/addrs"
-	"github.com/plankit/plankit/lang/marks"
+	"github.com/plankit/plankit/internal/lang/marks"
 	"github.com/zclconf/go-cty/cty"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 )

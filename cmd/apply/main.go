@@ -3,8 +3,8 @@
 package main
 
 import (
-	"github.com/plankit/plankit/command"
-	"github.com/plankit/plankit/command/cli"
+	"github.com/plankit/plankit/internal/command"
+	"github.com/plankit/plankit/internal/command/cli"
 )
 
 func main() { cli.Run(command.Apply) }

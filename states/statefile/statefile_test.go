@@ -14,7 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	version "github.com/hashicorp/go-version"
 	"github.com/plankit/plankit/addrs"
-	"github.com/plankit/plankit/lang/marks"
+	"github.com/plankit/plankit/internal/lang/marks"
 	"github.com/plankit/plankit/states"
 	"github.com/zclconf/go-cty/cty"
 )

@@ -16,10 +16,10 @@ import (
 	"time"
 
 	"github.com/plankit/plankit/configs"
-	"github.com/plankit/plankit/providers/builtin"
+	"github.com/plankit/plankit/internal/providers/builtin"
+	"github.com/plankit/plankit/internal/states/statemgr"
+	"github.com/plankit/plankit/internal/terraform"
 	"github.com/plankit/plankit/states"
-	"github.com/plankit/plankit/states/statemgr"
-	"github.com/plankit/plankit/terraform"
 )
 
 func main() {

@@ -2,10 +2,10 @@ package main
 
 import (
 	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/internal/states/statemgr"
+	"github.com/plankit/plankit/internal/terraform"
 	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/states"
-	"github.com/plankit/plankit/states/statemgr"
-	"github.com/plankit/plankit/terraform"
 )
 
 // filePersister is the driver's terraform.StateWriter for -state: the

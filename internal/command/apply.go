@@ -1,0 +1,453 @@
+package command
+
+import (
+	"bufio"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/configs"
+	"github.com/plankit/plankit/internal/backend"
+	"github.com/plankit/plankit/internal/command/render"
+	"github.com/plankit/plankit/internal/encryption"
+	"github.com/plankit/plankit/internal/procgroup"
+	"github.com/plankit/plankit/internal/terraform"
+	"github.com/plankit/plankit/planfile"
+	"github.com/plankit/plankit/plans"
+	"github.com/plankit/plankit/providers"
+	"github.com/plankit/plankit/states"
+	"github.com/plankit/plankit/states/statefile"
+	"github.com/plankit/plankit/tfdiags"
+)
+
+type applyFlags struct {
+	planFlags
+	autoApprove bool
+	verifyKey   string
+}
+
+// Apply runs the apply binary: `apply [options] FILE` applies a plan
+// archive; `apply [options]` plans and applies in one step. It returns
+// the exit code.
+func Apply(m *Meta, args []string) (code int) {
+	m.phases() // the load phase starts now
+	defer recoverPanic(m, &code)
+	chdir, rest := splitChdir(args)
+	if len(rest) > 0 && (rest[0] == "help" || rest[0] == "-help" || rest[0] == "--help" || rest[0] == "-h") {
+		fmt.Fprint(m.Stdout, applyUsage)
+		return ExitOK
+	}
+	if len(rest) > 0 && (rest[0] == "-version" || rest[0] == "--version" || rest[0] == "-v") {
+		return VersionCmd(m, chdir, rest[1:])
+	}
+	var f applyFlags
+	fs := f.flagSet(chdir)
+	if code, ok := fs.parse(m, rest); !ok {
+		return code
+	}
+	if msg := f.check(); msg != "" {
+		return usageError(m, msg)
+	}
+	if msg := checkApplyOptions(fs, &f); msg != "" {
+		return usageError(m, msg)
+	}
+	if msg := checkPlanOptions(&f.planFlags); msg != "" {
+		return usageError(m, msg)
+	}
+	if fs.NArg() > 1 {
+		// Go's flag parsing stops at the first positional argument, so an
+		// option after the plan file arrives here as a second file.
+		for _, a := range fs.Args()[1:] {
+			if strings.HasPrefix(a, "-") {
+				return usageError(m, fmt.Sprintf("option %q comes after the plan file %q: options must come first, as in apply [options] FILE", a, fs.Arg(0)))
+			}
+		}
+		return usageError(m, fmt.Sprintf("apply takes at most one plan file (got %d: %s)", fs.NArg(), strings.Join(fs.Args(), " ")))
+	}
+	wd := m.workDir(f.chdir)
+	if fs.NArg() == 1 {
+		// A saved plan already fixed these; Terraform refuses them too.
+		var planOnly []string
+		fs.Visit(func(fl *flag.Flag) {
+			switch fl.Name {
+			case "var", "var-file", "target", "replace", "destroy", "refresh-only", "refresh":
+				planOnly = append(planOnly, "-"+fl.Name)
+			}
+		})
+		if len(planOnly) > 0 {
+			return usageError(m, fmt.Sprintf("%s cannot be used when applying a saved plan file: the plan already records its variables, targets and mode. Pass them to plan instead.", strings.Join(planOnly, ", ")))
+		}
+	}
+	ui := newUI(m, f.json, f.noColor)
+	if fs.NArg() == 1 {
+		return applyPlanFile(m, ui, wd, fs.Arg(0), &f)
+	}
+	return planAndApply(m, ui, wd, &f)
+}
+
+// flagSet declares apply's options: the common ones and those saying what
+// to plan (for an apply without a plan file), -auto-approve and
+// -verify-key. Plan's options about the plan it writes are not apply's:
+// given one, apply says so. chdir is the -chdir given before the options.
+func (f *applyFlags) flagSet(chdir string) *flagSet {
+	fs := newFlagSetT("apply", nil, applyUsage)
+	f.planFlags.registerInputs(fs, chdir)
+	fs.BoolVar(&f.autoApprove, "auto-approve", false, "apply without asking for confirmation")
+	fs.StringVar(&f.verifyKey, "verify-key", "", "refuse a plan archive not signed by this ed25519 public key")
+	fs.refused = planOutputOptions
+	return fs
+}
+
+// applyPlanFile applies a saved archive, after refusing it if it was made
+// for another state, is stale, or needs providers this binary lacks.
+func applyPlanFile(m *Meta, ui *ui, wd, file string, f *applyFlags) int {
+	path := resolve(wd, file)
+	opts, ds := verifyKeyOptions(wd, f.verifyKey)
+	if ds.HasErrors() {
+		ui.diags(ds, Sources{})
+		return ExitError
+	}
+	enc, ds := loadEncryptionIn(m, wd)
+	if ds.HasErrors() {
+		ui.diags(ds, Sources{})
+		return ExitError
+	}
+	r, ds := openPlanArchive(path, enc.Plan(), opts...)
+	if ds.HasErrors() {
+		ui.diags(ds, Sources{})
+		return ExitError
+	}
+	defer r.Close()
+	// The configuration snapshot is parsed while the plan and its state
+	// are decoded: on a large plan each takes a good part of a second.
+	// The reader is safe for that; it is closed only after both.
+	var config *configs.Config
+	var diags hcl.Diagnostics
+	configRead := make(chan struct{})
+	prestarted := func() {}
+	go func() {
+		defer close(configRead)
+		config, diags = r.ReadConfig()
+		// Start the providers while the plan decodes (every package
+		// checked against the archive's lock first: prestartLocked).
+		if locks, err := r.ReadDependencyLocks(); err == nil && !diags.HasErrors() && !f.install {
+			prestarted = prestartLocked(m, wd, f.pluginDirs, locks, m.needsFor(wd, config, nil, locks).providers)
+		}
+	}()
+	defer func() { <-configRead; prestarted() }()
+	plan, err := r.ReadPlan()
+	if err != nil {
+		ui.diags(planFileDiags(err), Sources{})
+		return ExitError
+	}
+	sf, err := r.ReadStateFile()
+	if err != nil {
+		ui.diags(planFileDiags(err), Sources{})
+		return ExitError
+	}
+	<-configRead
+	src := Sources{}
+	if config != nil {
+		src.Files = config.SourceFiles()
+	}
+	if diags.HasErrors() {
+		ui.diags(diags, src)
+		return ExitError
+	}
+	enc, ds = encryptionForApply(m, wd, config, enc)
+	if ds.HasErrors() {
+		ui.diags(ds, src)
+		return ExitError
+	}
+	restoreEncryptionVars(plan, config, enc)
+	locks, err := r.ReadDependencyLocks()
+	if err != nil {
+		ui.diags(planFileDiags(err), src)
+		return ExitError
+	}
+	// Every installed provider is checked against the archive's lock
+	// file here, before the core starts any provider process (the
+	// processes started early were checked first by prestartLocked).
+	var prior *states.State
+	if sf != nil {
+		prior = sf.State
+	}
+	if f.install && m.discovers() {
+		if ds := installLocked(m, ui, wd, f.pluginDirs, config, prior, locks); ds.HasErrors() {
+			ui.diags(ds, src)
+			return ExitError
+		}
+	}
+	factories, ds := resolveApplyProviders(m, wd, file, f.pluginDirs, config, prior, locks)
+	ui.diags(ds, src) // warnings too (development overrides)
+	if ds.HasErrors() {
+		return ExitError
+	}
+	be, err := r.ReadBackend()
+	if err != nil {
+		ui.diags(planFileDiags(err), src)
+		return ExitError
+	}
+	// Everything is read: the archive's entries (the configuration's
+	// files, the encoded plan and states, show -json's members: tens of
+	// megabytes for a large plan) are not kept through the walk.
+	r.Close()
+	return applyPlan(m, ui, wd, f, plan, config, sf, be, src, factories, enc)
+}
+
+// planAndApply plans in-process, shows the plan, asks for approval
+// unless -auto-approve, and applies it.
+func planAndApply(m *Meta, ui *ui, wd string, f *applyFlags) int {
+	if !f.autoApprove && !m.StdinTTY {
+		ui.diags(hcl.Diagnostics{tfdiags.Error("No plan file and no -auto-approve",
+			"apply without a plan file asks for confirmation, but standard input is not a terminal. Pass -auto-approve, or apply a saved plan: plan -out=FILE, then apply FILE.")}, Sources{})
+		return ExitError
+	}
+	f.inline = true
+	f.out = ""
+	res := runPlan(m, ui, wd, &f.planFlags)
+	if res.code != ExitOK {
+		return res.code
+	}
+	if !planHasChanges(res.plan) && !res.rewrite {
+		ui.applySummary(render.Counts{}, false, res.plan.PriorState)
+		return ExitOK
+	}
+	if !f.autoApprove {
+		fmt.Fprint(m.Stdout, "\nDo you want to perform these actions?\n  plankit will perform the actions described above.\n  Only 'yes' will be accepted to approve.\n\n  Enter a value: ")
+		line, _ := bufio.NewReader(m.Stdin).ReadString('\n')
+		if strings.TrimSpace(line) != "yes" {
+			fmt.Fprintln(m.Stdout, "\nApply cancelled.")
+			return ExitError
+		}
+		fmt.Fprintln(m.Stdout)
+	}
+	return applyPlan(m, ui, wd, f, res.plan, res.config, res.sf, nil, Sources{Dir: wd, Files: res.config.SourceFiles()}, res.factories, res.enc)
+}
+
+// applyPlan checks the state against the plan's, then applies with state
+// persisted as it goes. The steps, in order: lockApplyState (the state is
+// locked, and released on every return), checkStateMatches and the
+// no-change shortcut (nothing has started yet), runCoreApply (providers run
+// and every snapshot is persisted), stateSaver.saveFinal and reportApply.
+// fromPlan is the archive's record of its backend and workspace (nil
+// without a saved plan, or from an archive that has none).
+// enc is the encryption the state is read and written with.
+func applyPlan(m *Meta, ui *ui, wd string, f *applyFlags, plan *plans.Plan, config *configs.Config, sf *statefile.File, fromPlan *planfile.Backend, src Sources, factories map[addrs.Provider]providers.Factory, enc *encryption.Encryption) (code int) {
+	ctx, cancel := context.WithCancel(m.ctx())
+	defer cancel()
+	target, mgr, lock, ds := lockApplyState(ctx, m, ui, wd, f, config, fromPlan, src, enc)
+	if ds.HasErrors() {
+		ui.diags(ds, src)
+		return ExitError
+	}
+	ui.diags(ds, src) // a recovered journal
+	defer func() {
+		// A lock left behind blocks the next run: that is an error too.
+		if failed := lock.unlock(); failed {
+			code = ExitError
+		}
+	}()
+	if ds := checkStateMatches(asFolded(mgr, mgr.StateFile(), f.lock), sf); ds.HasErrors() {
+		ui.diags(ds, src)
+		return ExitError
+	}
+	ui.diags(stateElsewhereWarning(plan, target.localPath(), mgr.StateFile(), sf), src)
+	counts := render.CountChanges(plan.Changes)
+	// "Destroy complete!" answers apply -destroy; a saved destroy plan
+	// applied ends with the full "Apply complete!" counts, as OpenTofu and
+	// Terraform report it (their apply knows only its own -destroy flag).
+	destroy := f.inline && plan.UIMode == plans.DestroyMode
+	if !planHasChanges(plan) {
+		// A state read with a fallback key or in clear is written again
+		// with the configured method even when nothing changed, as
+		// OpenTofu's migration steps expect of an apply.
+		if needsRewrite(mgr) {
+			if err := mgr.PersistState(); err != nil {
+				ui.diags(hcl.Diagnostics{stateWriteFailed(mgr.Describe(), err)}, src)
+				return ExitError
+			}
+		}
+		ui.applySummary(render.Counts{}, destroy, mgr.State())
+		return ExitOK
+	}
+
+	saver := &stateSaver{mgr: mgr, wd: wd, spath: mgr.Describe(), remote: target.remote(), dump: applyDump(m, ui), codec: codecFor(enc)}
+	procs := &procgroup.Set{}
+	// The operations' lines, batched (see batchWriter); everything else
+	// apply prints comes after the walk, once they are flushed.
+	progress := newBatchWriter(ui.out, progressDelay)
+	defer progress.Flush()
+	stop := watchInterrupts(m, ui, cancel, func() {
+		// The second Ctrl-C exits at once: kill the provisioners still
+		// running, save the last snapshot and release the lock on the way
+		// out.
+		progress.Flush()
+		procs.KillAll()
+		ui.diags(saver.flushLast(), src)
+		lock.unlock()
+	})
+	defer stop()
+
+	newState, applyDiags, ok := runCoreApply(ctx, m, ui, progress, wd, f, plan, config, saver, target.ws, src, factories, procs)
+	progress.Flush()
+	if !ok {
+		return ExitError
+	}
+	newState, ds = saver.saveFinal(newState)
+	applyDiags = append(applyDiags, ds...)
+	m.phases().done("state-write")
+	return reportApply(ctx, ui, plan, counts, destroy, newState, applyDiags, src)
+}
+
+// lockApplyState opens the state apply writes to and takes its lock
+// (unless -lock=false). When it returns no errors, the caller owns the
+// lock and must release it through heldLock.unlock.
+func lockApplyState(ctx context.Context, m *Meta, ui *ui, wd string, f *applyFlags, config *configs.Config, fromPlan *planfile.Backend, src Sources, enc *encryption.Encryption) (*backendSettings, backend.StateMgr, *heldLock, hcl.Diagnostics) {
+	target, diags := resolveBackend(m, wd, config, f.state, f.backendConfig, fromPlan)
+	if diags.HasErrors() {
+		return nil, nil, nil, diags
+	}
+	mgr, release, ds := openBackendStateWith(ctx, target, f.lock, f.lockTimeout, "OperationTypeApply", codecFor(enc))
+	if ds.HasErrors() {
+		return nil, nil, nil, ds
+	}
+	return target, mgr, &heldLock{release: release, ui: ui, src: src}, ds
+}
+
+// heldLock releases a state lock exactly once, from whichever comes first:
+// the end of apply or a second Ctrl-C; a failed release makes apply exit
+// 1. Its mutex orders the two callers.
+type heldLock struct {
+	mu       sync.Mutex
+	release  func() hcl.Diagnostics
+	ui       *ui
+	src      Sources
+	released bool
+	failed   bool
+}
+
+// unlock releases the lock if that has not happened yet, showing any
+// failure, and reports whether the release failed (now or earlier).
+func (l *heldLock) unlock() (failed bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.released {
+		l.released = true
+		ds := l.release()
+		l.failed = ds.HasErrors()
+		l.ui.diags(ds, l.src)
+	}
+	return l.failed
+}
+
+// applyDump is where the state itself goes when neither the state file nor
+// a recovery file can be written: stdout, unless that is the -json stream.
+func applyDump(m *Meta, ui *ui) io.Writer {
+	if ui.json != nil {
+		return m.Stderr
+	}
+	return m.Stdout
+}
+
+// progressDelay is the longest an operation's line waits to be printed.
+const progressDelay = 50 * time.Millisecond
+
+// runCoreApply starts the core and applies the plan, persisting through
+// saver; the operations' lines go to progress. ok is false when the core could not be started (the errors are
+// already shown); otherwise the diagnostics name the instances that never
+// started.
+func runCoreApply(ctx context.Context, m *Meta, ui *ui, progress io.Writer, wd string, f *applyFlags, plan *plans.Plan, config *configs.Config, saver *stateSaver, workspace string, src Sources, factories map[addrs.Provider]providers.Factory, procs *procgroup.Set) (*states.State, hcl.Diagnostics, bool) {
+	hook := newApplyHook(progress, ui.json)
+	maxInst, _ := envMaxInstances(m.Env) // checked with the other inputs (loadPlanInputs)
+	core, ds := terraform.NewContext(&terraform.ContextOpts{ProviderSource: terraform.ProviderFactories(factories), Parallelism: f.parallelism, Hooks: []terraform.Hook{hook}, WorkingDir: wd, MaxInstances: maxInst, Workspace: workspace, Phase: m.phases().coreHook()})
+	if ds.HasErrors() {
+		ui.diags(ds, src)
+		return nil, nil, false
+	}
+	// plantimestamp() returns the plan's recorded time; the clock serves
+	// only a plan that recorded none.
+	clock, ds := planClock(m.Env)
+	if ds.HasErrors() {
+		ui.diags(ds, src)
+		return nil, nil, false
+	}
+	m.phases().done("load")
+	// The core reports the check results before it closes the saver,
+	// whose last write then stores them with the state.
+	var checkDiags hcl.Diagnostics
+	newState, diags := core.Apply(ctx, plan, config, &terraform.ApplyOpts{State: saver, Timestamp: clock, Processes: procs,
+		Checks: func(cs []*plans.CheckResult) { checkDiags = recordCheckResults(saver.mgr, cs) }})
+	diags = append(diags, checkDiags...)
+	hook.stopAll()
+	hook.mu.Lock()
+	diags = withSkippedInstances(diags, plan.Changes, hook.started)
+	hook.mu.Unlock()
+	return newState, diags, true
+}
+
+// reportApply shows the apply's diagnostics, then either the summary
+// (exit 0) or, for errors or an interruption, exit 1.
+func reportApply(ctx context.Context, ui *ui, plan *plans.Plan, counts render.Counts, destroy bool, newState *states.State, diags hcl.Diagnostics, src Sources) int {
+	if len(plan.TargetAddrs) > 0 {
+		diags = append(diags, tfdiags.Warning("Applied changes may be incomplete",
+			"The plan was made with -target, so the apply may not have made every change the configuration asks for. Run plan without -target to check for remaining changes."))
+	}
+	ui.diags(diags, src)
+	if diags.HasErrors() || ctx.Err() != nil {
+		if ctx.Err() != nil && !diags.HasErrors() {
+			ui.diags(hcl.Diagnostics{tfdiags.Error("Apply interrupted",
+				"The apply was interrupted: operations in progress finished and the state records what was completed. Plan again to continue.")}, src)
+		}
+		return ExitError
+	}
+	ui.applySummary(counts, destroy, newState)
+	return ExitOK
+}
+
+// checkStateMatches refuses to apply a plan made for another state
+// (different lineage) or a stale one (the serial moved since the plan).
+func checkStateMatches(cur, planned *statefile.File) hcl.Diagnostics {
+	if planned == nil {
+		return nil
+	}
+	curLineage, curSerial := "", uint64(0)
+	curEmpty := true
+	if cur != nil {
+		curLineage, curSerial = cur.Lineage, cur.Serial
+		curEmpty = cur.State == nil || cur.State.Empty()
+	}
+	plannedEmpty := planned.State == nil || planned.State.Empty()
+	switch {
+	case curLineage != "" && planned.Lineage != "" && curLineage != planned.Lineage:
+		return hcl.Diagnostics{tfdiags.Errorf("Saved plan is for a different state",
+			"This plan was made for another state: the plan's state lineage is %s but the state to apply to has lineage %s. Check -state (or the backend path), or plan again against this state.", planned.Lineage, curLineage)}
+	case planned.Lineage == "" && !curEmpty:
+		return hcl.Diagnostics{tfdiags.Error("Saved plan is stale",
+			"The plan is stale: the state changed after it was made (the plan was made with no state, and now there is one). Plan again.")}
+	case curLineage == "" && planned.Lineage != "" && !plannedEmpty:
+		// A plan made from no state (lineage "") may still carry objects:
+		// the data sources it read. It applies while there is still no
+		// state, as in Terraform; only a plan made from a real state is
+		// refused here.
+		return hcl.Diagnostics{tfdiags.Errorf("Saved plan is for a different state",
+			"This plan was made for another state: it was made from a state with lineage %s, but there is no state at the path being applied to. Check -state (or the backend path).", planned.Lineage)}
+	case curLineage == planned.Lineage && curSerial != planned.Serial:
+		return hcl.Diagnostics{tfdiags.Errorf("Saved plan is stale",
+			"The plan is stale: the state changed after it was made (serial %d when planned, %d now); plan again.", planned.Serial, curSerial)}
+	}
+	return nil
+}
+
+// stateWriteFailed reports a failed final write of the state file; a
+// recovery copy follows it (saveErroredState).
+func stateWriteFailed(spath string, err error) *hcl.Diagnostic {
+	return tfdiags.Errorf("Failed to save state", "Writing the state to %s failed: %s", spath, err)
+}

@@ -1,0 +1,317 @@
+package command
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+
+	"github.com/plankit/plankit/configs"
+	"github.com/plankit/plankit/internal/atomicfile"
+	"github.com/plankit/plankit/internal/encryption"
+	"github.com/plankit/plankit/internal/safeio"
+	"github.com/plankit/plankit/internal/states/statemgr"
+	"github.com/plankit/plankit/internal/terraform"
+	"github.com/plankit/plankit/planfile"
+	"github.com/plankit/plankit/plans"
+	"github.com/plankit/plankit/tfdiags"
+)
+
+// encryptionEnv holds an encryption configuration (HCL or JSON) merged
+// over the working directory's, as in OpenTofu.
+const encryptionEnv = "TF_ENCRYPTION"
+
+func envLookup(env []string, name string) string {
+	for _, kv := range env {
+		if k, v, ok := strings.Cut(kv, "="); ok && k == name {
+			return v
+		}
+	}
+	return ""
+}
+
+// loadEncryption returns the encryption in effect: the root module's
+// encryption block (config may be nil), its override files' blocks, then
+// TF_ENCRYPTION merged over it. var.NAME takes the value vals give, else
+// the variable's default. Nothing is derived yet; keys come on first use.
+func loadEncryption(m *Meta, config *configs.Config, vals terraform.InputValues) (*encryption.Encryption, hcl.Diagnostics) {
+	var cfg *encryption.Config
+	var diags hcl.Diagnostics
+	vars := map[string]cty.Value{}
+	if config != nil {
+		for name, v := range config.Module.Variables {
+			if in := vals[name]; in != nil {
+				val := in.Value
+				if c, err := convert.Convert(val, v.Type); err == nil {
+					val = c
+				}
+				vars[name] = val
+			} else if v.Default != cty.NilVal {
+				vars[name] = v.Default
+			}
+		}
+		if blk := config.Module.Encryption; blk != nil {
+			c, ds := encryption.DecodeConfig(blk.Body, blk.DeclRange)
+			diags = append(diags, ds...)
+			cfg = c
+			for _, o := range blk.Overrides {
+				oc, ds := encryption.DecodeConfig(o, blk.DeclRange)
+				diags = append(diags, ds...)
+				cfg = encryption.Merge(cfg, oc)
+			}
+		}
+	}
+	if config == nil {
+		// No configuration declares the variables TF_ENCRYPTION may use:
+		// each TF_VAR_NAME is the string it holds.
+		for _, kv := range m.Env {
+			if k, v, ok := strings.Cut(kv, "="); ok && strings.HasPrefix(k, "TF_VAR_") {
+				vars[strings.TrimPrefix(k, "TF_VAR_")] = cty.StringVal(v)
+			}
+		}
+	}
+	if src := strings.TrimSpace(envLookup(m.Env, encryptionEnv)); src != "" {
+		c, ds := encryption.ParseConfig(encryptionEnv, src)
+		diags = append(diags, ds...)
+		cfg = encryption.Merge(cfg, c)
+	}
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	enc, ds := encryption.New(cfg, encryption.Options{Variables: vars})
+	return enc, append(diags, ds...)
+}
+
+// loadEncryptionIn is loadEncryption for commands that read a plan
+// archive: the configuration is the working directory's, if it has one,
+// with variables from TF_VAR_ and the .tfvars files there.
+func loadEncryptionIn(m *Meta, wd string) (*encryption.Encryption, hcl.Diagnostics) {
+	var config *configs.Config
+	var vals terraform.InputValues
+	var diags hcl.Diagnostics
+	if hasConfigFiles(wd) && (strings.TrimSpace(envLookup(m.Env, encryptionEnv)) != "" || mentionsEncryption(wd)) {
+		config, diags = configs.LoadConfigDir(wd)
+		if diags.HasErrors() {
+			return nil, diags
+		}
+		var ds hcl.Diagnostics
+		vals, ds = CollectVariables(config, wd, nil, m.Env)
+		diags = append(diags, ds...)
+		if ds.HasErrors() {
+			return nil, diags
+		}
+	}
+	enc, ds := loadEncryption(m, config, vals)
+	return enc, append(diags, ds...)
+}
+
+// mentionsEncryption reports whether a configuration file in wd could
+// hold an encryption block: its text names "encryption" (or, in a JSON
+// file, might spell it with escapes). Without one, and without
+// TF_ENCRYPTION, the directory's configuration configures no encryption
+// and its variables feed nothing, so loadEncryptionIn need not load it:
+// plan show and apply FILE, run in the directory the plan came from, do
+// not parse the whole configuration (100,000 resources: ~1 CPU s) only to
+// find no encryption block. O(size of the files).
+func mentionsEncryption(wd string) bool {
+	for _, pat := range configFilePatterns {
+		names, _ := filepath.Glob(filepath.Join(wd, pat))
+		for _, name := range names {
+			b, err := os.ReadFile(name)
+			if err != nil {
+				return true // the loader reports it
+			}
+			if bytes.Contains(b, []byte("encryption")) || strings.HasSuffix(name, ".json") && bytes.Contains(b, []byte(`\u`)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// stateCodec stores states through the state target: encrypted when it
+// is configured, and refusing an encrypted file when it is not.
+type stateCodec struct{ t *encryption.Target }
+
+func (c stateCodec) Decode(b []byte) ([]byte, bool, error) {
+	p, st, err := c.t.DecryptState(b)
+	return p, st == encryption.Migration, err
+}
+
+func (c stateCodec) Encode(p []byte) ([]byte, error) { return c.t.EncryptState(p) }
+
+// StoresClear: without encryption, Encode returns the state as it is, so
+// the manager can stream it to its file (statemgr.ClearCodec).
+func (c stateCodec) StoresClear() bool { return !c.t.Encrypted() }
+
+var _ statemgr.ClearCodec = stateCodec{}
+
+// codecFor is the state codec of enc. With enc nil (no encryption
+// configured) states are stored in clear and an encrypted one is refused
+// with an error that says so.
+func codecFor(enc *encryption.Encryption) statemgr.Codec {
+	if enc == nil {
+		enc, _ = encryption.New(nil, encryption.Options{})
+	}
+	return stateCodec{enc.State()}
+}
+
+// encryptionDiags explains an encryption failure; the error never holds
+// key material.
+func encryptionDiags(err error, what string) hcl.Diagnostics {
+	var ee *encryption.Error
+	if !errors.As(err, &ee) {
+		return nil
+	}
+	advice := "Set the key that encrypted it in TF_ENCRYPTION or in the working directory's terraform { encryption { ... } } block (a passphrase usually comes from a variable: TF_VAR_name)."
+	switch ee.Kind {
+	case encryption.KindUnencrypted:
+		advice = "This is how OpenTofu migrates to encryption too."
+	case encryption.KindKeyMismatch:
+		advice = "If the key was changed, keep the old key provider and method as a fallback until everything is written with the new key."
+	}
+	return hcl.Diagnostics{tfdiags.Errorf("Failed to decrypt the "+what, "%s\n\n%s Nothing was changed.", err, advice)}
+}
+
+// writePlanArchive writes the archive at path, inside the plan target's
+// envelope when plans are encrypted: nothing of the plan, its states or
+// its configuration is readable without the key. The signature, if any,
+// covers the archive itself, so it verifies after decryption. Atomic.
+func writePlanArchive(path string, args *planfile.CreateArgs, enc *encryption.Encryption) error {
+	if enc == nil || !enc.Plan().Encrypted() {
+		return planfile.Write(path, args)
+	}
+	var buf bytes.Buffer
+	if err := planfile.WriteTo(&buf, args); err != nil {
+		return err
+	}
+	out, err := enc.Plan().EncryptPlan(buf.Bytes())
+	if err != nil {
+		return err
+	}
+	return atomicfile.WriteBytes(path, out, 0o644, nil)
+}
+
+// maxEnvelope bounds an encrypted archive: base64 of the largest archive
+// planfile accepts, plus room for the JSON around it.
+func maxEnvelope() int64 { return planfile.DefaultLimits().MaxArchiveSize/3*4 + 1<<20 }
+
+// openPlanArchive opens the archive at path, decrypting it first when it
+// is in an envelope. A clear archive is refused when the configuration
+// requires plans to be encrypted.
+func openPlanArchive(path string, t *encryption.Target, opts ...planfile.Option) (*planfile.Reader, hcl.Diagnostics) {
+	f, err := safeio.Open(path) // a FIFO or device is refused, never waited on
+	if err != nil {
+		return nil, planFileDiags(&planfile.Error{Kind: planfile.KindIO, Path: path, Err: err})
+	}
+	defer f.Close()
+	head := make([]byte, 64)
+	n, _ := io.ReadFull(f, head)
+	head = head[:n]
+	if !bytes.HasPrefix(bytes.TrimLeft(head, " \t\r\n"), []byte("{")) {
+		// Not an envelope: the configuration may still require one.
+		if _, _, err := t.DecryptPlan(head); err != nil {
+			return nil, encryptionDiags(fmt.Errorf("%s: %w", path, err), "plan")
+		}
+		r, err := planfile.Open(path, opts...)
+		if err != nil {
+			return nil, planFileDiags(err)
+		}
+		return r, nil
+	}
+	if st, err := f.Stat(); err == nil && st.Size() > maxEnvelope() {
+		return nil, planFileDiags(&planfile.Error{Kind: planfile.KindTooLarge, Path: path, Err: fmt.Errorf("the encrypted plan is %d bytes; at most %d are accepted", st.Size(), maxEnvelope())})
+	}
+	rest, err := io.ReadAll(f)
+	if err != nil {
+		return nil, planFileDiags(&planfile.Error{Kind: planfile.KindIO, Path: path, Err: err})
+	}
+	plain, _, err := t.DecryptPlan(append(head, rest...))
+	if err != nil {
+		return nil, encryptionDiags(fmt.Errorf("%s: %w", path, err), "plan")
+	}
+	r, err := planfile.OpenBytes(plain, opts...)
+	if err != nil {
+		var pe *planfile.Error
+		if errors.As(err, &pe) {
+			pe.Path = path
+		}
+		return nil, planFileDiags(err)
+	}
+	return r, nil
+}
+
+// readArchiveWith opens and decrypts the archive at path and reads its
+// plan.
+func readArchiveWith(path string, t *encryption.Target, opts ...planfile.Option) (*planfile.Reader, *plans.Plan, hcl.Diagnostics) {
+	r, diags := openPlanArchive(path, t, opts...)
+	if diags.HasErrors() {
+		return nil, nil, diags
+	}
+	p, err := r.ReadPlan()
+	if err != nil {
+		r.Close()
+		return nil, nil, planFileDiags(err)
+	}
+	return r, p, nil
+}
+
+// clearPlanOfEncryptedState warns when a plan archive is about to be
+// written in clear while the state is encrypted: the archive holds the
+// state (and every secret in it) as it was read.
+func clearPlanOfEncryptedState(enc *encryption.Encryption, out string) hcl.Diagnostics {
+	if enc == nil || out == "" || !enc.State().Encrypted() || enc.Plan().Encrypted() {
+		return nil
+	}
+	return hcl.Diagnostics{tfdiags.Warning("Plan file not encrypted",
+		"The state is encrypted but plans are not, so the archive written by -out holds the state and its secrets in clear. Add a plan block to the encryption configuration to encrypt it too.")}
+}
+
+// setCodec gives a state manager or backend the codec if it takes one
+// (the local file manager, the pg backend and its managers).
+func setCodec(v any, c statemgr.Codec) {
+	if cs, ok := v.(interface{ SetCodec(statemgr.Codec) }); ok {
+		cs.SetCodec(c)
+	}
+}
+
+// needsRewrite reports whether mgr read its state through a fallback
+// method (see statemgr.Codec).
+func needsRewrite(mgr any) bool {
+	cs, ok := mgr.(interface{ NeedsRewrite() bool })
+	return ok && cs.NeedsRewrite()
+}
+
+// stateCodecIn is the state codec of the encryption in effect in wd, for
+// the commands that read or change the state outside plan and apply.
+func stateCodecIn(m *Meta, wd string) (statemgr.Codec, hcl.Diagnostics) {
+	enc, diags := loadEncryptionIn(m, wd)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	return codecFor(enc), nil
+}
+
+// decryptPulled returns the v4 JSON of a stored state (state pull shows
+// it decrypted; state push takes an encrypted file too). Empty stays
+// empty.
+func decryptPulled(codec statemgr.Codec, data []byte, where string) ([]byte, hcl.Diagnostics) {
+	if len(data) == 0 || codec == nil {
+		return data, nil
+	}
+	plain, _, err := codec.Decode(data)
+	if err != nil {
+		if ds := encryptionDiags(fmt.Errorf("%s: %w", where, err), "state"); ds != nil {
+			return nil, ds
+		}
+		return nil, hcl.Diagnostics{tfdiags.Errorf("Failed to read state", "%s: %s", where, err)}
+	}
+	return plain, nil
+}

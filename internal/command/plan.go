@@ -1,0 +1,660 @@
+package command
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"github.com/plankit/plankit/jsonplan"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/configs"
+	"github.com/plankit/plankit/depsfile"
+	"github.com/plankit/plankit/internal/encryption"
+	"github.com/plankit/plankit/internal/providers/builtin"
+	"github.com/plankit/plankit/internal/terraform"
+	"github.com/plankit/plankit/internal/terraform/variables"
+	"github.com/plankit/plankit/planfile"
+	"github.com/plankit/plankit/plans"
+	"github.com/plankit/plankit/providers"
+	"github.com/plankit/plankit/states"
+	"github.com/plankit/plankit/states/statefile"
+	"github.com/plankit/plankit/tfdiags"
+)
+
+// Exit codes shared by both binaries.
+const (
+	ExitOK      = 0
+	ExitError   = 1
+	ExitChanges = 2 // plan -detailed-exitcode: the plan has changes
+)
+
+// planFlags are plan's options.
+type planFlags struct {
+	commonFlags
+	out              string
+	vars             []varArg
+	targets, replace multiFlag
+	destroy          bool
+	refreshOnly      bool
+	refresh          bool
+	detailedExitcode bool
+	signKey          string
+	pluginDirs       multiFlag
+	backendConfig    multiFlag // -backend-config KEY=VALUE or FILE
+	inline           bool      // apply without a plan file
+	install          bool      // -install: plan init's provider installation first
+	// generateConfigOut is -generate-config-out: write resource blocks
+	// for import targets without one to this new file (genconfig.go).
+	generateConfigOut string
+}
+
+// register declares plan's options: the common ones, what to plan
+// (registerInputs) and what to do with the plan. chdir is the -chdir
+// given before the options (splitChdir), the default of -chdir.
+func (f *planFlags) register(fs *flagSet, chdir string) {
+	f.registerInputs(fs, chdir)
+	fs.StringVar(&f.out, "out", "", "write the plan to this file")
+	fs.BoolVar(&f.detailedExitcode, "detailed-exitcode", false, "exit 0 when no changes, 1 on error, 2 when there are changes")
+	fs.StringVar(&f.signKey, "sign-key", "", "sign the plan archive with this ed25519 private key file")
+	fs.StringVar(&f.generateConfigOut, "generate-config-out", "", "write resource blocks for import targets that have none to this new file")
+}
+
+// registerInputs declares the common options and those saying what to
+// plan, which apply without a plan file takes too.
+func (f *planFlags) registerInputs(fs *flagSet, chdir string) {
+	f.commonFlags.register(fs.FlagSet, chdir)
+	fs.Var(varFlags{args: &f.vars}, "var", "set a root input variable, 'name=value'")
+	fs.Var(varFlags{args: &f.vars, file: true}, "var-file", "load variable values from a .tfvars or .tfvars.json file")
+	fs.Var(&f.targets, "target", "limit planning to this resource or module (repeatable)")
+	fs.Var(&f.replace, "replace", "force replacement of this resource instance (repeatable)")
+	fs.BoolVar(&f.destroy, "destroy", false, "plan to destroy every object the state tracks")
+	fs.BoolVar(&f.refreshOnly, "refresh-only", false, "plan only to update the state to match remote objects")
+	fs.BoolVar(&f.refresh, "refresh", true, "refresh remote objects before planning")
+	fs.Var(&f.pluginDirs, "plugin-dir", "look for provider plugins in this filesystem mirror directory first (repeatable)")
+	fs.BoolVar(&f.install, "install", false, "install the providers first, as plan init does")
+	fs.Var(&f.backendConfig, "backend-config", "backend setting KEY=VALUE, or a file of them (repeatable)")
+}
+
+// Plan runs the plan binary: `plan [options]`, or one of its
+// subcommands show, graph and diff. It returns the exit code.
+func Plan(m *Meta, args []string) (code int) {
+	defer recoverPanic(m, &code)
+	m.phases() // the load phase starts now
+	chdir, rest := splitChdir(args)
+	if len(rest) > 0 {
+		switch rest[0] {
+		case "show":
+			return Show(m, chdir, rest[1:])
+		case "graph":
+			return Graph(m, chdir, rest[1:])
+		case "diff":
+			return Diff(m, chdir, rest[1:])
+		case "force-unlock":
+			return ForceUnlock(m, chdir, rest[1:])
+		case "workspace":
+			return Workspace(m, chdir, rest[1:])
+		case "providers":
+			return Providers(m, chdir, rest[1:])
+		case "init":
+			return Init(m, chdir, rest[1:])
+		case "version", "-version", "--version", "-v":
+			return VersionCmd(m, chdir, rest[1:])
+		case "validate":
+			return Validate(m, chdir, rest[1:])
+		case "output":
+			return Output(m, chdir, rest[1:])
+		case "state":
+			return StateCmd(m, chdir, rest[1:])
+		case "fmt":
+			return Fmt(m, chdir, rest[1:])
+		case "help", "-help", "--help", "-h":
+			fmt.Fprint(m.Stdout, planUsage)
+			return ExitOK
+		}
+	}
+	var f planFlags
+	fs := newFlagSetT("plan", m.Stderr, planUsage)
+	f.register(fs, chdir)
+	if code, ok := fs.parse(m, rest); !ok {
+		return code
+	}
+	if fs.NArg() > 0 {
+		return usageError(m, fmt.Sprintf("plan takes no positional arguments (got %q); the configuration directory is the working directory, or -chdir=DIR", fs.Arg(0)))
+	}
+	if msg := f.check(); msg != "" {
+		return usageError(m, msg)
+	}
+	if f.destroy && f.refreshOnly {
+		return usageError(m, "-destroy and -refresh-only are mutually exclusive")
+	}
+	if msg := checkPlanOptions(&f); msg != "" {
+		return usageError(m, msg)
+	}
+	ui := newUI(m, f.json, f.noColor)
+	wd := m.workDir(f.chdir)
+	if st, err := os.Stat(wd); err != nil || !st.IsDir() {
+		ui.diags(hcl.Diagnostics{tfdiags.Errorf("Invalid -chdir directory", "The directory %q does not exist or is not a directory.", wd)}, Sources{})
+		return ExitError
+	}
+	if ds := checkSignKey(wd, &f); ds.HasErrors() {
+		ui.diags(ds, Sources{})
+		return ExitError
+	}
+	res := runPlan(m, ui, wd, &f)
+	if res.code != ExitOK {
+		return res.code
+	}
+	if f.detailedExitcode && res.changes {
+		return ExitChanges
+	}
+	return ExitOK
+}
+
+type planResult struct {
+	code    int
+	changes bool
+	plan    *plans.Plan
+	config  *configs.Config
+	// sf is the state file the plan was made from (lineage, serial).
+	sf *statefile.File
+	// inline is set by apply without a plan file: no "-out" advice.
+	inline bool
+	// factories serve the providers the plan used (apply without a plan
+	// file applies with the same ones).
+	factories map[addrs.Provider]providers.Factory
+	// enc is the encryption in effect, for apply to write the state with.
+	enc *encryption.Encryption
+	// rewrite: the state was read with a fallback method (see
+	// statemgr.Codec); apply writes it again even with no changes.
+	rewrite bool
+}
+
+// runPlan loads everything, plans, renders and writes the archive. The
+// steps, in order: refuseEmptyConfig and loadPlanInputs (nothing is
+// locked or started yet), the state is opened and locked (released on
+// every return), runCorePlan, showPlan (while writePlanFileAsync writes
+// the archive), then savePlanOutput.
+func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
+	src := Sources{Dir: wd}
+	if ds := refuseEmptyConfig(wd, f); ds.HasErrors() {
+		ui.diags(ds, src)
+		return planResult{code: ExitError}
+	}
+	if ds := checkGenerateConfigOut(wd, f); ds.HasErrors() {
+		ui.diags(ds, src)
+		return planResult{code: ExitError}
+	}
+	if f.install {
+		if ds := installModules(m.ctx(), m, ui, wd, false); ds.HasErrors() {
+			ui.diags(ds, src)
+			return planResult{code: ExitError}
+		}
+	}
+	if !f.install { // installing may change the packages
+		defer prestartLocked(m, wd, f.pluginDirs, nil, nil)()
+	}
+	in, warnings := loadPlanInputs(m, wd, f)
+	if in.config != nil {
+		src.Files = in.config.SourceFiles()
+	}
+	if warnings.HasErrors() {
+		ui.diags(warnings, src)
+		return planResult{code: ExitError}
+	}
+
+	ctx, cancel := context.WithCancel(m.ctx())
+	defer cancel()
+	stopInterrupts := watchInterrupts(m, ui, cancel, nil)
+	defer stopInterrupts()
+
+	operation := "OperationTypePlan"
+	if f.inline {
+		// Apply without a plan file: it writes the state, and folds an
+		// interrupted apply's journal in first (foldsJournal).
+		operation = "OperationTypeApply"
+	}
+	mgr, release, ds := openBackendStateWith(ctx, in.backend, f.lock, f.lockTimeout, operation, codecFor(in.enc))
+	if ds.HasErrors() {
+		ui.diags(append(warnings, ds...), src)
+		return planResult{code: ExitError}
+	}
+	warnings = append(warnings, ds...) // a recovered journal
+	defer func() {
+		// A lock left behind blocks the next run: that is an error too.
+		if ds := release(); ds.HasErrors() {
+			ui.diags(ds, src)
+			res.code = ExitError
+		}
+	}()
+	// One copy of the stored state serves as the plan's prior state and
+	// as the record of its lineage and serial (mgr.State() would be a
+	// second copy of every object); the core does not modify it.
+	sf := asFolded(mgr, mgr.StateFile(), f.lock && foldsJournal(operation))
+	var prior *states.State
+	if sf != nil {
+		prior = sf.State
+	}
+	if prior == nil {
+		prior = states.NewState()
+	}
+
+	if f.install && m.discovers() {
+		if _, ds := installProviders(ctx, m, ui, wd, f.pluginDirs, false, false, in.config, prior); ds.HasErrors() {
+			ui.diags(append(warnings, ds...), src)
+			return planResult{code: ExitError}
+		}
+	}
+	resolved, ds := resolvePlanProviders(m, ui, wd, f.pluginDirs, in.config, prior)
+	warnings = append(warnings, ds...)
+	if ds.HasErrors() {
+		ui.diags(warnings, src)
+		return planResult{code: ExitError}
+	}
+	in.factories = resolved.factories
+	// -generate-config-out adds the generated file to the snapshot after
+	// the walk, so the members made beside it would lack its blocks: such
+	// an archive is shown from its snapshot.
+	if f.out != "" && f.generateConfigOut == "" {
+		in.sections = newShowSections(resolved.locks)
+	}
+	m.phases().done("load")
+	plan, ds := runCorePlan(ctx, m, wd, f, in, prior)
+	// The relevant attributes serve the archive's show -json members and
+	// the rendering's drift: made once, while the configuration is still
+	// at hand. The members' index, built beside the walk, makes them
+	// (finish records them in the plan); a plan without an archive makes
+	// them only when it has drift to filter (a refresh-only plan shows
+	// all of it).
+	in.sections.finish(plan)
+	if plan != nil && in.config != nil && !plan.RelevantKnown && len(plan.DriftedResources) > 0 && plan.UIMode != plans.RefreshOnlyMode {
+		plan.RelevantAttributes, plan.RelevantKnown = jsonplan.RelevantAttributes(in.config, plan), true
+	}
+	recordPlanContext(plan, in.backend.localPath(), in.clock)
+	ds = append(ds, replaceWarnings(plan, in.replace)...)
+	ds = append(ds, writeGeneratedConfig(ui, wd, f, plan, in.config)...)
+	// After the walk the plan command needs only the configuration's
+	// source files (for diagnostics' snippets, in src, and for the
+	// archive's snapshot), not its decoded tree: drop the tree before
+	// rendering and archiving, so that it is not kept alive by this frame
+	// (at 100,000 resources it is about 40% of the live heap). Apply
+	// without a plan file applies with it.
+	snap, config := configSnapshotFor(f, in.config), in.config
+	if !f.inline {
+		in.config, config = nil, nil
+		// The tree and the core's graph are now garbage, most of the
+		// heap: start collecting them now, before the next collection's
+		// goal (set from the heap still holding them) lets rendering and
+		// encoding grow the heap past its peak so far. On a goroutine of
+		// its own, so the first changes print while it marks: at 100,000
+		// resources (idle, 2 cores) the first change comes 60-96 ms after
+		// the walk with a peak of 663-707 MiB, against 89-120 ms waiting
+		// for the collection and 741-780 MiB without one.
+		go runtime.GC()
+	}
+	ds = append(warnings, ds...)
+	// A complete plan's archive is written while the plan is rendered
+	// (both only read it); its errors are reported after the rendering,
+	// as when it was written after. An incomplete plan is not saved.
+	var archived func() hcl.Diagnostics
+	if f.out != "" && planShowable(plan, ds) {
+		archived = writePlanFileAsync(&planArchive{out: resolve(wd, f.out), signKey: f.signKey, wd: wd, plan: plan, sections: in.sections,
+			snap: snap, sf: sf, locks: resolved.locks, be: in.backend.record(), enc: in.enc})
+		// The writer never outlives the command: after a panic while
+		// rendering too, it is waited for before the crash is reported
+		// (not left to rename the archive, or to leave its temporary
+		// file, as the process exits). savePlanOutput waits on the way
+		// out of every other path; waiting again is free.
+		defer archived()
+	}
+	if !showPlan(ui, plan, ds, len(in.targets) > 0, src) {
+		return planResult{code: ExitError}
+	}
+	m.phases().done("render")
+	if ds := savePlanOutput(ui, f, plan, archived); ds.HasErrors() {
+		ui.diags(ds, src)
+		return planResult{code: ExitError}
+	}
+	if f.out != "" {
+		m.phases().done("archive")
+	}
+	return planResult{code: ExitOK, changes: planHasChanges(plan), plan: plan, config: config, sf: sf, factories: resolved.factories, enc: in.enc, rewrite: needsRewrite(mgr)}
+}
+
+// configSnapshotFor is the snapshot of config that -out writes into the
+// archive (nil without -out: nothing needs it).
+func configSnapshotFor(f *planFlags, config *configs.Config) *configs.Snapshot {
+	if f.out == "" || config == nil {
+		return nil
+	}
+	return config.Snapshot()
+}
+
+// refuseEmptyConfig refuses to plan a directory without configuration
+// files, unless -destroy: planning it would destroy everything the state
+// tracks, almost always because it is the wrong directory. Terraform
+// refuses too.
+func refuseEmptyConfig(wd string, f *planFlags) hcl.Diagnostics {
+	if _, err := os.ReadDir(wd); err != nil {
+		// An unlistable directory has no visible files, but "no
+		// configuration files" would send the user the wrong way.
+		abs, _ := filepath.Abs(wd)
+		return hcl.Diagnostics{tfdiags.Errorf("Failed to read the configuration directory",
+			"The directory %s cannot be listed: %s. Check its permissions.", abs, pathErrCause(err))}
+	}
+	if hasConfigFiles(wd) || f.destroy {
+		return nil
+	}
+	abs, _ := filepath.Abs(wd)
+	return hcl.Diagnostics{tfdiags.Errorf("No configuration files",
+		"There are no .tf, .tf.json, .tofu or .tofu.json files in %s\n\nPlanning without a configuration would mark everything in the state for destruction, which is rarely what is wanted. To destroy everything, plan with -destroy; otherwise run in the directory of the configuration, or pass -chdir=DIR.", abs)}
+}
+
+// planInputs is everything a plan needs from the configuration directory,
+// the flags and the environment, read before the state is locked.
+type planInputs struct {
+	config  *configs.Config
+	vals    terraform.InputValues
+	targets []addrs.Targetable
+	replace []addrs.AbsResourceInstance
+	clock   func() time.Time
+	// factories serve the providers, once resolved.
+	factories map[addrs.Provider]providers.Factory
+	backend   *backendSettings
+	enc       *encryption.Encryption
+	// sections, for -out, makes the archive's show -json members while
+	// the plan is made.
+	sections *showSections
+}
+
+// configLoadedHook, when set (by tests), sees the configuration each
+// plan loads.
+var configLoadedHook func(*configs.Config)
+
+// loadPlanInputs loads the configuration and then every input the flags
+// and environment give. It returns all their diagnostics together, so one
+// run reports every bad input; config is nil only when loading it failed.
+func loadPlanInputs(m *Meta, wd string, f *planFlags) (planInputs, hcl.Diagnostics) {
+	var in planInputs
+	config, diags := configs.LoadConfigDir(wd)
+	if diags.HasErrors() {
+		return in, diags
+	}
+	if configLoadedHook != nil {
+		configLoadedHook(config)
+	}
+	in.config = config
+	var ds hcl.Diagnostics
+	in.vals, ds = CollectVariables(config, wd, f.vars, m.Env)
+	diags = append(diags, ds...)
+	if !ds.HasErrors() { // a value given wrongly is not also reported missing
+		diags = append(diags, missingRequiredVariables(config, in.vals)...)
+	}
+	in.targets, ds = parseTargets(f.targets, "-target")
+	diags = append(diags, ds...)
+	in.replace, ds = parseReplace(f.replace)
+	diags = append(diags, ds...)
+	in.clock, ds = planClock(m.Env)
+	diags = append(diags, ds...)
+	in.backend, ds = resolveBackend(m, wd, config, f.state, f.backendConfig, nil)
+	diags = append(diags, ds...)
+	if !diags.HasErrors() {
+		in.enc, ds = loadEncryption(m, config, in.vals)
+		diags = append(diags, ds...)
+		diags = append(diags, clearPlanOfEncryptedState(in.enc, f.out)...)
+		diags = append(diags, encryptionVarsOnly(config, in.enc)...)
+	}
+	_, ds = envMaxInstances(m.Env)
+	diags = append(diags, ds...)
+	// A corrupt lock file is refused by every plan, saved or not (and by
+	// apply without a plan file), not only when an archive records it.
+	if _, ds = depsfile.LoadLocksFromFile(filepath.Join(wd, depsfile.LockFilePath)); ds.HasErrors() {
+		diags = append(diags, ds...)
+	}
+	return in, diags
+}
+
+// missingRequiredVariables reports each root variable that has no default
+// and was given no value, in declaration order. They are found here, before
+// any provider starts or any object is refreshed, as OpenTofu does: the
+// core would only find them after refreshing every object.
+func missingRequiredVariables(config *configs.Config, vals terraform.InputValues) hcl.Diagnostics {
+	var missing []*configs.Variable
+	for name, v := range config.Module.Variables {
+		if _, ok := vals[name]; !ok && v.Default == cty.NilVal {
+			missing = append(missing, v)
+		}
+	}
+	slices.SortFunc(missing, func(a, b *configs.Variable) int {
+		return cmp.Or(strings.Compare(a.DeclRange.Filename, b.DeclRange.Filename), a.DeclRange.Start.Byte-b.DeclRange.Start.Byte)
+	})
+	var diags hcl.Diagnostics
+	for _, v := range missing {
+		_, ds := variables.Prepare(v, cty.NilVal, hcl.Range{}, "root module input variable")
+		diags = append(diags, ds...)
+	}
+	return diags
+}
+
+// runCorePlan starts the core and plans against prior in the mode the
+// flags ask for, showing progress on a terminal. The plan is nil when the
+// core could not be started.
+func runCorePlan(ctx context.Context, m *Meta, wd string, f *planFlags, in planInputs, prior *states.State) (*plans.Plan, hcl.Diagnostics) {
+	hooks := []terraform.Hook{}
+	var progress *progressHook
+	if m.StderrTTY && !f.json {
+		progress = &progressHook{w: m.Stderr}
+		hooks = append(hooks, progress)
+	} else if !f.json {
+		hooks = append(hooks, &refreshLog{w: m.Stdout})
+	}
+	if f.json {
+		hooks = append(hooks, &refreshLog{json: &JSONView{W: m.Stdout}})
+	}
+	// The working directory is the -chdir directory, as if the process
+	// had changed into it (Terraform does): path.cwd, abspath and the
+	// file functions resolve against it.
+	maxInst, _ := envMaxInstances(m.Env) // checked with the other inputs (loadPlanInputs)
+	core, ds := terraform.NewContext(&terraform.ContextOpts{ProviderSource: terraform.ProviderFactories(in.factories), Parallelism: f.parallelism, Hooks: hooks, WorkingDir: wd, MaxInstances: maxInst, Workspace: in.backend.ws, Phase: m.phases().coreHook()})
+	if ds.HasErrors() {
+		return nil, ds
+	}
+	mode := plans.NormalMode
+	switch {
+	case f.destroy:
+		mode = plans.DestroyMode
+	case f.refreshOnly:
+		mode = plans.RefreshOnlyMode
+	}
+	opts := &terraform.PlanOpts{
+		Mode: mode, SkipRefresh: !f.refresh, SetVariables: in.vals, Targets: in.targets, ForceReplace: in.replace, Timestamp: in.clock,
+		GenerateConfig: f.generateConfigOut != "",
+	}
+	if in.sections != nil {
+		opts.SchemasLoaded = in.sections.start(in.config)
+	}
+	plan, ds := core.Plan(ctx, in.config, prior, opts)
+	if progress != nil {
+		progress.done()
+	}
+	return plan, ds
+}
+
+// showPlan renders a complete plan followed by its warnings, as Terraform
+// shows them, and reports true. A failed or incomplete plan is not
+// rendered: its errors are shown (or a generic one when the core recorded
+// none) and showPlan reports false.
+func showPlan(ui *ui, plan *plans.Plan, diags hcl.Diagnostics, targeted bool, src Sources) bool {
+	if !planShowable(plan, diags) {
+		ui.diags(diags, src)
+		if !diags.HasErrors() {
+			ui.diags(hcl.Diagnostics{tfdiags.Error("Planning failed", "The plan did not complete; see the messages above.")}, src)
+		}
+		return false
+	}
+	if targeted {
+		diags = append(diags, tfdiags.Warning("Resource targeting is in effect",
+			"This plan was made with -target, so it may not include every change the configuration asks for.\n\n-target is meant for exceptional situations, such as recovering from mistakes; plan without it as soon as possible."))
+	}
+	ui.plan(plan)
+	ui.diags(diags, src)
+	return true
+}
+
+// planShowable reports whether showPlan renders plan (and -out saves
+// it): it is complete and diags have no error.
+func planShowable(plan *plans.Plan, diags hcl.Diagnostics) bool {
+	return !diags.HasErrors() && plan != nil && !plan.Errored
+}
+
+// planArchive is what writePlanFile writes: the plan, the prior and
+// previous-run states with the lineage and serial they came from (sf),
+// the configuration snapshot (snap), the provider locks and the backend
+// and workspace (be), into out, signed with the key at signKey when it
+// is set and encrypted when enc says so, with the show -json members that
+// sections made while the plan was made (planfile.EntryShowJSON).
+type planArchive struct {
+	out, signKey, wd string
+	plan             *plans.Plan
+	sections         *showSections
+	snap             *configs.Snapshot
+	sf               *statefile.File
+	locks            *depsfile.Locks
+	be               *planfile.Backend
+	enc              *encryption.Encryption
+}
+
+// writePlanFileAsync starts writePlanFile on another goroutine and
+// returns the func that waits for its diagnostics (a panic there is
+// raised again by that func, in the caller's goroutine).
+func writePlanFileAsync(a *planArchive) func() hcl.Diagnostics {
+	var ds hcl.Diagnostics
+	var crashed any
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer func() { crashed = recover() }()
+		ds = writePlanFile(a)
+	}()
+	return func() hcl.Diagnostics {
+		<-done
+		if crashed != nil {
+			panic(crashed)
+		}
+		return ds
+	}
+}
+
+// savePlanOutput waits for the archive for -out (archived, started by
+// writePlanFileAsync) and says how to apply it, or notes that an unsaved
+// plan may not be what apply does (not for -json, nor for apply without
+// a plan file).
+func savePlanOutput(ui *ui, f *planFlags, plan *plans.Plan, archived func() hcl.Diagnostics) hcl.Diagnostics {
+	if f.out != "" {
+		if ds := archived(); ds.HasErrors() {
+			return ds
+		}
+		if !f.json {
+			fmt.Fprintf(ui.out, "\n%s\n\nSaved the plan to: %s\n\nTo perform exactly these actions, run the following command to apply:\n    %s\n",
+				ui.col.Gray(hr), f.out, applyHint(f))
+		}
+	} else if !f.json && !f.inline && planHasChanges(plan) {
+		fmt.Fprintf(ui.out, "\n%s\n\nNote: You didn't use the -out option to save this plan, so plankit can't\nguarantee to take exactly these actions if you run \"apply\" now.\n", ui.col.Gray(hr))
+	}
+	return nil
+}
+
+const hr = "─────────────────────────────────────────────────────────────────────────────"
+
+// planHasChanges is what -detailed-exitcode reports: resource or output
+// changes, or drift to record in a refresh-only plan.
+func planHasChanges(p *plans.Plan) bool {
+	if p.Changes != nil && !p.Changes.Empty() {
+		return true
+	}
+	if p.UIMode == plans.RefreshOnlyMode {
+		for _, d := range p.DriftedResources {
+			if d.Action != plans.NoOp || d.Moved() { // a move changes the state too
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// writePlanFile writes the archive a describes.
+func writePlanFile(a *planArchive) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	lineage, serial := "", uint64(0)
+	if a.sf != nil {
+		lineage, serial = a.sf.Lineage, a.sf.Serial
+	}
+	args := &planfile.CreateArgs{
+		Plan:                 withoutEncryptionVars(a.plan, a.enc),
+		StateFile:            &statefile.File{Lineage: lineage, Serial: serial, State: a.plan.PriorState},
+		PreviousRunStateFile: &statefile.File{Lineage: lineage, Serial: serial, State: a.plan.PrevRunState},
+		ConfigSnapshot:       a.snap,
+		DependencyLocks:      a.locks,
+		Backend:              a.be,
+		ShowJSON:             a.sections.entry(a.plan),
+	}
+	if a.signKey != "" {
+		key, err := planfile.LoadSigningKey(resolve(a.wd, a.signKey))
+		if err != nil {
+			return hcl.Diagnostics{tfdiags.Errorf("Failed to load the signing key", "Reading -sign-key %s failed: %s", a.signKey, err)}
+		}
+		args.SignKey = key
+	}
+	if err := os.MkdirAll(filepath.Dir(a.out), 0o755); err != nil {
+		return hcl.Diagnostics{tfdiags.Errorf("Failed to write plan file", "Creating the directory of %s failed: %s", a.out, err)}
+	}
+	if err := writePlanArchive(a.out, args, a.enc); err != nil {
+		return hcl.Diagnostics{tfdiags.Errorf("Failed to write plan file", "Writing %s failed: %s", a.out, err)}
+	}
+	return diags
+}
+
+// providerMismatch is apply's provider check when Meta gives a fixed
+// provider map (tests): every provider the configuration needs, except
+// those a built-in serves, must be locked, available here and locked at
+// plankit's Version (the version legacyLocks records). Lock entries the
+// configuration does not need are ignored. O(providers).
+func providerMismatch(locks *depsfile.Locks, config *configs.Config, factories map[addrs.Provider]providers.Factory) hcl.Diagnostics {
+	if locks == nil {
+		locks = depsfile.NewLocks()
+	}
+	var diags hcl.Diagnostics
+	if config == nil {
+		return nil
+	}
+	builtins := builtin.Versions()
+	for _, p := range config.ProviderTypes() {
+		if _, ok := builtins[p]; ok || p.IsBuiltIn() {
+			continue
+		}
+		lock := locks.Provider(p)
+		if lock == nil {
+			diags = append(diags, tfdiags.Errorf("Provider missing from the plan's lock file",
+				"The configuration in the plan needs provider %s, but the plan's dependency lock file does not record it, so the plan cannot say which version it was made with. Plan again to record it.", p.ForDisplay()))
+			continue
+		}
+		if _, ok := factories[p]; !ok {
+			diags = append(diags, tfdiags.Errorf("Provider not available",
+				"The plan was made with provider %s %s, which is not available here. Apply with the same providers the plan was made with, or plan again.", p.ForDisplay(), lock.Version()))
+			continue
+		}
+		if lock.Version() != Version {
+			diags = append(diags, tfdiags.Errorf("Provider version does not match the plan",
+				"The plan was made with provider %s %s, but the one here is version %s. Apply with the same providers the plan was made with, or plan again.", p.ForDisplay(), lock.Version(), Version))
+		}
+	}
+	return diags
+}

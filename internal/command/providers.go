@@ -1,0 +1,405 @@
+package command
+
+import (
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	version "github.com/hashicorp/go-version"
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/configs"
+	"github.com/plankit/plankit/depsfile"
+	"github.com/plankit/plankit/internal/providers/builtin"
+	"github.com/plankit/plankit/internal/providers/install"
+	"github.com/plankit/plankit/providers"
+	"github.com/plankit/plankit/states"
+	"github.com/plankit/plankit/tfdiags"
+)
+
+// PluginFactory starts a provider plugin: the provider p at version,
+// served by the executable. cli wires it to providers/plugin.Factory.
+type PluginFactory func(p addrs.Provider, version, executable string) providers.Factory
+
+// resolvedProviders is how the providers of one run are served.
+type resolvedProviders struct {
+	factories map[addrs.Provider]providers.Factory
+	// selections are the discovery results by provider (nil when Meta
+	// supplies the factories itself).
+	selections map[addrs.Provider]*install.Selection
+	// locks are the dependency locks the run was checked against, with
+	// what plan recorded: what the archive carries.
+	locks *depsfile.Locks
+}
+
+// discovers reports whether providers are found by discovery
+// (providers/install) rather than given as a fixed map (tests).
+func (m *Meta) discovers() bool { return m.Providers == nil }
+
+// providerNeeds is what one run needs of providers: every provider the
+// configuration and the state need, by the address it is served as
+// (hosts), and the version constraints of each.
+type providerNeeds struct {
+	providers   []addrs.Provider
+	constraints map[addrs.Provider]version.Constraints
+	// hosts maps each configuration address served under another host
+	// (providerHosts).
+	hosts providerHosts
+}
+
+// needsFor returns what the configuration and state need, the
+// configuration's implied registry hosts resolved against the working
+// directory wd and its lock file locks (hostEvidence).
+func (m *Meta) needsFor(wd string, config *configs.Config, state *states.State, locks *depsfile.Locks) providerNeeds {
+	abs, err := filepath.Abs(wd)
+	if err != nil {
+		abs = wd
+	}
+	hosts := resolveHosts(newHostEvidence(install.ProvidersDir(abs, m.Env), locks, state), config, state)
+	return providerNeeds{providers: neededProviders(config, state, hosts), constraints: versionConstraints(config, hosts), hosts: hosts}
+}
+
+// neededProviders returns every provider the configuration and the state
+// need, sorted, the configuration's by the address hosts serves them as.
+func neededProviders(config *configs.Config, state *states.State, hosts providerHosts) []addrs.Provider {
+	seen := map[addrs.Provider]bool{}
+	if config != nil {
+		for _, p := range config.ProviderTypes() {
+			seen[hosts.of(p)] = true
+		}
+	}
+	for _, p := range stateProviders(state) {
+		seen[hosts.of(p)] = true
+	}
+	out := make([]addrs.Provider, 0, len(seen))
+	for p := range seen {
+		out = append(out, p)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].String() < out[j].String() })
+	return out
+}
+
+// stateProviders returns the providers the state's resources name, sorted.
+func stateProviders(state *states.State) []addrs.Provider {
+	if state == nil {
+		return nil
+	}
+	seen := map[addrs.Provider]bool{}
+	for _, m := range state.Modules {
+		for _, r := range m.Resources {
+			if !r.ProviderConfig.Provider.IsZero() {
+				seen[r.ProviderConfig.Provider] = true
+			}
+		}
+	}
+	out := make([]addrs.Provider, 0, len(seen))
+	for p := range seen {
+		out = append(out, p)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].String() < out[j].String() })
+	return out
+}
+
+// versionConstraints merges the version constraints every module of the
+// configuration gives each provider.
+func versionConstraints(config *configs.Config, hosts providerHosts) map[addrs.Provider]version.Constraints {
+	out := map[addrs.Provider]version.Constraints{}
+	if config == nil {
+		return out
+	}
+	config.DeepEach(func(c *configs.Config) {
+		names := make([]string, 0, len(c.Module.ProviderRequirements))
+		for name := range c.Module.ProviderRequirements {
+			names = append(names, name)
+		}
+		sort.Strings(names)
+		for _, name := range names {
+			rp := c.Module.ProviderRequirements[name]
+			p := hosts.of(rp.Type)
+			out[p] = append(out[p], rp.Requirement.Required...)
+		}
+	})
+	return out
+}
+
+// newFinder builds the discovery for working directory wd.
+func (m *Meta) newFinder(wd string, pluginDirs []string) (*install.Finder, hcl.Diagnostics) {
+	abs, err := filepath.Abs(wd)
+	if err != nil {
+		abs = wd
+	}
+	dirs := make([]string, len(pluginDirs))
+	for i, d := range pluginDirs {
+		dirs[i] = resolve(wd, d)
+	}
+	builtins := map[addrs.Provider]string{}
+	if m.ProvidersIn != nil {
+		served := m.ProvidersIn(abs)
+		for p, v := range builtin.Versions() {
+			if _, ok := served[builtin.Canonical(p)]; ok {
+				builtins[p] = v
+			}
+		}
+	}
+	return install.NewFinder(install.Options{PluginDirs: dirs, WorkingDir: abs, Env: m.Env, Builtins: builtins})
+}
+
+// factoryFor returns the factory serving a selection.
+func (m *Meta) factoryFor(sel *install.Selection, builtins map[addrs.Provider]providers.Factory) providers.Factory {
+	if sel.BuiltIn {
+		return builtins[builtin.Canonical(sel.Provider)]
+	}
+	if m.Plugins == nil {
+		return nil
+	}
+	return m.Plugins(sel.Provider, sel.Version, sel.Executable)
+}
+
+func (m *Meta) builtinFactories(wd string) map[addrs.Provider]providers.Factory {
+	if m.ProvidersIn == nil {
+		return nil
+	}
+	abs, err := filepath.Abs(wd)
+	if err != nil {
+		abs = wd
+	}
+	return m.ProvidersIn(abs)
+}
+
+// selectProviders runs discovery for every needed provider, holding
+// each locked one to its lock entry (lockFile names the lock for
+// messages; fix says how to install a provider not found). The selections of the providers that failed are missing and
+// their errors are in the diagnostics.
+func selectProviders(finder *install.Finder, needs providerNeeds, locks *depsfile.Locks, lockFile string, fix providerFix) (map[addrs.Provider]*install.Selection, hcl.Diagnostics) {
+	constraints := needs.constraints
+	out := map[addrs.Provider]*install.Selection{}
+	var diags hcl.Diagnostics
+	var overridden []string
+	for _, p := range needs.providers {
+		req := install.Requirement{Provider: p, Constraints: constraints[p], LockFile: lockFile}
+		if _, dev := finder.DevOverrides[p]; dev {
+			// A development override ignores constraints and locks.
+			sel, err := finder.Find(req)
+			if err != nil {
+				diags = append(diags, installDiag(err, fix))
+				continue
+			}
+			out[p] = sel
+			overridden = append(overridden, fmt.Sprintf("%s in %s", p.ForDisplay(), sel.Dir))
+			continue
+		}
+		if lock := locks.Provider(p); lock != nil {
+			req.Locked, req.LockedHashes = lock.Version(), lock.Hashes()
+			if d := lockOutsideConstraints(p, lock, req.Constraints, lockFile); d != nil && !builtinOnly(finder, p) {
+				diags = append(diags, d)
+				continue
+			}
+		}
+		sel, err := finder.Find(req)
+		if err != nil {
+			diags = append(diags, installDiag(err, fix))
+			continue
+		}
+		out[p] = sel
+	}
+	if len(overridden) > 0 {
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Provider development overrides are in effect",
+			Detail: fmt.Sprintf("The CLI configuration %s overrides these providers with development builds (dev_overrides):\n  - %s\n\nTheir version constraints and the dependency lock file are not checked for them, and nothing is recorded for them in the lock file. They may behave unlike any released version, and applying with them may leave state that released versions cannot read.",
+				finder.DevOverridesFile, strings.Join(overridden, "\n  - "))})
+	}
+	return out, diags
+}
+
+// resolvePlanProviders finds every provider the configuration and state
+// need, checked against the working directory's lock file. Providers
+// served by a plugin that the lock file lacks are recorded in it (with
+// their hashes) and the file is written, with a note on the UI; entries
+// already there are never rewritten. Built-ins are never recorded.
+func resolvePlanProviders(m *Meta, ui *ui, wd string, pluginDirs []string, config *configs.Config, state *states.State) (*resolvedProviders, hcl.Diagnostics) {
+	lockPath := filepath.Join(wd, depsfile.LockFilePath)
+	locks, diags := depsfile.LoadLocksFromFile(lockPath)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	if !m.discovers() {
+		return &resolvedProviders{factories: m.Providers, locks: legacyLocks(locks, config, m.Providers)}, diags
+	}
+	finder, ds := m.newFinder(wd, pluginDirs)
+	diags = append(diags, ds...)
+	if ds.HasErrors() {
+		return nil, diags
+	}
+	needs := m.needsFor(wd, config, state, locks)
+	sels, ds := selectProviders(finder, needs, locks, depsfile.LockFilePath, initFix)
+	diags = append(diags, ds...)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	res := &resolvedProviders{factories: map[addrs.Provider]providers.Factory{}, selections: sels}
+	builtins := m.builtinFactories(wd)
+	constraints := needs.constraints
+	archive := locks.DeepCopy()
+	var added []string
+	for _, p := range sortedProviders(sels) {
+		sel := sels[p]
+		res.factories[p] = m.factoryFor(sel, builtins)
+		if sel.BuiltIn || sel.DevOverride != "" {
+			continue // never locked
+		}
+		if locks.Provider(p) == nil {
+			locks.SetProvider(p, sel.Version, constraintString(constraints[p]), sel.Hashes)
+			added = append(added, fmt.Sprintf("%s %s", p.String(), sel.Version))
+		}
+		// The archive's copy trusts the package plan used, so apply can
+		// check an unpacked copy of a package verified here by zh:.
+		l := locks.Provider(p)
+		archive.SetProvider(p, l.Version(), l.VersionConstraints(), append(l.Hashes(), sel.Hashes...))
+	}
+	if len(added) > 0 {
+		if err := depsfile.UpdateLockFile(locks, lockPath); err != nil {
+			return nil, append(diags, tfdiags.Errorf("Cannot record the provider selections", "%s", err))
+		}
+		ui.note(fmt.Sprintf("plankit recorded the provider selections in %s:\n  %s\nCommit it with the configuration so that every run uses these packages.", depsfile.LockFilePath, strings.Join(added, "\n  ")))
+	}
+	res.locks = archive
+	needs.hosts.alias(res.factories)
+	prestartSelected(m, sels)
+	return res, diags
+}
+
+func sortedProviders[V any](m map[addrs.Provider]V) []addrs.Provider {
+	out := make([]addrs.Provider, 0, len(m))
+	for p := range m {
+		out = append(out, p)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].String() < out[j].String() })
+	return out
+}
+
+// builtinOnly reports whether p would be served by a built-in (no plugin
+// package of it is installed): a lock entry then does not bind it.
+func builtinOnly(f *install.Finder, p addrs.Provider) bool {
+	if _, ok := f.Builtins[p]; !ok {
+		return false
+	}
+	sel, err := f.Find(install.Requirement{Provider: p})
+	return err == nil && sel.BuiltIn
+}
+
+// lockOutsideConstraints is the error for a lock entry whose version the
+// configuration's constraints no longer allow.
+func lockOutsideConstraints(p addrs.Provider, lock *depsfile.ProviderLock, c version.Constraints, lockFile string) *hcl.Diagnostic {
+	v, err := version.NewVersion(lock.Version())
+	if err != nil || len(c) == 0 || c.Check(v) {
+		return nil
+	}
+	return tfdiags.Errorf("Locked provider version does not meet the constraints",
+		"%s locks %s at %s, but the configuration requires %s.\n\nTo move to a version that meets the constraints, run plan init -upgrade (terraform init -upgrade and tofu init -upgrade do the same), or remove the block provider %q from %s and plan again with a matching version installed.",
+		lockFile, p.ForDisplay(), lock.Version(), c.String(), p.String(), lockFile)
+}
+
+// constraintString is the lock file's constraints argument: Terraform's
+// canonical form of every module's constraints.
+func constraintString(c version.Constraints) string { return depsfile.ConstraintsString(c) }
+
+func installDiag(err error, fix providerFix) *hcl.Diagnostic {
+	if e, ok := err.(*install.Error); ok {
+		if f := fix(e.Kind); f != "" {
+			return tfdiags.Error(e.Summary, e.Detail+"\n\n"+f)
+		}
+		return tfdiags.Error(e.Summary, e.Detail)
+	}
+	return tfdiags.Error("Cannot find provider", err.Error())
+}
+
+// resolveApplyProviders finds the providers a saved plan needs and checks
+// each installed package against the archive's lock file, before any
+// provider is started. Lock entries for providers the plan does not need
+// are ignored; a provider served by a plugin must be locked.
+func resolveApplyProviders(m *Meta, wd, planFile string, pluginDirs []string, config *configs.Config, state *states.State, locks *depsfile.Locks) (map[addrs.Provider]providers.Factory, hcl.Diagnostics) {
+	if locks == nil {
+		locks = depsfile.NewLocks()
+	}
+	if !m.discovers() {
+		return m.Providers, providerMismatch(locks, config, m.Providers)
+	}
+	finder, diags := m.newFinder(wd, pluginDirs)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	needs := m.needsFor(wd, config, state, locks)
+	sels, diags := selectProviders(finder, needs, locks, "the plan's lock file", applyFix(planFile))
+	builtins := m.builtinFactories(wd)
+	factories := map[addrs.Provider]providers.Factory{}
+	for _, p := range sortedProviders(sels) {
+		sel := sels[p]
+		if !sel.BuiltIn && sel.DevOverride == "" && locks.Provider(p) == nil {
+			diags = append(diags, tfdiags.Errorf("Provider missing from the plan's lock file",
+				"The plan needs provider %s, found at %s, but the plan's dependency lock file does not record it, so the package cannot be checked. Plan again to record it.", p.ForDisplay(), sel.Where()))
+			continue
+		}
+		factories[p] = m.factoryFor(sel, builtins)
+	}
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	needs.hosts.alias(factories)
+	return factories, diags
+}
+
+// discoveredFactories serves the providers a read-only command (graph)
+// needs, found by discovery and checked against locks, or Meta's fixed
+// map.
+func discoveredFactories(m *Meta, wd string, pluginDirs []string, config *configs.Config, state *states.State, locks *depsfile.Locks, lockFile string, fix providerFix) (map[addrs.Provider]providers.Factory, hcl.Diagnostics) {
+	if !m.discovers() {
+		return m.Providers, nil
+	}
+	finder, diags := m.newFinder(wd, pluginDirs)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	needs := m.needsFor(wd, config, state, locks)
+	sels, ds := selectProviders(finder, needs, locks, lockFile, fix)
+	diags = append(diags, ds...)
+	builtins := m.builtinFactories(wd)
+	factories := map[addrs.Provider]providers.Factory{}
+	for p, sel := range sels {
+		factories[p] = m.factoryFor(sel, builtins)
+	}
+	needs.hosts.alias(factories)
+	return factories, diags
+}
+
+// legacyLocks is planLocks for a fixed provider map (tests): the lock
+// file plus every non-built-in provider of the map at plankit's version.
+func legacyLocks(locks *depsfile.Locks, config *configs.Config, factories map[addrs.Provider]providers.Factory) *depsfile.Locks {
+	builtins := builtin.Versions()
+	for _, p := range config.ProviderTypes() {
+		if _, ok := builtins[p]; ok || p.IsBuiltIn() {
+			continue
+		}
+		if _, ok := factories[p]; !ok {
+			continue
+		}
+		constraints := ""
+		if l := locks.Provider(p); l != nil {
+			constraints = l.VersionConstraints()
+		}
+		locks.SetProvider(p, Version, constraints, nil)
+	}
+	return locks
+}
+
+// validateFactories serves plan validate: the configuration's providers,
+// found as plan finds them and checked against the working directory's
+// lock file, without recording anything.
+func validateFactories(m *Meta, wd string, config *configs.Config) (map[addrs.Provider]providers.Factory, hcl.Diagnostics) {
+	locks, diags := depsfile.LoadLocksFromFile(filepath.Join(wd, depsfile.LockFilePath))
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	f, ds := discoveredFactories(m, wd, nil, config, nil, locks, depsfile.LockFilePath, initFix)
+	return f, append(diags, ds...)
+}
