@@ -5,29 +5,10 @@
 //
 // # Layout
 //
-// Entries, in the order written (sorted by name):
-//
-//	.terraform.lock.hcl        provider lock file at plan time
-//	tfbackend.json             the state backend and workspace
-//	                           (EntryBackend); optional
-//	tfconfig/modules.json      configuration snapshot manifest (see below)
-//	tfconfig/<file>            the root module's source files
-//	tfconfig/m-<key>/<file>    source files of the module at <key>
-//	                           (module call names joined by ".", e.g. m-net.sub)
-//	tfdata/<n>                 content of the n-th file in tfdata/files.json
-//	tfdata/files.json          files the configuration's functions read
-//	                           (see below); only when there are any
-//	tfplan                     the plan, protobuf (package plans, Marshal)
-//	tfplan.sha256              SHA-256 of every other entry, `sha256sum` format
-//	tfplan.sha256.sig          optional Ed25519 signature of tfplan.sha256
-//	tfshow.json                show -json's members made from the
-//	                           configuration (EntryShowJSON); optional
-//	tfstate                    prior (refreshed) state, v4 JSON
-//	tfstate-prev               previous-run state, v4 JSON
-//
-// tfconfig/modules.json is {"modules":[{"key","dir","source","files"}]},
-// sorted by key, each module's files sorted by name; it is the authority on
-// which tfconfig/ entries exist.
+// The entries and what each holds are listed once, in docs/archive.md of
+// the repository (a test there keeps that table and the Entry* constants
+// in step). Entries are written sorted by name; tfconfig/modules.json is
+// the authority on which tfconfig/ entries exist.
 //
 // # Files read by functions
 //

@@ -1,5 +1,5 @@
 // Command apply applies plan archives written by plan; see `apply -help`
-// and the README.
+// and docs/commands.md.
 package main
 
 import (

@@ -1,5 +1,5 @@
 // Command plan plans infrastructure changes and writes plan archives; see
-// `plan -help` and the README.
+// `plan -help` and docs/commands.md.
 package main
 
 import (

@@ -27,7 +27,7 @@ import (
 // say so (see journalDDL for the statements that create it).
 const journalTable = "plankit_journal"
 
-// journalDDL creates the journal table and its index; the README shows it
+// journalDDL creates the journal table and its index; docs/backends.md shows it
 // for users of skip_table_creation.
 func (b *Backend) journalDDL() []string {
 	return []string{
@@ -70,7 +70,7 @@ func (m *Mgr) Journal() (statemgr.Journal, error) {
 	m.Mu.Lock()
 	defer m.Mu.Unlock()
 	if !m.b.hasJournal {
-		return nil, fmt.Errorf("the table %s.%s does not exist (skip_table_creation is set): create it to keep apply's journal in the database (see the pg backend in the README)", m.b.cfg.SchemaName, journalTable)
+		return nil, fmt.Errorf("the table %s.%s does not exist (skip_table_creation is set): create it to keep apply's journal in the database (see the pg backend in docs/backends.md)", m.b.cfg.SchemaName, journalTable)
 	}
 	if m.journal == nil {
 		m.journal = &pgJournal{m: m, codec: m.Codec()}

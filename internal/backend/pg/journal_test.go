@@ -201,7 +201,7 @@ func TestJournalSkipTableCreation(t *testing.T) {
 	if r := m.Recovery(); r != nil {
 		t.Errorf("recovery without a journal table: %+v", r)
 	}
-	// Created as the README says, it is used.
+	// Created as docs/backends.md says, it is used.
 	for _, s := range b.journalDDL() {
 		if _, err := c.Exec(context.Background(), s); err != nil {
 			t.Fatal(err)

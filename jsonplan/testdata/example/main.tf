@@ -1,0 +1,5 @@
+resource "null_resource" "web" {}
+
+resource "terraform_data" "greeting" {
+  input = "hello"
+}
