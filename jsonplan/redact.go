@@ -40,6 +40,14 @@ func Redact(doc []byte, p *plans.Plan) ([]byte, error) {
 		for _, rc := range list {
 			if m, ok := rc.(map[string]any); ok {
 				redactChange(m["change"])
+				if c, ok := m["change"].(map[string]any); ok {
+					schema := resourceSchema(p, m)
+					for _, k := range []string{"before", "after"} {
+						if v, has := c[k]; has {
+							c[k] = redactBySchema(v, schema)
+						}
+					}
+				}
 			}
 		}
 	}
@@ -49,11 +57,11 @@ func Redact(doc []byte, p *plans.Plan) ([]byte, error) {
 		}
 	}
 	if pv, ok := root["planned_values"].(map[string]any); ok {
-		redactStateValues(pv)
+		redactStateValues(pv, p)
 	}
 	if ps, ok := root["prior_state"].(map[string]any); ok {
 		if v, ok := ps["values"].(map[string]any); ok {
-			redactStateValues(v)
+			redactStateValues(v, p)
 		}
 	}
 	sensitiveVars := map[string]bool{}
@@ -136,7 +144,7 @@ func redactMarked(v, marks any) any {
 }
 
 // redactStateValues redacts a values object ({"outputs", "root_module"}).
-func redactStateValues(v map[string]any) {
+func redactStateValues(v map[string]any, p *plans.Plan) {
 	if outs, ok := v["outputs"].(map[string]any); ok {
 		for _, o := range outs {
 			if om, ok := o.(map[string]any); ok && om["sensitive"] == true {
@@ -147,16 +155,16 @@ func redactStateValues(v map[string]any) {
 		}
 	}
 	if rm, ok := v["root_module"].(map[string]any); ok {
-		redactStateModule(rm)
+		redactStateModule(rm, p)
 	}
 }
 
-func redactStateModule(m map[string]any) {
+func redactStateModule(m map[string]any, p *plans.Plan) {
 	if rs, ok := m["resources"].([]any); ok {
 		for _, r := range rs {
 			if rm, ok := r.(map[string]any); ok {
 				if v, has := rm["values"]; has {
-					rm["values"] = redactMarked(v, rm["sensitive_values"])
+					rm["values"] = redactBySchema(redactMarked(v, rm["sensitive_values"]), resourceSchema(p, rm))
 				}
 			}
 		}
@@ -164,7 +172,7 @@ func redactStateModule(m map[string]any) {
 	if cms, ok := m["child_modules"].([]any); ok {
 		for _, c := range cms {
 			if cm, ok := c.(map[string]any); ok {
-				redactStateModule(cm)
+				redactStateModule(cm, p)
 			}
 		}
 	}
@@ -257,4 +265,53 @@ func redactExpressions(exprs any, schema *configschema.Block) {
 			redactExpressions(x, &nb.Block)
 		}
 	}
+}
+
+// resourceSchema is the schema of a document's resource entry (its
+// "type" and "mode"), nil when p is nil or has none.
+func resourceSchema(p *plans.Plan, entry map[string]any) *configschema.Block {
+	if p == nil {
+		return nil
+	}
+	typ, _ := entry["type"].(string)
+	mode, _ := entry["mode"].(string)
+	return schemaByType(p, typ, mode == "data")
+}
+
+// redactBySchema replaces the values of the attributes schema declares
+// sensitive (in nested blocks too): the document's markers come from the
+// values' marks, and a provider's sensitive attribute is sensitive
+// whatever they say.
+func redactBySchema(v any, schema *configschema.Block) any {
+	m, ok := v.(map[string]any)
+	if !ok || schema == nil {
+		return v
+	}
+	for name, x := range m {
+		if a, ok := schema.Attributes[name]; ok {
+			if a.Sensitive && x != nil {
+				m[name] = RedactedValue
+			}
+			continue
+		}
+		nb, ok := schema.BlockTypes[name]
+		if !ok {
+			continue
+		}
+		switch x := x.(type) {
+		case []any:
+			for i := range x {
+				x[i] = redactBySchema(x[i], &nb.Block)
+			}
+		case map[string]any:
+			if nb.Nesting == configschema.NestingMap {
+				for k := range x {
+					x[k] = redactBySchema(x[k], &nb.Block)
+				}
+			} else {
+				redactBySchema(x, &nb.Block)
+			}
+		}
+	}
+	return m
 }

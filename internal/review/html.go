@@ -136,9 +136,19 @@ func HTML(ctx context.Context, w io.Writer, archives []*Archive) error {
 		p("<option value=\"%s\">%s</option>", e(t), e(t))
 	}
 	p("</select> <span id=\"shown\"></span></div>\n<ul id=\"change-list\">\n")
-	for i := range archives {
+	// The list is made by the page's script from one JSON array, in
+	// pieces after the page has opened: the browser parses a few
+	// elements, not the tens of thousands a large plan's list has, before
+	// it shows the page, and a diff becomes elements only when opened.
+	var records []changeRecord
+	for i, a := range archives {
 		for _, it := range pers[i].its {
-			writeChange(bw, it, len(archives) > 1, archives[i].Name)
+			r := changeRecord{ID: it.id, Action: it.action, Module: moduleLabel(staticModule(it.rc.Addr)), Type: it.rtype,
+				Addr: it.addr, Label: it.label, Destructive: it.kind == kindDestructive, Diff: it.diff}
+			if len(archives) > 1 {
+				r.Archive = a.Name
+			}
+			records = append(records, r)
 		}
 	}
 	p("</ul>\n</section>\n")
@@ -153,7 +163,7 @@ func HTML(ctx context.Context, w io.Writer, archives []*Archive) error {
 		if len(pp.drift) > 0 {
 			p("<section class=\"drift\"><h2>%sDrift: objects changed outside (%d)</h2><ul>\n", e(prefix), len(pp.drift))
 			for _, it := range pp.drift {
-				writeChange(bw, it, false, "")
+				writeChange(bw, it)
 			}
 			p("</ul></section>\n")
 		}
@@ -181,15 +191,32 @@ func HTML(ctx context.Context, w io.Writer, archives []*Archive) error {
 	if err != nil {
 		return err
 	}
-	// "</" cannot occur in the JSON of module names escaped by
-	// encoding/json (it escapes <, > and &), so the script element holds.
-	p("</main>\n<script type=\"application/json\" id=\"group-modules\">%s</script>\n<script>%s</script>\n</body>\n</html>\n", gm, reportJS)
+	dj, err := json.Marshal(records)
+	if err != nil {
+		return err
+	}
+	// "</script" cannot occur in JSON from encoding/json (it escapes <,
+	// > and &), so the script elements hold.
+	p("</main>\n<script type=\"application/json\" id=\"group-modules\">%s</script>\n<script type=\"application/json\" id=\"changes-data\">%s</script>\n<script>%s</script>\n</body>\n</html>\n", gm, dj, reportJS)
 	return bw.Flush()
 }
 
-// writeChange writes one change as a list entry: its filter keys in data
-// attributes, its diff in a closed <details>.
-func writeChange(w *bufio.Writer, it *item, withArchive bool, archive string) {
+// changeRecord is a change of the list as the page's script receives it.
+type changeRecord struct {
+	ID          string `json:"id"`
+	Action      string `json:"a"`
+	Module      string `json:"m"`
+	Type        string `json:"t"`
+	Addr        string `json:"addr"`
+	Label       string `json:"l"`
+	Destructive bool   `json:"x,omitempty"`
+	Archive     string `json:"n,omitempty"`
+	Diff        string `json:"d"`
+}
+
+// writeChange writes one change (of the drift) as a list entry with its
+// diff in a closed <details>.
+func writeChange(w *bufio.Writer, it *item) {
 	e := html.EscapeString
 	cls := "change"
 	if it.kind == kindDestructive {
@@ -197,9 +224,6 @@ func writeChange(w *bufio.Writer, it *item, withArchive bool, archive string) {
 	}
 	fmt.Fprintf(w, "<li class=\"%s\" id=\"c-%s\" data-action=\"%s\" data-module=\"%s\" data-type=\"%s\" data-addr=\"%s\"><details><summary><span class=\"act act-%s\">%s</span> <code>%s</code>",
 		cls, it.id, it.action, e(moduleLabel(staticModule(it.rc.Addr))), e(it.rtype), e(it.addr), it.action, e(it.label), e(it.addr))
-	if withArchive {
-		fmt.Fprintf(w, " <span class=\"in\">in %s</span>", e(archive))
-	}
 	w.WriteString("</summary>")
 	w.WriteString(diffHTML(it.diff))
 	w.WriteString("</details></li>\n")
