@@ -1,6 +1,7 @@
 package review
 
 import (
+	"crypto/ed25519"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -11,6 +12,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/plankit/plankit/planfile"
+	"github.com/plankit/plankit/planfile/planfiletest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -136,6 +140,47 @@ func TestMarkdownSizeRule(t *testing.T) {
 	}
 	if _, err := Markdown([]*Archive{a}, Options{MaxBytes: 100}); err == nil {
 		t.Errorf("a 100-byte limit was accepted")
+	}
+}
+
+// TestMarkdownSignature: a signed archive is "signed, not verified"
+// without a key and "verified" with its key; with another key it is
+// refused.
+func TestMarkdownSignature(t *testing.T) {
+	dir := t.TempDir()
+	privPath, pubPath := planfiletest.WriteKeyPair(t, dir, "a")
+	_, otherPub := planfiletest.WriteKeyPair(t, dir, "b")
+	priv, err := planfile.LoadSigningKey(privPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := createFixture()
+	f.signKey = priv
+	path := f.build(t, "signed.tfplan")
+	for _, tc := range []struct {
+		key  string
+		want string
+	}{{"", "- Signature: signed, not verified"}, {pubPath, "- Signature: verified"}} {
+		var key ed25519.PublicKey
+		if tc.key != "" {
+			if key, err = planfile.LoadVerifyKey(tc.key); err != nil {
+				t.Fatal(err)
+			}
+		}
+		md, err := Markdown([]*Archive{loadArchive(t, path, key)}, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(md), tc.want+"\n") {
+			t.Errorf("key %q: the summary lacks %q:\n%s", tc.key, tc.want, md)
+		}
+	}
+	other, err := planfile.LoadVerifyKey(otherPub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(path, other); err == nil {
+		t.Errorf("an archive signed by another key was loaded")
 	}
 }
 
