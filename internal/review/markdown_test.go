@@ -85,7 +85,7 @@ func TestMarkdownSizeRule(t *testing.T) {
 		t.Fatalf("a summary under the limit says something was left out:\n%s", full)
 	}
 	destroyDiff := "<details><summary>⚠️ <b>destroy</b> <code>terraform_data.gone</code></summary>"
-	smallDiff := "<code>terraform_data.base</code></summary>" // an update of two attributes
+	smallDiff := "<code>terraform_data.base</code></summary>"                     // an update of two attributes
 	bigDiff := "<b>create</b> <code>local_sensitive_file.secret</code></summary>" // twelve attributes
 	if !strings.Contains(string(full), destroyDiff) || !strings.Contains(string(full), smallDiff) {
 		t.Fatalf("the full summary lacks the diffs the test looks for:\n%s", full)
