@@ -227,35 +227,7 @@ func Actions(a plans.Action) []string {
 
 // ActionReason returns the JSON keyword of a change's reason; "" for none.
 func ActionReason(r plans.ResourceInstanceChangeActionReason) string {
-	switch r {
-	case plans.ReasonReplaceBecauseTainted:
-		return "replace_because_tainted"
-	case plans.ReasonReplaceByRequest:
-		return "replace_by_request"
-	case plans.ReasonReplaceByTriggers:
-		return "replace_by_triggers"
-	case plans.ReasonReplaceBecauseCannotUpdate:
-		return "replace_because_cannot_update"
-	case plans.ReasonDeleteBecauseNoResourceConfig:
-		return "delete_because_no_resource_config"
-	case plans.ReasonDeleteBecauseWrongRepetition:
-		return "delete_because_wrong_repetition"
-	case plans.ReasonDeleteBecauseCountIndex:
-		return "delete_because_count_index"
-	case plans.ReasonDeleteBecauseEachKey:
-		return "delete_because_each_key"
-	case plans.ReasonDeleteBecauseNoModule:
-		return "delete_because_no_module"
-	case plans.ReasonDeleteBecauseNoMoveTarget:
-		return "delete_because_no_move_target"
-	case plans.ReasonReadBecauseConfigUnknown:
-		return "read_because_config_unknown"
-	case plans.ReasonReadBecauseDependencyPending:
-		return "read_because_dependency_pending"
-	case plans.ReasonReadBecauseCheckNested:
-		return "read_because_check_nested"
-	}
-	return ""
+	return r.JSONKeyword()
 }
 
 func marshalChange(c plans.Change, schema *configschema.Block, replace []cty.Path) (change, error) {

@@ -121,37 +121,17 @@ const (
 // String returns the reason's Go name without the "Reason" prefix, e.g.
 // "ReplaceBecauseTainted"; ReasonNone is "None".
 func (r ResourceInstanceChangeActionReason) String() string {
-	switch r {
-	case ReasonNone:
-		return "None"
-	case ReasonReplaceBecauseTainted:
-		return "ReplaceBecauseTainted"
-	case ReasonReplaceByRequest:
-		return "ReplaceByRequest"
-	case ReasonReplaceByTriggers:
-		return "ReplaceByTriggers"
-	case ReasonReplaceBecauseCannotUpdate:
-		return "ReplaceBecauseCannotUpdate"
-	case ReasonDeleteBecauseNoResourceConfig:
-		return "DeleteBecauseNoResourceConfig"
-	case ReasonDeleteBecauseWrongRepetition:
-		return "DeleteBecauseWrongRepetition"
-	case ReasonDeleteBecauseCountIndex:
-		return "DeleteBecauseCountIndex"
-	case ReasonDeleteBecauseEachKey:
-		return "DeleteBecauseEachKey"
-	case ReasonDeleteBecauseNoModule:
-		return "DeleteBecauseNoModule"
-	case ReasonReadBecauseConfigUnknown:
-		return "ReadBecauseConfigUnknown"
-	case ReasonReadBecauseDependencyPending:
-		return "ReadBecauseDependencyPending"
-	case ReasonDeleteBecauseNoMoveTarget:
-		return "DeleteBecauseNoMoveTarget"
-	case ReasonReadBecauseCheckNested:
-		return "ReadBecauseCheckNested"
+	if row, ok := reasonIndex[r]; ok {
+		return row.name
 	}
 	return fmt.Sprintf("Reason(%d)", rune(r))
+}
+
+// JSONKeyword returns the reason as the JSON plan representation's
+// action_reason names it, e.g. "replace_because_tainted"; "" for
+// ReasonNone and unknown reasons.
+func (r ResourceInstanceChangeActionReason) JSONKeyword() string {
+	return reasonIndex[r].json
 }
 
 // AllActions lists every Action, for exhaustive tests and encoders.
@@ -161,11 +141,9 @@ func AllActions() []Action {
 
 // AllReasons lists every ResourceInstanceChangeActionReason, ReasonNone first.
 func AllReasons() []ResourceInstanceChangeActionReason {
-	return []ResourceInstanceChangeActionReason{
-		ReasonNone, ReasonReplaceBecauseTainted, ReasonReplaceByRequest, ReasonReplaceByTriggers,
-		ReasonReplaceBecauseCannotUpdate, ReasonDeleteBecauseNoResourceConfig,
-		ReasonDeleteBecauseWrongRepetition, ReasonDeleteBecauseCountIndex, ReasonDeleteBecauseEachKey,
-		ReasonDeleteBecauseNoModule, ReasonReadBecauseConfigUnknown, ReasonReadBecauseDependencyPending,
-		ReasonDeleteBecauseNoMoveTarget, ReasonReadBecauseCheckNested,
+	out := make([]ResourceInstanceChangeActionReason, len(reasonTable))
+	for i, row := range reasonTable {
+		out[i] = row.reason
 	}
+	return out
 }

@@ -991,22 +991,13 @@ var (
 		CreateThenDelete: planproto.Action_CREATE_THEN_DELETE, Delete: planproto.Action_DELETE,
 		Forget: planproto.Action_FORGET,
 	}
-	reasonToProto = map[ResourceInstanceChangeActionReason]planproto.ActionReason{
-		ReasonNone:                          planproto.ActionReason_NONE,
-		ReasonReplaceBecauseTainted:         planproto.ActionReason_REPLACE_BECAUSE_TAINTED,
-		ReasonReplaceByRequest:              planproto.ActionReason_REPLACE_BY_REQUEST,
-		ReasonReplaceByTriggers:             planproto.ActionReason_REPLACE_BY_TRIGGERS,
-		ReasonReplaceBecauseCannotUpdate:    planproto.ActionReason_REPLACE_BECAUSE_CANNOT_UPDATE,
-		ReasonDeleteBecauseNoResourceConfig: planproto.ActionReason_DELETE_BECAUSE_NO_RESOURCE_CONFIG,
-		ReasonDeleteBecauseWrongRepetition:  planproto.ActionReason_DELETE_BECAUSE_WRONG_REPETITION,
-		ReasonDeleteBecauseCountIndex:       planproto.ActionReason_DELETE_BECAUSE_COUNT_INDEX,
-		ReasonDeleteBecauseEachKey:          planproto.ActionReason_DELETE_BECAUSE_EACH_KEY,
-		ReasonDeleteBecauseNoModule:         planproto.ActionReason_DELETE_BECAUSE_NO_MODULE,
-		ReasonReadBecauseConfigUnknown:      planproto.ActionReason_READ_BECAUSE_CONFIG_UNKNOWN,
-		ReasonReadBecauseDependencyPending:  planproto.ActionReason_READ_BECAUSE_DEPENDENCY_PENDING,
-		ReasonDeleteBecauseNoMoveTarget:     planproto.ActionReason_DELETE_BECAUSE_NO_MOVE_TARGET,
-		ReasonReadBecauseCheckNested:        planproto.ActionReason_READ_BECAUSE_CHECK_NESTED,
-	}
+	reasonToProto = func() map[ResourceInstanceChangeActionReason]planproto.ActionReason {
+		m := make(map[ResourceInstanceChangeActionReason]planproto.ActionReason, len(reasonTable))
+		for _, row := range reasonTable {
+			m[row.reason] = row.proto
+		}
+		return m
+	}()
 	resourceModeToProto = map[addrs.ResourceMode]planproto.ResourceMode{
 		addrs.InvalidResourceMode: planproto.ResourceMode_INVALID,
 		addrs.ManagedResourceMode: planproto.ResourceMode_MANAGED,

@@ -35,7 +35,7 @@ func cpuTime() (self, children time.Duration) {
 // provider over gRPC (one provider process) and, in the same run for an
 // A/B comparison, N in-process terraform_data resources. Run it with
 //
-//	go test -run '^$' -bench PluginPlanApply -benchtime 1x ./providers/plugin/
+//	go test -run '^$' -bench PluginPlanApply -benchtime 1x ./internal/providers/plugin/
 //
 // Per resource it reports wall time of plan and apply; plankit's own CPU
 // time (user+system of this process) for the plan and for the apply; the

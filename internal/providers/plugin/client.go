@@ -136,6 +136,8 @@ type process struct {
 	done      chan struct{} // closed by close; releases the start thread
 }
 
+// start launches one provider process and returns the translation for
+// the protocol version it negotiated.
 func start(m Meta, opts Options) (providers.Interface, error) {
 	if m.Executable == "" {
 		return nil, fmt.Errorf("provider %s: no executable", m.Provider)
@@ -145,6 +147,29 @@ func start(m Meta, opts Options) (providers.Interface, error) {
 		return nil, err
 	}
 	tail := newTailBuffer(64 << 10)
+	cfg, err := clientConfig(m, exe, opts, tail)
+	if err != nil {
+		return nil, err
+	}
+
+	starting.RLock()
+	defer starting.RUnlock()
+	p := &process{meta: m, stderr: tail, tls: cfg.TLSConfig, done: make(chan struct{})}
+	p.client = goplugin.NewClient(cfg)
+	raw, err := p.launch(cfg.Cmd)
+	if err != nil {
+		return nil, p.startError(err)
+	}
+	live.mu.Lock()
+	live.m[p] = struct{}{}
+	live.mu.Unlock()
+	started.Add(1)
+	return p.translation(raw)
+}
+
+// clientConfig is go-plugin's configuration for running exe: the
+// command with its environment, logging and stderr, and mutual TLS.
+func clientConfig(m Meta, exe string, opts Options, tail *tailBuffer) (*goplugin.ClientConfig, error) {
 	var rawOut io.Writer = tail
 	if opts.Stderr != nil {
 		rawOut = io.MultiWriter(tail, opts.Stderr)
@@ -171,10 +196,7 @@ func start(m Meta, opts Options) (providers.Interface, error) {
 	}
 	cmd.Env = append(cmd.Env, "PLUGIN_CLIENT_CERT="+string(certPEM))
 
-	starting.RLock()
-	defer starting.RUnlock()
-	p := &process{meta: m, stderr: tail, tls: tlsConfig, done: make(chan struct{})}
-	p.client = goplugin.NewClient(&goplugin.ClientConfig{
+	return &goplugin.ClientConfig{
 		Cmd:             cmd,
 		HandshakeConfig: handshake,
 		VersionedPlugins: map[int]goplugin.PluginSet{
@@ -199,11 +221,16 @@ func start(m Meta, opts Options) (providers.Interface, error) {
 			// request until its response arrives.
 			grpc.WithDisableRetry(),
 		},
-	})
+	}, nil
+}
 
-	// Pdeathsig fires when the thread that started the child exits, not
-	// the process; start from a locked thread that stays alive (parked on
-	// done) for as long as the process does.
+// launch starts cmd through p.client, completes the handshake and returns
+// the dispensed protocol client. On failure the process is gone.
+//
+// Pdeathsig fires when the thread that started the child exits, not the
+// process; start from a locked thread that stays alive (parked on done)
+// for as long as the process does.
+func (p *process) launch(cmd *exec.Cmd) (any, error) {
 	type result struct {
 		raw any
 		err error
@@ -229,21 +256,22 @@ func start(m Meta, opts Options) (providers.Interface, error) {
 		p.client.Kill()
 		killGroup(p.pid)
 		close(p.done)
-		return nil, p.startError(r.err)
+		return nil, r.err
 	}
-	live.mu.Lock()
-	live.m[p] = struct{}{}
-	live.mu.Unlock()
-	started.Add(1)
+	return r.raw, nil
+}
 
+// translation returns the provider for the protocol version p negotiated,
+// raw being the dispensed client.
+func (p *process) translation(raw any) (providers.Interface, error) {
 	switch v := p.client.NegotiatedVersion(); v {
 	case 5:
-		return newProvider5(r.raw, p), nil
+		return newProvider5(raw, p), nil
 	case 6:
-		return newProvider6(r.raw, p), nil
+		return newProvider6(raw, p), nil
 	default:
 		p.close()
-		return nil, fmt.Errorf("provider %s negotiated unsupported plugin protocol version %d", m.Provider, v)
+		return nil, fmt.Errorf("provider %s negotiated unsupported plugin protocol version %d", p.meta.Provider, v)
 	}
 }
 

@@ -22,10 +22,22 @@
 // attributes carry their type. Schemas are fetched once per process, and
 // once per run for providers that declare get_provider_schema_optional.
 //
-// Generated protocol code lives under internal/tfplugin5 and
-// internal/tfplugin6 and is used only by grpc_provider5.go and
-// grpc_provider6.go, one translation file per protocol version. The
-// .proto files there are the source; regenerate the Go code with
+// The translation between providers.Interface and the wire is written
+// once, in grpc_provider.go: provider[W] looks up schemas, encodes and
+// decodes values, turns failed calls into diagnostics and assembles the
+// responses. W is a protocol adapter (the protocol interface): wire5 in
+// grpc_provider5.go, wire6 in grpc_provider6.go. An adapter has one method
+// per RPC taking and returning protocol-neutral values (msgpack bytes,
+// wireValue, request, response) and only copies fields to and from its
+// protocol's messages; it also translates that protocol's schema,
+// diagnostic and attribute path messages, whose shapes differ (protocol 5
+// has no nested attributes). provider is generic over W rather than
+// holding an interface value so that each protocol's calls are direct.
 //
-//	providers/plugin/internal/generate.sh
+// Generated protocol code lives under internal/tfplugin5 and
+// internal/tfplugin6 and is imported only by the two adapter files
+// (wall_test.go checks it). The .proto files there are the source;
+// regenerate the Go code with
+//
+//	internal/providers/plugin/internal/generate.sh
 package plugin

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 
 	goplugin "github.com/hashicorp/go-plugin"
 	"github.com/hashicorp/hcl/v2"
@@ -18,8 +17,9 @@ import (
 	"github.com/plankit/plankit/tfdiags"
 )
 
-// This file is the only translation between providers.Interface and
-// plugin protocol 6 (package tfplugin6).
+// This file is the only one that knows plugin protocol 6 (package
+// tfplugin6): it copies fields between the protocol-neutral values of
+// grpc_provider.go and protocol 6's messages.
 
 // grpcPlugin6 is the go-plugin client side of protocol 6.
 type grpcPlugin6 struct {
@@ -35,466 +35,179 @@ func (grpcPlugin6) GRPCClient(_ context.Context, _ *goplugin.GRPCBroker, c *grpc
 }
 
 // provider6 is a provider process speaking protocol 6.
-type provider6 struct {
-	proc    *process
-	client  tfplugin6.ProviderClient
-	schemas schemas
-
-	fnOnce sync.Once
-	fns    providers.GetFunctionsResponse
-}
+type provider6 = provider[wire6]
 
 var _ providers.Interface = (*provider6)(nil)
 
 func newProvider6(raw any, p *process) providers.Interface {
-	c := raw.(tfplugin6.ProviderClient)
-	p.stop = func(ctx context.Context) error {
-		_, err := c.StopProvider(ctx, &tfplugin6.StopProvider_Request{})
-		return err
-	}
-	return &provider6{proc: p, client: c}
+	return newProvider(wire6{raw.(tfplugin6.ProviderClient)}, p)
 }
 
-func (p *provider6) fetchSchema() providers.GetProviderSchemaResponse {
-	resp, err := p.client.GetProviderSchema(bg, &tfplugin6.GetProviderSchema_Request{})
+// wire6 is protocol 6's side of the translation.
+type wire6 struct{ c tfplugin6.ProviderClient }
+
+var clientCaps6 = &tfplugin6.ClientCapabilities{WriteOnlyAttributesAllowed: true}
+
+func dyn6(b []byte) *tfplugin6.DynamicValue { return &tfplugin6.DynamicValue{Msgpack: b} }
+
+func value6(dv *tfplugin6.DynamicValue) wireValue {
+	return wireValue{msgpack: dv.GetMsgpack(), json: dv.GetJson()}
+}
+
+func (w wire6) getProviderSchema(provider string) (providers.GetProviderSchemaResponse, error) {
+	resp, err := w.c.GetProviderSchema(bg, &tfplugin6.GetProviderSchema_Request{})
 	if err != nil {
-		return providers.GetProviderSchemaResponse{Diagnostics: p.proc.callError("GetProviderSchema", err)}
+		return providers.GetProviderSchemaResponse{}, err
 	}
-	return schemaResponse6(resp, p.proc.meta.Provider.String())
+	return schemaResponse6(resp, provider), nil
 }
 
 // schemaResponse6 translates a schema response; provider names the
 // provider in diagnostics.
 func schemaResponse6(resp *tfplugin6.GetProviderSchema_Response, provider string) providers.GetProviderSchemaResponse {
-	var err error
-	out := providers.GetProviderSchemaResponse{
-		ResourceTypes: make(map[string]providers.Schema, len(resp.ResourceSchemas)),
-		DataSources:   make(map[string]providers.Schema, len(resp.DataSourceSchemas)),
-		Diagnostics:   diags6(resp.Diagnostics),
-	}
-	bad := func(what string, err error) providers.GetProviderSchemaResponse {
-		out.Diagnostics = append(out.Diagnostics, tfdiags.Errorf("Invalid provider schema",
-			"The provider %s returned an invalid schema for %s: %v", provider, what, err))
-		return out
-	}
-	if out.Provider, err = schema6(resp.Provider); err != nil {
-		return bad("the provider configuration", err)
-	}
-	if out.ProviderMeta, err = schema6(resp.ProviderMeta); err != nil {
-		return bad("provider_meta", err)
-	}
-	for name, s := range resp.ResourceSchemas {
-		if out.ResourceTypes[name], err = schema6(s); err != nil {
-			return bad("resource type "+name, err)
-		}
-	}
-	for name, s := range resp.DataSourceSchemas {
-		if out.DataSources[name], err = schema6(s); err != nil {
-			return bad("data source "+name, err)
-		}
-	}
-	if len(resp.Functions) > 0 {
-		out.Functions = make(map[string]providers.FunctionDecl, len(resp.Functions))
-		for name, f := range resp.Functions {
-			if out.Functions[name], err = function6(f); err != nil {
-				return bad("function "+name, err)
-			}
-		}
-	}
-	if c := resp.ServerCapabilities; c != nil {
-		out.ServerCapabilities = providers.ServerCapabilities{
-			PlanDestroy:               c.PlanDestroy,
-			GetProviderSchemaOptional: c.GetProviderSchemaOptional,
-			MoveResourceState:         c.MoveResourceState,
-		}
-	}
-	return out
+	c := resp.ServerCapabilities
+	return schemaResponse(schemaMessages[*tfplugin6.Schema, *tfplugin6.Function]{
+		diags:        diags6(resp.Diagnostics),
+		provider:     resp.Provider,
+		providerMeta: resp.ProviderMeta,
+		resources:    resp.ResourceSchemas,
+		dataSources:  resp.DataSourceSchemas,
+		functions:    resp.Functions,
+		capabilities: providers.ServerCapabilities{
+			PlanDestroy:               c.GetPlanDestroy(),
+			GetProviderSchemaOptional: c.GetGetProviderSchemaOptional(),
+			MoveResourceState:         c.GetMoveResourceState(),
+		},
+	}, provider, schema6, function6)
 }
 
-// GetProviderSchema returns the provider's schemas, fetched once.
-func (p *provider6) GetProviderSchema() providers.GetProviderSchemaResponse {
-	return *p.schemas.get(p.proc, p.fetchSchema)
+func (w wire6) validateProviderConfig(config []byte) (hcl.Diagnostics, error) {
+	resp, err := w.c.ValidateProviderConfig(bg, &tfplugin6.ValidateProviderConfig_Request{Config: dyn6(config)})
+	return diags6(resp.GetDiagnostics()), err
 }
 
-func (p *provider6) dyn(v cty.Value, ty cty.Type, what string) (*tfplugin6.DynamicValue, hcl.Diagnostics) {
-	b, err := encodeValue(v, ty)
-	if err != nil {
-		return nil, valueError(p.proc, what, err)
-	}
-	return &tfplugin6.DynamicValue{Msgpack: b}, nil
+func (w wire6) validateResourceConfig(r request) (hcl.Diagnostics, error) {
+	resp, err := w.c.ValidateResourceConfig(bg, &tfplugin6.ValidateResourceConfig_Request{
+		TypeName: r.typeName, Config: dyn6(r.config), ClientCapabilities: clientCaps6,
+	})
+	return diags6(resp.GetDiagnostics()), err
 }
 
-func (p *provider6) val(dv *tfplugin6.DynamicValue, ty cty.Type, what string) (cty.Value, hcl.Diagnostics) {
-	if dv == nil {
-		return cty.NullVal(ty), nil
-	}
-	v, err := decodeValue(dv.Msgpack, dv.Json, ty)
-	if err != nil {
-		return cty.NilVal, valueError(p.proc, what, err)
-	}
-	return v, nil
+func (w wire6) validateDataResourceConfig(r request) (hcl.Diagnostics, error) {
+	resp, err := w.c.ValidateDataResourceConfig(bg, &tfplugin6.ValidateDataResourceConfig_Request{TypeName: r.typeName, Config: dyn6(r.config)})
+	return diags6(resp.GetDiagnostics()), err
 }
 
-// meta encodes the provider_meta value (null when unset).
-func (p *provider6) meta(v cty.Value) (*tfplugin6.DynamicValue, hcl.Diagnostics) {
-	ty, diags := p.schemas.typeOf(p.proc, p.fetchSchema, "meta")
-	if diags.HasErrors() {
-		return nil, diags
+func (w wire6) upgradeResourceState(r providers.UpgradeResourceStateRequest) (response, error) {
+	raw := &tfplugin6.RawState{Json: r.RawStateJSON}
+	if r.RawStateJSON == nil {
+		raw.Flatmap = r.RawStateFlatmap
 	}
-	return p.dyn(v, ty, "provider_meta")
+	resp, err := w.c.UpgradeResourceState(bg, &tfplugin6.UpgradeResourceState_Request{
+		TypeName: r.TypeName, Version: r.Version, RawState: raw,
+	})
+	return response{diags: diags6(resp.GetDiagnostics()), value: value6(resp.GetUpgradedState())}, err
 }
 
-var clientCaps6 = &tfplugin6.ClientCapabilities{WriteOnlyAttributesAllowed: true}
-
-// ValidateProviderConfig checks the provider configuration.
-func (p *provider6) ValidateProviderConfig(req providers.ValidateProviderConfigRequest) providers.ValidateProviderConfigResponse {
-	ty, diags := p.schemas.typeOf(p.proc, p.fetchSchema, "provider")
-	if diags.HasErrors() {
-		return providers.ValidateProviderConfigResponse{Diagnostics: diags}
-	}
-	cfg, diags := p.dyn(req.Config, ty, "the provider configuration")
-	if diags.HasErrors() {
-		return providers.ValidateProviderConfigResponse{Diagnostics: diags}
-	}
-	resp, err := p.client.ValidateProviderConfig(bg, &tfplugin6.ValidateProviderConfig_Request{Config: cfg})
-	if err != nil {
-		return providers.ValidateProviderConfigResponse{Diagnostics: p.proc.callError("ValidateProviderConfig", err)}
-	}
-	return providers.ValidateProviderConfigResponse{Diagnostics: diags6(resp.Diagnostics)}
+func (w wire6) configureProvider(terraformVersion string, config []byte) (hcl.Diagnostics, error) {
+	resp, err := w.c.ConfigureProvider(bg, &tfplugin6.ConfigureProvider_Request{
+		TerraformVersion: terraformVersion, Config: dyn6(config), ClientCapabilities: clientCaps6,
+	})
+	return diags6(resp.GetDiagnostics()), err
 }
 
-// ValidateResourceConfig checks a resource configuration.
-func (p *provider6) ValidateResourceConfig(req providers.ValidateResourceConfigRequest) providers.ValidateResourceConfigResponse {
-	ty, diags := p.schemas.resourceType(p.proc, p.fetchSchema, req.TypeName)
-	if diags.HasErrors() {
-		return providers.ValidateResourceConfigResponse{Diagnostics: diags}
-	}
-	cfg, diags := p.dyn(req.Config, ty, req.TypeName+" configuration")
-	if diags.HasErrors() {
-		return providers.ValidateResourceConfigResponse{Diagnostics: diags}
-	}
-	resp, err := p.client.ValidateResourceConfig(bg, &tfplugin6.ValidateResourceConfig_Request{
-		TypeName: req.TypeName, Config: cfg, ClientCapabilities: clientCaps6,
+func (w wire6) stopProvider(ctx context.Context) (string, error) {
+	resp, err := w.c.StopProvider(ctx, &tfplugin6.StopProvider_Request{})
+	return resp.GetError(), err
+}
+
+func (w wire6) readResource(r request) (response, error) {
+	resp, err := w.c.ReadResource(bg, &tfplugin6.ReadResource_Request{
+		TypeName: r.typeName, CurrentState: dyn6(r.prior), Private: r.private, ProviderMeta: dyn6(r.meta), ClientCapabilities: clientCaps6,
+	})
+	return response{diags: diags6(resp.GetDiagnostics()), value: value6(resp.GetNewState()), private: resp.GetPrivate()}, err
+}
+
+func (w wire6) planResourceChange(r request) (response, error) {
+	resp, err := w.c.PlanResourceChange(bg, &tfplugin6.PlanResourceChange_Request{
+		TypeName: r.typeName, PriorState: dyn6(r.prior), ProposedNewState: dyn6(r.proposed), Config: dyn6(r.config),
+		PriorPrivate: r.private, ProviderMeta: dyn6(r.meta), ClientCapabilities: clientCaps6,
 	})
 	if err != nil {
-		return providers.ValidateResourceConfigResponse{Diagnostics: p.proc.callError("ValidateResourceConfig", err)}
+		return response{}, err
 	}
-	return providers.ValidateResourceConfigResponse{Diagnostics: diags6(resp.Diagnostics)}
-}
-
-// ValidateDataResourceConfig checks a data source configuration.
-func (p *provider6) ValidateDataResourceConfig(req providers.ValidateDataResourceConfigRequest) providers.ValidateDataResourceConfigResponse {
-	ty, diags := p.schemas.dataType(p.proc, p.fetchSchema, req.TypeName)
-	if diags.HasErrors() {
-		return providers.ValidateDataResourceConfigResponse{Diagnostics: diags}
-	}
-	cfg, diags := p.dyn(req.Config, ty, req.TypeName+" configuration")
-	if diags.HasErrors() {
-		return providers.ValidateDataResourceConfigResponse{Diagnostics: diags}
-	}
-	resp, err := p.client.ValidateDataResourceConfig(bg, &tfplugin6.ValidateDataResourceConfig_Request{TypeName: req.TypeName, Config: cfg})
-	if err != nil {
-		return providers.ValidateDataResourceConfigResponse{Diagnostics: p.proc.callError("ValidateDataResourceConfig", err)}
-	}
-	return providers.ValidateDataResourceConfigResponse{Diagnostics: diags6(resp.Diagnostics)}
-}
-
-// UpgradeResourceState sends the stored JSON (or flatmap) to the provider,
-// which migrates it to its current schema.
-func (p *provider6) UpgradeResourceState(req providers.UpgradeResourceStateRequest) providers.UpgradeResourceStateResponse {
-	ty, diags := p.schemas.resourceType(p.proc, p.fetchSchema, req.TypeName)
-	if diags.HasErrors() {
-		return providers.UpgradeResourceStateResponse{Diagnostics: diags}
-	}
-	raw := &tfplugin6.RawState{Json: req.RawStateJSON}
-	if req.RawStateJSON == nil {
-		raw.Flatmap = req.RawStateFlatmap
-	}
-	resp, err := p.client.UpgradeResourceState(bg, &tfplugin6.UpgradeResourceState_Request{
-		TypeName: req.TypeName, Version: req.Version, RawState: raw,
-	})
-	if err != nil {
-		return providers.UpgradeResourceStateResponse{Diagnostics: p.proc.callError("UpgradeResourceState", err)}
-	}
-	diags = diags6(resp.Diagnostics)
-	if diags.HasErrors() {
-		return providers.UpgradeResourceStateResponse{Diagnostics: diags}
-	}
-	v, vd := p.val(resp.UpgradedState, ty, "the upgraded "+req.TypeName+" state")
-	return providers.UpgradeResourceStateResponse{UpgradedState: v, Diagnostics: append(diags, vd...)}
-}
-
-// ConfigureProvider configures the provider; the configuration may hold
-// unknown values.
-func (p *provider6) ConfigureProvider(req providers.ConfigureProviderRequest) providers.ConfigureProviderResponse {
-	ty, diags := p.schemas.typeOf(p.proc, p.fetchSchema, "provider")
-	if diags.HasErrors() {
-		return providers.ConfigureProviderResponse{Diagnostics: diags}
-	}
-	cfg, diags := p.dyn(req.Config, ty, "the provider configuration")
-	if diags.HasErrors() {
-		return providers.ConfigureProviderResponse{Diagnostics: diags}
-	}
-	resp, err := p.client.ConfigureProvider(bg, &tfplugin6.ConfigureProvider_Request{
-		TerraformVersion: req.TerraformVersion, Config: cfg, ClientCapabilities: clientCaps6,
-	})
-	if err != nil {
-		return providers.ConfigureProviderResponse{Diagnostics: p.proc.callError("ConfigureProvider", err)}
-	}
-	return providers.ConfigureProviderResponse{Diagnostics: diags6(resp.Diagnostics)}
-}
-
-// Stop asks the provider to abort in-flight operations.
-func (p *provider6) Stop() error {
-	resp, err := p.client.StopProvider(bg, &tfplugin6.StopProvider_Request{})
-	if err != nil {
-		return err
-	}
-	if resp.Error != "" {
-		return errors.New(resp.Error)
-	}
-	return nil
-}
-
-// ReadResource refreshes an object.
-func (p *provider6) ReadResource(req providers.ReadResourceRequest) providers.ReadResourceResponse {
-	ty, diags := p.schemas.resourceType(p.proc, p.fetchSchema, req.TypeName)
-	if diags.HasErrors() {
-		return providers.ReadResourceResponse{NewState: req.PriorState, Diagnostics: diags}
-	}
-	prior, diags := p.dyn(req.PriorState, ty, "the prior "+req.TypeName+" state")
-	meta, md := p.meta(req.ProviderMeta)
-	if diags = append(diags, md...); diags.HasErrors() {
-		return providers.ReadResourceResponse{NewState: req.PriorState, Diagnostics: diags}
-	}
-	resp, err := p.client.ReadResource(bg, &tfplugin6.ReadResource_Request{
-		TypeName: req.TypeName, CurrentState: prior, Private: req.Private, ProviderMeta: meta, ClientCapabilities: clientCaps6,
-	})
-	if err != nil {
-		return providers.ReadResourceResponse{NewState: req.PriorState, Diagnostics: p.proc.callError("ReadResource", err)}
-	}
-	diags = diags6(resp.Diagnostics)
-	v, vd := p.val(resp.NewState, ty, "the refreshed "+req.TypeName+" state")
-	if diags = append(diags, vd...); vd.HasErrors() {
-		return providers.ReadResourceResponse{NewState: req.PriorState, Diagnostics: diags}
-	}
-	return providers.ReadResourceResponse{NewState: v, Private: resp.Private, Diagnostics: diags}
-}
-
-// PlanResourceChange plans a change.
-func (p *provider6) PlanResourceChange(req providers.PlanResourceChangeRequest) providers.PlanResourceChangeResponse {
-	ty, diags := p.schemas.resourceType(p.proc, p.fetchSchema, req.TypeName)
-	if diags.HasErrors() {
-		return providers.PlanResourceChangeResponse{Diagnostics: diags}
-	}
-	what := req.TypeName + " "
-	prior, d1 := p.dyn(req.PriorState, ty, what+"prior state")
-	proposed, d2 := p.dyn(req.ProposedNewState, ty, what+"proposed new state")
-	cfg, d3 := p.dyn(req.Config, ty, what+"configuration")
-	meta, d4 := p.meta(req.ProviderMeta)
-	if diags = concat(d1, d2, d3, d4); diags.HasErrors() {
-		return providers.PlanResourceChangeResponse{Diagnostics: diags}
-	}
-	resp, err := p.client.PlanResourceChange(bg, &tfplugin6.PlanResourceChange_Request{
-		TypeName: req.TypeName, PriorState: prior, ProposedNewState: proposed, Config: cfg,
-		PriorPrivate: req.PriorPrivate, ProviderMeta: meta, ClientCapabilities: clientCaps6,
-	})
-	if err != nil {
-		return providers.PlanResourceChangeResponse{Diagnostics: p.proc.callError("PlanResourceChange", err)}
-	}
-	diags = diags6(resp.Diagnostics)
-	planned, vd := p.val(resp.PlannedState, ty, what+"planned state")
-	if diags = append(diags, vd...); diags.HasErrors() {
-		return providers.PlanResourceChangeResponse{Diagnostics: diags}
-	}
-	out := providers.PlanResourceChangeResponse{
-		PlannedState:     planned,
-		PlannedPrivate:   resp.PlannedPrivate,
-		Diagnostics:      diags,
-		LegacyTypeSystem: resp.LegacyTypeSystem,
-	}
+	out := response{diags: diags6(resp.Diagnostics), value: value6(resp.PlannedState), private: resp.PlannedPrivate,
+		legacyTypeSystem: resp.LegacyTypeSystem}
 	for _, ap := range resp.RequiresReplace {
-		out.RequiresReplace = append(out.RequiresReplace, path6(ap))
+		out.requiresReplace = append(out.requiresReplace, path6(ap))
 	}
-	return out
+	return out, nil
 }
 
-// ApplyResourceChange applies a planned change.
-func (p *provider6) ApplyResourceChange(req providers.ApplyResourceChangeRequest) providers.ApplyResourceChangeResponse {
-	ty, diags := p.schemas.resourceType(p.proc, p.fetchSchema, req.TypeName)
-	if diags.HasErrors() {
-		return providers.ApplyResourceChangeResponse{NewState: req.PriorState, Diagnostics: diags}
-	}
-	what := req.TypeName + " "
-	prior, d1 := p.dyn(req.PriorState, ty, what+"prior state")
-	planned, d2 := p.dyn(req.PlannedState, ty, what+"planned state")
-	cfg, d3 := p.dyn(req.Config, ty, what+"configuration")
-	meta, d4 := p.meta(req.ProviderMeta)
-	if diags = concat(d1, d2, d3, d4); diags.HasErrors() {
-		return providers.ApplyResourceChangeResponse{NewState: req.PriorState, Diagnostics: diags}
-	}
-	resp, err := p.client.ApplyResourceChange(bg, &tfplugin6.ApplyResourceChange_Request{
-		TypeName: req.TypeName, PriorState: prior, PlannedState: planned, Config: cfg,
-		PlannedPrivate: req.PlannedPrivate, ProviderMeta: meta,
+func (w wire6) applyResourceChange(r request) (response, error) {
+	resp, err := w.c.ApplyResourceChange(bg, &tfplugin6.ApplyResourceChange_Request{
+		TypeName: r.typeName, PriorState: dyn6(r.prior), PlannedState: dyn6(r.planned), Config: dyn6(r.config),
+		PlannedPrivate: r.private, ProviderMeta: dyn6(r.meta),
 	})
-	if err != nil {
-		return providers.ApplyResourceChangeResponse{NewState: req.PriorState, Diagnostics: p.proc.callError("ApplyResourceChange", err)}
-	}
-	diags = diags6(resp.Diagnostics)
-	v, vd := p.val(resp.NewState, ty, what+"new state")
-	if diags = append(diags, vd...); vd.HasErrors() {
-		return providers.ApplyResourceChangeResponse{NewState: req.PriorState, Diagnostics: diags}
-	}
-	return providers.ApplyResourceChangeResponse{
-		NewState: v, Private: resp.Private, Diagnostics: diags, LegacyTypeSystem: resp.LegacyTypeSystem,
-	}
+	return response{diags: diags6(resp.GetDiagnostics()), value: value6(resp.GetNewState()), private: resp.GetPrivate(),
+		legacyTypeSystem: resp.GetLegacyTypeSystem()}, err
 }
 
-// ImportResourceState imports objects by ID.
-func (p *provider6) ImportResourceState(req providers.ImportResourceStateRequest) providers.ImportResourceStateResponse {
-	if _, diags := p.schemas.resourceType(p.proc, p.fetchSchema, req.TypeName); diags.HasErrors() {
-		return providers.ImportResourceStateResponse{Diagnostics: diags}
-	}
-	resp, err := p.client.ImportResourceState(bg, &tfplugin6.ImportResourceState_Request{
-		TypeName: req.TypeName, Id: req.ID, ClientCapabilities: clientCaps6,
+func (w wire6) importResourceState(typeName, id string) (response, error) {
+	resp, err := w.c.ImportResourceState(bg, &tfplugin6.ImportResourceState_Request{
+		TypeName: typeName, Id: id, ClientCapabilities: clientCaps6,
 	})
 	if err != nil {
-		return providers.ImportResourceStateResponse{Diagnostics: p.proc.callError("ImportResourceState", err)}
+		return response{}, err
 	}
-	out := providers.ImportResourceStateResponse{Diagnostics: diags6(resp.Diagnostics)}
+	out := response{diags: diags6(resp.Diagnostics)}
 	for _, ir := range resp.ImportedResources {
-		ty, diags := p.schemas.resourceType(p.proc, p.fetchSchema, ir.TypeName)
-		if diags.HasErrors() {
-			out.Diagnostics = append(out.Diagnostics, diags...)
-			continue
-		}
-		v, diags := p.val(ir.State, ty, "the imported "+ir.TypeName+" state")
-		if diags.HasErrors() {
-			out.Diagnostics = append(out.Diagnostics, diags...)
-			continue
-		}
-		out.ImportedResources = append(out.ImportedResources, providers.ImportedResource{TypeName: ir.TypeName, State: v, Private: ir.Private})
+		out.imported = append(out.imported, importedObject{typeName: ir.TypeName, state: value6(ir.State), private: ir.Private})
 	}
-	return out
+	return out, nil
 }
 
-// MoveResourceState converts an object of another resource type.
-func (p *provider6) MoveResourceState(req providers.MoveResourceStateRequest) providers.MoveResourceStateResponse {
-	ty, diags := p.schemas.resourceType(p.proc, p.fetchSchema, req.TargetTypeName)
-	if diags.HasErrors() {
-		return providers.MoveResourceStateResponse{Diagnostics: diags}
-	}
-	resp, err := p.client.MoveResourceState(bg, &tfplugin6.MoveResourceState_Request{
-		SourceProviderAddress: req.SourceProviderAddress,
-		SourceTypeName:        req.SourceTypeName,
-		SourceSchemaVersion:   req.SourceSchemaVersion,
-		SourceState:           &tfplugin6.RawState{Json: req.SourceStateJSON},
-		TargetTypeName:        req.TargetTypeName,
-		SourcePrivate:         req.SourcePrivate,
+func (w wire6) moveResourceState(r providers.MoveResourceStateRequest) (response, error) {
+	resp, err := w.c.MoveResourceState(bg, &tfplugin6.MoveResourceState_Request{
+		SourceProviderAddress: r.SourceProviderAddress,
+		SourceTypeName:        r.SourceTypeName,
+		SourceSchemaVersion:   r.SourceSchemaVersion,
+		SourceState:           &tfplugin6.RawState{Json: r.SourceStateJSON},
+		TargetTypeName:        r.TargetTypeName,
+		SourcePrivate:         r.SourcePrivate,
 	})
-	if err != nil {
-		return providers.MoveResourceStateResponse{Diagnostics: p.proc.callError("MoveResourceState", err)}
-	}
-	diags = diags6(resp.Diagnostics)
-	if diags.HasErrors() {
-		return providers.MoveResourceStateResponse{Diagnostics: diags}
-	}
-	v, vd := p.val(resp.TargetState, ty, "the moved "+req.TargetTypeName+" state")
-	return providers.MoveResourceStateResponse{TargetState: v, TargetPrivate: resp.TargetPrivate, Diagnostics: append(diags, vd...)}
+	return response{diags: diags6(resp.GetDiagnostics()), value: value6(resp.GetTargetState()), private: resp.GetTargetPrivate()}, err
 }
 
-// ReadDataSource reads a data source.
-func (p *provider6) ReadDataSource(req providers.ReadDataSourceRequest) providers.ReadDataSourceResponse {
-	ty, diags := p.schemas.dataType(p.proc, p.fetchSchema, req.TypeName)
-	if diags.HasErrors() {
-		return providers.ReadDataSourceResponse{Diagnostics: diags}
-	}
-	cfg, d1 := p.dyn(req.Config, ty, req.TypeName+" configuration")
-	meta, d2 := p.meta(req.ProviderMeta)
-	if diags = concat(d1, d2); diags.HasErrors() {
-		return providers.ReadDataSourceResponse{Diagnostics: diags}
-	}
-	resp, err := p.client.ReadDataSource(bg, &tfplugin6.ReadDataSource_Request{
-		TypeName: req.TypeName, Config: cfg, ProviderMeta: meta, ClientCapabilities: clientCaps6,
+func (w wire6) readDataSource(r request) (response, error) {
+	resp, err := w.c.ReadDataSource(bg, &tfplugin6.ReadDataSource_Request{
+		TypeName: r.typeName, Config: dyn6(r.config), ProviderMeta: dyn6(r.meta), ClientCapabilities: clientCaps6,
 	})
-	if err != nil {
-		return providers.ReadDataSourceResponse{Diagnostics: p.proc.callError("ReadDataSource", err)}
-	}
-	diags = diags6(resp.Diagnostics)
-	if diags.HasErrors() {
-		return providers.ReadDataSourceResponse{Diagnostics: diags}
-	}
-	v, vd := p.val(resp.State, ty, "the "+req.TypeName+" data")
-	return providers.ReadDataSourceResponse{State: v, Diagnostics: append(diags, vd...)}
+	return response{diags: diags6(resp.GetDiagnostics()), value: value6(resp.GetState())}, err
 }
 
-// GetFunctions returns the provider-defined functions: those of the schema
-// response, else (older providers) of the GetFunctions call.
-func (p *provider6) GetFunctions() providers.GetFunctionsResponse {
-	p.fnOnce.Do(func() {
-		s := p.schemas.get(p.proc, p.fetchSchema)
-		if s.Diagnostics.HasErrors() || len(s.Functions) > 0 {
-			p.fns = providers.GetFunctionsResponse{Functions: s.Functions, Diagnostics: s.Diagnostics}
-			return
-		}
-		resp, err := p.client.GetFunctions(bg, &tfplugin6.GetFunctions_Request{})
-		if err != nil {
-			if p.proc.client.Exited() {
-				p.fns.Diagnostics = p.proc.callError("GetFunctions", err)
-			}
-			// Unimplemented: a provider that predates functions has none.
-			return
-		}
-		p.fns.Diagnostics = diags6(resp.Diagnostics)
-		p.fns.Functions = make(map[string]providers.FunctionDecl, len(resp.Functions))
-		for name, f := range resp.Functions {
-			decl, err := function6(f)
-			if err != nil {
-				p.fns.Diagnostics = append(p.fns.Diagnostics, tfdiags.Errorf("Invalid provider function",
-					"The provider %s declared function %q with an invalid type: %v", p.proc.meta.Provider, name, err))
-				continue
-			}
-			p.fns.Functions[name] = decl
-		}
-	})
-	return p.fns
+func (w wire6) getFunctions(provider string) (providers.GetFunctionsResponse, error) {
+	resp, err := w.c.GetFunctions(bg, &tfplugin6.GetFunctions_Request{})
+	if err != nil {
+		return providers.GetFunctionsResponse{}, err
+	}
+	return functionDecls(resp.Functions, diags6(resp.Diagnostics), provider, function6), nil
 }
 
-// CallFunction calls a provider-defined function.
-func (p *provider6) CallFunction(req providers.CallFunctionRequest) providers.CallFunctionResponse {
-	fail := func(err error) providers.CallFunctionResponse {
-		return providers.CallFunctionResponse{Result: cty.DynamicVal, Err: err}
+func (w wire6) callFunction(name string, args [][]byte) (response, error) {
+	dvs := make([]*tfplugin6.DynamicValue, len(args))
+	for i, b := range args {
+		dvs[i] = dyn6(b)
 	}
-	decl, tys, err := p.proc.function(p.GetFunctions(), req.FunctionName, len(req.Arguments))
+	resp, err := w.c.CallFunction(bg, &tfplugin6.CallFunction_Request{Name: name, Arguments: dvs})
 	if err != nil {
-		return fail(err)
+		return response{}, err
 	}
-	args := make([]*tfplugin6.DynamicValue, len(req.Arguments))
-	for i, a := range req.Arguments {
-		dv, diags := p.dyn(a, tys[i], fmt.Sprintf("argument %d of %s", i+1, req.FunctionName))
-		if diags.HasErrors() {
-			return fail(diags)
-		}
-		args[i] = dv
-	}
-	resp, err := p.client.CallFunction(bg, &tfplugin6.CallFunction_Request{Name: req.FunctionName, Arguments: args})
-	if err != nil {
-		return fail(p.proc.callError("CallFunction", err))
-	}
+	out := response{value: value6(resp.Result)}
 	if fe := resp.Error; fe != nil {
-		return fail(functionError(fe.Text, fe.FunctionArgument))
+		out.funcErr = functionError(fe.Text, fe.FunctionArgument)
 	}
-	v, diags := p.val(resp.Result, decl.ReturnType, "the result of "+req.FunctionName)
-	if diags.HasErrors() {
-		return fail(diags)
-	}
-	return providers.CallFunctionResponse{Result: v}
-}
-
-// Close stops the provider process.
-func (p *provider6) Close() error {
-	p.proc.close()
-	return nil
+	return out, nil
 }
 
 func diags6(ds []*tfplugin6.Diagnostic) hcl.Diagnostics {

@@ -9,14 +9,14 @@ import (
 )
 
 // Starting a provider process (launch, handshake, GetProviderSchema) takes
-// tens of milliseconds of wall time, seconds for the largest providers,
-// and the operation needs the schema before it can build its graph. A
-// command that knows early which providers it will need (from the lock
-// file, before it has loaded the configuration and the state) can start
-// them in the background with Prestart; the first Factory call for the
-// same binary, provider and options then takes the process started early
-// (waiting for it if it is still starting) instead of launching another.
-// A process nobody takes is closed by DiscardPrestarted, and by
+// a noticeable time, the longest for the providers with the largest
+// schemas, and the operation needs the schema before it can build its
+// graph. A command that knows early which providers it will need (from the
+// lock file, before it has loaded the configuration and the state) can
+// start them in the background with Prestart; the first Factory call for
+// the same binary, provider and options then takes the process started
+// early (waiting for it if it is still starting) instead of launching
+// another. A process nobody takes is closed by DiscardPrestarted, and by
 // CleanupClients, which every command defers: a command that fails before
 // it needs its providers leaves no process behind.
 

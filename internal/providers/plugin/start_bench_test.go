@@ -16,7 +16,7 @@ import (
 // plankit's own CPU per start and the provider's (its process reaped, so
 // counted in RUSAGE_CHILDREN) beside the wall time. Run it with
 //
-//	go test -run '^$' -bench Start -benchtime 20x ./providers/plugin/
+//	go test -run '^$' -bench Start -benchtime 20x ./internal/providers/plugin/
 func BenchmarkStart(b *testing.B) {
 	bins := plugintest.Build(b)
 	pa, err := addrs.ParseProviderSourceString(plugintest.RawAddress)

@@ -87,9 +87,9 @@ var schemaCache sync.Map // string -> *providers.GetProviderSchemaResponse
 
 func cacheKey(m Meta) string { return m.Provider.String() + "\x00" + m.Version + "\x00" + m.Executable }
 
-// schemas is the per-process schema state shared by both protocol
-// translations: the response is fetched at most once per process (once
-// per run when the provider allows it) and the implied types are kept.
+// schemas is the per-process schema state of the translation: the
+// response is fetched at most once per process (once per run when the
+// provider allows it) and the implied types are kept.
 type schemas struct {
 	once sync.Once
 	resp providers.GetProviderSchemaResponse
@@ -219,8 +219,8 @@ func emptyBlock(b *configschema.Block) *configschema.Block {
 	return b
 }
 
-// fromPath builds a cty.Path from protocol attribute path steps, given as
-// (name, string key, int key, which) tuples by the translation files.
+// pathStep is one step of a protocol attribute path, as the protocol
+// adapters give it to buildPath, which makes a cty.Path of them.
 type pathStep struct {
 	attr   string
 	strKey string
