@@ -250,8 +250,8 @@ func (b *Bundle) evalRule(ctx context.Context, store storage.Store, input ast.Va
 	if err != nil {
 		return fail(ReasonError, err, nil)
 	}
-	rr.Messages = msgs
 	if len(msgs) > 0 {
+		rr.Messages = msgs
 		rr.Outcome = OutcomeFail
 		if ru.kind == KindWarning {
 			rr.Outcome = OutcomeWarn
