@@ -20,6 +20,8 @@
 //	tfplan                     the plan, protobuf (package plans, Marshal)
 //	tfplan.sha256              SHA-256 of every other entry, `sha256sum` format
 //	tfplan.sha256.sig          optional Ed25519 signature of tfplan.sha256
+//	tfpolicy.json              the policy check made at plan time
+//	                           (EntryPolicy); optional
 //	tfshow.json                show -json's members made from the
 //	                           configuration (EntryShowJSON); optional
 //	tfstate                    prior (refreshed) state, v4 JSON
@@ -49,6 +51,16 @@
 // tfdata/ entries are covered by tfplan.sha256 and Open's limits like every
 // entry, and files.json is the authority on which of them exist. Archives
 // of configurations that read no files have no tfdata/ entries.
+//
+// # Policy check
+//
+// tfpolicy.json records the result of the policy check `plan -out
+// -policy` made (see docs/policy.md): the digest of the policy bundle and
+// each rule's outcome and messages, one JSON object of at most
+// MaxPolicySize bytes. Being covered by tfplan.sha256, it is covered by
+// the signature, so a signed archive's record cannot be changed or
+// removed without the signature failing. Archives without it record no
+// check.
 //
 // The archive has no version of its own: the format version in tfplan
 // covers the whole layout. Readers accept every minor version of their
