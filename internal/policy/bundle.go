@@ -96,7 +96,7 @@ func (es LoadErrors) Error() string {
 }
 
 // Load reads the .rego files under every directory in policyDirs
-// (recursively) and the JSON or YAML data files in dataPaths (files, or
+// (recursively; a file in policyDirs is read itself) and the JSON or YAML data files in dataPaths (files, or
 // directories read recursively), parses the policies as Rego v1 and
 // compiles them with the built-in library. Errors name the file (as
 // policyDir joined with its path under it), the line and the rule; every
@@ -120,8 +120,11 @@ func Load(policyDirs, dataPaths []string) (*Bundle, error) {
 		sources[name] = src
 	}
 	for _, dir := range policyDirs {
-		files, err := walkFiles(dir, func(p string) bool { return strings.HasSuffix(p, ".rego") })
-		if err != nil {
+		var files []string
+		if st, err := os.Stat(dir); err == nil && !st.IsDir() {
+			// A single policy file, as conftest accepts too.
+			dir, files = filepath.Dir(dir), []string{filepath.Base(dir)}
+		} else if files, err = walkFiles(dir, func(p string) bool { return strings.HasSuffix(p, ".rego") }); err != nil {
 			return nil, fmt.Errorf("policy directory %s: %w", dir, err)
 		}
 		if len(files) == 0 {

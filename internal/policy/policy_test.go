@@ -68,6 +68,17 @@ func TestEvalPolicyDirectories(t *testing.T) {
 			},
 		},
 		{
+			name: "single files", dirs: []string{"testdata/examples/database.rego", "testdata/warn/main.rego"}, exitCode: ExitFailure,
+			want: []RuleResult{
+				{Namespace: "main", Rule: "deny_database_destroy", Kind: KindFailure, Outcome: OutcomeFail,
+					Messages: msgs(`aws_db_instance.main would be destroyed (["delete"]); databases are never destroyed by a plan`)},
+				{Namespace: "main", Rule: "warn", Kind: KindWarning, Outcome: OutcomeWarn,
+					Messages: msgs(`module.app["eu"].aws_instance.web is replaced: ami, id`)},
+				{Namespace: "main", Rule: "warn_cidr", Kind: KindWarning, Outcome: OutcomeWarn,
+					Messages: msgs("module.net.aws_vpc.main changes its CIDR block")},
+			},
+		},
+		{
 			name: "default namespace", dirs: []string{"testdata/namespaces"},
 			want: []RuleResult{{Namespace: "main", Rule: "deny", Kind: KindFailure, Outcome: OutcomePass}},
 		},
