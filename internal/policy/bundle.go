@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -311,7 +312,7 @@ func (b *Bundle) mergeDataFile(name, rel string, prefix []string) error {
 // mergeInto adds src's members to dst; objects merge, anything else set
 // twice is an error naming the path.
 func mergeInto(dst, src map[string]any, name string, path []string) error {
-	for _, k := range slices.Sorted(mapKeys(src)) {
+	for _, k := range slices.Sorted(maps.Keys(src)) {
 		v := src[k]
 		p := append(slices.Clone(path), k)
 		old, ok := dst[k]
@@ -329,16 +330,6 @@ func mergeInto(dst, src map[string]any, name string, path []string) error {
 		}
 	}
 	return nil
-}
-
-func mapKeys(m map[string]any) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
 }
 
 // astErrors turns OPA's errors into LoadErrors, finding the rule each
