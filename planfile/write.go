@@ -41,6 +41,9 @@ type CreateArgs struct {
 	Backend *Backend
 	// ShowJSON, when set, is the EntryShowJSON entry, closed.
 	ShowJSON *EntryBuffer
+	// PolicyResult, when set, is the EntryPolicy entry: the encoded
+	// result of the policy check made at plan time, one JSON object.
+	PolicyResult []byte
 
 	// ToolVersion is recorded in tfplan as the writer's version.
 	ToolVersion string
@@ -159,6 +162,11 @@ func checkArgs(args *CreateArgs) error {
 	case args.ShowJSON != nil && args.ShowJSON.d == nil:
 		return fmt.Errorf("planfile: the %s entry is not closed", EntryShowJSON)
 	}
+	if args.PolicyResult != nil {
+		if err := checkPolicy(args.PolicyResult); err != nil {
+			return fmt.Errorf("planfile: %s: %w", EntryPolicy, err)
+		}
+	}
 	return nil
 }
 
@@ -190,6 +198,9 @@ func smallEntries(args *CreateArgs) (map[string][]byte, error) {
 			return nil, err
 		}
 		entries[EntryBackend] = b
+	}
+	if args.PolicyResult != nil {
+		entries[EntryPolicy] = args.PolicyResult
 	}
 	delete(entries, EntryPlan)
 	delete(entries, EntryPriorState)
