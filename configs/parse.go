@@ -6,6 +6,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	hcljson "github.com/hashicorp/hcl/v2/json"
+
+	"github.com/plankit/plankit/internal/inputguard"
 )
 
 // fileKind classifies a directory entry by name.
@@ -38,13 +40,13 @@ func classifyFile(name string) fileKind {
 
 // parseSource parses one file's bytes, as JSON when the name ends in
 // .tf.json or .tofu.json and as native syntax otherwise. filename is what ranges carry.
-// A file that nests too deeply (see checkNesting) is not parsed: the
+// A file that nests too deeply (see inputguard.CheckNesting) is not parsed: the
 // result is a nil file and one error. A file with invalid UTF-8 in a token
 // gives only its encoding errors and a nil file (see encodingErrors).
 func parseSource(filename string, src []byte) (*hcl.File, hcl.Diagnostics) {
 	_, ext := splitConfigExt(filename)
 	isJSON := strings.HasSuffix(ext, ".json")
-	if diags := CheckNesting(filename, src, isJSON); diags.HasErrors() {
+	if diags := inputguard.CheckNesting(filename, src, isJSON); diags.HasErrors() {
 		return nil, diags
 	}
 	if isJSON {
