@@ -18,11 +18,11 @@ import (
 	"github.com/zclconf/go-cty/cty/convert"
 
 	"github.com/plankit/plankit/configs"
-	"github.com/plankit/plankit/internal/inputguard"
 	"github.com/plankit/plankit/internal/backend"
 	"github.com/plankit/plankit/internal/backend/local"
 	"github.com/plankit/plankit/internal/backend/pg"
 	"github.com/plankit/plankit/internal/backend/s3"
+	"github.com/plankit/plankit/internal/inputguard"
 	"github.com/plankit/plankit/internal/safeio"
 	"github.com/plankit/plankit/internal/states/statemgr"
 	"github.com/plankit/plankit/planfile"
