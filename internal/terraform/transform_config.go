@@ -35,8 +35,8 @@ type buildInput struct {
 	configUses map[addrs.Provider]bool
 
 	// derived caches attachSchema's results per schema block, so blocks of
-	// one type share one decoder spec and one implied type (about 1 KB a
-	// block otherwise, at 100,000 blocks 100 MB).
+	// one type share one decoder spec and one implied type (made per
+	// block, they would grow memory with every resource block).
 	derived map[providers.Schema]*schemaDerived
 }
 
