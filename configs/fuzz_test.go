@@ -24,7 +24,7 @@ func fuzzSeeds(f *testing.F, suffix string) [][]byte {
 		[]byte(`{"variable": {"v": {"type": "list(string)", "default": [1]}}}`),
 		[]byte(`{"resource": {"a": {"b": {"depends_on": ["x.y"], "provider": "a.b"}}}}`),
 		// Nesting deep enough to overflow the stack in the HCL parsers
-		// (a fatal error, not a panic) unless checkNesting stops it first.
+		// (a fatal error, not a panic) unless inputguard.CheckNesting stops it first.
 		[]byte(deepParens(100000)),
 		[]byte(deepJSON(100000)),
 		[]byte("locals {\n  x = \"ab\xffc\"\n}\n"),

@@ -139,6 +139,17 @@ func missingOverride(what, name string, rng hcl.Range) *hcl.Diagnostic {
 // mergeFile applies an override file to m: each block replaces the
 // arguments it sets in the primary block of the same name. O(objects in f).
 func (m *Module) mergeFile(f *file) hcl.Diagnostics {
+	diags := m.mergeSettings(f)
+	diags = append(diags, m.mergeNamed(f)...)
+	diags = append(diags, importOverrideDiags(f.imports)...)
+	diags = append(diags, overrideRemoved(f.removed)...)
+	return diags
+}
+
+// mergeSettings applies the override file's module-wide settings (core
+// version, required providers, backend, encryption); moved blocks cannot
+// be overridden.
+func (m *Module) mergeSettings(f *file) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	for _, mv := range f.moved {
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot override 'moved' blocks",
@@ -160,6 +171,13 @@ func (m *Module) mergeFile(f *file) hcl.Diagnostics {
 		}
 		m.Encryption.Overrides = append(m.Encryption.Overrides, e.Body)
 	}
+	return diags
+}
+
+// mergeNamed merges each named block of the override file into the
+// primary block of the same name; one without is an error.
+func (m *Module) mergeNamed(f *file) hcl.Diagnostics {
+	var diags hcl.Diagnostics
 	for _, p := range f.providerConfigs {
 		base, ok := m.ProviderConfigs[p.Addr().String()]
 		if !ok {
@@ -216,7 +234,5 @@ func (m *Module) mergeFile(f *file) hcl.Diagnostics {
 		}
 		base.merge(r)
 	}
-	diags = append(diags, importOverrideDiags(f.imports)...)
-	diags = append(diags, overrideRemoved(f.removed)...)
 	return diags
 }

@@ -1,15 +1,16 @@
 package configs
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/plankit/plankit/internal/inputguard"
 )
 
 // deepParens is a local whose value nests n parentheses: deep enough (at
-// 100,000) to overflow Go's stack in the HCL parser without checkNesting.
+// 100,000) to overflow Go's stack in the HCL parser without inputguard.CheckNesting.
 func deepParens(n int) string {
 	return "locals {\n  x = " + strings.Repeat("(", n) + "1" + strings.Repeat(")", n) + "\n}\n"
 }
@@ -28,8 +29,8 @@ func TestNestingLimit(t *testing.T) {
 	}{
 		{"native 100000 parens", "main.tf", deepParens(100000), tooDeep},
 		// locals { is level 1, so limit-1 parentheses is the deepest allowed.
-		{"native at the limit", "main.tf", deepParens(maxNestingDepth - 1), nil},
-		{"native one past the limit", "main.tf", deepParens(maxNestingDepth), tooDeep},
+		{"native at the limit", "main.tf", deepParens(inputguard.MaxNestingDepth - 1), nil},
+		{"native one past the limit", "main.tf", deepParens(inputguard.MaxNestingDepth), tooDeep},
 		{"native nested blocks", "main.tf", "\n\n" + strings.Repeat("a {\n", 100000) + strings.Repeat("}\n", 100000),
 			[]string{"main.tf:1003: Configuration nested too deeply"}},
 		{"native nested templates", "main.tf", "locals {\n  x = " + strings.Repeat(`"${`, 50000) + strings.Repeat(`}"`, 50000) + "\n}\n", tooDeep},
@@ -37,8 +38,8 @@ func TestNestingLimit(t *testing.T) {
 			"locals {\n  x = <<EOT\n${" + strings.Repeat("[", 5000) + strings.Repeat("]", 5000) + "}\nEOT\n}\n",
 			[]string{"main.tf:3: Configuration nested too deeply"}},
 		{"json 100000 arrays", "main.tf.json", deepJSON(100000), tooDeepJSON},
-		{"json at the limit", "main.tf.json", deepJSON(maxNestingDepth - 2), nil},
-		{"json one past the limit", "main.tf.json", deepJSON(maxNestingDepth - 1), tooDeepJSON},
+		{"json at the limit", "main.tf.json", deepJSON(inputguard.MaxNestingDepth - 2), nil},
+		{"json one past the limit", "main.tf.json", deepJSON(inputguard.MaxNestingDepth - 1), tooDeepJSON},
 		{"json template in a string", "main.tf.json",
 			"{\"locals\": {\n\"x\": \"${" + strings.Repeat("(", 100000) + "1" + strings.Repeat(")", 100000) + "}\"}}", tooDeepJSON},
 		{"json template behind an escaped dollar", "main.tf.json",
@@ -89,28 +90,5 @@ func TestInvalidUTF8(t *testing.T) {
 				t.Fatalf("diagnostics (-want +got):\n%s", diff)
 			}
 		})
-	}
-}
-
-// BenchmarkCheckNestingJSON checks a generated 1.6 MB .tf.json file of
-// 20,000 resources; one string in seven holds an interpolation.
-func BenchmarkCheckNestingJSON(b *testing.B) {
-	var sb strings.Builder
-	sb.WriteString(`{"resource":{"null_resource":{`)
-	for i := range 20000 {
-		if i > 0 {
-			sb.WriteString(",")
-		}
-		fmt.Fprintf(&sb, `"r%d":{"triggers":{"name":"resource-%d","zone":"eu-west-1a","id":"${var.x}"}}`, i, i)
-	}
-	sb.WriteString(`}}}`)
-	src := []byte(sb.String())
-	b.SetBytes(int64(len(src)))
-	b.ReportAllocs()
-	b.ResetTimer()
-	for range b.N {
-		if ds := checkNesting("main.tf.json", src, true); ds.HasErrors() {
-			b.Fatal(ds)
-		}
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	hcljson "github.com/hashicorp/hcl/v2/json"
+
+	"github.com/plankit/plankit/internal/inputguard"
 )
 
 // fileKind classifies a directory entry by name.
@@ -38,13 +40,13 @@ func classifyFile(name string) fileKind {
 
 // parseSource parses one file's bytes, as JSON when the name ends in
 // .tf.json or .tofu.json and as native syntax otherwise. filename is what ranges carry.
-// A file that nests too deeply (see checkNesting) is not parsed: the
+// A file that nests too deeply (see inputguard.CheckNesting) is not parsed: the
 // result is a nil file and one error. A file with invalid UTF-8 in a token
 // gives only its encoding errors and a nil file (see encodingErrors).
 func parseSource(filename string, src []byte) (*hcl.File, hcl.Diagnostics) {
 	_, ext := splitConfigExt(filename)
 	isJSON := strings.HasSuffix(ext, ".json")
-	if diags := CheckNesting(filename, src, isJSON); diags.HasErrors() {
+	if diags := inputguard.CheckNesting(filename, src, isJSON); diags.HasErrors() {
 		return nil, diags
 	}
 	if isJSON {
@@ -125,83 +127,57 @@ func decodeFile(body hcl.Body, override bool) (*file, hcl.Diagnostics) {
 	f := &file{}
 	content, diags := body.Content(fileSchema)
 	for _, block := range content.Blocks {
+		var ds hcl.Diagnostics
 		switch block.Type {
 		case "terraform":
-			diags = append(diags, decodeTerraformBlock(block, f)...)
+			ds = decodeTerraformBlock(block, f)
 		case "language":
-			diags = append(diags, decodeLanguageBlock(block, override)...)
+			ds = decodeLanguageBlock(block, override)
 		case "provider":
-			p, ds := decodeProviderBlock(block)
-			diags = append(diags, ds...)
-			if p != nil {
-				f.providerConfigs = append(f.providerConfigs, p)
-			}
+			ds = keep(&f.providerConfigs)(decodeProviderBlock(block))
 		case "variable":
-			v, ds := decodeVariableBlock(block)
-			diags = append(diags, ds...)
-			if v != nil {
-				f.variables = append(f.variables, v)
-			}
+			ds = keep(&f.variables)(decodeVariableBlock(block))
 		case "locals":
-			ls, ds := decodeLocalsBlock(block)
-			diags = append(diags, ds...)
+			var ls []*Local
+			ls, ds = decodeLocalsBlock(block)
 			f.locals = append(f.locals, ls...)
 		case "output":
-			o, ds := decodeOutputBlock(block, override)
-			diags = append(diags, ds...)
-			if o != nil {
-				f.outputs = append(f.outputs, o)
-			}
+			ds = keep(&f.outputs)(decodeOutputBlock(block, override))
 		case "module":
-			mc, ds := decodeModuleBlock(block, override)
-			diags = append(diags, ds...)
-			if mc != nil {
-				f.moduleCalls = append(f.moduleCalls, mc)
-			}
+			ds = keep(&f.moduleCalls)(decodeModuleBlock(block, override))
 		case "resource":
-			r, ds := decodeResourceBlock(block, override)
-			diags = append(diags, ds...)
-			if r != nil {
-				f.managedResources = append(f.managedResources, r)
-			}
+			ds = keep(&f.managedResources)(decodeResourceBlock(block, override))
 		case "data":
-			r, ds := decodeDataBlock(block, override)
-			diags = append(diags, ds...)
-			if r != nil {
-				f.dataResources = append(f.dataResources, r)
-			}
+			ds = keep(&f.dataResources)(decodeDataBlock(block, override))
 		case "import":
-			imp, ds := decodeImportBlock(block)
-			diags = append(diags, ds...)
-			if imp != nil {
-				f.imports = append(f.imports, imp)
-			}
+			ds = keep(&f.imports)(decodeImportBlock(block))
 		case "removed":
-			r, ds := decodeRemovedBlock(block)
-			diags = append(diags, ds...)
-			if r != nil {
-				f.removed = append(f.removed, r)
-			}
+			ds = keep(&f.removed)(decodeRemovedBlock(block))
 		case "check":
-			c, ds := decodeCheckBlock(block, override)
-			diags = append(diags, ds...)
-			if c != nil {
-				f.checks = append(f.checks, c)
-			}
+			ds = keep(&f.checks)(decodeCheckBlock(block, override))
 		case "moved":
-			mv, ds := decodeMovedBlock(block)
-			diags = append(diags, ds...)
-			if mv != nil {
-				f.moved = append(f.moved, mv)
-			}
+			ds = keep(&f.moved)(decodeMovedBlock(block))
 		default:
-			diags = append(diags, &hcl.Diagnostic{
+			ds = hcl.Diagnostics{{
 				Severity: hcl.DiagError,
 				Summary:  "Unsupported block type",
 				Detail:   "plankit does not support " + block.Type + " blocks yet; remove this block or use Terraform for this configuration.",
 				Subject:  block.DefRange.Ptr(),
-			})
+			}}
 		}
+		diags = append(diags, ds...)
 	}
 	return f, diags
+}
+
+// keep returns what takes a block decoder's results: the decoded object,
+// appended to list unless nil, and the diagnostics, returned.
+func keep[T comparable](list *[]T) func(T, hcl.Diagnostics) hcl.Diagnostics {
+	return func(v T, ds hcl.Diagnostics) hcl.Diagnostics {
+		var none T
+		if v != none {
+			*list = append(*list, v)
+		}
+		return ds
+	}
 }

@@ -96,8 +96,19 @@ func decodeRemovedBlock(block *hcl.Block) (*Removed, hcl.Diagnostics) {
 	}
 	r.FromModule, r.FromResource = mod, res
 
+	diags = append(diags, r.decodeBlocks(content.Blocks)...)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	return r, append(diags, r.choiceWarnings(block)...)
+}
+
+// decodeBlocks decodes the removed block's lifecycle, connection and
+// provisioner blocks into r; the last two only when it names a resource.
+func (r *Removed) decodeBlocks(blocks []*hcl.Block) hcl.Diagnostics {
+	var diags hcl.Diagnostics
 	var lifecycle, connection *hcl.Block
-	for _, b := range content.Blocks {
+	for _, b := range blocks {
 		switch b.Type {
 		case "lifecycle":
 			if lifecycle != nil {
@@ -144,9 +155,14 @@ func decodeRemovedBlock(block *hcl.Block) (*Removed, hcl.Diagnostics) {
 			r.Provisioners = append(r.Provisioners, p)
 		}
 	}
-	if diags.HasErrors() {
-		return nil, diags
-	}
+	return diags
+}
+
+// choiceWarnings warns of a removed block that leaves lifecycle.destroy
+// unsaid (Terraform and OpenTofu differ there), and of provisioners that
+// will not run because the block forgets instead of destroying.
+func (r *Removed) choiceWarnings(block *hcl.Block) hcl.Diagnostics {
+	var diags hcl.Diagnostics
 	if !r.DestroySet {
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Removed block without lifecycle.destroy",
 			Detail:  fmt.Sprintf("This removed block does not say whether %s should be destroyed. plankit follows Terraform and destroys it; OpenTofu would only remove it from the state. Add lifecycle { destroy = true } or lifecycle { destroy = false } to make the choice explicit.", r.FromString()),
@@ -156,7 +172,7 @@ func decodeRemovedBlock(block *hcl.Block) (*Removed, hcl.Diagnostics) {
 			Detail:  fmt.Sprintf("This removed block forgets %s without destroying it (lifecycle.destroy = false), so its destroy-time provisioners will not run.", r.FromString()),
 			Subject: block.DefRange.Ptr()})
 	}
-	return r, diags
+	return diags
 }
 
 // decodeLifecycle reads lifecycle { destroy = BOOL }: a literal, since it

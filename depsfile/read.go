@@ -10,7 +10,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/plankit/plankit/addrs"
-	"github.com/plankit/plankit/configs"
+	"github.com/plankit/plankit/internal/inputguard"
 	"github.com/plankit/plankit/internal/safeio"
 	"github.com/zclconf/go-cty/cty"
 )
@@ -53,10 +53,10 @@ func LoadLocksFromBytes(src []byte, filename string) (*Locks, hcl.Diagnostics) {
 	locks := NewLocks()
 	// A binary or too deeply nested file is refused before the parser
 	// sees it: one error instead of one per byte, and no stack overflow.
-	if diags := configs.CheckText(filename, src); diags.HasErrors() {
+	if diags := inputguard.CheckText(filename, src); diags.HasErrors() {
 		return locks, diags
 	}
-	if diags := configs.CheckNesting(filename, src, false); diags.HasErrors() {
+	if diags := inputguard.CheckNesting(filename, src, false); diags.HasErrors() {
 		return locks, diags
 	}
 	f, diags := hclsyntax.ParseConfig(src, filename, hcl.InitialPos)

@@ -89,7 +89,7 @@ func readEntry(f *zip.File, l Limits) ([]byte, error) {
 	// much memory; once that much has really been decompressed, the entry
 	// has shown it is big and the rest of the declared size is reserved
 	// at once: one copy instead of a doubling buffer's log2(ratio) copies
-	// and their garbage (a 64 MB state entry compresses about 20 times).
+	// and their garbage (state entries compress many times over).
 	first := min(size, f.CompressedSize64*4+4096)
 	buf := make([]byte, first)
 	n, err := io.ReadFull(rc, buf)

@@ -53,27 +53,50 @@ func appendAttrsJSON(b []byte, v cty.Value, t cty.Type) (_ []byte, ok bool) {
 		return b, false
 	}
 	if t == cty.DynamicPseudoType && v.Type() != cty.DynamicPseudoType {
-		// The value with its type, so that it can be decoded.
-		vt := v.Type()
-		tj, err := typeJSON(vt)
-		if err != nil {
-			return b, false
-		}
-		b = append(b, `{"value":`...)
-		if b, ok = appendAttrsJSON(b, v, vt); !ok {
-			return b, false
-		}
-		b = append(b, `,"type":`...)
-		b = append(b, tj...)
-		return append(b, '}'), true
+		return appendDynamicJSON(b, v)
 	}
 	if v.IsNull() {
 		return append(b, "null"...), true
 	}
 	switch {
-	case t == cty.String:
+	case t.IsPrimitiveType():
+		return appendPrimitiveJSON(b, v, t)
+	case t.IsListType(), t.IsSetType():
+		return appendElementsJSON(b, v, t.ElementType(), nil)
+	case t.IsTupleType():
+		return appendElementsJSON(b, v, cty.NilType, t.TupleElementTypes())
+	case t.IsMapType():
+		return appendMapJSON(b, v, t.ElementType())
+	case t.IsObjectType():
+		return appendObjectJSON(b, v, t.AttributeTypes())
+	}
+	return b, false
+}
+
+// appendDynamicJSON writes a value of an attribute typed "any" with its
+// type, so that it can be decoded.
+func appendDynamicJSON(b []byte, v cty.Value) (_ []byte, ok bool) {
+	vt := v.Type()
+	tj, err := typeJSON(vt)
+	if err != nil {
+		return b, false
+	}
+	b = append(b, `{"value":`...)
+	if b, ok = appendAttrsJSON(b, v, vt); !ok {
+		return b, false
+	}
+	b = append(b, `,"type":`...)
+	b = append(b, tj...)
+	return append(b, '}'), true
+}
+
+// appendPrimitiveJSON writes a known, non-null string, number or bool.
+// Infinities have no JSON form.
+func appendPrimitiveJSON(b []byte, v cty.Value, t cty.Type) (_ []byte, ok bool) {
+	switch t {
+	case cty.String:
 		return jsonstr.Append(b, v.AsString()), true
-	case t == cty.Number:
+	case cty.Number:
 		if v.RawEquals(cty.PositiveInfinity) || v.RawEquals(cty.NegativeInfinity) {
 			return b, false
 		}
@@ -84,85 +107,81 @@ func appendAttrsJSON(b []byte, v cty.Value, t cty.Type) (_ []byte, ok bool) {
 			}
 		}
 		return f.Append(b, 'f', -1), true
-	case t == cty.Bool:
+	case cty.Bool:
 		if v.True() {
 			return append(b, "true"...), true
 		}
 		return append(b, "false"...), true
-	case t.IsListType(), t.IsSetType():
-		ety := t.ElementType()
-		b = append(b, '[')
-		first := true
-		for it := v.ElementIterator(); it.Next(); {
-			if !first {
-				b = append(b, ',')
-			}
-			first = false
-			_, ev := it.Element()
-			if b, ok = appendAttrsJSON(b, ev, ety); !ok {
-				return b, false
-			}
-		}
-		return append(b, ']'), true
-	case t.IsMapType():
-		ety := t.ElementType()
-		b = append(b, '{')
-		first := true
-		for it := v.ElementIterator(); it.Next(); {
-			if !first {
-				b = append(b, ',')
-			}
-			first = false
-			ek, ev := it.Element()
-			b = jsonstr.Append(b, ek.AsString())
-			b = append(b, ':')
-			if b, ok = appendAttrsJSON(b, ev, ety); !ok {
-				return b, false
-			}
-		}
-		return append(b, '}'), true
-	case t.IsTupleType():
-		etys := t.TupleElementTypes()
-		b = append(b, '[')
-		i := 0
-		for it := v.ElementIterator(); it.Next(); {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			_, ev := it.Element()
-			if b, ok = appendAttrsJSON(b, ev, etys[i]); !ok {
-				return b, false
-			}
-			i++
-		}
-		return append(b, ']'), true
-	case t.IsObjectType():
-		atys := t.AttributeTypes()
-		var buf [16]string
-		names := buf[:0]
-		for k := range atys {
-			for i := 0; i < len(k); i++ {
-				if k[i] >= utf8.RuneSelf {
-					return b, false
-				}
-			}
-			names = append(names, k)
-		}
-		sort.Strings(names)
-		b = append(b, '{')
-		for i, k := range names {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = jsonstr.Append(b, k)
-			b = append(b, ':')
-			if b, ok = appendAttrsJSON(b, v.GetAttr(k), atys[k]); !ok {
-				return b, false
-			}
-		}
-		return append(b, '}'), true
 	}
 	return b, false
+}
+
+// appendElementsJSON writes a list or set (elements of type ety) or a
+// tuple (element types etys) as an array.
+func appendElementsJSON(b []byte, v cty.Value, ety cty.Type, etys []cty.Type) (_ []byte, ok bool) {
+	b = append(b, '[')
+	i := 0
+	for it := v.ElementIterator(); it.Next(); {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		_, ev := it.Element()
+		if etys != nil {
+			ety = etys[i]
+		}
+		if b, ok = appendAttrsJSON(b, ev, ety); !ok {
+			return b, false
+		}
+		i++
+	}
+	return append(b, ']'), true
+}
+
+// appendMapJSON writes a map as an object, in the map's key order.
+func appendMapJSON(b []byte, v cty.Value, ety cty.Type) (_ []byte, ok bool) {
+	b = append(b, '{')
+	first := true
+	for it := v.ElementIterator(); it.Next(); {
+		if !first {
+			b = append(b, ',')
+		}
+		first = false
+		ek, ev := it.Element()
+		b = jsonstr.Append(b, ek.AsString())
+		b = append(b, ':')
+		if b, ok = appendAttrsJSON(b, ev, ety); !ok {
+			return b, false
+		}
+	}
+	return append(b, '}'), true
+}
+
+// appendObjectJSON writes an object with its attributes sorted by name;
+// not for names that are not ASCII (ctyjson normalises them).
+func appendObjectJSON(b []byte, v cty.Value, atys map[string]cty.Type) (_ []byte, ok bool) {
+	var buf [16]string
+	names := buf[:0]
+	for k := range atys {
+		for i := 0; i < len(k); i++ {
+			if k[i] >= utf8.RuneSelf {
+				return b, false
+			}
+		}
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	b = append(b, '{')
+	for i, k := range names {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = jsonstr.Append(b, k)
+		b = append(b, ':')
+		if b, ok = appendAttrsJSON(b, v.GetAttr(k), atys[k]); !ok {
+			return b, false
+		}
+	}
+	return append(b, '}'), true
 }
 
 // typeJSON is ctyjson.MarshalType(t), without its allocations for the

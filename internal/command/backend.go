@@ -22,6 +22,7 @@ import (
 	"github.com/plankit/plankit/internal/backend/local"
 	"github.com/plankit/plankit/internal/backend/pg"
 	"github.com/plankit/plankit/internal/backend/s3"
+	"github.com/plankit/plankit/internal/inputguard"
 	"github.com/plankit/plankit/internal/safeio"
 	"github.com/plankit/plankit/internal/states/statemgr"
 	"github.com/plankit/plankit/planfile"
@@ -269,7 +270,7 @@ func parseBackendConfig(wd, val, typ string, schema *hcl.BodySchema) (map[string
 	if err != nil {
 		return nil, hcl.Diagnostics{tfdiags.Errorf("Invalid -backend-config", "%q is neither KEY=VALUE nor a readable file: %s", val, err)}
 	}
-	if ds := configs.CheckNesting(path, src, strings.HasSuffix(path, ".json")); ds.HasErrors() {
+	if ds := inputguard.CheckNesting(path, src, strings.HasSuffix(path, ".json")); ds.HasErrors() {
 		return nil, ds
 	}
 	var f *hcl.File

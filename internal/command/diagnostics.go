@@ -14,7 +14,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	hcljson "github.com/hashicorp/hcl/v2/json"
 
-	"github.com/plankit/plankit/configs"
+	"github.com/plankit/plankit/internal/inputguard"
 	"github.com/plankit/plankit/internal/safeio"
 	"github.com/plankit/plankit/tfdiags"
 )
@@ -57,14 +57,14 @@ func (s Sources) hclFiles(diags hcl.Diagnostics) map[string]*hcl.File {
 // gives its bytes for the snippet.
 //
 // It parses only what the configuration loader would: a file nesting
-// deeper than the loader's guard allows (configs.CheckNesting), or that is
+// deeper than the loader's guard allows (inputguard.CheckNesting), or that is
 // binary, gives its bytes alone, because the HCL parsers recurse once per
 // level and a deep enough file overflows the stack.
 func parseForContext(name string, src []byte) *hcl.File {
 	var f *hcl.File
 	isJSON := strings.HasSuffix(name, ".json")
 	parse := isJSON || strings.HasSuffix(name, ".tf") || strings.HasSuffix(name, ".tofu") || strings.HasSuffix(name, ".tfvars") || strings.HasSuffix(name, ".hcl")
-	if parse && (configs.CheckText(name, src).HasErrors() || configs.CheckNesting(name, src, isJSON).HasErrors()) {
+	if parse && (inputguard.CheckText(name, src).HasErrors() || inputguard.CheckNesting(name, src, isJSON).HasErrors()) {
 		parse = false
 	}
 	if len(src) > bigSnippetFile {

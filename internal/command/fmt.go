@@ -14,7 +14,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
-	"github.com/plankit/plankit/configs"
+	"github.com/plankit/plankit/internal/inputguard"
 	"github.com/plankit/plankit/internal/safeio"
 	"github.com/plankit/plankit/tfdiags"
 )
@@ -219,7 +219,7 @@ func (f *formatter) source(src []byte, path, name string) hcl.Diagnostics {
 // formatSource checks that src parses (fmt never rewrites a file with
 // syntax errors) and returns it formatted.
 func formatSource(src []byte, filename string) ([]byte, hcl.Diagnostics) {
-	if diags := configs.CheckNesting(filename, src, false); diags.HasErrors() {
+	if diags := inputguard.CheckNesting(filename, src, false); diags.HasErrors() {
 		return nil, diags
 	}
 	_, diags := hclsyntax.ParseConfig(src, filename, hcl.InitialPos)

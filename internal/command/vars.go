@@ -13,6 +13,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/plankit/plankit/configs"
+	"github.com/plankit/plankit/internal/inputguard"
 	"github.com/plankit/plankit/internal/safeio"
 	"github.com/plankit/plankit/internal/terraform"
 )
@@ -166,8 +167,8 @@ func parseRawVar(decl *configs.Variable, typed bool, raw, where string) (cty.Val
 		// declaration, whose type it failed, as Terraform's does.
 		return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid value for variable " + decl.Name, Detail: detail, Subject: decl.DeclRange.Ptr()}}
 	}
-	if ds := configs.CheckExprNesting(where, []byte(raw)); ds.HasErrors() {
-		return cty.NilVal, invalid(fmt.Sprintf("it nests brackets, braces, parentheses or strings more than %d levels deep", configs.MaxNestingDepth))
+	if ds := inputguard.CheckExprNesting(where, []byte(raw)); ds.HasErrors() {
+		return cty.NilVal, invalid(fmt.Sprintf("it nests brackets, braces, parentheses or strings more than %d levels deep", inputguard.MaxNestingDepth))
 	}
 	expr, diags := hclsyntax.ParseExpression([]byte(raw), where, hcl.InitialPos)
 	if diags.HasErrors() {
@@ -194,10 +195,10 @@ func loadVarFile(path string, decls map[string]*configs.Variable, vals terraform
 // JSON when the name ends in .json) into vals. O(len(bytes)).
 func decodeVarFile(path string, bytes []byte, decls map[string]*configs.Variable, vals terraform.InputValues, src terraform.ValueSourceType) hcl.Diagnostics {
 	isJSON := strings.HasSuffix(path, ".json")
-	if ds := configs.CheckText(path, bytes); ds.HasErrors() {
+	if ds := inputguard.CheckText(path, bytes); ds.HasErrors() {
 		return ds
 	}
-	if ds := configs.CheckNesting(path, bytes, isJSON); ds.HasErrors() {
+	if ds := inputguard.CheckNesting(path, bytes, isJSON); ds.HasErrors() {
 		return ds
 	}
 	p := hclparse.NewParser()

@@ -10,6 +10,7 @@ package initwd
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -157,102 +158,140 @@ func (in *installer) remote(key string, call *configs.ModuleCall) (configs.Manif
 		}
 		constraints = c
 	}
-	if old, ok := in.old[key]; ok && !in.opts.Upgrade && configsSame(old.Source, call.SourceAddr) {
-		okVersion := old.Version == "" || len(constraints) == 0
-		if !okVersion {
-			if v, err := version.NewVersion(old.Version); err == nil && constraints.Check(v) {
-				okVersion = true
-			}
-		}
-		if st, err := os.Stat(filepath.Join(in.root, filepath.FromSlash(old.Dir))); okVersion && err == nil && st.IsDir() {
-			in.opts.Progress(fmt.Sprintf("- %s in %s", key, old.Dir))
-			return old, nil
+	if old, ok := in.reusable(key, call, constraints); ok {
+		in.opts.Progress(fmt.Sprintf("- %s in %s", key, old.Dir))
+		return old, nil
+	}
+	rec := configs.ManifestRecord{Key: key, Source: call.SourceAddr}
+	src, err := in.locate(key, call, constraints, &rec)
+	if err != nil {
+		return fail("%s", err)
+	}
+	if rec.Version == "" {
+		in.opts.Progress(fmt.Sprintf("Downloading %s for %s...", call.SourceAddr, key))
+	}
+	if err := in.download(key, src); err != nil {
+		return fail("%s", err)
+	}
+	rec.Dir = path.Join(".terraform/modules", strings.ReplaceAll(key, string(filepath.Separator), "/"))
+	if src.subdir != "" {
+		rec.Dir = path.Join(rec.Dir, src.subdir)
+	}
+	in.opts.Progress(fmt.Sprintf("- %s in %s", key, rec.Dir))
+	return rec, nil
+}
+
+// reusable returns the module installed before under key, when the
+// installation is not an upgrade, its source is the one configured, its
+// version meets constraints and its directory is still there.
+func (in *installer) reusable(key string, call *configs.ModuleCall, constraints version.Constraints) (configs.ManifestRecord, bool) {
+	old, ok := in.old[key]
+	if !ok || in.opts.Upgrade || !configsSame(old.Source, call.SourceAddr) {
+		return configs.ManifestRecord{}, false
+	}
+	okVersion := old.Version == "" || len(constraints) == 0
+	if !okVersion {
+		if v, err := version.NewVersion(old.Version); err == nil && constraints.Check(v) {
+			okVersion = true
 		}
 	}
+	if st, err := os.Stat(filepath.Join(in.root, filepath.FromSlash(old.Dir))); okVersion && err == nil && st.IsDir() {
+		return old, true
+	}
+	return configs.ManifestRecord{}, false
+}
+
+// moduleSource is where a module's files come from: a git repository (at
+// ref, "" for its default branch) or an archive, and the subdirectory
+// that holds the module ("" for the top).
+type moduleSource struct {
+	gitURL, ref, archiveURL, subdir string
+}
+
+// locate resolves the call's source address (asking the registry for a
+// registry address, which picks the version) and records in rec the
+// source and version the manifest is to keep.
+func (in *installer) locate(key string, call *configs.ModuleCall, constraints version.Constraints, rec *configs.ManifestRecord) (moduleSource, error) {
 	src, subdir := splitSubdir(call.SourceAddr)
-	rec := configs.ManifestRecord{Key: key, Source: call.SourceAddr}
-	var gitURL, ref, archiveURL string
+	var m moduleSource
 	switch {
 	case isArchive(src):
-		archiveURL = strings.TrimPrefix(src, "https::")
+		m.archiveURL = strings.TrimPrefix(src, "https::")
 	case strings.HasPrefix(src, "git::"):
-		gitURL, ref = splitRef(strings.TrimPrefix(src, "git::"))
+		m.gitURL, m.ref = splitRef(strings.TrimPrefix(src, "git::"))
 	case strings.HasPrefix(src, "github.com/"):
 		u, r := splitRef(src)
-		gitURL, ref = "https://"+strings.TrimSuffix(u, ".git")+".git", r
-		rec.Source = "git::" + gitURL + subdirSuffix(subdir) + refSuffix(ref)
+		m.gitURL, m.ref = "https://"+strings.TrimSuffix(u, ".git")+".git", r
+		rec.Source = "git::" + m.gitURL + subdirSuffix(subdir) + refSuffix(m.ref)
 	case isRegistry(src):
 		host, modPath := registryParts(src)
 		rec.Source = host + "/" + modPath + subdirSuffix(subdir)
 		in.opts.Progress(fmt.Sprintf("Downloading %s for %s...", rec.Source, key))
 		v, get, err := in.registry(host, modPath, constraints)
 		if err != nil {
-			return fail("%s", err)
+			return m, err
 		}
 		rec.Version = v
 		inner, innerSub := splitSubdir(get)
 		switch {
 		case isArchive(inner):
-			archiveURL = strings.TrimPrefix(inner, "https::")
+			m.archiveURL = strings.TrimPrefix(inner, "https::")
 		case strings.HasPrefix(inner, "git::"):
-			gitURL, ref = splitRef(strings.TrimPrefix(inner, "git::"))
+			m.gitURL, m.ref = splitRef(strings.TrimPrefix(inner, "git::"))
 		default:
-			return fail("the registry's download location %q is neither a git:: address nor an https:// .zip/.tar.gz archive", get)
+			return m, fmt.Errorf("the registry's download location %q is neither a git:: address nor an https:// .zip/.tar.gz archive", get)
 		}
 		subdir = path.Join(innerSub, subdir)
 	default:
-		return fail("plankit installs local paths, git:: addresses, github.com/ shorthands, https:// .zip/.tar.gz archives and registry modules; this source is none of them. Use one of these, or install it with terraform init")
+		return m, errors.New("plankit installs local paths, git:: addresses, github.com/ shorthands, https:// .zip/.tar.gz archives and registry modules; this source is none of them. Use one of these, or install it with terraform init")
 	}
-	if rec.Version == "" {
-		in.opts.Progress(fmt.Sprintf("Downloading %s for %s...", call.SourceAddr, key))
-	}
+	m.subdir = subdir
+	return m, nil
+}
+
+// download fetches the module's repository or archive into a temporary
+// directory under .terraform/modules, checks out its ref and checks its
+// subdirectory, then puts it in place of what key held before.
+func (in *installer) download(key string, m moduleSource) error {
 	base := filepath.Join(in.root, ".terraform", "modules")
 	if err := os.MkdirAll(base, 0o755); err != nil {
-		return fail("%s", err)
+		return err
 	}
 	tmp, err := os.MkdirTemp(base, ".get-")
 	if err != nil {
-		return fail("%s", err)
+		return err
 	}
 	defer os.RemoveAll(tmp)
 	clone := filepath.Join(tmp, "m")
-	if archiveURL != "" {
-		if err := in.fetchArchive(archiveURL, tmp, clone); err != nil {
-			return fail("%s", err)
+	if m.archiveURL != "" {
+		if err := in.fetchArchive(m.archiveURL, tmp, clone); err != nil {
+			return err
 		}
-	} else if msg, err := in.git("", "clone", "--quiet", "--", gitURL, clone); err != nil {
-		return fail("git clone %s failed: %s", gitURL, msg)
+	} else if msg, err := in.git("", "clone", "--quiet", "--", m.gitURL, clone); err != nil {
+		return fmt.Errorf("git clone %s failed: %s", m.gitURL, msg)
 	}
-	if ref != "" && archiveURL == "" {
-		if msg, err := in.git(clone, "-c", "advice.detachedHead=false", "checkout", "--quiet", ref, "--"); err != nil {
-			return fail("the ref %q does not exist in %s: %s", ref, gitURL, msg)
+	if m.ref != "" && m.archiveURL == "" {
+		if msg, err := in.git(clone, "-c", "advice.detachedHead=false", "checkout", "--quiet", m.ref, "--"); err != nil {
+			return fmt.Errorf("the ref %q does not exist in %s: %s", m.ref, m.gitURL, msg)
 		}
 	}
-	if subdir != "" {
-		sd := filepath.Join(clone, filepath.FromSlash(subdir))
-		if !filepath.IsLocal(filepath.FromSlash(subdir)) {
-			return fail("the subdirectory %q leaves the repository", subdir)
+	if m.subdir != "" {
+		sd := filepath.Join(clone, filepath.FromSlash(m.subdir))
+		if !filepath.IsLocal(filepath.FromSlash(m.subdir)) {
+			return fmt.Errorf("the subdirectory %q leaves the repository", m.subdir)
 		}
 		if st, err := os.Stat(sd); err != nil || !st.IsDir() {
-			return fail("the repository has no directory %q", subdir)
+			return fmt.Errorf("the repository has no directory %q", m.subdir)
 		}
 	}
 	dest := filepath.Join(base, filepath.FromSlash(key))
 	if err := os.RemoveAll(dest); err != nil {
-		return fail("%s", err)
+		return err
 	}
 	if err := os.MkdirAll(filepath.Dir(dest), 0o755); err != nil {
-		return fail("%s", err)
+		return err
 	}
-	if err := os.Rename(clone, dest); err != nil {
-		return fail("%s", err)
-	}
-	rec.Dir = path.Join(".terraform/modules", strings.ReplaceAll(key, string(filepath.Separator), "/"))
-	if subdir != "" {
-		rec.Dir = path.Join(rec.Dir, subdir)
-	}
-	in.opts.Progress(fmt.Sprintf("- %s in %s", key, rec.Dir))
-	return rec, nil
+	return os.Rename(clone, dest)
 }
 
 func configsSame(recorded, configured string) bool {

@@ -55,7 +55,7 @@ func (o FuncOptions) equal(p FuncOptions) bool {
 // read through s.Files (the OS when nil); with
 // s.PureOnly the impure functions return unknown.
 //
-// The table (about 130 entries, ~8µs to build) is built once per Scope and
+// The table (about 130 entries) is built once per Scope and
 // shared by every context the Scope makes: callers must not modify the
 // returned map; copy it to extend it.
 func (s *Scope) Functions() map[string]function.Function {

@@ -31,6 +31,10 @@ func (aw *applyWalk) traits() opTraits {
 	return opTraits{impure: true, skipOutputs: aw.plan.UIMode == plans.DestroyMode, verb: "applied"}
 }
 
+// resolveImports does nothing: the plan resolved the import blocks and
+// its changes carry the imports to carry out.
+func (*applyWalk) resolveImports(*walkState, *nodeResource) hcl.Diagnostics { return nil }
+
 // applyInstance is one resource instance being applied (or destroyed, by
 // a nodeDestroy).
 type applyInstance struct {

@@ -270,8 +270,11 @@ func (c *Context) hookAll(fn func(Hook) (HookAction, error)) bool {
 }
 
 // missingProvider is the error for a provider the configuration or state
-// needs but this Context has no factory for. plankit has no init step that
-// could install one, so the detail lists what is available instead.
+// needs but this Context has no factory for. Installing providers is
+// `plan init`'s job, and the commands point there before the core runs
+// for the configuration's providers; what still reaches this error (a
+// provider only the state names, a caller building its own Context) is
+// beyond what the core can fix, so the detail lists what it has instead.
 func (c *Context) missingProvider(p addrs.Provider) *hcl.Diagnostic {
 	var have []string
 	for _, a := range c.providers.ProviderAddrs() {

@@ -1,5 +1,5 @@
-// Package terraform is plankit's core: Context.Validate, Context.Plan and
-// Context.Apply. Each builds a graph, then walks it in parallel with
+// Package terraform is plankit's core: Context.Validate (validate.go),
+// Context.Plan (plan.go) and Context.Apply (apply.go). Each builds a graph, then walks it in parallel with
 // dag.Walk; evaluation resolves each reference in O(1) from named-value and
 // resource-value stores, so a plan costs O(V+E) in the configuration.
 //
@@ -7,7 +7,8 @@
 //
 //   - Builders (builders.go): planBuilder, planDestroyBuilder, applyBuilder,
 //     validateBuilder, each a declared list of transformers
-//     (transform_*.go) over a buildInput.
+//     (transform_*.go: config, graph, references, pending, targets,
+//     apply) over a buildInput.
 //   - Nodes, one per configuration object: nodeVariable, nodeLocal,
 //     nodeOutput (node_values.go), nodeModuleExpand (node_module.go),
 //     nodeProvider/nodeProviderClose (node_provider.go), nodeResource

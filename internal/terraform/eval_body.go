@@ -12,7 +12,7 @@ import (
 
 // bodyRefs are the references of a resource body, found once per node: they
 // are the same for every instance, and finding them walks the whole body
-// (about 2 KB of garbage an instance when done per evaluation).
+// (done per evaluation, it would make garbage for every instance).
 type bodyRefs struct {
 	once sync.Once
 	refs []*addrs.Reference

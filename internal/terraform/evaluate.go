@@ -45,7 +45,7 @@ var _ lang.Data = (*evalData)(nil)
 
 // scope returns the evaluation scope for module instance mod with rep.
 // Scopes come from a pool per module directory, so the function table a
-// Scope caches (about 8µs to build) is built once per directory and
+// Scope caches (costly to build) is built once per directory and
 // worker rather than once per expression; callers on hot paths hand the
 // scope back with putScope when done (forgetting only costs a rebuild).
 func (ws *walkState) scope(mod moduleInst, cfg *configs.Config, rep *repetition, self addrs.Referenceable) *lang.Scope {

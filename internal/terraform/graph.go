@@ -81,17 +81,3 @@ func graphErrorDiags(err error) hcl.Diagnostics {
 type rootNode struct{}
 
 func (*rootNode) Name() string { return "root" }
-
-// rootTransformer connects a root node to every node nothing depends on,
-// so the graph has exactly one root. O(V).
-type rootTransformer struct{}
-
-func (rootTransformer) Transform(g *Graph) error {
-	r := &rootNode{}
-	roots := g.Roots()
-	g.Add(r)
-	for _, n := range roots {
-		g.Connect(r, n)
-	}
-	return nil
-}

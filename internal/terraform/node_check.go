@@ -3,8 +3,6 @@ package terraform
 import (
 	"context"
 	"fmt"
-	"maps"
-	"slices"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -97,18 +95,6 @@ func conditionKeys(mod addrs.Module, rules ...[]*configs.CheckRule) []refKey {
 		}
 	}
 	return keys
-}
-
-// checkTransformer adds a node per check block of every module.
-type checkTransformer struct{ in *buildInput }
-
-func (t checkTransformer) Transform(g *Graph) error {
-	t.in.eachModule(func(c *configs.Config) {
-		for _, name := range slices.Sorted(maps.Keys(c.Module.Checks)) {
-			g.Add(&nodeCheck{cfg: c, c: c.Module.Checks[name]})
-		}
-	})
-	return nil
 }
 
 // scopedDataDiag is the error for a reference to check block check's

@@ -189,8 +189,8 @@ func (n *nodeResource) Execute(ctx context.Context, ws *walkState) hcl.Diagnosti
 	if ws.traits.orphans {
 		work.addItems(n.orphanedModuleInstances(ws, expanded))
 	}
-	if pw, ok := ws.op.(*planWalk); ok && !diags.HasErrors() {
-		diags = append(diags, pw.resolveImports(ws, n)...)
+	if !diags.HasErrors() {
+		diags = append(diags, ws.op.resolveImports(ws, n)...)
 	}
 	if diags.HasErrors() {
 		return diags

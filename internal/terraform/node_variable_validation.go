@@ -2,8 +2,6 @@ package terraform
 
 import (
 	"context"
-	"maps"
-	"slices"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -76,19 +74,4 @@ func (n *nodeVariableValidation) Execute(ctx context.Context, ws *walkState) hcl
 		}
 	}
 	return diags
-}
-
-// variableValidationTransformer adds a nodeVariableValidation for every
-// variable whose validation rules refer to other objects.
-type variableValidationTransformer struct{ in *buildInput }
-
-func (t variableValidationTransformer) Transform(g *Graph) error {
-	t.in.eachModule(func(c *configs.Config) {
-		for _, name := range slices.Sorted(maps.Keys(c.Module.Variables)) {
-			if v := c.Module.Variables[name]; len(v.Validations) > 0 && !variables.SelfOnly(v) {
-				g.Add(&nodeVariableValidation{cfg: c, v: v})
-			}
-		}
-	})
-	return nil
 }

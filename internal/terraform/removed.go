@@ -130,23 +130,6 @@ func forgetWarning(p *plans.Plan) hcl.Diagnostics {
 			strings.Join(list, "\n"))}}
 }
 
-// forgetTransformer adds a forget node per planned Forget change. The
-// nodes use no provider: forgetting an object only edits the state.
-// O(changes).
-type forgetTransformer struct {
-	in   *buildInput
-	plan *plans.Plan
-}
-
-func (t forgetTransformer) Transform(g *Graph) error {
-	for _, rc := range t.plan.Changes.Resources {
-		if rc.Action == plans.Forget {
-			g.Add(&nodeForget{change: rc, apply: t.in.apply})
-		}
-	}
-	return nil
-}
-
 // nodeForget removes one object from the state without destroying it.
 type nodeForget struct {
 	change *plans.ResourceInstanceChange

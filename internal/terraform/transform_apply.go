@@ -543,3 +543,20 @@ func mergeSorted(a, b []int32) []int32 {
 	out = append(out, a[i:]...)
 	return slices.Compact(append(out, b[j:]...))
 }
+
+// forgetTransformer adds a forget node per planned Forget change. The
+// nodes use no provider: forgetting an object only edits the state.
+// O(changes).
+type forgetTransformer struct {
+	in   *buildInput
+	plan *plans.Plan
+}
+
+func (t forgetTransformer) Transform(g *Graph) error {
+	for _, rc := range t.plan.Changes.Resources {
+		if rc.Action == plans.Forget {
+			g.Add(&nodeForget{change: rc, apply: t.in.apply})
+		}
+	}
+	return nil
+}

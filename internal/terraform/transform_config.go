@@ -11,6 +11,7 @@ import (
 
 	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/configs"
+	"github.com/plankit/plankit/internal/terraform/variables"
 	"github.com/plankit/plankit/providers"
 	"github.com/plankit/plankit/providers/configschema"
 	"github.com/plankit/plankit/states"
@@ -34,8 +35,8 @@ type buildInput struct {
 	configUses map[addrs.Provider]bool
 
 	// derived caches attachSchema's results per schema block, so blocks of
-	// one type share one decoder spec and one implied type (about 1 KB a
-	// block otherwise, at 100,000 blocks 100 MB).
+	// one type share one decoder spec and one implied type (made per
+	// block, they would grow memory with every resource block).
 	derived map[providers.Schema]*schemaDerived
 }
 
@@ -298,4 +299,31 @@ func resolveProvider(c *configs.Config, local addrs.LocalProviderConfig, typ add
 		}
 		c = c.Parent
 	}
+}
+
+// checkTransformer adds a node per check block of every module.
+type checkTransformer struct{ in *buildInput }
+
+func (t checkTransformer) Transform(g *Graph) error {
+	t.in.eachModule(func(c *configs.Config) {
+		for _, name := range slices.Sorted(maps.Keys(c.Module.Checks)) {
+			g.Add(&nodeCheck{cfg: c, c: c.Module.Checks[name]})
+		}
+	})
+	return nil
+}
+
+// variableValidationTransformer adds a nodeVariableValidation for every
+// variable whose validation rules refer to other objects.
+type variableValidationTransformer struct{ in *buildInput }
+
+func (t variableValidationTransformer) Transform(g *Graph) error {
+	t.in.eachModule(func(c *configs.Config) {
+		for _, name := range slices.Sorted(maps.Keys(c.Module.Variables)) {
+			if v := c.Module.Variables[name]; len(v.Validations) > 0 && !variables.SelfOnly(v) {
+				g.Add(&nodeVariableValidation{cfg: c, v: v})
+			}
+		}
+	})
+	return nil
 }

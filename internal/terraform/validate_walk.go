@@ -18,6 +18,10 @@ func (validateWalk) traits() opTraits {
 	return opTraits{unknowns: true, checkDestroyRefs: true, verb: "validated"}
 }
 
+// resolveImports does nothing: Validate checks the import blocks before
+// the walk (prepareImports), and their ids are not known here.
+func (validateWalk) resolveImports(*walkState, *nodeResource) hcl.Diagnostics { return nil }
+
 // managedInstance evaluates a managed instance's configuration and asks
 // the provider to validate it.
 func (validateWalk) managedInstance(_ context.Context, ic *instanceCtx) hcl.Diagnostics {

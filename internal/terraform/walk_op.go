@@ -17,6 +17,11 @@ type operation interface {
 	// resource or data source under a provider slot.
 	managedInstance(ctx context.Context, ic *instanceCtx) hcl.Diagnostics
 	dataInstance(ctx context.Context, ic *instanceCtx) hcl.Diagnostics
+	// resolveImports runs once a resource node has expanded its
+	// instances: the import blocks targeting them are the operation's
+	// business (a plan resolves them; a validation has checked them
+	// before the walk, an apply reads them from the plan).
+	resolveImports(ws *walkState, n *nodeResource) hcl.Diagnostics
 	traits() opTraits
 }
 

@@ -48,7 +48,7 @@ func (b *Backend) journalTable() string { return b.schema + "." + journalTable }
 // transaction block, committed when it returns, so it survives this
 // process and its connection dying; the connection runs with
 // synchronous_commit off, so the commit does not wait for the server's
-// WAL flush (about 2 ms with fsync on a disk, per record). Sync makes
+// WAL flush (a disk flush per record). Sync makes
 // every earlier commit survive the server or its machine crashing: it
 // commits one transaction synchronously, which flushes the WAL up to it
 // (PostgreSQL's WAL writer flushes asynchronous commits within

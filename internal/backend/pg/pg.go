@@ -70,7 +70,7 @@ const (
 	statesIDSeq   = "public.global_states_id_seq"
 	applicationID = "plankit"
 	// sendBufferSize is the socket send buffer asked for (see
-	// setSendBuffer): a 10,000-resource state is about 3 MB.
+	// setSendBuffer): room for the state of a large configuration.
 	sendBufferSize = 4 << 20
 )
 

@@ -154,7 +154,7 @@ var UUIDV5Func = function.New(&function.Spec{
 // unknown during plan. A cost below 4 means the default, as in the bcrypt
 // library Terraform uses (so such configurations keep working); a cost
 // above 31 and strings over 72 bytes are errors. Cost: 2^cost Blowfish key
-// setups (about 50ms at cost 10).
+// setups.
 var BcryptFunc = function.New(&function.Spec{
 	Description:  "Computes a hash of the given string using the Blowfish cipher, in Modular Crypt Format.",
 	Params:       []function.Parameter{{Name: "str", Type: cty.String}},

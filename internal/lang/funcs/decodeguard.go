@@ -10,7 +10,7 @@ import (
 	"github.com/zclconf/go-cty/cty/function/stdlib"
 	yaml "gopkg.in/yaml.v3"
 
-	"github.com/plankit/plankit/configs"
+	"github.com/plankit/plankit/internal/inputguard"
 )
 
 // MaxDecodeDepth is the deepest nesting of arrays and objects jsondecode
@@ -79,8 +79,8 @@ func checkJSONDepth(src string) error {
 			}
 		}
 	}
-	if diags := configs.CheckJSONNumbers("", []byte(src)); diags.HasErrors() {
-		return fmt.Errorf("the JSON has a number with a decimal exponent beyond %d at byte %d; plankit does not decode it, because writing it out would take hours", configs.MaxNumberExponent, diags[0].Subject.Start.Byte)
+	if diags := inputguard.CheckJSONNumbers("", []byte(src)); diags.HasErrors() {
+		return fmt.Errorf("the JSON has a number with a decimal exponent beyond %d at byte %d; plankit does not decode it, because writing it out would take hours", inputguard.MaxNumberExponent, diags[0].Subject.Start.Byte)
 	}
 	return nil
 }

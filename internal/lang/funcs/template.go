@@ -11,7 +11,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 
-	"github.com/plankit/plankit/configs"
+	"github.com/plankit/plankit/internal/inputguard"
 )
 
 // MakeTemplateFileFunc builds templatefile(path, vars): the file at path
@@ -136,7 +136,7 @@ func recursionGuardParams() []function.Parameter {
 func renderTemplate(src []byte, filename string, start hcl.Pos, vars cty.Value, table map[string]function.Function) (cty.Value, error) {
 	// The configuration's nesting guard: the template parser recurses
 	// once per level, and a deep enough template overflows the stack.
-	if diags := configs.CheckTemplateNesting(filename, src, start); diags.HasErrors() {
+	if diags := inputguard.CheckTemplateNesting(filename, src, start); diags.HasErrors() {
 		return cty.NilVal, function.NewArgError(0, diags)
 	}
 	expr, diags := hclsyntax.ParseTemplate(src, filename, start)

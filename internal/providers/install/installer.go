@@ -190,6 +190,25 @@ func (in *Installer) Install(ctx context.Context, w Want, progress func(string))
 	} else {
 		progress(fmt.Sprintf("Finding latest version of %s...", p.ForDisplay()))
 	}
+	cands, err := in.candidates(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	chosen, from, err := in.chooseVersion(w, cands, locked)
+	if err != nil {
+		return nil, err
+	}
+	res, err := in.installVersion(ctx, w, chosen, from, locked, progress)
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// candidates lists the versions of p that the installation methods
+// offer, newest first, one entry per method and version. A provider no
+// method offers is an error listing what each method said.
+func (in *Installer) candidates(ctx context.Context, p addrs.Provider) ([]candidate, error) {
 	var cands []candidate
 	var problems []string
 	usedImpliedLocal := false
@@ -238,7 +257,16 @@ func (in *Installer) Install(ctx context.Context, w Want, progress func(string))
 			Detail: fmt.Sprintf("Provider %s was not found:\n%s\n\nCheck the provider's source address in required_providers (a typo, or a provider that moved namespace).", p.ForDisplay(), bullets(problems))}
 	}
 	sort.SliceStable(cands, func(i, j int) bool { return cands[i].v.GreaterThan(cands[j].v) })
+	return cands, nil
+}
 
+// chooseVersion picks the version to install among cands (newest first):
+// the locked one when locked, else the newest that meets w's constraints
+// (a release, when there are none) and has a package for this platform.
+// It returns the version and the candidates that offer it; an error says
+// whether the lock, the platform or the constraints rule everything out.
+func (in *Installer) chooseVersion(w Want, cands []candidate, locked bool) (*version.Version, []candidate, error) {
+	p := w.Provider
 	var chosen *version.Version
 	var all []string
 	hasPlatform := func(c candidate) bool {
@@ -251,10 +279,10 @@ func (in *Installer) Install(ctx context.Context, w Want, progress func(string))
 	if locked {
 		lv, err := version.NewVersion(w.Locked)
 		if err != nil {
-			return nil, fmt.Errorf("%s locks %s at the invalid version %q", w.LockFile, p.ForDisplay(), w.Locked)
+			return nil, nil, fmt.Errorf("%s locks %s at the invalid version %q", w.LockFile, p.ForDisplay(), w.Locked)
 		}
 		if len(w.Constraints) > 0 && !w.Constraints.Check(lv) {
-			return nil, &Error{Kind: LockedVersionMissing, Provider: p, Summary: "Locked provider version does not meet the constraints",
+			return nil, nil, &Error{Kind: LockedVersionMissing, Provider: p, Summary: "Locked provider version does not meet the constraints",
 				Detail: fmt.Sprintf("%s locks %s at %s, but the configuration requires %s.\n\nRun plan init -upgrade to select a version that meets the constraints.", w.LockFile, p.ForDisplay(), w.Locked, w.Constraints)}
 		}
 		chosen = lv
@@ -275,26 +303,22 @@ func (in *Installer) Install(ctx context.Context, w Want, progress func(string))
 			from = append(from, c)
 		}
 	}
-	if chosen == nil || len(from) == 0 {
-		if locked {
-			return nil, &Error{Kind: LockedVersionMissing, Provider: p, Summary: "Locked provider version is not available",
-				Detail: fmt.Sprintf("%s locks %s at %s, but no installation source offers that version any more (available: %s).\n\nRun plan init -upgrade to select another version, or restore %s on the source.", w.LockFile, p.ForDisplay(), w.Locked, strings.Join(all, ", "), w.Locked)}
-		}
-		// Is it the platform or the constraints?
-		for _, c := range cands {
-			if len(w.Constraints) == 0 || w.Constraints.Check(c.v) {
-				return nil, &Error{Kind: NoPlatform, Provider: p, Summary: "Incompatible provider version",
-					Detail: fmt.Sprintf("Provider %s %s (and every other version meeting %s) has no package for your current platform, %s. Available versions: %s.", p.ForDisplay(), c.v, constraintOrAny(w.Constraints), in.platform, strings.Join(all, ", "))}
-			}
-		}
-		return nil, &Error{Kind: NoMatchingVersion, Provider: p, Summary: "Failed to query available provider packages",
-			Detail: fmt.Sprintf("Could not retrieve the list of available versions for provider %s: no available releases match the given constraints %s.\n\nAvailable versions: %s.", p.ForDisplay(), constraintOrAny(w.Constraints), strings.Join(all, ", "))}
+	if chosen != nil && len(from) > 0 {
+		return chosen, from, nil
 	}
-	res, err := in.installVersion(ctx, w, chosen, from, locked, progress)
-	if err != nil {
-		return nil, err
+	if locked {
+		return nil, nil, &Error{Kind: LockedVersionMissing, Provider: p, Summary: "Locked provider version is not available",
+			Detail: fmt.Sprintf("%s locks %s at %s, but no installation source offers that version any more (available: %s).\n\nRun plan init -upgrade to select another version, or restore %s on the source.", w.LockFile, p.ForDisplay(), w.Locked, strings.Join(all, ", "), w.Locked)}
 	}
-	return res, nil
+	// Is it the platform or the constraints?
+	for _, c := range cands {
+		if len(w.Constraints) == 0 || w.Constraints.Check(c.v) {
+			return nil, nil, &Error{Kind: NoPlatform, Provider: p, Summary: "Incompatible provider version",
+				Detail: fmt.Sprintf("Provider %s %s (and every other version meeting %s) has no package for your current platform, %s. Available versions: %s.", p.ForDisplay(), c.v, constraintOrAny(w.Constraints), in.platform, strings.Join(all, ", "))}
+		}
+	}
+	return nil, nil, &Error{Kind: NoMatchingVersion, Provider: p, Summary: "Failed to query available provider packages",
+		Detail: fmt.Sprintf("Could not retrieve the list of available versions for provider %s: no available releases match the given constraints %s.\n\nAvailable versions: %s.", p.ForDisplay(), constraintOrAny(w.Constraints), strings.Join(all, ", "))}
 }
 
 func constraintOrAny(c version.Constraints) string {
@@ -318,42 +342,27 @@ func accepts(lockedHashes, have []string) bool {
 	return false
 }
 
+// versionInstall is the installation of one chosen version of a provider
+// into the target directory.
+type versionInstall struct {
+	in         *Installer
+	w          Want
+	v          *version.Version
+	lockHashes []string // a package must match one of them (none: any package)
+	rel        string   // the package's directory below the target and the cache
+	target     string
+}
+
 func (in *Installer) installVersion(ctx context.Context, w Want, v *version.Version, from []candidate, locked bool, progress func(string)) (*Result, error) {
 	p := w.Provider
-	var lockHashes []string
+	vi := &versionInstall{in: in, w: w, v: v}
 	if locked || (w.Locked != "" && sameVersion(v, w.Locked)) {
-		lockHashes = w.LockedHashes
+		vi.lockHashes = w.LockedHashes
 	}
-	rel := filepath.Join(p.Hostname, p.Namespace, p.Type, v.String(), in.platform)
-	target := filepath.Join(in.target, rel)
-	res := &Result{Version: v.String(), Dir: target}
-	mismatch := func(where string, have []string) error {
-		return &Error{Kind: HashMismatch, Provider: p, Summary: "Provider package does not match the lock file",
-			Detail: fmt.Sprintf("The package of %s %s from %s has hashes %s, none of which %s records for it:\n%s\n\nThe package was changed since the lock file was written. If you trust the new package, run plan init -upgrade.", p.ForDisplay(), v, where, strings.Join(have, ", "), w.LockFile, bullets(lockHashes))}
-	}
-	// Already installed? Only a locked package is reused: an unlocked one
-	// is fetched again so that it is authenticated and its source's
-	// checksums are recorded. The cache is used the same way, as
-	// Terraform uses it without plugin_cache_may_break_dependency_lock_file.
-	if h1, err := HashDir(target); err == nil && len(lockHashes) > 0 && accepts(lockHashes, []string{h1}) {
-		if _, err := executable(target, p.Type); err == nil {
-			res.Hashes = merge(lockHashes, []string{h1})
-			res.Reused = "previously-installed"
-			return res, nil
-		}
-	}
-	// The plugin cache?
-	if in.cache != "" {
-		cached := filepath.Join(in.cache, rel)
-		if h1, err := HashDir(cached); err == nil && len(lockHashes) > 0 && accepts(lockHashes, []string{h1}) {
-			progress(fmt.Sprintf("Using %s v%s from the shared cache directory", p.ForDisplay(), v))
-			if err := placeDir(in.target, target, func(tmp string) error { return copyDir(cached, tmp) }, h1); err != nil {
-				return nil, err
-			}
-			res.Hashes = merge(lockHashes, []string{h1})
-			res.Reused = "cache"
-			return res, nil
-		}
+	vi.rel = filepath.Join(p.Hostname, p.Namespace, p.Type, v.String(), in.platform)
+	vi.target = filepath.Join(in.target, vi.rel)
+	if res, err := vi.reuse(progress); res != nil || err != nil {
+		return res, err
 	}
 	progress(fmt.Sprintf("Installing %s v%s...", p.ForDisplay(), v))
 	if err := os.MkdirAll(in.target, 0o755); err != nil {
@@ -364,91 +373,161 @@ func (in *Installer) installVersion(ctx context.Context, w Want, v *version.Vers
 		return nil, fmt.Errorf("creating a temporary directory in %s: %w", in.target, err)
 	}
 	defer os.RemoveAll(tmpDir)
+	// Each source is tried in turn until one yields a package: a source
+	// that cannot deliver one (unreachable, no package, not a zip) passes
+	// to the next, a package that fails the lock stops the installation.
 	var lastErr error
 	for _, c := range from {
-		var zipPath, srcDir string
-		var vouched []string
-		auth := ""
-		where := c.method.String()
-		switch {
-		case c.local != nil:
-			pkg := c.local[0]
-			zipPath, srcDir = pkg.Zip, pkg.Dir
-		default:
-			f, err := in.remoteFor(c.method).fetch(ctx, p, v, in.platform, tmpDir)
-			if err != nil {
-				kind := AuthFailed
-				switch {
-				case strings.Contains(err.Error(), "no package of"):
-					kind = NoPlatform
-				case strings.Contains(err.Error(), "cannot reach"):
-					kind = Unreachable
-				}
-				lastErr = &Error{Kind: kind, Provider: p, Summary: "Failed to install provider",
-					Detail: fmt.Sprintf("Error while installing %s v%s from %s: %s.\n\nNothing was installed.", p.ForDisplay(), v, where, err)}
-				continue
-			}
-			zipPath, vouched, auth = f.Zip, f.Hashes, f.Auth
+		res, next, err := vi.installFrom(ctx, c, tmpDir)
+		if !next {
+			return res, err
 		}
-		var h1 string
-		var fill func(tmp string) error
-		if zipPath != "" {
-			zh, err := HashZipFile(zipPath)
-			if err != nil {
-				return nil, err
-			}
-			if h1, err = HashZip(zipPath); err != nil {
-				lastErr = &Error{Kind: BadPackage, Provider: p, Summary: "Failed to install provider",
-					Detail: fmt.Sprintf("The package of %s v%s from %s is not a valid zip archive: %s.", p.ForDisplay(), v, where, err)}
-				continue
-			}
-			if !accepts(lockHashes, []string{h1, zh}) {
-				return nil, mismatch(where, []string{h1, zh})
-			}
-			if c.local != nil {
-				vouched = []string{zh}
-			}
-			zp := zipPath
-			fill = func(tmp string) error { return extract(zp, tmp) }
-		} else {
-			if h1, err = HashDir(srcDir); err != nil {
-				return nil, err
-			}
-			if !accepts(lockHashes, []string{h1}) {
-				return nil, mismatch(where, []string{h1})
-			}
-			sd := srcDir
-			fill = func(tmp string) error { return copyDir(sd, tmp) }
-		}
-		if err := placeDir(in.target, target, fill, h1); err != nil {
-			return nil, &Error{Kind: BadPackage, Provider: p, Summary: "Failed to install provider",
-				Detail: fmt.Sprintf("Installing %s v%s from %s failed: %s.\n\nNothing was installed.", p.ForDisplay(), v, where, err)}
-		}
-		if _, err := executable(target, p.Type); err != nil {
-			os.RemoveAll(target)
-			return nil, &Error{Kind: BadPackage, Provider: p, Summary: "Failed to install provider",
-				Detail: fmt.Sprintf("The package of %s v%s from %s is not a provider: %s.", p.ForDisplay(), v, where, err)}
-		}
-		if in.cache != "" {
-			cached := filepath.Join(in.cache, rel)
-			if _, err := os.Stat(cached); err != nil {
-				// Filling the cache is best effort, as in Terraform.
-				_ = placeDir(in.cache, cached, func(tmp string) error { return copyDir(target, tmp) }, h1)
-			}
-		}
-		res.Hashes = merge(lockHashes, append([]string{h1}, vouched...))
-		if auth == "" {
-			// A local package, or a mirror that lists no hashes: only the
-			// lock file can vouch for it, as OpenTofu reports it.
-			auth = "unauthenticated"
-			if len(lockHashes) > 0 {
-				auth = "verified checksum"
-			}
-		}
-		res.Auth = auth
-		return res, nil
+		lastErr = err
 	}
 	return nil, lastErr
+}
+
+func (vi *versionInstall) result() *Result {
+	return &Result{Version: vi.v.String(), Dir: vi.target}
+}
+
+func (vi *versionInstall) mismatch(where string, have []string) error {
+	p := vi.w.Provider
+	return &Error{Kind: HashMismatch, Provider: p, Summary: "Provider package does not match the lock file",
+		Detail: fmt.Sprintf("The package of %s %s from %s has hashes %s, none of which %s records for it:\n%s\n\nThe package was changed since the lock file was written. If you trust the new package, run plan init -upgrade.", p.ForDisplay(), vi.v, where, strings.Join(have, ", "), vi.w.LockFile, bullets(vi.lockHashes))}
+}
+
+// reuse returns the result of reusing a package already installed, or
+// copied from the plugin cache; nil when there is none to reuse.
+func (vi *versionInstall) reuse(progress func(string)) (*Result, error) {
+	p, lockHashes, target := vi.w.Provider, vi.lockHashes, vi.target
+	// Already installed? Only a locked package is reused: an unlocked one
+	// is fetched again so that it is authenticated and its source's
+	// checksums are recorded. The cache is used the same way, as
+	// Terraform uses it without plugin_cache_may_break_dependency_lock_file.
+	if h1, err := HashDir(target); err == nil && len(lockHashes) > 0 && accepts(lockHashes, []string{h1}) {
+		if _, err := executable(target, p.Type); err == nil {
+			res := vi.result()
+			res.Hashes = merge(lockHashes, []string{h1})
+			res.Reused = "previously-installed"
+			return res, nil
+		}
+	}
+	// The plugin cache?
+	if vi.in.cache != "" {
+		cached := filepath.Join(vi.in.cache, vi.rel)
+		if h1, err := HashDir(cached); err == nil && len(lockHashes) > 0 && accepts(lockHashes, []string{h1}) {
+			progress(fmt.Sprintf("Using %s v%s from the shared cache directory", p.ForDisplay(), vi.v))
+			if err := placeDir(vi.in.target, target, func(tmp string) error { return copyDir(cached, tmp) }, h1); err != nil {
+				return nil, err
+			}
+			res := vi.result()
+			res.Hashes = merge(lockHashes, []string{h1})
+			res.Reused = "cache"
+			return res, nil
+		}
+	}
+	return nil, nil
+}
+
+// obtained is a package as a source delivered it: a zip archive or an
+// unpacked directory, with the hashes the source vouches for and how it
+// authenticated them ("" when it did not).
+type obtained struct {
+	zip, dir string
+	vouched  []string
+	auth     string
+}
+
+// installFrom installs the package candidate c offers. next reports that
+// c could not deliver a package and the next candidate may: err says why.
+func (vi *versionInstall) installFrom(ctx context.Context, c candidate, tmpDir string) (res *Result, next bool, err error) {
+	p, v := vi.w.Provider, vi.v
+	where := c.method.String()
+	var f obtained
+	if c.local != nil {
+		f.zip, f.dir = c.local[0].Zip, c.local[0].Dir
+	} else {
+		rf, err := vi.in.remoteFor(c.method).fetch(ctx, p, v, vi.in.platform, tmpDir)
+		if err != nil {
+			kind := AuthFailed
+			switch {
+			case strings.Contains(err.Error(), "no package of"):
+				kind = NoPlatform
+			case strings.Contains(err.Error(), "cannot reach"):
+				kind = Unreachable
+			}
+			return nil, true, &Error{Kind: kind, Provider: p, Summary: "Failed to install provider",
+				Detail: fmt.Sprintf("Error while installing %s v%s from %s: %s.\n\nNothing was installed.", p.ForDisplay(), v, where, err)}
+		}
+		f.zip, f.vouched, f.auth = rf.Zip, rf.Hashes, rf.Auth
+	}
+	h1, fill, next, err := vi.verify(where, c.local != nil, &f)
+	if err != nil {
+		return nil, next, err
+	}
+	if err := placeDir(vi.in.target, vi.target, fill, h1); err != nil {
+		return nil, false, &Error{Kind: BadPackage, Provider: p, Summary: "Failed to install provider",
+			Detail: fmt.Sprintf("Installing %s v%s from %s failed: %s.\n\nNothing was installed.", p.ForDisplay(), v, where, err)}
+	}
+	if _, err := executable(vi.target, p.Type); err != nil {
+		os.RemoveAll(vi.target)
+		return nil, false, &Error{Kind: BadPackage, Provider: p, Summary: "Failed to install provider",
+			Detail: fmt.Sprintf("The package of %s v%s from %s is not a provider: %s.", p.ForDisplay(), v, where, err)}
+	}
+	if vi.in.cache != "" {
+		cached := filepath.Join(vi.in.cache, vi.rel)
+		if _, err := os.Stat(cached); err != nil {
+			// Filling the cache is best effort, as in Terraform.
+			_ = placeDir(vi.in.cache, cached, func(tmp string) error { return copyDir(vi.target, tmp) }, h1)
+		}
+	}
+	res = vi.result()
+	res.Hashes = merge(vi.lockHashes, append([]string{h1}, f.vouched...))
+	if f.auth == "" {
+		// A local package, or a mirror that lists no hashes: only the
+		// lock file can vouch for it, as OpenTofu reports it.
+		f.auth = "unauthenticated"
+		if len(vi.lockHashes) > 0 {
+			f.auth = "verified checksum"
+		}
+	}
+	res.Auth = f.auth
+	return res, false, nil
+}
+
+// verify hashes the package f and checks it against the lock, returning
+// its h1 hash and what fills a directory with it. A local zip vouches for
+// its own zip hash. next reports a package that is no zip archive (the
+// next candidate may do); a hash the lock does not know stops there.
+func (vi *versionInstall) verify(where string, local bool, f *obtained) (h1 string, fill func(tmp string) error, next bool, err error) {
+	p, v := vi.w.Provider, vi.v
+	if f.zip == "" {
+		if h1, err = HashDir(f.dir); err != nil {
+			return "", nil, false, err
+		}
+		if !accepts(vi.lockHashes, []string{h1}) {
+			return "", nil, false, vi.mismatch(where, []string{h1})
+		}
+		sd := f.dir
+		return h1, func(tmp string) error { return copyDir(sd, tmp) }, false, nil
+	}
+	zh, err := HashZipFile(f.zip)
+	if err != nil {
+		return "", nil, false, err
+	}
+	if h1, err = HashZip(f.zip); err != nil {
+		return "", nil, true, &Error{Kind: BadPackage, Provider: p, Summary: "Failed to install provider",
+			Detail: fmt.Sprintf("The package of %s v%s from %s is not a valid zip archive: %s.", p.ForDisplay(), v, where, err)}
+	}
+	if !accepts(vi.lockHashes, []string{h1, zh}) {
+		return "", nil, false, vi.mismatch(where, []string{h1, zh})
+	}
+	if local {
+		f.vouched = []string{zh}
+	}
+	zp := f.zip
+	return h1, func(tmp string) error { return extract(zp, tmp) }, false, nil
 }
 
 func merge(a, b []string) []string {

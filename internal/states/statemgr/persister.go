@@ -124,8 +124,8 @@ type BackgroundPersister struct {
 // SourceFinal tells the persister that the live state will not change
 // any more (the apply is over; its last changes are announced): the
 // writes from now on, Close's included, store it as it is instead of
-// copying its maps into a snapshot first — at 100,000 instances a copy
-// of 100,000 instance maps at the apply's memory peak. The caller must
+// copying its maps into a snapshot first — a copy of every instance's
+// map at the apply's memory peak. The caller must
 // not change the state after this call.
 func (p *BackgroundPersister) SourceFinal() { p.final.Store(true) }
 

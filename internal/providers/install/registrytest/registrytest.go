@@ -199,208 +199,240 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	defer s.mu.Unlock()
 	s.Requests[r.URL.Path]++
 	path := r.URL.Path
-	writeJSON := func(v any) {
-		w.Header().Set("Content-Type", "application/json")
-		json.NewEncoder(w).Encode(v)
-	}
 	if b, ok := s.Files[path]; ok {
 		w.Write(b)
 		return
 	}
 	if path == "/.well-known/terraform.json" {
-		writeJSON(map[string]string{"providers.v1": "/v1/providers/", "modules.v1": "/v1/modules/"})
+		writeJSON(w, map[string]string{"providers.v1": "/v1/providers/", "modules.v1": "/v1/modules/"})
 		return
 	}
 	if rest, ok := strings.CutPrefix(path, "/v1/modules/"); ok {
-		parts := strings.Split(rest, "/")
-		if len(parts) < 4 {
-			http.NotFound(w, r)
-			return
-		}
-		vers, ok := s.Modules[strings.Join(parts[:3], "/")]
-		if !ok {
-			http.NotFound(w, r)
-			return
-		}
-		if len(parts) == 4 && parts[3] == "versions" {
-			type ver struct {
-				Version string `json:"version"`
-			}
-			out := []ver{}
-			for v := range vers {
-				out = append(out, ver{v})
-			}
-			sort.Slice(out, func(i, j int) bool { return out[i].Version < out[j].Version })
-			writeJSON(map[string]any{"modules": []any{map[string]any{"versions": out}}})
-			return
-		}
-		if len(parts) == 5 && parts[4] == "download" {
-			if get, ok := vers[parts[3]]; ok {
-				w.Header().Set("X-Terraform-Get", get)
-				w.WriteHeader(http.StatusNoContent)
-				return
-			}
-		}
-		http.NotFound(w, r)
+		s.serveModules(w, r, rest)
 		return
 	}
 	if rest, ok := strings.CutPrefix(path, "/v1/providers/"); ok {
-		parts := strings.Split(rest, "/")
-		if len(parts) < 3 {
-			http.NotFound(w, r)
-			return
-		}
-		nsType := parts[0] + "/" + parts[1]
-		vers, ok := s.pkgs[nsType]
-		if !ok {
-			http.NotFound(w, r)
-			return
-		}
-		if len(parts) == 3 && parts[2] == "versions" {
-			type plat struct {
-				OS   string `json:"os"`
-				Arch string `json:"arch"`
-			}
-			type ver struct {
-				Version   string   `json:"version"`
-				Protocols []string `json:"protocols"`
-				Platforms []plat   `json:"platforms"`
-			}
-			out := []ver{}
-			for v, plats := range vers {
-				e := ver{Version: v, Protocols: []string{"5.0", "6.0"}, Platforms: []plat{}}
-				if ps, ok := s.Protocols[nsType+" "+v]; ok {
-					e.Protocols = ps
-				}
-				for p := range plats {
-					o, a, _ := strings.Cut(p, "_")
-					e.Platforms = append(e.Platforms, plat{o, a})
-				}
-				out = append(out, e)
-			}
-			sort.Slice(out, func(i, j int) bool { return out[i].Version < out[j].Version })
-			writeJSON(map[string]any{"versions": out})
-			return
-		}
-		// NS/TYPE/VERSION/download/OS/ARCH, or the files below.
-		if len(parts) == 6 && parts[3] == "download" {
-			v, plat := parts[2], parts[4]+"_"+parts[5]
-			z, ok := vers[v][plat]
-			if !ok {
-				http.NotFound(w, r)
-				return
-			}
-			sum := sha256.Sum256(z)
-			keys := []map[string]string{{"key_id": s.Key.PrimaryKey.KeyIdString(), "ascii_armor": armored(s.Key)}}
-			if s.tamper == "unknown-key" {
-				keys = []map[string]string{{"key_id": s.OtherKey.PrimaryKey.KeyIdString(), "ascii_armor": armored(s.OtherKey)}}
-			}
-			base := fmt.Sprintf("/files/%s/%s/", nsType, v)
-			writeJSON(map[string]any{
-				"protocols": []string{"5.0", "6.0"}, "os": parts[4], "arch": parts[5],
-				"filename":              zipName(parts[1], v, plat),
-				"download_url":          base + zipName(parts[1], v, plat),
-				"shasums_url":           base + "SHA256SUMS",
-				"shasums_signature_url": base + "SHA256SUMS.sig",
-				"shasum":                hex.EncodeToString(sum[:]),
-				"signing_keys":          map[string]any{"gpg_public_keys": keys},
-			})
-			return
-		}
-		http.NotFound(w, r)
+		s.serveProviders(w, r, rest)
 		return
 	}
 	if rest, ok := strings.CutPrefix(path, "/files/"); ok {
-		parts := strings.Split(rest, "/")
-		if len(parts) != 4 {
-			http.NotFound(w, r)
-			return
-		}
-		nsType, v, file := parts[0]+"/"+parts[1], parts[2], parts[3]
-		switch file {
-		case "SHA256SUMS":
-			w.Write(s.servedSums(nsType, v))
-			return
-		case "SHA256SUMS.sig":
-			signer := s.Key
-			if s.tamper == "sig" {
-				signer = s.OtherKey
-			}
-			var buf bytes.Buffer
-			if err := openpgp.DetachSign(&buf, signer, bytes.NewReader(s.servedSums(nsType, v)), nil); err != nil {
-				http.Error(w, err.Error(), 500)
-				return
-			}
-			w.Write(buf.Bytes())
-			return
-		}
-		for plat, z := range s.pkgs[nsType][v] {
-			if file == zipName(parts[1], v, plat) {
-				if s.tamper == "zip" {
-					z = append(append([]byte{}, z...), 0)
-				}
-				if s.Stall {
-					w.Header().Set("Content-Length", fmt.Sprint(len(z)))
-					w.Write(z[:len(z)/2])
-					w.(http.Flusher).Flush()
-					s.mu.Unlock()
-					if s.Stalled != nil {
-						s.Stalled <- struct{}{}
-					}
-					<-r.Context().Done()
-					s.mu.Lock()
-					return
-				}
-				w.Write(z)
-				return
-			}
-		}
-		http.NotFound(w, r)
+		s.serveFiles(w, r, rest)
 		return
 	}
 	if rest, ok := strings.CutPrefix(path, "/mirror/"); ok {
-		// HOST/NS/TYPE/index.json, HOST/NS/TYPE/VERSION.json, or zips.
-		parts := strings.Split(rest, "/")
-		if len(parts) != 4 {
-			http.NotFound(w, r)
+		s.serveMirror(w, r, rest)
+		return
+	}
+	http.NotFound(w, r)
+}
+
+func writeJSON(w http.ResponseWriter, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(v)
+}
+
+// serveModules serves the module registry protocol below /v1/modules/:
+// NS/NAME/SYSTEM/versions and NS/NAME/SYSTEM/VERSION/download.
+func (s *Server) serveModules(w http.ResponseWriter, r *http.Request, rest string) {
+	parts := strings.Split(rest, "/")
+	if len(parts) < 4 {
+		http.NotFound(w, r)
+		return
+	}
+	vers, ok := s.Modules[strings.Join(parts[:3], "/")]
+	if !ok {
+		http.NotFound(w, r)
+		return
+	}
+	if len(parts) == 4 && parts[3] == "versions" {
+		type ver struct {
+			Version string `json:"version"`
+		}
+		out := []ver{}
+		for v := range vers {
+			out = append(out, ver{v})
+		}
+		sort.Slice(out, func(i, j int) bool { return out[i].Version < out[j].Version })
+		writeJSON(w, map[string]any{"modules": []any{map[string]any{"versions": out}}})
+		return
+	}
+	if len(parts) == 5 && parts[4] == "download" {
+		if get, ok := vers[parts[3]]; ok {
+			w.Header().Set("X-Terraform-Get", get)
+			w.WriteHeader(http.StatusNoContent)
 			return
 		}
-		nsType, file := parts[1]+"/"+parts[2], parts[3]
-		vers, ok := s.pkgs[nsType]
+	}
+	http.NotFound(w, r)
+}
+
+// serveProviders serves the provider registry protocol below
+// /v1/providers/: NS/TYPE/versions and NS/TYPE/VERSION/download/OS/ARCH.
+func (s *Server) serveProviders(w http.ResponseWriter, r *http.Request, rest string) {
+	parts := strings.Split(rest, "/")
+	if len(parts) < 3 {
+		http.NotFound(w, r)
+		return
+	}
+	nsType := parts[0] + "/" + parts[1]
+	vers, ok := s.pkgs[nsType]
+	if !ok {
+		http.NotFound(w, r)
+		return
+	}
+	if len(parts) == 3 && parts[2] == "versions" {
+		writeJSON(w, s.providerVersions(nsType, vers))
+		return
+	}
+	// NS/TYPE/VERSION/download/OS/ARCH, or the files below.
+	if len(parts) == 6 && parts[3] == "download" {
+		v, plat := parts[2], parts[4]+"_"+parts[5]
+		z, ok := vers[v][plat]
 		if !ok {
 			http.NotFound(w, r)
 			return
 		}
-		if file == "index.json" {
-			out := map[string]any{}
-			for v := range vers {
-				out[v] = map[string]any{}
-			}
-			writeJSON(map[string]any{"versions": out})
+		sum := sha256.Sum256(z)
+		keys := []map[string]string{{"key_id": s.Key.PrimaryKey.KeyIdString(), "ascii_armor": armored(s.Key)}}
+		if s.tamper == "unknown-key" {
+			keys = []map[string]string{{"key_id": s.OtherKey.PrimaryKey.KeyIdString(), "ascii_armor": armored(s.OtherKey)}}
+		}
+		base := fmt.Sprintf("/files/%s/%s/", nsType, v)
+		writeJSON(w, map[string]any{
+			"protocols": []string{"5.0", "6.0"}, "os": parts[4], "arch": parts[5],
+			"filename":              zipName(parts[1], v, plat),
+			"download_url":          base + zipName(parts[1], v, plat),
+			"shasums_url":           base + "SHA256SUMS",
+			"shasums_signature_url": base + "SHA256SUMS.sig",
+			"shasum":                hex.EncodeToString(sum[:]),
+			"signing_keys":          map[string]any{"gpg_public_keys": keys},
+		})
+		return
+	}
+	http.NotFound(w, r)
+}
+
+// providerVersions is the versions document of the provider nsType.
+func (s *Server) providerVersions(nsType string, vers map[string]map[string][]byte) any {
+	type plat struct {
+		OS   string `json:"os"`
+		Arch string `json:"arch"`
+	}
+	type ver struct {
+		Version   string   `json:"version"`
+		Protocols []string `json:"protocols"`
+		Platforms []plat   `json:"platforms"`
+	}
+	out := []ver{}
+	for v, plats := range vers {
+		e := ver{Version: v, Protocols: []string{"5.0", "6.0"}, Platforms: []plat{}}
+		if ps, ok := s.Protocols[nsType+" "+v]; ok {
+			e.Protocols = ps
+		}
+		for p := range plats {
+			o, a, _ := strings.Cut(p, "_")
+			e.Platforms = append(e.Platforms, plat{o, a})
+		}
+		out = append(out, e)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Version < out[j].Version })
+	return map[string]any{"versions": out}
+}
+
+// serveFiles serves what a provider's download document points to below
+// /files/NS/TYPE/VERSION/: the checksums, their signature and the zips,
+// as tampered with or stalled when the test asks.
+func (s *Server) serveFiles(w http.ResponseWriter, r *http.Request, rest string) {
+	parts := strings.Split(rest, "/")
+	if len(parts) != 4 {
+		http.NotFound(w, r)
+		return
+	}
+	nsType, v, file := parts[0]+"/"+parts[1], parts[2], parts[3]
+	switch file {
+	case "SHA256SUMS":
+		w.Write(s.servedSums(nsType, v))
+		return
+	case "SHA256SUMS.sig":
+		signer := s.Key
+		if s.tamper == "sig" {
+			signer = s.OtherKey
+		}
+		var buf bytes.Buffer
+		if err := openpgp.DetachSign(&buf, signer, bytes.NewReader(s.servedSums(nsType, v)), nil); err != nil {
+			http.Error(w, err.Error(), 500)
 			return
 		}
-		if v, ok := strings.CutSuffix(file, ".json"); ok {
-			archives := map[string]any{}
-			for plat, z := range vers[v] {
-				sum := sha256.Sum256(z)
-				archives[plat] = map[string]any{"url": zipName(parts[2], v, plat), "hashes": []string{"zh:" + hex.EncodeToString(sum[:])}}
+		w.Write(buf.Bytes())
+		return
+	}
+	for plat, z := range s.pkgs[nsType][v] {
+		if file == zipName(parts[1], v, plat) {
+			if s.tamper == "zip" {
+				z = append(append([]byte{}, z...), 0)
 			}
-			if len(archives) == 0 {
-				http.NotFound(w, r)
+			if s.Stall {
+				w.Header().Set("Content-Length", fmt.Sprint(len(z)))
+				w.Write(z[:len(z)/2])
+				w.(http.Flusher).Flush()
+				s.mu.Unlock()
+				if s.Stalled != nil {
+					s.Stalled <- struct{}{}
+				}
+				<-r.Context().Done()
+				s.mu.Lock()
 				return
 			}
-			writeJSON(map[string]any{"archives": archives})
+			w.Write(z)
 			return
 		}
-		for v, plats := range vers {
-			for plat, z := range plats {
-				if file == zipName(parts[2], v, plat) {
-					if s.tamper == "zip" {
-						z = append(append([]byte{}, z...), 0)
-					}
-					w.Write(z)
-					return
+	}
+	http.NotFound(w, r)
+}
+
+// serveMirror serves the network mirror protocol below /mirror/:
+// HOST/NS/TYPE/index.json, HOST/NS/TYPE/VERSION.json and the zips.
+func (s *Server) serveMirror(w http.ResponseWriter, r *http.Request, rest string) {
+	parts := strings.Split(rest, "/")
+	if len(parts) != 4 {
+		http.NotFound(w, r)
+		return
+	}
+	nsType, file := parts[1]+"/"+parts[2], parts[3]
+	vers, ok := s.pkgs[nsType]
+	if !ok {
+		http.NotFound(w, r)
+		return
+	}
+	if file == "index.json" {
+		out := map[string]any{}
+		for v := range vers {
+			out[v] = map[string]any{}
+		}
+		writeJSON(w, map[string]any{"versions": out})
+		return
+	}
+	if v, ok := strings.CutSuffix(file, ".json"); ok {
+		archives := map[string]any{}
+		for plat, z := range vers[v] {
+			sum := sha256.Sum256(z)
+			archives[plat] = map[string]any{"url": zipName(parts[2], v, plat), "hashes": []string{"zh:" + hex.EncodeToString(sum[:])}}
+		}
+		if len(archives) == 0 {
+			http.NotFound(w, r)
+			return
+		}
+		writeJSON(w, map[string]any{"archives": archives})
+		return
+	}
+	for v, plats := range vers {
+		for plat, z := range plats {
+			if file == zipName(parts[2], v, plat) {
+				if s.tamper == "zip" {
+					z = append(append([]byte{}, z...), 0)
 				}
+				w.Write(z)
+				return
 			}
 		}
 	}
