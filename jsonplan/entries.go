@@ -8,11 +8,11 @@ import (
 )
 
 // Entries of a large list are made on every core in batches of
-// entryBatch, from parallelEntriesMin entries on.
-const (
-	parallelEntriesMin = 2048
-	entryBatch         = 128
-)
+// entryBatch, from parallelEntriesMin entries on (a variable for the
+// benchmarks).
+var parallelEntriesMin = 2048
+
+const entryBatch = 128
 
 // entries writes a JSON array of n entries, entry i written by
 // write(e, i) into the encoder it is given. A long list is made in

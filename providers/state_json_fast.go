@@ -15,7 +15,7 @@ import (
 // skipped while reading rather than pruned into a re-encoded copy, and
 // values are built straight from the bytes rather than through
 // encoding/json tokens and a decoder per nested value (the general path,
-// pruneJSON then cty's json.Unmarshal, allocates several times the size
+// pruneJSON then cty's json.Unmarshal, allocates a multiple of the size
 // of raw; a re-plan decodes every object in the state this way).
 //
 // It gives exactly what the general path gives, or ok=false: on anything

@@ -12,7 +12,7 @@ import (
 
 // bodyRefs are the references of a resource body, found once per node: they
 // are the same for every instance, and finding them walks the whole body
-// (about 2 KB of garbage an instance when done per evaluation).
+// (garbage for every instance when done per evaluation).
 type bodyRefs struct {
 	once sync.Once
 	refs []*addrs.Reference
@@ -24,7 +24,7 @@ type bodyRefs struct {
 // reference edges and every instance's evaluation share them. O(body) once.
 func (n *nodeResource) bodyReferences() ([]*addrs.Reference, bool) {
 	n.refs.once.Do(func() {
-		if refs, diags, ok := n.fast.references(n.block.Config, n.block, n.fastSpec); ok {
+		if refs, diags, ok := n.fast.references(n.block.Config, n.block, n.fastSpec); ok && bodyFast {
 			n.refs.refs, n.refs.ok = refs, len(diags) == 0
 			return
 		}
@@ -42,7 +42,7 @@ func (n *nodeResource) evalBody(scope *lang.Scope) (cty.Value, hcl.Diagnostics) 
 	if !ok {
 		return scope.EvalBlock(n.block.Config, n.spec)
 	}
-	if tmpl, exprs := n.fast.bind(n.block.Config, n.block, n.fastSpec); tmpl != nil {
+	if tmpl, exprs := n.fast.bind(n.block.Config, n.block, n.fastSpec); tmpl != nil && bodyFast {
 		if ctx, diags := scope.EvalContext(refs); len(diags) == 0 {
 			if v, ok := decodeFast(tmpl, exprs, ctx); ok {
 				return v, nil

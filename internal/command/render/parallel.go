@@ -13,11 +13,11 @@ import (
 )
 
 // parallelRenderMin is the number of changes from which they are
-// rendered on every core; renderBatch is how many one task renders.
-const (
-	parallelRenderMin = 2048
-	renderBatch       = 256
-)
+// rendered on every core (a variable for the benchmarks); renderBatch is
+// how many one task renders.
+var parallelRenderMin = 2048
+
+const renderBatch = 256
 
 // resourceChanges writes the rendering of every change in rcs but the
 // no-ops, in the order order gives (indexes into rcs), each followed by

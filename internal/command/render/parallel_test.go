@@ -1,6 +1,8 @@
 package render
 
 import (
+	"fmt"
+	"math"
 	"runtime"
 	"testing"
 
@@ -44,6 +46,31 @@ func TestPlanRenderedInParallel(t *testing.T) {
 		w := &writeLog{failAfter: failAfter}
 		if err := render(4, w); err == nil || err.Error() != "disk full" || len(w.writes) != failAfter {
 			t.Errorf("failing write %d: err %v after %d writes", failAfter, err, len(w.writes))
+		}
+	}
+}
+
+// BenchmarkPlanRenderParallel renders the human plan of n creates with
+// the changes rendered on every core and in one loop.
+// Run: go test -run '^$' -bench PlanRenderParallel -benchmem ./internal/command/render/
+func BenchmarkPlanRenderParallel(b *testing.B) {
+	for _, n := range []int{10_000, 100_000} {
+		p := manyCreates(n)
+		for _, mode := range []struct {
+			name string
+			min  int
+		}{{"parallel", parallelRenderMin}, {"loop", math.MaxInt}} {
+			b.Run(fmt.Sprintf("%d/%s", n, mode.name), func(b *testing.B) {
+				saved := parallelRenderMin
+				parallelRenderMin = mode.min
+				defer func() { parallelRenderMin = saved }()
+				b.ReportAllocs()
+				for b.Loop() {
+					if err := Plan(discard{}, p, false); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
 		}
 	}
 }
