@@ -3,7 +3,6 @@ package jsonplan
 import (
 	"encoding/json"
 	"fmt"
-	"math"
 	"testing"
 
 	"github.com/plankit/plankit/plans"
@@ -67,30 +66,5 @@ func BenchmarkWriteVsMarshal(b *testing.B) {
 				(&countWriter{}).Write(out)
 			}
 		})
-	}
-}
-
-// BenchmarkWriteParallelEntries is Write of n creates with the entries
-// made on every core and in one loop.
-// Run: go test -run '^$' -bench WriteParallelEntries -benchmem ./jsonplan/
-func BenchmarkWriteParallelEntries(b *testing.B) {
-	for _, n := range []int{10_000, 100_000} {
-		p := manyPlan(n)
-		for _, mode := range []struct {
-			name string
-			min  int
-		}{{"parallel", parallelEntriesMin}, {"loop", math.MaxInt}} {
-			b.Run(fmt.Sprintf("%d/%s", n, mode.name), func(b *testing.B) {
-				saved := parallelEntriesMin
-				parallelEntriesMin = mode.min
-				defer func() { parallelEntriesMin = saved }()
-				b.ReportAllocs()
-				for b.Loop() {
-					if err := Write(&countWriter{}, p, Options{Version: "bench"}); err != nil {
-						b.Fatal(err)
-					}
-				}
-			})
-		}
 	}
 }
