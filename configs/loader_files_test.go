@@ -131,4 +131,3 @@ func renameResources(src, prefix string) string {
 	}
 	return string(out)
 }
-
