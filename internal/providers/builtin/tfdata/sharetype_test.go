@@ -2,6 +2,9 @@ package tfdata
 
 import (
 	"fmt"
+	"go/parser"
+	"go/token"
+	"path/filepath"
 	"reflect"
 	"runtime"
 	"testing"
@@ -110,4 +113,25 @@ func heapInUse() int64 {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	return int64(ms.HeapAlloc)
+}
+
+// TestNoUnsafe: the package builds planned objects through go-cty's
+// public API only; writing into cty.Value's private layout would let a
+// go-cty upgrade corrupt memory silently.
+func TestNoUnsafe(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range files {
+		f, err := parser.ParseFile(token.NewFileSet(), name, nil, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, imp := range f.Imports {
+			if imp.Path.Value == `"unsafe"` {
+				t.Errorf("%s imports unsafe", name)
+			}
+		}
+	}
 }
