@@ -2,6 +2,7 @@ package configs
 
 import (
 	"fmt"
+	"path"
 	"sort"
 
 	version "github.com/hashicorp/go-version"
@@ -88,16 +89,16 @@ func (l *Loader) LoadModuleFromFiles(dir string, files map[string][]byte) (*Modu
 	}
 	sort.Strings(primary)
 	sort.Strings(override)
-	parsed := parseFiles(dir, files, primary, override)
 	var diags hcl.Diagnostics
-	for i := range primary {
-		diags = append(diags, parsed[i].diags...)
-		diags = append(diags, m.appendFile(parsed[i].f)...)
+	for _, name := range primary {
+		f, ds := parseAndDecode(path.Join(dir, name), files[name], false)
+		diags = append(diags, ds...)
+		diags = append(diags, m.appendFile(f)...)
 	}
-	for i := range override {
-		p := parsed[len(primary)+i]
-		diags = append(diags, p.diags...)
-		diags = append(diags, m.mergeFile(p.f)...)
+	for _, name := range override {
+		f, ds := parseAndDecode(path.Join(dir, name), files[name], true)
+		diags = append(diags, ds...)
+		diags = append(diags, m.mergeFile(f)...)
 	}
 	m.resolveProviders()
 	diags = append(diags, m.checkProviderInstances()...)

@@ -1,6 +1,7 @@
 package configs
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
@@ -29,5 +30,33 @@ func TestCheckNameAgreesWithHCL(t *testing.T) {
 func TestCheckNameNoAllocs(t *testing.T) {
 	if n := testing.AllocsPerRun(100, func() { checkName("terraform_data", "resource type", hcl.Range{}) }); n != 0 {
 		t.Errorf("checkName allocates %v times, want 0", n)
+	}
+}
+
+// BenchmarkCheckNames checks the resource names and types of n generated
+// resources with asciiIdentifier first (as checkName does) and with HCL's
+// lexer alone.
+// Run: go test -run '^$' -bench CheckNames -benchmem ./configs/
+func BenchmarkCheckNames(b *testing.B) {
+	for _, n := range []int{10_000, 100_000} {
+		names := make([]string, 0, 2*n)
+		for i := range n {
+			names = append(names, "terraform_data", fmt.Sprintf("r%d", i))
+		}
+		for _, mode := range []struct {
+			name  string
+			valid func(string) bool
+		}{{"fast", func(s string) bool { return asciiIdentifier(s) || hclsyntax.ValidIdentifier(s) }}, {"general", hclsyntax.ValidIdentifier}} {
+			b.Run(fmt.Sprintf("%d/%s", n, mode.name), func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					for _, s := range names {
+						if !mode.valid(s) {
+							b.Fatal(s)
+						}
+					}
+				}
+			})
+		}
 	}
 }

@@ -239,7 +239,7 @@ func marshalBody(body hcl.Body, schema *configschema.Block) map[string]json.RawM
 	if body == nil {
 		return nil
 	}
-	if out, ok := marshalBodyFast(body, schema); ok {
+	if out, ok := marshalBodyFast(body, schema); ok && configFast {
 		return out
 	}
 	return marshalBodySlow(body, schema)
@@ -294,7 +294,7 @@ func marshalExpr(expr hcl.Expression) json.RawMessage {
 	if expr == nil {
 		return nil
 	}
-	if raw, ok := marshalExprFast(expr); ok {
+	if raw, ok := marshalExprFast(expr); ok && configFast {
 		return raw
 	}
 	return marshalExprSlow(expr)

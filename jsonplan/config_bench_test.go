@@ -14,11 +14,19 @@ import (
 // BenchmarkMarshalConfig is the "configuration" section of show -json
 // for n test_thing resources with one constant argument each (the
 // bench/cmd/gen independent shape), made and encoded; the configuration
-// is loaded once, outside the timing.
-// Run: go test -run '^$' -bench MarshalConfig -benchmem ./command/jsonplan/
+// is loaded once, outside the timing; with the shortcuts of
+// config_fast.go ("fast") and without them ("general").
+// Run: go test -run '^$' -bench MarshalConfig -benchmem ./jsonplan/
 func BenchmarkMarshalConfig(b *testing.B) {
-	for _, n := range []int{4000} {
-		b.Run(fmt.Sprint(n), func(b *testing.B) {
+	for _, c := range []struct {
+		n    int
+		fast bool
+	}{{10_000, true}, {10_000, false}, {100_000, true}, {100_000, false}} {
+		n := c.n
+		name := map[bool]string{true: "fast", false: "general"}[c.fast]
+		b.Run(fmt.Sprintf("%d/%s", n, name), func(b *testing.B) {
+			defer func(saved bool) { configFast = saved }(configFast)
+			configFast = c.fast
 			dir := b.TempDir()
 			var src strings.Builder
 			for i := range n {

@@ -18,6 +18,9 @@ import (
 // TestConfigFastMatchesSlow and FuzzConfigFastMatchesSlow hold them to
 // that.
 
+// configFast turns the shortcuts on (off for the benchmarks).
+var configFast = true
+
 // marshalBodyFast is marshalBody of a native-syntax body without nested
 // blocks, read with JustAttributes (which, like PartialContent, skips the
 // arguments the resource block's own decoding took: count, provider and
@@ -49,7 +52,7 @@ func marshalBodyFast(body hcl.Body, schema *configschema.Block) (out map[string]
 // marshalBodyFast would take (native syntax, no nested block, a schema)
 // is read through r.Arguments, without JustAttributes' copies.
 func marshalResourceBody(r *configs.Resource, schema *configschema.Block) map[string]json.RawMessage {
-	if schema != nil {
+	if schema != nil && configFast {
 		var out map[string]json.RawMessage
 		if r.Arguments(func(name string, expr hcl.Expression) {
 			if _, inSchema := schema.Attributes[name]; inSchema {

@@ -11,9 +11,8 @@ import (
 
 // configResourceList is the resources of one module of the
 // "configuration" section, each made into its configResource entry only
-// when the encoder writes it: the entries are made on every core (see
-// encoder.entries) and no list of all of them is held, as for the
-// resource lists of the plan.
+// when the encoder writes it (see encoder.entries): no list of all of
+// them is held, as for the resource lists of the plan.
 type configResourceList []configResourceEntry
 
 // configResourceEntry is a resource of module n to write.

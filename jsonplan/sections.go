@@ -56,8 +56,7 @@ type PendingSections struct {
 // plan, the stored plan must hold, for every provider and resource type
 // config names, the schema schemas holds (terraform.Context.Plan keeps
 // them). The text is streamed, in
-// writes of about flushAt bytes. O(size of the configuration), the
-// resource entries made on every core.
+// writes of about flushAt bytes. O(size of the configuration).
 func StartSections(w io.Writer, config *configs.Config, schemas map[addrs.Provider]*providers.GetProviderSchemaResponse, hosts map[addrs.Provider]addrs.Provider) (*PendingSections, error) {
 	if config == nil {
 		return nil, errors.New("jsonplan: there is no configuration")

@@ -9,7 +9,7 @@ import (
 // BenchmarkWrite is show -json of a plan of n terraform_data-like
 // creates (manyPlan) written to io.Discard: the rendering part of
 // `plan show -json`, without reading the archive or the configuration.
-// Run: go test -run '^$' -bench Write -benchmem ./command/jsonplan/
+// Run: go test -run '^$' -bench Write -benchmem ./jsonplan/
 func BenchmarkWrite(b *testing.B) {
 	for _, n := range []int{4000} {
 		p := manyPlan(n)

@@ -33,7 +33,7 @@ func TestMarshalValueKnownCollections(t *testing.T) {
 
 // BenchmarkMarshalValue encodes a terraform_data-like planned value (two
 // unknowns) and a wholly known one, as show -json does per resource.
-// Run: go test -run '^$' -bench MarshalValue -benchmem ./command/jsonplan/
+// Run: go test -run '^$' -bench MarshalValue -benchmem ./jsonplan/
 func BenchmarkMarshalValue(b *testing.B) {
 	tags := cty.MapVal(map[string]cty.Value{"a": cty.StringVal("1"), "b": cty.StringVal("2"), "c": cty.StringVal("3")})
 	for name, v := range map[string]cty.Value{

@@ -8,8 +8,8 @@ import (
 
 // parallelDecodeMin is the number of resource changes from which their
 // values are decoded on every core: below it a goroutine costs more than
-// it saves.
-const parallelDecodeMin = 2048
+// it saves. A variable for the benchmarks.
+var parallelDecodeMin = 2048
 
 // decodeEach runs decode(d, i) for every i in [0, n): in order on this
 // goroutine for small n, else in one contiguous chunk per core, each

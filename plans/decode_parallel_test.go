@@ -2,6 +2,7 @@ package plans
 
 import (
 	"fmt"
+	"math"
 	"runtime"
 	"testing"
 
@@ -62,4 +63,32 @@ func TestDecodeEachIsALoop(t *testing.T) {
 		})
 		t.Errorf("no panic")
 	})
+}
+
+// BenchmarkUnmarshalParallel decodes a plan of n changes (variedChanges)
+// with the values decoded on every core and in one loop.
+// Run: go test -run '^$' -bench UnmarshalParallel -benchmem ./plans/
+func BenchmarkUnmarshalParallel(b *testing.B) {
+	for _, n := range []int{10_000, 100_000} {
+		enc, err := Marshal(&Plan{UIMode: NormalMode, Changes: &Changes{Resources: variedChanges(n)}}, "")
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, mode := range []struct {
+			name string
+			min  int
+		}{{"parallel", parallelDecodeMin}, {"loop", math.MaxInt}} {
+			b.Run(fmt.Sprintf("%d/%s", n, mode.name), func(b *testing.B) {
+				saved := parallelDecodeMin
+				parallelDecodeMin = mode.min
+				defer func() { parallelDecodeMin = saved }()
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, _, err := Unmarshal(enc); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
 }

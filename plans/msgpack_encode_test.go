@@ -38,12 +38,11 @@ func encoderTestValues() []cty.Value {
 
 // TestMarshalMatchesCtyEncoder: a plan's bytes are, change for change and
 // value for value, the bytes it had when every value was encoded by
-// go-cty's msgpack.Marshal, on the sequential and the parallel path; and
-// a marked value is the same error.
+// go-cty's msgpack.Marshal; and a marked value is the same error.
 func TestMarshalMatchesCtyEncoder(t *testing.T) {
 	extra := encoderTestValues()
 	mk := func(mutate func([]*ResourceInstanceChange)) *Plan {
-		rcs := variedChanges(parallelEncodeMinDefault + 500)
+		rcs := variedChanges(2500)
 		for i, rc := range rcs {
 			if i%3 == 0 {
 				v := extra[i%len(extra)]
@@ -64,33 +63,29 @@ func TestMarshalMatchesCtyEncoder(t *testing.T) {
 		},
 	} {
 		t.Run(name, func(t *testing.T) {
-			for _, seq := range []bool{false, true} {
-				marshal := func() ([]byte, error) {
-					if seq {
-						return marshalSequential(t, mk(mutate))
-					}
-					return Marshal(mk(mutate), "test")
-				}
-				got, gotErr := marshal()
-				var want []byte
-				var wantErr error
-				withCtyEncoder(func() { want, wantErr = marshal() })
-				if (wantErr == nil) != (gotErr == nil) || wantErr != nil && wantErr.Error() != gotErr.Error() {
-					t.Fatalf("sequential %v: error %v, with go-cty's encoder %v", seq, gotErr, wantErr)
-				}
-				if !bytes.Equal(got, want) {
-					t.Fatalf("sequential %v: %d bytes, with go-cty's encoder %d", seq, len(got), len(want))
-				}
-				if (name == "valid") != (gotErr == nil) {
-					t.Fatalf("error %v", gotErr)
-				}
+			marshal := func() ([]byte, error) { return Marshal(mk(mutate), "test") }
+			got, gotErr := marshal()
+			var want []byte
+			var wantErr error
+			withCtyEncoder(func() { want, wantErr = marshal() })
+			if (wantErr == nil) != (gotErr == nil) || wantErr != nil && wantErr.Error() != gotErr.Error() {
+				t.Fatalf("error %v, with go-cty's encoder %v", gotErr, wantErr)
+			}
+			if !bytes.Equal(got, want) {
+				t.Fatalf("%d bytes, with go-cty's encoder %d", len(got), len(want))
+			}
+			if (name == "valid") != (gotErr == nil) {
+				t.Fatalf("error %v", gotErr)
 			}
 		})
 	}
 }
 
-// BenchmarkMarshal100kCtyEncoder is BenchmarkMarshal100kParallel with
-// go-cty's msgpack encoder, the A/B reference for fastmsgpack.
+// BenchmarkMarshal100k and BenchmarkMarshal100kCtyEncoder encode the
+// same plan with fastmsgpack and with go-cty's msgpack encoder.
+// Run: go test -run '^$' -bench Marshal100k -benchmem ./plans/
+func BenchmarkMarshal100k(b *testing.B) { benchMarshal(b) }
+
 func BenchmarkMarshal100kCtyEncoder(b *testing.B) {
 	withCtyEncoder(func() { benchMarshal(b) })
 }

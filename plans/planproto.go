@@ -3,7 +3,6 @@ package plans
 import (
 	"fmt"
 	"maps"
-	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -189,9 +188,6 @@ func (e *encoder) variables(vals map[string]cty.Value, sens map[string]bool) ([]
 }
 
 func (e *encoder) resourceChanges(rcs []*ResourceInstanceChange) ([]*planproto.ResourceInstanceChange, error) {
-	if len(rcs) >= parallelEncodeMin && runtime.GOMAXPROCS(0) > 1 {
-		return e.resourceChangesParallel(rcs)
-	}
 	out := make([]*planproto.ResourceInstanceChange, 0, len(rcs))
 	for _, rc := range rcs {
 		prc, err := e.resourceChange(rc)
@@ -215,17 +211,11 @@ func deposedSuffix(k addrs.DeposedKey) string {
 }
 
 func (e *encoder) resourceChange(rc *ResourceInstanceChange) (*planproto.ResourceInstanceChange, error) {
-	return e.resourceChangeWith(rc, nil)
-}
-
-// resourceChangeWith is resourceChange with the change's values already
-// encoded (pre; nil: encode them here).
-func (e *encoder) resourceChangeWith(rc *ResourceInstanceChange, pre *preEncoded) (*planproto.ResourceInstanceChange, error) {
 	reason, ok := reasonToProto[rc.ActionReason]
 	if !ok {
 		return nil, fmt.Errorf("unknown action reason %s", rc.ActionReason)
 	}
-	c, err := e.changeWith(&rc.Change, pre)
+	c, err := e.change(&rc.Change)
 	if err != nil {
 		return nil, err
 	}
@@ -253,31 +243,21 @@ func (e *encoder) resourceChangeWith(rc *ResourceInstanceChange, pre *preEncoded
 }
 
 func (e *encoder) change(c *Change) (*planproto.Change, error) {
-	return e.changeWith(c, nil)
-}
-
-// changeWith is change with c's values already encoded (pre; nil: encode
-// them here).
-func (e *encoder) changeWith(c *Change, pre *preEncoded) (*planproto.Change, error) {
 	action, ok := actionToProto[c.Action]
 	if !ok {
 		return nil, fmt.Errorf("unknown action %s", c.Action)
 	}
 	pc := &planproto.Change{Action: action}
 	var err error
-	var preBefore, preAfter *marshalledValue
-	if pre != nil {
-		preBefore, preAfter = &pre.before, &pre.after
-	}
-	if pc.Before, err = e.valueWith(c.Before, preBefore); err != nil {
+	if pc.Before, err = e.value(c.Before); err != nil {
 		return nil, fmt.Errorf("before value: %w", err)
 	}
 	// A no-op's after value is its before value (a re-plan of an
 	// unchanged configuration is all no-ops): one encoding serves both
 	// fields, with the same bytes two encodings would give.
-	if pre != nil && pre.afterIsBefore || pre == nil && c.Action == NoOp && pc.Before != nil && c.After.RawEquals(c.Before) {
+	if c.Action == NoOp && pc.Before != nil && c.After.RawEquals(c.Before) {
 		pc.After = pc.Before
-	} else if pc.After, err = e.valueWith(c.After, preAfter); err != nil {
+	} else if pc.After, err = e.value(c.After); err != nil {
 		return nil, fmt.Errorf("after value: %w", err)
 	}
 	if pc.BeforeSensitivePaths, err = e.paths(c.BeforeSensitivePaths); err != nil {
@@ -291,21 +271,6 @@ func (e *encoder) changeWith(c *Change, pre *preEncoded) (*planproto.Change, err
 	}
 	pc.GeneratedConfig = c.GeneratedConfig
 	return pc, nil
-}
-
-// valueWith is value with v already encoded (pre; nil: encode it here).
-func (e *encoder) valueWith(v cty.Value, pre *marshalledValue) (*planproto.DynamicValue, error) {
-	if pre == nil || isNilVal(v) {
-		return e.value(v)
-	}
-	if pre.err != nil {
-		return nil, pre.err
-	}
-	idx, err := e.types.index(v.Type())
-	if err != nil {
-		return nil, err
-	}
-	return &planproto.DynamicValue{Msgpack: pre.b, Type: idx}, nil
 }
 
 // value encodes v; cty.NilVal becomes no message.

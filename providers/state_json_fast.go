@@ -15,7 +15,7 @@ import (
 // skipped while reading rather than pruned into a re-encoded copy, and
 // values are built straight from the bytes rather than through
 // encoding/json tokens and a decoder per nested value (the general path,
-// pruneJSON then cty's json.Unmarshal, allocates several times the size
+// pruneJSON then cty's json.Unmarshal, allocates a multiple of the size
 // of raw; a re-plan decodes every object in the state this way).
 //
 // It gives exactly what the general path gives, or ok=false: on anything
@@ -394,73 +394,90 @@ func (d *fastDecoder) value(ty cty.Type) (cty.Value, bool) {
 		}
 		return cty.False, d.lit("false")
 	case ty.IsCollectionType():
-		ety := ty.ElementType()
-		if ety.HasDynamicTypes() {
-			return cty.NilVal, false // elements may differ in type
-		}
-		if ty.IsMapType() {
-			m := map[string]cty.Value{}
-			ok := d.members(func(key string) bool {
-				if _, dup := m[key]; dup {
-					return false
-				}
-				v, ok := d.value(ety)
-				m[key] = v
-				return ok
-			})
-			return collection(ty, nil, m), ok
-		}
-		var list []cty.Value
-		ok := d.elements(func() bool {
-			v, ok := d.value(ety)
-			list = append(list, v)
-			return ok
-		})
-		if !ok {
-			return cty.NilVal, false
-		}
-		return collection(ty, list, nil), true
+		return d.collectionValue(ty)
 	case ty.IsTupleType():
-		etys := ty.TupleElementTypes()
-		vals := make([]cty.Value, 0, len(etys))
-		ok := d.elements(func() bool {
-			if len(vals) == len(etys) {
-				return false
-			}
-			v, ok := d.value(etys[len(vals)])
-			vals = append(vals, v)
-			return ok
-		})
-		if !ok || len(vals) != len(etys) {
-			return cty.NilVal, false
-		}
-		if len(vals) == 0 {
-			return cty.EmptyTupleVal, true
-		}
-		return cty.TupleVal(vals), true
+		return d.tuple(ty)
 	case ty.IsObjectType():
-		atys := ty.AttributeTypes()
-		vals := make(map[string]cty.Value, len(atys))
-		ok := d.members(func(key string) bool {
-			aty, known := atys[key]
-			if _, dup := vals[key]; dup || !known {
-				return false
-			}
-			v, ok := d.value(aty)
-			vals[key] = v
-			return ok
-		})
-		if !ok {
-			return cty.NilVal, false
-		}
-		for name, aty := range atys {
-			if _, ok := vals[name]; !ok {
-				vals[name] = cty.NullVal(aty)
-			}
-		}
-		return cty.ObjectVal(vals), true
+		return d.object(ty)
 	}
 	return cty.NilVal, false
+}
+
+// collectionValue reads a list, set or map of type ty; not one whose
+// elements may differ in type.
+func (d *fastDecoder) collectionValue(ty cty.Type) (cty.Value, bool) {
+	ety := ty.ElementType()
+	if ety.HasDynamicTypes() {
+		return cty.NilVal, false
+	}
+	if ty.IsMapType() {
+		m := map[string]cty.Value{}
+		ok := d.members(func(key string) bool {
+			if _, dup := m[key]; dup {
+				return false
+			}
+			v, ok := d.value(ety)
+			m[key] = v
+			return ok
+		})
+		return collection(ty, nil, m), ok
+	}
+	var list []cty.Value
+	ok := d.elements(func() bool {
+		v, ok := d.value(ety)
+		list = append(list, v)
+		return ok
+	})
+	if !ok {
+		return cty.NilVal, false
+	}
+	return collection(ty, list, nil), true
+}
+
+// tuple reads a tuple of type ty, of exactly its length.
+func (d *fastDecoder) tuple(ty cty.Type) (cty.Value, bool) {
+	etys := ty.TupleElementTypes()
+	vals := make([]cty.Value, 0, len(etys))
+	ok := d.elements(func() bool {
+		if len(vals) == len(etys) {
+			return false
+		}
+		v, ok := d.value(etys[len(vals)])
+		vals = append(vals, v)
+		return ok
+	})
+	if !ok || len(vals) != len(etys) {
+		return cty.NilVal, false
+	}
+	if len(vals) == 0 {
+		return cty.EmptyTupleVal, true
+	}
+	return cty.TupleVal(vals), true
+}
+
+// object reads an object of type ty: no attribute outside it, none
+// twice, and the missing ones null.
+func (d *fastDecoder) object(ty cty.Type) (cty.Value, bool) {
+	atys := ty.AttributeTypes()
+	vals := make(map[string]cty.Value, len(atys))
+	ok := d.members(func(key string) bool {
+		aty, known := atys[key]
+		if _, dup := vals[key]; dup || !known {
+			return false
+		}
+		v, ok := d.value(aty)
+		vals[key] = v
+		return ok
+	})
+	if !ok {
+		return cty.NilVal, false
+	}
+	for name, aty := range atys {
+		if _, ok := vals[name]; !ok {
+			vals[name] = cty.NullVal(aty)
+		}
+	}
+	return cty.ObjectVal(vals), true
 }
 
 // dynamic reads cty's {"value": ..., "type": ...} form, in either order.

@@ -35,29 +35,15 @@ const fastMsgpackMaxDepth = 64
 
 type fastMsgpack struct{ b []byte }
 
+// value reads a value of type ty: an unknown (extension), a dynamic
+// value, a null, a primitive or a collection, each by its own method.
 func (d *fastMsgpack) value(ty cty.Type, depth int) (cty.Value, bool) {
 	if len(d.b) == 0 || depth > fastMsgpackMaxDepth {
 		return cty.NilVal, false
 	}
 	c := d.b[0]
-	switch {
-	case c == 0xd4: // fixext1: an unknown value without refinements
-		if len(d.b) < 3 {
-			return cty.NilVal, false
-		}
-		d.b = d.b[3:]
-		return cty.UnknownVal(ty), true
-	case c == 0xc7 && len(d.b) >= 6 && d.b[1] == 3 && d.b[2] == 0x0c && d.b[3] == 0x81 && d.b[4] == 0x01 && d.b[5] == 0xc2:
-		// ext8 of type 0x0c holding {1: false}: an unknown known not to
-		// be null, the one refinement plans are full of (a dynamic
-		// value's refinements are dropped, as the library does)
-		d.b = d.b[6:]
-		if ty == cty.DynamicPseudoType {
-			return cty.UnknownVal(ty), true
-		}
-		return cty.UnknownVal(ty).Refine().NotNull().NewValue(), true
-	case (c >= 0xd5 && c <= 0xd8) || (c >= 0xc7 && c <= 0xc9):
-		return cty.NilVal, false // other extensions: other refinements
+	if c == 0xd4 || (c >= 0xd5 && c <= 0xd8) || (c >= 0xc7 && c <= 0xc9) {
+		return d.unknown(ty)
 	}
 	if ty == cty.DynamicPseudoType {
 		return d.dynamic(depth)
@@ -83,91 +69,135 @@ func (d *fastMsgpack) value(ty cty.Type, depth int) (cty.Value, bool) {
 	case ty == cty.Number:
 		return d.number()
 	case ty.IsObjectType():
-		n, ok := d.mapLen()
-		if !ok {
-			return cty.NilVal, false
-		}
-		if n == 0 {
-			return cty.ObjectVal(nil), true
-		}
-		atys := ty.AttributeTypes()
-		if n != len(atys) {
-			return cty.NilVal, false
-		}
-		vals := make(map[string]cty.Value, n)
-		for range n {
-			key, ok := d.str()
-			if !ok {
-				return cty.NilVal, false
-			}
-			aty, exists := atys[key]
-			if !exists {
-				return cty.NilVal, false
-			}
-			if vals[key], ok = d.value(aty, depth+1); !ok {
-				return cty.NilVal, false
-			}
-		}
-		return cty.ObjectVal(vals), true
+		return d.object(ty, depth)
 	case ty.IsListType(), ty.IsSetType():
-		n, ok := d.arrayLen()
-		if !ok {
-			return cty.NilVal, false
-		}
-		ety := ty.ElementType()
-		if n == 0 {
-			if ty.IsListType() {
-				return cty.ListValEmpty(ety), true
-			}
-			return cty.SetValEmpty(ety), true
-		}
-		vals, ok := d.values(n, func(int) cty.Type { return ety }, depth)
-		if !ok {
-			return cty.NilVal, false
-		}
-		if ty.IsListType() {
-			return cty.ListVal(vals), true
-		}
-		return cty.SetVal(vals), true
+		return d.listOrSet(ty, depth)
 	case ty.IsTupleType():
-		n, ok := d.arrayLen()
-		if !ok {
-			return cty.NilVal, false
-		}
-		if n == 0 {
-			return cty.TupleVal(nil), true
-		}
-		etys := ty.TupleElementTypes()
-		if n != len(etys) {
-			return cty.NilVal, false
-		}
-		vals, ok := d.values(n, func(i int) cty.Type { return etys[i] }, depth)
-		if !ok {
-			return cty.NilVal, false
-		}
-		return cty.TupleVal(vals), true
+		return d.tuple(ty, depth)
 	case ty.IsMapType():
-		n, ok := d.mapLen()
-		if !ok {
-			return cty.NilVal, false
-		}
-		ety := ty.ElementType()
-		if n == 0 {
-			return cty.MapValEmpty(ety), true
-		}
-		vals := make(map[string]cty.Value, n)
-		for range n {
-			key, ok := d.str()
-			if !ok {
-				return cty.NilVal, false
-			}
-			if vals[key], ok = d.value(ety, depth+1); !ok {
-				return cty.NilVal, false
-			}
-		}
-		return cty.MapVal(vals), true
+		return d.mapValue(ty, depth)
 	}
 	return cty.NilVal, false
+}
+
+// unknown reads an extension: the unknown values the fast path knows
+// (none other than a fixext1, or an ext8 of refinements meaning "not
+// null"); any other extension, another refinement, goes to the library.
+func (d *fastMsgpack) unknown(ty cty.Type) (cty.Value, bool) {
+	switch {
+	case d.b[0] == 0xd4: // fixext1: an unknown value without refinements
+		if len(d.b) < 3 {
+			return cty.NilVal, false
+		}
+		d.b = d.b[3:]
+		return cty.UnknownVal(ty), true
+	case d.b[0] == 0xc7 && len(d.b) >= 6 && d.b[1] == 3 && d.b[2] == 0x0c && d.b[3] == 0x81 && d.b[4] == 0x01 && d.b[5] == 0xc2:
+		// ext8 of type 0x0c holding {1: false}: an unknown known not to
+		// be null, the one refinement plans are full of (a dynamic
+		// value's refinements are dropped, as the library does)
+		d.b = d.b[6:]
+		if ty == cty.DynamicPseudoType {
+			return cty.UnknownVal(ty), true
+		}
+		return cty.UnknownVal(ty).Refine().NotNull().NewValue(), true
+	}
+	return cty.NilVal, false
+}
+
+// object reads an object of type ty: a map of exactly its attributes.
+func (d *fastMsgpack) object(ty cty.Type, depth int) (cty.Value, bool) {
+	n, ok := d.mapLen()
+	if !ok {
+		return cty.NilVal, false
+	}
+	if n == 0 {
+		return cty.ObjectVal(nil), true
+	}
+	atys := ty.AttributeTypes()
+	if n != len(atys) {
+		return cty.NilVal, false
+	}
+	vals := make(map[string]cty.Value, n)
+	for range n {
+		key, ok := d.str()
+		if !ok {
+			return cty.NilVal, false
+		}
+		aty, exists := atys[key]
+		if !exists {
+			return cty.NilVal, false
+		}
+		if vals[key], ok = d.value(aty, depth+1); !ok {
+			return cty.NilVal, false
+		}
+	}
+	return cty.ObjectVal(vals), true
+}
+
+// listOrSet reads a list or a set of type ty from an array.
+func (d *fastMsgpack) listOrSet(ty cty.Type, depth int) (cty.Value, bool) {
+	n, ok := d.arrayLen()
+	if !ok {
+		return cty.NilVal, false
+	}
+	ety := ty.ElementType()
+	if n == 0 {
+		if ty.IsListType() {
+			return cty.ListValEmpty(ety), true
+		}
+		return cty.SetValEmpty(ety), true
+	}
+	vals, ok := d.values(n, func(int) cty.Type { return ety }, depth)
+	if !ok {
+		return cty.NilVal, false
+	}
+	if ty.IsListType() {
+		return cty.ListVal(vals), true
+	}
+	return cty.SetVal(vals), true
+}
+
+// tuple reads a tuple of type ty from an array of its length.
+func (d *fastMsgpack) tuple(ty cty.Type, depth int) (cty.Value, bool) {
+	n, ok := d.arrayLen()
+	if !ok {
+		return cty.NilVal, false
+	}
+	if n == 0 {
+		return cty.TupleVal(nil), true
+	}
+	etys := ty.TupleElementTypes()
+	if n != len(etys) {
+		return cty.NilVal, false
+	}
+	vals, ok := d.values(n, func(i int) cty.Type { return etys[i] }, depth)
+	if !ok {
+		return cty.NilVal, false
+	}
+	return cty.TupleVal(vals), true
+}
+
+// mapValue reads a map of type ty.
+func (d *fastMsgpack) mapValue(ty cty.Type, depth int) (cty.Value, bool) {
+	n, ok := d.mapLen()
+	if !ok {
+		return cty.NilVal, false
+	}
+	ety := ty.ElementType()
+	if n == 0 {
+		return cty.MapValEmpty(ety), true
+	}
+	vals := make(map[string]cty.Value, n)
+	for range n {
+		key, ok := d.str()
+		if !ok {
+			return cty.NilVal, false
+		}
+		if vals[key], ok = d.value(ety, depth+1); !ok {
+			return cty.NilVal, false
+		}
+	}
+	return cty.MapVal(vals), true
 }
 
 // values reads n elements, the i-th of type ety(i).

@@ -60,144 +60,167 @@ func Append(buf []byte, v cty.Value, ty cty.Type) ([]byte, error) {
 	if v.IsMarked() {
 		return nil, ErrNoFastPath
 	}
-	if ty == cty.DynamicPseudoType {
-		vt := v.Type()
-		switch {
-		case vt == cty.DynamicPseudoType && !v.IsKnown():
-			return append(buf, 0xd4, 0, 0), nil // cty.DynamicVal
-		case vt == cty.DynamicPseudoType:
-			return append(buf, Nil), nil // a null of no type
-		}
-		if js := primitiveTypeJSON(vt); js != "" {
-			// cty's dynamicVal: [type JSON as binary, value as its type]
-			buf = append(append(buf, 0x92, 0xc4, byte(len(js))), js...)
-			return Append(buf, v, vt)
-		}
-	}
-	if ty != cty.DynamicPseudoType && !v.IsKnown() {
-		if unrefined(v) {
-			// cty's compact encoding of an unknown with no refinements
-			// (cty/msgpack's unknownValBytes): a fixext1 of type 0.
-			return append(buf, 0xd4, 0, 0), nil
-		}
-		if onlyNotNull(v, ty) {
-			// An ext8 of 3 bytes, of cty's type 0x0c (unknown with
-			// refinements): the map {1 (nullness): false}.
-			return append(buf, 0xc7, 3, 0x0c, 0x81, 0x01, 0xc2), nil
-		}
-	}
 	if ty == cty.DynamicPseudoType || !v.IsKnown() {
-		b, err := ctymsgpack.Marshal(v, ty)
-		if err != nil {
-			return nil, err
-		}
-		return append(buf, b...), nil
+		return appendDynamicOrUnknown(buf, v, ty)
 	}
 	if v.IsNull() {
 		return append(buf, Nil), nil
 	}
 	vt := v.Type()
 	switch {
-	case ty == cty.String:
-		if vt != cty.String {
+	case ty.IsPrimitiveType():
+		if vt != ty {
 			return nil, ErrNoFastPath
 		}
-		s := v.AsString()
-		return append(appendStrLen(buf, len(s)), s...), nil
-	case ty == cty.Bool:
-		if vt != cty.Bool {
-			return nil, ErrNoFastPath
-		}
-		if v.True() {
-			return append(buf, 0xc3), nil
-		}
-		return append(buf, 0xc2), nil
-	case ty == cty.Number:
-		if vt != cty.Number {
-			return nil, ErrNoFastPath
-		}
-		if i, acc := v.AsBigFloat().Int64(); acc == big.Exact {
-			return appendInt(buf, i), nil
-		}
-		b, err := ctymsgpack.Marshal(v, ty)
-		if err != nil {
-			return nil, err
-		}
-		return append(buf, b...), nil
+		return appendPrimitive(buf, v, ty)
 	case ty.IsObjectType():
 		if !vt.IsObjectType() {
 			return nil, ErrNoFastPath
 		}
-		atys := ty.AttributeTypes()
-		if len(vt.AttributeTypes()) != len(atys) {
-			return nil, ErrNoFastPath
-		}
-		var small [16]string
-		names := small[:0]
-		for name := range atys {
-			if !vt.HasAttribute(name) {
-				return nil, ErrNoFastPath
-			}
-			names = append(names, name)
-		}
-		sort.Strings(names)
-		buf = appendCollLen(buf, len(names), 0x80, 0xde, 0xdf)
-		var err error
-		for _, name := range names {
-			buf = append(appendStrLen(buf, len(name)), name...)
-			if buf, err = Append(buf, v.GetAttr(name), atys[name]); err != nil {
-				return nil, err
-			}
-		}
-		return buf, nil
+		return appendObject(buf, v, ty)
 	case ty.IsMapType():
 		if !vt.IsMapType() {
 			return nil, ErrNoFastPath
 		}
-		buf = appendCollLen(buf, v.LengthInt(), 0x80, 0xde, 0xdf)
-		ety := ty.ElementType()
-		var err error
-		for it := v.ElementIterator(); it.Next(); {
-			k, ev := it.Element()
-			if k.IsMarked() {
-				return nil, ErrNoFastPath
-			}
-			s := k.AsString()
-			buf = append(appendStrLen(buf, len(s)), s...)
-			if buf, err = Append(buf, ev, ety); err != nil {
-				return nil, err
-			}
-		}
-		return buf, nil
+		return appendMap(buf, v, ty)
 	case ty.IsListType() || ty.IsSetType():
 		if (ty.IsListType() && !vt.IsListType()) || (ty.IsSetType() && !vt.IsSetType()) {
 			return nil, ErrNoFastPath
 		}
-		buf = appendCollLen(buf, v.LengthInt(), 0x90, 0xdc, 0xdd)
-		ety := ty.ElementType()
-		var err error
-		for it := v.ElementIterator(); it.Next(); {
-			_, ev := it.Element()
-			if buf, err = Append(buf, ev, ety); err != nil {
-				return nil, err
-			}
-		}
-		return buf, nil
+		return appendElements(buf, v, ty)
 	case ty.IsTupleType():
-		etys := ty.TupleElementTypes()
-		if !vt.IsTupleType() || len(vt.TupleElementTypes()) != len(etys) {
+		if !vt.IsTupleType() || len(vt.TupleElementTypes()) != len(ty.TupleElementTypes()) {
 			return nil, ErrNoFastPath
 		}
-		buf = appendCollLen(buf, len(etys), 0x90, 0xdc, 0xdd)
-		var err error
-		for i, ety := range etys {
-			if buf, err = Append(buf, v.Index(cty.NumberIntVal(int64(i))), ety); err != nil {
-				return nil, err
-			}
-		}
-		return buf, nil
+		return appendTuple(buf, v, ty)
 	}
 	return nil, ErrNoFastPath
+}
+
+// appendDynamicOrUnknown is Append of a value of a dynamic type, or of an
+// unknown: the forms written here, and cty's encoder for the rest.
+func appendDynamicOrUnknown(buf []byte, v cty.Value, ty cty.Type) ([]byte, error) {
+	switch vt := v.Type(); {
+	case ty == cty.DynamicPseudoType && vt == cty.DynamicPseudoType && !v.IsKnown():
+		return append(buf, 0xd4, 0, 0), nil // cty.DynamicVal
+	case ty == cty.DynamicPseudoType && vt == cty.DynamicPseudoType:
+		return append(buf, Nil), nil // a null of no type
+	case ty == cty.DynamicPseudoType && primitiveTypeJSON(vt) != "":
+		// cty's dynamicVal: [type JSON as binary, value as its type]
+		js := primitiveTypeJSON(vt)
+		buf = append(append(buf, 0x92, 0xc4, byte(len(js))), js...)
+		return Append(buf, v, vt)
+	case ty != cty.DynamicPseudoType && unrefined(v):
+		// cty's compact encoding of an unknown with no refinements
+		// (cty/msgpack's unknownValBytes): a fixext1 of type 0.
+		return append(buf, 0xd4, 0, 0), nil
+	case ty != cty.DynamicPseudoType && onlyNotNull(v, ty):
+		// An ext8 of 3 bytes, of cty's type 0x0c (unknown with
+		// refinements): the map {1 (nullness): false}.
+		return append(buf, 0xc7, 3, 0x0c, 0x81, 0x01, 0xc2), nil
+	}
+	b, err := ctymsgpack.Marshal(v, ty)
+	if err != nil {
+		return nil, err
+	}
+	return append(buf, b...), nil
+}
+
+// appendPrimitive is Append of a known, non-null string, bool or number
+// of type ty; a number that is not an integer goes to cty's encoder.
+func appendPrimitive(buf []byte, v cty.Value, ty cty.Type) ([]byte, error) {
+	switch ty {
+	case cty.String:
+		s := v.AsString()
+		return append(appendStrLen(buf, len(s)), s...), nil
+	case cty.Bool:
+		if v.True() {
+			return append(buf, 0xc3), nil
+		}
+		return append(buf, 0xc2), nil
+	}
+	if i, acc := v.AsBigFloat().Int64(); acc == big.Exact {
+		return appendInt(buf, i), nil
+	}
+	b, err := ctymsgpack.Marshal(v, ty)
+	if err != nil {
+		return nil, err
+	}
+	return append(buf, b...), nil
+}
+
+// appendObject is Append of a known, non-null object: a map of its
+// attributes in name order, which must be exactly ty's.
+func appendObject(buf []byte, v cty.Value, ty cty.Type) ([]byte, error) {
+	vt := v.Type()
+	atys := ty.AttributeTypes()
+	if len(vt.AttributeTypes()) != len(atys) {
+		return nil, ErrNoFastPath
+	}
+	var small [16]string
+	names := small[:0]
+	for name := range atys {
+		if !vt.HasAttribute(name) {
+			return nil, ErrNoFastPath
+		}
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	buf = appendCollLen(buf, len(names), 0x80, 0xde, 0xdf)
+	var err error
+	for _, name := range names {
+		buf = append(appendStrLen(buf, len(name)), name...)
+		if buf, err = Append(buf, v.GetAttr(name), atys[name]); err != nil {
+			return nil, err
+		}
+	}
+	return buf, nil
+}
+
+// appendMap is Append of a known, non-null map.
+func appendMap(buf []byte, v cty.Value, ty cty.Type) ([]byte, error) {
+	buf = appendCollLen(buf, v.LengthInt(), 0x80, 0xde, 0xdf)
+	ety := ty.ElementType()
+	var err error
+	for it := v.ElementIterator(); it.Next(); {
+		k, ev := it.Element()
+		if k.IsMarked() {
+			return nil, ErrNoFastPath
+		}
+		s := k.AsString()
+		buf = append(appendStrLen(buf, len(s)), s...)
+		if buf, err = Append(buf, ev, ety); err != nil {
+			return nil, err
+		}
+	}
+	return buf, nil
+}
+
+// appendElements is Append of a known, non-null list or set: an array.
+func appendElements(buf []byte, v cty.Value, ty cty.Type) ([]byte, error) {
+	buf = appendCollLen(buf, v.LengthInt(), 0x90, 0xdc, 0xdd)
+	ety := ty.ElementType()
+	var err error
+	for it := v.ElementIterator(); it.Next(); {
+		_, ev := it.Element()
+		if buf, err = Append(buf, ev, ety); err != nil {
+			return nil, err
+		}
+	}
+	return buf, nil
+}
+
+// appendTuple is Append of a known, non-null tuple of ty's length.
+func appendTuple(buf []byte, v cty.Value, ty cty.Type) ([]byte, error) {
+	etys := ty.TupleElementTypes()
+	buf = appendCollLen(buf, len(etys), 0x90, 0xdc, 0xdd)
+	var err error
+	for i, ety := range etys {
+		if buf, err = Append(buf, v.Index(cty.NumberIntVal(int64(i))), ety); err != nil {
+			return nil, err
+		}
+	}
+	return buf, nil
 }
 
 // ErrNoFastPath is Append's error for a value it does not encode itself.

@@ -1,6 +1,7 @@
 package inputguard
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -46,5 +47,35 @@ func TestCheckConfigLiteralRuns(t *testing.T) {
 				t.Errorf("errors = %v, want %v: %v", diags.HasErrors(), c.wantErr, diags)
 			}
 		})
+	}
+}
+
+// BenchmarkConfigLiteralRuns checks the literal runs of a generated
+// configuration of n resources with the line-length test first (as
+// CheckNesting does) and by lexing it.
+// Run: go test -run '^$' -bench ConfigLiteralRuns -benchmem ./configs/
+func BenchmarkConfigLiteralRuns(b *testing.B) {
+	for _, n := range []int{10_000, 100_000} {
+		src, err := gen.Config(gen.Independent, n)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, mode := range []struct {
+			name  string
+			check func([]byte, func() hclsyntax.Tokens) hcl.Diagnostics
+		}{{"fast", checkConfigLiteralRuns}, {"general", checkLiteralRuns}} {
+			b.Run(fmt.Sprintf("%d/%s", n, mode.name), func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					lex := func() hclsyntax.Tokens {
+						tokens, _ := hclsyntax.LexConfig([]byte(src), "main.tf", hcl.InitialPos)
+						return tokens
+					}
+					if diags := mode.check([]byte(src), lex); diags.HasErrors() {
+						b.Fatal(diags)
+					}
+				}
+			})
+		}
 	}
 }

@@ -125,3 +125,30 @@ func TestApplyGraphHubLinear(t *testing.T) {
 		t.Errorf("apply graph of hub 4000 took %.1fx hub 1000 (want ≤ 10x: linear is 4x, quadratic 16x)", ratio)
 	}
 }
+
+// BenchmarkPlanBodyFast plans n independent terraform_data resources
+// (bench/gen) with resource bodies evaluated by fastBody and by hcldec.
+// Run: go test -run '^$' -bench PlanBodyFast -benchmem ./internal/terraform/
+func BenchmarkPlanBodyFast(b *testing.B) {
+	for _, n := range []int{1000, 10_000} {
+		src, err := gen.Config(gen.Independent, n)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, fast := range []bool{true, false} {
+			name := map[bool]string{true: "fast", false: "general"}[fast]
+			b.Run(fmt.Sprintf("%d/%s", n, name), func(b *testing.B) {
+				defer func(saved bool) { bodyFast = saved }(bodyFast)
+				bodyFast = fast
+				cfg := loadConfig(b, map[string]string{"main.tf": src})
+				c := builtinContext(b)
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, diags := c.Plan(context.Background(), cfg, nil, nil); diags.HasErrors() {
+						b.Fatal(diags.Error())
+					}
+				}
+			})
+		}
+	}
+}

@@ -18,7 +18,7 @@ import (
 // fastBody decodes a resource body that has only attributes (an
 // hcldec.ObjectSpec of AttrSpecs) without hcldec's per-call work: building
 // the body schema from the spec, matching the body's content against it
-// and the dynamic-block wrapper take about half the allocations of an
+// and the dynamic-block wrapper are much of the allocation of an
 // instance's evaluation, yet their result depends only on the body and the
 // spec, which every instance of the resource shares. The structure is
 // checked once per node (hclsyntax's Content must accept it without any
@@ -28,6 +28,7 @@ import (
 // decode the ordinary way, so messages are unchanged.
 //
 // A node keeps one expression pointer per attribute of the schema.
+// bodyFast turns it on (off for BenchmarkPlanBodyFast's general path).
 type fastBody struct {
 	once  sync.Once
 	tmpl  []fastAttr       // the spec's attributes; nil: decode the ordinary way
@@ -43,6 +44,8 @@ type fastAttr struct {
 	// configschema's refusal of computed-only arguments), or nil.
 	check func(cty.Value) hcl.Diagnostics
 }
+
+var bodyFast = true
 
 // bind checks body against fs once and returns the attributes and their
 // expressions, or nil when the body goes through hcldec (a spec with more

@@ -43,7 +43,7 @@ func (b *Block) ValidateValueOf(val cty.Value, want cty.Type) hcl.Diagnostics {
 }
 
 func (b *Block) validateValue(val cty.Value, path cty.Path, diags *hcl.Diagnostics) {
-	if b == nil || val.IsNull() || !val.IsKnown() || !b.hasValueChecks(val) {
+	if b == nil || val.IsNull() || !val.IsKnown() || validateFast && !b.hasValueChecks(val) {
 		return
 	}
 	for _, name := range slices.Sorted(maps.Keys(b.Attributes)) {

@@ -1,6 +1,7 @@
 package configschema
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/zclconf/go-cty/cty"
@@ -73,5 +74,42 @@ func TestConformsMatchesTestConformance(t *testing.T) {
 	given, want := tests[4].given, tests[4].want
 	if n := testing.AllocsPerRun(100, func() { ConformanceErrors(given, want) }); n != 0 {
 		t.Errorf("ConformanceErrors of conforming types allocated %v times, want 0", n)
+	}
+}
+
+// BenchmarkValidateValueOf validates n planned terraform_data objects
+// (dynamic input and output, as a provider returns them) with the
+// shortcuts and without them.
+// Run: go test -run '^$' -bench ValidateValueOf -benchmem ./providers/configschema/
+func BenchmarkValidateValueOf(b *testing.B) {
+	s := &Block{Attributes: map[string]*Attribute{
+		"id":               {Type: cty.String, Computed: true},
+		"input":            {Type: cty.DynamicPseudoType, Optional: true},
+		"output":           {Type: cty.DynamicPseudoType, Computed: true},
+		"triggers_replace": {Type: cty.DynamicPseudoType, Optional: true},
+	}}
+	want := s.ImpliedType()
+	for _, n := range []int{10_000, 100_000} {
+		vals := make([]cty.Value, n)
+		for i := range vals {
+			vals[i] = cty.ObjectVal(map[string]cty.Value{
+				"id": cty.UnknownVal(cty.String), "input": cty.StringVal(fmt.Sprint("v", i)),
+				"output": cty.UnknownVal(cty.String), "triggers_replace": cty.NullVal(cty.DynamicPseudoType),
+			})
+		}
+		for _, fast := range []bool{true, false} {
+			b.Run(fmt.Sprintf("%d/%s", n, map[bool]string{true: "fast", false: "general"}[fast]), func(b *testing.B) {
+				defer func(saved bool) { validateFast = saved }(validateFast)
+				validateFast = fast
+				b.ReportAllocs()
+				for b.Loop() {
+					for _, v := range vals {
+						if diags := s.ValidateValueOf(v, want); len(diags) > 0 {
+							b.Fatal(diags)
+						}
+					}
+				}
+			})
+		}
 	}
 }

@@ -9,8 +9,8 @@ import (
 
 // parallelReadMin is the size of the "resources" array from which
 // readParallel decodes it in pieces, one per core: below it one pass is
-// fast enough.
-const parallelReadMin = 1 << 20
+// fast enough. A variable for the benchmarks.
+var parallelReadMin = 1 << 20
 
 // readParallel is readFast for a large file: its "resources" array (most
 // of a large state) is cut between elements and the pieces are decoded by

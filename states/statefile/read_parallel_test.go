@@ -3,6 +3,7 @@ package statefile
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -88,4 +89,33 @@ func FuzzReadPieces(f *testing.F) {
 		samePieces(t, src, 2)
 		samePieces(t, src, 3)
 	})
+}
+
+// BenchmarkReadParallel reads the state of n independent resources with
+// the resources array decoded in pieces on every core and in one pass.
+// Run: go test -run '^$' -bench ReadParallel -benchmem ./states/statefile/
+func BenchmarkReadParallel(b *testing.B) {
+	for _, n := range []int{10_000, 100_000} {
+		var buf bytes.Buffer
+		if err := Write(&File{Lineage: "l", State: independentState(n)}, &buf); err != nil {
+			b.Fatal(err)
+		}
+		for _, mode := range []struct {
+			name string
+			min  int
+		}{{"parallel", parallelReadMin}, {"onepass", math.MaxInt}} {
+			b.Run(fmt.Sprintf("%d/%s", n, mode.name), func(b *testing.B) {
+				saved := parallelReadMin
+				parallelReadMin = mode.min
+				defer func() { parallelReadMin = saved }()
+				b.SetBytes(int64(buf.Len()))
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := Read(bytes.NewReader(buf.Bytes())); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
 }

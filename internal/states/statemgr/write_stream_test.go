@@ -1,6 +1,7 @@
 package statemgr
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/plankit/plankit/states"
+	"github.com/plankit/plankit/states/statefile"
 )
 
 // TestPersistStreamsLargeState: persisting a large state writes its
@@ -111,5 +113,53 @@ func TestReadDoesNotEncode(t *testing.T) {
 	}
 	if m.Serial() != 1 {
 		t.Errorf("serial %d after persisting the state as read, want 1 (unchanged)", m.Serial())
+	}
+}
+
+// BenchmarkPersistStream is what a persist of a state of n objects costs
+// to write the file and tell whether it changed: streamed into the file
+// with its sum (encodeTo, as PersistState does) and encoded into memory
+// first, compared with the last state's bytes, then written (the general
+// way, which keeps the last state's bytes between persists: reported as
+// kept-B).
+// Run: go test -run '^$' -bench PersistStream -benchmem ./internal/states/statemgr/
+func BenchmarkPersistStream(b *testing.B) {
+	for _, n := range []int{10_000, 100_000} {
+		f := &statefile.File{Lineage: "l", Serial: 1, State: stateWith(n)}
+		path := filepath.Join(b.TempDir(), "terraform.tfstate")
+		b.Run(fmt.Sprintf("%d/stream", n), func(b *testing.B) {
+			var last stateSum
+			b.ReportAllocs()
+			for b.Loop() {
+				out, err := os.Create(path)
+				if err != nil {
+					b.Fatal(err)
+				}
+				sum, err := encodeTo(f, out, path)
+				if err != nil {
+					b.Fatal(err)
+				}
+				_ = sum == last
+				last = sum
+				out.Close()
+			}
+			b.ReportMetric(float64(len(last)), "kept-B")
+		})
+		b.Run(fmt.Sprintf("%d/buffered", n), func(b *testing.B) {
+			var last []byte
+			b.ReportAllocs()
+			for b.Loop() {
+				var buf bytes.Buffer
+				if err := statefile.Write(f, &buf); err != nil {
+					b.Fatal(err)
+				}
+				_ = bytes.Equal(buf.Bytes(), last)
+				if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+					b.Fatal(err)
+				}
+				last = buf.Bytes()
+			}
+			b.ReportMetric(float64(len(last)), "kept-B")
+		})
 	}
 }

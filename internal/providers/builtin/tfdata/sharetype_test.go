@@ -2,6 +2,10 @@ package tfdata
 
 import (
 	"fmt"
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"reflect"
 	"runtime"
 	"testing"
 
@@ -14,9 +18,6 @@ import (
 // one copy of it, and each is exactly the object planned without sharing
 // (the same attributes, refinements and type), whatever the input's type.
 func TestPlannedObjectsShareTypes(t *testing.T) {
-	if !layoutOK {
-		t.Fatal("cty.Value's layout is not the one shareType relies on: planned objects no longer share types")
-	}
 	h := lifecycle.New(t, New(), "terraform_data")
 	configs := []string{`input = "a"`, `input = "b"`, `input = 1`, `input = { a = 1, b = ["x"] }`, `input = { a = 2, b = ["y", "z"] }`, `triggers_replace = "t"`, ``}
 	first := map[string]cty.Type{}
@@ -72,13 +73,7 @@ func TestShareTypeKeepsValues(t *testing.T) {
 // BenchmarkPlannedObjectsRetained measures what sharing types saves: the
 // heap kept by 10,000 planned terraform_data objects (a plan keeps every
 // planned object to its end), with the shared type and with the type
-// cty.ObjectVal gives each object. go-cty's public API has no way to
-// build an object value of a given type: cty.ObjectVal derives a new type
-// from the attributes, convert.Convert and cty.Transform rebuild objects
-// through it, and only null and unknown values take a type as given. So
-// shareType replaces the type through cty.Value's layout, which
-// TestPlannedObjectsShareTypes guards (it fails when the layout changes,
-// and shareType then stops sharing rather than corrupt anything).
+// cty.ObjectVal gives each object.
 func BenchmarkPlannedObjectsRetained(b *testing.B) {
 	const n = 10000
 	planned := func(i int) cty.Value {
@@ -109,9 +104,34 @@ func BenchmarkPlannedObjectsRetained(b *testing.B) {
 	}
 }
 
+// typeIdentity tells an object type apart from an equal copy: the address
+// of its attribute-type map.
+func typeIdentity(t cty.Type) uintptr { return reflect.ValueOf(t.AttributeTypes()).Pointer() }
+
 func heapInUse() int64 {
 	runtime.GC()
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	return int64(ms.HeapAlloc)
+}
+
+// TestNoUnsafe: the package builds planned objects through go-cty's
+// public API only; writing into cty.Value's private layout would let a
+// go-cty upgrade corrupt memory silently.
+func TestNoUnsafe(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range files {
+		f, err := parser.ParseFile(token.NewFileSet(), name, nil, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, imp := range f.Imports {
+			if imp.Path.Value == `"unsafe"` {
+				t.Errorf("%s imports unsafe", name)
+			}
+		}
+	}
 }

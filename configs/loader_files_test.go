@@ -18,8 +18,7 @@ import (
 // TestLoadModuleFromFilesManyFiles loads a module of many files, some
 // broken and one override, and checks every file's resources arrive, the
 // override applies after all primaries, and the diagnostics come out in
-// file order whatever order the files were parsed in (they are parsed in
-// parallel).
+// file order.
 func TestLoadModuleFromFilesManyFiles(t *testing.T) {
 	files := map[string][]byte{}
 	var want []string
@@ -35,7 +34,7 @@ func TestLoadModuleFromFilesManyFiles(t *testing.T) {
 		files[name] = []byte(src)
 	}
 	files["z_override.tf"] = []byte("resource \"terraform_data\" \"r3\" {\n  input = \"overridden\"\n}\n")
-	for range 5 { // the order of a parallel parse varies run to run
+	for range 5 {
 		m, diags := (&Loader{}).LoadModuleFromFiles(".", files)
 		var got []string
 		for k := range m.ManagedResources {
