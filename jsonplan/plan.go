@@ -48,9 +48,13 @@ type planJSON struct {
 	RelevantAttributes []resourceAttr `json:"relevant_attributes,omitempty"`
 	Checks             []checkResult  `json:"checks,omitempty"`
 	Timestamp          string         `json:"timestamp,omitempty"`
-	Applyable          bool           `json:"applyable"`
-	Complete           bool           `json:"complete"`
-	Errored            bool           `json:"errored"`
+	// Applyable and Complete are Terraform's; OpenTofu's documents have
+	// neither (nil with Options.Writer WriterOpenTofu).
+	Applyable *bool `json:"applyable,omitempty"`
+	Complete  *bool `json:"complete,omitempty"`
+	Errored   bool  `json:"errored"`
+
+	writer Writer
 }
 
 type variable struct {
@@ -114,7 +118,23 @@ type Options struct {
 	// initialised; HostsFromLocks), where the two differ: the document
 	// names the twin, as OpenTofu does there.
 	Hosts map[addrs.Provider]addrs.Provider
+	// Writer, for a plan Terraform or OpenTofu wrote, gives the document
+	// the members that program's show -json writes where the two differ
+	// (WriterTerraform, WriterOpenTofu); empty is plankit's document.
+	Writer Writer
 }
+
+// Writer names the program whose show -json a document follows where
+// Terraform's and OpenTofu's differ.
+type Writer string
+
+const (
+	// WriterTerraform: the configuration's variables have no type and
+	// required members.
+	WriterTerraform Writer = "terraform"
+	// WriterOpenTofu: no applyable and complete members.
+	WriterOpenTofu Writer = "opentofu"
+)
 
 // Marshal returns the JSON plan representation of p, indented by nothing
 // and with keys in a fixed order, so equal plans give equal bytes: the
@@ -137,9 +157,11 @@ func newPlanJSON(p *plans.Plan, opts Options) (*planJSON, error) {
 	out := planJSON{
 		FormatVersion:    FormatVersion,
 		TerraformVersion: opts.Version,
-		Applyable:        p.Applyable,
-		Complete:         p.Complete,
 		Errored:          p.Errored,
+		writer:           opts.Writer,
+	}
+	if opts.Writer != WriterOpenTofu {
+		out.Applyable, out.Complete = &p.Applyable, &p.Complete
 	}
 	if !p.Timestamp.IsZero() {
 		out.Timestamp = p.Timestamp.UTC().Format(time.RFC3339)
@@ -198,6 +220,9 @@ func (out *planJSON) addConfig(config *configs.Config, p *plans.Plan, hosts map[
 		out.RelevantAttributes = relevantAttributes(config, p)
 	}()
 	out.Configuration = marshalConfig(config, p.ProviderSchemas, hosts)
+	if out.writer == WriterTerraform && out.Configuration != nil {
+		untypedVariables(&out.Configuration.RootModule)
+	}
 	<-done
 	if crashed != nil {
 		panic(crashed)
@@ -475,4 +500,17 @@ func configMarks(paths []cty.Path, v cty.Value, schema *configschema.Block) []ct
 		}
 	}
 	return out
+}
+
+// untypedVariables drops the members Terraform's configuration variables
+// do not have.
+func untypedVariables(m *configModule) {
+	for name, v := range m.Variables {
+		v.Type, v.Required = nil, false
+		m.Variables[name] = v
+	}
+	for name, call := range m.ModuleCalls {
+		untypedVariables(&call.Module)
+		m.ModuleCalls[name] = call
+	}
 }

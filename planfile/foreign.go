@@ -7,8 +7,12 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/zclconf/go-cty/cty"
+
 	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/configs"
+	"github.com/plankit/plankit/internal/providers/builtin/tfdata"
+	"github.com/plankit/plankit/jsonplan"
 	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/providers"
 )
@@ -26,6 +30,8 @@ import (
 // provider schemas a plan needs.
 const EntrySchemas = "tfschemas"
 
+var builtinProvider = addrs.NewBuiltInProvider("terraform")
+
 // ForeignWriter says which program wrote a foreign plan file.
 type ForeignWriter struct {
 	// Tool is "Terraform", "OpenTofu", or "Terraform or OpenTofu" when the
@@ -33,6 +39,18 @@ type ForeignWriter struct {
 	Tool string
 	// Version is the version the plan records ("1.11.4"); "" if none.
 	Version string
+}
+
+// JSONWriter is the jsonplan.Options.Writer that gives the show -json
+// document this program writes.
+func (w ForeignWriter) JSONWriter() jsonplan.Writer {
+	switch w.Tool {
+	case "Terraform":
+		return jsonplan.WriterTerraform
+	case "OpenTofu":
+		return jsonplan.WriterOpenTofu
+	}
+	return ""
 }
 
 // String is "Terraform 1.11.4".
@@ -109,9 +127,38 @@ func (r *Reader) ReadForeignPlan() (*plans.Plan, *plans.ForeignInfo, error) {
 			return nil, nil, r.withPath(wrapErr(KindCorrupt, EntrySchemas, err))
 		}
 	}
+	// The built-in provider is part of the tool: its schema (that of
+	// terraform_data) is known here whatever the file carries.
+	if schemas == nil {
+		schemas = map[addrs.Provider]*providers.GetProviderSchemaResponse{}
+	}
+	if _, ok := schemas[builtinProvider]; !ok {
+		resp := tfdata.New().GetProviderSchema()
+		schemas[builtinProvider] = &resp
+	}
 	p, info, err := plans.UnmarshalForeign(r.entries[EntryPlan], schemas)
 	if err != nil {
 		return nil, nil, r.withPath(wrapErr(KindCorrupt, EntryPlan, err))
+	}
+	// Their plans record only the variables the caller set; their show
+	// -json lists the root module's defaults too, and so does a plankit
+	// plan, so the defaults are filled in from the configuration.
+	if cfg, diags := r.ReadConfig(); !diags.HasErrors() && cfg != nil && cfg.Module != nil {
+		for name, v := range cfg.Module.Variables {
+			if v.Sensitive {
+				if p.VariableSensitive == nil {
+					p.VariableSensitive = map[string]bool{}
+				}
+				p.VariableSensitive[name] = true
+			}
+			if _, set := p.VariableValues[name]; set || v.Default == cty.NilVal {
+				continue
+			}
+			if p.VariableValues == nil {
+				p.VariableValues = map[string]cty.Value{}
+			}
+			p.VariableValues[name] = v.Default
+		}
 	}
 	prior, err := r.ReadStateFile()
 	if err != nil {
