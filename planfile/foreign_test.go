@@ -330,3 +330,32 @@ func TestForeignNotOnOwnArchives(t *testing.T) {
 		t.Errorf("ReadForeignPlan: %v, %v", info, err)
 	}
 }
+
+// FuzzOpenForeign feeds archive bytes, seeded with the Terraform and
+// OpenTofu fixtures, to Open with WithForeign and every reader. Nothing may
+// panic; refusals are *Error.
+func FuzzOpenForeign(f *testing.F) {
+	for _, dir := range foreignFixtures(f) {
+		b, err := os.ReadFile(filepath.Join(dir, "plan.tfplan"))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r, err := OpenBytes(data, WithForeign())
+		if err != nil {
+			if _, ok := err.(*Error); !ok {
+				t.Fatalf("Open returned %T, want *Error: %v", err, err)
+			}
+			return
+		}
+		if p, _, err := r.ReadForeignPlan(); err == nil {
+			cfg, _ := r.ReadConfig()
+			jsonplan.Marshal(p, jsonplan.Options{Config: cfg})
+		}
+		r.ReadPlanDeferred()
+		r.ReadConfigSnapshot()
+		r.ReadDependencyLocks()
+	})
+}
