@@ -247,6 +247,9 @@ func (d *foreignDecoder) resourceChanges(prcs []*foreignproto.ResourceInstanceCh
 
 func (d *foreignDecoder) resourceChange(prc *foreignproto.ResourceInstanceChange) (*ResourceInstanceChange, error) {
 	rc := &ResourceInstanceChange{}
+	if prc.Addr == "" {
+		return nil, fmt.Errorf("the change has no address (Terraform before 1.1 recorded it in other fields); plankit reads plans of Terraform 1.5 and later and OpenTofu 1.6 and later")
+	}
 	var diags hcl.Diagnostics
 	if rc.Addr, diags = addrs.ParseAbsResourceInstanceStr(prc.Addr); diags.HasErrors() {
 		return nil, fmt.Errorf("invalid address: %s", diags.Error())

@@ -220,3 +220,17 @@ func FuzzDecodeForeignValue(f *testing.F) {
 		decodeForeignValue(b, cty.DynamicPseudoType)
 	})
 }
+
+// TestUnmarshalForeignOldLayout: a format 3 plan of a Terraform older than
+// 1.1, whose changes have no address field, is refused saying which
+// versions are read.
+func TestUnmarshalForeignOldLayout(t *testing.T) {
+	b, err := proto.Marshal(&foreignproto.Plan{Version: 3, TerraformVersion: "0.15.5", ResourceChanges: []*foreignproto.ResourceInstanceChange{{Provider: `provider["registry.terraform.io/hashicorp/null"]`}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = UnmarshalForeign(b, nil)
+	if err == nil || !strings.Contains(err.Error(), "Terraform 1.5 and later") {
+		t.Fatalf("got %v, want a refusal naming the versions read", err)
+	}
+}
