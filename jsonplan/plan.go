@@ -18,6 +18,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/hashicorp/go-version"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/plankit/plankit/addrs"
@@ -48,11 +49,12 @@ type planJSON struct {
 	RelevantAttributes []resourceAttr `json:"relevant_attributes,omitempty"`
 	Checks             []checkResult  `json:"checks,omitempty"`
 	Timestamp          string         `json:"timestamp,omitempty"`
-	// Applyable and Complete are Terraform's; OpenTofu's documents have
-	// neither (nil with Options.Writer WriterOpenTofu).
+	// Applyable and Complete are Terraform's (since 1.8), errored both
+	// tools' (since Terraform 1.6): nil where Options.Writer's document
+	// has none.
 	Applyable *bool `json:"applyable,omitempty"`
 	Complete  *bool `json:"complete,omitempty"`
-	Errored   bool  `json:"errored"`
+	Errored   *bool `json:"errored,omitempty"`
 
 	writer Writer
 }
@@ -130,7 +132,8 @@ type Writer string
 
 const (
 	// WriterTerraform: the configuration's variables have no type and
-	// required members.
+	// required members; before Terraform 1.8 (Options.Version) there are
+	// no applyable and complete members, before 1.6 no errored.
 	WriterTerraform Writer = "terraform"
 	// WriterOpenTofu: no applyable and complete members.
 	WriterOpenTofu Writer = "opentofu"
@@ -157,10 +160,19 @@ func newPlanJSON(p *plans.Plan, opts Options) (*planJSON, error) {
 	out := planJSON{
 		FormatVersion:    FormatVersion,
 		TerraformVersion: opts.Version,
-		Errored:          p.Errored,
 		writer:           opts.Writer,
 	}
-	if opts.Writer != WriterOpenTofu {
+	errored, applyable := true, opts.Writer != WriterOpenTofu
+	if opts.Writer == WriterTerraform {
+		if v, err := version.NewVersion(opts.Version); err == nil {
+			errored = !v.LessThan(terraform16)
+			applyable = !v.LessThan(terraform18)
+		}
+	}
+	if errored {
+		out.Errored = &p.Errored
+	}
+	if applyable {
 		out.Applyable, out.Complete = &p.Applyable, &p.Complete
 	}
 	if !p.Timestamp.IsZero() {
@@ -501,6 +513,11 @@ func configMarks(paths []cty.Path, v cty.Value, schema *configschema.Block) []ct
 	}
 	return out
 }
+
+var (
+	terraform16 = version.Must(version.NewVersion("1.6.0"))
+	terraform18 = version.Must(version.NewVersion("1.8.0"))
+)
 
 // untypedVariables drops the members Terraform's configuration variables
 // do not have.

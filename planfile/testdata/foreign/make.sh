@@ -7,8 +7,8 @@
 #   FWTEST=/path/to/terraform-provider-fwtest ./make.sh TOOL...
 #
 # Each TOOL is a terraform or tofu binary built from its public source
-# (Terraform v1.11.4; OpenTofu v1.12.6); the directory is named after the
-# version it prints. FWTEST is built from testdata/providers/fwtest
+# (Terraform v1.11.4 and v1.5.7; OpenTofu v1.12.6 and v1.8.9); the
+# directory is named after the tool and the version it prints. FWTEST is built from testdata/providers/fwtest
 # (cd testdata/providers && go build -o DIR/terraform-provider-fwtest ./fwtest).
 # No network is used: the provider comes from a -plugin-dir mirror.
 #
@@ -33,8 +33,12 @@ done
 export TF_CLI_CONFIG_FILE=/dev/null TF_IN_AUTOMATION=1 HOME=$work/home CHECKPOINT_DISABLE=1
 
 for bin in "$@"; do
-	name=$(basename "$bin")
 	version=$("$bin" version | sed -n '1s/^[^ ]* v//p')
+	case $("$bin" version | sed -n '1s/ .*//p') in
+	Terraform) name=terraform ;;
+	OpenTofu) name=tofu ;;
+	*) echo "$bin is neither Terraform nor OpenTofu" >&2; exit 1 ;;
+	esac
 	out=$here/$name-$version
 	rm -rf "$out"
 	for scenario in change destroy refresh; do
