@@ -57,6 +57,9 @@ type planJSON struct {
 	Errored   *bool `json:"errored,omitempty"`
 
 	writer Writer
+	// typedVariables: the configuration's variables have type and
+	// required members (plankit's and OpenTofu's since 1.11).
+	typedVariables bool
 }
 
 type variable struct {
@@ -135,7 +138,8 @@ const (
 	// required members; before Terraform 1.8 (Options.Version) there are
 	// no applyable and complete members, before 1.6 no errored.
 	WriterTerraform Writer = "terraform"
-	// WriterOpenTofu: no applyable and complete members.
+	// WriterOpenTofu: no applyable and complete members; before OpenTofu
+	// 1.11 the configuration's variables have no type and required.
 	WriterOpenTofu Writer = "opentofu"
 )
 
@@ -163,10 +167,14 @@ func newPlanJSON(p *plans.Plan, opts Options) (*planJSON, error) {
 		writer:           opts.Writer,
 	}
 	errored, applyable := true, opts.Writer != WriterOpenTofu
-	if opts.Writer == WriterTerraform {
-		if v, err := version.NewVersion(opts.Version); err == nil {
+	out.typedVariables = opts.Writer != WriterTerraform
+	if v, err := version.NewVersion(opts.Version); err == nil {
+		switch opts.Writer {
+		case WriterTerraform:
 			errored = !v.LessThan(terraform16)
 			applyable = !v.LessThan(terraform18)
+		case WriterOpenTofu:
+			out.typedVariables = !v.LessThan(opentofu111)
 		}
 	}
 	if errored {
@@ -232,7 +240,7 @@ func (out *planJSON) addConfig(config *configs.Config, p *plans.Plan, hosts map[
 		out.RelevantAttributes = relevantAttributes(config, p)
 	}()
 	out.Configuration = marshalConfig(config, p.ProviderSchemas, hosts)
-	if out.writer == WriterTerraform && out.Configuration != nil {
+	if out.Configuration != nil && !out.typedVariables {
 		untypedVariables(&out.Configuration.RootModule)
 	}
 	<-done
@@ -517,6 +525,7 @@ func configMarks(paths []cty.Path, v cty.Value, schema *configschema.Block) []ct
 var (
 	terraform16 = version.Must(version.NewVersion("1.6.0"))
 	terraform18 = version.Must(version.NewVersion("1.8.0"))
+	opentofu111 = version.Must(version.NewVersion("1.11.0"))
 )
 
 // untypedVariables drops the members Terraform's configuration variables
