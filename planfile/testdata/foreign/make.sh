@@ -8,7 +8,10 @@
 #
 # Each TOOL is a terraform or tofu binary built from its public source
 # (Terraform v1.11.4 and v1.5.7; OpenTofu v1.12.6 and v1.8.9); the
-# directory is named after the tool and the version it prints. FWTEST is built from testdata/providers/fwtest
+# directory is named after the tool and the version it prints. Build
+# OpenTofu as its releases are, so it prints no -dev suffix:
+#   go build -ldflags "-X github.com/opentofu/opentofu/version.dev=no" ./cmd/tofu
+# Terraform: go build . in its source tree (tags v1.5.7, v1.11.4). FWTEST is built from testdata/providers/fwtest
 # (cd testdata/providers && go build -o DIR/terraform-provider-fwtest ./fwtest).
 # No network is used: the provider comes from a -plugin-dir mirror.
 #
