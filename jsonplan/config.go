@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/plankit/plankit/addrs"
@@ -250,6 +251,9 @@ func marshalBody(body hcl.Body, schema *configschema.Block) map[string]json.RawM
 func marshalBodySlow(body hcl.Body, schema *configschema.Block) map[string]json.RawMessage {
 	out := map[string]json.RawMessage{}
 	if schema == nil {
+		if sb, ok := body.(*hclsyntax.Body); ok {
+			return marshalBodyUntyped(sb)
+		}
 		attrs, diags := body.JustAttributes()
 		if diags.HasErrors() {
 			return nil
@@ -422,4 +426,54 @@ func relativeTraversal(steps hcl.Traversal) string {
 		}
 	}
 	return b.String()
+}
+
+// marshalBodyUntyped is marshalBody of a native-syntax body with no
+// schema at hand (a plan file that carries none): its arguments as
+// written, and its nested blocks, each type as a list whatever its nesting
+// mode, which only the schema tells (a single block is an object there).
+// The arguments the resource block's own decoding took stay hidden, as
+// PartialContent hides them.
+func marshalBodyUntyped(b *hclsyntax.Body) map[string]json.RawMessage {
+	bs := &hcl.BodySchema{}
+	for name := range b.Attributes {
+		bs.Attributes = append(bs.Attributes, hcl.AttributeSchema{Name: name})
+	}
+	seen := map[string]bool{}
+	for _, blk := range b.Blocks {
+		if !seen[blk.Type] {
+			seen[blk.Type] = true
+			bs.Blocks = append(bs.Blocks, hcl.BlockHeaderSchema{Type: blk.Type, LabelNames: make([]string, len(blk.Labels))})
+		}
+	}
+	content, _, diags := b.PartialContent(bs)
+	if diags.HasErrors() || content == nil {
+		return nil
+	}
+	out := map[string]json.RawMessage{}
+	for name, a := range content.Attributes {
+		out[name] = marshalExpr(a.Expr)
+	}
+	blocks := map[string][]map[string]json.RawMessage{}
+	for _, blk := range content.Blocks {
+		inner, _ := blk.Body.(*hclsyntax.Body)
+		var m map[string]json.RawMessage
+		if inner != nil {
+			m = marshalBodyUntyped(inner)
+		}
+		if m == nil {
+			m = map[string]json.RawMessage{}
+		}
+		blocks[blk.Type] = append(blocks[blk.Type], m)
+	}
+	for name, list := range blocks {
+		e := &encoder{}
+		if err := e.encode(list); err == nil {
+			out[name] = e.buf
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
 }

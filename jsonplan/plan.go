@@ -18,6 +18,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/hashicorp/go-version"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/plankit/plankit/addrs"
@@ -48,9 +49,17 @@ type planJSON struct {
 	RelevantAttributes []resourceAttr `json:"relevant_attributes,omitempty"`
 	Checks             []checkResult  `json:"checks,omitempty"`
 	Timestamp          string         `json:"timestamp,omitempty"`
-	Applyable          bool           `json:"applyable"`
-	Complete           bool           `json:"complete"`
-	Errored            bool           `json:"errored"`
+	// Applyable and Complete are Terraform's (since 1.8), errored both
+	// tools' (since Terraform 1.6): nil where Options.Writer's document
+	// has none.
+	Applyable *bool `json:"applyable,omitempty"`
+	Complete  *bool `json:"complete,omitempty"`
+	Errored   *bool `json:"errored,omitempty"`
+
+	writer Writer
+	// typedVariables: the configuration's variables have type and
+	// required members (plankit's and OpenTofu's since 1.11).
+	typedVariables bool
 }
 
 type variable struct {
@@ -114,7 +123,25 @@ type Options struct {
 	// initialised; HostsFromLocks), where the two differ: the document
 	// names the twin, as OpenTofu does there.
 	Hosts map[addrs.Provider]addrs.Provider
+	// Writer, for a plan Terraform or OpenTofu wrote, gives the document
+	// the members that program's show -json writes where the two differ
+	// (WriterTerraform, WriterOpenTofu); empty is plankit's document.
+	Writer Writer
 }
+
+// Writer names the program whose show -json a document follows where
+// Terraform's and OpenTofu's differ.
+type Writer string
+
+const (
+	// WriterTerraform: the configuration's variables have no type and
+	// required members; before Terraform 1.8 (Options.Version) there are
+	// no applyable and complete members, before 1.6 no errored.
+	WriterTerraform Writer = "terraform"
+	// WriterOpenTofu: no applyable and complete members; before OpenTofu
+	// 1.11 the configuration's variables have no type and required.
+	WriterOpenTofu Writer = "opentofu"
+)
 
 // Marshal returns the JSON plan representation of p, indented by nothing
 // and with keys in a fixed order, so equal plans give equal bytes: the
@@ -137,9 +164,24 @@ func newPlanJSON(p *plans.Plan, opts Options) (*planJSON, error) {
 	out := planJSON{
 		FormatVersion:    FormatVersion,
 		TerraformVersion: opts.Version,
-		Applyable:        p.Applyable,
-		Complete:         p.Complete,
-		Errored:          p.Errored,
+		writer:           opts.Writer,
+	}
+	errored, applyable := true, opts.Writer != WriterOpenTofu
+	out.typedVariables = opts.Writer != WriterTerraform
+	if v, err := version.NewVersion(opts.Version); err == nil {
+		switch opts.Writer {
+		case WriterTerraform:
+			errored = !v.LessThan(terraform16)
+			applyable = !v.LessThan(terraform18)
+		case WriterOpenTofu:
+			out.typedVariables = !v.LessThan(opentofu111)
+		}
+	}
+	if errored {
+		out.Errored = &p.Errored
+	}
+	if applyable {
+		out.Applyable, out.Complete = &p.Applyable, &p.Complete
 	}
 	if !p.Timestamp.IsZero() {
 		out.Timestamp = p.Timestamp.UTC().Format(time.RFC3339)
@@ -198,6 +240,9 @@ func (out *planJSON) addConfig(config *configs.Config, p *plans.Plan, hosts map[
 		out.RelevantAttributes = relevantAttributes(config, p)
 	}()
 	out.Configuration = marshalConfig(config, p.ProviderSchemas, hosts)
+	if out.Configuration != nil && !out.typedVariables {
+		untypedVariables(&out.Configuration.RootModule)
+	}
 	<-done
 	if crashed != nil {
 		panic(crashed)
@@ -447,4 +492,23 @@ func configMarks(paths []cty.Path, v cty.Value, schema *configschema.Block) []ct
 		}
 	}
 	return out
+}
+
+var (
+	terraform16 = version.Must(version.NewVersion("1.6.0"))
+	terraform18 = version.Must(version.NewVersion("1.8.0"))
+	opentofu111 = version.Must(version.NewVersion("1.11.0"))
+)
+
+// untypedVariables drops the members Terraform's configuration variables
+// do not have.
+func untypedVariables(m *configModule) {
+	for name, v := range m.Variables {
+		v.Type, v.Required = nil, false
+		m.Variables[name] = v
+	}
+	for name, call := range m.ModuleCalls {
+		untypedVariables(&call.Module)
+		m.ModuleCalls[name] = call
+	}
 }

@@ -2,6 +2,7 @@ package jsonplan
 
 import (
 	"encoding/json"
+	"slices"
 	"sort"
 	"strings"
 
@@ -33,7 +34,15 @@ func RelevantAttributes(config *configs.Config, p *plans.Plan) []plans.RelevantA
 // O(references followed + changes).
 func relevantAttributes(config *configs.Config, p *plans.Plan) []resourceAttr {
 	if p != nil && p.RelevantKnown {
-		return p.RelevantAttributes
+		// Sorted by resource as OpenTofu lists them (a Terraform or
+		// OpenTofu plan file records them in another order; plankit's
+		// own are in this one already).
+		if slices.IsSortedFunc(p.RelevantAttributes, compareRelevantResource) {
+			return p.RelevantAttributes
+		}
+		out := slices.Clone(p.RelevantAttributes)
+		slices.SortStableFunc(out, compareRelevantResource)
+		return out
 	}
 	if config == nil || p == nil {
 		return nil
@@ -505,4 +514,8 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+func compareRelevantResource(a, b plans.RelevantAttribute) int {
+	return strings.Compare(a.Resource, b.Resource)
 }

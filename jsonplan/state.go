@@ -181,8 +181,15 @@ func stateResource(addr addrs.AbsResourceInstance, provider addrs.Provider, dk a
 	}
 	schema := providers.ResourceSchema(schemas, provider, res)
 	if schema == nil {
+		// The values are shown as stored; their sensitivity is what the
+		// state recorded, shaped by the values' own structure.
 		r.Values = json.RawMessage(src.AttrsJSON)
 		r.SensitiveValues = json.RawMessage("{}")
+		if v, ok := impliedValue(src.AttrsJSON); ok {
+			if sv := sensitiveBoolsJSON(marks.MarkSensitivePaths(v, src.AttrSensitivePaths)); sv != nil {
+				r.SensitiveValues = sv
+			}
+		}
 		return r, nil
 	}
 	obj, err := src.Decode(schema.ImpliedType())
@@ -220,4 +227,20 @@ func marshalOutput(v cty.Value, sensitive bool) (output, error) {
 	}
 	o.Type, err = ctyjson.MarshalType(v.Type())
 	return o, err
+}
+
+// impliedValue decodes JSON by the type its own shape implies (objects,
+// tuples, strings, numbers, bools); ok is false for anything malformed.
+func impliedValue(raw []byte) (v cty.Value, ok bool) {
+	defer func() {
+		if recover() != nil {
+			v, ok = cty.NilVal, false
+		}
+	}()
+	ty, err := ctyjson.ImpliedType(raw)
+	if err != nil {
+		return cty.NilVal, false
+	}
+	v, err = ctyjson.Unmarshal(raw, ty)
+	return v, err == nil
 }

@@ -12,6 +12,8 @@ import (
 type DeferredChanges struct {
 	r    *Reader
 	vals *plans.DeferredValues
+	// loaded, for a foreign plan, are the changes decoded at once.
+	loaded []*plans.ResourceInstanceChange
 }
 
 // Load returns the i-th of the plan's Changes.Resources with its Before
@@ -19,6 +21,12 @@ type DeferredChanges struct {
 // gives a KindCorrupt *Error naming the archive, the plan entry and the
 // change.
 func (c *DeferredChanges) Load(i int) (*plans.ResourceInstanceChange, error) {
+	if c.vals == nil {
+		if i < 0 || i >= len(c.loaded) {
+			return nil, c.r.withPath(newErr(KindCorrupt, EntryPlan, "the plan has no resource change %d", i))
+		}
+		return c.loaded[i], nil
+	}
 	rc, err := c.vals.Load(i)
 	if err != nil {
 		return nil, c.r.withPath(wrapErr(KindCorrupt, EntryPlan, err))
@@ -34,6 +42,15 @@ func (c *DeferredChanges) Load(i int) (*plans.ResourceInstanceChange, error) {
 // PrevRunState and Files are nil). Errors are ReadPlan's. O(size of the
 // plan entry without its values).
 func (r *Reader) ReadPlanDeferred() (*plans.Plan, *DeferredChanges, error) {
+	if r.foreign != nil {
+		// A Terraform or OpenTofu plan is decoded whole (its values need
+		// their schemas first); the changes keep their values.
+		p, _, err := r.ReadForeignPlan()
+		if err != nil {
+			return nil, nil, err
+		}
+		return p, &DeferredChanges{r: r, loaded: p.Changes.Resources}, nil
+	}
 	p, vals, _, err := plans.UnmarshalDeferred(r.entries[EntryPlan])
 	if err != nil {
 		kind := KindCorrupt

@@ -26,6 +26,8 @@ type Reader struct {
 	path    string
 	entries map[string][]byte
 	format  plans.FormatInfo
+	// foreign is set when Terraform or OpenTofu wrote the archive.
+	foreign *ForeignWriter
 
 	// states are the state files decoded so far, by entry name: each is
 	// decoded once, however many of ReadPlan, ReadStateFile and
@@ -40,6 +42,7 @@ type Option func(*openOptions)
 type openOptions struct {
 	limits    Limits
 	verifyKey ed25519.PublicKey
+	foreign   bool
 }
 
 // WithLimits replaces DefaultLimits.
@@ -112,6 +115,12 @@ func open(data []byte, o openOptions) (*Reader, error) {
 	// "tfplan" entry too, but no manifest; they are named as what they
 	// are before any entry they lack is.
 	if _, signed := entries[EntryManifest]; !signed {
+		if _, ok := plans.IsForeignPlan(entries[EntryPlan]); ok {
+			if o.verifyKey != nil {
+				return nil, newErr(KindUnsigned, EntryPlan, "the plan file was written by Terraform or OpenTofu, which do not sign plans")
+			}
+			return openForeign(entries, o)
+		}
 		if by, ok := plans.ReadForeignPlanInfo(entries[EntryPlan]); ok {
 			if by != "" {
 				by = " by version " + by
@@ -183,6 +192,10 @@ func (r *Reader) Entry(name string) ([]byte, bool) {
 // ReadPlan decodes the plan, with PriorState and PrevRunState taken from
 // the archive's state files and Files from its tfdata/ entries.
 func (r *Reader) ReadPlan() (*plans.Plan, error) {
+	if r.foreign != nil {
+		p, _, err := r.ReadForeignPlan()
+		return p, err
+	}
 	p, _, err := plans.Unmarshal(r.entries[EntryPlan])
 	if err != nil {
 		kind := KindCorrupt
@@ -251,7 +264,11 @@ func (r *Reader) readState(name string) (*statefile.File, error) {
 
 // ReadConfigSnapshot returns the configuration snapshot.
 func (r *Reader) ReadConfigSnapshot() (*configs.Snapshot, error) {
-	s, err := readSnapshot(r.entries)
+	read := readSnapshot
+	if r.foreign != nil {
+		read = readForeignSnapshot
+	}
+	s, err := read(r.entries)
 	if err != nil {
 		return nil, r.withPath(err)
 	}
