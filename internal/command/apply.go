@@ -33,20 +33,9 @@ type applyFlags struct {
 	verifyKey   string
 }
 
-// Apply runs the apply binary: `apply [options] FILE` applies a plan
-// archive; `apply [options]` plans and applies in one step. It returns
-// the exit code.
-func Apply(m *Meta, args []string) (code int) {
-	m.phases() // the load phase starts now
-	defer recoverPanic(m, &code)
-	chdir, rest := splitChdir(args)
-	if len(rest) > 0 && (rest[0] == "help" || rest[0] == "-help" || rest[0] == "--help" || rest[0] == "-h") {
-		fmt.Fprint(m.Stdout, applyUsage)
-		return ExitOK
-	}
-	if len(rest) > 0 && (rest[0] == "-version" || rest[0] == "--version" || rest[0] == "-v") {
-		return VersionCmd(m, chdir, rest[1:])
-	}
+// applyCommand is `apply [options] [FILE]`: it applies a saved plan, or
+// plans and applies in one step, and returns the exit code.
+func applyCommand(m *Meta, chdir string, rest []string) int {
 	var f applyFlags
 	fs := f.flagSet(chdir)
 	if code, ok := fs.parse(m, rest); !ok {
@@ -119,7 +108,7 @@ func applyPlanFile(m *Meta, ui *ui, wd, file string, f *applyFlags) int {
 		ui.diags(ds, Sources{})
 		return ExitError
 	}
-	r, ds := openPlanArchive(path, enc.Plan(), opts...)
+	r, ds := openArchive(path, enc, opts...)
 	if ds.HasErrors() {
 		ui.diags(ds, Sources{})
 		return ExitError
@@ -444,10 +433,4 @@ func checkStateMatches(cur, planned *statefile.File) hcl.Diagnostics {
 			"The plan is stale: the state changed after it was made (serial %d when planned, %d now); plan again.", planned.Serial, curSerial)}
 	}
 	return nil
-}
-
-// stateWriteFailed reports a failed final write of the state file; a
-// recovery copy follows it (saveErroredState).
-func stateWriteFailed(spath string, err error) *hcl.Diagnostic {
-	return tfdiags.Errorf("Failed to save state", "Writing the state to %s failed: %s", spath, err)
 }

@@ -1,32 +1,104 @@
 package command
 
 import (
+	"bytes"
 	"errors"
+	"fmt"
+	"io"
 
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/plankit/plankit/internal/atomicfile"
 	"github.com/plankit/plankit/internal/encryption"
+	"github.com/plankit/plankit/internal/safeio"
 	"github.com/plankit/plankit/planfile"
 	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/tfdiags"
 )
 
-// readArchive opens a plan archive and reads its plan; it needs no
-// configuration directory, providers or state. An encrypted archive is
-// refused, saying so: readArchiveIn decrypts it.
-func readArchive(path string, opts ...planfile.Option) (*planfile.Reader, *plans.Plan, hcl.Diagnostics) {
-	enc, _ := encryption.New(nil, encryption.Options{})
-	return readArchiveWith(path, enc.Plan(), opts...)
+// writePlanArchive writes the archive at path, inside the plan target's
+// envelope when plans are encrypted: nothing of the plan, its states or
+// its configuration is readable without the key. The signature, if any,
+// covers the archive itself, so it verifies after decryption. Atomic.
+func writePlanArchive(path string, args *planfile.CreateArgs, enc *encryption.Encryption) error {
+	if enc == nil || !enc.Plan().Encrypted() {
+		return planfile.Write(path, args)
+	}
+	var buf bytes.Buffer
+	if err := planfile.WriteTo(&buf, args); err != nil {
+		return err
+	}
+	out, err := enc.Plan().EncryptPlan(buf.Bytes())
+	if err != nil {
+		return err
+	}
+	return atomicfile.WriteBytes(path, out, 0o644, nil)
 }
 
-// readArchiveIn is readArchive decrypting an encrypted archive with
-// TF_ENCRYPTION and wd's encryption block.
-func readArchiveIn(m *Meta, wd, path string, opts ...planfile.Option) (*planfile.Reader, *plans.Plan, hcl.Diagnostics) {
-	enc, diags := loadEncryptionIn(m, wd)
-	if diags.HasErrors() {
-		return nil, nil, diags
+// maxEnvelope bounds an encrypted archive: base64 of the largest archive
+// planfile accepts, plus room for the JSON around it.
+func maxEnvelope() int64 { return planfile.DefaultLimits().MaxArchiveSize/3*4 + 1<<20 }
+
+// openArchive is the one way a command opens a plan archive: it opens and
+// checks the archive at path, decrypting it first when it is in an
+// envelope, without decoding any entry. A clear archive is refused when
+// enc requires plans to be encrypted; with enc nil (no encryption
+// configured) an encrypted one is refused, saying so.
+func openArchive(path string, enc *encryption.Encryption, opts ...planfile.Option) (*planfile.Reader, hcl.Diagnostics) {
+	if enc == nil {
+		enc, _ = encryption.New(nil, encryption.Options{})
 	}
-	return readArchiveWith(path, enc.Plan(), opts...)
+	t := enc.Plan()
+	f, err := safeio.Open(path) // a FIFO or device is refused, never waited on
+	if err != nil {
+		return nil, planFileDiags(&planfile.Error{Kind: planfile.KindIO, Path: path, Err: err})
+	}
+	defer f.Close()
+	head := make([]byte, 64)
+	n, _ := io.ReadFull(f, head)
+	head = head[:n]
+	if !bytes.HasPrefix(bytes.TrimLeft(head, " \t\r\n"), []byte("{")) {
+		// Not an envelope: the configuration may still require one.
+		if _, _, err := t.DecryptPlan(head); err != nil {
+			return nil, encryptionDiags(fmt.Errorf("%s: %w", path, err), "plan")
+		}
+		r, err := planfile.Open(path, opts...)
+		if err != nil {
+			return nil, planFileDiags(err)
+		}
+		return r, nil
+	}
+	if st, err := f.Stat(); err == nil && st.Size() > maxEnvelope() {
+		return nil, planFileDiags(&planfile.Error{Kind: planfile.KindTooLarge, Path: path, Err: fmt.Errorf("the encrypted plan is %d bytes; at most %d are accepted", st.Size(), maxEnvelope())})
+	}
+	rest, err := io.ReadAll(f)
+	if err != nil {
+		return nil, planFileDiags(&planfile.Error{Kind: planfile.KindIO, Path: path, Err: err})
+	}
+	plain, _, err := t.DecryptPlan(append(head, rest...))
+	if err != nil {
+		return nil, encryptionDiags(fmt.Errorf("%s: %w", path, err), "plan")
+	}
+	r, err := planfile.OpenBytes(plain, opts...)
+	if err != nil {
+		var pe *planfile.Error
+		if errors.As(err, &pe) {
+			pe.Path = path
+		}
+		return nil, planFileDiags(err)
+	}
+	return r, nil
+}
+
+// readArchivePlan decodes the plan of the open archive r; on error r is
+// closed.
+func readArchivePlan(r *planfile.Reader) (*plans.Plan, hcl.Diagnostics) {
+	p, err := r.ReadPlan()
+	if err != nil {
+		r.Close()
+		return nil, planFileDiags(err)
+	}
+	return p, nil
 }
 
 // planFileDiags explains why a plan archive was refused. The planfile

@@ -42,9 +42,19 @@ func Diff(m *Meta, chdir string, args []string) int {
 	}
 	wd := m.workDir(fs.chdir)
 	u := &ui{out: m.Stdout, errw: m.Stderr, col: render.Colorizer{Enabled: !*noColor && m.StdoutTTY}}
+	enc, diags := loadEncryptionIn(m, wd)
+	if diags.HasErrors() {
+		u.diags(diags, Sources{})
+		return ExitError
+	}
 	var ps [2]*plans.Plan
 	for i := range ps {
-		r, p, diags := readArchiveIn(m, wd, resolve(wd, fs.Arg(i)))
+		r, diags := openArchive(resolve(wd, fs.Arg(i)), enc)
+		if diags.HasErrors() {
+			u.diags(diags, Sources{})
+			return ExitError
+		}
+		p, diags := readArchivePlan(r)
 		if diags.HasErrors() {
 			u.diags(diags, Sources{})
 			return ExitError

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,13 +13,9 @@ import (
 	"github.com/zclconf/go-cty/cty/convert"
 
 	"github.com/plankit/plankit/configs"
-	"github.com/plankit/plankit/internal/atomicfile"
 	"github.com/plankit/plankit/internal/encryption"
-	"github.com/plankit/plankit/internal/safeio"
 	"github.com/plankit/plankit/internal/states/statemgr"
 	"github.com/plankit/plankit/internal/terraform"
-	"github.com/plankit/plankit/planfile"
-	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/tfdiags"
 )
 
@@ -178,89 +173,6 @@ func encryptionDiags(err error, what string) hcl.Diagnostics {
 		advice = "If the key was changed, keep the old key provider and method as a fallback until everything is written with the new key."
 	}
 	return hcl.Diagnostics{tfdiags.Errorf("Failed to decrypt the "+what, "%s\n\n%s Nothing was changed.", err, advice)}
-}
-
-// writePlanArchive writes the archive at path, inside the plan target's
-// envelope when plans are encrypted: nothing of the plan, its states or
-// its configuration is readable without the key. The signature, if any,
-// covers the archive itself, so it verifies after decryption. Atomic.
-func writePlanArchive(path string, args *planfile.CreateArgs, enc *encryption.Encryption) error {
-	if enc == nil || !enc.Plan().Encrypted() {
-		return planfile.Write(path, args)
-	}
-	var buf bytes.Buffer
-	if err := planfile.WriteTo(&buf, args); err != nil {
-		return err
-	}
-	out, err := enc.Plan().EncryptPlan(buf.Bytes())
-	if err != nil {
-		return err
-	}
-	return atomicfile.WriteBytes(path, out, 0o644, nil)
-}
-
-// maxEnvelope bounds an encrypted archive: base64 of the largest archive
-// planfile accepts, plus room for the JSON around it.
-func maxEnvelope() int64 { return planfile.DefaultLimits().MaxArchiveSize/3*4 + 1<<20 }
-
-// openPlanArchive opens the archive at path, decrypting it first when it
-// is in an envelope. A clear archive is refused when the configuration
-// requires plans to be encrypted.
-func openPlanArchive(path string, t *encryption.Target, opts ...planfile.Option) (*planfile.Reader, hcl.Diagnostics) {
-	f, err := safeio.Open(path) // a FIFO or device is refused, never waited on
-	if err != nil {
-		return nil, planFileDiags(&planfile.Error{Kind: planfile.KindIO, Path: path, Err: err})
-	}
-	defer f.Close()
-	head := make([]byte, 64)
-	n, _ := io.ReadFull(f, head)
-	head = head[:n]
-	if !bytes.HasPrefix(bytes.TrimLeft(head, " \t\r\n"), []byte("{")) {
-		// Not an envelope: the configuration may still require one.
-		if _, _, err := t.DecryptPlan(head); err != nil {
-			return nil, encryptionDiags(fmt.Errorf("%s: %w", path, err), "plan")
-		}
-		r, err := planfile.Open(path, opts...)
-		if err != nil {
-			return nil, planFileDiags(err)
-		}
-		return r, nil
-	}
-	if st, err := f.Stat(); err == nil && st.Size() > maxEnvelope() {
-		return nil, planFileDiags(&planfile.Error{Kind: planfile.KindTooLarge, Path: path, Err: fmt.Errorf("the encrypted plan is %d bytes; at most %d are accepted", st.Size(), maxEnvelope())})
-	}
-	rest, err := io.ReadAll(f)
-	if err != nil {
-		return nil, planFileDiags(&planfile.Error{Kind: planfile.KindIO, Path: path, Err: err})
-	}
-	plain, _, err := t.DecryptPlan(append(head, rest...))
-	if err != nil {
-		return nil, encryptionDiags(fmt.Errorf("%s: %w", path, err), "plan")
-	}
-	r, err := planfile.OpenBytes(plain, opts...)
-	if err != nil {
-		var pe *planfile.Error
-		if errors.As(err, &pe) {
-			pe.Path = path
-		}
-		return nil, planFileDiags(err)
-	}
-	return r, nil
-}
-
-// readArchiveWith opens and decrypts the archive at path and reads its
-// plan.
-func readArchiveWith(path string, t *encryption.Target, opts ...planfile.Option) (*planfile.Reader, *plans.Plan, hcl.Diagnostics) {
-	r, diags := openPlanArchive(path, t, opts...)
-	if diags.HasErrors() {
-		return nil, nil, diags
-	}
-	p, err := r.ReadPlan()
-	if err != nil {
-		r.Close()
-		return nil, nil, planFileDiags(err)
-	}
-	return r, p, nil
 }
 
 // clearPlanOfEncryptedState warns when a plan archive is about to be

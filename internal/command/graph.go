@@ -122,7 +122,15 @@ type graphInputs struct {
 // from the archive at path. done releases the archive; it is never nil,
 // and is to be called once the graph is drawn.
 func graphFromArchive(m *Meta, wd, path string) (in graphInputs, done func(), diags hcl.Diagnostics) {
-	r, p, diags := readArchiveIn(m, wd, path)
+	enc, diags := loadEncryptionIn(m, wd)
+	if diags.HasErrors() {
+		return in, func() {}, diags
+	}
+	r, diags := openArchive(path, enc)
+	if diags.HasErrors() {
+		return in, func() {}, diags
+	}
+	p, diags := readArchivePlan(r)
 	if diags.HasErrors() {
 		return in, func() {}, diags
 	}

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"github.com/plankit/plankit/jsonplan"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -19,22 +18,15 @@ import (
 	"github.com/plankit/plankit/configs"
 	"github.com/plankit/plankit/depsfile"
 	"github.com/plankit/plankit/internal/encryption"
-	"github.com/plankit/plankit/internal/providers/builtin"
 	"github.com/plankit/plankit/internal/terraform"
 	"github.com/plankit/plankit/internal/terraform/variables"
+	"github.com/plankit/plankit/jsonplan"
 	"github.com/plankit/plankit/planfile"
 	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/providers"
 	"github.com/plankit/plankit/states"
 	"github.com/plankit/plankit/states/statefile"
 	"github.com/plankit/plankit/tfdiags"
-)
-
-// Exit codes shared by both binaries.
-const (
-	ExitOK      = 0
-	ExitError   = 1
-	ExitChanges = 2 // plan -detailed-exitcode: the plan has changes
 )
 
 // planFlags are plan's options.
@@ -84,43 +76,9 @@ func (f *planFlags) registerInputs(fs *flagSet, chdir string) {
 	fs.Var(&f.backendConfig, "backend-config", "backend setting KEY=VALUE, or a file of them (repeatable)")
 }
 
-// Plan runs the plan binary: `plan [options]`, or one of its
-// subcommands show, graph and diff. It returns the exit code.
-func Plan(m *Meta, args []string) (code int) {
-	defer recoverPanic(m, &code)
-	m.phases() // the load phase starts now
-	chdir, rest := splitChdir(args)
-	if len(rest) > 0 {
-		switch rest[0] {
-		case "show":
-			return Show(m, chdir, rest[1:])
-		case "graph":
-			return Graph(m, chdir, rest[1:])
-		case "diff":
-			return Diff(m, chdir, rest[1:])
-		case "force-unlock":
-			return ForceUnlock(m, chdir, rest[1:])
-		case "workspace":
-			return Workspace(m, chdir, rest[1:])
-		case "providers":
-			return Providers(m, chdir, rest[1:])
-		case "init":
-			return Init(m, chdir, rest[1:])
-		case "version", "-version", "--version", "-v":
-			return VersionCmd(m, chdir, rest[1:])
-		case "validate":
-			return Validate(m, chdir, rest[1:])
-		case "output":
-			return Output(m, chdir, rest[1:])
-		case "state":
-			return StateCmd(m, chdir, rest[1:])
-		case "fmt":
-			return Fmt(m, chdir, rest[1:])
-		case "help", "-help", "--help", "-h":
-			fmt.Fprint(m.Stdout, planUsage)
-			return ExitOK
-		}
-	}
+// planCommand is `plan [options]`: it plans the configuration in the
+// working directory and returns the exit code.
+func planCommand(m *Meta, chdir string, rest []string) int {
 	var f planFlags
 	fs := newFlagSetT("plan", m.Stderr, planUsage)
 	f.register(fs, chdir)
@@ -618,43 +576,6 @@ func writePlanFile(a *planArchive) hcl.Diagnostics {
 	}
 	if err := writePlanArchive(a.out, args, a.enc); err != nil {
 		return hcl.Diagnostics{tfdiags.Errorf("Failed to write plan file", "Writing %s failed: %s", a.out, err)}
-	}
-	return diags
-}
-
-// providerMismatch is apply's provider check when Meta gives a fixed
-// provider map (tests): every provider the configuration needs, except
-// those a built-in serves, must be locked, available here and locked at
-// plankit's Version (the version legacyLocks records). Lock entries the
-// configuration does not need are ignored. O(providers).
-func providerMismatch(locks *depsfile.Locks, config *configs.Config, factories map[addrs.Provider]providers.Factory) hcl.Diagnostics {
-	if locks == nil {
-		locks = depsfile.NewLocks()
-	}
-	var diags hcl.Diagnostics
-	if config == nil {
-		return nil
-	}
-	builtins := builtin.Versions()
-	for _, p := range config.ProviderTypes() {
-		if _, ok := builtins[p]; ok || p.IsBuiltIn() {
-			continue
-		}
-		lock := locks.Provider(p)
-		if lock == nil {
-			diags = append(diags, tfdiags.Errorf("Provider missing from the plan's lock file",
-				"The configuration in the plan needs provider %s, but the plan's dependency lock file does not record it, so the plan cannot say which version it was made with. Plan again to record it.", p.ForDisplay()))
-			continue
-		}
-		if _, ok := factories[p]; !ok {
-			diags = append(diags, tfdiags.Errorf("Provider not available",
-				"The plan was made with provider %s %s, which is not available here. Apply with the same providers the plan was made with, or plan again.", p.ForDisplay(), lock.Version()))
-			continue
-		}
-		if lock.Version() != Version {
-			diags = append(diags, tfdiags.Errorf("Provider version does not match the plan",
-				"The plan was made with provider %s %s, but the one here is version %s. Apply with the same providers the plan was made with, or plan again.", p.ForDisplay(), lock.Version(), Version))
-		}
 	}
 	return diags
 }

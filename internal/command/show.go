@@ -30,7 +30,12 @@ func Show(m *Meta, chdir string, args []string) int {
 		u.diags(diags, Sources{})
 		return ExitError
 	}
-	r, diags := openArchiveIn(m, wd, path, opts...)
+	enc, diags := loadEncryptionIn(m, wd)
+	if diags.HasErrors() {
+		u.diags(diags, Sources{})
+		return ExitError
+	}
+	r, diags := openArchive(path, enc, opts...)
 	if diags.HasErrors() {
 		u.diags(diags, Sources{})
 		return ExitError

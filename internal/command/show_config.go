@@ -8,17 +8,6 @@ import (
 	"github.com/plankit/plankit/plans"
 )
 
-// openArchiveIn opens and checks the archive at path, decrypting it as
-// the encryption configuration of wd says, without decoding anything
-// (readArchiveIn is this and ReadPlan).
-func openArchiveIn(m *Meta, wd, path string, opts ...planfile.Option) (*planfile.Reader, hcl.Diagnostics) {
-	enc, diags := loadEncryptionIn(m, wd)
-	if diags.HasErrors() {
-		return nil, diags
-	}
-	return openPlanArchive(path, enc.Plan(), opts...)
-}
-
 // readPlanLoadingConfig reads the plan of the open archive r and starts
 // loading its configuration snapshot first, so the two overlap; the
 // loader closes r once both are done (r is closed on error too), and

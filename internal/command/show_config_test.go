@@ -29,7 +29,7 @@ func TestShowJSONReleasesArchive(t *testing.T) {
 	}
 	older := filepath.Join(dir, "older.tfplan") // as an older plankit writes it
 	planfiletest.Rewrite(t, out, older, true, func(entries map[string][]byte) { delete(entries, planfile.EntryShowJSON) })
-	r, diags := openArchiveIn(m, dir, older)
+	r, diags := openArchive(older, nil)
 	if diags.HasErrors() {
 		t.Fatal(diags.Error())
 	}

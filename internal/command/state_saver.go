@@ -287,3 +287,9 @@ func (s *stateSaver) saveFinal(final *states.State) (*states.State, hcl.Diagnost
 	}
 	return final, diags
 }
+
+// stateWriteFailed reports a failed final write of the state file; a
+// recovery copy follows it (saveErroredState).
+func stateWriteFailed(spath string, err error) *hcl.Diagnostic {
+	return tfdiags.Errorf("Failed to save state", "Writing the state to %s failed: %s", spath, err)
+}

@@ -3,7 +3,6 @@ package command
 import (
 	"bufio"
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -76,18 +75,4 @@ func ForceUnlock(m *Meta, chdir string, args []string) int {
 	fmt.Fprintf(m.Stdout, "\n%s\n\nThe state %s has been unlocked; other commands can now take a new lock on it.\n",
 		u.col.Green(u.col.Bold("plankit state has been successfully unlocked!")), path)
 	return ExitOK
-}
-
-// configFilePatterns match a directory's configuration files.
-var configFilePatterns = []string{"*.tf", "*.tf.json", "*.tofu", "*.tofu.json"}
-
-// hasConfigFiles reports whether dir holds any .tf, .tf.json, .tofu or
-// .tofu.json file.
-func hasConfigFiles(dir string) bool {
-	for _, pat := range configFilePatterns {
-		if m, _ := filepath.Glob(filepath.Join(dir, pat)); len(m) > 0 {
-			return true
-		}
-	}
-	return false
 }
