@@ -17,6 +17,7 @@ import (
 	"github.com/plankit/plankit/internal/backend"
 	"github.com/plankit/plankit/internal/command/render"
 	"github.com/plankit/plankit/internal/encryption"
+	"github.com/plankit/plankit/internal/operation"
 	"github.com/plankit/plankit/internal/procgroup"
 	"github.com/plankit/plankit/internal/terraform"
 	"github.com/plankit/plankit/planfile"
@@ -97,18 +98,18 @@ func (f *applyFlags) flagSet(chdir string) *flagSet {
 // applyPlanFile applies a saved archive, after refusing it if it was made
 // for another state, is stale, or needs providers this binary lacks.
 func applyPlanFile(m *Meta, ui *ui, wd, file string, f *applyFlags) int {
-	path := resolve(wd, file)
-	opts, ds := verifyKeyOptions(wd, f.verifyKey)
+	path := operation.Resolve(wd, file)
+	opts, ds := operation.VerifyKeyOptions(wd, f.verifyKey)
 	if ds.HasErrors() {
 		ui.diags(ds, Sources{})
 		return ExitError
 	}
-	enc, ds := loadEncryptionIn(m, wd)
+	enc, ds := operation.LoadEncryptionIn(m.Env, wd)
 	if ds.HasErrors() {
 		ui.diags(ds, Sources{})
 		return ExitError
 	}
-	r, ds := openArchive(path, enc, opts...)
+	r, ds := operation.OpenArchive(path, enc, opts...)
 	if ds.HasErrors() {
 		ui.diags(ds, Sources{})
 		return ExitError
@@ -133,12 +134,12 @@ func applyPlanFile(m *Meta, ui *ui, wd, file string, f *applyFlags) int {
 	defer func() { <-configRead; prestarted() }()
 	plan, err := r.ReadPlan()
 	if err != nil {
-		ui.diags(planFileDiags(err), Sources{})
+		ui.diags(operation.ArchiveDiags(err), Sources{})
 		return ExitError
 	}
 	sf, err := r.ReadStateFile()
 	if err != nil {
-		ui.diags(planFileDiags(err), Sources{})
+		ui.diags(operation.ArchiveDiags(err), Sources{})
 		return ExitError
 	}
 	<-configRead
@@ -150,15 +151,15 @@ func applyPlanFile(m *Meta, ui *ui, wd, file string, f *applyFlags) int {
 		ui.diags(diags, src)
 		return ExitError
 	}
-	enc, ds = encryptionForApply(m, wd, config, enc)
+	enc, ds = operation.EncryptionForApply(m.Env, wd, config, enc)
 	if ds.HasErrors() {
 		ui.diags(ds, src)
 		return ExitError
 	}
-	restoreEncryptionVars(plan, config, enc)
+	operation.RestoreEncryptionVars(plan, config, enc)
 	locks, err := r.ReadDependencyLocks()
 	if err != nil {
-		ui.diags(planFileDiags(err), src)
+		ui.diags(operation.ArchiveDiags(err), src)
 		return ExitError
 	}
 	// Every installed provider is checked against the archive's lock
@@ -181,7 +182,7 @@ func applyPlanFile(m *Meta, ui *ui, wd, file string, f *applyFlags) int {
 	}
 	be, err := r.ReadBackend()
 	if err != nil {
-		ui.diags(planFileDiags(err), src)
+		ui.diags(operation.ArchiveDiags(err), src)
 		return ExitError
 	}
 	// Everything is read: the archive's entries (the configuration's
@@ -225,7 +226,7 @@ func planAndApply(m *Meta, ui *ui, wd string, f *applyFlags) int {
 // persisted as it goes. The steps, in order: lockApplyState (the state is
 // locked, and released on every return), checkStateMatches and the
 // no-change shortcut (nothing has started yet), runCoreApply (providers run
-// and every snapshot is persisted), stateSaver.saveFinal and reportApply.
+// and every snapshot is persisted), StateSaver.saveFinal and reportApply.
 // fromPlan is the archive's record of its backend and workspace (nil
 // without a saved plan, or from an archive that has none).
 // enc is the encryption the state is read and written with.
@@ -244,11 +245,11 @@ func applyPlan(m *Meta, ui *ui, wd string, f *applyFlags, plan *plans.Plan, conf
 			code = ExitError
 		}
 	}()
-	if ds := checkStateMatches(asFolded(mgr, mgr.StateFile(), f.lock), sf); ds.HasErrors() {
+	if ds := checkStateMatches(operation.AsFolded(mgr, mgr.StateFile(), f.lock), sf); ds.HasErrors() {
 		ui.diags(ds, src)
 		return ExitError
 	}
-	ui.diags(stateElsewhereWarning(plan, target.localPath(), mgr.StateFile(), sf), src)
+	ui.diags(stateElsewhereWarning(plan, target.LocalPath(), mgr.StateFile(), sf), src)
 	counts := render.CountChanges(plan.Changes)
 	// "Destroy complete!" answers apply -destroy; a saved destroy plan
 	// applied ends with the full "Apply complete!" counts, as OpenTofu and
@@ -258,9 +259,9 @@ func applyPlan(m *Meta, ui *ui, wd string, f *applyFlags, plan *plans.Plan, conf
 		// A state read with a fallback key or in clear is written again
 		// with the configured method even when nothing changed, as
 		// OpenTofu's migration steps expect of an apply.
-		if needsRewrite(mgr) {
+		if operation.NeedsRewrite(mgr) {
 			if err := mgr.PersistState(); err != nil {
-				ui.diags(hcl.Diagnostics{stateWriteFailed(mgr.Describe(), err)}, src)
+				ui.diags(hcl.Diagnostics{operation.StateWriteFailed(mgr.Describe(), err)}, src)
 				return ExitError
 			}
 		}
@@ -268,7 +269,7 @@ func applyPlan(m *Meta, ui *ui, wd string, f *applyFlags, plan *plans.Plan, conf
 		return ExitOK
 	}
 
-	saver := &stateSaver{mgr: mgr, wd: wd, spath: mgr.Describe(), remote: target.remote(), dump: applyDump(m, ui), codec: codecFor(enc)}
+	saver := operation.NewStateSaver(mgr, mgr.Describe(), wd, target.Remote(), applyDump(m, ui), operation.CodecFor(enc))
 	procs := &procgroup.Set{}
 	// The operations' lines, batched (see batchWriter); everything else
 	// apply prints comes after the walk, once they are flushed.
@@ -280,17 +281,17 @@ func applyPlan(m *Meta, ui *ui, wd string, f *applyFlags, plan *plans.Plan, conf
 		// out.
 		progress.Flush()
 		procs.KillAll()
-		ui.diags(saver.flushLast(), src)
+		ui.diags(saver.FlushLast(), src)
 		lock.unlock()
 	})
 	defer stop()
 
-	newState, applyDiags, ok := runCoreApply(ctx, m, ui, progress, wd, f, plan, config, saver, target.ws, src, factories, procs)
+	newState, applyDiags, ok := runCoreApply(ctx, m, ui, progress, wd, f, plan, config, saver, target.Workspace(), src, factories, procs)
 	progress.Flush()
 	if !ok {
 		return ExitError
 	}
-	newState, ds = saver.saveFinal(newState)
+	newState, ds = saver.SaveFinal(newState)
 	applyDiags = append(applyDiags, ds...)
 	m.phases().done("state-write")
 	return reportApply(ctx, ui, plan, counts, destroy, newState, applyDiags, src)
@@ -299,12 +300,12 @@ func applyPlan(m *Meta, ui *ui, wd string, f *applyFlags, plan *plans.Plan, conf
 // lockApplyState opens the state apply writes to and takes its lock
 // (unless -lock=false). When it returns no errors, the caller owns the
 // lock and must release it through heldLock.unlock.
-func lockApplyState(ctx context.Context, m *Meta, ui *ui, wd string, f *applyFlags, config *configs.Config, fromPlan *planfile.Backend, src Sources, enc *encryption.Encryption) (*backendSettings, backend.StateMgr, *heldLock, hcl.Diagnostics) {
-	target, diags := resolveBackend(m, wd, config, f.state, f.backendConfig, fromPlan)
+func lockApplyState(ctx context.Context, m *Meta, ui *ui, wd string, f *applyFlags, config *configs.Config, fromPlan *planfile.Backend, src Sources, enc *encryption.Encryption) (*operation.Backend, backend.StateMgr, *heldLock, hcl.Diagnostics) {
+	target, diags := operation.ResolveBackend(m.Env, wd, config, f.state, f.backendConfig, fromPlan)
 	if diags.HasErrors() {
 		return nil, nil, nil, diags
 	}
-	mgr, release, ds := openBackendStateWith(ctx, target, f.lock, f.lockTimeout, "OperationTypeApply", codecFor(enc))
+	mgr, release, ds := operation.OpenBackendStateWith(ctx, target, f.lock, f.lockTimeout, "OperationTypeApply", operation.CodecFor(enc))
 	if ds.HasErrors() {
 		return nil, nil, nil, ds
 	}
@@ -353,9 +354,9 @@ const progressDelay = 50 * time.Millisecond
 // saver; the operations' lines go to progress. ok is false when the core could not be started (the errors are
 // already shown); otherwise the diagnostics name the instances that never
 // started.
-func runCoreApply(ctx context.Context, m *Meta, ui *ui, progress io.Writer, wd string, f *applyFlags, plan *plans.Plan, config *configs.Config, saver *stateSaver, workspace string, src Sources, factories map[addrs.Provider]providers.Factory, procs *procgroup.Set) (*states.State, hcl.Diagnostics, bool) {
+func runCoreApply(ctx context.Context, m *Meta, ui *ui, progress io.Writer, wd string, f *applyFlags, plan *plans.Plan, config *configs.Config, saver *operation.StateSaver, workspace string, src Sources, factories map[addrs.Provider]providers.Factory, procs *procgroup.Set) (*states.State, hcl.Diagnostics, bool) {
 	hook := newApplyHook(progress, ui.json)
-	maxInst, _ := envMaxInstances(m.Env) // checked with the other inputs (loadPlanInputs)
+	maxInst, _ := operation.EnvMaxInstances(m.Env) // checked with the other inputs (loadPlanInputs)
 	core, ds := terraform.NewContext(&terraform.ContextOpts{ProviderSource: terraform.ProviderFactories(factories), Parallelism: f.parallelism, Hooks: []terraform.Hook{hook}, WorkingDir: wd, MaxInstances: maxInst, Workspace: workspace, Phase: m.phases().coreHook()})
 	if ds.HasErrors() {
 		ui.diags(ds, src)
@@ -363,7 +364,7 @@ func runCoreApply(ctx context.Context, m *Meta, ui *ui, progress io.Writer, wd s
 	}
 	// plantimestamp() returns the plan's recorded time; the clock serves
 	// only a plan that recorded none.
-	clock, ds := planClock(m.Env)
+	clock, ds := operation.PlanClock(m.Env)
 	if ds.HasErrors() {
 		ui.diags(ds, src)
 		return nil, nil, false
@@ -373,7 +374,7 @@ func runCoreApply(ctx context.Context, m *Meta, ui *ui, progress io.Writer, wd s
 	// whose last write then stores them with the state.
 	var checkDiags hcl.Diagnostics
 	newState, diags := core.Apply(ctx, plan, config, &terraform.ApplyOpts{State: saver, Timestamp: clock, Processes: procs,
-		Checks: func(cs []*plans.CheckResult) { checkDiags = recordCheckResults(saver.mgr, cs) }})
+		Checks: func(cs []*plans.CheckResult) { checkDiags = recordCheckResults(saver.Mgr(), cs) }})
 	diags = append(diags, checkDiags...)
 	hook.stopAll()
 	hook.mu.Lock()

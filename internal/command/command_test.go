@@ -15,6 +15,7 @@ import (
 
 	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/configs"
+	"github.com/plankit/plankit/internal/operation"
 	"github.com/plankit/plankit/internal/terraform"
 	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/states"
@@ -76,8 +77,8 @@ variable "order" {}
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	args := []varArg{{value: "s=hello world"}, {value: "n=42"}, {file: true, value: "extra.tfvars.json"}, {value: "any={a=1}"}}
-	got, diags := CollectVariables(config, dir, args, []string{"TF_VAR_order=env", "TF_VAR_s=fromenv", "TF_VAR_undeclared=1"})
+	args := []operation.VarArg{{Value: "s=hello world"}, {Value: "n=42"}, {File: true, Value: "extra.tfvars.json"}, {Value: "any={a=1}"}}
+	got, diags := operation.CollectVariables(config, dir, args, []string{"TF_VAR_order=env", "TF_VAR_s=fromenv", "TF_VAR_undeclared=1"})
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
@@ -98,7 +99,7 @@ variable "order" {}
 		t.Errorf("source types: s=%c order=%c", got["s"].SourceType, got["order"].SourceType)
 	}
 
-	_, diags = CollectVariables(config, dir, []varArg{{value: "nope=1"}, {value: "novalue"}}, nil)
+	_, diags = operation.CollectVariables(config, dir, []operation.VarArg{{Value: "nope=1"}, {Value: "novalue"}}, nil)
 	if len(diags) != 2 || !strings.Contains(diags[0].Summary, "undeclared") || !strings.Contains(diags[1].Summary, "Invalid -var") {
 		t.Errorf("diags = %v", diags)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/plankit/plankit/internal/command/render"
+	"github.com/plankit/plankit/internal/operation"
 	"github.com/plankit/plankit/jsonplan"
 	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/tfdiags"
@@ -42,19 +43,19 @@ func Diff(m *Meta, chdir string, args []string) int {
 	}
 	wd := m.workDir(fs.chdir)
 	u := &ui{out: m.Stdout, errw: m.Stderr, col: render.Colorizer{Enabled: !*noColor && m.StdoutTTY}}
-	enc, diags := loadEncryptionIn(m, wd)
+	enc, diags := operation.LoadEncryptionIn(m.Env, wd)
 	if diags.HasErrors() {
 		u.diags(diags, Sources{})
 		return ExitError
 	}
 	var ps [2]*plans.Plan
 	for i := range ps {
-		r, diags := openArchive(resolve(wd, fs.Arg(i)), enc)
+		r, diags := operation.OpenArchive(operation.Resolve(wd, fs.Arg(i)), enc)
 		if diags.HasErrors() {
 			u.diags(diags, Sources{})
 			return ExitError
 		}
-		p, diags := readArchivePlan(r)
+		p, diags := operation.ReadArchivePlan(r)
 		if diags.HasErrors() {
 			u.diags(diags, Sources{})
 			return ExitError

@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"github.com/plankit/plankit/configs"
+	"github.com/plankit/plankit/internal/operation"
 	"github.com/plankit/plankit/internal/safeio"
 	"github.com/plankit/plankit/tfdiags"
 )
@@ -121,7 +122,7 @@ func isFmtFile(name string) bool {
 
 // target formats the file or directory t (relative to wd).
 func (f *formatter) target(wd, t string, recursive bool) hcl.Diagnostics {
-	path := resolve(wd, t)
+	path := operation.Resolve(wd, t)
 	st, err := os.Stat(path)
 	if err != nil {
 		return hcl.Diagnostics{tfdiags.Errorf("No file or directory at "+t, "%s", err)}

@@ -14,7 +14,9 @@ import (
 	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/configs"
 	"github.com/plankit/plankit/depsfile"
+	"github.com/plankit/plankit/internal/backend/s3"
 	"github.com/plankit/plankit/internal/initwd"
+	"github.com/plankit/plankit/internal/operation"
 	"github.com/plankit/plankit/internal/providers/builtin"
 	"github.com/plankit/plankit/internal/providers/install"
 	"github.com/plankit/plankit/states"
@@ -126,20 +128,20 @@ func Init(m *Meta, chdir string, args []string) int {
 // connects to it (pg creates its schema, tables and index unless told not
 // to), as terraform init does; the local backend needs nothing.
 func initBackend(ctx context.Context, m *Meta, u *ui, wd string, config *configs.Config, backendConfig []string) hcl.Diagnostics {
-	settings, diags := resolveBackend(m, wd, config, "", backendConfig, nil)
-	if diags.HasErrors() || !settings.remote() {
+	settings, diags := operation.ResolveBackend(m.Env, wd, config, "", backendConfig, nil)
+	if diags.HasErrors() || !settings.Remote() {
 		return diags
 	}
 	u.line("\n" + u.col.Bold("Initializing the backend..."))
-	be, err := settings.open(ctx)
+	be, err := settings.Open(ctx)
 	if err != nil {
 		return append(diags, tfdiags.Errorf("Failed to open the state backend", "%s", err))
 	}
 	be.Close()
-	if settings.typ == "s3" {
-		diags = append(diags, s3InitNotes(u, settings.s3)...)
+	if settings.Type() == "s3" {
+		diags = append(diags, s3InitNotes(u, settings.S3Config())...)
 	}
-	u.line(u.col.Green(fmt.Sprintf("Successfully configured the backend %q!", settings.typ)))
+	u.line(u.col.Green(fmt.Sprintf("Successfully configured the backend %q!", settings.Type())))
 	return diags
 }
 
@@ -163,7 +165,7 @@ func installProviders(ctx context.Context, m *Meta, u *ui, wd string, pluginDirs
 	}
 	dirs := make([]string, len(pluginDirs))
 	for i, d := range pluginDirs {
-		dirs[i] = resolve(wd, d)
+		dirs[i] = operation.Resolve(wd, d)
 	}
 	lockPath := filepath.Join(wd, depsfile.LockFilePath)
 	locks, diags := depsfile.LoadLocksFromFile(lockPath)
@@ -346,7 +348,7 @@ func installLocked(m *Meta, u *ui, wd string, pluginDirs []string, config *confi
 	}
 	dirs := make([]string, len(pluginDirs))
 	for i, d := range pluginDirs {
-		dirs[i] = resolve(wd, d)
+		dirs[i] = operation.Resolve(wd, d)
 	}
 	inst, diags := install.NewInstaller(install.InstallerOptions{WorkingDir: abs, Env: m.Env, PluginDirs: dirs, HTTPClient: m.HTTPClient, ProgressBar: u.bar(m)})
 	if diags.HasErrors() {
@@ -461,4 +463,15 @@ func installModules(ctx context.Context, m *Meta, u *ui, wd string, upgrade bool
 		}
 		u.line(s)
 	}})
+}
+
+// s3InitNotes says what `plan init` checked of an s3 backend, and warns
+// when nothing locks its state.
+func s3InitNotes(u *ui, cfg s3.Config) hcl.Diagnostics {
+	if cfg.UseLockfile {
+		u.line(fmt.Sprintf("The S3 server refused a second conditional PUT (If-None-Match: *) of an object in bucket %q: use_lockfile locks the state.", cfg.Bucket))
+		return nil
+	}
+	return hcl.Diagnostics{{Severity: hcl.DiagWarning, Summary: "The s3 backend's state is not locked",
+		Detail: "The s3 backend has no use_lockfile, so nothing keeps two runs from writing the state at once. Set use_lockfile = true (the lock object Terraform 1.10+ and OpenTofu 1.10+ share); plankit does not lock with DynamoDB."}}
 }

@@ -14,12 +14,12 @@ import (
 	"sync"
 
 	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/internal/operation"
 	"github.com/plankit/plankit/providers"
 )
 
-// Version is plankit's version, reported in -json output, show -json's
-// terraform_version and the lock file entries of built-in providers.
-const Version = "0.1.0"
+// Version is plankit's version (operation.Version).
+const Version = operation.Version
 
 // Meta is everything a command takes from its process: streams, whether
 // they are terminals, the environment and the provider factories. Nothing
@@ -111,15 +111,6 @@ func (m *Meta) workDir(chdir string) string {
 	}
 	m.entered = true
 	return "."
-}
-
-// resolve makes a path given on the command line relative to the working
-// directory chosen with -chdir.
-func resolve(wd, p string) string {
-	if p == "" || filepath.IsAbs(p) || p == "-" {
-		return p
-	}
-	return filepath.Join(wd, p)
 }
 
 // providerFactories returns the provider factories for the working

@@ -9,6 +9,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
+	"github.com/plankit/plankit/internal/operation"
 	"github.com/plankit/plankit/states"
 	"github.com/plankit/plankit/states/statefile"
 	"github.com/plankit/plankit/tfdiags"
@@ -180,11 +181,11 @@ func readStoredState(m *Meta, wd, stateFlag string, backendConfig []string) (sf 
 	if diags.HasErrors() {
 		return nil, "", src, diags
 	}
-	codec, ds := stateCodecIn(m, wd)
+	codec, ds := operation.StateCodecIn(m.Env, wd)
 	if ds.HasErrors() {
 		return nil, "", src, ds
 	}
-	mgr, release, ds := openBackendStateWith(m.ctx(), target, false, 0, "read", codec)
+	mgr, release, ds := operation.OpenBackendStateWith(m.ctx(), target, false, 0, "read", codec)
 	if ds.HasErrors() {
 		return nil, "", src, ds
 	}

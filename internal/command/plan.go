@@ -18,6 +18,7 @@ import (
 	"github.com/plankit/plankit/configs"
 	"github.com/plankit/plankit/depsfile"
 	"github.com/plankit/plankit/internal/encryption"
+	"github.com/plankit/plankit/internal/operation"
 	"github.com/plankit/plankit/internal/terraform"
 	"github.com/plankit/plankit/internal/terraform/variables"
 	"github.com/plankit/plankit/jsonplan"
@@ -33,7 +34,7 @@ import (
 type planFlags struct {
 	commonFlags
 	out              string
-	vars             []varArg
+	vars             []operation.VarArg
 	targets, replace multiFlag
 	destroy          bool
 	refreshOnly      bool
@@ -174,13 +175,13 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 	stopInterrupts := watchInterrupts(m, ui, cancel, nil)
 	defer stopInterrupts()
 
-	operation := "OperationTypePlan"
+	opType := "OperationTypePlan"
 	if f.inline {
 		// Apply without a plan file: it writes the state, and folds an
-		// interrupted apply's journal in first (foldsJournal).
-		operation = "OperationTypeApply"
+		// interrupted apply's journal in first (FoldsJournal).
+		opType = "OperationTypeApply"
 	}
-	mgr, release, ds := openBackendStateWith(ctx, in.backend, f.lock, f.lockTimeout, operation, codecFor(in.enc))
+	mgr, release, ds := operation.OpenBackendStateWith(ctx, in.backend, f.lock, f.lockTimeout, opType, operation.CodecFor(in.enc))
 	if ds.HasErrors() {
 		ui.diags(append(warnings, ds...), src)
 		return planResult{code: ExitError}
@@ -196,7 +197,7 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 	// One copy of the stored state serves as the plan's prior state and
 	// as the record of its lineage and serial (mgr.State() would be a
 	// second copy of every object); the core does not modify it.
-	sf := asFolded(mgr, mgr.StateFile(), f.lock && foldsJournal(operation))
+	sf := operation.AsFolded(mgr, mgr.StateFile(), f.lock && operation.FoldsJournal(opType))
 	var prior *states.State
 	if sf != nil {
 		prior = sf.State
@@ -236,15 +237,15 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 	if plan != nil && in.config != nil && !plan.RelevantKnown && len(plan.DriftedResources) > 0 && plan.UIMode != plans.RefreshOnlyMode {
 		plan.RelevantAttributes, plan.RelevantKnown = jsonplan.RelevantAttributes(in.config, plan), true
 	}
-	recordPlanContext(plan, in.backend.localPath(), in.clock)
+	recordPlanContext(plan, in.backend.LocalPath(), in.clock)
 	ds = append(ds, replaceWarnings(plan, in.replace)...)
 	ds = append(ds, writeGeneratedConfig(ui, wd, f, plan, in.config)...)
 	// After the walk the plan command needs only the configuration's
 	// source files (for diagnostics' snippets, in src, and for the
 	// archive's snapshot), not its decoded tree: drop the tree before
 	// rendering and archiving, so that it is not kept alive by this frame
-	// (at 100,000 resources it is about 40% of the live heap). Apply
-	// without a plan file applies with it.
+	// (on a large configuration it is a large part of the live heap).
+	// Apply without a plan file applies with it.
 	snap, config := configSnapshotFor(f, in.config), in.config
 	if !f.inline {
 		in.config, config = nil, nil
@@ -252,10 +253,8 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 		// heap: start collecting them now, before the next collection's
 		// goal (set from the heap still holding them) lets rendering and
 		// encoding grow the heap past its peak so far. On a goroutine of
-		// its own, so the first changes print while it marks: at 100,000
-		// resources (idle, 2 cores) the first change comes 60-96 ms after
-		// the walk with a peak of 663-707 MiB, against 89-120 ms waiting
-		// for the collection and 741-780 MiB without one.
+		// its own, so the first changes print while it marks (waiting for
+		// it delays them; not collecting raises the peak).
 		go runtime.GC()
 	}
 	ds = append(warnings, ds...)
@@ -264,8 +263,8 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 	// as when it was written after. An incomplete plan is not saved.
 	var archived func() hcl.Diagnostics
 	if f.out != "" && planShowable(plan, ds) {
-		archived = writePlanFileAsync(&planArchive{out: resolve(wd, f.out), signKey: f.signKey, wd: wd, plan: plan, sections: in.sections,
-			snap: snap, sf: sf, locks: resolved.locks, be: in.backend.record(), enc: in.enc})
+		archived = writePlanFileAsync(&planArchive{out: operation.Resolve(wd, f.out), signKey: f.signKey, wd: wd, plan: plan, sections: in.sections,
+			snap: snap, sf: sf, locks: resolved.locks, be: in.backend.Record(), enc: in.enc})
 		// The writer never outlives the command: after a panic while
 		// rendering too, it is waited for before the crash is reported
 		// (not left to rename the archive, or to leave its temporary
@@ -284,7 +283,7 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 	if f.out != "" {
 		m.phases().done("archive")
 	}
-	return planResult{code: ExitOK, changes: planHasChanges(plan), plan: plan, config: config, sf: sf, factories: resolved.factories, enc: in.enc, rewrite: needsRewrite(mgr)}
+	return planResult{code: ExitOK, changes: planHasChanges(plan), plan: plan, config: config, sf: sf, factories: resolved.factories, enc: in.enc, rewrite: operation.NeedsRewrite(mgr)}
 }
 
 // configSnapshotFor is the snapshot of config that -out writes into the
@@ -308,7 +307,7 @@ func refuseEmptyConfig(wd string, f *planFlags) hcl.Diagnostics {
 		return hcl.Diagnostics{tfdiags.Errorf("Failed to read the configuration directory",
 			"The directory %s cannot be listed: %s. Check its permissions.", abs, pathErrCause(err))}
 	}
-	if hasConfigFiles(wd) || f.destroy {
+	if operation.HasConfigFiles(wd) || f.destroy {
 		return nil
 	}
 	abs, _ := filepath.Abs(wd)
@@ -326,7 +325,7 @@ type planInputs struct {
 	clock   func() time.Time
 	// factories serve the providers, once resolved.
 	factories map[addrs.Provider]providers.Factory
-	backend   *backendSettings
+	backend   *operation.Backend
 	enc       *encryption.Encryption
 	// sections, for -out, makes the archive's show -json members while
 	// the plan is made.
@@ -351,7 +350,7 @@ func loadPlanInputs(m *Meta, wd string, f *planFlags) (planInputs, hcl.Diagnosti
 	}
 	in.config = config
 	var ds hcl.Diagnostics
-	in.vals, ds = CollectVariables(config, wd, f.vars, m.Env)
+	in.vals, ds = operation.CollectVariables(config, wd, f.vars, m.Env)
 	diags = append(diags, ds...)
 	if !ds.HasErrors() { // a value given wrongly is not also reported missing
 		diags = append(diags, missingRequiredVariables(config, in.vals)...)
@@ -360,17 +359,17 @@ func loadPlanInputs(m *Meta, wd string, f *planFlags) (planInputs, hcl.Diagnosti
 	diags = append(diags, ds...)
 	in.replace, ds = parseReplace(f.replace)
 	diags = append(diags, ds...)
-	in.clock, ds = planClock(m.Env)
+	in.clock, ds = operation.PlanClock(m.Env)
 	diags = append(diags, ds...)
-	in.backend, ds = resolveBackend(m, wd, config, f.state, f.backendConfig, nil)
+	in.backend, ds = operation.ResolveBackend(m.Env, wd, config, f.state, f.backendConfig, nil)
 	diags = append(diags, ds...)
 	if !diags.HasErrors() {
-		in.enc, ds = loadEncryption(m, config, in.vals)
+		in.enc, ds = operation.LoadEncryption(m.Env, config, in.vals)
 		diags = append(diags, ds...)
-		diags = append(diags, clearPlanOfEncryptedState(in.enc, f.out)...)
-		diags = append(diags, encryptionVarsOnly(config, in.enc)...)
+		diags = append(diags, operation.ClearPlanOfEncryptedState(in.enc, f.out)...)
+		diags = append(diags, operation.EncryptionVarsOnly(config, in.enc)...)
 	}
-	_, ds = envMaxInstances(m.Env)
+	_, ds = operation.EnvMaxInstances(m.Env)
 	diags = append(diags, ds...)
 	// A corrupt lock file is refused by every plan, saved or not (and by
 	// apply without a plan file), not only when an archive records it.
@@ -420,8 +419,8 @@ func runCorePlan(ctx context.Context, m *Meta, wd string, f *planFlags, in planI
 	// The working directory is the -chdir directory, as if the process
 	// had changed into it (Terraform does): path.cwd, abspath and the
 	// file functions resolve against it.
-	maxInst, _ := envMaxInstances(m.Env) // checked with the other inputs (loadPlanInputs)
-	core, ds := terraform.NewContext(&terraform.ContextOpts{ProviderSource: terraform.ProviderFactories(in.factories), Parallelism: f.parallelism, Hooks: hooks, WorkingDir: wd, MaxInstances: maxInst, Workspace: in.backend.ws, Phase: m.phases().coreHook()})
+	maxInst, _ := operation.EnvMaxInstances(m.Env) // checked with the other inputs (loadPlanInputs)
+	core, ds := terraform.NewContext(&terraform.ContextOpts{ProviderSource: terraform.ProviderFactories(in.factories), Parallelism: f.parallelism, Hooks: hooks, WorkingDir: wd, MaxInstances: maxInst, Workspace: in.backend.Workspace(), Phase: m.phases().coreHook()})
 	if ds.HasErrors() {
 		return nil, ds
 	}
@@ -556,7 +555,7 @@ func writePlanFile(a *planArchive) hcl.Diagnostics {
 		lineage, serial = a.sf.Lineage, a.sf.Serial
 	}
 	args := &planfile.CreateArgs{
-		Plan:                 withoutEncryptionVars(a.plan, a.enc),
+		Plan:                 operation.WithoutEncryptionVars(a.plan, a.enc),
 		StateFile:            &statefile.File{Lineage: lineage, Serial: serial, State: a.plan.PriorState},
 		PreviousRunStateFile: &statefile.File{Lineage: lineage, Serial: serial, State: a.plan.PrevRunState},
 		ConfigSnapshot:       a.snap,
@@ -565,7 +564,7 @@ func writePlanFile(a *planArchive) hcl.Diagnostics {
 		ShowJSON:             a.sections.entry(a.plan),
 	}
 	if a.signKey != "" {
-		key, err := planfile.LoadSigningKey(resolve(a.wd, a.signKey))
+		key, err := planfile.LoadSigningKey(operation.Resolve(a.wd, a.signKey))
 		if err != nil {
 			return hcl.Diagnostics{tfdiags.Errorf("Failed to load the signing key", "Reading -sign-key %s failed: %s", a.signKey, err)}
 		}
@@ -574,7 +573,7 @@ func writePlanFile(a *planArchive) hcl.Diagnostics {
 	if err := os.MkdirAll(filepath.Dir(a.out), 0o755); err != nil {
 		return hcl.Diagnostics{tfdiags.Errorf("Failed to write plan file", "Creating the directory of %s failed: %s", a.out, err)}
 	}
-	if err := writePlanArchive(a.out, args, a.enc); err != nil {
+	if err := operation.WriteArchive(a.out, args, a.enc); err != nil {
 		return hcl.Diagnostics{tfdiags.Errorf("Failed to write plan file", "Writing %s failed: %s", a.out, err)}
 	}
 	return diags

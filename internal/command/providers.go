@@ -12,6 +12,7 @@ import (
 	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/configs"
 	"github.com/plankit/plankit/depsfile"
+	"github.com/plankit/plankit/internal/operation"
 	"github.com/plankit/plankit/internal/providers/builtin"
 	"github.com/plankit/plankit/internal/providers/install"
 	"github.com/plankit/plankit/providers"
@@ -132,7 +133,7 @@ func (m *Meta) newFinder(wd string, pluginDirs []string) (*install.Finder, hcl.D
 	}
 	dirs := make([]string, len(pluginDirs))
 	for i, d := range pluginDirs {
-		dirs[i] = resolve(wd, d)
+		dirs[i] = operation.Resolve(wd, d)
 	}
 	builtins := map[addrs.Provider]string{}
 	if m.ProvidersIn != nil {

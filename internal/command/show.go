@@ -4,6 +4,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/plankit/plankit/internal/command/render"
+	"github.com/plankit/plankit/internal/operation"
 	"github.com/plankit/plankit/jsonplan"
 	"github.com/plankit/plankit/planfile"
 	"github.com/plankit/plankit/plans"
@@ -24,18 +25,18 @@ func Show(m *Meta, chdir string, args []string) int {
 	}
 	wd := m.workDir(fs.chdir)
 	u := &ui{out: m.Stdout, errw: m.Stderr, col: render.Colorizer{Enabled: !*noColor && m.StdoutTTY}}
-	path := resolve(wd, fs.Arg(0))
-	opts, diags := verifyKeyOptions(wd, *verifyKey)
+	path := operation.Resolve(wd, fs.Arg(0))
+	opts, diags := operation.VerifyKeyOptions(wd, *verifyKey)
 	if diags.HasErrors() {
 		u.diags(diags, Sources{})
 		return ExitError
 	}
-	enc, diags := loadEncryptionIn(m, wd)
+	enc, diags := operation.LoadEncryptionIn(m.Env, wd)
 	if diags.HasErrors() {
 		u.diags(diags, Sources{})
 		return ExitError
 	}
-	r, diags := openArchive(path, enc, opts...)
+	r, diags := operation.OpenArchive(path, enc, opts...)
 	if diags.HasErrors() {
 		u.diags(diags, Sources{})
 		return ExitError
@@ -61,7 +62,7 @@ func showJSON(m *Meta, u *ui, r *planfile.Reader, path string) int {
 	sections, err := jsonplan.ParseSections(raw)
 	if err != nil {
 		r.Close()
-		u.diags(planFileDiags(&planfile.Error{Kind: planfile.KindCorrupt, Path: path, Entry: planfile.EntryShowJSON, Err: err}), Sources{})
+		u.diags(operation.ArchiveDiags(&planfile.Error{Kind: planfile.KindCorrupt, Path: path, Entry: planfile.EntryShowJSON, Err: err}), Sources{})
 		return ExitError
 	}
 	locks, err := r.ReadDependencyLocks()
@@ -71,7 +72,7 @@ func showJSON(m *Meta, u *ui, r *planfile.Reader, path string) int {
 	}
 	r.Close() // nothing else is read from it: its entries are not kept through the writing
 	if err != nil {
-		u.diags(planFileDiags(err), Sources{})
+		u.diags(operation.ArchiveDiags(err), Sources{})
 		return ExitError
 	}
 	return writeShowJSON(m, u, p, jsonplan.Options{Version: Version, Sections: sections, Hosts: jsonplan.HostsFromLocks(locks)})
@@ -83,7 +84,7 @@ func showJSONLoadingConfig(m *Meta, u *ui, r *planfile.Reader) int {
 	locks, err := r.ReadDependencyLocks() // before the loader may close r
 	if err != nil {
 		r.Close()
-		u.diags(planFileDiags(err), Sources{})
+		u.diags(operation.ArchiveDiags(err), Sources{})
 		return ExitError
 	}
 	p, cl, diags := readPlanLoadingConfig(r)

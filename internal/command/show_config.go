@@ -4,6 +4,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/plankit/plankit/configs"
+	"github.com/plankit/plankit/internal/operation"
 	"github.com/plankit/plankit/planfile"
 	"github.com/plankit/plankit/plans"
 )
@@ -20,7 +21,7 @@ func readPlanLoadingConfig(r *planfile.Reader) (*plans.Plan, *configLoad, hcl.Di
 	}()
 	if err != nil {
 		cl.finish()
-		return nil, nil, planFileDiags(err)
+		return nil, nil, operation.ArchiveDiags(err)
 	}
 	return p, cl, nil
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/plankit/plankit/configs"
+	"github.com/plankit/plankit/internal/operation"
 	"github.com/plankit/plankit/tfdiags"
 )
 
@@ -35,7 +36,7 @@ func ForceUnlock(m *Meta, chdir string, args []string) int {
 	src := Sources{Dir: wd}
 
 	var config *configs.Config
-	if *stateFlag == "" && hasConfigFiles(wd) {
+	if *stateFlag == "" && operation.HasConfigFiles(wd) {
 		var diags hcl.Diagnostics
 		config, diags = configs.LoadConfigDir(wd)
 		if diags.HasErrors() {
@@ -43,18 +44,18 @@ func ForceUnlock(m *Meta, chdir string, args []string) int {
 			return ExitError
 		}
 	}
-	settings, diags := resolveBackend(m, wd, config, *stateFlag, bcfg, nil)
+	settings, diags := operation.ResolveBackend(m.Env, wd, config, *stateFlag, bcfg, nil)
 	if diags.HasErrors() {
 		u.diags(diags, src)
 		return ExitError
 	}
-	o, diags := openWorkspace(m.ctx(), settings)
+	o, diags := operation.OpenWorkspace(m.ctx(), settings)
 	if diags.HasErrors() {
 		u.diags(diags, src)
 		return ExitError
 	}
-	defer o.close()
-	path := o.mgr.Describe()
+	defer o.Close()
+	path := o.Mgr.Describe()
 	if !*force {
 		if !m.StdinTTY {
 			u.diags(hcl.Diagnostics{tfdiags.Error("Confirmation needed",
@@ -68,7 +69,7 @@ func ForceUnlock(m *Meta, chdir string, args []string) int {
 			return ExitError
 		}
 	}
-	if err := o.mgr.Unlock(id); err != nil {
+	if err := o.Mgr.Unlock(id); err != nil {
 		u.diags(hcl.Diagnostics{tfdiags.Errorf("Failed to unlock state", "%s", err)}, src)
 		return ExitError
 	}

@@ -16,11 +16,11 @@ import (
 	"github.com/plankit/plankit/tfdiags"
 )
 
-// writePlanArchive writes the archive at path, inside the plan target's
+// WriteArchive writes the archive at path, inside the plan target's
 // envelope when plans are encrypted: nothing of the plan, its states or
 // its configuration is readable without the key. The signature, if any,
 // covers the archive itself, so it verifies after decryption. Atomic.
-func writePlanArchive(path string, args *planfile.CreateArgs, enc *encryption.Encryption) error {
+func WriteArchive(path string, args *planfile.CreateArgs, enc *encryption.Encryption) error {
 	if enc == nil || !enc.Plan().Encrypted() {
 		return planfile.Write(path, args)
 	}
@@ -39,19 +39,19 @@ func writePlanArchive(path string, args *planfile.CreateArgs, enc *encryption.En
 // planfile accepts, plus room for the JSON around it.
 func maxEnvelope() int64 { return planfile.DefaultLimits().MaxArchiveSize/3*4 + 1<<20 }
 
-// openArchive is the one way a command opens a plan archive: it opens and
+// OpenArchive is the one way a command opens a plan archive: it opens and
 // checks the archive at path, decrypting it first when it is in an
 // envelope, without decoding any entry. A clear archive is refused when
 // enc requires plans to be encrypted; with enc nil (no encryption
 // configured) an encrypted one is refused, saying so.
-func openArchive(path string, enc *encryption.Encryption, opts ...planfile.Option) (*planfile.Reader, hcl.Diagnostics) {
+func OpenArchive(path string, enc *encryption.Encryption, opts ...planfile.Option) (*planfile.Reader, hcl.Diagnostics) {
 	if enc == nil {
 		enc, _ = encryption.New(nil, encryption.Options{})
 	}
 	t := enc.Plan()
 	f, err := safeio.Open(path) // a FIFO or device is refused, never waited on
 	if err != nil {
-		return nil, planFileDiags(&planfile.Error{Kind: planfile.KindIO, Path: path, Err: err})
+		return nil, ArchiveDiags(&planfile.Error{Kind: planfile.KindIO, Path: path, Err: err})
 	}
 	defer f.Close()
 	head := make([]byte, 64)
@@ -60,24 +60,24 @@ func openArchive(path string, enc *encryption.Encryption, opts ...planfile.Optio
 	if !bytes.HasPrefix(bytes.TrimLeft(head, " \t\r\n"), []byte("{")) {
 		// Not an envelope: the configuration may still require one.
 		if _, _, err := t.DecryptPlan(head); err != nil {
-			return nil, encryptionDiags(fmt.Errorf("%s: %w", path, err), "plan")
+			return nil, EncryptionDiags(fmt.Errorf("%s: %w", path, err), "plan")
 		}
 		r, err := planfile.Open(path, opts...)
 		if err != nil {
-			return nil, planFileDiags(err)
+			return nil, ArchiveDiags(err)
 		}
 		return r, nil
 	}
 	if st, err := f.Stat(); err == nil && st.Size() > maxEnvelope() {
-		return nil, planFileDiags(&planfile.Error{Kind: planfile.KindTooLarge, Path: path, Err: fmt.Errorf("the encrypted plan is %d bytes; at most %d are accepted", st.Size(), maxEnvelope())})
+		return nil, ArchiveDiags(&planfile.Error{Kind: planfile.KindTooLarge, Path: path, Err: fmt.Errorf("the encrypted plan is %d bytes; at most %d are accepted", st.Size(), maxEnvelope())})
 	}
 	rest, err := io.ReadAll(f)
 	if err != nil {
-		return nil, planFileDiags(&planfile.Error{Kind: planfile.KindIO, Path: path, Err: err})
+		return nil, ArchiveDiags(&planfile.Error{Kind: planfile.KindIO, Path: path, Err: err})
 	}
 	plain, _, err := t.DecryptPlan(append(head, rest...))
 	if err != nil {
-		return nil, encryptionDiags(fmt.Errorf("%s: %w", path, err), "plan")
+		return nil, EncryptionDiags(fmt.Errorf("%s: %w", path, err), "plan")
 	}
 	r, err := planfile.OpenBytes(plain, opts...)
 	if err != nil {
@@ -85,25 +85,25 @@ func openArchive(path string, enc *encryption.Encryption, opts ...planfile.Optio
 		if errors.As(err, &pe) {
 			pe.Path = path
 		}
-		return nil, planFileDiags(err)
+		return nil, ArchiveDiags(err)
 	}
 	return r, nil
 }
 
-// readArchivePlan decodes the plan of the open archive r; on error r is
+// ReadArchivePlan decodes the plan of the open archive r; on error r is
 // closed.
-func readArchivePlan(r *planfile.Reader) (*plans.Plan, hcl.Diagnostics) {
+func ReadArchivePlan(r *planfile.Reader) (*plans.Plan, hcl.Diagnostics) {
 	p, err := r.ReadPlan()
 	if err != nil {
 		r.Close()
-		return nil, planFileDiags(err)
+		return nil, ArchiveDiags(err)
 	}
 	return p, nil
 }
 
-// planFileDiags explains why a plan archive was refused. The planfile
+// ArchiveDiags explains why a plan archive was refused. The planfile
 // error already names the file, the check that failed and the entry.
-func planFileDiags(err error) hcl.Diagnostics {
+func ArchiveDiags(err error) hcl.Diagnostics {
 	switch {
 	case errors.Is(err, planfile.KindUnsigned), errors.Is(err, planfile.KindSignature):
 		return hcl.Diagnostics{tfdiags.Errorf("Plan signature check failed",
@@ -121,14 +121,14 @@ func planFileDiags(err error) hcl.Diagnostics {
 		"%s\n\nThe file is not a usable plan archive; nothing in it was used. Create a new plan with plan -out=FILE.", err)}
 }
 
-// verifyKeyOptions are the archive-opening options for -verify-key=FILE
+// VerifyKeyOptions are the archive-opening options for -verify-key=FILE
 // (none when file is empty): the archive's signature is then checked
 // while it is opened, before any entry is decoded.
-func verifyKeyOptions(wd, file string) ([]planfile.Option, hcl.Diagnostics) {
+func VerifyKeyOptions(wd, file string) ([]planfile.Option, hcl.Diagnostics) {
 	if file == "" {
 		return nil, nil
 	}
-	pub, err := planfile.LoadVerifyKey(resolve(wd, file))
+	pub, err := planfile.LoadVerifyKey(Resolve(wd, file))
 	if err != nil {
 		return nil, hcl.Diagnostics{tfdiags.Errorf("Failed to load the verify key", "Reading -verify-key %s failed: %s", file, err)}
 	}
