@@ -42,8 +42,8 @@ func showHuman(m *Meta, u *ui, r *planfile.Reader) int {
 // show -json members, made at plan time. Without them (an older
 // plankit's archive, or one planned with -generate-config-out) they stay
 // unknown and all drift is shown. A plan with no drift, or a refresh-only
-// one (which shows all of it), needs none: the members, tens of MB at
-// 100,000 resources, are then not parsed.
+// one (which shows all of it), needs none: the members, large for a large
+// plan, are then not parsed.
 func relevantFromArchive(p *plans.Plan, r *planfile.Reader) {
 	if len(p.DriftedResources) == 0 || p.UIMode == plans.RefreshOnlyMode {
 		return
