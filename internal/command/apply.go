@@ -11,12 +11,17 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/configs"
+	"github.com/plankit/plankit/depsfile"
 	"github.com/plankit/plankit/internal/command/render"
+	"github.com/plankit/plankit/internal/encryption"
 	"github.com/plankit/plankit/internal/operation"
 	"github.com/plankit/plankit/internal/procgroup"
 	"github.com/plankit/plankit/internal/terraform"
+	"github.com/plankit/plankit/planfile"
 	"github.com/plankit/plankit/plans"
+	"github.com/plankit/plankit/providers"
 	"github.com/plankit/plankit/states"
 	"github.com/plankit/plankit/states/statefile"
 	"github.com/plankit/plankit/tfdiags"
@@ -99,18 +104,7 @@ func (f *applyFlags) applyRequest(m *Meta, wd string) *operation.ApplyRequest {
 // applyPlanFile applies a saved archive, after refusing it if it was made
 // for another state, is stale, or needs providers this binary lacks.
 func applyPlanFile(m *Meta, ui *ui, wd, file string, f *applyFlags) int {
-	path := operation.Resolve(wd, file)
-	opts, ds := operation.VerifyKeyOptions(wd, f.verifyKey)
-	if ds.HasErrors() {
-		ui.diags(ds, Sources{})
-		return ExitError
-	}
-	enc, ds := operation.LoadEncryptionIn(m.Env, wd)
-	if ds.HasErrors() {
-		ui.diags(ds, Sources{})
-		return ExitError
-	}
-	r, ds := operation.OpenArchive(path, enc, opts...)
+	r, enc, ds := openApplyArchive(m, wd, file, f)
 	if ds.HasErrors() {
 		ui.diags(ds, Sources{})
 		return ExitError
@@ -163,20 +157,7 @@ func applyPlanFile(m *Meta, ui *ui, wd, file string, f *applyFlags) int {
 		ui.diags(operation.ArchiveDiags(err), src)
 		return ExitError
 	}
-	// Every installed provider is checked against the archive's lock
-	// file here, before the core starts any provider process (the
-	// processes started early were checked first by prestartLocked).
-	var prior *states.State
-	if sf != nil {
-		prior = sf.State
-	}
-	if f.install && m.discovers() {
-		if ds := installLocked(m, ui, wd, f.pluginDirs, config, prior, locks); ds.HasErrors() {
-			ui.diags(ds, src)
-			return ExitError
-		}
-	}
-	factories, ds := resolveApplyProviders(m, wd, file, f.pluginDirs, config, prior, locks)
+	factories, ds := archiveProviders(m, ui, wd, file, f, config, sf, locks)
 	ui.diags(ds, src) // warnings too (development overrides)
 	if ds.HasErrors() {
 		return ExitError
@@ -193,6 +174,40 @@ func applyPlanFile(m *Meta, ui *ui, wd, file string, f *applyFlags) int {
 	req := f.applyRequest(m, wd)
 	req.Plan, req.Config, req.StateFile, req.FromPlan, req.Factories, req.Encryption = plan, config, sf, be, factories, enc
 	return applyPlan(m, ui, req, src)
+}
+
+// openApplyArchive opens the plan archive file names for apply, checking
+// its signature for -verify-key and decrypting it with the encryption in
+// effect in wd, which it returns too.
+func openApplyArchive(m *Meta, wd, file string, f *applyFlags) (*planfile.Reader, *encryption.Encryption, hcl.Diagnostics) {
+	opts, ds := operation.VerifyKeyOptions(wd, f.verifyKey)
+	if ds.HasErrors() {
+		return nil, nil, ds
+	}
+	enc, ds := operation.LoadEncryptionIn(m.Env, wd)
+	if ds.HasErrors() {
+		return nil, nil, ds
+	}
+	r, ds := operation.OpenArchive(operation.Resolve(wd, file), enc, opts...)
+	return r, enc, ds
+}
+
+// archiveProviders installs the providers an archive's lock file names
+// for -install, then resolves the factories the apply uses. Every
+// installed provider is checked against the archive's lock file here,
+// before the core starts any provider process (the processes started
+// early were checked first by prestartLocked).
+func archiveProviders(m *Meta, ui *ui, wd, file string, f *applyFlags, config *configs.Config, sf *statefile.File, locks *depsfile.Locks) (map[addrs.Provider]providers.Factory, hcl.Diagnostics) {
+	var prior *states.State
+	if sf != nil {
+		prior = sf.State
+	}
+	if f.install && m.discovers() {
+		if ds := installLocked(m, ui, wd, f.pluginDirs, config, prior, locks); ds.HasErrors() {
+			return nil, ds
+		}
+	}
+	return resolveApplyProviders(m, wd, file, f.pluginDirs, config, prior, locks)
 }
 
 // planAndApply plans in-process, shows the plan, asks for approval

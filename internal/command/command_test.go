@@ -140,7 +140,7 @@ func TestDiffPlans(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []resourceDiff{
+	want := []ResourceDiff{
 		{Address: "t.changed", Status: "changed", ActionA: []string{"create"}, ActionB: []string{"create"}, Fields: []string{"after"}},
 		{Address: "t.onlya", Status: "removed", ActionA: []string{"create"}},
 		{Address: "t.onlyb", Status: "added", ActionB: []string{"create"}},

@@ -154,6 +154,117 @@ func (u *ui) line(msg string) {
 	fmt.Fprintln(u.out, msg)
 }
 
+// providerInstall installs the providers plan init needs, one at a time,
+// recording each one's lock entry in newLocks.
+type providerInstall struct {
+	ctx         context.Context
+	u           *ui
+	inst        *install.Installer
+	locks       *depsfile.Locks // the lock file as it was
+	newLocks    *depsfile.Locks
+	constraints map[addrs.Provider]version.Constraints
+	builtins    map[addrs.Provider]string
+	upgrade     bool
+}
+
+// install installs p, or takes it from a development override or, when no
+// source offers it, from the built-ins. stop is set when the context
+// ended: nothing more is installed.
+func (pi *providerInstall) install(p addrs.Provider) (diag *hcl.Diagnostic, stop bool) {
+	ctx, u, inst, locks, newLocks, constraints, builtins, upgrade := pi.ctx, pi.u, pi.inst, pi.locks, pi.newLocks, pi.constraints, pi.builtins, pi.upgrade
+	lock := locks.Provider(p)
+	if dir, file, ok := inst.DevOverride(p); ok {
+		// Served from the override by plan and apply: nothing to
+		// install, nothing to lock (a lock entry already there stays).
+		u.line(fmt.Sprintf("- Skipped %s: dev_overrides in %s serves it from %s", p.ForDisplay(), file, dir))
+		if lock != nil {
+			newLocks.SetProvider(p, lock.Version(), lock.VersionConstraints(), lock.Hashes())
+		}
+		return nil, false
+	}
+	w := install.Want{Provider: p, Constraints: constraints[p], Upgrade: upgrade, LockFile: depsfile.LockFilePath}
+	if lock != nil {
+		w.Locked, w.LockedHashes = lock.Version(), lock.Hashes()
+	}
+	res, err := inst.Install(ctx, w, func(s string) { u.line("- " + s) })
+	if bv, ok := builtins[p]; ok && err != nil && ctx.Err() == nil {
+		// The configured sources come first, as for tofu init; the
+		// built-in serves only a provider none of them offers.
+		if why, none := noSourceOffers(err); none {
+			d := useBuiltin(u, p, bv, why, lock, upgrade)
+			if d == nil && lock != nil && (bv == "" || sameVersionString(lock.Version(), bv)) {
+				newLocks.SetProvider(p, lock.Version(), lock.VersionConstraints(), lock.Hashes())
+			}
+			return d, false
+		}
+	}
+	if err != nil {
+		return initDiag(err), ctx.Err() != nil
+	}
+	switch res.Reused {
+	case "previously-installed":
+		u.line(fmt.Sprintf("- Using previously-installed %s v%s", p.ForDisplay(), res.Version))
+	case "cache":
+	default:
+		u.line(installedLine(p, res))
+	}
+	newLocks.SetProvider(p, res.Version, depsfile.ConstraintsString(constraints[p]), res.Hashes)
+	return nil, false
+}
+
+// servedBuiltins are the built-in providers (and their versions) that
+// m's in-process factories serve in the directory abs.
+func servedBuiltins(m *Meta, abs string) map[addrs.Provider]string {
+	builtins := map[addrs.Provider]string{}
+	if m.ProvidersIn != nil {
+		served := m.ProvidersIn(abs)
+		for p, v := range builtin.Versions() {
+			if _, ok := served[builtin.Canonical(p)]; ok {
+				builtins[p] = v
+			}
+		}
+	}
+	return builtins
+}
+
+// unlockedProviders refuses, for -lockfile=readonly, the needed providers
+// the lock file does not record (other than development overrides and
+// the built-ins); nil when it records them all.
+func unlockedProviders(inst *install.Installer, needed []addrs.Provider, builtins map[addrs.Provider]string, locks *depsfile.Locks) *hcl.Diagnostic {
+	var missing []string
+	for _, p := range needed {
+		if _, _, dev := inst.DevOverride(p); dev {
+			continue
+		}
+		if _, ok := builtins[p]; !ok && !p.IsBuiltIn() && locks.Provider(p) == nil {
+			missing = append(missing, p.ForDisplay())
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	return tfdiags.Errorf("Provider dependency changes detected",
+		"-lockfile=readonly forbids changing %s, but it does not record: %s.\n\nRun plan init without -lockfile=readonly to record them, and commit the lock file.", depsfile.LockFilePath, strings.Join(missing, ", "))
+}
+
+// lockChanges refuses, for -lockfile=readonly, selections that differ
+// from the lock file's, naming the providers whose entries differ.
+func lockChanges(locks, newLocks *depsfile.Locks) *hcl.Diagnostic {
+	var changed []string
+	for _, p := range newLocks.SortedProviders() {
+		if !newLocks.Provider(p).Equal(locks.Provider(p)) {
+			changed = append(changed, p.ForDisplay())
+		}
+	}
+	for _, p := range locks.SortedProviders() {
+		if newLocks.Provider(p) == nil && !slices.Contains(changed, p.ForDisplay()) {
+			changed = append(changed, p.ForDisplay())
+		}
+	}
+	return tfdiags.Errorf("Provider dependency changes detected",
+		"-lockfile=readonly forbids changing %s, but the selections differ for: %s.\n\nRun plan init without -lockfile=readonly to record them, and commit the lock file.", depsfile.LockFilePath, strings.Join(changed, ", "))
+}
+
 // installProviders installs every provider the configuration and the
 // state need and updates the lock file (a provider plankit has built in
 // is installed when a source offers it, else served built in); created reports whether the lock file is new. With readonly,
@@ -177,82 +288,29 @@ func installProviders(ctx context.Context, m *Meta, u *ui, wd string, pluginDirs
 	if ds.HasErrors() {
 		return false, diags
 	}
-	builtins := map[addrs.Provider]string{}
-	if m.ProvidersIn != nil {
-		served := m.ProvidersIn(abs)
-		for p, v := range builtin.Versions() {
-			if _, ok := served[builtin.Canonical(p)]; ok {
-				builtins[p] = v
-			}
-		}
-	}
+	builtins := servedBuiltins(m, abs)
 	needs := m.needsFor(wd, config, state, locks)
 	constraints := needs.constraints
 	newLocks := depsfile.NewLocks()
 	needed := needs.providers
 	if readonly {
 		// Refused before anything is installed.
-		var missing []string
-		for _, p := range needed {
-			if _, _, dev := inst.DevOverride(p); dev {
-				continue
-			}
-			if _, ok := builtins[p]; !ok && !p.IsBuiltIn() && locks.Provider(p) == nil {
-				missing = append(missing, p.ForDisplay())
-			}
-		}
-		if len(missing) > 0 {
-			return false, append(diags, tfdiags.Errorf("Provider dependency changes detected",
-				"-lockfile=readonly forbids changing %s, but it does not record: %s.\n\nRun plan init without -lockfile=readonly to record them, and commit the lock file.", depsfile.LockFilePath, strings.Join(missing, ", ")))
+		if d := unlockedProviders(inst, needed, builtins, locks); d != nil {
+			return false, append(diags, d)
 		}
 	}
+	pi := &providerInstall{ctx: ctx, u: u, inst: inst, locks: locks, newLocks: newLocks, constraints: constraints, builtins: builtins, upgrade: upgrade}
 	for _, p := range needed {
 		if p.IsBuiltIn() {
 			continue
 		}
-		lock := locks.Provider(p)
-		if dir, file, ok := inst.DevOverride(p); ok {
-			// Served from the override by plan and apply: nothing to
-			// install, nothing to lock (a lock entry already there stays).
-			u.line(fmt.Sprintf("- Skipped %s: dev_overrides in %s serves it from %s", p.ForDisplay(), file, dir))
-			if lock != nil {
-				newLocks.SetProvider(p, lock.Version(), lock.VersionConstraints(), lock.Hashes())
-			}
-			continue
+		d, stop := pi.install(p)
+		if d != nil {
+			diags = append(diags, d)
 		}
-		w := install.Want{Provider: p, Constraints: constraints[p], Upgrade: upgrade, LockFile: depsfile.LockFilePath}
-		if lock != nil {
-			w.Locked, w.LockedHashes = lock.Version(), lock.Hashes()
+		if stop {
+			return false, diags
 		}
-		res, err := inst.Install(ctx, w, func(s string) { u.line("- " + s) })
-		if bv, ok := builtins[p]; ok && err != nil && ctx.Err() == nil {
-			// The configured sources come first, as for tofu init; the
-			// built-in serves only a provider none of them offers.
-			if why, none := noSourceOffers(err); none {
-				d := useBuiltin(u, p, bv, why, lock, upgrade)
-				if d != nil {
-					diags = append(diags, d)
-				} else if lock != nil && (bv == "" || sameVersionString(lock.Version(), bv)) {
-					newLocks.SetProvider(p, lock.Version(), lock.VersionConstraints(), lock.Hashes())
-				}
-				continue
-			}
-		}
-		if err != nil {
-			diags = append(diags, initDiag(err))
-			if ctx.Err() != nil {
-				return false, diags
-			}
-			continue
-		}
-		switch res.Reused {
-		case "previously-installed":
-			u.line(fmt.Sprintf("- Using previously-installed %s v%s", p.ForDisplay(), res.Version))
-		case "cache":
-		default:
-			u.line(installedLine(p, res))
-		}
-		newLocks.SetProvider(p, res.Version, depsfile.ConstraintsString(constraints[p]), res.Hashes)
 	}
 	if diags.HasErrors() {
 		return false, diags
@@ -261,19 +319,7 @@ func installProviders(ctx context.Context, m *Meta, u *ui, wd string, pluginDirs
 		return false, diags
 	}
 	if readonly {
-		var changed []string
-		for _, p := range newLocks.SortedProviders() {
-			if !newLocks.Provider(p).Equal(locks.Provider(p)) {
-				changed = append(changed, p.ForDisplay())
-			}
-		}
-		for _, p := range locks.SortedProviders() {
-			if newLocks.Provider(p) == nil && !slices.Contains(changed, p.ForDisplay()) {
-				changed = append(changed, p.ForDisplay())
-			}
-		}
-		return false, append(diags, tfdiags.Errorf("Provider dependency changes detected",
-			"-lockfile=readonly forbids changing %s, but the selections differ for: %s.\n\nRun plan init without -lockfile=readonly to record them, and commit the lock file.", depsfile.LockFilePath, strings.Join(changed, ", ")))
+		return false, append(diags, lockChanges(locks, newLocks))
 	}
 	created = locks.Empty()
 	if newLocks.Empty() {

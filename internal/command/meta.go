@@ -1,8 +1,12 @@
-// Package command holds what the plan and apply binaries share: flag
-// parsing, variable values, diagnostics and progress views (human and
-// -json), and the plan, apply, show, graph and diff commands themselves.
-// main packages are thin: they gather the process environment into a Meta
-// and call Plan or Apply, which return the exit code.
+// Package command holds plankit's commands: the plan binary (plan and
+// its subcommands show, graph, diff, init, validate, providers, output,
+// state list/show/mv/rm/pull/push, workspace, force-unlock, fmt, version)
+// and the apply binary. routing.go routes a command line to its command;
+// each command parses its flags into plain values, runs the operation
+// (internal/operation: configuration, backend and state, encryption,
+// archives) and renders what it reports (render, diagnostics, the -json
+// UI). main packages are thin: they gather the process environment into
+// a Meta and call Plan or Apply, which return the exit code.
 package command
 
 import (

@@ -76,98 +76,23 @@ func ResolveBackend(env []string, wd string, config *configs.Config, stateFlag s
 	if !ok {
 		return nil, hcl.Diagnostics{tfdiags.Errorf("Unsupported backend type", "The plan was made for backend %q, which this plankit does not support.", s.typ)}
 	}
-
-	sel, err := backend.CurrentWorkspace(wd, env)
-	if err != nil {
-		return nil, hcl.Diagnostics{tfdiags.Errorf("Invalid workspace selection", "%s", err)}
+	if ds := s.selectWorkspace(env, wd, fromPlan); ds.HasErrors() {
+		return nil, ds
 	}
-	s.ws = sel.Name
-	if fromPlan != nil {
-		if sel.Explicit() && sel.Name != fromPlan.Workspace {
-			return nil, hcl.Diagnostics{tfdiags.Errorf("Saved plan is for a different workspace",
-				"This plan was made for workspace %q, but the selected workspace is %q (from %s). Apply it with workspace %q selected (or TF_WORKSPACE=%s), or plan again in workspace %q.",
-				fromPlan.Workspace, sel.Name, sel.Source, fromPlan.Workspace, fromPlan.Workspace, sel.Name)}
-		}
-		s.ws, s.wsPlanned = fromPlan.Workspace, true
+	args, fromFlags, ds := backendArgs(wd, s.typ, schema, block, backendConfig, fromPlan)
+	if ds.HasErrors() {
+		return nil, ds
 	}
-
-	// Arguments: the configuration block (or the plan's record), then
-	// -backend-config in order.
-	// A local record carries no settings: the local backend's path comes
-	// from the configuration (the archive's snapshot when applying one).
-	args := map[string]string{}
-	if fromPlan != nil && len(fromPlan.Config) > 0 {
-		for k, v := range fromPlan.Config {
-			args[k] = v
-		}
-	} else if block != nil && block.Type == s.typ {
-		content, diags := block.Config.Content(schema)
-		if diags.HasErrors() {
-			return nil, diags
-		}
-		for name, a := range content.Attributes {
-			kv, ds := BackendArgValues(a.Expr, name, s.typ)
-			if ds.HasErrors() {
-				return nil, ds
-			}
-			maps.Copy(args, kv)
-		}
-	}
-	fromFlags := map[string]bool{}
-	for _, bc := range backendConfig {
-		kv, ds := parseBackendConfig(wd, bc, s.typ, schema)
-		if ds.HasErrors() {
-			return nil, ds
-		}
-		for k, v := range kv {
-			args[k] = v
-			fromFlags[k] = true
-		}
-	}
-
 	switch s.typ {
 	case "local":
-		if stateFlag != "" {
-			s.defaultPath = Resolve(wd, stateFlag)
-		} else if p, ok := args["path"]; ok {
-			s.defaultPath = Resolve(wd, p)
-		} else {
-			s.defaultPath = Resolve(wd, "terraform.tfstate")
-		}
-		s.workspaceDir = Resolve(wd, local.DefaultWorkspaceDir)
-		if d, ok := args["workspace_dir"]; ok {
-			s.workspaceDir = Resolve(wd, d)
-		}
+		s.setLocal(wd, stateFlag, args)
 	case "pg":
 		if stateFlag != "" {
 			return nil, hcl.Diagnostics{tfdiags.Error("-state is for the local backend",
 				"The configuration stores its state in PostgreSQL (backend \"pg\"), so there is no state file for -state to name. Remove -state; use plan state pull to get a copy of the state.")}
 		}
-		env := envMap(env)
-		for k, e := range pgEnv {
-			if _, ok := args[k]; !ok && env[e] != "" {
-				args[k] = env[e]
-			}
-		}
-		// The plan's record holds the connection string without its
-		// password; the same string with it, from PG_CONN_STR, is used.
-		if fromPlan != nil && !fromFlags["conn_str"] {
-			if e := env["PG_CONN_STR"]; e != "" && pg.RedactConnStr(e) == args["conn_str"] {
-				args["conn_str"] = e
-			}
-		}
-		s.pg = pg.Config{ConnStr: args["conn_str"], SchemaName: args["schema_name"], TableName: args["table_name"], IndexName: args["index_name"]}
-		for name, dst := range map[string]*bool{"skip_schema_creation": &s.pg.SkipSchemaCreation, "skip_table_creation": &s.pg.SkipTableCreation, "skip_index_creation": &s.pg.SkipIndexCreation} {
-			if v, ok := args[name]; ok && v != "" {
-				b, err := strconv.ParseBool(v)
-				if err != nil {
-					return nil, hcl.Diagnostics{tfdiags.Errorf("Invalid backend configuration", "The pg backend's %s must be true or false, not %q (from %s).", name, v, argSource(name, fromFlags))}
-				}
-				*dst = b
-			}
-		}
-		if s.pg.SchemaName == "" {
-			s.pg.SchemaName = pg.DefaultSchemaName
+		if ds := s.setPG(args, envMap(env), fromFlags, fromPlan); ds.HasErrors() {
+			return nil, ds
 		}
 	case "s3":
 		if stateFlag != "" {
@@ -181,6 +106,111 @@ func ResolveBackend(env []string, wd string, config *configs.Config, stateFlag s
 		s.s3 = cfg
 	}
 	return s, nil
+}
+
+// selectWorkspace sets the workspace selected in wd or by TF_WORKSPACE;
+// a saved plan's workspace stands, and another one selected explicitly
+// is refused.
+func (s *Backend) selectWorkspace(env []string, wd string, fromPlan *planfile.Backend) hcl.Diagnostics {
+	sel, err := backend.CurrentWorkspace(wd, env)
+	if err != nil {
+		return hcl.Diagnostics{tfdiags.Errorf("Invalid workspace selection", "%s", err)}
+	}
+	s.ws = sel.Name
+	if fromPlan != nil {
+		if sel.Explicit() && sel.Name != fromPlan.Workspace {
+			return hcl.Diagnostics{tfdiags.Errorf("Saved plan is for a different workspace",
+				"This plan was made for workspace %q, but the selected workspace is %q (from %s). Apply it with workspace %q selected (or TF_WORKSPACE=%s), or plan again in workspace %q.",
+				fromPlan.Workspace, sel.Name, sel.Source, fromPlan.Workspace, fromPlan.Workspace, sel.Name)}
+		}
+		s.ws, s.wsPlanned = fromPlan.Workspace, true
+	}
+	return nil
+}
+
+// backendArgs are the backend's arguments: the configuration block (or
+// the plan's record), then -backend-config in order. fromFlags names
+// those -backend-config set. A local record carries no settings: the
+// local backend's path comes from the configuration (the archive's
+// snapshot when applying one).
+func backendArgs(wd, typ string, schema *hcl.BodySchema, block *configs.Backend, backendConfig []string, fromPlan *planfile.Backend) (args map[string]string, fromFlags map[string]bool, diags hcl.Diagnostics) {
+	args = map[string]string{}
+	if fromPlan != nil && len(fromPlan.Config) > 0 {
+		for k, v := range fromPlan.Config {
+			args[k] = v
+		}
+	} else if block != nil && block.Type == typ {
+		content, diags := block.Config.Content(schema)
+		if diags.HasErrors() {
+			return nil, nil, diags
+		}
+		for name, a := range content.Attributes {
+			kv, ds := BackendArgValues(a.Expr, name, typ)
+			if ds.HasErrors() {
+				return nil, nil, ds
+			}
+			maps.Copy(args, kv)
+		}
+	}
+	fromFlags = map[string]bool{}
+	for _, bc := range backendConfig {
+		kv, ds := parseBackendConfig(wd, bc, typ, schema)
+		if ds.HasErrors() {
+			return nil, nil, ds
+		}
+		for k, v := range kv {
+			args[k] = v
+			fromFlags[k] = true
+		}
+	}
+	return args, fromFlags, nil
+}
+
+// setLocal sets the local backend's paths: -state, else the path
+// argument, else terraform.tfstate, and the workspaces' directory.
+func (s *Backend) setLocal(wd, stateFlag string, args map[string]string) {
+	if stateFlag != "" {
+		s.defaultPath = Resolve(wd, stateFlag)
+	} else if p, ok := args["path"]; ok {
+		s.defaultPath = Resolve(wd, p)
+	} else {
+		s.defaultPath = Resolve(wd, "terraform.tfstate")
+	}
+	s.workspaceDir = Resolve(wd, local.DefaultWorkspaceDir)
+	if d, ok := args["workspace_dir"]; ok {
+		s.workspaceDir = Resolve(wd, d)
+	}
+}
+
+// setPG sets the pg backend's configuration from args, with Terraform's
+// environment fallbacks (env, as a map) for what they leave out.
+func (s *Backend) setPG(args map[string]string, env map[string]string, fromFlags map[string]bool, fromPlan *planfile.Backend) hcl.Diagnostics {
+	for k, e := range pgEnv {
+		if _, ok := args[k]; !ok && env[e] != "" {
+			args[k] = env[e]
+		}
+	}
+	// The plan's record holds the connection string without its
+	// password; the same string with it, from PG_CONN_STR, is used.
+	if fromPlan != nil && !fromFlags["conn_str"] {
+		if e := env["PG_CONN_STR"]; e != "" && pg.RedactConnStr(e) == args["conn_str"] {
+			args["conn_str"] = e
+		}
+	}
+	s.pg = pg.Config{ConnStr: args["conn_str"], SchemaName: args["schema_name"], TableName: args["table_name"], IndexName: args["index_name"]}
+	for name, dst := range map[string]*bool{"skip_schema_creation": &s.pg.SkipSchemaCreation, "skip_table_creation": &s.pg.SkipTableCreation, "skip_index_creation": &s.pg.SkipIndexCreation} {
+		if v, ok := args[name]; ok && v != "" {
+			b, err := strconv.ParseBool(v)
+			if err != nil {
+				return hcl.Diagnostics{tfdiags.Errorf("Invalid backend configuration", "The pg backend's %s must be true or false, not %q (from %s).", name, v, argSource(name, fromFlags))}
+			}
+			*dst = b
+		}
+	}
+	if s.pg.SchemaName == "" {
+		s.pg.SchemaName = pg.DefaultSchemaName
+	}
+	return nil
 }
 
 func argSource(name string, fromFlags map[string]bool) string {
