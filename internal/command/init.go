@@ -110,7 +110,7 @@ func Init(m *Meta, chdir string, args []string) int {
 	u.line("\n" + u.col.Bold("Initializing provider plugins..."))
 	// Ctrl-C stops the downloads; what was not verified and renamed into
 	// place is removed.
-	created, ds := installProviders(ctx, m, u, wd, pluginDirs, *upgrade, *lockfile == "readonly", config, state)
+	created, ds := installProviders(ctx, m, u, providerInstallRequest{wd: wd, pluginDirs: pluginDirs, config: config, state: state, upgrade: *upgrade, readonly: *lockfile == "readonly"})
 	diags = append(diags, ds...)
 	if diags.HasErrors() {
 		u.diags(diags, src)
@@ -265,11 +265,24 @@ func lockChanges(locks, newLocks *depsfile.Locks) *hcl.Diagnostic {
 		"-lockfile=readonly forbids changing %s, but the selections differ for: %s.\n\nRun plan init without -lockfile=readonly to record them, and commit the lock file.", depsfile.LockFilePath, strings.Join(changed, ", "))
 }
 
+// providerInstallRequest is what installProviders installs for: the
+// providers the configuration and state of wd need, from the -plugin-dir
+// mirrors first; upgrade and readonly are -upgrade and
+// -lockfile=readonly.
+type providerInstallRequest struct {
+	wd                string
+	pluginDirs        []string
+	config            *configs.Config
+	state             *states.State
+	upgrade, readonly bool
+}
+
 // installProviders installs every provider the configuration and the
 // state need and updates the lock file (a provider plankit has built in
 // is installed when a source offers it, else served built in); created reports whether the lock file is new. With readonly,
 // a lock file that would change is an error and is not written.
-func installProviders(ctx context.Context, m *Meta, u *ui, wd string, pluginDirs []string, upgrade, readonly bool, config *configs.Config, state *states.State) (created bool, diags hcl.Diagnostics) {
+func installProviders(ctx context.Context, m *Meta, u *ui, req providerInstallRequest) (created bool, diags hcl.Diagnostics) {
+	wd, pluginDirs, upgrade, readonly, config, state := req.wd, req.pluginDirs, req.upgrade, req.readonly, req.config, req.state
 	abs, err := filepath.Abs(wd)
 	if err != nil {
 		abs = wd

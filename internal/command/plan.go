@@ -297,7 +297,7 @@ func priorState(sf *statefile.File) *states.State {
 // are not repeated), then resolves the factories the plan uses.
 func planProviders(ctx context.Context, m *Meta, ui *ui, wd string, f *planFlags, config *configs.Config, prior *states.State) (*resolvedProviders, hcl.Diagnostics) {
 	if f.install && m.discovers() {
-		if _, ds := installProviders(ctx, m, ui, wd, f.pluginDirs, false, false, config, prior); ds.HasErrors() {
+		if _, ds := installProviders(ctx, m, ui, providerInstallRequest{wd: wd, pluginDirs: f.pluginDirs, config: config, state: prior}); ds.HasErrors() {
 			return nil, ds
 		}
 	}
