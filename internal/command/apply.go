@@ -15,6 +15,7 @@ import (
 	"github.com/plankit/plankit/configs"
 	"github.com/plankit/plankit/depsfile"
 	"github.com/plankit/plankit/internal/command/render"
+	"github.com/plankit/plankit/internal/command/views"
 	"github.com/plankit/plankit/internal/encryption"
 	"github.com/plankit/plankit/internal/operation"
 	"github.com/plankit/plankit/internal/procgroup"
@@ -106,7 +107,7 @@ func (f *applyFlags) applyRequest(m *Meta, wd string) *operation.ApplyRequest {
 func applyPlanFile(m *Meta, ui *ui, wd, file string, f *applyFlags) int {
 	r, enc, ds := openApplyArchive(m, wd, file, f)
 	if ds.HasErrors() {
-		ui.diags(ds, Sources{})
+		ui.diags(ds, views.Sources{})
 		return ExitError
 	}
 	defer r.Close()
@@ -129,16 +130,16 @@ func applyPlanFile(m *Meta, ui *ui, wd, file string, f *applyFlags) int {
 	defer func() { <-configRead; prestarted() }()
 	plan, err := r.ReadPlan()
 	if err != nil {
-		ui.diags(operation.ArchiveDiags(err), Sources{})
+		ui.diags(operation.ArchiveDiags(err), views.Sources{})
 		return ExitError
 	}
 	sf, err := r.ReadStateFile()
 	if err != nil {
-		ui.diags(operation.ArchiveDiags(err), Sources{})
+		ui.diags(operation.ArchiveDiags(err), views.Sources{})
 		return ExitError
 	}
 	<-configRead
-	src := Sources{}
+	src := views.Sources{}
 	if config != nil {
 		src.Files = config.SourceFiles()
 	}
@@ -215,7 +216,7 @@ func archiveProviders(m *Meta, ui *ui, wd, file string, f *applyFlags, config *c
 func planAndApply(m *Meta, ui *ui, wd string, f *applyFlags) int {
 	if !f.autoApprove && !m.StdinTTY {
 		ui.diags(hcl.Diagnostics{tfdiags.Error("No plan file and no -auto-approve",
-			"apply without a plan file asks for confirmation, but standard input is not a terminal. Pass -auto-approve, or apply a saved plan: plan -out=FILE, then apply FILE.")}, Sources{})
+			"apply without a plan file asks for confirmation, but standard input is not a terminal. Pass -auto-approve, or apply a saved plan: plan -out=FILE, then apply FILE.")}, views.Sources{})
 		return ExitError
 	}
 	f.inline = true
@@ -239,7 +240,7 @@ func planAndApply(m *Meta, ui *ui, wd string, f *applyFlags) int {
 	}
 	req := f.applyRequest(m, wd)
 	req.Plan, req.Config, req.StateFile, req.Factories, req.Encryption = res.plan, res.config, res.sf, res.factories, res.enc
-	return applyPlan(m, ui, req, Sources{Dir: wd, Files: res.config.SourceFiles()})
+	return applyPlan(m, ui, req, views.Sources{Dir: wd, Files: res.config.SourceFiles()})
 }
 
 // applyPlan checks the state against the plan's, then applies with state
@@ -248,7 +249,7 @@ func planAndApply(m *Meta, ui *ui, wd string, f *applyFlags) int {
 // and the no-change shortcut (nothing has started yet), runCoreApply
 // (providers run and every snapshot is persisted), StateSaver.SaveFinal
 // and reportApply. src gives diagnostics their snippets.
-func applyPlan(m *Meta, ui *ui, req *operation.ApplyRequest, src Sources) (code int) {
+func applyPlan(m *Meta, ui *ui, req *operation.ApplyRequest, src views.Sources) (code int) {
 	ctx, cancel := context.WithCancel(m.ctx())
 	defer cancel()
 	view := diagView{ui: ui, src: src}
@@ -324,7 +325,7 @@ func applyPlan(m *Meta, ui *ui, req *operation.ApplyRequest, src Sources) (code 
 type applyRun struct {
 	req *operation.ApplyRequest
 	ui  *ui
-	src Sources
+	src views.Sources
 	// workspace is the workspace of the state applied to.
 	workspace string
 	// counts are the plan's changes, for the summary; destroy asks for
@@ -343,7 +344,7 @@ type applyRun struct {
 // through the ui, with snippets from src.
 type diagView struct {
 	ui  *ui
-	src Sources
+	src views.Sources
 }
 
 func (v diagView) Diagnostics(ds hcl.Diagnostics) { v.ui.diags(ds, v.src) }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/configs"
+	"github.com/plankit/plankit/internal/command/views"
 	"github.com/plankit/plankit/internal/operation"
 	"github.com/plankit/plankit/internal/terraform"
 	"github.com/plankit/plankit/plans"
@@ -106,18 +107,18 @@ variable "order" {}
 }
 
 func TestWriteDiagnosticsSnippet(t *testing.T) {
-	src := Sources{Files: map[string][]byte{"main.tf": []byte("resource \"x\" \"y\" {\n  foo = bar\n}\n")}}
+	src := views.Sources{Files: map[string][]byte{"main.tf": []byte("resource \"x\" \"y\" {\n  foo = bar\n}\n")}}
 	d := &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unknown thing", Detail: "Say what to do.",
 		Subject: &hcl.Range{Filename: "main.tf", Start: hcl.Pos{Line: 2, Column: 9, Byte: 27}, End: hcl.Pos{Line: 2, Column: 12, Byte: 30}}}
 	var buf bytes.Buffer
-	WriteDiagnostics(&buf, hcl.Diagnostics{d}, src, false)
+	views.WriteDiagnostics(&buf, hcl.Diagnostics{d}, src, false)
 	for _, want := range []string{"Error: Unknown thing", "on main.tf line 2", "foo = bar", "Say what to do."} {
 		if !strings.Contains(buf.String(), want) {
 			t.Errorf("missing %q in:\n%s", want, buf.String())
 		}
 	}
 	var jbuf bytes.Buffer
-	(&JSONView{W: &jbuf}).Diagnostics(hcl.Diagnostics{d}, src)
+	(&views.JSONView{W: &jbuf}).Diagnostics(hcl.Diagnostics{d}, src)
 	for _, want := range []string{`"@level":"error"`, `"type":"diagnostic"`, `"code":"  foo = bar"`, `"filename":"main.tf"`} {
 		if !strings.Contains(jbuf.String(), want) {
 			t.Errorf("missing %s in %s", want, jbuf.String())

@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/plankit/plankit/internal/command/render"
+	"github.com/plankit/plankit/internal/command/views"
 	"github.com/plankit/plankit/internal/operation"
 	"github.com/plankit/plankit/jsonplan"
 	"github.com/plankit/plankit/plans"
@@ -45,19 +46,19 @@ func Diff(m *Meta, chdir string, args []string) int {
 	u := &ui{out: m.Stdout, errw: m.Stderr, col: render.Colorizer{Enabled: !*noColor && m.StdoutTTY}}
 	enc, diags := operation.LoadEncryptionIn(m.Env, wd)
 	if diags.HasErrors() {
-		u.diags(diags, Sources{})
+		u.diags(diags, views.Sources{})
 		return ExitError
 	}
 	var ps [2]*plans.Plan
 	for i := range ps {
 		r, diags := operation.OpenArchive(operation.Resolve(wd, fs.Arg(i)), enc)
 		if diags.HasErrors() {
-			u.diags(diags, Sources{})
+			u.diags(diags, views.Sources{})
 			return ExitError
 		}
 		p, diags := operation.ReadArchivePlan(r)
 		if diags.HasErrors() {
-			u.diags(diags, Sources{})
+			u.diags(diags, views.Sources{})
 			return ExitError
 		}
 		r.Close()
@@ -68,7 +69,7 @@ func Diff(m *Meta, chdir string, args []string) int {
 		diffs = []ResourceDiff{} // -json prints [], never null
 	}
 	if err != nil {
-		u.diags(hcl.Diagnostics{tfdiags.Errorf("Failed to compare plans", "%s", err)}, Sources{})
+		u.diags(hcl.Diagnostics{tfdiags.Errorf("Failed to compare plans", "%s", err)}, views.Sources{})
 		return ExitError
 	}
 	if *jsonOut {

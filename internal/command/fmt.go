@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"github.com/plankit/plankit/configs"
+	"github.com/plankit/plankit/internal/command/views"
 	"github.com/plankit/plankit/internal/operation"
 	"github.com/plankit/plankit/internal/safeio"
 	"github.com/plankit/plankit/tfdiags"
@@ -88,7 +89,7 @@ func Fmt(m *Meta, chdir string, args []string) int {
 	if *check && *list {
 		_, _ = m.Stdout.Write(listed.Bytes())
 	}
-	u.diags(diags, Sources{Dir: wd})
+	u.diags(diags, views.Sources{Dir: wd})
 	switch {
 	case diags.HasErrors():
 		return fmtExitError

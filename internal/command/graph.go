@@ -8,6 +8,7 @@ import (
 
 	"github.com/plankit/plankit/configs"
 	"github.com/plankit/plankit/depsfile"
+	"github.com/plankit/plankit/internal/command/views"
 	"github.com/plankit/plankit/internal/operation"
 	"github.com/plankit/plankit/internal/terraform"
 	"github.com/plankit/plankit/plans"
@@ -39,7 +40,7 @@ func Graph(m *Meta, chdir string, args []string) int {
 	if msg != "" {
 		return usageError(m, msg)
 	}
-	src := Sources{Dir: wd}
+	src := views.Sources{Dir: wd}
 	var in graphInputs
 	var diags hcl.Diagnostics
 	if *planPath != "" {

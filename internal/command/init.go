@@ -15,6 +15,7 @@ import (
 	"github.com/plankit/plankit/configs"
 	"github.com/plankit/plankit/depsfile"
 	"github.com/plankit/plankit/internal/backend/s3"
+	"github.com/plankit/plankit/internal/command/views"
 	"github.com/plankit/plankit/internal/initwd"
 	"github.com/plankit/plankit/internal/operation"
 	"github.com/plankit/plankit/internal/providers/builtin"
@@ -85,11 +86,11 @@ func Init(m *Meta, chdir string, args []string) int {
 	stop := watchInterrupts(m, u, cancel, nil)
 	defer stop()
 	if ds := installModules(ctx, m, u, wd, *upgrade); ds.HasErrors() {
-		u.diags(ds, Sources{Dir: wd})
+		u.diags(ds, views.Sources{Dir: wd})
 		return ExitError
 	}
 	config, diags := configs.LoadConfigDir(wd)
-	src := Sources{Dir: wd}
+	src := views.Sources{Dir: wd}
 	if config != nil {
 		src.Files = config.SourceFiles()
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/plankit/plankit/configs"
 	"github.com/plankit/plankit/depsfile"
 	"github.com/plankit/plankit/internal/backend"
+	"github.com/plankit/plankit/internal/command/views"
 	"github.com/plankit/plankit/internal/encryption"
 	"github.com/plankit/plankit/internal/operation"
 	"github.com/plankit/plankit/internal/terraform"
@@ -102,11 +103,11 @@ func planCommand(m *Meta, chdir string, rest []string) int {
 	ui := newUI(m, f.json, f.noColor)
 	wd := m.workDir(f.chdir)
 	if st, err := os.Stat(wd); err != nil || !st.IsDir() {
-		ui.diags(hcl.Diagnostics{tfdiags.Errorf("Invalid -chdir directory", "The directory %q does not exist or is not a directory.", wd)}, Sources{})
+		ui.diags(hcl.Diagnostics{tfdiags.Errorf("Invalid -chdir directory", "The directory %q does not exist or is not a directory.", wd)}, views.Sources{})
 		return ExitError
 	}
 	if ds := checkSignKey(wd, &f); ds.HasErrors() {
-		ui.diags(ds, Sources{})
+		ui.diags(ds, views.Sources{})
 		return ExitError
 	}
 	res := runPlan(m, ui, wd, &f)
@@ -144,7 +145,7 @@ type planResult struct {
 // every return), runCorePlan, showPlan (while writePlanFileAsync writes
 // the archive), then savePlanOutput.
 func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
-	src := Sources{Dir: wd}
+	src := views.Sources{Dir: wd}
 	if ds := checkPlanDir(m, ui, wd, f); ds.HasErrors() {
 		ui.diags(ds, src)
 		return planResult{code: ExitError}
@@ -329,7 +330,7 @@ func afterWalk(ui *ui, wd string, f *planFlags, in *planInputs, plan *plans.Plan
 // written while the plan is rendered (both only read it); its errors are
 // reported after the rendering, as when it was written after. An
 // incomplete plan is not saved.
-func showAndSave(m *Meta, ui *ui, f *planFlags, plan *plans.Plan, ds hcl.Diagnostics, archive *planArchive, targeted bool, src Sources) int {
+func showAndSave(m *Meta, ui *ui, f *planFlags, plan *plans.Plan, ds hcl.Diagnostics, archive *planArchive, targeted bool, src views.Sources) int {
 	var archived func() hcl.Diagnostics
 	if archive != nil && planShowable(plan, ds) {
 		archived = writePlanFileAsync(archive)
@@ -373,7 +374,7 @@ func refuseEmptyConfig(wd string, f *planFlags) hcl.Diagnostics {
 		// configuration files" would send the user the wrong way.
 		abs, _ := filepath.Abs(wd)
 		return hcl.Diagnostics{tfdiags.Errorf("Failed to read the configuration directory",
-			"The directory %s cannot be listed: %s. Check its permissions.", abs, pathErrCause(err))}
+			"The directory %s cannot be listed: %s. Check its permissions.", abs, views.PathErrCause(err))}
 	}
 	if operation.HasConfigFiles(wd) || f.destroy {
 		return nil
@@ -483,7 +484,7 @@ func runCorePlan(ctx context.Context, m *Meta, req *operation.PlanRequest, json 
 		hooks = append(hooks, &refreshLog{w: m.Stdout})
 	}
 	if json {
-		hooks = append(hooks, &refreshLog{json: &JSONView{W: m.Stdout}})
+		hooks = append(hooks, &refreshLog{json: &views.JSONView{W: m.Stdout}})
 	}
 	// The working directory is the -chdir directory, as if the process
 	// had changed into it (Terraform does): path.cwd, abspath and the
@@ -511,7 +512,7 @@ func runCorePlan(ctx context.Context, m *Meta, req *operation.PlanRequest, json 
 // shows them, and reports true. A failed or incomplete plan is not
 // rendered: its errors are shown (or a generic one when the core recorded
 // none) and showPlan reports false.
-func showPlan(ui *ui, plan *plans.Plan, diags hcl.Diagnostics, targeted bool, src Sources) bool {
+func showPlan(ui *ui, plan *plans.Plan, diags hcl.Diagnostics, targeted bool, src views.Sources) bool {
 	if !planShowable(plan, diags) {
 		ui.diags(diags, src)
 		if !diags.HasErrors() {

@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/plankit/plankit/internal/command/render"
+	"github.com/plankit/plankit/internal/command/views"
 	"github.com/plankit/plankit/internal/operation"
 	"github.com/plankit/plankit/jsonplan"
 	"github.com/plankit/plankit/planfile"
@@ -22,7 +23,7 @@ func showHuman(m *Meta, u *ui, r *planfile.Reader) int {
 	defer r.Close()
 	p, changes, err := r.ReadPlanDeferred()
 	if err != nil {
-		u.diags(operation.ArchiveDiags(err), Sources{})
+		u.diags(operation.ArchiveDiags(err), views.Sources{})
 		return ExitError
 	}
 	relevantFromArchive(p, r)
@@ -31,7 +32,7 @@ func showHuman(m *Meta, u *ui, r *planfile.Reader) int {
 		// undecodable change is explained.
 		var pe *planfile.Error
 		if errors.As(err, &pe) {
-			u.diags(operation.ArchiveDiags(err), Sources{})
+			u.diags(operation.ArchiveDiags(err), views.Sources{})
 		}
 		return ExitError
 	}

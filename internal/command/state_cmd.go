@@ -13,6 +13,7 @@ import (
 	"github.com/plankit/plankit/internal/atomicfile"
 	"github.com/plankit/plankit/internal/backend"
 	"github.com/plankit/plankit/internal/backend/local"
+	"github.com/plankit/plankit/internal/command/views"
 	"github.com/plankit/plankit/internal/operation"
 	"github.com/plankit/plankit/states"
 	"github.com/plankit/plankit/states/statefile"
@@ -108,7 +109,7 @@ func noStateFile(where string) hcl.Diagnostics {
 // file -state names, or else the working directory's backend (its
 // configuration is read for the backend block only; a directory without
 // configuration uses terraform.tfstate) in the selected workspace.
-func stateTarget(m *Meta, wd, stateFlag string, backendConfig []string, src *Sources) (*operation.Backend, hcl.Diagnostics) {
+func stateTarget(m *Meta, wd, stateFlag string, backendConfig []string, src *views.Sources) (*operation.Backend, hcl.Diagnostics) {
 	var config *configs.Config
 	if stateFlag == "" && operation.HasConfigFiles(wd) {
 		var diags hcl.Diagnostics
@@ -129,7 +130,7 @@ func noState(sf *statefile.File) bool {
 }
 
 // readStateOnly reads the state for list and show, without locking it.
-func readStateOnly(m *Meta, wd string, f *stateFlags) (*states.State, Sources, hcl.Diagnostics) {
+func readStateOnly(m *Meta, wd string, f *stateFlags) (*states.State, views.Sources, hcl.Diagnostics) {
 	sf, where, src, diags := readStoredState(m, wd, f.state, f.backendConfig)
 	if diags.HasErrors() {
 		return nil, src, diags
@@ -145,7 +146,7 @@ func readStateOnly(m *Meta, wd string, f *stateFlags) (*states.State, Sources, h
 // backup of the previous state. change returns the diagnostics to show
 // and whether it changed anything; its errors leave the state untouched.
 func changeState(m *Meta, u *ui, wd string, f *stateFlags, opType string, change func(*states.State) (bool, hcl.Diagnostics)) int {
-	src := Sources{Dir: wd}
+	src := views.Sources{Dir: wd}
 	target, diags := stateTarget(m, wd, f.state, f.backendConfig, &src)
 	if diags.HasErrors() {
 		u.diags(diags, src)
@@ -169,7 +170,7 @@ func changeState(m *Meta, u *ui, wd string, f *stateFlags, opType string, change
 	return code
 }
 
-func changeLocked(u *ui, mgr backend.StateMgr, wd string, target *operation.Backend, f *stateFlags, change func(*states.State) (bool, hcl.Diagnostics), src Sources) int {
+func changeLocked(u *ui, mgr backend.StateMgr, wd string, target *operation.Backend, f *stateFlags, change func(*states.State) (bool, hcl.Diagnostics), src views.Sources) int {
 	before := mgr.StateFile()
 	if noState(before) {
 		u.diags(noStateFile(mgr.Describe()), src)
@@ -273,7 +274,7 @@ func defaultBackupPath(spath string, now time.Time) string {
 // commands: the working directory's configuration is read only for its
 // backend block (a directory without configuration is fine), and -state
 // names a local file.
-func stateCommandSettings(m *Meta, wd, stateFlag string, src *Sources) (*operation.Backend, hcl.Diagnostics) {
+func stateCommandSettings(m *Meta, wd, stateFlag string, src *views.Sources) (*operation.Backend, hcl.Diagnostics) {
 	var config *configs.Config
 	if stateFlag == "" && operation.HasConfigFiles(wd) {
 		var diags hcl.Diagnostics

@@ -8,6 +8,7 @@ import (
 
 	"github.com/plankit/plankit/configs"
 	"github.com/plankit/plankit/internal/backend/local"
+	"github.com/plankit/plankit/internal/command/views"
 	"github.com/plankit/plankit/internal/operation"
 	"github.com/plankit/plankit/internal/safeio"
 	"github.com/plankit/plankit/tfdiags"
@@ -56,7 +57,7 @@ func StatePull(m *Meta, chdir string, args []string) int {
 	}
 	wd := m.workDir(chdir)
 	u := &ui{out: m.Stdout, errw: m.Stderr}
-	src := Sources{Dir: wd}
+	src := views.Sources{Dir: wd}
 	s, diags := stateBackendFor(m, wd, bcfg)
 	if diags.HasErrors() {
 		u.diags(diags, src)

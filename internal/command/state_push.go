@@ -9,6 +9,7 @@ import (
 	"github.com/plankit/plankit/internal/atomicfile"
 	"github.com/plankit/plankit/internal/backend"
 	"github.com/plankit/plankit/internal/backend/local"
+	"github.com/plankit/plankit/internal/command/views"
 	"github.com/plankit/plankit/internal/encryption"
 	"github.com/plankit/plankit/internal/operation"
 	"github.com/plankit/plankit/internal/safeio"
@@ -49,7 +50,7 @@ func StatePush(m *Meta, chdir string, args []string) int {
 	}
 	wd := m.workDir(chdir)
 	u := &ui{out: m.Stdout, errw: m.Stderr}
-	src := Sources{Dir: wd}
+	src := views.Sources{Dir: wd}
 	fail := func(d ...*hcl.Diagnostic) int { u.diags(d, src); return ExitError }
 
 	name := fs.Arg(0)

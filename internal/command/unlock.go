@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/plankit/plankit/configs"
+	"github.com/plankit/plankit/internal/command/views"
 	"github.com/plankit/plankit/internal/operation"
 	"github.com/plankit/plankit/tfdiags"
 )
@@ -33,7 +34,7 @@ func ForceUnlock(m *Meta, chdir string, args []string) int {
 	wd := m.workDir(fs.chdir)
 	u := &ui{out: m.Stdout, errw: m.Stderr}
 	u.col.Enabled = !*noColor && m.StdoutTTY
-	src := Sources{Dir: wd}
+	src := views.Sources{Dir: wd}
 
 	var config *configs.Config
 	if *stateFlag == "" && operation.HasConfigFiles(wd) {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/plankit/plankit/configs"
 	"github.com/plankit/plankit/internal/backend"
+	"github.com/plankit/plankit/internal/command/views"
 	"github.com/plankit/plankit/internal/operation"
 	"github.com/plankit/plankit/tfdiags"
 )
@@ -90,13 +91,13 @@ func Workspace(m *Meta, chdir string, args []string) int {
 		if operation.HasConfigFiles(c.wd) {
 			config, diags = configs.LoadConfigDir(c.wd)
 			if diags.HasErrors() {
-				c.u.diags(diags, Sources{Dir: c.wd})
+				c.u.diags(diags, views.Sources{Dir: c.wd})
 				return ExitError
 			}
 		}
 		c.settings, diags = operation.ResolveBackend(m.Env, c.wd, config, "", bcfg, nil)
 		if diags.HasErrors() {
-			c.u.diags(diags, Sources{Dir: c.wd})
+			c.u.diags(diags, views.Sources{Dir: c.wd})
 			return ExitError
 		}
 	}
@@ -121,7 +122,7 @@ func Workspace(m *Meta, chdir string, args []string) int {
 }
 
 func (c *workspaceCmd) fail(d ...*hcl.Diagnostic) int {
-	c.u.diags(d, Sources{Dir: c.wd})
+	c.u.diags(d, views.Sources{Dir: c.wd})
 	return ExitError
 }
 
@@ -276,7 +277,7 @@ func (c *workspaceCmd) delete(name string, force bool) int {
 	}
 	err := be.DeleteWorkspace(c.m.ctx(), name)
 	if ds := release(); ds.HasErrors() && err == nil {
-		c.u.diags(ds, Sources{Dir: c.wd})
+		c.u.diags(ds, views.Sources{Dir: c.wd})
 	}
 	if err != nil {
 		return c.fail(tfdiags.Errorf("Failed to delete the workspace", "%s", err))
