@@ -7,16 +7,17 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/configs"
-	"github.com/plankit/plankit/internal/backend"
+	"github.com/plankit/plankit/depsfile"
 	"github.com/plankit/plankit/internal/command/render"
+	"github.com/plankit/plankit/internal/command/views"
 	"github.com/plankit/plankit/internal/encryption"
+	"github.com/plankit/plankit/internal/operation"
 	"github.com/plankit/plankit/internal/procgroup"
 	"github.com/plankit/plankit/internal/terraform"
 	"github.com/plankit/plankit/planfile"
@@ -33,20 +34,9 @@ type applyFlags struct {
 	verifyKey   string
 }
 
-// Apply runs the apply binary: `apply [options] FILE` applies a plan
-// archive; `apply [options]` plans and applies in one step. It returns
-// the exit code.
-func Apply(m *Meta, args []string) (code int) {
-	m.phases() // the load phase starts now
-	defer recoverPanic(m, &code)
-	chdir, rest := splitChdir(args)
-	if len(rest) > 0 && (rest[0] == "help" || rest[0] == "-help" || rest[0] == "--help" || rest[0] == "-h") {
-		fmt.Fprint(m.Stdout, applyUsage)
-		return ExitOK
-	}
-	if len(rest) > 0 && (rest[0] == "-version" || rest[0] == "--version" || rest[0] == "-v") {
-		return VersionCmd(m, chdir, rest[1:])
-	}
+// applyCommand is `apply [options] [FILE]`: it applies a saved plan, or
+// plans and applies in one step, and returns the exit code.
+func applyCommand(m *Meta, chdir string, rest []string) int {
 	var f applyFlags
 	fs := f.flagSet(chdir)
 	if code, ok := fs.parse(m, rest); !ok {
@@ -105,23 +95,19 @@ func (f *applyFlags) flagSet(chdir string) *flagSet {
 	return fs
 }
 
+// applyRequest is the request of an apply in wd with these options; the
+// caller adds the plan and what it was made with.
+func (f *applyFlags) applyRequest(m *Meta, wd string) *operation.ApplyRequest {
+	return &operation.ApplyRequest{Dir: wd, Env: m.Env, StatePath: f.state, BackendConfig: f.backendConfig,
+		Lock: f.lock, LockTimeout: f.lockTimeout, Parallelism: f.parallelism, Inline: f.inline}
+}
+
 // applyPlanFile applies a saved archive, after refusing it if it was made
 // for another state, is stale, or needs providers this binary lacks.
 func applyPlanFile(m *Meta, ui *ui, wd, file string, f *applyFlags) int {
-	path := resolve(wd, file)
-	opts, ds := verifyKeyOptions(wd, f.verifyKey)
+	r, enc, ds := openApplyArchive(m, wd, file, f)
 	if ds.HasErrors() {
-		ui.diags(ds, Sources{})
-		return ExitError
-	}
-	enc, ds := loadEncryptionIn(m, wd)
-	if ds.HasErrors() {
-		ui.diags(ds, Sources{})
-		return ExitError
-	}
-	r, ds := openPlanArchive(path, enc.Plan(), opts...)
-	if ds.HasErrors() {
-		ui.diags(ds, Sources{})
+		ui.diags(ds, views.Sources{})
 		return ExitError
 	}
 	defer r.Close()
@@ -144,16 +130,16 @@ func applyPlanFile(m *Meta, ui *ui, wd, file string, f *applyFlags) int {
 	defer func() { <-configRead; prestarted() }()
 	plan, err := r.ReadPlan()
 	if err != nil {
-		ui.diags(planFileDiags(err), Sources{})
+		ui.diags(operation.ArchiveDiags(err), views.Sources{})
 		return ExitError
 	}
 	sf, err := r.ReadStateFile()
 	if err != nil {
-		ui.diags(planFileDiags(err), Sources{})
+		ui.diags(operation.ArchiveDiags(err), views.Sources{})
 		return ExitError
 	}
 	<-configRead
-	src := Sources{}
+	src := views.Sources{}
 	if config != nil {
 		src.Files = config.SourceFiles()
 	}
@@ -161,45 +147,68 @@ func applyPlanFile(m *Meta, ui *ui, wd, file string, f *applyFlags) int {
 		ui.diags(diags, src)
 		return ExitError
 	}
-	enc, ds = encryptionForApply(m, wd, config, enc)
+	enc, ds = operation.EncryptionForApply(m.Env, wd, config, enc)
 	if ds.HasErrors() {
 		ui.diags(ds, src)
 		return ExitError
 	}
-	restoreEncryptionVars(plan, config, enc)
+	operation.RestoreEncryptionVars(plan, config, enc)
 	locks, err := r.ReadDependencyLocks()
 	if err != nil {
-		ui.diags(planFileDiags(err), src)
+		ui.diags(operation.ArchiveDiags(err), src)
 		return ExitError
 	}
-	// Every installed provider is checked against the archive's lock
-	// file here, before the core starts any provider process (the
-	// processes started early were checked first by prestartLocked).
-	var prior *states.State
-	if sf != nil {
-		prior = sf.State
-	}
-	if f.install && m.discovers() {
-		if ds := installLocked(m, ui, wd, f.pluginDirs, config, prior, locks); ds.HasErrors() {
-			ui.diags(ds, src)
-			return ExitError
-		}
-	}
-	factories, ds := resolveApplyProviders(m, wd, file, f.pluginDirs, config, prior, locks)
+	factories, ds := archiveProviders(m, ui, wd, file, f, config, sf, locks)
 	ui.diags(ds, src) // warnings too (development overrides)
 	if ds.HasErrors() {
 		return ExitError
 	}
 	be, err := r.ReadBackend()
 	if err != nil {
-		ui.diags(planFileDiags(err), src)
+		ui.diags(operation.ArchiveDiags(err), src)
 		return ExitError
 	}
 	// Everything is read: the archive's entries (the configuration's
 	// files, the encoded plan and states, show -json's members: tens of
 	// megabytes for a large plan) are not kept through the walk.
 	r.Close()
-	return applyPlan(m, ui, wd, f, plan, config, sf, be, src, factories, enc)
+	req := f.applyRequest(m, wd)
+	req.Plan, req.Config, req.StateFile, req.FromPlan, req.Factories, req.Encryption = plan, config, sf, be, factories, enc
+	return applyPlan(m, ui, req, src)
+}
+
+// openApplyArchive opens the plan archive file names for apply, checking
+// its signature for -verify-key and decrypting it with the encryption in
+// effect in wd, which it returns too.
+func openApplyArchive(m *Meta, wd, file string, f *applyFlags) (*planfile.Reader, *encryption.Encryption, hcl.Diagnostics) {
+	opts, ds := operation.VerifyKeyOptions(wd, f.verifyKey)
+	if ds.HasErrors() {
+		return nil, nil, ds
+	}
+	enc, ds := operation.LoadEncryptionIn(m.Env, wd)
+	if ds.HasErrors() {
+		return nil, nil, ds
+	}
+	r, ds := operation.OpenArchive(operation.Resolve(wd, file), enc, opts...)
+	return r, enc, ds
+}
+
+// archiveProviders installs the providers an archive's lock file names
+// for -install, then resolves the factories the apply uses. Every
+// installed provider is checked against the archive's lock file here,
+// before the core starts any provider process (the processes started
+// early were checked first by prestartLocked).
+func archiveProviders(m *Meta, ui *ui, wd, file string, f *applyFlags, config *configs.Config, sf *statefile.File, locks *depsfile.Locks) (map[addrs.Provider]providers.Factory, hcl.Diagnostics) {
+	var prior *states.State
+	if sf != nil {
+		prior = sf.State
+	}
+	if f.install && m.discovers() {
+		if ds := installLocked(m, ui, wd, f.pluginDirs, config, prior, locks); ds.HasErrors() {
+			return nil, ds
+		}
+	}
+	return resolveApplyProviders(m, wd, file, f.pluginDirs, config, prior, locks)
 }
 
 // planAndApply plans in-process, shows the plan, asks for approval
@@ -207,7 +216,7 @@ func applyPlanFile(m *Meta, ui *ui, wd, file string, f *applyFlags) int {
 func planAndApply(m *Meta, ui *ui, wd string, f *applyFlags) int {
 	if !f.autoApprove && !m.StdinTTY {
 		ui.diags(hcl.Diagnostics{tfdiags.Error("No plan file and no -auto-approve",
-			"apply without a plan file asks for confirmation, but standard input is not a terminal. Pass -auto-approve, or apply a saved plan: plan -out=FILE, then apply FILE.")}, Sources{})
+			"apply without a plan file asks for confirmation, but standard input is not a terminal. Pass -auto-approve, or apply a saved plan: plan -out=FILE, then apply FILE.")}, views.Sources{})
 		return ExitError
 	}
 	f.inline = true
@@ -229,21 +238,22 @@ func planAndApply(m *Meta, ui *ui, wd string, f *applyFlags) int {
 		}
 		fmt.Fprintln(m.Stdout)
 	}
-	return applyPlan(m, ui, wd, f, res.plan, res.config, res.sf, nil, Sources{Dir: wd, Files: res.config.SourceFiles()}, res.factories, res.enc)
+	req := f.applyRequest(m, wd)
+	req.Plan, req.Config, req.StateFile, req.Factories, req.Encryption = res.plan, res.config, res.sf, res.factories, res.enc
+	return applyPlan(m, ui, req, views.Sources{Dir: wd, Files: res.config.SourceFiles()})
 }
 
 // applyPlan checks the state against the plan's, then applies with state
-// persisted as it goes. The steps, in order: lockApplyState (the state is
-// locked, and released on every return), checkStateMatches and the
-// no-change shortcut (nothing has started yet), runCoreApply (providers run
-// and every snapshot is persisted), stateSaver.saveFinal and reportApply.
-// fromPlan is the archive's record of its backend and workspace (nil
-// without a saved plan, or from an archive that has none).
-// enc is the encryption the state is read and written with.
-func applyPlan(m *Meta, ui *ui, wd string, f *applyFlags, plan *plans.Plan, config *configs.Config, sf *statefile.File, fromPlan *planfile.Backend, src Sources, factories map[addrs.Provider]providers.Factory, enc *encryption.Encryption) (code int) {
+// persisted as it goes. The steps, in order: operation.LockApplyState
+// (the state is locked, and released on every return), checkStateMatches
+// and the no-change shortcut (nothing has started yet), runCoreApply
+// (providers run and every snapshot is persisted), StateSaver.SaveFinal
+// and reportApply. src gives diagnostics their snippets.
+func applyPlan(m *Meta, ui *ui, req *operation.ApplyRequest, src views.Sources) (code int) {
 	ctx, cancel := context.WithCancel(m.ctx())
 	defer cancel()
-	target, mgr, lock, ds := lockApplyState(ctx, m, ui, wd, f, config, fromPlan, src, enc)
+	view := diagView{ui: ui, src: src}
+	target, mgr, lock, ds := operation.LockApplyState(ctx, req, view)
 	if ds.HasErrors() {
 		ui.diags(ds, src)
 		return ExitError
@@ -251,102 +261,93 @@ func applyPlan(m *Meta, ui *ui, wd string, f *applyFlags, plan *plans.Plan, conf
 	ui.diags(ds, src) // a recovered journal
 	defer func() {
 		// A lock left behind blocks the next run: that is an error too.
-		if failed := lock.unlock(); failed {
+		if failed := lock.Unlock(); failed {
 			code = ExitError
 		}
 	}()
-	if ds := checkStateMatches(asFolded(mgr, mgr.StateFile(), f.lock), sf); ds.HasErrors() {
+	plan := req.Plan
+	if ds := checkStateMatches(operation.AsFolded(mgr, mgr.StateFile(), req.Lock), req.StateFile); ds.HasErrors() {
 		ui.diags(ds, src)
 		return ExitError
 	}
-	ui.diags(stateElsewhereWarning(plan, target.localPath(), mgr.StateFile(), sf), src)
-	counts := render.CountChanges(plan.Changes)
-	// "Destroy complete!" answers apply -destroy; a saved destroy plan
-	// applied ends with the full "Apply complete!" counts, as OpenTofu and
-	// Terraform report it (their apply knows only its own -destroy flag).
-	destroy := f.inline && plan.UIMode == plans.DestroyMode
+	ui.diags(stateElsewhereWarning(plan, target.LocalPath(), mgr.StateFile(), req.StateFile), src)
+	run := &applyRun{req: req, ui: ui, src: src, workspace: target.Workspace(), counts: render.CountChanges(plan.Changes),
+		// "Destroy complete!" answers apply -destroy; a saved destroy plan
+		// applied ends with the full "Apply complete!" counts, as OpenTofu
+		// and Terraform report it (their apply knows only its own -destroy
+		// flag).
+		destroy: req.Inline && plan.UIMode == plans.DestroyMode}
 	if !planHasChanges(plan) {
 		// A state read with a fallback key or in clear is written again
 		// with the configured method even when nothing changed, as
 		// OpenTofu's migration steps expect of an apply.
-		if needsRewrite(mgr) {
+		if operation.NeedsRewrite(mgr) {
 			if err := mgr.PersistState(); err != nil {
-				ui.diags(hcl.Diagnostics{stateWriteFailed(mgr.Describe(), err)}, src)
+				ui.diags(hcl.Diagnostics{operation.StateWriteFailed(mgr.Describe(), err)}, src)
 				return ExitError
 			}
 		}
-		ui.applySummary(render.Counts{}, destroy, mgr.State())
+		ui.applySummary(render.Counts{}, run.destroy, mgr.State())
 		return ExitOK
 	}
 
-	saver := &stateSaver{mgr: mgr, wd: wd, spath: mgr.Describe(), remote: target.remote(), dump: applyDump(m, ui), codec: codecFor(enc)}
-	procs := &procgroup.Set{}
+	run.saver = operation.NewStateSaver(mgr, mgr.Describe(), req.Dir, target.Remote(), applyDump(m, ui), operation.CodecFor(req.Encryption))
+	run.procs = &procgroup.Set{}
 	// The operations' lines, batched (see batchWriter); everything else
 	// apply prints comes after the walk, once they are flushed.
 	progress := newBatchWriter(ui.out, progressDelay)
+	run.progress = progress
 	defer progress.Flush()
 	stop := watchInterrupts(m, ui, cancel, func() {
 		// The second Ctrl-C exits at once: kill the provisioners still
 		// running, save the last snapshot and release the lock on the way
 		// out.
 		progress.Flush()
-		procs.KillAll()
-		ui.diags(saver.flushLast(), src)
-		lock.unlock()
+		run.procs.KillAll()
+		ui.diags(run.saver.FlushLast(), src)
+		lock.Unlock()
 	})
 	defer stop()
 
-	newState, applyDiags, ok := runCoreApply(ctx, m, ui, progress, wd, f, plan, config, saver, target.ws, src, factories, procs)
+	newState, applyDiags, ok := runCoreApply(ctx, m, run)
 	progress.Flush()
 	if !ok {
 		return ExitError
 	}
-	newState, ds = saver.saveFinal(newState)
+	newState, ds = run.saver.SaveFinal(newState)
 	applyDiags = append(applyDiags, ds...)
 	m.phases().done("state-write")
-	return reportApply(ctx, ui, plan, counts, destroy, newState, applyDiags, src)
+	return reportApply(ctx, run, newState, applyDiags)
 }
 
-// lockApplyState opens the state apply writes to and takes its lock
-// (unless -lock=false). When it returns no errors, the caller owns the
-// lock and must release it through heldLock.unlock.
-func lockApplyState(ctx context.Context, m *Meta, ui *ui, wd string, f *applyFlags, config *configs.Config, fromPlan *planfile.Backend, src Sources, enc *encryption.Encryption) (*backendSettings, backend.StateMgr, *heldLock, hcl.Diagnostics) {
-	target, diags := resolveBackend(m, wd, config, f.state, f.backendConfig, fromPlan)
-	if diags.HasErrors() {
-		return nil, nil, nil, diags
-	}
-	mgr, release, ds := openBackendStateWith(ctx, target, f.lock, f.lockTimeout, "OperationTypeApply", codecFor(enc))
-	if ds.HasErrors() {
-		return nil, nil, nil, ds
-	}
-	return target, mgr, &heldLock{release: release, ui: ui, src: src}, ds
+// applyRun is one apply under way: its request, where it reports, and
+// what the walk writes through.
+type applyRun struct {
+	req *operation.ApplyRequest
+	ui  *ui
+	src views.Sources
+	// workspace is the workspace of the state applied to.
+	workspace string
+	// counts are the plan's changes, for the summary; destroy asks for
+	// "Destroy complete!".
+	counts  render.Counts
+	destroy bool
+	// progress takes the operations' lines; saver persists every
+	// snapshot; procs are the provisioners' processes (killed by a second
+	// Ctrl-C).
+	progress io.Writer
+	saver    *operation.StateSaver
+	procs    *procgroup.Set
 }
 
-// heldLock releases a state lock exactly once, from whichever comes first:
-// the end of apply or a second Ctrl-C; a failed release makes apply exit
-// 1. Its mutex orders the two callers.
-type heldLock struct {
-	mu       sync.Mutex
-	release  func() hcl.Diagnostics
-	ui       *ui
-	src      Sources
-	released bool
-	failed   bool
+// diagView is the operation.View of a command: it shows diagnostics
+// through the ui, with snippets from src.
+type diagView struct {
+	ui  *ui
+	src views.Sources
 }
 
-// unlock releases the lock if that has not happened yet, showing any
-// failure, and reports whether the release failed (now or earlier).
-func (l *heldLock) unlock() (failed bool) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if !l.released {
-		l.released = true
-		ds := l.release()
-		l.failed = ds.HasErrors()
-		l.ui.diags(ds, l.src)
-	}
-	return l.failed
-}
+func (v diagView) Diagnostics(ds hcl.Diagnostics) { v.ui.diags(ds, v.src) }
 
 // applyDump is where the state itself goes when neither the state file nor
 // a recovery file can be written: stdout, unless that is the -json stream.
@@ -361,20 +362,22 @@ func applyDump(m *Meta, ui *ui) io.Writer {
 const progressDelay = 50 * time.Millisecond
 
 // runCoreApply starts the core and applies the plan, persisting through
-// saver; the operations' lines go to progress. ok is false when the core could not be started (the errors are
-// already shown); otherwise the diagnostics name the instances that never
+// the run's saver; the operations' lines go to its progress writer. ok is
+// false when the core could not be started (the errors are already
+// shown); otherwise the diagnostics name the instances that never
 // started.
-func runCoreApply(ctx context.Context, m *Meta, ui *ui, progress io.Writer, wd string, f *applyFlags, plan *plans.Plan, config *configs.Config, saver *stateSaver, workspace string, src Sources, factories map[addrs.Provider]providers.Factory, procs *procgroup.Set) (*states.State, hcl.Diagnostics, bool) {
-	hook := newApplyHook(progress, ui.json)
-	maxInst, _ := envMaxInstances(m.Env) // checked with the other inputs (loadPlanInputs)
-	core, ds := terraform.NewContext(&terraform.ContextOpts{ProviderSource: terraform.ProviderFactories(factories), Parallelism: f.parallelism, Hooks: []terraform.Hook{hook}, WorkingDir: wd, MaxInstances: maxInst, Workspace: workspace, Phase: m.phases().coreHook()})
+func runCoreApply(ctx context.Context, m *Meta, run *applyRun) (*states.State, hcl.Diagnostics, bool) {
+	req, ui, src := run.req, run.ui, run.src
+	hook := newApplyHook(run.progress, ui.json)
+	maxInst, _ := operation.EnvMaxInstances(req.Env) // checked with the other inputs (loadPlanInputs)
+	core, ds := terraform.NewContext(&terraform.ContextOpts{ProviderSource: terraform.ProviderFactories(req.Factories), Parallelism: req.Parallelism, Hooks: []terraform.Hook{hook}, WorkingDir: req.Dir, MaxInstances: maxInst, Workspace: run.workspace, Phase: m.phases().coreHook()})
 	if ds.HasErrors() {
 		ui.diags(ds, src)
 		return nil, nil, false
 	}
 	// plantimestamp() returns the plan's recorded time; the clock serves
 	// only a plan that recorded none.
-	clock, ds := planClock(m.Env)
+	clock, ds := operation.PlanClock(req.Env)
 	if ds.HasErrors() {
 		ui.diags(ds, src)
 		return nil, nil, false
@@ -383,20 +386,21 @@ func runCoreApply(ctx context.Context, m *Meta, ui *ui, progress io.Writer, wd s
 	// The core reports the check results before it closes the saver,
 	// whose last write then stores them with the state.
 	var checkDiags hcl.Diagnostics
-	newState, diags := core.Apply(ctx, plan, config, &terraform.ApplyOpts{State: saver, Timestamp: clock, Processes: procs,
-		Checks: func(cs []*plans.CheckResult) { checkDiags = recordCheckResults(saver.mgr, cs) }})
+	newState, diags := core.Apply(ctx, req.Plan, req.Config, &terraform.ApplyOpts{State: run.saver, Timestamp: clock, Processes: run.procs,
+		Checks: func(cs []*plans.CheckResult) { checkDiags = recordCheckResults(run.saver.Mgr(), cs) }})
 	diags = append(diags, checkDiags...)
 	hook.stopAll()
 	hook.mu.Lock()
-	diags = withSkippedInstances(diags, plan.Changes, hook.started)
+	diags = withSkippedInstances(diags, req.Plan.Changes, hook.started)
 	hook.mu.Unlock()
 	return newState, diags, true
 }
 
 // reportApply shows the apply's diagnostics, then either the summary
 // (exit 0) or, for errors or an interruption, exit 1.
-func reportApply(ctx context.Context, ui *ui, plan *plans.Plan, counts render.Counts, destroy bool, newState *states.State, diags hcl.Diagnostics, src Sources) int {
-	if len(plan.TargetAddrs) > 0 {
+func reportApply(ctx context.Context, run *applyRun, newState *states.State, diags hcl.Diagnostics) int {
+	ui, src := run.ui, run.src
+	if len(run.req.Plan.TargetAddrs) > 0 {
 		diags = append(diags, tfdiags.Warning("Applied changes may be incomplete",
 			"The plan was made with -target, so the apply may not have made every change the configuration asks for. Run plan without -target to check for remaining changes."))
 	}
@@ -408,7 +412,7 @@ func reportApply(ctx context.Context, ui *ui, plan *plans.Plan, counts render.Co
 		}
 		return ExitError
 	}
-	ui.applySummary(counts, destroy, newState)
+	ui.applySummary(run.counts, run.destroy, newState)
 	return ExitOK
 }
 
@@ -444,10 +448,4 @@ func checkStateMatches(cur, planned *statefile.File) hcl.Diagnostics {
 			"The plan is stale: the state changed after it was made (serial %d when planned, %d now); plan again.", planned.Serial, curSerial)}
 	}
 	return nil
-}
-
-// stateWriteFailed reports a failed final write of the state file; a
-// recovery copy follows it (saveErroredState).
-func stateWriteFailed(spath string, err error) *hcl.Diagnostic {
-	return tfdiags.Errorf("Failed to save state", "Writing the state to %s failed: %s", spath, err)
 }

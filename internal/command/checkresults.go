@@ -5,6 +5,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/plankit/plankit/internal/operation"
 	"github.com/plankit/plankit/internal/states/statemgr"
 	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/tfdiags"
@@ -61,7 +62,7 @@ func joinModule(module, local string) string {
 // recordCheckResults hands the apply's check results to a state manager
 // that stores them with the state (statemgr.CheckResultsWriter); the
 // final write of the state then records them.
-func recordCheckResults(mgr savedState, cs []*plans.CheckResult) hcl.Diagnostics {
+func recordCheckResults(mgr operation.SavedState, cs []*plans.CheckResult) hcl.Diagnostics {
 	w, ok := mgr.(statemgr.CheckResultsWriter)
 	if !ok {
 		return nil

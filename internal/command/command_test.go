@@ -15,6 +15,8 @@ import (
 
 	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/configs"
+	"github.com/plankit/plankit/internal/command/views"
+	"github.com/plankit/plankit/internal/operation"
 	"github.com/plankit/plankit/internal/terraform"
 	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/states"
@@ -76,8 +78,8 @@ variable "order" {}
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	args := []varArg{{value: "s=hello world"}, {value: "n=42"}, {file: true, value: "extra.tfvars.json"}, {value: "any={a=1}"}}
-	got, diags := CollectVariables(config, dir, args, []string{"TF_VAR_order=env", "TF_VAR_s=fromenv", "TF_VAR_undeclared=1"})
+	args := []operation.VarArg{{Value: "s=hello world"}, {Value: "n=42"}, {File: true, Value: "extra.tfvars.json"}, {Value: "any={a=1}"}}
+	got, diags := operation.CollectVariables(config, dir, args, []string{"TF_VAR_order=env", "TF_VAR_s=fromenv", "TF_VAR_undeclared=1"})
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
@@ -98,25 +100,25 @@ variable "order" {}
 		t.Errorf("source types: s=%c order=%c", got["s"].SourceType, got["order"].SourceType)
 	}
 
-	_, diags = CollectVariables(config, dir, []varArg{{value: "nope=1"}, {value: "novalue"}}, nil)
+	_, diags = operation.CollectVariables(config, dir, []operation.VarArg{{Value: "nope=1"}, {Value: "novalue"}}, nil)
 	if len(diags) != 2 || !strings.Contains(diags[0].Summary, "undeclared") || !strings.Contains(diags[1].Summary, "Invalid -var") {
 		t.Errorf("diags = %v", diags)
 	}
 }
 
 func TestWriteDiagnosticsSnippet(t *testing.T) {
-	src := Sources{Files: map[string][]byte{"main.tf": []byte("resource \"x\" \"y\" {\n  foo = bar\n}\n")}}
+	src := views.Sources{Files: map[string][]byte{"main.tf": []byte("resource \"x\" \"y\" {\n  foo = bar\n}\n")}}
 	d := &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unknown thing", Detail: "Say what to do.",
 		Subject: &hcl.Range{Filename: "main.tf", Start: hcl.Pos{Line: 2, Column: 9, Byte: 27}, End: hcl.Pos{Line: 2, Column: 12, Byte: 30}}}
 	var buf bytes.Buffer
-	WriteDiagnostics(&buf, hcl.Diagnostics{d}, src, false)
+	views.WriteDiagnostics(&buf, hcl.Diagnostics{d}, src, false)
 	for _, want := range []string{"Error: Unknown thing", "on main.tf line 2", "foo = bar", "Say what to do."} {
 		if !strings.Contains(buf.String(), want) {
 			t.Errorf("missing %q in:\n%s", want, buf.String())
 		}
 	}
 	var jbuf bytes.Buffer
-	(&JSONView{W: &jbuf}).Diagnostics(hcl.Diagnostics{d}, src)
+	(&views.JSONView{W: &jbuf}).Diagnostics(hcl.Diagnostics{d}, src)
 	for _, want := range []string{`"@level":"error"`, `"type":"diagnostic"`, `"code":"  foo = bar"`, `"filename":"main.tf"`} {
 		if !strings.Contains(jbuf.String(), want) {
 			t.Errorf("missing %s in %s", want, jbuf.String())
@@ -139,7 +141,7 @@ func TestDiffPlans(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []resourceDiff{
+	want := []ResourceDiff{
 		{Address: "t.changed", Status: "changed", ActionA: []string{"create"}, ActionB: []string{"create"}, Fields: []string{"after"}},
 		{Address: "t.onlya", Status: "removed", ActionA: []string{"create"}},
 		{Address: "t.onlyb", Status: "added", ActionB: []string{"create"}},

@@ -11,14 +11,16 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/plankit/plankit/internal/command/render"
+	"github.com/plankit/plankit/internal/command/views"
+	"github.com/plankit/plankit/internal/operation"
 	"github.com/plankit/plankit/jsonplan"
 	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/tfdiags"
 )
 
-// resourceDiff is one resource instance whose planned change differs
+// ResourceDiff is one resource instance whose planned change differs
 // between two plans.
-type resourceDiff struct {
+type ResourceDiff struct {
 	Address string   `json:"address"`
 	Deposed string   `json:"deposed,omitempty"`
 	Status  string   `json:"status"` // added, removed, changed
@@ -42,11 +44,21 @@ func Diff(m *Meta, chdir string, args []string) int {
 	}
 	wd := m.workDir(fs.chdir)
 	u := &ui{out: m.Stdout, errw: m.Stderr, col: render.Colorizer{Enabled: !*noColor && m.StdoutTTY}}
+	enc, diags := operation.LoadEncryptionIn(m.Env, wd)
+	if diags.HasErrors() {
+		u.diags(diags, views.Sources{})
+		return ExitError
+	}
 	var ps [2]*plans.Plan
 	for i := range ps {
-		r, p, diags := readArchiveIn(m, wd, resolve(wd, fs.Arg(i)))
+		r, diags := operation.OpenArchive(operation.Resolve(wd, fs.Arg(i)), enc)
 		if diags.HasErrors() {
-			u.diags(diags, Sources{})
+			u.diags(diags, views.Sources{})
+			return ExitError
+		}
+		p, diags := operation.ReadArchivePlan(r)
+		if diags.HasErrors() {
+			u.diags(diags, views.Sources{})
 			return ExitError
 		}
 		r.Close()
@@ -54,10 +66,10 @@ func Diff(m *Meta, chdir string, args []string) int {
 	}
 	diffs, err := DiffPlans(ps[0], ps[1])
 	if diffs == nil {
-		diffs = []resourceDiff{} // -json prints [], never null
+		diffs = []ResourceDiff{} // -json prints [], never null
 	}
 	if err != nil {
-		u.diags(hcl.Diagnostics{tfdiags.Errorf("Failed to compare plans", "%s", err)}, Sources{})
+		u.diags(hcl.Diagnostics{tfdiags.Errorf("Failed to compare plans", "%s", err)}, views.Sources{})
 		return ExitError
 	}
 	if *jsonOut {
@@ -97,7 +109,7 @@ func Diff(m *Meta, chdir string, args []string) int {
 // are shown. Outputs appear with address "output.NAME". The steps:
 // indexChanges for each plan, then compareChange for every key in either,
 // in key order. O(size of plans).
-func DiffPlans(a, b *plans.Plan) ([]resourceDiff, error) {
+func DiffPlans(a, b *plans.Plan) ([]ResourceDiff, error) {
 	ia, err := indexChanges(a)
 	if err != nil {
 		return nil, err
@@ -106,7 +118,7 @@ func DiffPlans(a, b *plans.Plan) ([]resourceDiff, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out []resourceDiff
+	var out []ResourceDiff
 	for _, k := range unionKeys(ia, ib) {
 		if d, differs := compareChange(k, ia, ib); differs {
 			out = append(out, d)
@@ -184,11 +196,11 @@ var comparedFields = []string{"actions", "before", "after", "after_unknown", "be
 // compareChange compares the change under key k in the two indexes:
 // added (only in b), removed (only in a), or changed in the fields that
 // differ; differs is false when both plan the same change.
-func compareChange(k string, ia, ib map[string]plannedChange) (d resourceDiff, differs bool) {
+func compareChange(k string, ia, ib map[string]plannedChange) (d ResourceDiff, differs bool) {
 	addr, deposed, _ := strings.Cut(k, "\x00")
 	ea, inA := ia[k]
 	eb, inB := ib[k]
-	d = resourceDiff{Address: addr, Deposed: deposed, ActionA: ea.actions, ActionB: eb.actions}
+	d = ResourceDiff{Address: addr, Deposed: deposed, ActionA: ea.actions, ActionB: eb.actions}
 	switch {
 	case !inA:
 		d.Status = "added"

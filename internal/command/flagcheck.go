@@ -3,6 +3,7 @@ package command
 import (
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/plankit/plankit/internal/operation"
 	"github.com/plankit/plankit/planfile"
 	"github.com/plankit/plankit/tfdiags"
 )
@@ -48,7 +49,7 @@ func checkSignKey(wd string, f *planFlags) hcl.Diagnostics {
 	if f.signKey == "" {
 		return nil
 	}
-	if _, err := planfile.LoadSigningKey(resolve(wd, f.signKey)); err != nil {
+	if _, err := planfile.LoadSigningKey(operation.Resolve(wd, f.signKey)); err != nil {
 		return hcl.Diagnostics{tfdiags.Errorf("Failed to load the signing key",
 			"Reading -sign-key %s failed: %s\n\nNothing was planned. -sign-key takes an Ed25519 private key in PEM (PKCS#8), such as one made by: openssl genpkey -algorithm ed25519 -out plan-key.pem", f.signKey, err)}
 	}

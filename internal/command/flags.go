@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/internal/operation"
 )
 
 // multiFlag collects a repeatable string flag (-target, -replace).
@@ -117,4 +118,16 @@ func splitChdir(args []string) (string, []string) {
 		}
 	}
 	return dir, args
+}
+
+// varFlags collects -var and -var-file into one ordered list.
+type varFlags struct {
+	args *[]operation.VarArg
+	file bool
+}
+
+func (f varFlags) String() string { return "" }
+func (f varFlags) Set(s string) error {
+	*f.args = append(*f.args, operation.VarArg{File: f.file, Value: s})
+	return nil
 }

@@ -14,7 +14,9 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
+	"github.com/plankit/plankit/internal/command/views"
 	"github.com/plankit/plankit/internal/inputguard"
+	"github.com/plankit/plankit/internal/operation"
 	"github.com/plankit/plankit/internal/safeio"
 	"github.com/plankit/plankit/tfdiags"
 )
@@ -87,7 +89,7 @@ func Fmt(m *Meta, chdir string, args []string) int {
 	if *check && *list {
 		_, _ = m.Stdout.Write(listed.Bytes())
 	}
-	u.diags(diags, Sources{Dir: wd})
+	u.diags(diags, views.Sources{Dir: wd})
 	switch {
 	case diags.HasErrors():
 		return fmtExitError
@@ -121,7 +123,7 @@ func isFmtFile(name string) bool {
 
 // target formats the file or directory t (relative to wd).
 func (f *formatter) target(wd, t string, recursive bool) hcl.Diagnostics {
-	path := resolve(wd, t)
+	path := operation.Resolve(wd, t)
 	st, err := os.Stat(path)
 	if err != nil {
 		return hcl.Diagnostics{tfdiags.Errorf("No file or directory at "+t, "%s", err)}

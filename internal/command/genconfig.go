@@ -14,6 +14,7 @@ import (
 	"github.com/plankit/plankit/internal/atomicfile"
 	"github.com/plankit/plankit/internal/command/render"
 	"github.com/plankit/plankit/internal/configs/genconfig"
+	"github.com/plankit/plankit/internal/operation"
 	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/tfdiags"
 )
@@ -25,7 +26,7 @@ func checkGenerateConfigOut(wd string, f *planFlags) hcl.Diagnostics {
 	if f.generateConfigOut == "" {
 		return nil
 	}
-	out := resolve(wd, f.generateConfigOut)
+	out := operation.Resolve(wd, f.generateConfigOut)
 	if _, err := os.Lstat(out); !errors.Is(err, fs.ErrNotExist) {
 		return hcl.Diagnostics{tfdiags.Errorf("Target generated file already exists",
 			"plankit writes generated configuration only to a new file, and %s already exists. Choose another file name, or move its configuration elsewhere and delete it.", f.generateConfigOut)}
@@ -66,7 +67,7 @@ func writeGeneratedConfig(ui *ui, wd string, f *planFlags, plan *plans.Plan, con
 	if err := genconfig.WriteFile(&buf, render.Product, blocks); err != nil {
 		return tfdiags.FromError("Failed to write generated configuration", err)
 	}
-	out := resolve(wd, f.generateConfigOut)
+	out := operation.Resolve(wd, f.generateConfigOut)
 	// Written whole or not at all (temporary file, fsync, rename), and
 	// never over a file that appeared since checkGenerateConfigOut.
 	err := atomicfile.WriteBytes(out, buf.Bytes(), 0o644, func() error {

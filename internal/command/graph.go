@@ -8,6 +8,8 @@ import (
 
 	"github.com/plankit/plankit/configs"
 	"github.com/plankit/plankit/depsfile"
+	"github.com/plankit/plankit/internal/command/views"
+	"github.com/plankit/plankit/internal/operation"
 	"github.com/plankit/plankit/internal/terraform"
 	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/states"
@@ -38,12 +40,12 @@ func Graph(m *Meta, chdir string, args []string) int {
 	if msg != "" {
 		return usageError(m, msg)
 	}
-	src := Sources{Dir: wd}
+	src := views.Sources{Dir: wd}
 	var in graphInputs
 	var diags hcl.Diagnostics
 	if *planPath != "" {
 		var done func()
-		in, done, diags = graphFromArchive(m, wd, resolve(wd, *planPath))
+		in, done, diags = graphFromArchive(m, wd, operation.Resolve(wd, *planPath))
 		defer done()
 	} else {
 		in, diags = graphFromWorkingDir(m, wd, *statePathFlag)
@@ -122,7 +124,15 @@ type graphInputs struct {
 // from the archive at path. done releases the archive; it is never nil,
 // and is to be called once the graph is drawn.
 func graphFromArchive(m *Meta, wd, path string) (in graphInputs, done func(), diags hcl.Diagnostics) {
-	r, p, diags := readArchiveIn(m, wd, path)
+	enc, diags := operation.LoadEncryptionIn(m.Env, wd)
+	if diags.HasErrors() {
+		return in, func() {}, diags
+	}
+	r, diags := operation.OpenArchive(path, enc)
+	if diags.HasErrors() {
+		return in, func() {}, diags
+	}
+	p, diags := operation.ReadArchivePlan(r)
 	if diags.HasErrors() {
 		return in, func() {}, diags
 	}
@@ -132,7 +142,7 @@ func graphFromArchive(m *Meta, wd, path string) (in graphInputs, done func(), di
 	}
 	locks, err := r.ReadDependencyLocks()
 	if err != nil {
-		return in, func() { r.Close() }, planFileDiags(err)
+		return in, func() { r.Close() }, operation.ArchiveDiags(err)
 	}
 	in.locks = locks
 	return in, func() { r.Close() }, nil
@@ -145,19 +155,19 @@ func graphFromWorkingDir(m *Meta, wd, stateFlag string) (in graphInputs, diags h
 	if in.config, diags = configs.LoadConfigDir(wd); diags.HasErrors() {
 		return in, diags
 	}
-	settings, ds := resolveBackend(m, wd, in.config, stateFlag, nil, nil)
+	settings, ds := operation.ResolveBackend(m.Env, wd, in.config, stateFlag, nil, nil)
 	if ds.HasErrors() {
 		return in, ds
 	}
-	vals, ds := CollectVariables(in.config, wd, nil, m.Env)
+	vals, ds := operation.CollectVariables(in.config, wd, nil, m.Env)
 	if ds.HasErrors() {
 		return in, ds
 	}
-	enc, ds := loadEncryption(m, in.config, vals)
+	enc, ds := operation.LoadEncryption(m.Env, in.config, vals)
 	if ds.HasErrors() {
 		return in, ds
 	}
-	mgr, release, ds := openBackendStateWith(m.ctx(), settings, false, 0, "graph", codecFor(enc))
+	mgr, release, ds := operation.OpenBackendStateWith(m.ctx(), settings, false, 0, "graph", operation.CodecFor(enc))
 	if ds.HasErrors() {
 		return in, ds
 	}

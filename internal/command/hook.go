@@ -10,6 +10,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/internal/command/views"
 	"github.com/plankit/plankit/internal/lang/marks"
 	"github.com/plankit/plankit/internal/terraform"
 	"github.com/plankit/plankit/jsonplan"
@@ -72,7 +73,7 @@ type applyHook struct {
 	terraform.NilHook
 	mu       sync.Mutex
 	w        io.Writer
-	json     *JSONView
+	json     *views.JSONView
 	interval time.Duration
 	// inflight are the operations between PreApply and PostApply; the
 	// core calls PostApply after the provisioners, so "Still creating..."
@@ -106,7 +107,7 @@ func (o *op) finish() {
 
 var _ terraform.Hook = (*applyHook)(nil)
 
-func newApplyHook(w io.Writer, jv *JSONView) *applyHook {
+func newApplyHook(w io.Writer, jv *views.JSONView) *applyHook {
 	return &applyHook{w: w, json: jv, interval: 10 * time.Second, inflight: map[string]*op{}, started: map[string]bool{}}
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/internal/command/views"
 	"github.com/plankit/plankit/plans"
 )
 
@@ -165,7 +166,7 @@ func TestApplyHookJSONMessages(t *testing.T) {
 	addr := addrs.Resource{Mode: addrs.ManagedResourceMode, Type: "null_resource", Name: "a"}.Instance(addrs.NoKey).Absolute(addrs.RootModuleInstance)
 	obj := cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal("42")})
 	var human, jout strings.Builder
-	h := newApplyHook(&human, &JSONView{W: &jout})
+	h := newApplyHook(&human, &views.JSONView{W: &jout})
 	h.PreApply(addr, addrs.NotDeposed, plans.Create, cty.NullVal(obj.Type()), obj)
 	h.PostApply(addr, addrs.NotDeposed, obj, nil)
 	h.PreApply(addr, "0000abcd", plans.Delete, obj, cty.NullVal(obj.Type()))

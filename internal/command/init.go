@@ -14,7 +14,10 @@ import (
 	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/configs"
 	"github.com/plankit/plankit/depsfile"
+	"github.com/plankit/plankit/internal/backend/s3"
+	"github.com/plankit/plankit/internal/command/views"
 	"github.com/plankit/plankit/internal/initwd"
+	"github.com/plankit/plankit/internal/operation"
 	"github.com/plankit/plankit/internal/providers/builtin"
 	"github.com/plankit/plankit/internal/providers/install"
 	"github.com/plankit/plankit/states"
@@ -83,11 +86,11 @@ func Init(m *Meta, chdir string, args []string) int {
 	stop := watchInterrupts(m, u, cancel, nil)
 	defer stop()
 	if ds := installModules(ctx, m, u, wd, *upgrade); ds.HasErrors() {
-		u.diags(ds, Sources{Dir: wd})
+		u.diags(ds, views.Sources{Dir: wd})
 		return ExitError
 	}
 	config, diags := configs.LoadConfigDir(wd)
-	src := Sources{Dir: wd}
+	src := views.Sources{Dir: wd}
 	if config != nil {
 		src.Files = config.SourceFiles()
 	}
@@ -108,7 +111,7 @@ func Init(m *Meta, chdir string, args []string) int {
 	u.line("\n" + u.col.Bold("Initializing provider plugins..."))
 	// Ctrl-C stops the downloads; what was not verified and renamed into
 	// place is removed.
-	created, ds := installProviders(ctx, m, u, wd, pluginDirs, *upgrade, *lockfile == "readonly", config, state)
+	created, ds := installProviders(ctx, m, u, providerInstallRequest{wd: wd, pluginDirs: pluginDirs, config: config, state: state, upgrade: *upgrade, readonly: *lockfile == "readonly"})
 	diags = append(diags, ds...)
 	if diags.HasErrors() {
 		u.diags(diags, src)
@@ -126,20 +129,20 @@ func Init(m *Meta, chdir string, args []string) int {
 // connects to it (pg creates its schema, tables and index unless told not
 // to), as terraform init does; the local backend needs nothing.
 func initBackend(ctx context.Context, m *Meta, u *ui, wd string, config *configs.Config, backendConfig []string) hcl.Diagnostics {
-	settings, diags := resolveBackend(m, wd, config, "", backendConfig, nil)
-	if diags.HasErrors() || !settings.remote() {
+	settings, diags := operation.ResolveBackend(m.Env, wd, config, "", backendConfig, nil)
+	if diags.HasErrors() || !settings.Remote() {
 		return diags
 	}
 	u.line("\n" + u.col.Bold("Initializing the backend..."))
-	be, err := settings.open(ctx)
+	be, err := settings.Open(ctx)
 	if err != nil {
 		return append(diags, tfdiags.Errorf("Failed to open the state backend", "%s", err))
 	}
 	be.Close()
-	if settings.typ == "s3" {
-		diags = append(diags, s3InitNotes(u, settings.s3)...)
+	if settings.Type() == "s3" {
+		diags = append(diags, s3InitNotes(u, settings.S3Config())...)
 	}
-	u.line(u.col.Green(fmt.Sprintf("Successfully configured the backend %q!", settings.typ)))
+	u.line(u.col.Green(fmt.Sprintf("Successfully configured the backend %q!", settings.Type())))
 	return diags
 }
 
@@ -152,18 +155,142 @@ func (u *ui) line(msg string) {
 	fmt.Fprintln(u.out, msg)
 }
 
+// providerInstall installs the providers plan init needs, one at a time,
+// recording each one's lock entry in newLocks.
+type providerInstall struct {
+	ctx         context.Context
+	u           *ui
+	inst        *install.Installer
+	locks       *depsfile.Locks // the lock file as it was
+	newLocks    *depsfile.Locks
+	constraints map[addrs.Provider]version.Constraints
+	builtins    map[addrs.Provider]string
+	upgrade     bool
+}
+
+// install installs p, or takes it from a development override or, when no
+// source offers it, from the built-ins. stop is set when the context
+// ended: nothing more is installed.
+func (pi *providerInstall) install(p addrs.Provider) (diag *hcl.Diagnostic, stop bool) {
+	ctx, u, inst, locks, newLocks, constraints, builtins, upgrade := pi.ctx, pi.u, pi.inst, pi.locks, pi.newLocks, pi.constraints, pi.builtins, pi.upgrade
+	lock := locks.Provider(p)
+	if dir, file, ok := inst.DevOverride(p); ok {
+		// Served from the override by plan and apply: nothing to
+		// install, nothing to lock (a lock entry already there stays).
+		u.line(fmt.Sprintf("- Skipped %s: dev_overrides in %s serves it from %s", p.ForDisplay(), file, dir))
+		if lock != nil {
+			newLocks.SetProvider(p, lock.Version(), lock.VersionConstraints(), lock.Hashes())
+		}
+		return nil, false
+	}
+	w := install.Want{Provider: p, Constraints: constraints[p], Upgrade: upgrade, LockFile: depsfile.LockFilePath}
+	if lock != nil {
+		w.Locked, w.LockedHashes = lock.Version(), lock.Hashes()
+	}
+	res, err := inst.Install(ctx, w, func(s string) { u.line("- " + s) })
+	if bv, ok := builtins[p]; ok && err != nil && ctx.Err() == nil {
+		// The configured sources come first, as for tofu init; the
+		// built-in serves only a provider none of them offers.
+		if why, none := noSourceOffers(err); none {
+			d := useBuiltin(u, p, bv, why, lock, upgrade)
+			if d == nil && lock != nil && (bv == "" || sameVersionString(lock.Version(), bv)) {
+				newLocks.SetProvider(p, lock.Version(), lock.VersionConstraints(), lock.Hashes())
+			}
+			return d, false
+		}
+	}
+	if err != nil {
+		return initDiag(err), ctx.Err() != nil
+	}
+	switch res.Reused {
+	case "previously-installed":
+		u.line(fmt.Sprintf("- Using previously-installed %s v%s", p.ForDisplay(), res.Version))
+	case "cache":
+	default:
+		u.line(installedLine(p, res))
+	}
+	newLocks.SetProvider(p, res.Version, depsfile.ConstraintsString(constraints[p]), res.Hashes)
+	return nil, false
+}
+
+// servedBuiltins are the built-in providers (and their versions) that
+// m's in-process factories serve in the directory abs.
+func servedBuiltins(m *Meta, abs string) map[addrs.Provider]string {
+	builtins := map[addrs.Provider]string{}
+	if m.ProvidersIn != nil {
+		served := m.ProvidersIn(abs)
+		for p, v := range builtin.Versions() {
+			if _, ok := served[builtin.Canonical(p)]; ok {
+				builtins[p] = v
+			}
+		}
+	}
+	return builtins
+}
+
+// unlockedProviders refuses, for -lockfile=readonly, the needed providers
+// the lock file does not record (other than development overrides and
+// the built-ins); nil when it records them all.
+func unlockedProviders(inst *install.Installer, needed []addrs.Provider, builtins map[addrs.Provider]string, locks *depsfile.Locks) *hcl.Diagnostic {
+	var missing []string
+	for _, p := range needed {
+		if _, _, dev := inst.DevOverride(p); dev {
+			continue
+		}
+		if _, ok := builtins[p]; !ok && !p.IsBuiltIn() && locks.Provider(p) == nil {
+			missing = append(missing, p.ForDisplay())
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	return tfdiags.Errorf("Provider dependency changes detected",
+		"-lockfile=readonly forbids changing %s, but it does not record: %s.\n\nRun plan init without -lockfile=readonly to record them, and commit the lock file.", depsfile.LockFilePath, strings.Join(missing, ", "))
+}
+
+// lockChanges refuses, for -lockfile=readonly, selections that differ
+// from the lock file's, naming the providers whose entries differ.
+func lockChanges(locks, newLocks *depsfile.Locks) *hcl.Diagnostic {
+	var changed []string
+	for _, p := range newLocks.SortedProviders() {
+		if !newLocks.Provider(p).Equal(locks.Provider(p)) {
+			changed = append(changed, p.ForDisplay())
+		}
+	}
+	for _, p := range locks.SortedProviders() {
+		if newLocks.Provider(p) == nil && !slices.Contains(changed, p.ForDisplay()) {
+			changed = append(changed, p.ForDisplay())
+		}
+	}
+	return tfdiags.Errorf("Provider dependency changes detected",
+		"-lockfile=readonly forbids changing %s, but the selections differ for: %s.\n\nRun plan init without -lockfile=readonly to record them, and commit the lock file.", depsfile.LockFilePath, strings.Join(changed, ", "))
+}
+
+// providerInstallRequest is what installProviders installs for: the
+// providers the configuration and state of wd need, from the -plugin-dir
+// mirrors first; upgrade and readonly are -upgrade and
+// -lockfile=readonly.
+type providerInstallRequest struct {
+	wd                string
+	pluginDirs        []string
+	config            *configs.Config
+	state             *states.State
+	upgrade, readonly bool
+}
+
 // installProviders installs every provider the configuration and the
 // state need and updates the lock file (a provider plankit has built in
 // is installed when a source offers it, else served built in); created reports whether the lock file is new. With readonly,
 // a lock file that would change is an error and is not written.
-func installProviders(ctx context.Context, m *Meta, u *ui, wd string, pluginDirs []string, upgrade, readonly bool, config *configs.Config, state *states.State) (created bool, diags hcl.Diagnostics) {
+func installProviders(ctx context.Context, m *Meta, u *ui, req providerInstallRequest) (created bool, diags hcl.Diagnostics) {
+	wd, pluginDirs, upgrade, readonly, config, state := req.wd, req.pluginDirs, req.upgrade, req.readonly, req.config, req.state
 	abs, err := filepath.Abs(wd)
 	if err != nil {
 		abs = wd
 	}
 	dirs := make([]string, len(pluginDirs))
 	for i, d := range pluginDirs {
-		dirs[i] = resolve(wd, d)
+		dirs[i] = operation.Resolve(wd, d)
 	}
 	lockPath := filepath.Join(wd, depsfile.LockFilePath)
 	locks, diags := depsfile.LoadLocksFromFile(lockPath)
@@ -175,82 +302,29 @@ func installProviders(ctx context.Context, m *Meta, u *ui, wd string, pluginDirs
 	if ds.HasErrors() {
 		return false, diags
 	}
-	builtins := map[addrs.Provider]string{}
-	if m.ProvidersIn != nil {
-		served := m.ProvidersIn(abs)
-		for p, v := range builtin.Versions() {
-			if _, ok := served[builtin.Canonical(p)]; ok {
-				builtins[p] = v
-			}
-		}
-	}
+	builtins := servedBuiltins(m, abs)
 	needs := m.needsFor(wd, config, state, locks)
 	constraints := needs.constraints
 	newLocks := depsfile.NewLocks()
 	needed := needs.providers
 	if readonly {
 		// Refused before anything is installed.
-		var missing []string
-		for _, p := range needed {
-			if _, _, dev := inst.DevOverride(p); dev {
-				continue
-			}
-			if _, ok := builtins[p]; !ok && !p.IsBuiltIn() && locks.Provider(p) == nil {
-				missing = append(missing, p.ForDisplay())
-			}
-		}
-		if len(missing) > 0 {
-			return false, append(diags, tfdiags.Errorf("Provider dependency changes detected",
-				"-lockfile=readonly forbids changing %s, but it does not record: %s.\n\nRun plan init without -lockfile=readonly to record them, and commit the lock file.", depsfile.LockFilePath, strings.Join(missing, ", ")))
+		if d := unlockedProviders(inst, needed, builtins, locks); d != nil {
+			return false, append(diags, d)
 		}
 	}
+	pi := &providerInstall{ctx: ctx, u: u, inst: inst, locks: locks, newLocks: newLocks, constraints: constraints, builtins: builtins, upgrade: upgrade}
 	for _, p := range needed {
 		if p.IsBuiltIn() {
 			continue
 		}
-		lock := locks.Provider(p)
-		if dir, file, ok := inst.DevOverride(p); ok {
-			// Served from the override by plan and apply: nothing to
-			// install, nothing to lock (a lock entry already there stays).
-			u.line(fmt.Sprintf("- Skipped %s: dev_overrides in %s serves it from %s", p.ForDisplay(), file, dir))
-			if lock != nil {
-				newLocks.SetProvider(p, lock.Version(), lock.VersionConstraints(), lock.Hashes())
-			}
-			continue
+		d, stop := pi.install(p)
+		if d != nil {
+			diags = append(diags, d)
 		}
-		w := install.Want{Provider: p, Constraints: constraints[p], Upgrade: upgrade, LockFile: depsfile.LockFilePath}
-		if lock != nil {
-			w.Locked, w.LockedHashes = lock.Version(), lock.Hashes()
+		if stop {
+			return false, diags
 		}
-		res, err := inst.Install(ctx, w, func(s string) { u.line("- " + s) })
-		if bv, ok := builtins[p]; ok && err != nil && ctx.Err() == nil {
-			// The configured sources come first, as for tofu init; the
-			// built-in serves only a provider none of them offers.
-			if why, none := noSourceOffers(err); none {
-				d := useBuiltin(u, p, bv, why, lock, upgrade)
-				if d != nil {
-					diags = append(diags, d)
-				} else if lock != nil && (bv == "" || sameVersionString(lock.Version(), bv)) {
-					newLocks.SetProvider(p, lock.Version(), lock.VersionConstraints(), lock.Hashes())
-				}
-				continue
-			}
-		}
-		if err != nil {
-			diags = append(diags, initDiag(err))
-			if ctx.Err() != nil {
-				return false, diags
-			}
-			continue
-		}
-		switch res.Reused {
-		case "previously-installed":
-			u.line(fmt.Sprintf("- Using previously-installed %s v%s", p.ForDisplay(), res.Version))
-		case "cache":
-		default:
-			u.line(installedLine(p, res))
-		}
-		newLocks.SetProvider(p, res.Version, depsfile.ConstraintsString(constraints[p]), res.Hashes)
 	}
 	if diags.HasErrors() {
 		return false, diags
@@ -259,19 +333,7 @@ func installProviders(ctx context.Context, m *Meta, u *ui, wd string, pluginDirs
 		return false, diags
 	}
 	if readonly {
-		var changed []string
-		for _, p := range newLocks.SortedProviders() {
-			if !newLocks.Provider(p).Equal(locks.Provider(p)) {
-				changed = append(changed, p.ForDisplay())
-			}
-		}
-		for _, p := range locks.SortedProviders() {
-			if newLocks.Provider(p) == nil && !slices.Contains(changed, p.ForDisplay()) {
-				changed = append(changed, p.ForDisplay())
-			}
-		}
-		return false, append(diags, tfdiags.Errorf("Provider dependency changes detected",
-			"-lockfile=readonly forbids changing %s, but the selections differ for: %s.\n\nRun plan init without -lockfile=readonly to record them, and commit the lock file.", depsfile.LockFilePath, strings.Join(changed, ", ")))
+		return false, append(diags, lockChanges(locks, newLocks))
 	}
 	created = locks.Empty()
 	if newLocks.Empty() {
@@ -346,7 +408,7 @@ func installLocked(m *Meta, u *ui, wd string, pluginDirs []string, config *confi
 	}
 	dirs := make([]string, len(pluginDirs))
 	for i, d := range pluginDirs {
-		dirs[i] = resolve(wd, d)
+		dirs[i] = operation.Resolve(wd, d)
 	}
 	inst, diags := install.NewInstaller(install.InstallerOptions{WorkingDir: abs, Env: m.Env, PluginDirs: dirs, HTTPClient: m.HTTPClient, ProgressBar: u.bar(m)})
 	if diags.HasErrors() {
@@ -461,4 +523,15 @@ func installModules(ctx context.Context, m *Meta, u *ui, wd string, upgrade bool
 		}
 		u.line(s)
 	}})
+}
+
+// s3InitNotes says what `plan init` checked of an s3 backend, and warns
+// when nothing locks its state.
+func s3InitNotes(u *ui, cfg s3.Config) hcl.Diagnostics {
+	if cfg.UseLockfile {
+		u.line(fmt.Sprintf("The S3 server refused a second conditional PUT (If-None-Match: *) of an object in bucket %q: use_lockfile locks the state.", cfg.Bucket))
+		return nil
+	}
+	return hcl.Diagnostics{{Severity: hcl.DiagWarning, Summary: "The s3 backend's state is not locked",
+		Detail: "The s3 backend has no use_lockfile, so nothing keeps two runs from writing the state at once. Set use_lockfile = true (the lock object Terraform 1.10+ and OpenTofu 1.10+ share); plankit does not lock with DynamoDB."}}
 }

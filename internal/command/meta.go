@@ -1,8 +1,12 @@
-// Package command holds what the plan and apply binaries share: flag
-// parsing, variable values, diagnostics and progress views (human and
-// -json), and the plan, apply, show, graph and diff commands themselves.
-// main packages are thin: they gather the process environment into a Meta
-// and call Plan or Apply, which return the exit code.
+// Package command holds plankit's commands: the plan binary (plan and
+// its subcommands show, graph, diff, init, validate, providers, output,
+// state list/show/mv/rm/pull/push, workspace, force-unlock, fmt, version)
+// and the apply binary. routing.go routes a command line to its command;
+// each command parses its flags into plain values, runs the operation
+// (internal/operation: configuration, backend and state, encryption,
+// archives) and renders what it reports (render, diagnostics, the -json
+// UI). main packages are thin: they gather the process environment into
+// a Meta and call Plan or Apply, which return the exit code.
 package command
 
 import (
@@ -14,12 +18,12 @@ import (
 	"sync"
 
 	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/internal/operation"
 	"github.com/plankit/plankit/providers"
 )
 
-// Version is plankit's version, reported in -json output, show -json's
-// terraform_version and the lock file entries of built-in providers.
-const Version = "0.1.0"
+// Version is plankit's version (operation.Version).
+const Version = operation.Version
 
 // Meta is everything a command takes from its process: streams, whether
 // they are terminals, the environment and the provider factories. Nothing
@@ -111,15 +115,6 @@ func (m *Meta) workDir(chdir string) string {
 	}
 	m.entered = true
 	return "."
-}
-
-// resolve makes a path given on the command line relative to the working
-// directory chosen with -chdir.
-func resolve(wd, p string) string {
-	if p == "" || filepath.IsAbs(p) || p == "-" {
-		return p
-	}
-	return filepath.Join(wd, p)
 }
 
 // providerFactories returns the provider factories for the working

@@ -9,6 +9,8 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
+	"github.com/plankit/plankit/internal/command/views"
+	"github.com/plankit/plankit/internal/operation"
 	"github.com/plankit/plankit/states"
 	"github.com/plankit/plankit/states/statefile"
 	"github.com/plankit/plankit/tfdiags"
@@ -113,7 +115,7 @@ func Output(m *Meta, chdir string, args []string) int {
 
 // printOneOutput prints the output name's value v: as JSON, raw, or in
 // the human form (sensitive values in full: they were asked for by name).
-func printOneOutput(m *Meta, u *ui, name string, v cty.Value, jsonOut, raw bool, src Sources) int {
+func printOneOutput(m *Meta, u *ui, name string, v cty.Value, jsonOut, raw bool, src views.Sources) int {
 	v, _ = v.UnmarkDeep()
 	switch {
 	case jsonOut:
@@ -159,7 +161,7 @@ func rawOutput(v cty.Value) (string, bool) {
 
 // readStateForCommand reads the state a read-only command shows (see
 // stateTarget), without locking it. No state is an empty state.
-func readStateForCommand(m *Meta, wd, stateFlag string, backendConfig []string) (*states.State, Sources, hcl.Diagnostics) {
+func readStateForCommand(m *Meta, wd, stateFlag string, backendConfig []string) (*states.State, views.Sources, hcl.Diagnostics) {
 	sf, _, src, diags := readStoredState(m, wd, stateFlag, backendConfig)
 	if diags.HasErrors() {
 		return nil, src, diags
@@ -174,17 +176,17 @@ func readStateForCommand(m *Meta, wd, stateFlag string, backendConfig []string) 
 // workspace of the configuration's backend (see stateTarget), decrypted,
 // without locking it; where names it for messages. A missing state is a
 // nil file.
-func readStoredState(m *Meta, wd, stateFlag string, backendConfig []string) (sf *statefile.File, where string, src Sources, diags hcl.Diagnostics) {
-	src = Sources{Dir: wd}
+func readStoredState(m *Meta, wd, stateFlag string, backendConfig []string) (sf *statefile.File, where string, src views.Sources, diags hcl.Diagnostics) {
+	src = views.Sources{Dir: wd}
 	target, diags := stateTarget(m, wd, stateFlag, backendConfig, &src)
 	if diags.HasErrors() {
 		return nil, "", src, diags
 	}
-	codec, ds := stateCodecIn(m, wd)
+	codec, ds := operation.StateCodecIn(m.Env, wd)
 	if ds.HasErrors() {
 		return nil, "", src, ds
 	}
-	mgr, release, ds := openBackendStateWith(m.ctx(), target, false, 0, "read", codec)
+	mgr, release, ds := operation.OpenBackendStateWith(m.ctx(), target, false, 0, "read", codec)
 	if ds.HasErrors() {
 		return nil, "", src, ds
 	}

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"github.com/plankit/plankit/jsonplan"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -18,10 +17,13 @@ import (
 	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/configs"
 	"github.com/plankit/plankit/depsfile"
+	"github.com/plankit/plankit/internal/backend"
+	"github.com/plankit/plankit/internal/command/views"
 	"github.com/plankit/plankit/internal/encryption"
-	"github.com/plankit/plankit/internal/providers/builtin"
+	"github.com/plankit/plankit/internal/operation"
 	"github.com/plankit/plankit/internal/terraform"
 	"github.com/plankit/plankit/internal/terraform/variables"
+	"github.com/plankit/plankit/jsonplan"
 	"github.com/plankit/plankit/planfile"
 	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/providers"
@@ -30,18 +32,11 @@ import (
 	"github.com/plankit/plankit/tfdiags"
 )
 
-// Exit codes shared by both binaries.
-const (
-	ExitOK      = 0
-	ExitError   = 1
-	ExitChanges = 2 // plan -detailed-exitcode: the plan has changes
-)
-
 // planFlags are plan's options.
 type planFlags struct {
 	commonFlags
 	out              string
-	vars             []varArg
+	vars             []operation.VarArg
 	targets, replace multiFlag
 	destroy          bool
 	refreshOnly      bool
@@ -84,43 +79,9 @@ func (f *planFlags) registerInputs(fs *flagSet, chdir string) {
 	fs.Var(&f.backendConfig, "backend-config", "backend setting KEY=VALUE, or a file of them (repeatable)")
 }
 
-// Plan runs the plan binary: `plan [options]`, or one of its
-// subcommands show, graph and diff. It returns the exit code.
-func Plan(m *Meta, args []string) (code int) {
-	defer recoverPanic(m, &code)
-	m.phases() // the load phase starts now
-	chdir, rest := splitChdir(args)
-	if len(rest) > 0 {
-		switch rest[0] {
-		case "show":
-			return Show(m, chdir, rest[1:])
-		case "graph":
-			return Graph(m, chdir, rest[1:])
-		case "diff":
-			return Diff(m, chdir, rest[1:])
-		case "force-unlock":
-			return ForceUnlock(m, chdir, rest[1:])
-		case "workspace":
-			return Workspace(m, chdir, rest[1:])
-		case "providers":
-			return Providers(m, chdir, rest[1:])
-		case "init":
-			return Init(m, chdir, rest[1:])
-		case "version", "-version", "--version", "-v":
-			return VersionCmd(m, chdir, rest[1:])
-		case "validate":
-			return Validate(m, chdir, rest[1:])
-		case "output":
-			return Output(m, chdir, rest[1:])
-		case "state":
-			return StateCmd(m, chdir, rest[1:])
-		case "fmt":
-			return Fmt(m, chdir, rest[1:])
-		case "help", "-help", "--help", "-h":
-			fmt.Fprint(m.Stdout, planUsage)
-			return ExitOK
-		}
-	}
+// planCommand is `plan [options]`: it plans the configuration in the
+// working directory and returns the exit code.
+func planCommand(m *Meta, chdir string, rest []string) int {
 	var f planFlags
 	fs := newFlagSetT("plan", m.Stderr, planUsage)
 	f.register(fs, chdir)
@@ -142,11 +103,11 @@ func Plan(m *Meta, args []string) (code int) {
 	ui := newUI(m, f.json, f.noColor)
 	wd := m.workDir(f.chdir)
 	if st, err := os.Stat(wd); err != nil || !st.IsDir() {
-		ui.diags(hcl.Diagnostics{tfdiags.Errorf("Invalid -chdir directory", "The directory %q does not exist or is not a directory.", wd)}, Sources{})
+		ui.diags(hcl.Diagnostics{tfdiags.Errorf("Invalid -chdir directory", "The directory %q does not exist or is not a directory.", wd)}, views.Sources{})
 		return ExitError
 	}
 	if ds := checkSignKey(wd, &f); ds.HasErrors() {
-		ui.diags(ds, Sources{})
+		ui.diags(ds, views.Sources{})
 		return ExitError
 	}
 	res := runPlan(m, ui, wd, &f)
@@ -184,25 +145,16 @@ type planResult struct {
 // every return), runCorePlan, showPlan (while writePlanFileAsync writes
 // the archive), then savePlanOutput.
 func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
-	src := Sources{Dir: wd}
-	if ds := refuseEmptyConfig(wd, f); ds.HasErrors() {
+	src := views.Sources{Dir: wd}
+	if ds := checkPlanDir(m, ui, wd, f); ds.HasErrors() {
 		ui.diags(ds, src)
 		return planResult{code: ExitError}
-	}
-	if ds := checkGenerateConfigOut(wd, f); ds.HasErrors() {
-		ui.diags(ds, src)
-		return planResult{code: ExitError}
-	}
-	if f.install {
-		if ds := installModules(m.ctx(), m, ui, wd, false); ds.HasErrors() {
-			ui.diags(ds, src)
-			return planResult{code: ExitError}
-		}
 	}
 	if !f.install { // installing may change the packages
 		defer prestartLocked(m, wd, f.pluginDirs, nil, nil)()
 	}
-	in, warnings := loadPlanInputs(m, wd, f)
+	req := f.planRequest(m, wd)
+	in, warnings := loadPlanInputs(req)
 	if in.config != nil {
 		src.Files = in.config.SourceFiles()
 	}
@@ -216,13 +168,7 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 	stopInterrupts := watchInterrupts(m, ui, cancel, nil)
 	defer stopInterrupts()
 
-	operation := "OperationTypePlan"
-	if f.inline {
-		// Apply without a plan file: it writes the state, and folds an
-		// interrupted apply's journal in first (foldsJournal).
-		operation = "OperationTypeApply"
-	}
-	mgr, release, ds := openBackendStateWith(ctx, in.backend, f.lock, f.lockTimeout, operation, codecFor(in.enc))
+	mgr, release, sf, ds := openPlanState(ctx, req, &in)
 	if ds.HasErrors() {
 		ui.diags(append(warnings, ds...), src)
 		return planResult{code: ExitError}
@@ -235,25 +181,8 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 			res.code = ExitError
 		}
 	}()
-	// One copy of the stored state serves as the plan's prior state and
-	// as the record of its lineage and serial (mgr.State() would be a
-	// second copy of every object); the core does not modify it.
-	sf := asFolded(mgr, mgr.StateFile(), f.lock && foldsJournal(operation))
-	var prior *states.State
-	if sf != nil {
-		prior = sf.State
-	}
-	if prior == nil {
-		prior = states.NewState()
-	}
-
-	if f.install && m.discovers() {
-		if _, ds := installProviders(ctx, m, ui, wd, f.pluginDirs, false, false, in.config, prior); ds.HasErrors() {
-			ui.diags(append(warnings, ds...), src)
-			return planResult{code: ExitError}
-		}
-	}
-	resolved, ds := resolvePlanProviders(m, ui, wd, f.pluginDirs, in.config, prior)
+	prior := priorState(sf)
+	resolved, ds := planProviders(ctx, m, ui, wd, f, in.config, prior)
 	warnings = append(warnings, ds...)
 	if ds.HasErrors() {
 		ui.diags(warnings, src)
@@ -267,47 +196,144 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 		in.sections = newShowSections(resolved.locks)
 	}
 	m.phases().done("load")
-	plan, ds := runCorePlan(ctx, m, wd, f, in, prior)
-	// The relevant attributes serve the archive's show -json members and
-	// the rendering's drift: made once, while the configuration is still
-	// at hand. The members' index, built beside the walk, makes them
-	// (finish records them in the plan); a plan without an archive makes
-	// them only when it has drift to filter (a refresh-only plan shows
-	// all of it).
-	in.sections.finish(plan)
-	if plan != nil && in.config != nil && !plan.RelevantKnown && len(plan.DriftedResources) > 0 && plan.UIMode != plans.RefreshOnlyMode {
-		plan.RelevantAttributes, plan.RelevantKnown = jsonplan.RelevantAttributes(in.config, plan), true
-	}
-	recordPlanContext(plan, in.backend.localPath(), in.clock)
-	ds = append(ds, replaceWarnings(plan, in.replace)...)
-	ds = append(ds, writeGeneratedConfig(ui, wd, f, plan, in.config)...)
+	plan, ds := runCorePlan(ctx, m, req, f.json, in, prior)
+	ds = append(ds, afterWalk(ui, wd, f, &in, plan)...)
 	// After the walk the plan command needs only the configuration's
 	// source files (for diagnostics' snippets, in src, and for the
 	// archive's snapshot), not its decoded tree: drop the tree before
 	// rendering and archiving, so that it is not kept alive by this frame
-	// (at 100,000 resources it is about 40% of the live heap). Apply
-	// without a plan file applies with it.
+	// (on a large configuration it is a large part of the live heap).
+	// Apply without a plan file applies with it.
 	snap, config := configSnapshotFor(f, in.config), in.config
 	if !f.inline {
 		in.config, config = nil, nil
-		// The tree and the core's graph are now garbage, most of the
-		// heap: start collecting them now, before the next collection's
-		// goal (set from the heap still holding them) lets rendering and
-		// encoding grow the heap past its peak so far. On a goroutine of
-		// its own, so the first changes print while it marks: at 100,000
-		// resources (idle, 2 cores) the first change comes 60-96 ms after
-		// the walk with a peak of 663-707 MiB, against 89-120 ms waiting
-		// for the collection and 741-780 MiB without one.
-		go runtime.GC()
+		collectWalkGarbage()
 	}
 	ds = append(warnings, ds...)
-	// A complete plan's archive is written while the plan is rendered
-	// (both only read it); its errors are reported after the rendering,
-	// as when it was written after. An incomplete plan is not saved.
+	var archive *planArchive
+	if f.out != "" {
+		archive = &planArchive{out: operation.Resolve(wd, f.out), signKey: f.signKey, wd: wd, plan: plan, sections: in.sections,
+			snap: snap, sf: sf, locks: resolved.locks, be: in.backend.Record(), enc: in.enc}
+	}
+	if code := showAndSave(m, ui, f, plan, ds, archive, len(in.targets) > 0, src); code != ExitOK {
+		return planResult{code: code}
+	}
+	return planResult{code: ExitOK, changes: planHasChanges(plan), plan: plan, config: config, sf: sf, factories: resolved.factories, enc: in.enc, rewrite: operation.NeedsRewrite(mgr)}
+}
+
+// planRequest is the request of a plan in wd with these options.
+func (f *planFlags) planRequest(m *Meta, wd string) *operation.PlanRequest {
+	mode := plans.NormalMode
+	switch {
+	case f.destroy:
+		mode = plans.DestroyMode
+	case f.refreshOnly:
+		mode = plans.RefreshOnlyMode
+	}
+	return &operation.PlanRequest{Dir: wd, Env: m.Env, Vars: f.vars, Targets: f.targets, Replace: f.replace,
+		Mode: mode, Refresh: f.refresh, GenerateConfig: f.generateConfigOut != "",
+		StatePath: f.state, BackendConfig: f.backendConfig, Lock: f.lock, LockTimeout: f.lockTimeout, Parallelism: f.parallelism,
+		Out: f.out, Inline: f.inline}
+}
+
+// checkPlanDir checks the directory and the options that name files in
+// it before anything is loaded, and installs the modules first for
+// -install.
+func checkPlanDir(m *Meta, ui *ui, wd string, f *planFlags) hcl.Diagnostics {
+	if ds := refuseEmptyConfig(wd, f); ds.HasErrors() {
+		return ds
+	}
+	if ds := checkGenerateConfigOut(wd, f); ds.HasErrors() {
+		return ds
+	}
+	if f.install {
+		if ds := installModules(m.ctx(), m, ui, wd, false); ds.HasErrors() {
+			return ds
+		}
+	}
+	return nil
+}
+
+// openPlanState opens the state the plan starts from and takes its lock
+// (unless -lock=false); the caller releases it. sf is the stored state:
+// one copy of it serves as the plan's prior state and as the record of
+// its lineage and serial (mgr.State() would be a second copy of every
+// object); the core does not modify it.
+func openPlanState(ctx context.Context, req *operation.PlanRequest, in *planInputs) (backend.StateMgr, func() hcl.Diagnostics, *statefile.File, hcl.Diagnostics) {
+	opType := "OperationTypePlan"
+	if req.Inline {
+		// Apply without a plan file: it writes the state, and folds an
+		// interrupted apply's journal in first (FoldsJournal).
+		opType = "OperationTypeApply"
+	}
+	mgr, release, ds := operation.OpenBackendStateWith(ctx, in.backend, req.Lock, req.LockTimeout, opType, operation.CodecFor(in.enc))
+	if ds.HasErrors() {
+		return nil, nil, nil, ds
+	}
+	return mgr, release, operation.AsFolded(mgr, mgr.StateFile(), req.Lock && operation.FoldsJournal(opType)), ds
+}
+
+// collectWalkGarbage starts a collection once the configuration tree and
+// the core's graph, most of the heap, are garbage: before the next
+// collection's goal (set from the heap still holding them) lets rendering
+// and encoding grow the heap past its peak so far. On a goroutine of its
+// own, so the first changes print while it marks (waiting for it delays
+// them; not collecting raises the peak).
+func collectWalkGarbage() { go runtime.GC() }
+
+// priorState is the state a plan starts from: the stored one, or an
+// empty state when there is none.
+func priorState(sf *statefile.File) *states.State {
+	var prior *states.State
+	if sf != nil {
+		prior = sf.State
+	}
+	if prior == nil {
+		prior = states.NewState()
+	}
+	return prior
+}
+
+// planProviders installs the providers first for -install (its warnings
+// are not repeated), then resolves the factories the plan uses.
+func planProviders(ctx context.Context, m *Meta, ui *ui, wd string, f *planFlags, config *configs.Config, prior *states.State) (*resolvedProviders, hcl.Diagnostics) {
+	if f.install && m.discovers() {
+		if _, ds := installProviders(ctx, m, ui, providerInstallRequest{wd: wd, pluginDirs: f.pluginDirs, config: config, state: prior}); ds.HasErrors() {
+			return nil, ds
+		}
+	}
+	return resolvePlanProviders(m, ui, wd, f.pluginDirs, config, prior)
+}
+
+// afterWalk completes a plan the core returned: the archive's show -json
+// members and the relevant attributes, the plan's context (state path,
+// clock), and the warnings about -replace and -generate-config-out. It
+// returns their diagnostics.
+//
+// The relevant attributes serve the archive's show -json members and the
+// rendering's drift: made once, while the configuration is still at hand.
+// The members' index, built beside the walk, makes them (finish records
+// them in the plan); a plan without an archive makes them only when it
+// has drift to filter (a refresh-only plan shows all of it).
+func afterWalk(ui *ui, wd string, f *planFlags, in *planInputs, plan *plans.Plan) hcl.Diagnostics {
+	in.sections.finish(plan)
+	if plan != nil && in.config != nil && !plan.RelevantKnown && len(plan.DriftedResources) > 0 && plan.UIMode != plans.RefreshOnlyMode {
+		plan.RelevantAttributes, plan.RelevantKnown = jsonplan.RelevantAttributes(in.config, plan), true
+	}
+	recordPlanContext(plan, in.backend.LocalPath(), in.clock)
+	ds := replaceWarnings(plan, in.replace)
+	return append(ds, writeGeneratedConfig(ui, wd, f, plan, in.config)...)
+}
+
+// showAndSave renders the plan with its diagnostics ds and, for -out,
+// writes the archive (nil without -out). A complete plan's archive is
+// written while the plan is rendered (both only read it); its errors are
+// reported after the rendering, as when it was written after. An
+// incomplete plan is not saved.
+func showAndSave(m *Meta, ui *ui, f *planFlags, plan *plans.Plan, ds hcl.Diagnostics, archive *planArchive, targeted bool, src views.Sources) int {
 	var archived func() hcl.Diagnostics
-	if f.out != "" && planShowable(plan, ds) {
-		archived = writePlanFileAsync(&planArchive{out: resolve(wd, f.out), signKey: f.signKey, wd: wd, plan: plan, sections: in.sections,
-			snap: snap, sf: sf, locks: resolved.locks, be: in.backend.record(), enc: in.enc})
+	if archive != nil && planShowable(plan, ds) {
+		archived = writePlanFileAsync(archive)
 		// The writer never outlives the command: after a panic while
 		// rendering too, it is waited for before the crash is reported
 		// (not left to rename the archive, or to leave its temporary
@@ -315,18 +341,18 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 		// out of every other path; waiting again is free.
 		defer archived()
 	}
-	if !showPlan(ui, plan, ds, len(in.targets) > 0, src) {
-		return planResult{code: ExitError}
+	if !showPlan(ui, plan, ds, targeted, src) {
+		return ExitError
 	}
 	m.phases().done("render")
 	if ds := savePlanOutput(ui, f, plan, archived); ds.HasErrors() {
 		ui.diags(ds, src)
-		return planResult{code: ExitError}
+		return ExitError
 	}
 	if f.out != "" {
 		m.phases().done("archive")
 	}
-	return planResult{code: ExitOK, changes: planHasChanges(plan), plan: plan, config: config, sf: sf, factories: resolved.factories, enc: in.enc, rewrite: needsRewrite(mgr)}
+	return ExitOK
 }
 
 // configSnapshotFor is the snapshot of config that -out writes into the
@@ -348,9 +374,9 @@ func refuseEmptyConfig(wd string, f *planFlags) hcl.Diagnostics {
 		// configuration files" would send the user the wrong way.
 		abs, _ := filepath.Abs(wd)
 		return hcl.Diagnostics{tfdiags.Errorf("Failed to read the configuration directory",
-			"The directory %s cannot be listed: %s. Check its permissions.", abs, pathErrCause(err))}
+			"The directory %s cannot be listed: %s. Check its permissions.", abs, views.PathErrCause(err))}
 	}
-	if hasConfigFiles(wd) || f.destroy {
+	if operation.HasConfigFiles(wd) || f.destroy {
 		return nil
 	}
 	abs, _ := filepath.Abs(wd)
@@ -368,7 +394,7 @@ type planInputs struct {
 	clock   func() time.Time
 	// factories serve the providers, once resolved.
 	factories map[addrs.Provider]providers.Factory
-	backend   *backendSettings
+	backend   *operation.Backend
 	enc       *encryption.Encryption
 	// sections, for -out, makes the archive's show -json members while
 	// the plan is made.
@@ -382,8 +408,9 @@ var configLoadedHook func(*configs.Config)
 // loadPlanInputs loads the configuration and then every input the flags
 // and environment give. It returns all their diagnostics together, so one
 // run reports every bad input; config is nil only when loading it failed.
-func loadPlanInputs(m *Meta, wd string, f *planFlags) (planInputs, hcl.Diagnostics) {
+func loadPlanInputs(req *operation.PlanRequest) (planInputs, hcl.Diagnostics) {
 	var in planInputs
+	wd := req.Dir
 	config, diags := configs.LoadConfigDir(wd)
 	if diags.HasErrors() {
 		return in, diags
@@ -393,26 +420,26 @@ func loadPlanInputs(m *Meta, wd string, f *planFlags) (planInputs, hcl.Diagnosti
 	}
 	in.config = config
 	var ds hcl.Diagnostics
-	in.vals, ds = CollectVariables(config, wd, f.vars, m.Env)
+	in.vals, ds = operation.CollectVariables(config, wd, req.Vars, req.Env)
 	diags = append(diags, ds...)
 	if !ds.HasErrors() { // a value given wrongly is not also reported missing
 		diags = append(diags, missingRequiredVariables(config, in.vals)...)
 	}
-	in.targets, ds = parseTargets(f.targets, "-target")
+	in.targets, ds = parseTargets(req.Targets, "-target")
 	diags = append(diags, ds...)
-	in.replace, ds = parseReplace(f.replace)
+	in.replace, ds = parseReplace(req.Replace)
 	diags = append(diags, ds...)
-	in.clock, ds = planClock(m.Env)
+	in.clock, ds = operation.PlanClock(req.Env)
 	diags = append(diags, ds...)
-	in.backend, ds = resolveBackend(m, wd, config, f.state, f.backendConfig, nil)
+	in.backend, ds = operation.ResolveBackend(req.Env, wd, config, req.StatePath, req.BackendConfig, nil)
 	diags = append(diags, ds...)
 	if !diags.HasErrors() {
-		in.enc, ds = loadEncryption(m, config, in.vals)
+		in.enc, ds = operation.LoadEncryption(req.Env, config, in.vals)
 		diags = append(diags, ds...)
-		diags = append(diags, clearPlanOfEncryptedState(in.enc, f.out)...)
-		diags = append(diags, encryptionVarsOnly(config, in.enc)...)
+		diags = append(diags, operation.ClearPlanOfEncryptedState(in.enc, req.Out)...)
+		diags = append(diags, operation.EncryptionVarsOnly(config, in.enc)...)
 	}
-	_, ds = envMaxInstances(m.Env)
+	_, ds = operation.EnvMaxInstances(req.Env)
 	diags = append(diags, ds...)
 	// A corrupt lock file is refused by every plan, saved or not (and by
 	// apply without a plan file), not only when an archive records it.
@@ -447,36 +474,29 @@ func missingRequiredVariables(config *configs.Config, vals terraform.InputValues
 // runCorePlan starts the core and plans against prior in the mode the
 // flags ask for, showing progress on a terminal. The plan is nil when the
 // core could not be started.
-func runCorePlan(ctx context.Context, m *Meta, wd string, f *planFlags, in planInputs, prior *states.State) (*plans.Plan, hcl.Diagnostics) {
+func runCorePlan(ctx context.Context, m *Meta, req *operation.PlanRequest, json bool, in planInputs, prior *states.State) (*plans.Plan, hcl.Diagnostics) {
 	hooks := []terraform.Hook{}
 	var progress *progressHook
-	if m.StderrTTY && !f.json {
+	if m.StderrTTY && !json {
 		progress = &progressHook{w: m.Stderr}
 		hooks = append(hooks, progress)
-	} else if !f.json {
+	} else if !json {
 		hooks = append(hooks, &refreshLog{w: m.Stdout})
 	}
-	if f.json {
-		hooks = append(hooks, &refreshLog{json: &JSONView{W: m.Stdout}})
+	if json {
+		hooks = append(hooks, &refreshLog{json: &views.JSONView{W: m.Stdout}})
 	}
 	// The working directory is the -chdir directory, as if the process
 	// had changed into it (Terraform does): path.cwd, abspath and the
 	// file functions resolve against it.
-	maxInst, _ := envMaxInstances(m.Env) // checked with the other inputs (loadPlanInputs)
-	core, ds := terraform.NewContext(&terraform.ContextOpts{ProviderSource: terraform.ProviderFactories(in.factories), Parallelism: f.parallelism, Hooks: hooks, WorkingDir: wd, MaxInstances: maxInst, Workspace: in.backend.ws, Phase: m.phases().coreHook()})
+	maxInst, _ := operation.EnvMaxInstances(req.Env) // checked with the other inputs (loadPlanInputs)
+	core, ds := terraform.NewContext(&terraform.ContextOpts{ProviderSource: terraform.ProviderFactories(in.factories), Parallelism: req.Parallelism, Hooks: hooks, WorkingDir: req.Dir, MaxInstances: maxInst, Workspace: in.backend.Workspace(), Phase: m.phases().coreHook()})
 	if ds.HasErrors() {
 		return nil, ds
 	}
-	mode := plans.NormalMode
-	switch {
-	case f.destroy:
-		mode = plans.DestroyMode
-	case f.refreshOnly:
-		mode = plans.RefreshOnlyMode
-	}
 	opts := &terraform.PlanOpts{
-		Mode: mode, SkipRefresh: !f.refresh, SetVariables: in.vals, Targets: in.targets, ForceReplace: in.replace, Timestamp: in.clock,
-		GenerateConfig: f.generateConfigOut != "",
+		Mode: req.Mode, SkipRefresh: !req.Refresh, SetVariables: in.vals, Targets: in.targets, ForceReplace: in.replace, Timestamp: in.clock,
+		GenerateConfig: req.GenerateConfig,
 	}
 	if in.sections != nil {
 		opts.SchemasLoaded = in.sections.start(in.config)
@@ -492,7 +512,7 @@ func runCorePlan(ctx context.Context, m *Meta, wd string, f *planFlags, in planI
 // shows them, and reports true. A failed or incomplete plan is not
 // rendered: its errors are shown (or a generic one when the core recorded
 // none) and showPlan reports false.
-func showPlan(ui *ui, plan *plans.Plan, diags hcl.Diagnostics, targeted bool, src Sources) bool {
+func showPlan(ui *ui, plan *plans.Plan, diags hcl.Diagnostics, targeted bool, src views.Sources) bool {
 	if !planShowable(plan, diags) {
 		ui.diags(diags, src)
 		if !diags.HasErrors() {
@@ -598,7 +618,7 @@ func writePlanFile(a *planArchive) hcl.Diagnostics {
 		lineage, serial = a.sf.Lineage, a.sf.Serial
 	}
 	args := &planfile.CreateArgs{
-		Plan:                 withoutEncryptionVars(a.plan, a.enc),
+		Plan:                 operation.WithoutEncryptionVars(a.plan, a.enc),
 		StateFile:            &statefile.File{Lineage: lineage, Serial: serial, State: a.plan.PriorState},
 		PreviousRunStateFile: &statefile.File{Lineage: lineage, Serial: serial, State: a.plan.PrevRunState},
 		ConfigSnapshot:       a.snap,
@@ -607,7 +627,7 @@ func writePlanFile(a *planArchive) hcl.Diagnostics {
 		ShowJSON:             a.sections.entry(a.plan),
 	}
 	if a.signKey != "" {
-		key, err := planfile.LoadSigningKey(resolve(a.wd, a.signKey))
+		key, err := planfile.LoadSigningKey(operation.Resolve(a.wd, a.signKey))
 		if err != nil {
 			return hcl.Diagnostics{tfdiags.Errorf("Failed to load the signing key", "Reading -sign-key %s failed: %s", a.signKey, err)}
 		}
@@ -616,45 +636,8 @@ func writePlanFile(a *planArchive) hcl.Diagnostics {
 	if err := os.MkdirAll(filepath.Dir(a.out), 0o755); err != nil {
 		return hcl.Diagnostics{tfdiags.Errorf("Failed to write plan file", "Creating the directory of %s failed: %s", a.out, err)}
 	}
-	if err := writePlanArchive(a.out, args, a.enc); err != nil {
+	if err := operation.WriteArchive(a.out, args, a.enc); err != nil {
 		return hcl.Diagnostics{tfdiags.Errorf("Failed to write plan file", "Writing %s failed: %s", a.out, err)}
-	}
-	return diags
-}
-
-// providerMismatch is apply's provider check when Meta gives a fixed
-// provider map (tests): every provider the configuration needs, except
-// those a built-in serves, must be locked, available here and locked at
-// plankit's Version (the version legacyLocks records). Lock entries the
-// configuration does not need are ignored. O(providers).
-func providerMismatch(locks *depsfile.Locks, config *configs.Config, factories map[addrs.Provider]providers.Factory) hcl.Diagnostics {
-	if locks == nil {
-		locks = depsfile.NewLocks()
-	}
-	var diags hcl.Diagnostics
-	if config == nil {
-		return nil
-	}
-	builtins := builtin.Versions()
-	for _, p := range config.ProviderTypes() {
-		if _, ok := builtins[p]; ok || p.IsBuiltIn() {
-			continue
-		}
-		lock := locks.Provider(p)
-		if lock == nil {
-			diags = append(diags, tfdiags.Errorf("Provider missing from the plan's lock file",
-				"The configuration in the plan needs provider %s, but the plan's dependency lock file does not record it, so the plan cannot say which version it was made with. Plan again to record it.", p.ForDisplay()))
-			continue
-		}
-		if _, ok := factories[p]; !ok {
-			diags = append(diags, tfdiags.Errorf("Provider not available",
-				"The plan was made with provider %s %s, which is not available here. Apply with the same providers the plan was made with, or plan again.", p.ForDisplay(), lock.Version()))
-			continue
-		}
-		if lock.Version() != Version {
-			diags = append(diags, tfdiags.Errorf("Provider version does not match the plan",
-				"The plan was made with provider %s %s, but the one here is version %s. Apply with the same providers the plan was made with, or plan again.", p.ForDisplay(), lock.Version(), Version))
-		}
 	}
 	return diags
 }

@@ -159,7 +159,7 @@ func TestHostEvidence(t *testing.T) {
 			}
 			e := newHostEvidence(dir, locks, state)
 			if got := e.resolve(null); got != tc.want {
-				t.Errorf("resolve(%s) = %s, want %s", null, got, tc.want)
+				t.Errorf("operation.Resolve(%s) = %s, want %s", null, got, tc.want)
 			}
 		})
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/configs"
 	"github.com/plankit/plankit/depsfile"
+	"github.com/plankit/plankit/internal/operation"
 	"github.com/plankit/plankit/internal/providers/builtin"
 	"github.com/plankit/plankit/internal/providers/install"
 	"github.com/plankit/plankit/providers"
@@ -132,7 +133,7 @@ func (m *Meta) newFinder(wd string, pluginDirs []string) (*install.Finder, hcl.D
 	}
 	dirs := make([]string, len(pluginDirs))
 	for i, d := range pluginDirs {
-		dirs[i] = resolve(wd, d)
+		dirs[i] = operation.Resolve(wd, d)
 	}
 	builtins := map[addrs.Provider]string{}
 	if m.ProvidersIn != nil {
@@ -402,4 +403,41 @@ func validateFactories(m *Meta, wd string, config *configs.Config) (map[addrs.Pr
 	}
 	f, ds := discoveredFactories(m, wd, nil, config, nil, locks, depsfile.LockFilePath, initFix)
 	return f, append(diags, ds...)
+}
+
+// providerMismatch is apply's provider check when Meta gives a fixed
+// provider map (tests): every provider the configuration needs, except
+// those a built-in serves, must be locked, available here and locked at
+// plankit's Version (the version legacyLocks records). Lock entries the
+// configuration does not need are ignored. O(providers).
+func providerMismatch(locks *depsfile.Locks, config *configs.Config, factories map[addrs.Provider]providers.Factory) hcl.Diagnostics {
+	if locks == nil {
+		locks = depsfile.NewLocks()
+	}
+	var diags hcl.Diagnostics
+	if config == nil {
+		return nil
+	}
+	builtins := builtin.Versions()
+	for _, p := range config.ProviderTypes() {
+		if _, ok := builtins[p]; ok || p.IsBuiltIn() {
+			continue
+		}
+		lock := locks.Provider(p)
+		if lock == nil {
+			diags = append(diags, tfdiags.Errorf("Provider missing from the plan's lock file",
+				"The configuration in the plan needs provider %s, but the plan's dependency lock file does not record it, so the plan cannot say which version it was made with. Plan again to record it.", p.ForDisplay()))
+			continue
+		}
+		if _, ok := factories[p]; !ok {
+			diags = append(diags, tfdiags.Errorf("Provider not available",
+				"The plan was made with provider %s %s, which is not available here. Apply with the same providers the plan was made with, or plan again.", p.ForDisplay(), lock.Version()))
+			continue
+		}
+		if lock.Version() != Version {
+			diags = append(diags, tfdiags.Errorf("Provider version does not match the plan",
+				"The plan was made with provider %s %s, but the one here is version %s. Apply with the same providers the plan was made with, or plan again.", p.ForDisplay(), lock.Version(), Version))
+		}
+	}
+	return diags
 }

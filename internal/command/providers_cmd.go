@@ -12,6 +12,7 @@ import (
 	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/configs"
 	"github.com/plankit/plankit/depsfile"
+	"github.com/plankit/plankit/internal/command/views"
 	"github.com/plankit/plankit/states"
 )
 
@@ -48,7 +49,7 @@ func Providers(m *Meta, chdir string, args []string) int {
 	wd := m.workDir(chdir)
 	u := newUI(m, false, *noColor)
 	in, diags := graphFromWorkingDir(m, wd, *statePathFlag)
-	src := Sources{Dir: wd}
+	src := views.Sources{Dir: wd}
 	if in.config != nil {
 		src.Files = in.config.SourceFiles()
 	}

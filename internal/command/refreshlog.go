@@ -8,6 +8,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/internal/command/views"
 	"github.com/plankit/plankit/internal/terraform"
 	"github.com/plankit/plankit/plans"
 )
@@ -24,7 +25,7 @@ type refreshLog struct {
 	terraform.NilHook
 	mu   sync.Mutex
 	w    io.Writer
-	json *JSONView // -json: messages instead of lines
+	json *views.JSONView // -json: messages instead of lines
 
 	// readsOnce makes reads, which reports the data sources read during
 	// plan as apply reports operations: "data.X: Reading...", "Still
@@ -35,9 +36,9 @@ type refreshLog struct {
 
 func (h *refreshLog) readHook() *applyHook {
 	h.readsOnce.Do(func() {
-		var jv *JSONView
+		var jv *views.JSONView
 		if h.json != nil {
-			jv = &JSONView{W: lockedWriter{&h.mu, h.json.W}, Now: h.json.Now}
+			jv = &views.JSONView{W: lockedWriter{&h.mu, h.json.W}, Now: h.json.Now}
 		}
 		h.reads = newApplyHook(lockedWriter{&h.mu, h.w}, jv)
 	})

@@ -4,6 +4,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/plankit/plankit/internal/command/render"
+	"github.com/plankit/plankit/internal/command/views"
+	"github.com/plankit/plankit/internal/operation"
 	"github.com/plankit/plankit/jsonplan"
 	"github.com/plankit/plankit/planfile"
 	"github.com/plankit/plankit/plans"
@@ -24,15 +26,20 @@ func Show(m *Meta, chdir string, args []string) int {
 	}
 	wd := m.workDir(fs.chdir)
 	u := &ui{out: m.Stdout, errw: m.Stderr, col: render.Colorizer{Enabled: !*noColor && m.StdoutTTY}}
-	path := resolve(wd, fs.Arg(0))
-	opts, diags := verifyKeyOptions(wd, *verifyKey)
+	path := operation.Resolve(wd, fs.Arg(0))
+	opts, diags := operation.VerifyKeyOptions(wd, *verifyKey)
 	if diags.HasErrors() {
-		u.diags(diags, Sources{})
+		u.diags(diags, views.Sources{})
 		return ExitError
 	}
-	r, diags := openArchiveIn(m, wd, path, opts...)
+	enc, diags := operation.LoadEncryptionIn(m.Env, wd)
 	if diags.HasErrors() {
-		u.diags(diags, Sources{})
+		u.diags(diags, views.Sources{})
+		return ExitError
+	}
+	r, diags := operation.OpenArchive(path, enc, opts...)
+	if diags.HasErrors() {
+		u.diags(diags, views.Sources{})
 		return ExitError
 	}
 	if *jsonOut {
@@ -56,7 +63,7 @@ func showJSON(m *Meta, u *ui, r *planfile.Reader, path string) int {
 	sections, err := jsonplan.ParseSections(raw)
 	if err != nil {
 		r.Close()
-		u.diags(planFileDiags(&planfile.Error{Kind: planfile.KindCorrupt, Path: path, Entry: planfile.EntryShowJSON, Err: err}), Sources{})
+		u.diags(operation.ArchiveDiags(&planfile.Error{Kind: planfile.KindCorrupt, Path: path, Entry: planfile.EntryShowJSON, Err: err}), views.Sources{})
 		return ExitError
 	}
 	locks, err := r.ReadDependencyLocks()
@@ -66,7 +73,7 @@ func showJSON(m *Meta, u *ui, r *planfile.Reader, path string) int {
 	}
 	r.Close() // nothing else is read from it: its entries are not kept through the writing
 	if err != nil {
-		u.diags(planFileDiags(err), Sources{})
+		u.diags(operation.ArchiveDiags(err), views.Sources{})
 		return ExitError
 	}
 	return writeShowJSON(m, u, p, jsonplan.Options{Version: Version, Sections: sections, Hosts: jsonplan.HostsFromLocks(locks)})
@@ -78,12 +85,12 @@ func showJSONLoadingConfig(m *Meta, u *ui, r *planfile.Reader) int {
 	locks, err := r.ReadDependencyLocks() // before the loader may close r
 	if err != nil {
 		r.Close()
-		u.diags(planFileDiags(err), Sources{})
+		u.diags(operation.ArchiveDiags(err), views.Sources{})
 		return ExitError
 	}
 	p, cl, diags := readPlanLoadingConfig(r)
 	if diags.HasErrors() {
-		u.diags(diags, Sources{})
+		u.diags(diags, views.Sources{})
 		return ExitError
 	}
 	defer cl.finish()
@@ -93,7 +100,7 @@ func showJSONLoadingConfig(m *Meta, u *ui, r *planfile.Reader) int {
 // writeShowJSON writes the document of p to standard output.
 func writeShowJSON(m *Meta, u *ui, p *plans.Plan, opts jsonplan.Options) int {
 	if err := jsonplan.Write(m.Stdout, p, opts); err != nil {
-		u.diags(hcl.Diagnostics{tfdiags.Errorf("Failed to render the plan as JSON", "%s", err)}, Sources{})
+		u.diags(hcl.Diagnostics{tfdiags.Errorf("Failed to render the plan as JSON", "%s", err)}, views.Sources{})
 		return ExitError
 	}
 	return ExitOK

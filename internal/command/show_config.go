@@ -4,20 +4,10 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/plankit/plankit/configs"
+	"github.com/plankit/plankit/internal/operation"
 	"github.com/plankit/plankit/planfile"
 	"github.com/plankit/plankit/plans"
 )
-
-// openArchiveIn opens and checks the archive at path, decrypting it as
-// the encryption configuration of wd says, without decoding anything
-// (readArchiveIn is this and ReadPlan).
-func openArchiveIn(m *Meta, wd, path string, opts ...planfile.Option) (*planfile.Reader, hcl.Diagnostics) {
-	enc, diags := loadEncryptionIn(m, wd)
-	if diags.HasErrors() {
-		return nil, diags
-	}
-	return openPlanArchive(path, enc.Plan(), opts...)
-}
 
 // readPlanLoadingConfig reads the plan of the open archive r and starts
 // loading its configuration snapshot first, so the two overlap; the
@@ -31,7 +21,7 @@ func readPlanLoadingConfig(r *planfile.Reader) (*plans.Plan, *configLoad, hcl.Di
 	}()
 	if err != nil {
 		cl.finish()
-		return nil, nil, planFileDiags(err)
+		return nil, nil, operation.ArchiveDiags(err)
 	}
 	return p, cl, nil
 }

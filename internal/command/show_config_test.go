@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/plankit/plankit/internal/operation"
 	"github.com/plankit/plankit/internal/providers/builtin"
 	"github.com/plankit/plankit/planfile"
 	"github.com/plankit/plankit/planfile/planfiletest"
@@ -29,7 +30,7 @@ func TestShowJSONReleasesArchive(t *testing.T) {
 	}
 	older := filepath.Join(dir, "older.tfplan") // as an older plankit writes it
 	planfiletest.Rewrite(t, out, older, true, func(entries map[string][]byte) { delete(entries, planfile.EntryShowJSON) })
-	r, diags := openArchiveIn(m, dir, older)
+	r, diags := operation.OpenArchive(older, nil)
 	if diags.HasErrors() {
 		t.Fatal(diags.Error())
 	}

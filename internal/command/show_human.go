@@ -5,6 +5,8 @@ import (
 	"errors"
 
 	"github.com/plankit/plankit/internal/command/render"
+	"github.com/plankit/plankit/internal/command/views"
+	"github.com/plankit/plankit/internal/operation"
 	"github.com/plankit/plankit/jsonplan"
 	"github.com/plankit/plankit/planfile"
 	"github.com/plankit/plankit/plans"
@@ -21,7 +23,7 @@ func showHuman(m *Meta, u *ui, r *planfile.Reader) int {
 	defer r.Close()
 	p, changes, err := r.ReadPlanDeferred()
 	if err != nil {
-		u.diags(planFileDiags(err), Sources{})
+		u.diags(operation.ArchiveDiags(err), views.Sources{})
 		return ExitError
 	}
 	relevantFromArchive(p, r)
@@ -30,7 +32,7 @@ func showHuman(m *Meta, u *ui, r *planfile.Reader) int {
 		// undecodable change is explained.
 		var pe *planfile.Error
 		if errors.As(err, &pe) {
-			u.diags(planFileDiags(err), Sources{})
+			u.diags(operation.ArchiveDiags(err), views.Sources{})
 		}
 		return ExitError
 	}
@@ -41,8 +43,8 @@ func showHuman(m *Meta, u *ui, r *planfile.Reader) int {
 // show -json members, made at plan time. Without them (an older
 // plankit's archive, or one planned with -generate-config-out) they stay
 // unknown and all drift is shown. A plan with no drift, or a refresh-only
-// one (which shows all of it), needs none: the members, tens of MB at
-// 100,000 resources, are then not parsed.
+// one (which shows all of it), needs none: the members, large for a large
+// plan, are then not parsed.
 func relevantFromArchive(p *plans.Plan, r *planfile.Reader) {
 	if len(p.DriftedResources) == 0 || p.UIMode == plans.RefreshOnlyMode {
 		return

@@ -6,13 +6,9 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/plankit/plankit/internal/command/views"
 	"github.com/plankit/plankit/plans"
 )
-
-// skippedSummary is the summary of the core's warning for what a failure
-// kept from running; its detail names resource blocks (the core never
-// expanded them), so the command restates it with instance addresses.
-const skippedSummary = "Objects skipped after errors"
 
 // skippedShown is how many skipped instances the warning names before
 // summing up the rest.
@@ -43,7 +39,7 @@ func withSkippedInstances(diags hcl.Diagnostics, changes *plans.Changes, started
 	out := make(hcl.Diagnostics, len(diags))
 	for i, d := range diags {
 		out[i] = d
-		if d.Summary != skippedSummary {
+		if d.Summary != views.SkippedSummary {
 			continue
 		}
 		what, pron, verbS := "1 planned change was", "it", "s"

@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/internal/command/views"
 	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/tfdiags"
 )
@@ -28,7 +29,7 @@ func TestWithSkippedInstances(t *testing.T) {
 		ch(page(1, "a"), plans.Create), ch(page(0, "a"), plans.Create), ch(fail, plans.Create), ch(page(0, "b"), plans.NoOp),
 		ch(page(0, "forgotten"), plans.Forget), // never has a PreApply, never skipped
 	}}
-	skipped := tfdiags.Warning(skippedSummary, "1 object was not applied because something it depends on failed: module.site.local_file.page.")
+	skipped := tfdiags.Warning(views.SkippedSummary, "1 object was not applied because something it depends on failed: module.site.local_file.page.")
 	other := tfdiags.Error("Provisioner failed", "exit status 1")
 	tests := []struct {
 		name    string

@@ -13,6 +13,8 @@ import (
 	"github.com/plankit/plankit/internal/atomicfile"
 	"github.com/plankit/plankit/internal/backend"
 	"github.com/plankit/plankit/internal/backend/local"
+	"github.com/plankit/plankit/internal/command/views"
+	"github.com/plankit/plankit/internal/operation"
 	"github.com/plankit/plankit/states"
 	"github.com/plankit/plankit/states/statefile"
 	"github.com/plankit/plankit/tfdiags"
@@ -107,9 +109,9 @@ func noStateFile(where string) hcl.Diagnostics {
 // file -state names, or else the working directory's backend (its
 // configuration is read for the backend block only; a directory without
 // configuration uses terraform.tfstate) in the selected workspace.
-func stateTarget(m *Meta, wd, stateFlag string, backendConfig []string, src *Sources) (*backendSettings, hcl.Diagnostics) {
+func stateTarget(m *Meta, wd, stateFlag string, backendConfig []string, src *views.Sources) (*operation.Backend, hcl.Diagnostics) {
 	var config *configs.Config
-	if stateFlag == "" && hasConfigFiles(wd) {
+	if stateFlag == "" && operation.HasConfigFiles(wd) {
 		var diags hcl.Diagnostics
 		config, diags = configs.LoadConfigDir(wd)
 		if config != nil {
@@ -119,7 +121,7 @@ func stateTarget(m *Meta, wd, stateFlag string, backendConfig []string, src *Sou
 			return nil, diags
 		}
 	}
-	return resolveBackend(m, wd, config, stateFlag, backendConfig, nil)
+	return operation.ResolveBackend(m.Env, wd, config, stateFlag, backendConfig, nil)
 }
 
 // noState reports whether sf holds no state at all (never written).
@@ -128,7 +130,7 @@ func noState(sf *statefile.File) bool {
 }
 
 // readStateOnly reads the state for list and show, without locking it.
-func readStateOnly(m *Meta, wd string, f *stateFlags) (*states.State, Sources, hcl.Diagnostics) {
+func readStateOnly(m *Meta, wd string, f *stateFlags) (*states.State, views.Sources, hcl.Diagnostics) {
 	sf, where, src, diags := readStoredState(m, wd, f.state, f.backendConfig)
 	if diags.HasErrors() {
 		return nil, src, diags
@@ -143,19 +145,19 @@ func readStateOnly(m *Meta, wd string, f *stateFlags) (*states.State, Sources, h
 // it, and, unless -dry-run or nothing changed, writes it after saving a
 // backup of the previous state. change returns the diagnostics to show
 // and whether it changed anything; its errors leave the state untouched.
-func changeState(m *Meta, u *ui, wd string, f *stateFlags, operation string, change func(*states.State) (bool, hcl.Diagnostics)) int {
-	src := Sources{Dir: wd}
+func changeState(m *Meta, u *ui, wd string, f *stateFlags, opType string, change func(*states.State) (bool, hcl.Diagnostics)) int {
+	src := views.Sources{Dir: wd}
 	target, diags := stateTarget(m, wd, f.state, f.backendConfig, &src)
 	if diags.HasErrors() {
 		u.diags(diags, src)
 		return ExitError
 	}
-	codec, ds := stateCodecIn(m, wd)
+	codec, ds := operation.StateCodecIn(m.Env, wd)
 	if ds.HasErrors() {
 		u.diags(ds, src)
 		return ExitError
 	}
-	mgr, release, ds := openBackendStateWith(m.ctx(), target, f.lock, f.lockTimeout, operation, codec)
+	mgr, release, ds := operation.OpenBackendStateWith(m.ctx(), target, f.lock, f.lockTimeout, opType, codec)
 	if ds.HasErrors() {
 		u.diags(ds, src)
 		return ExitError
@@ -168,7 +170,7 @@ func changeState(m *Meta, u *ui, wd string, f *stateFlags, operation string, cha
 	return code
 }
 
-func changeLocked(u *ui, mgr backend.StateMgr, wd string, target *backendSettings, f *stateFlags, change func(*states.State) (bool, hcl.Diagnostics), src Sources) int {
+func changeLocked(u *ui, mgr backend.StateMgr, wd string, target *operation.Backend, f *stateFlags, change func(*states.State) (bool, hcl.Diagnostics), src views.Sources) int {
 	before := mgr.StateFile()
 	if noState(before) {
 		u.diags(noStateFile(mgr.Describe()), src)
@@ -192,7 +194,7 @@ func changeLocked(u *ui, mgr backend.StateMgr, wd string, target *backendSetting
 		err = mgr.PersistState()
 	}
 	if err != nil {
-		u.diags(hcl.Diagnostics{stateWriteFailed(mgr.Describe(), err)}, src)
+		u.diags(hcl.Diagnostics{operation.StateWriteFailed(mgr.Describe(), err)}, src)
 		return ExitError
 	}
 	return ExitOK
@@ -203,7 +205,7 @@ func changeLocked(u *ui, mgr backend.StateMgr, wd string, target *backendSetting
 // place in the working directory for a remote backend); "-" disables it.
 // A local state manager writes it itself, on its first persist; for a
 // remote backend it is written here, before anything changes.
-func backupState(mgr backend.StateMgr, wd string, target *backendSettings, flag string, before *statefile.File) hcl.Diagnostics {
+func backupState(mgr backend.StateMgr, wd string, target *operation.Backend, flag string, before *statefile.File) hcl.Diagnostics {
 	if flag == "-" {
 		if lm, ok := mgr.(*local.Mgr); ok {
 			lm.SetBackupPath("")
@@ -212,13 +214,13 @@ func backupState(mgr backend.StateMgr, wd string, target *backendSettings, flag 
 	}
 	path := flag
 	if path == "" {
-		base := target.localPath()
+		base := target.LocalPath()
 		if base == "" {
-			base = resolve(wd, "terraform.tfstate")
+			base = operation.Resolve(wd, "terraform.tfstate")
 		}
 		path = defaultBackupPath(base, time.Now())
 	} else {
-		path = resolve(wd, path)
+		path = operation.Resolve(wd, path)
 	}
 	if lm, ok := mgr.(*local.Mgr); ok {
 		lm.SetBackupPath(path)
@@ -266,4 +268,23 @@ func defaultBackupPath(spath string, now time.Time) string {
 		}
 		p = fmt.Sprintf("%s-%d.backup", base, i)
 	}
+}
+
+// stateCommandSettings resolves the backend of the state and output
+// commands: the working directory's configuration is read only for its
+// backend block (a directory without configuration is fine), and -state
+// names a local file.
+func stateCommandSettings(m *Meta, wd, stateFlag string, src *views.Sources) (*operation.Backend, hcl.Diagnostics) {
+	var config *configs.Config
+	if stateFlag == "" && operation.HasConfigFiles(wd) {
+		var diags hcl.Diagnostics
+		config, diags = configs.LoadConfigDir(wd)
+		if config != nil {
+			src.Files = config.SourceFiles()
+		}
+		if diags.HasErrors() {
+			return nil, diags
+		}
+	}
+	return operation.ResolveBackend(m.Env, wd, config, stateFlag, nil, nil)
 }

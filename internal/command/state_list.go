@@ -6,6 +6,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/internal/command/views"
 	"github.com/plankit/plankit/states"
 )
 
@@ -43,7 +44,7 @@ func StateList(m *Meta, chdir string, args []string) int {
 		filters = append(filters, t)
 	}
 	if diags.HasErrors() {
-		u.diags(diags, Sources{})
+		u.diags(diags, views.Sources{})
 		return ExitError
 	}
 	st, src, diags := readStateOnly(m, wd, &f)

@@ -6,6 +6,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/internal/command/views"
 	"github.com/plankit/plankit/states"
 	"github.com/plankit/plankit/tfdiags"
 )
@@ -46,7 +47,7 @@ func StateMv(m *Meta, chdir string, args []string) int {
 	from, ds1 := parseStateAddr(fs.Arg(0))
 	to, ds2 := parseStateAddr(fs.Arg(1))
 	if diags := append(ds1, ds2...); diags.HasErrors() {
-		u.diags(diags, Sources{})
+		u.diags(diags, views.Sources{})
 		return ExitError
 	}
 	verb := "Move"

@@ -8,6 +8,8 @@ import (
 
 	"github.com/plankit/plankit/configs"
 	"github.com/plankit/plankit/internal/backend/local"
+	"github.com/plankit/plankit/internal/command/views"
+	"github.com/plankit/plankit/internal/operation"
 	"github.com/plankit/plankit/internal/safeio"
 	"github.com/plankit/plankit/tfdiags"
 )
@@ -23,16 +25,16 @@ Options:
 
 // stateBackendFor resolves the backend of the configuration in wd (none
 // is the local backend).
-func stateBackendFor(m *Meta, wd string, bcfg []string) (*backendSettings, hcl.Diagnostics) {
+func stateBackendFor(m *Meta, wd string, bcfg []string) (*operation.Backend, hcl.Diagnostics) {
 	var config *configs.Config
-	if hasConfigFiles(wd) {
+	if operation.HasConfigFiles(wd) {
 		var diags hcl.Diagnostics
 		config, diags = configs.LoadConfigDir(wd)
 		if diags.HasErrors() {
 			return nil, diags
 		}
 	}
-	return resolveBackend(m, wd, config, "", bcfg, nil)
+	return operation.ResolveBackend(m.Env, wd, config, "", bcfg, nil)
 }
 
 // rawStater returns the stored bytes of a state, as a remote backend
@@ -55,26 +57,26 @@ func StatePull(m *Meta, chdir string, args []string) int {
 	}
 	wd := m.workDir(chdir)
 	u := &ui{out: m.Stdout, errw: m.Stderr}
-	src := Sources{Dir: wd}
+	src := views.Sources{Dir: wd}
 	s, diags := stateBackendFor(m, wd, bcfg)
 	if diags.HasErrors() {
 		u.diags(diags, src)
 		return ExitError
 	}
-	codec, ds := stateCodecIn(m, wd)
+	codec, ds := operation.StateCodecIn(m.Env, wd)
 	if ds.HasErrors() {
 		u.diags(ds, src)
 		return ExitError
 	}
-	o, ds := openWorkspaceWith(m.ctx(), s, codec)
+	o, ds := operation.OpenWorkspaceWith(m.ctx(), s, codec)
 	if ds.HasErrors() {
 		u.diags(ds, src)
 		return ExitError
 	}
-	defer o.close()
+	defer o.Close()
 	var data []byte
 	var err error
-	switch mgr := o.mgr.(type) {
+	switch mgr := o.Mgr.(type) {
 	case rawStater:
 		data, err = mgr.RawState()
 	case *local.Mgr:
@@ -86,10 +88,10 @@ func StatePull(m *Meta, chdir string, args []string) int {
 		err = fmt.Errorf("this backend cannot return its stored state")
 	}
 	if err != nil {
-		u.diags(hcl.Diagnostics{tfdiags.Errorf("Failed to read state", "Reading the state of %s failed: %s", o.mgr.Describe(), err)}, src)
+		u.diags(hcl.Diagnostics{tfdiags.Errorf("Failed to read state", "Reading the state of %s failed: %s", o.Mgr.Describe(), err)}, src)
 		return ExitError
 	}
-	if data, ds = decryptPulled(codec, data, o.mgr.Describe()); ds.HasErrors() {
+	if data, ds = operation.DecryptPulled(codec, data, o.Mgr.Describe()); ds.HasErrors() {
 		u.diags(ds, src)
 		return ExitError
 	}

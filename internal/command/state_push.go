@@ -9,7 +9,9 @@ import (
 	"github.com/plankit/plankit/internal/atomicfile"
 	"github.com/plankit/plankit/internal/backend"
 	"github.com/plankit/plankit/internal/backend/local"
+	"github.com/plankit/plankit/internal/command/views"
 	"github.com/plankit/plankit/internal/encryption"
+	"github.com/plankit/plankit/internal/operation"
 	"github.com/plankit/plankit/internal/safeio"
 	"github.com/plankit/plankit/internal/states/statemgr"
 	"github.com/plankit/plankit/states/statefile"
@@ -48,7 +50,7 @@ func StatePush(m *Meta, chdir string, args []string) int {
 	}
 	wd := m.workDir(chdir)
 	u := &ui{out: m.Stdout, errw: m.Stderr}
-	src := Sources{Dir: wd}
+	src := views.Sources{Dir: wd}
 	fail := func(d ...*hcl.Diagnostic) int { u.diags(d, src); return ExitError }
 
 	name := fs.Arg(0)
@@ -57,17 +59,17 @@ func StatePush(m *Meta, chdir string, args []string) int {
 	if name == "-" {
 		data, err = safeio.ReadAll(m.Stdin, "the standard input", safeio.StateFileLimit)
 	} else {
-		data, err = safeio.ReadFile(resolve(wd, name), safeio.StateFileLimit)
+		data, err = safeio.ReadFile(operation.Resolve(wd, name), safeio.StateFileLimit)
 	}
 	if err != nil {
 		return fail(tfdiags.Errorf("Failed to read the state to push", "%s", err))
 	}
-	codec, ds := stateCodecIn(m, wd)
+	codec, ds := operation.StateCodecIn(m.Env, wd)
 	if ds.HasErrors() {
 		return fail(ds...)
 	}
 	if encryption.IsEnvelope(data) { // a clear file is pushed as is, and stored encrypted
-		if data, ds = decryptPulled(codec, data, name); ds.HasErrors() {
+		if data, ds = operation.DecryptPulled(codec, data, name); ds.HasErrors() {
 			return fail(ds...)
 		}
 	}
@@ -79,7 +81,7 @@ func StatePush(m *Meta, chdir string, args []string) int {
 	if diags.HasErrors() {
 		return fail(diags...)
 	}
-	mgr, release, ds := openBackendStateWith(m.ctx(), s, *lock, *lockTimeout, "OperationTypeStatePush", codec)
+	mgr, release, ds := operation.OpenBackendStateWith(m.ctx(), s, *lock, *lockTimeout, "OperationTypeStatePush", codec)
 	if ds.HasErrors() {
 		return fail(ds...)
 	}

@@ -6,6 +6,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/internal/command/views"
 	"github.com/plankit/plankit/states"
 	"github.com/plankit/plankit/tfdiags"
 )
@@ -50,7 +51,7 @@ func StateRm(m *Meta, chdir string, args []string) int {
 		targets = append(targets, t)
 	}
 	if diags.HasErrors() {
-		u.diags(diags, Sources{})
+		u.diags(diags, views.Sources{})
 		return ExitError
 	}
 	verb := "Removed"

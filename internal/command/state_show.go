@@ -10,6 +10,7 @@ import (
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
 	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/internal/command/views"
 	"github.com/plankit/plankit/internal/lang/marks"
 	"github.com/plankit/plankit/states"
 	"github.com/plankit/plankit/tfdiags"
@@ -45,7 +46,7 @@ func StateShow(m *Meta, chdir string, args []string) int {
 	u := stateUI(m, f.noColor)
 	t, diags := parseStateAddr(fs.Arg(0))
 	if diags.HasErrors() {
-		u.diags(diags, Sources{})
+		u.diags(diags, views.Sources{})
 		return ExitError
 	}
 	st, src, diags := readStateOnly(m, m.workDir(fs.chdir), &f)

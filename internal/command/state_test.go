@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/plankit/plankit/configs"
+	"github.com/plankit/plankit/internal/operation"
 )
 
 // TestLocalBackendPath: the state goes where backend "local" { path }
@@ -70,7 +71,7 @@ func TestStatePathBackendValue(t *testing.T) {
 			}
 			continue
 		}
-		got, diags := statePath(dir, "", config)
+		got, diags := operation.StatePath(dir, "", config)
 		switch {
 		case tc.want == "" && !diags.HasErrors():
 			t.Errorf("path = %s: got %q, want an error", tc.path, got)

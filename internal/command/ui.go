@@ -17,6 +17,7 @@ import (
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
 	"github.com/plankit/plankit/internal/command/render"
+	"github.com/plankit/plankit/internal/command/views"
 	"github.com/plankit/plankit/internal/lang/marks"
 	"github.com/plankit/plankit/jsonplan"
 	"github.com/plankit/plankit/plans"
@@ -82,13 +83,13 @@ type ui struct {
 	// errColor colours the errors written to errw: stdout and stderr may
 	// not both be terminals (plan 2>errors.log).
 	errColor bool
-	json     *JSONView
+	json     *views.JSONView
 }
 
 func newUI(m *Meta, jsonMode, noColor bool) *ui {
 	u := &ui{out: m.Stdout, errw: m.Stderr, col: render.Colorizer{Enabled: !noColor && m.StdoutTTY}, errColor: !noColor && m.StderrTTY}
 	if jsonMode {
-		u.json = &JSONView{W: m.Stdout}
+		u.json = &views.JSONView{W: m.Stdout}
 		u.json.Version()
 	}
 	return u
@@ -96,7 +97,7 @@ func newUI(m *Meta, jsonMode, noColor bool) *ui {
 
 // diags renders diagnostics: -json messages, or errors on stderr and
 // warnings on stdout as Terraform does.
-func (u *ui) diags(diags hcl.Diagnostics, src Sources) {
+func (u *ui) diags(diags hcl.Diagnostics, src views.Sources) {
 	if len(diags) == 0 {
 		return
 	}
@@ -109,23 +110,17 @@ func (u *ui) diags(diags hcl.Diagnostics, src Sources) {
 		switch {
 		case d.Severity == hcl.DiagError:
 			errs = append(errs, d)
-		case followsErrors(d):
+		case views.FollowsErrors(d):
 			after = append(after, d)
 		default:
 			warns = append(warns, d)
 		}
 	}
-	WriteDiagnostics(u.out, warns, src, u.col.Enabled)
-	WriteDiagnostics(u.errw, errs, src, u.errColor)
+	views.WriteDiagnostics(u.out, warns, src, u.col.Enabled)
+	views.WriteDiagnostics(u.errw, errs, src, u.errColor)
 	// A warning about the errors comes after them, also where stdout and
 	// stderr are one terminal or log.
-	WriteDiagnostics(u.out, after, src, u.col.Enabled)
-}
-
-// followsErrors reports whether a warning refers to the errors reported
-// with it ("the errors reported above"), so it is written after them.
-func followsErrors(d *hcl.Diagnostic) bool {
-	return d.Severity == hcl.DiagWarning && d.Summary == skippedSummary
+	views.WriteDiagnostics(u.out, after, src, u.col.Enabled)
 }
 
 // note shows an informational message: a paragraph on stdout, or a

@@ -9,6 +9,7 @@ import (
 
 	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/internal/command/render"
+	"github.com/plankit/plankit/internal/command/views"
 	"github.com/plankit/plankit/internal/lang/marks"
 	"github.com/plankit/plankit/states"
 )
@@ -38,7 +39,7 @@ func TestApplySummaryHidesSensitiveOutputs(t *testing.T) {
 			var out bytes.Buffer
 			u := &ui{out: &out, errw: &out}
 			if tt.json {
-				u.json = &JSONView{W: &out}
+				u.json = &views.JSONView{W: &out}
 			}
 			u.applySummary(render.Counts{}, false, state)
 			got := out.String()

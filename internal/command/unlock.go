@@ -3,12 +3,13 @@ package command
 import (
 	"bufio"
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/plankit/plankit/configs"
+	"github.com/plankit/plankit/internal/command/views"
+	"github.com/plankit/plankit/internal/operation"
 	"github.com/plankit/plankit/tfdiags"
 )
 
@@ -33,10 +34,10 @@ func ForceUnlock(m *Meta, chdir string, args []string) int {
 	wd := m.workDir(fs.chdir)
 	u := &ui{out: m.Stdout, errw: m.Stderr}
 	u.col.Enabled = !*noColor && m.StdoutTTY
-	src := Sources{Dir: wd}
+	src := views.Sources{Dir: wd}
 
 	var config *configs.Config
-	if *stateFlag == "" && hasConfigFiles(wd) {
+	if *stateFlag == "" && operation.HasConfigFiles(wd) {
 		var diags hcl.Diagnostics
 		config, diags = configs.LoadConfigDir(wd)
 		if diags.HasErrors() {
@@ -44,18 +45,18 @@ func ForceUnlock(m *Meta, chdir string, args []string) int {
 			return ExitError
 		}
 	}
-	settings, diags := resolveBackend(m, wd, config, *stateFlag, bcfg, nil)
+	settings, diags := operation.ResolveBackend(m.Env, wd, config, *stateFlag, bcfg, nil)
 	if diags.HasErrors() {
 		u.diags(diags, src)
 		return ExitError
 	}
-	o, diags := openWorkspace(m.ctx(), settings)
+	o, diags := operation.OpenWorkspace(m.ctx(), settings)
 	if diags.HasErrors() {
 		u.diags(diags, src)
 		return ExitError
 	}
-	defer o.close()
-	path := o.mgr.Describe()
+	defer o.Close()
+	path := o.Mgr.Describe()
 	if !*force {
 		if !m.StdinTTY {
 			u.diags(hcl.Diagnostics{tfdiags.Error("Confirmation needed",
@@ -69,25 +70,11 @@ func ForceUnlock(m *Meta, chdir string, args []string) int {
 			return ExitError
 		}
 	}
-	if err := o.mgr.Unlock(id); err != nil {
+	if err := o.Mgr.Unlock(id); err != nil {
 		u.diags(hcl.Diagnostics{tfdiags.Errorf("Failed to unlock state", "%s", err)}, src)
 		return ExitError
 	}
 	fmt.Fprintf(m.Stdout, "\n%s\n\nThe state %s has been unlocked; other commands can now take a new lock on it.\n",
 		u.col.Green(u.col.Bold("plankit state has been successfully unlocked!")), path)
 	return ExitOK
-}
-
-// configFilePatterns match a directory's configuration files.
-var configFilePatterns = []string{"*.tf", "*.tf.json", "*.tofu", "*.tofu.json"}
-
-// hasConfigFiles reports whether dir holds any .tf, .tf.json, .tofu or
-// .tofu.json file.
-func hasConfigFiles(dir string) bool {
-	for _, pat := range configFilePatterns {
-		if m, _ := filepath.Glob(filepath.Join(dir, pat)); len(m) > 0 {
-			return true
-		}
-	}
-	return false
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/plankit/plankit/configs"
+	"github.com/plankit/plankit/internal/command/views"
 	"github.com/plankit/plankit/internal/terraform"
 )
 
@@ -37,7 +38,7 @@ func Validate(m *Meta, chdir string, args []string) int {
 		return usageError(m, fmt.Sprintf("plan validate takes no positional arguments (got %q); use -chdir=DIR for another directory", fs.Arg(0)))
 	}
 	wd := m.workDir(fs.chdir)
-	src := Sources{Dir: wd}
+	src := views.Sources{Dir: wd}
 	diags := refuseEmptyConfig(wd, &planFlags{})
 	if !diags.HasErrors() {
 		var config *configs.Config
@@ -75,22 +76,22 @@ func Validate(m *Meta, chdir string, args []string) int {
 }
 
 // validateJSON prints terraform validate -json's object.
-func validateJSON(m *Meta, diags hcl.Diagnostics, src Sources) int {
-	files := src.hclFiles(diags)
+func validateJSON(m *Meta, diags hcl.Diagnostics, src views.Sources) int {
+	files := src.HCLFiles(diags)
 	out := struct {
-		FormatVersion string     `json:"format_version"`
-		Valid         bool       `json:"valid"`
-		ErrorCount    int        `json:"error_count"`
-		WarningCount  int        `json:"warning_count"`
-		Diagnostics   []diagJSON `json:"diagnostics"`
-	}{FormatVersion: "1.0", Diagnostics: []diagJSON{}}
+		FormatVersion string           `json:"format_version"`
+		Valid         bool             `json:"valid"`
+		ErrorCount    int              `json:"error_count"`
+		WarningCount  int              `json:"warning_count"`
+		Diagnostics   []views.DiagJSON `json:"diagnostics"`
+	}{FormatVersion: "1.0", Diagnostics: []views.DiagJSON{}}
 	for _, d := range diags {
 		if d.Severity == hcl.DiagError {
 			out.ErrorCount++
 		} else {
 			out.WarningCount++
 		}
-		out.Diagnostics = append(out.Diagnostics, toDiagJSON(d, files))
+		out.Diagnostics = append(out.Diagnostics, views.ToDiagJSON(d, files))
 	}
 	out.Valid = out.ErrorCount == 0
 	b, _ := json.MarshalIndent(out, "", "  ")

@@ -8,6 +8,8 @@ import (
 
 	"github.com/plankit/plankit/configs"
 	"github.com/plankit/plankit/internal/backend"
+	"github.com/plankit/plankit/internal/command/views"
+	"github.com/plankit/plankit/internal/operation"
 	"github.com/plankit/plankit/tfdiags"
 )
 
@@ -38,7 +40,7 @@ type workspaceCmd struct {
 	m           *Meta
 	u           *ui
 	wd          string
-	settings    *backendSettings
+	settings    *operation.Backend
 	sel         backend.Selection
 	lock        bool
 	lockTimeout time.Duration
@@ -86,16 +88,16 @@ func Workspace(m *Meta, chdir string, args []string) int {
 	var diags hcl.Diagnostics
 	if sub != "show" {
 		var config *configs.Config
-		if hasConfigFiles(c.wd) {
+		if operation.HasConfigFiles(c.wd) {
 			config, diags = configs.LoadConfigDir(c.wd)
 			if diags.HasErrors() {
-				c.u.diags(diags, Sources{Dir: c.wd})
+				c.u.diags(diags, views.Sources{Dir: c.wd})
 				return ExitError
 			}
 		}
-		c.settings, diags = resolveBackend(m, c.wd, config, "", bcfg, nil)
+		c.settings, diags = operation.ResolveBackend(m.Env, c.wd, config, "", bcfg, nil)
 		if diags.HasErrors() {
-			c.u.diags(diags, Sources{Dir: c.wd})
+			c.u.diags(diags, views.Sources{Dir: c.wd})
 			return ExitError
 		}
 	}
@@ -120,12 +122,12 @@ func Workspace(m *Meta, chdir string, args []string) int {
 }
 
 func (c *workspaceCmd) fail(d ...*hcl.Diagnostic) int {
-	c.u.diags(d, Sources{Dir: c.wd})
+	c.u.diags(d, views.Sources{Dir: c.wd})
 	return ExitError
 }
 
 func (c *workspaceCmd) names() ([]string, backend.Backend, int) {
-	be, err := c.settings.open(c.m.ctx())
+	be, err := c.settings.Open(c.m.ctx())
 	if err != nil {
 		return nil, nil, c.fail(tfdiags.Errorf("Failed to open the state backend", "%s", err))
 	}
@@ -187,17 +189,16 @@ func (c *workspaceCmd) create(name string) int {
 	if contains(names, name) {
 		return c.fail(tfdiags.Errorf("Workspace already exists", "Workspace %q already exists.", name))
 	}
-	s := *c.settings
-	s.ws = name
-	codec, ds := stateCodecIn(c.m, c.wd) // its first state is encrypted too
+	s := c.settings.WithWorkspace(name)
+	codec, ds := operation.StateCodecIn(c.m.Env, c.wd) // its first state is encrypted too
 	if ds.HasErrors() {
 		return c.fail(ds...)
 	}
-	o, ds := createWorkspace(c.m.ctx(), &s, codec)
+	o, ds := operation.CreateWorkspace(c.m.ctx(), s, codec)
 	if ds.HasErrors() {
 		return c.fail(ds...)
 	}
-	o.close()
+	o.Close()
 	if err := backend.SelectWorkspace(c.wd, name); err != nil {
 		return c.fail(tfdiags.Errorf("Failed to select the workspace", "%s", err))
 	}
@@ -255,9 +256,8 @@ func (c *workspaceCmd) delete(name string, force bool) int {
 	if !contains(names, name) {
 		return c.fail(tfdiags.Errorf("Workspace does not exist", "Workspace %q doesn't exist.", name))
 	}
-	s := *c.settings
-	s.ws = name
-	mgr, release, ds := openBackendState(c.m.ctx(), &s, c.lock, c.lockTimeout, "OperationTypeDeleteWorkspace")
+	s := c.settings.WithWorkspace(name)
+	mgr, release, ds := operation.OpenBackendState(c.m.ctx(), s, c.lock, c.lockTimeout, "OperationTypeDeleteWorkspace")
 	if ds.HasErrors() {
 		return c.fail(ds...)
 	}
@@ -269,7 +269,7 @@ func (c *workspaceCmd) delete(name string, force bool) int {
 	}
 	// The lock lives in the workspace being deleted: release it first for
 	// the local backend (its lock file sits in the directory removed).
-	if c.settings.typ == "local" {
+	if c.settings.Type() == "local" {
 		if ds := release(); ds.HasErrors() {
 			return c.fail(ds...)
 		}
@@ -277,7 +277,7 @@ func (c *workspaceCmd) delete(name string, force bool) int {
 	}
 	err := be.DeleteWorkspace(c.m.ctx(), name)
 	if ds := release(); ds.HasErrors() && err == nil {
-		c.u.diags(ds, Sources{Dir: c.wd})
+		c.u.diags(ds, views.Sources{Dir: c.wd})
 	}
 	if err != nil {
 		return c.fail(tfdiags.Errorf("Failed to delete the workspace", "%s", err))

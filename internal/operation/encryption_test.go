@@ -1,4 +1,4 @@
-package command
+package operation
 
 import (
 	"bytes"
@@ -34,14 +34,14 @@ state { method = method.aes_gcm.k }
 // TestErroredStateIsEncrypted: the recovery copy of a state that could
 // not be written is encrypted like the state itself, and decrypts to it.
 func TestErroredStateIsEncrypted(t *testing.T) {
-	enc, diags := loadEncryption(&Meta{Env: []string{encryptionEnv + "=" + literalKeyEncryption}}, nil, nil)
+	enc, diags := LoadEncryption([]string{EncryptionEnv + "=" + literalKeyEncryption}, nil, nil)
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
 	st := states.NewState()
 	st.SetOutputValue(addrs.OutputValue{Name: "x"}.Absolute(nil), cty.StringVal("kept-secret"), false)
 	wd := t.TempDir()
-	ds := saveErroredStateCodec(wd, "s.tfstate", &statefile.File{Lineage: "lin", Serial: 7}, st, &bytes.Buffer{}, codecFor(enc))
+	ds := SaveErroredStateCodec(wd, "s.tfstate", &statefile.File{Lineage: "lin", Serial: 7}, st, &bytes.Buffer{}, CodecFor(enc))
 	if len(ds) != 1 || strings.Contains(ds[0].Detail, "in clear") {
 		t.Fatalf("diagnostics %v", ds)
 	}
@@ -63,7 +63,7 @@ func TestErroredStateIsEncrypted(t *testing.T) {
 
 	// The same for a state kept in a remote backend (pushed back later).
 	wd = t.TempDir()
-	ds = saveErroredRemote(wd, "workspace \"default\"", &statefile.File{Lineage: "lin", Serial: 7}, st, &bytes.Buffer{}, codecFor(enc))
+	ds = SaveErroredRemote(wd, "workspace \"default\"", &statefile.File{Lineage: "lin", Serial: 7}, st, &bytes.Buffer{}, CodecFor(enc))
 	if len(ds) != 1 || !strings.Contains(ds[0].Detail, "plan state push") {
 		t.Fatalf("diagnostics %v", ds)
 	}
@@ -110,7 +110,7 @@ terraform {
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	enc, diags := loadEncryption(&Meta{}, config, nil)
+	enc, diags := LoadEncryption(nil, config, nil)
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
@@ -118,8 +118,8 @@ terraform {
 		t.Fatalf("state %v plan %v", enc.State().Methods(), enc.Plan().Methods())
 	}
 	// TF_ENCRYPTION's plan block wins over the override file's.
-	env := encryptionEnv + `={"method":{"unencrypted":{"off":{}}},"plan":{"method":"method.unencrypted.off"}}`
-	enc, diags = loadEncryption(&Meta{Env: []string{env}}, config, nil)
+	env := EncryptionEnv + `={"method":{"unencrypted":{"off":{}}},"plan":{"method":"method.unencrypted.off"}}`
+	enc, diags = LoadEncryption([]string{env}, config, nil)
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
@@ -127,21 +127,21 @@ terraform {
 		t.Fatalf("after TF_ENCRYPTION: state %v plan %v", enc.State().Methods(), enc.Plan().Methods())
 	}
 	// A short passphrase from a variable is refused without showing it.
-	_, diags = loadEncryption(&Meta{}, config, terraform.InputValues{"pass": {Value: cty.StringVal("short")}})
+	_, diags = LoadEncryption(nil, config, terraform.InputValues{"pass": {Value: cty.StringVal("short")}})
 	if !diags.HasErrors() || !strings.Contains(diags.Error(), "at least 16 characters") || strings.Contains(diags.Error(), "short\"") {
 		t.Fatalf("got %v", diags)
 	}
 }
 
 func TestClearPlanOfEncryptedStateWarns(t *testing.T) {
-	enc, diags := loadEncryption(&Meta{Env: []string{encryptionEnv + "=" + literalKeyEncryption}}, nil, nil)
+	enc, diags := LoadEncryption([]string{EncryptionEnv + "=" + literalKeyEncryption}, nil, nil)
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	if ds := clearPlanOfEncryptedState(enc, "p.tfplan"); len(ds) != 1 || ds[0].Summary != "Plan file not encrypted" {
+	if ds := ClearPlanOfEncryptedState(enc, "p.tfplan"); len(ds) != 1 || ds[0].Summary != "Plan file not encrypted" {
 		t.Fatalf("got %v", ds)
 	}
-	if ds := clearPlanOfEncryptedState(enc, ""); len(ds) != 0 {
+	if ds := ClearPlanOfEncryptedState(enc, ""); len(ds) != 0 {
 		t.Fatalf("no -out, no warning: %v", ds)
 	}
 }
@@ -150,7 +150,7 @@ func TestClearPlanOfEncryptedStateWarns(t *testing.T) {
 // state too, with every record encrypted (the object's attributes appear
 // nowhere in clear), and the next run reads it back.
 func TestEncryptedStateJournal(t *testing.T) {
-	enc, diags := loadEncryption(&Meta{Env: []string{encryptionEnv + "=" + literalKeyEncryption}}, nil, nil)
+	enc, diags := LoadEncryption([]string{EncryptionEnv + "=" + literalKeyEncryption}, nil, nil)
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
@@ -158,13 +158,13 @@ func TestEncryptedStateJournal(t *testing.T) {
 		name      string
 		codec     statemgr.Codec
 		encrypted bool
-	}{{"clear", codecFor(nil), false}, {"encrypted", codecFor(enc), true}} {
+	}{{"clear", CodecFor(nil), false}, {"encrypted", CodecFor(enc), true}} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			path := filepath.Join(dir, "terraform.tfstate")
 			fs := statemgr.NewFilesystem(path)
 			fs.SetCodec(tc.codec)
-			s := &stateSaver{mgr: fs, wd: dir, spath: path, dump: &bytes.Buffer{}, codec: tc.codec}
+			s := &StateSaver{mgr: fs, wd: dir, spath: path, dump: &bytes.Buffer{}, codec: tc.codec}
 			live := states.NewState().SyncWrapper()
 			s.Start(live)
 			addr := addrs.Resource{Mode: addrs.ManagedResourceMode, Type: "terraform_data", Name: "a"}.Instance(addrs.NoKey).Absolute(nil)
@@ -206,7 +206,7 @@ func TestEncryptedStateJournal(t *testing.T) {
 	}
 }
 
-// loadEncryptionIn loads the working directory's configuration only when
+// LoadEncryptionIn loads the working directory's configuration only when
 // it could configure encryption: a directory whose files never mention
 // an encryption block (here one that does not even parse) is not loaded,
 // and one whose files could (a block, a JSON file that might spell it
@@ -234,7 +234,7 @@ terraform {
 		{"encryption block and a broken file", map[string]string{"enc.tf": block, "main.tf": broken}, nil, true, false},
 		{"word in a comment", map[string]string{"main.tf": "# no encryption here\n" + broken}, nil, true, false},
 		{"JSON escapes", map[string]string{"main.tf.json": `{"terraform": [{"\u0065ncryption": [{}]}], "resource": 1}`}, nil, true, false},
-		{"TF_ENCRYPTION set", map[string]string{"main.tf": broken}, []string{encryptionEnv + `={"method":{"unencrypted":{"off":{}}}}`}, true, false},
+		{"TF_ENCRYPTION set", map[string]string{"main.tf": broken}, []string{EncryptionEnv + `={"method":{"unencrypted":{"off":{}}}}`}, true, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -244,7 +244,7 @@ terraform {
 					t.Fatal(err)
 				}
 			}
-			enc, diags := loadEncryptionIn(&Meta{Env: tc.env}, dir)
+			enc, diags := LoadEncryptionIn(tc.env, dir)
 			if diags.HasErrors() != tc.wantErr {
 				t.Fatalf("errors: %v, want errors %v", diags, tc.wantErr)
 			}

@@ -1,4 +1,4 @@
-package command
+package operation
 
 import (
 	"os"
@@ -44,24 +44,24 @@ variable "fromfile" {}
 	}
 	tests := []struct {
 		name    string
-		args    []varArg
+		args    []VarArg
 		env     []string
 		want    map[string]cty.Value
 		wantErr string
 	}{
-		{name: "untyped -var is a string", args: []varArg{{value: "untyped=2"}, {value: "json_untyped={a=1}"}},
+		{name: "untyped -var is a string", args: []VarArg{{Value: "untyped=2"}, {Value: "json_untyped={a=1}"}},
 			want: map[string]cty.Value{"untyped": cty.StringVal("2"), "json_untyped": cty.StringVal("{a=1}")}},
 		{name: "untyped TF_VAR_ is a string", env: []string{"TF_VAR_untyped=2", "TF_VAR_untyped_desc=true"},
 			want: map[string]cty.Value{"untyped": cty.StringVal("2"), "untyped_desc": cty.StringVal("true")}},
-		{name: "string is literal", args: []varArg{{value: "str=[1]"}}, env: []string{"TF_VAR_str=2"},
+		{name: "string is literal", args: []VarArg{{Value: "str=[1]"}}, env: []string{"TF_VAR_str=2"},
 			want: map[string]cty.Value{"str": cty.StringVal("[1]")}},
-		{name: "number and bool", args: []varArg{{value: "num=2"}}, env: []string{"TF_VAR_flag=true"},
+		{name: "number and bool", args: []VarArg{{Value: "num=2"}}, env: []string{"TF_VAR_flag=true"},
 			want: map[string]cty.Value{"num": cty.NumberIntVal(2), "flag": cty.True}},
-		{name: "any parses HCL", args: []varArg{{value: "anything=2"}, {value: `json_any=["a"]`}}, env: []string{"TF_VAR_names=[\"x\"]"},
+		{name: "any parses HCL", args: []VarArg{{Value: "anything=2"}, {Value: `json_any=["a"]`}}, env: []string{"TF_VAR_names=[\"x\"]"},
 			want: map[string]cty.Value{"anything": cty.NumberIntVal(2), "json_any": cty.TupleVal([]cty.Value{cty.StringVal("a")}),
 				"names": cty.TupleVal([]cty.Value{cty.StringVal("x")})}},
-		{name: "any rejects a bare word", args: []varArg{{value: "anything=hello"}}, wantErr: "Invalid value for variable anything"},
-		{name: "var files keep their types", args: []varArg{{file: true, value: "in.tfvars"}, {file: true, value: "in.tfvars.json"}},
+		{name: "any rejects a bare word", args: []VarArg{{Value: "anything=hello"}}, wantErr: "Invalid value for variable anything"},
+		{name: "var files keep their types", args: []VarArg{{File: true, Value: "in.tfvars"}, {File: true, Value: "in.tfvars.json"}},
 			want: map[string]cty.Value{"fromfile": cty.NumberIntVal(2), "untyped_desc": cty.NumberIntVal(3)}},
 	}
 	for _, tt := range tests {

@@ -1,4 +1,4 @@
-package command
+package operation
 
 import (
 	"encoding/json"
@@ -28,13 +28,13 @@ type journaledState interface {
 // practice).
 const maxInFlightListed = 50
 
-// foldsJournal reports whether a command run as operation folds the
+// FoldsJournal reports whether a command run as operation folds the
 // journal of an interrupted apply into the state (holding the lock). Only
 // the commands that write the state anyway do: apply (and destroy), state
 // mv and rm, and deleting a workspace. A plan, like Terraform's, never
 // writes the state: it reads the state with the journal folded in memory
 // and says the state file lacks it; so do the read-only commands.
-func foldsJournal(operation string) bool {
+func FoldsJournal(operation string) bool {
 	switch operation {
 	case "OperationTypePlan", "read", "graph":
 		return false
@@ -44,14 +44,14 @@ func foldsJournal(operation string) bool {
 
 // recoverJournal reports the journal an interrupted apply left beside the
 // state (the manager already replayed it in memory while reading) and,
-// when the command writes the state and holds the lock (foldsJournal),
+// when the command writes the state and holds the lock (FoldsJournal),
 // first folds it in: an explicit step, its own write of the state (at the
 // next serial, the state as the interrupted apply left it kept as the
 // backup), recorded beside a local state in NAME.recovery.log. A failed
 // write is part of the warning, not an error: the run goes on with the
 // recovered state, and the journal stays.
 func recoverJournal(mgr journaledState, where string, locked bool, operation string) hcl.Diagnostics {
-	fold := locked && foldsJournal(operation)
+	fold := locked && FoldsJournal(operation)
 	rec := mgr.Recovery()
 	if rec == nil {
 		return nil
@@ -165,12 +165,12 @@ func logRecovery(path string, rec *statemgr.Recovery, serial uint64) error {
 	return err
 }
 
-// recoverJournalFor is recoverJournal for a command's operation. State
+// RecoverJournalFor is recoverJournal for a command's operation. State
 // push replaces the state, and with it what a journal holds (the
 // errored.tfstate an apply saved when its last write failed holds all of
 // it): it writes nothing first, so its serial checks compare the pushed
 // file with the stored serial, and the push removes the journal.
-func recoverJournalFor(mgr journaledState, where string, locked bool, operation string) hcl.Diagnostics {
+func RecoverJournalFor(mgr journaledState, where string, locked bool, operation string) hcl.Diagnostics {
 	if operation != "OperationTypeStatePush" {
 		return recoverJournal(mgr, where, locked, operation)
 	}
@@ -182,14 +182,14 @@ func recoverJournalFor(mgr journaledState, where string, locked bool, operation 
 		fmt.Sprintf("An apply on %s did not finish; its journal holds changes to %d resource instance(s) and %d operation(s) of unknown outcome. The pushed state replaces the state and that journal.", where, len(rec.Changed), len(rec.InFlight)))}
 }
 
-// asFolded returns the state file sf as the run that folds the pending
+// AsFolded returns the state file sf as the run that folds the pending
 // journal of an interrupted apply into it will store it: at the next
 // serial. A run that did not fold it (a plan, -lock=false) records and
 // checks saved plans against that serial, so that a plan saved from the
 // state with the journal applies after the fold, and one saved before the
 // interrupted apply does not. sf itself when there is no such journal, or
 // it was folded (folded: this run holds the lock and writes the state).
-func asFolded(mgr any, sf *statefile.File, folded bool) *statefile.File {
+func AsFolded(mgr any, sf *statefile.File, folded bool) *statefile.File {
 	j, ok := mgr.(statemgr.Journaled)
 	if !ok || sf == nil || folded || j.Recovery() == nil {
 		return sf

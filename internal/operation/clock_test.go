@@ -1,4 +1,4 @@
-package command
+package operation
 
 import (
 	"strings"
@@ -21,7 +21,7 @@ func TestPlanClock(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			clock, diags := planClock(tt.env)
+			clock, diags := PlanClock(tt.env)
 			if tt.wantErr != "" {
 				if !diags.HasErrors() || !strings.Contains(diags[0].Summary, tt.wantErr) {
 					t.Fatalf("diags = %v, want %q", diags, tt.wantErr)

@@ -1,4 +1,4 @@
-package command
+package operation
 
 import (
 	"bytes"
@@ -54,7 +54,7 @@ func TestSaveErroredState(t *testing.T) {
 				wd = filepath.Join(wd, "gone")
 			}
 			var dump bytes.Buffer
-			diags := saveErroredState(wd, "s.tfstate", cur, st, &dump)
+			diags := SaveErroredState(wd, "s.tfstate", cur, st, &dump)
 			if len(diags) != 1 || !strings.Contains(diags[0].Detail, tt.wantDiag) {
 				t.Fatalf("diagnostics %v, want one mentioning %q", diags, tt.wantDiag)
 			}
@@ -117,11 +117,11 @@ func TestStateSaverFlushLast(t *testing.T) {
 				}
 			}
 			var dump bytes.Buffer
-			s := &stateSaver{mgr: statemgr.NewFilesystem(spath), wd: wd, spath: spath, dump: &dump}
+			s := &StateSaver{mgr: statemgr.NewFilesystem(spath), wd: wd, spath: spath, dump: &dump}
 			if tt.snapshot {
 				s.last = st
 			}
-			diags := s.flushLast()
+			diags := s.FlushLast()
 			if got, want := diags.HasErrors(), tt.blocked && tt.snapshot; got != want {
 				t.Fatalf("errors = %v, want %v: %v", got, want, diags)
 			}
@@ -140,4 +140,18 @@ func TestStateSaverFlushLast(t *testing.T) {
 			}
 		})
 	}
+}
+
+func readStateFile(t *testing.T, path string) *statefile.File {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sf, err := statefile.Read(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sf
 }

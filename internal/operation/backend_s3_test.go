@@ -1,4 +1,4 @@
-package command
+package operation
 
 import (
 	"strings"
@@ -113,7 +113,7 @@ func TestResolveS3Backend(t *testing.T) {
 			if strings.HasPrefix(tc.name, "-state") {
 				stateFlag = "x"
 			}
-			s, diags := resolveBackend(&Meta{Env: tc.env}, dir, config, stateFlag, tc.bcfg, tc.fromPlan)
+			s, diags := ResolveBackend(tc.env, dir, config, stateFlag, tc.bcfg, tc.fromPlan)
 			if tc.wantErr != "" {
 				if !diags.HasErrors() || !strings.Contains(diags.Error(), tc.wantErr) {
 					t.Fatalf("got %v; want an error with %q", diags, tc.wantErr)
@@ -123,7 +123,7 @@ func TestResolveS3Backend(t *testing.T) {
 			if diags.HasErrors() {
 				t.Fatal(diags.Error())
 			}
-			rec := s.record()
+			rec := s.Record()
 			if d := cmp.Diff(tc.want, rec.Config); d != "" {
 				t.Errorf("record (-want +got):\n%s", d)
 			}

@@ -1,10 +1,9 @@
-package command
+package operation
 
 import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,21 +13,17 @@ import (
 	"github.com/zclconf/go-cty/cty/convert"
 
 	"github.com/plankit/plankit/configs"
-	"github.com/plankit/plankit/internal/atomicfile"
 	"github.com/plankit/plankit/internal/encryption"
-	"github.com/plankit/plankit/internal/safeio"
 	"github.com/plankit/plankit/internal/states/statemgr"
 	"github.com/plankit/plankit/internal/terraform"
-	"github.com/plankit/plankit/planfile"
-	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/tfdiags"
 )
 
-// encryptionEnv holds an encryption configuration (HCL or JSON) merged
+// EncryptionEnv holds an encryption configuration (HCL or JSON) merged
 // over the working directory's, as in OpenTofu.
-const encryptionEnv = "TF_ENCRYPTION"
+const EncryptionEnv = "TF_ENCRYPTION"
 
-func envLookup(env []string, name string) string {
+func EnvLookup(env []string, name string) string {
 	for _, kv := range env {
 		if k, v, ok := strings.Cut(kv, "="); ok && k == name {
 			return v
@@ -37,11 +32,11 @@ func envLookup(env []string, name string) string {
 	return ""
 }
 
-// loadEncryption returns the encryption in effect: the root module's
+// LoadEncryption returns the encryption in effect: the root module's
 // encryption block (config may be nil), its override files' blocks, then
 // TF_ENCRYPTION merged over it. var.NAME takes the value vals give, else
 // the variable's default. Nothing is derived yet; keys come on first use.
-func loadEncryption(m *Meta, config *configs.Config, vals terraform.InputValues) (*encryption.Encryption, hcl.Diagnostics) {
+func LoadEncryption(env []string, config *configs.Config, vals terraform.InputValues) (*encryption.Encryption, hcl.Diagnostics) {
 	var cfg *encryption.Config
 	var diags hcl.Diagnostics
 	vars := map[string]cty.Value{}
@@ -71,14 +66,14 @@ func loadEncryption(m *Meta, config *configs.Config, vals terraform.InputValues)
 	if config == nil {
 		// No configuration declares the variables TF_ENCRYPTION may use:
 		// each TF_VAR_NAME is the string it holds.
-		for _, kv := range m.Env {
+		for _, kv := range env {
 			if k, v, ok := strings.Cut(kv, "="); ok && strings.HasPrefix(k, "TF_VAR_") {
 				vars[strings.TrimPrefix(k, "TF_VAR_")] = cty.StringVal(v)
 			}
 		}
 	}
-	if src := strings.TrimSpace(envLookup(m.Env, encryptionEnv)); src != "" {
-		c, ds := encryption.ParseConfig(encryptionEnv, src)
+	if src := strings.TrimSpace(EnvLookup(env, EncryptionEnv)); src != "" {
+		c, ds := encryption.ParseConfig(EncryptionEnv, src)
 		diags = append(diags, ds...)
 		cfg = encryption.Merge(cfg, c)
 	}
@@ -89,26 +84,26 @@ func loadEncryption(m *Meta, config *configs.Config, vals terraform.InputValues)
 	return enc, append(diags, ds...)
 }
 
-// loadEncryptionIn is loadEncryption for commands that read a plan
+// LoadEncryptionIn is LoadEncryption for commands that read a plan
 // archive: the configuration is the working directory's, if it has one,
 // with variables from TF_VAR_ and the .tfvars files there.
-func loadEncryptionIn(m *Meta, wd string) (*encryption.Encryption, hcl.Diagnostics) {
+func LoadEncryptionIn(env []string, wd string) (*encryption.Encryption, hcl.Diagnostics) {
 	var config *configs.Config
 	var vals terraform.InputValues
 	var diags hcl.Diagnostics
-	if hasConfigFiles(wd) && (strings.TrimSpace(envLookup(m.Env, encryptionEnv)) != "" || mentionsEncryption(wd)) {
+	if HasConfigFiles(wd) && (strings.TrimSpace(EnvLookup(env, EncryptionEnv)) != "" || mentionsEncryption(wd)) {
 		config, diags = configs.LoadConfigDir(wd)
 		if diags.HasErrors() {
 			return nil, diags
 		}
 		var ds hcl.Diagnostics
-		vals, ds = CollectVariables(config, wd, nil, m.Env)
+		vals, ds = CollectVariables(config, wd, nil, env)
 		diags = append(diags, ds...)
 		if ds.HasErrors() {
 			return nil, diags
 		}
 	}
-	enc, ds := loadEncryption(m, config, vals)
+	enc, ds := LoadEncryption(env, config, vals)
 	return enc, append(diags, ds...)
 }
 
@@ -116,12 +111,12 @@ func loadEncryptionIn(m *Meta, wd string) (*encryption.Encryption, hcl.Diagnosti
 // hold an encryption block: its text names "encryption" (or, in a JSON
 // file, might spell it with escapes). Without one, and without
 // TF_ENCRYPTION, the directory's configuration configures no encryption
-// and its variables feed nothing, so loadEncryptionIn need not load it:
+// and its variables feed nothing, so LoadEncryptionIn need not load it:
 // plan show and apply FILE, run in the directory the plan came from, do
-// not parse the whole configuration (100,000 resources: ~1 CPU s) only to
+// not parse the whole configuration (slow for a large one) only to
 // find no encryption block. O(size of the files).
 func mentionsEncryption(wd string) bool {
-	for _, pat := range configFilePatterns {
+	for _, pat := range ConfigFilePatterns {
 		names, _ := filepath.Glob(filepath.Join(wd, pat))
 		for _, name := range names {
 			b, err := os.ReadFile(name)
@@ -153,19 +148,19 @@ func (c stateCodec) StoresClear() bool { return !c.t.Encrypted() }
 
 var _ statemgr.ClearCodec = stateCodec{}
 
-// codecFor is the state codec of enc. With enc nil (no encryption
+// CodecFor is the state codec of enc. With enc nil (no encryption
 // configured) states are stored in clear and an encrypted one is refused
 // with an error that says so.
-func codecFor(enc *encryption.Encryption) statemgr.Codec {
+func CodecFor(enc *encryption.Encryption) statemgr.Codec {
 	if enc == nil {
 		enc, _ = encryption.New(nil, encryption.Options{})
 	}
 	return stateCodec{enc.State()}
 }
 
-// encryptionDiags explains an encryption failure; the error never holds
+// EncryptionDiags explains an encryption failure; the error never holds
 // key material.
-func encryptionDiags(err error, what string) hcl.Diagnostics {
+func EncryptionDiags(err error, what string) hcl.Diagnostics {
 	var ee *encryption.Error
 	if !errors.As(err, &ee) {
 		return nil
@@ -180,93 +175,10 @@ func encryptionDiags(err error, what string) hcl.Diagnostics {
 	return hcl.Diagnostics{tfdiags.Errorf("Failed to decrypt the "+what, "%s\n\n%s Nothing was changed.", err, advice)}
 }
 
-// writePlanArchive writes the archive at path, inside the plan target's
-// envelope when plans are encrypted: nothing of the plan, its states or
-// its configuration is readable without the key. The signature, if any,
-// covers the archive itself, so it verifies after decryption. Atomic.
-func writePlanArchive(path string, args *planfile.CreateArgs, enc *encryption.Encryption) error {
-	if enc == nil || !enc.Plan().Encrypted() {
-		return planfile.Write(path, args)
-	}
-	var buf bytes.Buffer
-	if err := planfile.WriteTo(&buf, args); err != nil {
-		return err
-	}
-	out, err := enc.Plan().EncryptPlan(buf.Bytes())
-	if err != nil {
-		return err
-	}
-	return atomicfile.WriteBytes(path, out, 0o644, nil)
-}
-
-// maxEnvelope bounds an encrypted archive: base64 of the largest archive
-// planfile accepts, plus room for the JSON around it.
-func maxEnvelope() int64 { return planfile.DefaultLimits().MaxArchiveSize/3*4 + 1<<20 }
-
-// openPlanArchive opens the archive at path, decrypting it first when it
-// is in an envelope. A clear archive is refused when the configuration
-// requires plans to be encrypted.
-func openPlanArchive(path string, t *encryption.Target, opts ...planfile.Option) (*planfile.Reader, hcl.Diagnostics) {
-	f, err := safeio.Open(path) // a FIFO or device is refused, never waited on
-	if err != nil {
-		return nil, planFileDiags(&planfile.Error{Kind: planfile.KindIO, Path: path, Err: err})
-	}
-	defer f.Close()
-	head := make([]byte, 64)
-	n, _ := io.ReadFull(f, head)
-	head = head[:n]
-	if !bytes.HasPrefix(bytes.TrimLeft(head, " \t\r\n"), []byte("{")) {
-		// Not an envelope: the configuration may still require one.
-		if _, _, err := t.DecryptPlan(head); err != nil {
-			return nil, encryptionDiags(fmt.Errorf("%s: %w", path, err), "plan")
-		}
-		r, err := planfile.Open(path, opts...)
-		if err != nil {
-			return nil, planFileDiags(err)
-		}
-		return r, nil
-	}
-	if st, err := f.Stat(); err == nil && st.Size() > maxEnvelope() {
-		return nil, planFileDiags(&planfile.Error{Kind: planfile.KindTooLarge, Path: path, Err: fmt.Errorf("the encrypted plan is %d bytes; at most %d are accepted", st.Size(), maxEnvelope())})
-	}
-	rest, err := io.ReadAll(f)
-	if err != nil {
-		return nil, planFileDiags(&planfile.Error{Kind: planfile.KindIO, Path: path, Err: err})
-	}
-	plain, _, err := t.DecryptPlan(append(head, rest...))
-	if err != nil {
-		return nil, encryptionDiags(fmt.Errorf("%s: %w", path, err), "plan")
-	}
-	r, err := planfile.OpenBytes(plain, opts...)
-	if err != nil {
-		var pe *planfile.Error
-		if errors.As(err, &pe) {
-			pe.Path = path
-		}
-		return nil, planFileDiags(err)
-	}
-	return r, nil
-}
-
-// readArchiveWith opens and decrypts the archive at path and reads its
-// plan.
-func readArchiveWith(path string, t *encryption.Target, opts ...planfile.Option) (*planfile.Reader, *plans.Plan, hcl.Diagnostics) {
-	r, diags := openPlanArchive(path, t, opts...)
-	if diags.HasErrors() {
-		return nil, nil, diags
-	}
-	p, err := r.ReadPlan()
-	if err != nil {
-		r.Close()
-		return nil, nil, planFileDiags(err)
-	}
-	return r, p, nil
-}
-
-// clearPlanOfEncryptedState warns when a plan archive is about to be
+// ClearPlanOfEncryptedState warns when a plan archive is about to be
 // written in clear while the state is encrypted: the archive holds the
 // state (and every secret in it) as it was read.
-func clearPlanOfEncryptedState(enc *encryption.Encryption, out string) hcl.Diagnostics {
+func ClearPlanOfEncryptedState(enc *encryption.Encryption, out string) hcl.Diagnostics {
 	if enc == nil || out == "" || !enc.State().Encrypted() || enc.Plan().Encrypted() {
 		return nil
 	}
@@ -274,41 +186,41 @@ func clearPlanOfEncryptedState(enc *encryption.Encryption, out string) hcl.Diagn
 		"The state is encrypted but plans are not, so the archive written by -out holds the state and its secrets in clear. Add a plan block to the encryption configuration to encrypt it too.")}
 }
 
-// setCodec gives a state manager or backend the codec if it takes one
+// SetCodec gives a state manager or backend the codec if it takes one
 // (the local file manager, the pg backend and its managers).
-func setCodec(v any, c statemgr.Codec) {
+func SetCodec(v any, c statemgr.Codec) {
 	if cs, ok := v.(interface{ SetCodec(statemgr.Codec) }); ok {
 		cs.SetCodec(c)
 	}
 }
 
-// needsRewrite reports whether mgr read its state through a fallback
+// NeedsRewrite reports whether mgr read its state through a fallback
 // method (see statemgr.Codec).
-func needsRewrite(mgr any) bool {
+func NeedsRewrite(mgr any) bool {
 	cs, ok := mgr.(interface{ NeedsRewrite() bool })
 	return ok && cs.NeedsRewrite()
 }
 
-// stateCodecIn is the state codec of the encryption in effect in wd, for
+// StateCodecIn is the state codec of the encryption in effect in wd, for
 // the commands that read or change the state outside plan and apply.
-func stateCodecIn(m *Meta, wd string) (statemgr.Codec, hcl.Diagnostics) {
-	enc, diags := loadEncryptionIn(m, wd)
+func StateCodecIn(env []string, wd string) (statemgr.Codec, hcl.Diagnostics) {
+	enc, diags := LoadEncryptionIn(env, wd)
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	return codecFor(enc), nil
+	return CodecFor(enc), nil
 }
 
-// decryptPulled returns the v4 JSON of a stored state (state pull shows
+// DecryptPulled returns the v4 JSON of a stored state (state pull shows
 // it decrypted; state push takes an encrypted file too). Empty stays
 // empty.
-func decryptPulled(codec statemgr.Codec, data []byte, where string) ([]byte, hcl.Diagnostics) {
+func DecryptPulled(codec statemgr.Codec, data []byte, where string) ([]byte, hcl.Diagnostics) {
 	if len(data) == 0 || codec == nil {
 		return data, nil
 	}
 	plain, _, err := codec.Decode(data)
 	if err != nil {
-		if ds := encryptionDiags(fmt.Errorf("%s: %w", where, err), "state"); ds != nil {
+		if ds := EncryptionDiags(fmt.Errorf("%s: %w", where, err), "state"); ds != nil {
 			return nil, ds
 		}
 		return nil, hcl.Diagnostics{tfdiags.Errorf("Failed to read state", "%s: %s", where, err)}

@@ -1,4 +1,4 @@
-package command
+package operation
 
 import (
 	"strconv"
@@ -10,12 +10,12 @@ import (
 	"github.com/plankit/plankit/tfdiags"
 )
 
-// planClock returns the clock plantimestamp() reads: SOURCE_DATE_EPOCH
+// PlanClock returns the clock plantimestamp() reads: SOURCE_DATE_EPOCH
 // (whole seconds since the Unix epoch, the reproducible-builds
 // convention) when env sets it, so a plan that uses plantimestamp can
 // still give the same archive twice; time.Now otherwise. The core reads
 // the clock only if the configuration calls plantimestamp.
-func planClock(env []string) (func() time.Time, hcl.Diagnostics) {
+func PlanClock(env []string) (func() time.Time, hcl.Diagnostics) {
 	for i := len(env) - 1; i >= 0; i-- { // the last assignment wins, as in the environment
 		v, ok := strings.CutPrefix(env[i], "SOURCE_DATE_EPOCH=")
 		if !ok {

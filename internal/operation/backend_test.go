@@ -1,4 +1,4 @@
-package command
+package operation
 
 import (
 	"path/filepath"
@@ -114,7 +114,7 @@ func TestResolveBackend(t *testing.T) {
 			if strings.HasPrefix(tc.name, "-state") {
 				stateFlag = "x"
 			}
-			s, diags := resolveBackend(&Meta{Env: tc.env}, dir, config, stateFlag, tc.bcfg, tc.fromPlan)
+			s, diags := ResolveBackend(tc.env, dir, config, stateFlag, tc.bcfg, tc.fromPlan)
 			if tc.wantErr != "" {
 				if !diags.HasErrors() || !strings.Contains(diags.Error(), tc.wantErr) {
 					t.Fatalf("got %v; want an error with %q", diags, tc.wantErr)
@@ -124,7 +124,7 @@ func TestResolveBackend(t *testing.T) {
 			if diags.HasErrors() {
 				t.Fatal(diags.Error())
 			}
-			rec := s.record()
+			rec := s.Record()
 			if d := cmp.Diff(tc.want, rec.Config); d != "" {
 				t.Errorf("record (-want +got):\n%s", d)
 			}
@@ -146,19 +146,19 @@ func TestResolveLocalBackend(t *testing.T) {
 	if diags.HasErrors() {
 		t.Fatal(diags.Error())
 	}
-	s, diags := resolveBackend(&Meta{Env: []string{"TF_WORKSPACE=dev"}}, dir, config, "", nil, nil)
+	s, diags := ResolveBackend([]string{"TF_WORKSPACE=dev"}, dir, config, "", nil, nil)
 	if diags.HasErrors() {
 		t.Fatal(diags.Error())
 	}
 	if s.defaultPath != filepath.Join(dir, "s/default.tfstate") || s.workspaceDir != filepath.Join(dir, "ws") || s.ws != "dev" {
 		t.Errorf("settings %+v", s)
 	}
-	if d := cmp.Diff(&planfile.Backend{Type: "local", Workspace: "dev"}, s.record()); d != "" {
+	if d := cmp.Diff(&planfile.Backend{Type: "local", Workspace: "dev"}, s.Record()); d != "" {
 		t.Errorf("record (-want +got):\n%s", d)
 	}
 	// Applying a plan: the record says local, the archive's configuration
 	// says where.
-	s, diags = resolveBackend(&Meta{}, dir, config, "", nil, &planfile.Backend{Type: "local", Workspace: "default"})
+	s, diags = ResolveBackend(nil, dir, config, "", nil, &planfile.Backend{Type: "local", Workspace: "default"})
 	if diags.HasErrors() {
 		t.Fatal(diags.Error())
 	}

@@ -1,4 +1,4 @@
-package command
+package operation
 
 import (
 	"os"
@@ -51,7 +51,7 @@ func TestEnvMaxInstances(t *testing.T) {
 		{[]string{"PLANKIT_MAX_INSTANCES=0"}, 0, true},
 		{[]string{"PLANKIT_MAX_INSTANCES=many"}, 0, true},
 	} {
-		n, diags := envMaxInstances(tt.env)
+		n, diags := EnvMaxInstances(tt.env)
 		if n != tt.want || diags.HasErrors() != tt.err {
 			t.Errorf("%v: got %d, %v; want %d, error %v", tt.env, n, diags, tt.want, tt.err)
 		}

@@ -1,4 +1,4 @@
-package command
+package operation
 
 import (
 	"bytes"
@@ -27,38 +27,38 @@ const erroredStateName = "errored.tfstate"
 // record of real objects, so it is never overwritten.
 const maxErroredFiles = 100
 
-// saveErroredState is the last resort after the state could not be written
+// SaveErroredState is the last resort after the state could not be written
 // once an apply had changed real objects: it writes st, with the state's
 // lineage and the next serial (so it can replace the state file as is), to
 // errored.tfstate in the working directory (errored-N.tfstate when that
 // exists), or, when even that fails, prints it to dump. The returned
 // diagnostic tells the user where the state went and how to put it back.
 // cur is the state file as last read or written (its lineage and serial);
-// statePath is where it belongs. O(size of the state).
-func saveErroredState(wd, statePath string, cur *statefile.File, st *states.State, dump io.Writer) hcl.Diagnostics {
-	return saveErroredStateCodec(wd, statePath, cur, st, dump, nil)
+// StatePath is where it belongs. O(size of the state).
+func SaveErroredState(wd, StatePath string, cur *statefile.File, st *states.State, dump io.Writer) hcl.Diagnostics {
+	return SaveErroredStateCodec(wd, StatePath, cur, st, dump, nil)
 }
 
-// saveErroredStateCodec is saveErroredState storing the recovery copy
+// SaveErroredStateCodec is SaveErroredState storing the recovery copy
 // through codec (state encryption), as the state file would be; if
 // encoding fails the copy is kept in clear and the diagnostic says so,
 // since losing track of real objects is worse.
-func saveErroredStateCodec(wd, statePath string, cur *statefile.File, st *states.State, dump io.Writer, codec statemgr.Codec) hcl.Diagnostics {
-	data, note, diags := recoveryCopy(statePath, cur, st, codec, "restored")
+func SaveErroredStateCodec(wd, StatePath string, cur *statefile.File, st *states.State, dump io.Writer, codec statemgr.Codec) hcl.Diagnostics {
+	data, note, diags := recoveryCopy(StatePath, cur, st, codec, "restored")
 	if diags.HasErrors() {
 		return diags
 	}
 	path, err := writeNewFile(wd, data)
 	if err == nil {
 		return hcl.Diagnostics{tfdiags.Errorf("State saved to a recovery file",
-			"The error above prevented plankit from writing the updated state to %s. So that nothing is lost, the state has been written to %s instead.\n\nDo not run plan or apply again before restoring it: they would read the old state and plan to create again what already exists. Once the cause is fixed, put it in place with:\n    cp %s %s%s", statePath, path, path, statePath, note)}
+			"The error above prevented plankit from writing the updated state to %s. So that nothing is lost, the state has been written to %s instead.\n\nDo not run plan or apply again before restoring it: they would read the old state and plan to create again what already exists. Once the cause is fixed, put it in place with:\n    cp %s %s%s", StatePath, path, path, StatePath, note)}
 	}
 	if !bytes.HasSuffix(data, []byte("\n")) {
 		data = append(data, '\n')
 	}
-	fmt.Fprintf(dump, "\n--- state (save everything between these lines as %s) ---\n%s--- end of state ---\n", statePath, data)
+	fmt.Fprintf(dump, "\n--- state (save everything between these lines as %s) ---\n%s--- end of state ---\n", StatePath, data)
 	return hcl.Diagnostics{tfdiags.Errorf("State printed for recovery",
-		"The error above prevented plankit from writing the updated state to %s, and writing a recovery copy to %s failed too: %s.\n\nThe state has been printed above, between the \"--- state\" and \"--- end of state ---\" lines. Save it as %s before running plan or apply again: they would otherwise plan to create again what already exists.%s", statePath, filepath.Join(wd, erroredStateName), err, statePath, note)}
+		"The error above prevented plankit from writing the updated state to %s, and writing a recovery copy to %s failed too: %s.\n\nThe state has been printed above, between the \"--- state\" and \"--- end of state ---\" lines. Save it as %s before running plan or apply again: they would otherwise plan to create again what already exists.%s", StatePath, filepath.Join(wd, erroredStateName), err, StatePath, note)}
 }
 
 // recoveryCopy encodes st as the recovery copy of the state that could

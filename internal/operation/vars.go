@@ -1,4 +1,4 @@
-package command
+package operation
 
 import (
 	"fmt"
@@ -18,23 +18,13 @@ import (
 	"github.com/plankit/plankit/internal/terraform"
 )
 
-// varArg is one -var or -var-file argument, kept in command-line order
+// VarArg is one -var or -var-file argument, kept in command-line order
 // because later ones win.
-type varArg struct {
-	file  bool
-	value string
-}
-
-// varFlags collects -var and -var-file into one ordered list.
-type varFlags struct {
-	args *[]varArg
-	file bool
-}
-
-func (f varFlags) String() string { return "" }
-func (f varFlags) Set(s string) error {
-	*f.args = append(*f.args, varArg{file: f.file, value: s})
-	return nil
+type VarArg struct {
+	// File is set for -var-file: Value is then a path (relative to the
+	// working directory) rather than NAME=VALUE.
+	File  bool
+	Value string
 }
 
 // CollectVariables gathers root input variable values the way Terraform
@@ -44,7 +34,7 @@ func (f varFlags) Set(s string) error {
 // command-line order. A raw string (-var, TF_VAR_) is taken literally for
 // a string-typed variable and parsed as an HCL expression otherwise; type
 // conversion and validation are the core's. O(total input size).
-func CollectVariables(config *configs.Config, wd string, args []varArg, env []string) (terraform.InputValues, hcl.Diagnostics) {
+func CollectVariables(config *configs.Config, wd string, args []VarArg, env []string) (terraform.InputValues, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
 	vals := terraform.InputValues{}
 	decls := config.Module.Variables
@@ -87,15 +77,15 @@ func CollectVariables(config *configs.Config, wd string, args []varArg, env []st
 	}
 
 	for _, a := range args {
-		if a.file {
-			diags = append(diags, loadVarFile(resolve(wd, a.value), decls, vals, terraform.ValueFromNamedFile)...)
+		if a.File {
+			diags = append(diags, loadVarFile(Resolve(wd, a.Value), decls, vals, terraform.ValueFromNamedFile)...)
 			continue
 		}
-		name, raw, ok := strings.Cut(a.value, "=")
+		name, raw, ok := strings.Cut(a.Value, "=")
 		name = strings.TrimSpace(name)
 		if !ok || name == "" {
 			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid -var option",
-				Detail: fmt.Sprintf("The given -var option %q is not correctly specified. It must be a variable name and value separated by an equals sign, like -var=\"key=value\".", a.value)})
+				Detail: fmt.Sprintf("The given -var option %q is not correctly specified. It must be a variable name and value separated by an equals sign, like -var=\"key=value\".", a.Value)})
 			continue
 		}
 		decl := decls[name]

@@ -1,4 +1,4 @@
-package command
+package operation
 
 import (
 	"os"
@@ -75,12 +75,12 @@ func TestEncryptionVarsOnly(t *testing.T) {
 			if diags.HasErrors() {
 				t.Fatal(diags)
 			}
-			enc, diags := loadEncryption(&Meta{}, config, terraform.InputValues{"pass": {Value: cty.StringVal("a passphrase long enough")}, "other": {Value: cty.StringVal("another long passphrase")}})
+			enc, diags := LoadEncryption(nil, config, terraform.InputValues{"pass": {Value: cty.StringVal("a passphrase long enough")}, "other": {Value: cty.StringVal("another long passphrase")}})
 			if diags.HasErrors() {
 				t.Fatal(diags)
 			}
 			var got []string
-			for _, d := range encryptionVarsOnly(config, enc) {
+			for _, d := range EncryptionVarsOnly(config, enc) {
 				if !strings.Contains(d.Detail, "must be used only there") || d.Subject == nil {
 					t.Fatalf("diagnostic %v", d)
 				}
@@ -107,31 +107,31 @@ func TestWithoutEncryptionVars(t *testing.T) {
 		t.Fatal(diags)
 	}
 	pass := cty.StringVal("a passphrase long enough")
-	enc, diags := loadEncryption(&Meta{}, config, terraform.InputValues{"pass": {Value: pass}})
+	enc, diags := LoadEncryption(nil, config, terraform.InputValues{"pass": {Value: pass}})
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
 	plan := &plans.Plan{VariableValues: map[string]cty.Value{"pass": pass, "other": cty.StringVal("x")}}
-	stored := withoutEncryptionVars(plan, enc)
+	stored := WithoutEncryptionVars(plan, enc)
 	if _, ok := stored.VariableValues["pass"]; ok || !stored.VariableSensitive["pass"] || stored.VariableValues["other"] != cty.StringVal("x") {
 		t.Fatalf("stored variables %#v %#v", stored.VariableValues, stored.VariableSensitive)
 	}
 	if plan.VariableValues["pass"] != pass {
 		t.Fatal("the caller's plan was changed")
 	}
-	restoreEncryptionVars(stored, config, enc)
+	RestoreEncryptionVars(stored, config, enc)
 	if stored.VariableValues["pass"] != pass {
 		t.Fatalf("restored %#v", stored.VariableValues["pass"])
 	}
 	// A variable the plan has no value for and did not leave out on
 	// purpose is not invented.
 	other := &plans.Plan{VariableValues: map[string]cty.Value{"pass": pass}}
-	restoreEncryptionVars(other, config, enc)
+	RestoreEncryptionVars(other, config, enc)
 	if _, ok := other.VariableValues["other"]; ok {
 		t.Fatalf("restored a variable the archive did not leave out: %#v", other.VariableValues)
 	}
 	// Without a value, the encryption refuses to start, naming it.
-	if _, diags := loadEncryption(&Meta{}, config, nil); !diags.HasErrors() || !strings.Contains(diags.Error(), "var.pass") || !strings.Contains(diags.Error(), "TF_VAR_pass") {
+	if _, diags := LoadEncryption(nil, config, nil); !diags.HasErrors() || !strings.Contains(diags.Error(), "var.pass") || !strings.Contains(diags.Error(), "TF_VAR_pass") {
 		t.Fatalf("no value: %v", diags)
 	}
 }

@@ -1,8 +1,7 @@
-package command
+package operation
 
 import (
 	"encoding/json"
-	"fmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -194,15 +193,4 @@ func s3Record(cfg s3.Config) map[string]string {
 		r["max_retries"] = strconv.Itoa(cfg.MaxRetries)
 	}
 	return r
-}
-
-// s3InitNotes says what `plan init` checked of an s3 backend, and warns
-// when nothing locks its state.
-func s3InitNotes(u *ui, cfg s3.Config) hcl.Diagnostics {
-	if cfg.UseLockfile {
-		u.line(fmt.Sprintf("The S3 server refused a second conditional PUT (If-None-Match: *) of an object in bucket %q: use_lockfile locks the state.", cfg.Bucket))
-		return nil
-	}
-	return hcl.Diagnostics{{Severity: hcl.DiagWarning, Summary: "The s3 backend's state is not locked",
-		Detail: "The s3 backend has no use_lockfile, so nothing keeps two runs from writing the state at once. Set use_lockfile = true (the lock object Terraform 1.10+ and OpenTofu 1.10+ share); plankit does not lock with DynamoDB."}}
 }

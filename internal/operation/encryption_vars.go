@@ -1,4 +1,4 @@
-package command
+package operation
 
 import (
 	"fmt"
@@ -25,11 +25,11 @@ import (
 // depends on a value the archive lacks, such a variable may be used only
 // by the encryption configuration.
 
-// encryptionVarsOnly refuses a configuration that uses a variable of the
+// EncryptionVarsOnly refuses a configuration that uses a variable of the
 // encryption configuration anywhere else in the root module (a resource,
 // an output, a local, a provider, a module call, another variable's
 // validation). O(size of the root module's files).
-func encryptionVarsOnly(config *configs.Config, enc *encryption.Encryption) hcl.Diagnostics {
+func EncryptionVarsOnly(config *configs.Config, enc *encryption.Encryption) hcl.Diagnostics {
 	names := enc.Variables()
 	if config == nil || len(names) == 0 {
 		return nil
@@ -138,10 +138,10 @@ func walkOutsideEncryption(body *hclsyntax.Body, owner string, fn func(owner str
 	}
 }
 
-// withoutEncryptionVars is plan as the archive stores it: the values of
+// WithoutEncryptionVars is plan as the archive stores it: the values of
 // the encryption configuration's variables left out (recorded as set,
 // sensitive, with no value).
-func withoutEncryptionVars(plan *plans.Plan, enc *encryption.Encryption) *plans.Plan {
+func WithoutEncryptionVars(plan *plans.Plan, enc *encryption.Encryption) *plans.Plan {
 	names := enc.Variables()
 	if len(names) == 0 {
 		return plan
@@ -164,13 +164,13 @@ func withoutEncryptionVars(plan *plans.Plan, enc *encryption.Encryption) *plans.
 	return &cp
 }
 
-// restoreEncryptionVars gives apply of a saved plan the values its
+// RestoreEncryptionVars gives apply of a saved plan the values its
 // archive left out (recorded sensitive with no value):
 // the encryption's own value of the variable, else an unknown one (the
 // variable is used nowhere else, and the encryption in effect here may
 // not use it at all, when TF_ENCRYPTION replaced the argument; when it
 // does, it reports a missing value itself, naming the variable).
-func restoreEncryptionVars(plan *plans.Plan, config *configs.Config, enc *encryption.Encryption) {
+func RestoreEncryptionVars(plan *plans.Plan, config *configs.Config, enc *encryption.Encryption) {
 	if config == nil {
 		return
 	}
@@ -182,7 +182,7 @@ func restoreEncryptionVars(plan *plans.Plan, config *configs.Config, enc *encryp
 	for _, n := range names {
 		decl := config.Module.Variables[n]
 		if _, ok := plan.VariableValues[n]; ok || !plan.VariableSensitive[n] {
-			continue // a value, or not one withoutEncryptionVars left out
+			continue // a value, or not one WithoutEncryptionVars left out
 		}
 		v, ok := enc.VariableValue(n)
 		if !ok {
@@ -195,19 +195,19 @@ func restoreEncryptionVars(plan *plans.Plan, config *configs.Config, enc *encryp
 	}
 }
 
-// encryptionForApply is the encryption apply of a saved plan writes the
+// EncryptionForApply is the encryption apply of a saved plan writes the
 // state with: the working directory's (already loaded as enc, which
 // decrypted the archive), or, when the directory has no configuration,
 // the archive's own encryption block with TF_ENCRYPTION merged over it
 // and its variables from TF_VAR_NAME and the directory's .tfvars files.
-func encryptionForApply(m *Meta, wd string, config *configs.Config, enc *encryption.Encryption) (*encryption.Encryption, hcl.Diagnostics) {
-	if hasConfigFiles(wd) || config == nil || config.Module.Encryption == nil {
+func EncryptionForApply(env []string, wd string, config *configs.Config, enc *encryption.Encryption) (*encryption.Encryption, hcl.Diagnostics) {
+	if HasConfigFiles(wd) || config == nil || config.Module.Encryption == nil {
 		return enc, nil
 	}
-	vals, diags := CollectVariables(config, wd, nil, m.Env)
+	vals, diags := CollectVariables(config, wd, nil, env)
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	e, ds := loadEncryption(m, config, vals)
+	e, ds := LoadEncryption(env, config, vals)
 	return e, append(diags, ds...)
 }

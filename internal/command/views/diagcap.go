@@ -1,4 +1,4 @@
-package command
+package views
 
 import (
 	"errors"
@@ -15,11 +15,11 @@ import (
 // few dozen they only hide the first, which is the one to fix.
 const maxDiagsPerFile = 20
 
-// capPerFile returns a copy of diags keeping, for each file and severity,
+// CapPerFile returns a copy of diags keeping, for each file and severity,
 // the first maxDiagsPerFile diagnostics, and after them one more saying
 // how many were left out ("and N more"). Diagnostics without a file are
 // all kept. O(len(diags)).
-func capPerFile(diags hcl.Diagnostics) hcl.Diagnostics {
+func CapPerFile(diags hcl.Diagnostics) hcl.Diagnostics {
 	type key struct {
 		file string
 		sev  hcl.DiagnosticSeverity
@@ -28,7 +28,7 @@ func capPerFile(diags hcl.Diagnostics) hcl.Diagnostics {
 	var order []key
 	out := make(hcl.Diagnostics, 0, min(len(diags), 64))
 	for _, d := range diags {
-		d = withoutStackTrace(d)
+		d = WithoutStackTrace(d)
 		if d.Subject == nil || d.Subject.Filename == "" {
 			out = append(out, d)
 			continue
@@ -58,9 +58,9 @@ func capPerFile(diags hcl.Diagnostics) hcl.Diagnostics {
 	return out
 }
 
-// pathErrCause is err without the operation and path an *fs.PathError
+// PathErrCause is err without the operation and path an *fs.PathError
 // repeats: "permission denied".
-func pathErrCause(err error) string {
+func PathErrCause(err error) string {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		return pe.Err.Error()
@@ -73,10 +73,10 @@ func pathErrCause(err error) string {
 // a user.
 const panicMarker = "panic in function implementation: "
 
-// withoutStackTrace returns d, or a copy whose detail keeps the panic's
+// WithoutStackTrace returns d, or a copy whose detail keeps the panic's
 // one-line cause and drops the stack trace after it. Functions are fixed
 // not to panic on bad arguments; this is the net for any that still do.
-func withoutStackTrace(d *hcl.Diagnostic) *hcl.Diagnostic {
+func WithoutStackTrace(d *hcl.Diagnostic) *hcl.Diagnostic {
 	i := strings.Index(d.Detail, panicMarker)
 	if i < 0 {
 		return d

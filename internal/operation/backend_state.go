@@ -1,4 +1,4 @@
-package command
+package operation
 
 import (
 	"bytes"
@@ -14,22 +14,22 @@ import (
 	"github.com/plankit/plankit/tfdiags"
 )
 
-// savedState is what apply writes the state through: the local file
+// SavedState is what apply writes the state through: the local file
 // manager or a backend's state manager.
-type savedState interface {
+type SavedState interface {
 	WriteState(*states.State) error
 	PersistState() error
 	StateFile() *statefile.File
 }
 
-// saveErroredRemote is saveErroredState for a state kept in a remote
+// SaveErroredRemote is SaveErroredState for a state kept in a remote
 // backend: the recovery copy (errored.tfstate in the working directory)
 // carries the next serial, and the message says to push it with
 // `plan state push`. O(size of the state).
 //
 // With codec (state encryption) the copy is encrypted as the stored state
 // is (push decrypts it); if that fails it is kept in clear, and said so.
-func saveErroredRemote(wd, where string, cur *statefile.File, st *states.State, dump io.Writer, codec statemgr.Codec) hcl.Diagnostics {
+func SaveErroredRemote(wd, where string, cur *statefile.File, st *states.State, dump io.Writer, codec statemgr.Codec) hcl.Diagnostics {
 	data, note, diags := recoveryCopy(where, cur, st, codec, "pushed")
 	if diags.HasErrors() {
 		return diags

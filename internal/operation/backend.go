@@ -1,4 +1,4 @@
-package command
+package operation
 
 import (
 	"context"
@@ -29,11 +29,11 @@ import (
 	"github.com/plankit/plankit/tfdiags"
 )
 
-// backendSettings is where a command's state lives, resolved from the
+// Backend is where a command's state lives, resolved from the
 // configuration's backend block (or a plan archive's record), the
 // -backend-config options, the environment and the selected workspace,
 // before anything is opened.
-type backendSettings struct {
+type Backend struct {
 	typ string // "local", "pg" or "s3"
 	ws  string // the workspace
 	// wsPlanned: ws is the saved plan's workspace, not one selected here.
@@ -58,13 +58,13 @@ var pgEnv = map[string]string{
 	"index_name":           "PG_INDEX_NAME", // OpenTofu 1.10+
 }
 
-// resolveBackend works out the backend settings. fromPlan is the archive's
+// ResolveBackend works out the backend settings. fromPlan is the archive's
 // record when applying a saved plan: its type, workspace and settings then
 // stand (a workspace selected in wd or by TF_WORKSPACE must be the same),
 // with -backend-config and the environment supplying only what it leaves
 // out, credentials above all.
-func resolveBackend(m *Meta, wd string, config *configs.Config, stateFlag string, backendConfig []string, fromPlan *planfile.Backend) (*backendSettings, hcl.Diagnostics) {
-	s := &backendSettings{typ: "local"}
+func ResolveBackend(env []string, wd string, config *configs.Config, stateFlag string, backendConfig []string, fromPlan *planfile.Backend) (*Backend, hcl.Diagnostics) {
+	s := &Backend{typ: "local"}
 	var block *configs.Backend
 	if config != nil && config.Module.Backend != nil {
 		block = config.Module.Backend
@@ -77,111 +77,141 @@ func resolveBackend(m *Meta, wd string, config *configs.Config, stateFlag string
 	if !ok {
 		return nil, hcl.Diagnostics{tfdiags.Errorf("Unsupported backend type", "The plan was made for backend %q, which this plankit does not support.", s.typ)}
 	}
-
-	sel, err := backend.CurrentWorkspace(wd, m.Env)
-	if err != nil {
-		return nil, hcl.Diagnostics{tfdiags.Errorf("Invalid workspace selection", "%s", err)}
+	if ds := s.selectWorkspace(env, wd, fromPlan); ds.HasErrors() {
+		return nil, ds
 	}
-	s.ws = sel.Name
-	if fromPlan != nil {
-		if sel.Explicit() && sel.Name != fromPlan.Workspace {
-			return nil, hcl.Diagnostics{tfdiags.Errorf("Saved plan is for a different workspace",
-				"This plan was made for workspace %q, but the selected workspace is %q (from %s). Apply it with workspace %q selected (or TF_WORKSPACE=%s), or plan again in workspace %q.",
-				fromPlan.Workspace, sel.Name, sel.Source, fromPlan.Workspace, fromPlan.Workspace, sel.Name)}
-		}
-		s.ws, s.wsPlanned = fromPlan.Workspace, true
+	args, fromFlags, ds := backendArgs(wd, s.typ, schema, block, backendConfig, fromPlan)
+	if ds.HasErrors() {
+		return nil, ds
 	}
-
-	// Arguments: the configuration block (or the plan's record), then
-	// -backend-config in order.
-	// A local record carries no settings: the local backend's path comes
-	// from the configuration (the archive's snapshot when applying one).
-	args := map[string]string{}
-	if fromPlan != nil && len(fromPlan.Config) > 0 {
-		for k, v := range fromPlan.Config {
-			args[k] = v
-		}
-	} else if block != nil && block.Type == s.typ {
-		content, diags := block.Config.Content(schema)
-		if diags.HasErrors() {
-			return nil, diags
-		}
-		for name, a := range content.Attributes {
-			kv, ds := backendArgValues(a.Expr, name, s.typ)
-			if ds.HasErrors() {
-				return nil, ds
-			}
-			maps.Copy(args, kv)
-		}
-	}
-	fromFlags := map[string]bool{}
-	for _, bc := range backendConfig {
-		kv, ds := parseBackendConfig(wd, bc, s.typ, schema)
-		if ds.HasErrors() {
-			return nil, ds
-		}
-		for k, v := range kv {
-			args[k] = v
-			fromFlags[k] = true
-		}
-	}
-
 	switch s.typ {
 	case "local":
-		if stateFlag != "" {
-			s.defaultPath = resolve(wd, stateFlag)
-		} else if p, ok := args["path"]; ok {
-			s.defaultPath = resolve(wd, p)
-		} else {
-			s.defaultPath = resolve(wd, "terraform.tfstate")
-		}
-		s.workspaceDir = resolve(wd, local.DefaultWorkspaceDir)
-		if d, ok := args["workspace_dir"]; ok {
-			s.workspaceDir = resolve(wd, d)
-		}
+		s.setLocal(wd, stateFlag, args)
 	case "pg":
 		if stateFlag != "" {
 			return nil, hcl.Diagnostics{tfdiags.Error("-state is for the local backend",
 				"The configuration stores its state in PostgreSQL (backend \"pg\"), so there is no state file for -state to name. Remove -state; use plan state pull to get a copy of the state.")}
 		}
-		env := envMap(m.Env)
-		for k, e := range pgEnv {
-			if _, ok := args[k]; !ok && env[e] != "" {
-				args[k] = env[e]
-			}
-		}
-		// The plan's record holds the connection string without its
-		// password; the same string with it, from PG_CONN_STR, is used.
-		if fromPlan != nil && !fromFlags["conn_str"] {
-			if e := env["PG_CONN_STR"]; e != "" && pg.RedactConnStr(e) == args["conn_str"] {
-				args["conn_str"] = e
-			}
-		}
-		s.pg = pg.Config{ConnStr: args["conn_str"], SchemaName: args["schema_name"], TableName: args["table_name"], IndexName: args["index_name"]}
-		for name, dst := range map[string]*bool{"skip_schema_creation": &s.pg.SkipSchemaCreation, "skip_table_creation": &s.pg.SkipTableCreation, "skip_index_creation": &s.pg.SkipIndexCreation} {
-			if v, ok := args[name]; ok && v != "" {
-				b, err := strconv.ParseBool(v)
-				if err != nil {
-					return nil, hcl.Diagnostics{tfdiags.Errorf("Invalid backend configuration", "The pg backend's %s must be true or false, not %q (from %s).", name, v, argSource(name, fromFlags))}
-				}
-				*dst = b
-			}
-		}
-		if s.pg.SchemaName == "" {
-			s.pg.SchemaName = pg.DefaultSchemaName
+		if ds := s.setPG(args, envMap(env), fromFlags, fromPlan); ds.HasErrors() {
+			return nil, ds
 		}
 	case "s3":
 		if stateFlag != "" {
 			return nil, hcl.Diagnostics{tfdiags.Error("-state is for the local backend",
 				"The configuration stores its state in S3 (backend \"s3\"), so there is no state file for -state to name. Remove -state; use plan state pull to get a copy of the state.")}
 		}
-		cfg, ds := s3Settings(args, envMap(m.Env), fromFlags)
+		cfg, ds := s3Settings(args, envMap(env), fromFlags)
 		if ds.HasErrors() {
 			return nil, ds
 		}
 		s.s3 = cfg
 	}
 	return s, nil
+}
+
+// selectWorkspace sets the workspace selected in wd or by TF_WORKSPACE;
+// a saved plan's workspace stands, and another one selected explicitly
+// is refused.
+func (s *Backend) selectWorkspace(env []string, wd string, fromPlan *planfile.Backend) hcl.Diagnostics {
+	sel, err := backend.CurrentWorkspace(wd, env)
+	if err != nil {
+		return hcl.Diagnostics{tfdiags.Errorf("Invalid workspace selection", "%s", err)}
+	}
+	s.ws = sel.Name
+	if fromPlan != nil {
+		if sel.Explicit() && sel.Name != fromPlan.Workspace {
+			return hcl.Diagnostics{tfdiags.Errorf("Saved plan is for a different workspace",
+				"This plan was made for workspace %q, but the selected workspace is %q (from %s). Apply it with workspace %q selected (or TF_WORKSPACE=%s), or plan again in workspace %q.",
+				fromPlan.Workspace, sel.Name, sel.Source, fromPlan.Workspace, fromPlan.Workspace, sel.Name)}
+		}
+		s.ws, s.wsPlanned = fromPlan.Workspace, true
+	}
+	return nil
+}
+
+// backendArgs are the backend's arguments: the configuration block (or
+// the plan's record), then -backend-config in order. fromFlags names
+// those -backend-config set. A local record carries no settings: the
+// local backend's path comes from the configuration (the archive's
+// snapshot when applying one).
+func backendArgs(wd, typ string, schema *hcl.BodySchema, block *configs.Backend, backendConfig []string, fromPlan *planfile.Backend) (args map[string]string, fromFlags map[string]bool, diags hcl.Diagnostics) {
+	args = map[string]string{}
+	if fromPlan != nil && len(fromPlan.Config) > 0 {
+		for k, v := range fromPlan.Config {
+			args[k] = v
+		}
+	} else if block != nil && block.Type == typ {
+		content, diags := block.Config.Content(schema)
+		if diags.HasErrors() {
+			return nil, nil, diags
+		}
+		for name, a := range content.Attributes {
+			kv, ds := BackendArgValues(a.Expr, name, typ)
+			if ds.HasErrors() {
+				return nil, nil, ds
+			}
+			maps.Copy(args, kv)
+		}
+	}
+	fromFlags = map[string]bool{}
+	for _, bc := range backendConfig {
+		kv, ds := parseBackendConfig(wd, bc, typ, schema)
+		if ds.HasErrors() {
+			return nil, nil, ds
+		}
+		for k, v := range kv {
+			args[k] = v
+			fromFlags[k] = true
+		}
+	}
+	return args, fromFlags, nil
+}
+
+// setLocal sets the local backend's paths: -state, else the path
+// argument, else terraform.tfstate, and the workspaces' directory.
+func (s *Backend) setLocal(wd, stateFlag string, args map[string]string) {
+	if stateFlag != "" {
+		s.defaultPath = Resolve(wd, stateFlag)
+	} else if p, ok := args["path"]; ok {
+		s.defaultPath = Resolve(wd, p)
+	} else {
+		s.defaultPath = Resolve(wd, "terraform.tfstate")
+	}
+	s.workspaceDir = Resolve(wd, local.DefaultWorkspaceDir)
+	if d, ok := args["workspace_dir"]; ok {
+		s.workspaceDir = Resolve(wd, d)
+	}
+}
+
+// setPG sets the pg backend's configuration from args, with Terraform's
+// environment fallbacks (env, as a map) for what they leave out.
+func (s *Backend) setPG(args map[string]string, env map[string]string, fromFlags map[string]bool, fromPlan *planfile.Backend) hcl.Diagnostics {
+	for k, e := range pgEnv {
+		if _, ok := args[k]; !ok && env[e] != "" {
+			args[k] = env[e]
+		}
+	}
+	// The plan's record holds the connection string without its
+	// password; the same string with it, from PG_CONN_STR, is used.
+	if fromPlan != nil && !fromFlags["conn_str"] {
+		if e := env["PG_CONN_STR"]; e != "" && pg.RedactConnStr(e) == args["conn_str"] {
+			args["conn_str"] = e
+		}
+	}
+	s.pg = pg.Config{ConnStr: args["conn_str"], SchemaName: args["schema_name"], TableName: args["table_name"], IndexName: args["index_name"]}
+	for name, dst := range map[string]*bool{"skip_schema_creation": &s.pg.SkipSchemaCreation, "skip_table_creation": &s.pg.SkipTableCreation, "skip_index_creation": &s.pg.SkipIndexCreation} {
+		if v, ok := args[name]; ok && v != "" {
+			b, err := strconv.ParseBool(v)
+			if err != nil {
+				return hcl.Diagnostics{tfdiags.Errorf("Invalid backend configuration", "The pg backend's %s must be true or false, not %q (from %s).", name, v, argSource(name, fromFlags))}
+			}
+			*dst = b
+		}
+	}
+	if s.pg.SchemaName == "" {
+		s.pg.SchemaName = pg.DefaultSchemaName
+	}
+	return nil
 }
 
 func argSource(name string, fromFlags map[string]bool) string {
@@ -202,11 +232,11 @@ func envMap(env []string) map[string]string {
 	return out
 }
 
-// backendArgValues evaluates a constant backend argument to its string
+// BackendArgValues evaluates a constant backend argument to its string
 // form: bools as "true"/"false", numbers in decimal, a list as a JSON
 // array, a map as one entry NAME.KEY per element (endpoints.s3), and a
 // value plankit refuses (assume_role) as "set".
-func backendArgValues(expr hcl.Expression, name, typ string) (map[string]string, hcl.Diagnostics) {
+func BackendArgValues(expr hcl.Expression, name, typ string) (map[string]string, hcl.Diagnostics) {
 	v, diags := expr.Value(nil)
 	if diags.HasErrors() {
 		return nil, diags
@@ -257,7 +287,7 @@ func parseBackendConfig(wd, val, typ string, schema *hcl.BodySchema) (map[string
 			"%q (in %s) is not an argument of the %s backend; it takes %s.", key, where, typ, strings.Join(names, ", "))}
 	}
 	if k, v, ok := strings.Cut(val, "="); ok && hclsyntax.ValidIdentifier(strings.TrimSpace(k)) {
-		if _, err := os.Stat(resolve(wd, val)); err != nil {
+		if _, err := os.Stat(Resolve(wd, val)); err != nil {
 			k = strings.TrimSpace(k)
 			if !allowed[k] {
 				return nil, bad(k, "-backend-config")
@@ -265,7 +295,7 @@ func parseBackendConfig(wd, val, typ string, schema *hcl.BodySchema) (map[string
 			return map[string]string{k: v}, nil
 		}
 	}
-	path := resolve(wd, val)
+	path := Resolve(wd, val)
 	src, err := safeio.ReadFile(path, safeio.VarFileLimit)
 	if err != nil {
 		return nil, hcl.Diagnostics{tfdiags.Errorf("Invalid -backend-config", "%q is neither KEY=VALUE nor a readable file: %s", val, err)}
@@ -295,7 +325,7 @@ func parseBackendConfig(wd, val, typ string, schema *hcl.BodySchema) (map[string
 			d[0].Subject = &rng
 			return nil, d
 		}
-		kv, ds := backendArgValues(a.Expr, name, typ)
+		kv, ds := BackendArgValues(a.Expr, name, typ)
 		if ds.HasErrors() {
 			return nil, ds
 		}
@@ -305,7 +335,7 @@ func parseBackendConfig(wd, val, typ string, schema *hcl.BodySchema) (map[string
 }
 
 // open connects to the backend.
-func (s *backendSettings) open(ctx context.Context) (backend.Backend, error) {
+func (s *Backend) Open(ctx context.Context) (backend.Backend, error) {
 	switch s.typ {
 	case "pg":
 		return pg.New(ctx, s.pg)
@@ -317,19 +347,19 @@ func (s *backendSettings) open(ctx context.Context) (backend.Backend, error) {
 
 // localPath is the state file of the selected workspace for the local
 // backend, "" for a remote one.
-func (s *backendSettings) localPath() string {
-	if s.remote() {
+func (s *Backend) LocalPath() string {
+	if s.Remote() {
 		return ""
 	}
 	return local.New(s.defaultPath, s.workspaceDir).StatePath(s.ws)
 }
 
 // remote reports whether the state lives outside the working directory.
-func (s *backendSettings) remote() bool { return s.typ != "local" }
+func (s *Backend) Remote() bool { return s.typ != "local" }
 
 // record is what the plan archive keeps: type, workspace and the settings
 // without secrets (the connection string's password removed).
-func (s *backendSettings) record() *planfile.Backend {
+func (s *Backend) Record() *planfile.Backend {
 	r := &planfile.Backend{Type: s.typ, Workspace: s.ws}
 	if s.typ == "pg" {
 		r.Config = map[string]string{"schema_name": s.pg.SchemaName}
@@ -353,144 +383,126 @@ func (s *backendSettings) record() *planfile.Backend {
 	return r
 }
 
-// openedState is a workspace's state manager with its backend; close
+// OpenedState is a workspace's state manager with its backend; close
 // releases both.
-type openedState struct {
-	be  backend.Backend
-	mgr backend.StateMgr
+type OpenedState struct {
+	Backend backend.Backend
+	Mgr     backend.StateMgr
 }
 
-func (o *openedState) close() {
-	o.mgr.Close()
-	o.be.Close()
+// Close closes the state manager, then the backend.
+func (o *OpenedState) Close() {
+	o.Mgr.Close()
+	o.Backend.Close()
 }
 
-// openWorkspace connects to the backend and opens the workspace's state
+// OpenWorkspace connects to the backend and opens the workspace's state
 // manager, without locking or reading it. A workspace other than default
 // must exist: a mistyped TF_WORKSPACE must not start a new, empty state
 // (and plan to create everything again).
-func openWorkspace(ctx context.Context, s *backendSettings) (*openedState, hcl.Diagnostics) {
-	return openWorkspaceWith(ctx, s, codecFor(nil))
+func OpenWorkspace(ctx context.Context, s *Backend) (*OpenedState, hcl.Diagnostics) {
+	return OpenWorkspaceWith(ctx, s, CodecFor(nil))
 }
 
-// openWorkspaceWith is openWorkspace storing the state through codec
+// OpenWorkspaceWith is OpenWorkspace storing the state through codec
 // (state encryption, see encryption.go).
-func openWorkspaceWith(ctx context.Context, s *backendSettings, codec statemgr.Codec) (*openedState, hcl.Diagnostics) {
+func OpenWorkspaceWith(ctx context.Context, s *Backend, codec statemgr.Codec) (*OpenedState, hcl.Diagnostics) {
 	return openWorkspaceMode(ctx, s, codec, false)
 }
 
-// createWorkspace is openWorkspaceWith for `workspace new`: the workspace
+// CreateWorkspace is OpenWorkspaceWith for `workspace new`: the workspace
 // is created.
-func createWorkspace(ctx context.Context, s *backendSettings, codec statemgr.Codec) (*openedState, hcl.Diagnostics) {
+func CreateWorkspace(ctx context.Context, s *Backend, codec statemgr.Codec) (*OpenedState, hcl.Diagnostics) {
 	return openWorkspaceMode(ctx, s, codec, true)
 }
 
-func openWorkspaceMode(ctx context.Context, s *backendSettings, codec statemgr.Codec, create bool) (*openedState, hcl.Diagnostics) {
-	be, err := s.open(ctx)
+func openWorkspaceMode(ctx context.Context, s *Backend, codec statemgr.Codec, create bool) (*OpenedState, hcl.Diagnostics) {
+	be, err := s.Open(ctx)
 	if err != nil {
 		return nil, hcl.Diagnostics{tfdiags.Errorf("Failed to open the state backend", "%s", err)}
 	}
 	if !create {
-		if ds := checkWorkspaceExists(ctx, s, be); ds.HasErrors() {
+		if ds := CheckWorkspaceExists(ctx, s, be); ds.HasErrors() {
 			be.Close()
 			return nil, ds
 		}
 	}
-	setCodec(be, codec) // a new workspace's first state is stored encrypted too
+	SetCodec(be, codec) // a new workspace's first state is stored encrypted too
 	mgr, err := be.StateMgr(ctx, s.ws)
 	if err != nil {
 		be.Close()
 		return nil, hcl.Diagnostics{tfdiags.Errorf("Failed to open the state", "Opening the state of workspace %q failed: %s", s.ws, err)}
 	}
-	return &openedState{be: be, mgr: mgr}, nil
+	return &OpenedState{Backend: be, Mgr: mgr}, nil
 }
 
-// openBackendState opens the workspace's state and, unless lock is false,
+// OpenBackendState opens the workspace's state and, unless lock is false,
 // locks it (retrying for timeout), then reads it. The returned release
 // unlocks and closes; call it once.
-func openBackendState(ctx context.Context, s *backendSettings, lock bool, timeout time.Duration, operation string) (backend.StateMgr, func() hcl.Diagnostics, hcl.Diagnostics) {
-	return openBackendStateWith(ctx, s, lock, timeout, operation, codecFor(nil))
+func OpenBackendState(ctx context.Context, s *Backend, lock bool, timeout time.Duration, operation string) (backend.StateMgr, func() hcl.Diagnostics, hcl.Diagnostics) {
+	return OpenBackendStateWith(ctx, s, lock, timeout, operation, CodecFor(nil))
 }
 
-// openBackendStateWith is openBackendState storing the state through
+// OpenBackendStateWith is OpenBackendState storing the state through
 // codec (state encryption, see encryption.go).
-func openBackendStateWith(ctx context.Context, s *backendSettings, lock bool, timeout time.Duration, operation string, codec statemgr.Codec) (backend.StateMgr, func() hcl.Diagnostics, hcl.Diagnostics) {
+func OpenBackendStateWith(ctx context.Context, s *Backend, lock bool, timeout time.Duration, operation string, codec statemgr.Codec) (backend.StateMgr, func() hcl.Diagnostics, hcl.Diagnostics) {
 	if s.typ == "local" {
-		if ds := checkWorkspaceExists(ctx, s, local.New(s.defaultPath, s.workspaceDir)); ds.HasErrors() {
+		if ds := CheckWorkspaceExists(ctx, s, local.New(s.defaultPath, s.workspaceDir)); ds.HasErrors() {
 			return nil, func() hcl.Diagnostics { return nil }, ds
 		}
 		// Local states keep the file manager's own locking and messages.
 		path := local.New(s.defaultPath, s.workspaceDir).StatePath(s.ws)
-		mgr, release, ds := openStateWith(ctx, path, lock, timeout, operation, codec)
+		mgr, release, ds := OpenStateWith(ctx, path, lock, timeout, operation, codec)
 		if ds.HasErrors() {
 			return nil, release, ds
 		}
 		return &local.Mgr{Filesystem: mgr}, release, ds // ds: a recovered journal
 	}
 	nothing := func() hcl.Diagnostics { return nil }
-	o, ds := openWorkspaceWith(ctx, s, codec)
+	o, ds := OpenWorkspaceWith(ctx, s, codec)
 	if ds.HasErrors() {
 		return nil, nothing, ds
 	}
-	release := func() hcl.Diagnostics { o.close(); return nil }
+	release := func() hcl.Diagnostics { o.Close(); return nil }
 	if lock {
 		info := statemgr.NewLockInfo()
 		info.Operation = operation
 		info.Version = Version
-		id, err := o.mgr.LockWithTimeout(ctx, info, timeout)
+		id, err := o.Mgr.LockWithTimeout(ctx, info, timeout)
 		if err != nil {
-			o.close()
+			o.Close()
 			return nil, nothing, hcl.Diagnostics{tfdiags.Errorf("Error acquiring the state lock",
 				"%s\n\nplankit acquires a state lock to protect the state from being written by multiple users at the same time. Please resolve the issue above and try again. For most commands, you can disable locking with the \"-lock=false\" flag, but this is not recommended.", err)}
 		}
 		release = func() hcl.Diagnostics {
-			err := o.mgr.Unlock(id)
-			o.close()
+			err := o.Mgr.Unlock(id)
+			o.Close()
 			if err != nil {
 				return hcl.Diagnostics{tfdiags.Errorf("Error releasing the state lock",
-					"%s\n\nThe lock on %s may need to be removed with plan force-unlock -force %s.", err, o.mgr.Describe(), id)}
+					"%s\n\nThe lock on %s may need to be removed with plan force-unlock -force %s.", err, o.Mgr.Describe(), id)}
 			}
 			return nil
 		}
 	}
-	setCodec(o.mgr, codec)
-	if err := o.mgr.RefreshState(); err != nil {
+	SetCodec(o.Mgr, codec)
+	if err := o.Mgr.RefreshState(); err != nil {
 		ds := release()
-		if eds := encryptionDiags(err, "state"); eds != nil {
+		if eds := EncryptionDiags(err, "state"); eds != nil {
 			return nil, nothing, append(eds, ds...)
 		}
 		return nil, nothing, append(hcl.Diagnostics{tfdiags.Errorf("Failed to load state", "%s\n\nNothing was changed.", err)}, ds...)
 	}
-	if j, ok := o.mgr.(journaledState); ok {
+	if j, ok := o.Mgr.(journaledState); ok {
 		// A backend that keeps apply's journal folds and reports it as the
 		// local one does.
-		return o.mgr, release, recoverJournalFor(j, o.mgr.Describe(), lock, operation)
+		return o.Mgr, release, RecoverJournalFor(j, o.Mgr.Describe(), lock, operation)
 	}
-	return o.mgr, release, nil
+	return o.Mgr, release, nil
 }
 
-// stateCommandSettings resolves the backend of the state and output
-// commands: the working directory's configuration is read only for its
-// backend block (a directory without configuration is fine), and -state
-// names a local file.
-func stateCommandSettings(m *Meta, wd, stateFlag string, src *Sources) (*backendSettings, hcl.Diagnostics) {
-	var config *configs.Config
-	if stateFlag == "" && hasConfigFiles(wd) {
-		var diags hcl.Diagnostics
-		config, diags = configs.LoadConfigDir(wd)
-		if config != nil {
-			src.Files = config.SourceFiles()
-		}
-		if diags.HasErrors() {
-			return nil, diags
-		}
-	}
-	return resolveBackend(m, wd, config, stateFlag, nil, nil)
-}
-
-// checkWorkspaceExists refuses a selected workspace, other than default,
+// CheckWorkspaceExists refuses a selected workspace, other than default,
 // that the backend does not have.
-func checkWorkspaceExists(ctx context.Context, s *backendSettings, be backend.Backend) hcl.Diagnostics {
+func CheckWorkspaceExists(ctx context.Context, s *Backend, be backend.Backend) hcl.Diagnostics {
 	if s.ws == backend.DefaultWorkspace {
 		return nil
 	}
@@ -514,3 +526,19 @@ func checkWorkspaceExists(ctx context.Context, s *backendSettings, be backend.Ba
 	return hcl.Diagnostics{tfdiags.Errorf("Workspace does not exist",
 		"The selected workspace %q does not exist in the %s backend.\n\nCreate it with \"plan workspace new %s\", or select an existing one (plan workspace list; TF_WORKSPACE and .terraform/environment select it).", s.ws, s.typ, s.ws)}
 }
+
+// Type is the backend's type: "local", "pg" or "s3".
+func (s *Backend) Type() string { return s.typ }
+
+// Workspace is the workspace the state belongs to.
+func (s *Backend) Workspace() string { return s.ws }
+
+// WithWorkspace is a copy of s for the workspace name.
+func (s *Backend) WithWorkspace(name string) *Backend {
+	c := *s
+	c.ws = name
+	return &c
+}
+
+// S3Config is the s3 backend's configuration (an s3 backend only).
+func (s *Backend) S3Config() s3.Config { return s.s3 }

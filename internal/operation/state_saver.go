@@ -1,4 +1,4 @@
-package command
+package operation
 
 import (
 	"fmt"
@@ -16,7 +16,7 @@ import (
 	"github.com/plankit/plankit/tfdiags"
 )
 
-// stateSaver is the apply's terraform.StateWriter: a BackgroundPersister
+// StateSaver is the apply's terraform.StateWriter: a BackgroundPersister
 // over the state manager with the manager's journal. Every finished
 // operation is in the journal before the walk goes on, full writes of the
 // state follow in the background, and the final write removes the
@@ -25,9 +25,9 @@ import (
 // last snapshot written, so that a second Ctrl-C, or a core that gives up
 // without a final state, still has a state to save. Its mutex serialises
 // writes between the persister, the final write and the second Ctrl-C.
-type stateSaver struct {
+type StateSaver struct {
 	mu      sync.Mutex
-	mgr     savedState
+	mgr     SavedState
 	last    *states.State
 	pending *states.State // handed over by the persister, not yet written
 	wd      string
@@ -46,9 +46,21 @@ type stateSaver struct {
 	closed *states.State
 }
 
+// NewStateSaver returns the saver apply persists through: the state goes
+// to mgr, which messages name spath; wd is where a recovery copy goes when mgr cannot be written (dump
+// when no file can be written either), remote says the state is in a
+// remote backend (a recovery copy is then pushed back with state push),
+// and codec encrypts a recovery copy as the state is.
+func NewStateSaver(mgr SavedState, spath, wd string, remote bool, dump io.Writer, codec statemgr.Codec) *StateSaver {
+	return &StateSaver{mgr: mgr, wd: wd, spath: spath, remote: remote, dump: dump, codec: codec}
+}
+
+// Mgr is the state manager the saver writes through.
+func (s *StateSaver) Mgr() SavedState { return s.mgr }
+
 var (
-	_ terraform.StateWriter        = (*stateSaver)(nil)
-	_ terraform.ProvisionersWriter = (*stateSaver)(nil)
+	_ terraform.StateWriter        = (*StateSaver)(nil)
+	_ terraform.ProvisionersWriter = (*StateSaver)(nil)
 )
 
 // checkpointBytes is the journal growth that makes a full write of the
@@ -72,7 +84,7 @@ const (
 // journal when it keeps one (statemgr.Journaled: the local state does). A
 // state is written at once when none is stored yet, so a state exists
 // from the first object on, for Terraform and OpenTofu too.
-func (s *stateSaver) Start(live *states.SyncState) {
+func (s *StateSaver) Start(live *states.SyncState) {
 	var j statemgr.Journal
 	// With state encryption the journal's records go through the same
 	// codec (one key derivation per run; see encryption.Target).
@@ -104,7 +116,7 @@ func (s *stateSaver) Start(live *states.SyncState) {
 // be written does not stop the apply, as a state that cannot be written
 // does not: the operation goes on, the final write (or the recovery file)
 // keeps its result, and saveFinal warns that the journal failed.
-func (s *stateSaver) Begin(addr addrs.AbsResourceInstance, dk addrs.DeposedKey, action plans.Action) error {
+func (s *StateSaver) Begin(addr addrs.AbsResourceInstance, dk addrs.DeposedKey, action plans.Action) error {
 	_ = s.p.Begin(addr, describeAction(action, dk))
 	return nil
 }
@@ -112,19 +124,19 @@ func (s *stateSaver) Begin(addr addrs.AbsResourceInstance, dk addrs.DeposedKey, 
 // BeginProvisioners records that addr's object is created and its
 // provisioners are starting: a journal that ends here (the process died)
 // replays it tainted (statemgr.ProvisionersAction).
-func (s *stateSaver) BeginProvisioners(addr addrs.AbsResourceInstance, action plans.Action) error {
+func (s *StateSaver) BeginProvisioners(addr addrs.AbsResourceInstance, action plans.Action) error {
 	_ = s.p.Begin(addr, statemgr.ProvisionersAction(describeAction(action, addrs.NotDeposed)))
 	return nil
 }
 
 // Changed records addr's objects (in the journal, before it returns).
-func (s *stateSaver) Changed(addr addrs.AbsResourceInstance) { _ = s.p.Record(addr) }
+func (s *StateSaver) Changed(addr addrs.AbsResourceInstance) { _ = s.p.Record(addr) }
 
 // End records the end of the operation on addr.
-func (s *stateSaver) End(addr addrs.AbsResourceInstance) { _ = s.p.End(addr) }
+func (s *StateSaver) End(addr addrs.AbsResourceInstance) { _ = s.p.End(addr) }
 
 // Close makes the final write; the journal is removed once it succeeded.
-func (s *stateSaver) Close() error {
+func (s *StateSaver) Close() error {
 	// The core closes the live state after this returns: flushLast must
 	// not snapshot it any more.
 	s.mu.Lock()
@@ -166,14 +178,14 @@ func describeAction(a plans.Action, dk addrs.DeposedKey) string {
 
 // WriteState and PersistState make the saver the persister's storage:
 // each full write goes through write, under the saver's mutex.
-func (s *stateSaver) WriteState(st *states.State) error {
+func (s *StateSaver) WriteState(st *states.State) error {
 	s.mu.Lock()
 	s.pending = st
 	s.mu.Unlock()
 	return nil
 }
 
-func (s *stateSaver) PersistState() error {
+func (s *StateSaver) PersistState() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	st := s.pending
@@ -188,7 +200,7 @@ func (s *stateSaver) PersistState() error {
 // Every st written here is left alone afterwards (a snapshot, or the
 // final state), so a manager that can keep it as it is does (see
 // statemgr.Filesystem.WriteSnapshot).
-func (s *stateSaver) write(st *states.State) error {
+func (s *StateSaver) write(st *states.State) error {
 	s.last = st
 	var err error
 	if ws, ok := s.mgr.(snapshotWriter); ok {
@@ -208,7 +220,7 @@ type snapshotWriter interface {
 }
 
 // lastSnapshot is the last state written, or nil.
-func (s *stateSaver) lastSnapshot() *states.State {
+func (s *StateSaver) lastSnapshot() *states.State {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.last
@@ -218,7 +230,7 @@ func (s *stateSaver) lastSnapshot() *states.State {
 // the last snapshot written when the walk is over, and when that fails
 // saves a recovery copy; it returns what to report. The journal stays: the
 // next run folds it in and names the operations the exit cut short.
-func (s *stateSaver) flushLast() hcl.Diagnostics {
+func (s *StateSaver) FlushLast() hcl.Diagnostics {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.live != nil {
@@ -236,11 +248,11 @@ func (s *stateSaver) flushLast() hcl.Diagnostics {
 
 // saveRecovery reports that writing st failed with err and saves st to a
 // recovery file (or prints it), returning the diagnostics that say where.
-func (s *stateSaver) saveRecovery(st *states.State, err error) hcl.Diagnostics {
+func (s *StateSaver) saveRecovery(st *states.State, err error) hcl.Diagnostics {
 	if s.remote {
-		return append(hcl.Diagnostics{stateWriteFailed(s.spath, err)}, saveErroredRemote(s.wd, s.spath, s.mgr.StateFile(), st, s.dump, s.codec)...)
+		return append(hcl.Diagnostics{StateWriteFailed(s.spath, err)}, SaveErroredRemote(s.wd, s.spath, s.mgr.StateFile(), st, s.dump, s.codec)...)
 	}
-	return append(hcl.Diagnostics{stateWriteFailed(s.spath, err)}, saveErroredStateCodec(s.wd, s.spath, s.mgr.StateFile(), st, s.dump, s.codec)...)
+	return append(hcl.Diagnostics{StateWriteFailed(s.spath, err)}, SaveErroredStateCodec(s.wd, s.spath, s.mgr.StateFile(), st, s.dump, s.codec)...)
 }
 
 // saveFinal writes the state the apply ended with and returns it; when
@@ -248,7 +260,7 @@ func (s *stateSaver) saveRecovery(st *states.State, err error) hcl.Diagnostics {
 // persisted along the way, so a failed write of that is not lost either.
 // A failed write leaves a recovery copy (and the journal) and returns the
 // errors that say where it is. Once the write succeeded the journal goes.
-func (s *stateSaver) saveFinal(final *states.State) (*states.State, hcl.Diagnostics) {
+func (s *StateSaver) SaveFinal(final *states.State) (*states.State, hcl.Diagnostics) {
 	if final == nil {
 		final = s.lastSnapshot()
 	}
@@ -286,4 +298,10 @@ func (s *stateSaver) saveFinal(final *states.State) (*states.State, hcl.Diagnost
 			"Writing the journal of this apply beside %s failed: %s. The state file is complete now; but had the process died, changes made since its last full write would have been missing from it.%s", s.spath, jerr, hint)))
 	}
 	return final, diags
+}
+
+// StateWriteFailed reports a failed final write of the state file; a
+// recovery copy follows it (SaveErroredState).
+func StateWriteFailed(spath string, err error) *hcl.Diagnostic {
+	return tfdiags.Errorf("Failed to save state", "Writing the state to %s failed: %s", spath, err)
 }

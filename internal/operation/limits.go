@@ -1,4 +1,4 @@
-package command
+package operation
 
 import (
 	"strconv"
@@ -14,10 +14,10 @@ import (
 // (terraform.ContextOpts.MaxInstances).
 const maxInstancesEnv = "PLANKIT_MAX_INSTANCES"
 
-// envMaxInstances returns PLANKIT_MAX_INSTANCES from env, 0 (the core's
+// EnvMaxInstances returns PLANKIT_MAX_INSTANCES from env, 0 (the core's
 // default) when unset, and an error for anything but a positive whole
 // number.
-func envMaxInstances(env []string) (int, hcl.Diagnostics) {
+func EnvMaxInstances(env []string) (int, hcl.Diagnostics) {
 	for i := len(env) - 1; i >= 0; i-- {
 		v, ok := strings.CutPrefix(env[i], maxInstancesEnv+"=")
 		if !ok {

@@ -1,4 +1,4 @@
-package command
+package views
 
 import (
 	"bytes"
@@ -15,6 +15,7 @@ import (
 	hcljson "github.com/hashicorp/hcl/v2/json"
 
 	"github.com/plankit/plankit/internal/inputguard"
+	"github.com/plankit/plankit/internal/operation"
 	"github.com/plankit/plankit/internal/safeio"
 	"github.com/plankit/plankit/tfdiags"
 )
@@ -26,7 +27,7 @@ type Sources struct {
 	Dir   string
 }
 
-func (s Sources) hclFiles(diags hcl.Diagnostics) map[string]*hcl.File {
+func (s Sources) HCLFiles(diags hcl.Diagnostics) map[string]*hcl.File {
 	out := map[string]*hcl.File{}
 	for _, d := range diags {
 		for _, r := range []*hcl.Range{d.Subject, d.Context} {
@@ -98,11 +99,11 @@ func WriteDiagnostics(w io.Writer, diags hcl.Diagnostics, src Sources, color boo
 	if len(diags) == 0 {
 		return
 	}
-	ordered := capPerFile(diags)
+	ordered := CapPerFile(diags)
 	// Warnings, then errors, then the warnings about those errors.
 	rank := func(d *hcl.Diagnostic) int {
 		switch {
-		case followsErrors(d):
+		case FollowsErrors(d):
 			return 2
 		case d.Severity == hcl.DiagError:
 			return 1
@@ -110,7 +111,7 @@ func WriteDiagnostics(w io.Writer, diags hcl.Diagnostics, src Sources, color boo
 		return 0
 	}
 	sort.SliceStable(ordered, func(i, j int) bool { return rank(ordered[i]) < rank(ordered[j]) })
-	files := src.hclFiles(ordered)
+	files := src.HCLFiles(ordered)
 	for _, d := range ordered {
 		dd := *d
 		if p := tfdiags.AttributePath(d); len(p) > 0 {
@@ -189,8 +190,8 @@ func wrapDetail(s string, width int) string {
 	return b.String()
 }
 
-// diagJSON is a diagnostic in the machine-readable UI's shape.
-type diagJSON struct {
+// DiagJSON is a diagnostic in the machine-readable UI's shape.
+type DiagJSON struct {
 	Severity string     `json:"severity"`
 	Summary  string     `json:"summary"`
 	Detail   string     `json:"detail"`
@@ -220,8 +221,8 @@ type snippet struct {
 	Values               []any   `json:"values"`
 }
 
-func toDiagJSON(d *hcl.Diagnostic, files map[string]*hcl.File) diagJSON {
-	out := diagJSON{Severity: "error", Summary: d.Summary, Detail: d.Detail}
+func ToDiagJSON(d *hcl.Diagnostic, files map[string]*hcl.File) DiagJSON {
+	out := DiagJSON{Severity: "error", Summary: d.Summary, Detail: d.Detail}
 	if d.Severity == hcl.DiagWarning {
 		out.Severity = "warning"
 	}
@@ -282,15 +283,15 @@ func (v *JSONView) Emit(level, typ, message string, fields map[string]any) {
 
 // Version emits the version message that opens every -json stream.
 func (v *JSONView) Version() {
-	v.Emit("info", "version", "plankit "+Version, map[string]any{"terraform": Version, "ui": "1.2"})
+	v.Emit("info", "version", "plankit "+operation.Version, map[string]any{"terraform": operation.Version, "ui": "1.2"})
 }
 
 // Diagnostics emits one diagnostic message each.
 func (v *JSONView) Diagnostics(diags hcl.Diagnostics, src Sources) {
-	diags = capPerFile(diags)
-	files := src.hclFiles(diags)
+	diags = CapPerFile(diags)
+	files := src.HCLFiles(diags)
 	for _, d := range diags {
-		dj := toDiagJSON(d, files)
+		dj := ToDiagJSON(d, files)
 		prefix := "Error: "
 		if dj.Severity == "warning" {
 			prefix = "Warning: "
@@ -298,3 +299,14 @@ func (v *JSONView) Diagnostics(diags hcl.Diagnostics, src Sources) {
 		v.Emit(dj.Severity, "diagnostic", prefix+d.Summary, map[string]any{"diagnostic": dj})
 	}
 }
+
+// FollowsErrors reports whether a warning refers to the errors reported
+// with it ("the errors reported above"), so it is written after them.
+func FollowsErrors(d *hcl.Diagnostic) bool {
+	return d.Severity == hcl.DiagWarning && d.Summary == SkippedSummary
+}
+
+// SkippedSummary is the summary of the core's warning for what a failure
+// kept from running; its detail names resource blocks (the core never
+// expanded them), so the command restates it with instance addresses.
+const SkippedSummary = "Objects skipped after errors"

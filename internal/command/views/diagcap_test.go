@@ -1,4 +1,4 @@
-package command
+package views
 
 import (
 	"fmt"
@@ -19,7 +19,7 @@ func TestCapPerFile(t *testing.T) {
 		&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "other file", Subject: &hcl.Range{Filename: "b.tf"}},
 		&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "no file"})
 	var got []string
-	for _, d := range capPerFile(diags) {
+	for _, d := range CapPerFile(diags) {
 		got = append(got, d.Summary)
 	}
 	var want []string
@@ -34,11 +34,11 @@ func TestCapPerFile(t *testing.T) {
 
 func TestWithoutStackTrace(t *testing.T) {
 	d := &hcl.Diagnostic{Detail: "Call to function \"f\" failed: panic in function implementation: runtime error: index out of range [-1]\ngoroutine 1 [running]:\nruntime/debug.Stack()\n\t/x/stack.go:26 +0x5e\n"}
-	got := withoutStackTrace(d).Detail
+	got := WithoutStackTrace(d).Detail
 	if strings.Contains(got, "goroutine") || strings.Contains(got, ".go:") || !strings.Contains(got, `Call to function "f" failed: plankit could not evaluate it with these arguments (runtime error: index out of range [-1])`) {
 		t.Errorf("got %q", got)
 	}
-	if plain := (&hcl.Diagnostic{Detail: "fine"}); withoutStackTrace(plain) != plain {
+	if plain := (&hcl.Diagnostic{Detail: "fine"}); WithoutStackTrace(plain) != plain {
 		t.Error("a diagnostic without a panic was copied")
 	}
 }

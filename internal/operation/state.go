@@ -1,4 +1,4 @@
-package command
+package operation
 
 import (
 	"context"
@@ -13,15 +13,15 @@ import (
 	"github.com/plankit/plankit/tfdiags"
 )
 
-// statePath picks the state file: -state if given, else the config's
+// StatePath picks the state file: -state if given, else the config's
 // local backend path, else terraform.tfstate in the working directory:
 // what the local backend's state resolves to (backend.go), for callers
 // that have only a configuration.
 // configs has already refused any backend but "local" and a path that is
 // not a constant string.
-func statePath(wd, flagPath string, config *configs.Config) (string, hcl.Diagnostics) {
+func StatePath(wd, flagPath string, config *configs.Config) (string, hcl.Diagnostics) {
 	if flagPath != "" {
-		return resolve(wd, flagPath), nil
+		return Resolve(wd, flagPath), nil
 	}
 	if config != nil && config.Module.Backend != nil {
 		content, diags := config.Module.Backend.Config.Content(configs.LocalBackendSchema)
@@ -29,33 +29,33 @@ func statePath(wd, flagPath string, config *configs.Config) (string, hcl.Diagnos
 			return "", diags
 		}
 		if a, ok := content.Attributes["path"]; ok {
-			// Decoded as every backend argument is (backendArgValues): a
+			// Decoded as every backend argument is (BackendArgValues): a
 			// number converts to its string as in Terraform (path = 5 is
 			// "5"); anything that does not convert is an error, never a
 			// silent fall back to terraform.tfstate.
-			kv, ds := backendArgValues(a.Expr, "path", "local")
+			kv, ds := BackendArgValues(a.Expr, "path", "local")
 			if ds.HasErrors() {
 				return "", ds
 			}
-			return resolve(wd, kv["path"]), nil
+			return Resolve(wd, kv["path"]), nil
 		}
 	}
-	return resolve(wd, "terraform.tfstate"), nil
+	return Resolve(wd, "terraform.tfstate"), nil
 }
 
-// openState opens and, unless lock is false, locks the state at path.
+// OpenState opens and, unless lock is false, locks the state at path.
 // The returned release unlocks it; call it once. The diagnostics may hold
 // only warnings: the recovery of an interrupted apply's journal
 // (recoverJournal), which callers show. A state file in OpenTofu's
-// encrypted envelope is refused, saying so; use openStateWith to read it
+// encrypted envelope is refused, saying so; use OpenStateWith to read it
 // with the encryption in effect.
-func openState(ctx context.Context, path string, lock bool, timeout time.Duration, operation string) (*statemgr.Filesystem, func() hcl.Diagnostics, hcl.Diagnostics) {
-	return openStateWith(ctx, path, lock, timeout, operation, codecFor(nil))
+func OpenState(ctx context.Context, path string, lock bool, timeout time.Duration, operation string) (*statemgr.Filesystem, func() hcl.Diagnostics, hcl.Diagnostics) {
+	return OpenStateWith(ctx, path, lock, timeout, operation, CodecFor(nil))
 }
 
-// openStateWith is openState storing the state through codec (state
+// OpenStateWith is OpenState storing the state through codec (state
 // encryption, see encryption.go).
-func openStateWith(ctx context.Context, path string, lock bool, timeout time.Duration, operation string, codec statemgr.Codec) (*statemgr.Filesystem, func() hcl.Diagnostics, hcl.Diagnostics) {
+func OpenStateWith(ctx context.Context, path string, lock bool, timeout time.Duration, operation string, codec statemgr.Codec) (*statemgr.Filesystem, func() hcl.Diagnostics, hcl.Diagnostics) {
 	mgr := statemgr.NewFilesystem(path) // backup at path + ".backup"
 	mgr.SetCodec(codec)                 // state encryption (encryption.go)
 	release := func() hcl.Diagnostics { return nil }
@@ -84,21 +84,21 @@ func openStateWith(ctx context.Context, path string, lock bool, timeout time.Dur
 	}
 	if err := mgr.RefreshState(); err != nil {
 		diags := release()
-		if ds := encryptionDiags(err, "state"); ds != nil {
+		if ds := EncryptionDiags(err, "state"); ds != nil {
 			return nil, func() hcl.Diagnostics { return nil }, append(ds, diags...)
 		}
 		// err names the file already.
 		return nil, func() hcl.Diagnostics { return nil }, append(hcl.Diagnostics{tfdiags.Errorf("Failed to load state",
 			"%s\n\nFix the file or restore it (plankit keeps the previous state in %s.backup), or point -state at the right one. Nothing was changed.", err, path)}, diags...)
 	}
-	return mgr, release, append(staleLockWarning(mgr), recoverJournalFor(mgr, "the state "+path, lock, operation)...)
+	return mgr, release, append(StaleLockWarning(mgr), RecoverJournalFor(mgr, "the state "+path, lock, operation)...)
 }
 
-// staleLockWarning tells that the lock was taken over from a process of
+// StaleLockWarning tells that the lock was taken over from a process of
 // this host that had died holding it (killed, or ended by SIGPIPE in a
 // pipeline): a lock that only a dead process holds does not block, as
 // Terraform's OS lock would not, but the user learns that it happened.
-func staleLockWarning(mgr *statemgr.Filesystem) hcl.Diagnostics {
+func StaleLockWarning(mgr *statemgr.Filesystem) hcl.Diagnostics {
 	prev := mgr.TookOver()
 	if prev == nil {
 		return nil
