@@ -203,23 +203,50 @@ func normalise(s string, dirs ...string) string {
 	return sortRefreshLines(s)
 }
 
-// sortRefreshLines sorts each run of "Refreshing state..." lines: the
-// parallel walk prints them in whatever order it refreshes.
+// sortRefreshLines orders each run of progress lines ("Refreshing
+// state...", "Reading...", "Read complete after"): the parallel walk prints
+// them in whatever order it gets to each object. Refreshes come first, by
+// address; reads follow, by address, each object's lines in the order
+// printed (its "Reading..." before its "Read complete").
 func sortRefreshLines(s string) string {
 	lines := strings.Split(s, "\n")
 	for i := 0; i < len(lines); {
 		j := i
-		for j < len(lines) && strings.Contains(lines[j], ": Refreshing state...") {
+		for j < len(lines) && progressRank(lines[j]) >= 0 {
 			j++
 		}
 		if j > i {
-			sort.Strings(lines[i:j])
+			run := lines[i:j]
+			sort.SliceStable(run, func(a, b int) bool {
+				ra, rb := progressRank(run[a]), progressRank(run[b])
+				if ra != rb {
+					return ra < rb
+				}
+				return progressAddr(run[a]) < progressAddr(run[b])
+			})
 			i = j
 			continue
 		}
 		i++
 	}
 	return strings.Join(lines, "\n")
+}
+
+// progressRank is 0 for a refresh line, 1 for a data source read line and
+// -1 for any other line.
+func progressRank(line string) int {
+	switch {
+	case strings.Contains(line, ": Refreshing state..."):
+		return 0
+	case strings.Contains(line, ": Reading..."), strings.Contains(line, ": Read complete after"):
+		return 1
+	}
+	return -1
+}
+
+func progressAddr(line string) string {
+	addr, _, _ := strings.Cut(line, ": ")
+	return addr
 }
 
 // golden compares got with testdata/NAME, or rewrites it with -update.
