@@ -92,7 +92,7 @@ func Show(m *Meta, chdir string, args []string) int {
 func (req *showRequest) check(set map[string]bool) string {
 	switch {
 	case len(req.files) == 0:
-		return "plan show needs a plan file"
+		return "plan show needs exactly one plan file (or several with -format=markdown or -format=html)"
 	case req.format != "" && req.format != "markdown" && req.format != "html":
 		return fmt.Sprintf("-format=%s is not a format plan show writes: use -format=markdown or -format=html", req.format)
 	case req.format != "" && req.jsonOut:
