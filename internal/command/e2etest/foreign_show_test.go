@@ -1,7 +1,9 @@
 package e2etest
 
 import (
+	"archive/zip"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -236,4 +238,71 @@ func TestForeignDiffAndApply(t *testing.T) {
 	r = apply(t, dir, "-no-color", fix("tofu-1.12.6", "change"))
 	must(t, r, 1, "apply of an OpenTofu plan file")
 	contains(t, r.stderr, "apply", "Error: Plan file from Terraform or OpenTofu", "plan -out=FILE")
+}
+
+// TestForeignDiffAgainstPlankitPlan: plankit plans the configuration the
+// Terraform or OpenTofu "change" fixture was planned from
+// (planfile/testdata/foreign/config/after) against the state that tool
+// planned from (the file's tfstate-prev; make.sh changed nothing outside
+// before this plan, so nothing is refreshed: -refresh=false), with the
+// same fwtest provider and the object the fixture's import adopts, and
+// plan diff compares the two plans. They propose the same changes, except
+// where docs/foreign-plans.md says a schema is needed: Terraform 1.5 does
+// not record the provider's sensitive attributes, so its plan differs in
+// their sensitivity (and only in that).
+func TestForeignDiffAgainstPlankitPlan(t *testing.T) {
+	mirror := newPluginMirror(t)
+	exe, err := os.ReadFile(filepath.Join(mirror.fwDir, "terraform-provider-fwtest_v1.0.0"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tofuDir := filepath.Join(mirror.dir, "registry.opentofu.org", "plankit", "fwtest", "1.0.0", platform)
+	if err := os.MkdirAll(tofuDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeExec(t, filepath.Join(tofuDir, "terraform-provider-fwtest_v1.0.0"), string(exe))
+	for _, tt := range []struct {
+		tool string
+		want string // plan diff's output
+		code int
+	}{
+		{"terraform-1.5.7", "~ fwtest_thing.nested: update -> update (differs in before_sensitive, after_sensitive)\n", 2},
+		{"terraform-1.11.4", "The two plans propose the same changes.\n", 0},
+		{"tofu-1.8.9", "The two plans propose the same changes.\n", 0},
+		{"tofu-1.12.6", "The two plans propose the same changes.\n", 0},
+	} {
+		t.Run(tt.tool, func(t *testing.T) {
+			foreign, _ := filepath.Abs(filepath.Join(foreignRoot, tt.tool, "change", "plan.tfplan"))
+			dir, objects := t.TempDir(), t.TempDir()
+			copyTree(t, filepath.Join(foreignRoot, "config", "after"), dir)
+			zr, err := zip.OpenReader(foreign)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer zr.Close()
+			f, err := zr.Open("tfstate-prev")
+			if err != nil {
+				t.Fatal(err)
+			}
+			state, err := io.ReadAll(f)
+			f.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			writeFile(t, filepath.Join(dir, "start.tfstate"), string(state))
+			// The object the import adopts, made outside the tool as
+			// make.sh makes it.
+			if err := os.MkdirAll(filepath.Join(objects, "thing"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			writeFile(t, filepath.Join(objects, "thing", "imported-1.json"), `{"id":"imported-1","name":"adopted","value":"from outside","revision":1,"private":""}`+"\n")
+			env := append(pluginEnv(t), "FWTEST_STATE_DIR="+objects)
+			must(t, run(t, dir, "plan", env, "-no-color", "-input=false", "-refresh=false", "-plugin-dir="+mirror.dir, "-state=start.tfstate", "-out=p.tfplan"), 0, "plan")
+			r := run(t, dir, "plan", env, "diff", "-no-color", "p.tfplan", foreign)
+			must(t, r, tt.code, "diff")
+			if r.stdout != tt.want {
+				t.Errorf("plan diff of plankit's plan against %s's:\n%s\nwant:\n%s", tt.tool, r.stdout, tt.want)
+			}
+		})
+	}
 }
