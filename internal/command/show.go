@@ -1,7 +1,6 @@
 package command
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"flag"
@@ -173,27 +172,11 @@ func showJSONLoadingConfig(m *Meta, u *ui, r *planfile.Reader, req showRequest) 
 }
 
 // writeShowJSON writes the document of p to standard output; with
-// -redact every sensitive value in it is replaced (jsonplan.Redact).
+// -redact every sensitive value in it is replaced.
 func writeShowJSON(m *Meta, u *ui, p *plans.Plan, opts jsonplan.Options, req showRequest) int {
-	fail := func(err error) int {
+	v := &views.Show{Out: m.Stdout}
+	if err := v.JSON(p, opts, req.redact); err != nil {
 		u.diags(hcl.Diagnostics{tfdiags.Errorf("Failed to render the plan as JSON", "%s", err)}, views.Sources{})
-		return ExitError
-	}
-	if !req.redact {
-		if err := jsonplan.Write(m.Stdout, p, opts); err != nil {
-			return fail(err)
-		}
-		return req.exitCode(p)
-	}
-	var buf bytes.Buffer
-	if err := jsonplan.Write(&buf, p, opts); err != nil {
-		return fail(err)
-	}
-	doc, err := jsonplan.Redact(buf.Bytes(), p)
-	if err != nil {
-		return fail(err)
-	}
-	if _, err := m.Stdout.Write(append(doc, '\n')); err != nil {
 		return ExitError
 	}
 	return req.exitCode(p)
@@ -214,7 +197,11 @@ func showForeign(m *Meta, u *ui, r *planfile.Reader, req showRequest) int {
 		cfg, _ := r.ReadConfig() // without it the configuration member is left out
 		return writeShowJSON(m, u, p, jsonplan.Options{Version: info.Version, Config: cfg, Writer: r.Foreign().JSONWriter()}, req)
 	}
-	return showForeignHuman(m, u, r.Foreign(), p, info, req)
+	v := &views.Show{Out: m.Stdout, Color: u.col.Enabled}
+	if err := v.Foreign(r.Foreign(), p, info); err != nil {
+		return ExitError // a write error: the reader's business (a closed pipe)
+	}
+	return req.exitCode(p)
 }
 
 // showReview is plan show -format=markdown|html FILE...: the review
@@ -238,18 +225,13 @@ func showReview(m *Meta, u *ui, wd string, req showRequest, enc *encryption.Encr
 		u.diags(hcl.Diagnostics{tfdiags.Errorf("Failed to write the "+what, "%s", err)}, views.Sources{})
 		return ExitError
 	}
+	v := &views.Show{Out: m.Stdout}
 	if req.format == "html" {
-		if err := review.HTML(m.ctx(), m.Stdout, archives); err != nil {
+		if err := v.HTML(m.ctx(), archives); err != nil {
 			return fail("HTML report", err)
 		}
-		return req.exitCode(ps...)
-	}
-	md, err := review.Markdown(archives, review.Options{MaxBytes: req.maxBytes, Command: "plan show"})
-	if err != nil {
+	} else if err := v.Markdown(archives, req.maxBytes); err != nil {
 		return fail("Markdown summary", err)
-	}
-	if _, err := m.Stdout.Write(md); err != nil {
-		return ExitError
 	}
 	return req.exitCode(ps...)
 }

@@ -1,7 +1,8 @@
 package command
 
 const planUsage = `Usage: plan [options]
-       plan show [-json] [-no-color] [-verify-key=FILE] FILE
+       plan show [-json [-redact]] [-format=markdown|html] [-max-bytes=N]
+                 [-detailed-exitcode] [-no-color] [-verify-key=FILE] FILE...
        plan graph [-type=plan|plan-destroy|apply] [-plan=FILE] [-state=PATH]
                   [-plugin-dir=DIR]
        plan diff [-json] [-no-color] A.tfplan B.tfplan
