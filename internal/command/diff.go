@@ -14,6 +14,7 @@ import (
 	"github.com/plankit/plankit/internal/command/views"
 	"github.com/plankit/plankit/internal/operation"
 	"github.com/plankit/plankit/jsonplan"
+	"github.com/plankit/plankit/planfile"
 	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/tfdiags"
 )
@@ -30,7 +31,8 @@ type ResourceDiff struct {
 }
 
 // Diff is `plan diff [-json] A.tfplan B.tfplan`: the resource instances
-// whose planned change differs between two plans. Exit code 0 when the
+// whose planned change differs between two plans, each plankit's or
+// Terraform's or OpenTofu's. Exit code 0 when the
 // plans plan the same changes, 2 when they differ, 1 on error.
 func Diff(m *Meta, chdir string, args []string) int {
 	fs := newSubFlagSet("plan diff", diffUsage, chdir)
@@ -51,17 +53,19 @@ func Diff(m *Meta, chdir string, args []string) int {
 	}
 	var ps [2]*plans.Plan
 	for i := range ps {
-		r, diags := operation.OpenArchive(operation.Resolve(wd, fs.Arg(i)), enc)
+		// Either may be a plan file Terraform or OpenTofu wrote: a team
+		// moving to plankit compares their tool's plan with plankit's.
+		r, diags := operation.OpenArchive(operation.Resolve(wd, fs.Arg(i)), enc, planfile.WithForeign())
 		if diags.HasErrors() {
 			u.diags(diags, views.Sources{})
 			return ExitError
 		}
-		p, diags := operation.ReadArchivePlan(r)
-		if diags.HasErrors() {
-			u.diags(diags, views.Sources{})
-			return ExitError
-		}
+		p, _, err := r.ReadForeignPlan() // ReadPlan for plankit's own archives
 		r.Close()
+		if err != nil {
+			u.diags(operation.ArchiveDiags(err), views.Sources{})
+			return ExitError
+		}
 		ps[i] = p
 	}
 	diffs, err := DiffPlans(ps[0], ps[1])

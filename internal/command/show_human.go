@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 
-	"github.com/plankit/plankit/internal/command/render"
 	"github.com/plankit/plankit/internal/command/views"
 	"github.com/plankit/plankit/internal/operation"
 	"github.com/plankit/plankit/jsonplan"
@@ -19,7 +18,7 @@ import (
 // once. The archive's state entries are not read (the rendering does
 // not use them). A value that cannot be decoded ends the output early
 // with an error and exit status 1.
-func showHuman(m *Meta, u *ui, r *planfile.Reader) int {
+func showHuman(m *Meta, u *ui, r *planfile.Reader, req showRequest) int {
 	defer r.Close()
 	p, changes, err := r.ReadPlanDeferred()
 	if err != nil {
@@ -27,7 +26,8 @@ func showHuman(m *Meta, u *ui, r *planfile.Reader) int {
 		return ExitError
 	}
 	relevantFromArchive(p, r)
-	if err := render.PlanLoading(m.Stdout, p, u.col.Enabled, changes.Load); err != nil {
+	v := &views.Show{Out: m.Stdout, Color: u.col.Enabled}
+	if err := v.Human(p, changes.Load); err != nil {
 		// A write error is the reader's business (a closed pipe); an
 		// undecodable change is explained.
 		var pe *planfile.Error
@@ -36,7 +36,7 @@ func showHuman(m *Meta, u *ui, r *planfile.Reader) int {
 		}
 		return ExitError
 	}
-	return ExitOK
+	return req.exitCode(p)
 }
 
 // relevantFromArchive sets p's relevant attributes from the archive's

@@ -1,7 +1,8 @@
 package command
 
 const planUsage = `Usage: plan [options]
-       plan show [-json] [-no-color] [-verify-key=FILE] FILE
+       plan show [-json [-redact]] [-format=markdown|html] [-max-bytes=N]
+                 [-detailed-exitcode] [-no-color] [-verify-key=FILE] FILE...
        plan graph [-type=plan|plan-destroy|apply] [-plan=FILE] [-state=PATH]
                   [-plugin-dir=DIR]
        plan diff [-json] [-no-color] A.tfplan B.tfplan
@@ -96,13 +97,26 @@ Options:
   and -sign-key are plan's: apply refuses them.
 `
 
-const showUsage = `Usage: plan show [-json] [-no-color] [-verify-key=FILE] FILE
+const showUsage = `Usage: plan show [options] FILE...
 
-  Shows a plan archive, reading nothing but the archive. -json prints
-  Terraform's JSON plan representation.
+  Shows a plan archive, reading nothing but the archive. FILE may also be
+  a plan file Terraform (1.5 and later) or OpenTofu (1.6 and later) wrote:
+  it is shown without their binaries, configuration or providers.
 
 Options:
-  -json             Terraform's JSON plan representation.
+  -json             Terraform's JSON plan representation (for a Terraform
+                    or OpenTofu plan file, the document its show -json
+                    gives).
+  -redact           With -json: every sensitive value replaced by
+                    "(sensitive value)", for logs and third-party tools.
+  -format=FORMAT    markdown: a review summary for a pull-request comment
+                    of one or several archives; html: a self-contained
+                    report with the dependency graph (plan show
+                    -format=html FILE > plan.html).
+  -max-bytes=N      Size limit of -format=markdown (default 65000): past
+                    it, diffs are left out, the smallest changes first.
+  -detailed-exitcode
+                    Exit 0 with no changes, 1 on error, 2 with changes.
   -no-color         No colour.
   -verify-key=FILE  Refuse an archive not signed by this Ed25519 public
                     key (PEM), as apply -verify-key does.
@@ -126,7 +140,8 @@ Options:
 const diffUsage = `Usage: plan diff [-json] [-no-color] A.tfplan B.tfplan
 
   Lists the resource instances and root outputs whose planned change
-  differs between two plans, one line each: + planned only in B, - only
+  differs between two plans (plankit's, or plan files Terraform or
+  OpenTofu wrote), one line each: + planned only in B, - only
   in A, ~ planned differently (with the fields that differ). Exit code 0
   when they propose the same changes, 2 when they differ, 1 on error.
 
