@@ -122,9 +122,9 @@ func applyPlanFile(m *Meta, ui *ui, wd, file string, f *applyFlags) int {
 		defer close(configRead)
 		config, diags = r.ReadConfig()
 		// Start the providers while the plan decodes (every package
-		// checked against the archive's lock first: prestartLocked).
+		// checked against the archive's lock first: operation.PrestartLocked).
 		if locks, err := r.ReadDependencyLocks(); err == nil && !diags.HasErrors() && !f.install {
-			prestarted = prestartLocked(m, wd, f.pluginDirs, locks, m.needsFor(wd, config, nil, locks).providers)
+			prestarted = m.providerSource().PrestartLocked(wd, f.pluginDirs, locks, m.providerSource().NeedsFor(wd, config, nil, locks).Providers)
 		}
 	}()
 	defer func() { <-configRead; prestarted() }()
@@ -197,7 +197,7 @@ func openApplyArchive(m *Meta, wd, file string, f *applyFlags) (*planfile.Reader
 // for -install, then resolves the factories the apply uses. Every
 // installed provider is checked against the archive's lock file here,
 // before the core starts any provider process (the processes started
-// early were checked first by prestartLocked).
+// early were checked first by operation.PrestartLocked).
 func archiveProviders(m *Meta, ui *ui, wd, file string, f *applyFlags, config *configs.Config, sf *statefile.File, locks *depsfile.Locks) (map[addrs.Provider]providers.Factory, hcl.Diagnostics) {
 	var prior *states.State
 	if sf != nil {
@@ -208,7 +208,7 @@ func archiveProviders(m *Meta, ui *ui, wd, file string, f *applyFlags, config *c
 			return nil, ds
 		}
 	}
-	return resolveApplyProviders(m, wd, file, f.pluginDirs, config, prior, locks)
+	return m.providerSource().ResolveApplyProviders(wd, file, f.pluginDirs, config, prior, locks)
 }
 
 // planAndApply plans in-process, shows the plan, asks for approval

@@ -48,11 +48,11 @@ type Meta struct {
 	// Plugins starts provider plugins found by discovery (cli wires it to
 	// providers/plugin). Discovery (providers/install) runs when Providers
 	// is nil: plugins first, then the built-ins ProvidersIn serves.
-	Plugins PluginFactory
+	Plugins operation.PluginFactory
 	// PrestartPlugin, when set, starts the plugin Plugins would serve for
 	// the same arguments in the background, for the first Factory call
 	// to take (cli wires it to providers/plugin.Prestart; see
-	// prestartLocked).
+	// operation.PrestartLocked).
 	PrestartPlugin func(p addrs.Provider, version, executable string)
 	// Interrupts delivers one value per Ctrl-C (SIGINT/SIGTERM); nil when
 	// signals are not wired.
@@ -116,6 +116,16 @@ func (m *Meta) workDir(chdir string) string {
 	m.entered = true
 	return "."
 }
+
+// providerSource is where plan and apply get their providers (the
+// environment, the fixed map or the built-ins and plugins).
+func (m *Meta) providerSource() *operation.ProviderSource {
+	return &operation.ProviderSource{Env: m.Env, Fixed: m.Providers, In: m.ProvidersIn, Plugins: m.Plugins, Prestart: m.PrestartPlugin}
+}
+
+// discovers reports whether providers are found by discovery
+// (providers/install) rather than given as a fixed map (tests).
+func (m *Meta) discovers() bool { return m.providerSource().Discovers() }
 
 // providerFactories returns the provider factories for the working
 // directory wd: ProvidersIn(absolute wd) when set, else Providers.

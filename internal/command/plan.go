@@ -151,7 +151,7 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 		return planResult{code: ExitError}
 	}
 	if !f.install { // installing may change the packages
-		defer prestartLocked(m, wd, f.pluginDirs, nil, nil)()
+		defer m.providerSource().PrestartLocked(wd, f.pluginDirs, nil, nil)()
 	}
 	req := f.planRequest(m, wd)
 	in, warnings := loadPlanInputs(req)
@@ -188,12 +188,12 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 		ui.diags(warnings, src)
 		return planResult{code: ExitError}
 	}
-	in.factories = resolved.factories
+	in.factories = resolved.Factories
 	// -generate-config-out adds the generated file to the snapshot after
 	// the walk, so the members made beside it would lack its blocks: such
 	// an archive is shown from its snapshot.
 	if f.out != "" && f.generateConfigOut == "" {
-		in.sections = newShowSections(resolved.locks)
+		in.sections = newShowSections(resolved.Locks)
 	}
 	m.phases().done("load")
 	plan, ds := runCorePlan(ctx, m, req, f.json, in, prior)
@@ -213,12 +213,12 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 	var archive *planArchive
 	if f.out != "" {
 		archive = &planArchive{out: operation.Resolve(wd, f.out), signKey: f.signKey, wd: wd, plan: plan, sections: in.sections,
-			snap: snap, sf: sf, locks: resolved.locks, be: in.backend.Record(), enc: in.enc}
+			snap: snap, sf: sf, locks: resolved.Locks, be: in.backend.Record(), enc: in.enc}
 	}
 	if code := showAndSave(m, ui, f, plan, ds, archive, len(in.targets) > 0, src); code != ExitOK {
 		return planResult{code: code}
 	}
-	return planResult{code: ExitOK, changes: planHasChanges(plan), plan: plan, config: config, sf: sf, factories: resolved.factories, enc: in.enc, rewrite: operation.NeedsRewrite(mgr)}
+	return planResult{code: ExitOK, changes: planHasChanges(plan), plan: plan, config: config, sf: sf, factories: resolved.Factories, enc: in.enc, rewrite: operation.NeedsRewrite(mgr)}
 }
 
 // planRequest is the request of a plan in wd with these options.
@@ -296,13 +296,17 @@ func priorState(sf *statefile.File) *states.State {
 
 // planProviders installs the providers first for -install (its warnings
 // are not repeated), then resolves the factories the plan uses.
-func planProviders(ctx context.Context, m *Meta, ui *ui, wd string, f *planFlags, config *configs.Config, prior *states.State) (*resolvedProviders, hcl.Diagnostics) {
+func planProviders(ctx context.Context, m *Meta, ui *ui, wd string, f *planFlags, config *configs.Config, prior *states.State) (*operation.ResolvedProviders, hcl.Diagnostics) {
 	if f.install && m.discovers() {
 		if _, ds := installProviders(ctx, m, ui, providerInstallRequest{wd: wd, pluginDirs: f.pluginDirs, config: config, state: prior}); ds.HasErrors() {
 			return nil, ds
 		}
 	}
-	return resolvePlanProviders(m, ui, wd, f.pluginDirs, config, prior)
+	res, diags := m.providerSource().ResolvePlanProviders(wd, f.pluginDirs, config, prior)
+	if res != nil && len(res.Recorded) > 0 {
+		ui.note(fmt.Sprintf("plankit recorded the provider selections in %s:\n  %s\nCommit it with the configuration so that every run uses these packages.", depsfile.LockFilePath, strings.Join(res.Recorded, "\n  ")))
+	}
+	return res, diags
 }
 
 // afterWalk completes a plan the core returned: the archive's show -json
