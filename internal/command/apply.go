@@ -226,7 +226,7 @@ func planAndApply(m *Meta, ui *ui, wd string, f *applyFlags) int {
 		return res.code
 	}
 	if !planHasChanges(res.plan) && !res.rewrite {
-		ui.applySummary(render.Counts{}, false, res.plan.PriorState)
+		views.ApplyView{Out: ui.out, Color: ui.col, JSON: ui.json}.Summary(render.Counts{}, false, res.plan.PriorState)
 		return ExitOK
 	}
 	if !f.autoApprove {
@@ -287,15 +287,15 @@ func applyPlan(m *Meta, ui *ui, req *operation.ApplyRequest, src views.Sources) 
 				return ExitError
 			}
 		}
-		ui.applySummary(render.Counts{}, run.destroy, mgr.State())
+		views.ApplyView{Out: ui.out, Color: ui.col, JSON: ui.json}.Summary(render.Counts{}, run.destroy, mgr.State())
 		return ExitOK
 	}
 
 	run.saver = operation.NewStateSaver(mgr, mgr.Describe(), req.Dir, target.Remote(), applyDump(m, ui), operation.CodecFor(req.Encryption))
 	run.procs = &procgroup.Set{}
-	// The operations' lines, batched (see batchWriter); everything else
+	// The operations' lines, batched (see views.BatchWriter); everything else
 	// apply prints comes after the walk, once they are flushed.
-	progress := newBatchWriter(ui.out, progressDelay)
+	progress := views.NewBatchWriter(ui.out, progressDelay)
 	run.progress = progress
 	defer progress.Flush()
 	stop := watchInterrupts(m, ui, cancel, func() {
@@ -368,7 +368,7 @@ const progressDelay = 50 * time.Millisecond
 // started.
 func runCoreApply(ctx context.Context, m *Meta, run *applyRun) (*states.State, hcl.Diagnostics, bool) {
 	req, ui, src := run.req, run.ui, run.src
-	hook := newApplyHook(run.progress, ui.json)
+	hook := views.NewApplyHook(run.progress, ui.json)
 	maxInst, _ := operation.EnvMaxInstances(req.Env) // checked with the other inputs (loadPlanInputs)
 	core, ds := terraform.NewContext(&terraform.ContextOpts{ProviderSource: terraform.ProviderFactories(req.Factories), Parallelism: req.Parallelism, Hooks: []terraform.Hook{hook}, WorkingDir: req.Dir, MaxInstances: maxInst, Workspace: run.workspace, Phase: m.phases().coreHook()})
 	if ds.HasErrors() {
@@ -389,10 +389,7 @@ func runCoreApply(ctx context.Context, m *Meta, run *applyRun) (*states.State, h
 	newState, diags := core.Apply(ctx, req.Plan, req.Config, &terraform.ApplyOpts{State: run.saver, Timestamp: clock, Processes: run.procs,
 		Checks: func(cs []*plans.CheckResult) { checkDiags = recordCheckResults(run.saver.Mgr(), cs) }})
 	diags = append(diags, checkDiags...)
-	hook.stopAll()
-	hook.mu.Lock()
-	diags = withSkippedInstances(diags, req.Plan.Changes, hook.started)
-	hook.mu.Unlock()
+	diags = withSkippedInstances(diags, req.Plan.Changes, hook.Stop())
 	return newState, diags, true
 }
 
@@ -412,7 +409,7 @@ func reportApply(ctx context.Context, run *applyRun, newState *states.State, dia
 		}
 		return ExitError
 	}
-	ui.applySummary(run.counts, run.destroy, newState)
+	views.ApplyView{Out: ui.out, Color: ui.col, JSON: ui.json}.Summary(run.counts, run.destroy, newState)
 	return ExitOK
 }
 

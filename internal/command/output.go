@@ -108,7 +108,7 @@ func Output(m *Meta, chdir string, args []string) int {
 			fmt.Fprintf(m.Stdout, "%s = <sensitive>\n", n)
 			continue
 		}
-		fmt.Fprintf(m.Stdout, "%s = %s\n", n, FormatValue(ov.Value, 0))
+		fmt.Fprintf(m.Stdout, "%s = %s\n", n, views.FormatValue(ov.Value, 0))
 	}
 	return ExitOK
 }
@@ -134,7 +134,7 @@ func printOneOutput(m *Meta, u *ui, name string, v cty.Value, jsonOut, raw bool,
 		}
 		fmt.Fprint(m.Stdout, s)
 	default:
-		fmt.Fprintln(m.Stdout, FormatValue(v, 0))
+		fmt.Fprintln(m.Stdout, views.FormatValue(v, 0))
 	}
 	return ExitOK
 }

@@ -480,15 +480,15 @@ func missingRequiredVariables(config *configs.Config, vals terraform.InputValues
 // core could not be started.
 func runCorePlan(ctx context.Context, m *Meta, req *operation.PlanRequest, json bool, in planInputs, prior *states.State) (*plans.Plan, hcl.Diagnostics) {
 	hooks := []terraform.Hook{}
-	var progress *progressHook
+	var progress *views.ProgressHook
 	if m.StderrTTY && !json {
-		progress = &progressHook{w: m.Stderr}
+		progress = views.NewProgressHook(m.Stderr)
 		hooks = append(hooks, progress)
 	} else if !json {
-		hooks = append(hooks, &refreshLog{w: m.Stdout})
+		hooks = append(hooks, views.NewRefreshLog(m.Stdout, nil))
 	}
 	if json {
-		hooks = append(hooks, &refreshLog{json: &views.JSONView{W: m.Stdout}})
+		hooks = append(hooks, views.NewRefreshLog(nil, &views.JSONView{W: m.Stdout}))
 	}
 	// The working directory is the -chdir directory, as if the process
 	// had changed into it (Terraform does): path.cwd, abspath and the
@@ -507,7 +507,7 @@ func runCorePlan(ctx context.Context, m *Meta, req *operation.PlanRequest, json 
 	}
 	plan, ds := core.Plan(ctx, in.config, prior, opts)
 	if progress != nil {
-		progress.done()
+		progress.Done()
 	}
 	return plan, ds
 }
@@ -528,7 +528,7 @@ func showPlan(ui *ui, plan *plans.Plan, diags hcl.Diagnostics, targeted bool, sr
 		diags = append(diags, tfdiags.Warning("Resource targeting is in effect",
 			"This plan was made with -target, so it may not include every change the configuration asks for.\n\n-target is meant for exceptional situations, such as recovering from mistakes; plan without it as soon as possible."))
 	}
-	ui.plan(plan)
+	views.PlanView{Out: ui.out, Color: ui.col, JSON: ui.json}.Plan(plan)
 	ui.diags(diags, src)
 	return true
 }

@@ -29,7 +29,7 @@ func withSkippedInstances(diags hcl.Diagnostics, changes *plans.Changes, started
 		if rc.Action == plans.NoOp || rc.Action == plans.Forget {
 			continue // a forget only edits the state: no PreApply to wait for
 		}
-		if key := hookKey(rc.Addr, rc.DeposedKey); !started[key] {
+		if key := views.HookKey(rc.Addr, rc.DeposedKey); !started[key] {
 			names = append(names, key)
 		}
 	}
