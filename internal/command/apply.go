@@ -226,7 +226,7 @@ func planAndApply(m *Meta, ui *ui, wd string, f *applyFlags) int {
 		return res.code
 	}
 	if !planHasChanges(res.plan) && !res.rewrite {
-		views.ApplyView{Out: ui.out, Color: ui.col, JSON: ui.json}.Summary(render.Counts{}, false, res.plan.PriorState)
+		applyView(ui).Summary(render.Counts{}, false, res.plan.PriorState)
 		return ExitOK
 	}
 	if !f.autoApprove {
@@ -287,7 +287,7 @@ func applyPlan(m *Meta, ui *ui, req *operation.ApplyRequest, src views.Sources) 
 				return ExitError
 			}
 		}
-		views.ApplyView{Out: ui.out, Color: ui.col, JSON: ui.json}.Summary(render.Counts{}, run.destroy, mgr.State())
+		applyView(ui).Summary(render.Counts{}, run.destroy, mgr.State())
 		return ExitOK
 	}
 
@@ -409,7 +409,7 @@ func reportApply(ctx context.Context, run *applyRun, newState *states.State, dia
 		}
 		return ExitError
 	}
-	views.ApplyView{Out: ui.out, Color: ui.col, JSON: ui.json}.Summary(run.counts, run.destroy, newState)
+	applyView(ui).Summary(run.counts, run.destroy, newState)
 	return ExitOK
 }
 
@@ -445,4 +445,9 @@ func checkStateMatches(cur, planned *statefile.File) hcl.Diagnostics {
 			"The plan is stale: the state changed after it was made (serial %d when planned, %d now); plan again.", planned.Serial, curSerial)}
 	}
 	return nil
+}
+
+// applyView is where apply's result goes: the command's output streams.
+func applyView(ui *ui) views.ApplyView {
+	return views.ApplyView{Out: ui.out, Color: ui.col, JSON: ui.json}
 }

@@ -304,7 +304,7 @@ func planProviders(ctx context.Context, m *Meta, ui *ui, wd string, f *planFlags
 	}
 	res, diags := m.providerSource().ResolvePlanProviders(wd, f.pluginDirs, config, prior)
 	if res != nil && len(res.Recorded) > 0 {
-		ui.note(fmt.Sprintf("plankit recorded the provider selections in %s:\n  %s\nCommit it with the configuration so that every run uses these packages.", depsfile.LockFilePath, strings.Join(res.Recorded, "\n  ")))
+		planView(ui).LocksRecorded(depsfile.LockFilePath, res.Recorded)
 	}
 	return res, diags
 }
@@ -528,7 +528,7 @@ func showPlan(ui *ui, plan *plans.Plan, diags hcl.Diagnostics, targeted bool, sr
 		diags = append(diags, tfdiags.Warning("Resource targeting is in effect",
 			"This plan was made with -target, so it may not include every change the configuration asks for.\n\n-target is meant for exceptional situations, such as recovering from mistakes; plan without it as soon as possible."))
 	}
-	views.PlanView{Out: ui.out, Color: ui.col, JSON: ui.json}.Plan(plan)
+	planView(ui).Plan(plan)
 	ui.diags(diags, src)
 	return true
 }
@@ -587,16 +587,18 @@ func savePlanOutput(ui *ui, f *planFlags, plan *plans.Plan, archived func() hcl.
 			return ds
 		}
 		if !f.json {
-			fmt.Fprintf(ui.out, "\n%s\n\nSaved the plan to: %s\n\nTo perform exactly these actions, run the following command to apply:\n    %s\n",
-				ui.col.Gray(hr), f.out, applyHint(f))
+			planView(ui).Saved(f.out, applyHint(f))
 		}
 	} else if !f.json && !f.inline && planHasChanges(plan) {
-		fmt.Fprintf(ui.out, "\n%s\n\nNote: You didn't use the -out option to save this plan, so plankit can't\nguarantee to take exactly these actions if you run \"apply\" now.\n", ui.col.Gray(hr))
+		planView(ui).Unsaved()
 	}
 	return nil
 }
 
-const hr = "─────────────────────────────────────────────────────────────────────────────"
+// planView is where plan's results go: the command's output streams.
+func planView(ui *ui) views.PlanView {
+	return views.PlanView{Out: ui.out, Color: ui.col, JSON: ui.json}
+}
 
 // planHasChanges is what -detailed-exitcode reports: resource or output
 // changes, or drift to record in a refresh-only plan.

@@ -115,16 +115,6 @@ func (u *ui) diags(diags hcl.Diagnostics, src views.Sources) {
 	views.WriteDiagnostics(u.out, after, src, u.col.Enabled)
 }
 
-// note shows an informational message: a paragraph on stdout, or a
-// -json "log" message.
-func (u *ui) note(msg string) {
-	if u.json != nil {
-		u.json.Emit("info", "log", msg, nil)
-		return
-	}
-	fmt.Fprintf(u.out, "%s\n\n", msg)
-}
-
 // usageError reports a command-line mistake.
 func usageError(m *Meta, msg string) int {
 	fmt.Fprintf(m.Stderr, "Error: %s\n\nRun with -help for usage.\n", msg)

@@ -3,6 +3,7 @@ package views
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/plankit/plankit/internal/command/render"
 	"github.com/plankit/plankit/jsonplan"
@@ -65,6 +66,32 @@ func (v PlanView) Plan(p *plans.Plan) {
 		v.JSON.Emit("info", "outputs", fmt.Sprintf("Outputs: %d", len(outs)), map[string]any{"outputs": outs})
 	}
 }
+
+// LocksRecorded says which provider selections plan added to the lock
+// file, and that it belongs with the configuration: a paragraph, or a
+// -json "log" message.
+func (v PlanView) LocksRecorded(lockFile string, added []string) {
+	msg := fmt.Sprintf("plankit recorded the provider selections in %s:\n  %s\nCommit it with the configuration so that every run uses these packages.", lockFile, strings.Join(added, "\n  "))
+	if v.JSON != nil {
+		v.JSON.Emit("info", "log", msg, nil)
+		return
+	}
+	fmt.Fprintf(v.Out, "%s\n\n", msg)
+}
+
+// Saved says where -out saved the plan and the command that applies it.
+func (v PlanView) Saved(path, applyCmd string) {
+	fmt.Fprintf(v.Out, "\n%s\n\nSaved the plan to: %s\n\nTo perform exactly these actions, run the following command to apply:\n    %s\n",
+		v.Color.Gray(hr), path, applyCmd)
+}
+
+// Unsaved notes that a plan not saved with -out may not be what a later
+// apply does.
+func (v PlanView) Unsaved() {
+	fmt.Fprintf(v.Out, "\n%s\n\nNote: You didn't use the -out option to save this plan, so plankit can't\nguarantee to take exactly these actions if you run \"apply\" now.\n", v.Color.Gray(hr))
+}
+
+const hr = "─────────────────────────────────────────────────────────────────────────────"
 
 // planVerb is the action word of the -json UI stream, as Terraform's:
 // "replace" for both replacement orders, "noop" for no change.
