@@ -387,9 +387,9 @@ func runCoreApply(ctx context.Context, m *Meta, run *applyRun) (*states.State, h
 	// whose last write then stores them with the state.
 	var checkDiags hcl.Diagnostics
 	newState, diags := core.Apply(ctx, req.Plan, req.Config, &terraform.ApplyOpts{State: run.saver, Timestamp: clock, Processes: run.procs,
-		Checks: func(cs []*plans.CheckResult) { checkDiags = recordCheckResults(run.saver.Mgr(), cs) }})
+		Checks: func(cs []*plans.CheckResult) { checkDiags = operation.RecordCheckResults(run.saver.Mgr(), cs) }})
 	diags = append(diags, checkDiags...)
-	diags = withSkippedInstances(diags, req.Plan.Changes, hook.Stop())
+	diags = views.WithSkippedInstances(diags, req.Plan.Changes, hook.Stop())
 	return newState, diags, true
 }
 

@@ -82,7 +82,7 @@ type ApplyHook struct {
 	// keeps counting while they run.
 	inflight map[string]*op
 	// started holds the HookKey of every operation the core began, so the
-	// command can name the planned ones that never ran (skippedDetail).
+	// command can name the planned ones that never ran (WithSkippedInstances).
 	started map[string]bool
 	// line is the human output's scratch line (under mu): the writer
 	// copies what it is given.

@@ -4,7 +4,8 @@
 // (apply.go: ApplyView); and the progress the core reports while it
 // works: refreshes and data source reads during plan (refreshlog.go,
 // importlog.go, ProgressHook) and each operation of an apply
-// (applyhook.go), batched onto the output (batchout.go). Values print as
+// (applyhook.go), batched onto the output (batchout.go), and the apply
+// warning naming the planned changes that never started (skipped.go). Values print as
 // Terraform prints outputs (value.go). It knows nothing of flags, the
 // process or the operations that produce what it renders.
 package views
