@@ -124,7 +124,7 @@ func applyPlanFile(m *Meta, ui *ui, wd, file string, f *applyFlags) int {
 		// Start the providers while the plan decodes (every package
 		// checked against the archive's lock first: operation.PrestartLocked).
 		if locks, err := r.ReadDependencyLocks(); err == nil && !diags.HasErrors() && !f.install {
-			prestarted = m.providerSource().PrestartLocked(wd, f.pluginDirs, locks, m.providerSource().NeedsFor(wd, config, nil, locks).Providers)
+			prestarted = m.ProviderSource().PrestartLocked(wd, f.pluginDirs, locks, m.ProviderSource().NeedsFor(wd, config, nil, locks).Providers)
 		}
 	}()
 	defer func() { <-configRead; prestarted() }()
@@ -208,7 +208,7 @@ func archiveProviders(m *Meta, ui *ui, wd, file string, f *applyFlags, config *c
 			return nil, ds
 		}
 	}
-	return m.providerSource().ResolveApplyProviders(wd, file, f.pluginDirs, config, prior, locks)
+	return m.ProviderSource().ResolveApplyProviders(wd, file, f.pluginDirs, config, prior, locks)
 }
 
 // planAndApply plans in-process, shows the plan, asks for approval

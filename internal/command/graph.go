@@ -70,7 +70,7 @@ func Graph(m *Meta, chdir string, args []string) int {
 	} else {
 		lockFile, fix = "the plan's lock file", operation.GraphFix
 	}
-	factories, diags := m.providerSource().DiscoveredFactories(wd, pluginDirs, in.config, in.state, in.locks, lockFile, fix)
+	factories, diags := m.ProviderSource().DiscoveredFactories(wd, pluginDirs, in.config, in.state, in.locks, lockFile, fix)
 	if diags.HasErrors() {
 		u.diags(diags, src)
 		return ExitError

@@ -303,7 +303,7 @@ func installProviders(ctx context.Context, m *Meta, u *ui, req providerInstallRe
 		return false, diags
 	}
 	builtins := servedBuiltins(m, abs)
-	needs := m.providerSource().NeedsFor(wd, config, state, locks)
+	needs := m.ProviderSource().NeedsFor(wd, config, state, locks)
 	constraints := needs.Constraints
 	newLocks := depsfile.NewLocks()
 	needed := needs.Providers
@@ -415,7 +415,7 @@ func installLocked(m *Meta, u *ui, wd string, pluginDirs []string, config *confi
 		return diags
 	}
 	builtins := builtin.Versions()
-	for _, p := range m.providerSource().NeedsFor(wd, config, state, locks).Providers {
+	for _, p := range m.ProviderSource().NeedsFor(wd, config, state, locks).Providers {
 		if p.IsBuiltIn() {
 			continue
 		}

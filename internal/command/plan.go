@@ -151,7 +151,7 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 		return planResult{code: ExitError}
 	}
 	if !f.install { // installing may change the packages
-		defer m.providerSource().PrestartLocked(wd, f.pluginDirs, nil, nil)()
+		defer m.ProviderSource().PrestartLocked(wd, f.pluginDirs, nil, nil)()
 	}
 	req := f.planRequest(m, wd)
 	in, warnings := loadPlanInputs(req)
@@ -302,7 +302,7 @@ func planProviders(ctx context.Context, m *Meta, ui *ui, wd string, f *planFlags
 			return nil, ds
 		}
 	}
-	res, diags := m.providerSource().ResolvePlanProviders(wd, f.pluginDirs, config, prior)
+	res, diags := m.ProviderSource().ResolvePlanProviders(wd, f.pluginDirs, config, prior)
 	if res != nil && len(res.Recorded) > 0 {
 		planView(ui).LocksRecorded(depsfile.LockFilePath, res.Recorded)
 	}

@@ -101,7 +101,7 @@ func providerSources(m *Meta, wd string, pluginDirs []string, config *configs.Co
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	src := m.providerSource()
+	src := m.ProviderSource()
 	finder, ds := src.NewFinder(wd, pluginDirs)
 	diags = append(diags, ds...)
 	if ds.HasErrors() {

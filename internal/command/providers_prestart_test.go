@@ -78,7 +78,7 @@ func TestPrestartLocked(t *testing.T) {
 			// given (an archive's).
 			for _, given := range []*depsfile.Locks{nil, locks} {
 				got = nil
-				m.providerSource().PrestartLocked(dir, []string{plugins}, given, c.needed)()
+				m.ProviderSource().PrestartLocked(dir, []string{plugins}, given, c.needed)()
 				sort.Strings(got)
 				if diff := cmp.Diff(c.want, got); diff != "" {
 					t.Errorf("given lock %v: prestarted (-want +got):\n%s", given != nil, diff)
