@@ -75,7 +75,7 @@ func applyCommand(m *Meta, chdir string, rest []string) int {
 			return usageError(m, fmt.Sprintf("%s cannot be used when applying a saved plan file: the plan already records its variables, targets and mode. Pass them to plan instead.", strings.Join(planOnly, ", ")))
 		}
 	}
-	ui := newUI(m, f.json, f.noColor)
+	ui := newUI(m.Streams, f.json, f.noColor)
 	if fs.NArg() == 1 {
 		return applyPlanFile(m, ui, wd, fs.Arg(0), &f)
 	}

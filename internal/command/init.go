@@ -80,7 +80,7 @@ func Init(m *Meta, chdir string, args []string) int {
 		return usageError(m, fmt.Sprintf("-lockfile must be \"readonly\" (got %q)", *lockfile))
 	}
 	wd := m.workDir(chdir)
-	u := newUI(m, *jsonOut, *noColor)
+	u := newUI(m.Streams, *jsonOut, *noColor)
 	ctx, cancel := context.WithCancel(m.ctx())
 	defer cancel()
 	stop := watchInterrupts(m, u, cancel, nil)

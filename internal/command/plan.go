@@ -100,7 +100,7 @@ func planCommand(m *Meta, chdir string, rest []string) int {
 	if msg := checkPlanOptions(&f); msg != "" {
 		return usageError(m, msg)
 	}
-	ui := newUI(m, f.json, f.noColor)
+	ui := newUI(m.Streams, f.json, f.noColor)
 	wd := m.workDir(f.chdir)
 	if st, err := os.Stat(wd); err != nil || !st.IsDir() {
 		ui.diags(hcl.Diagnostics{tfdiags.Errorf("Invalid -chdir directory", "The directory %q does not exist or is not a directory.", wd)}, views.Sources{})

@@ -48,7 +48,7 @@ func Providers(m *Meta, chdir string, args []string) int {
 		return usageError(m, "plan providers takes no positional arguments")
 	}
 	wd := m.workDir(chdir)
-	u := newUI(m, false, *noColor)
+	u := newUI(m.Streams, false, *noColor)
 	in, diags := graphFromWorkingDir(m, wd, *statePathFlag)
 	src := views.Sources{Dir: wd}
 	if in.config != nil {

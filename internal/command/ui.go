@@ -78,10 +78,12 @@ type ui struct {
 	json     *views.JSONView
 }
 
-func newUI(m *Meta, jsonMode, noColor bool) *ui {
-	u := &ui{out: m.Stdout, errw: m.Stderr, col: render.Colorizer{Enabled: !noColor && m.StdoutTTY}, errColor: !noColor && m.StderrTTY}
+// newUI renders on the streams s: -json messages with jsonMode, colour
+// on the terminals among them unless noColor.
+func newUI(s views.Streams, jsonMode, noColor bool) *ui {
+	u := &ui{out: s.Stdout, errw: s.Stderr, col: render.Colorizer{Enabled: !noColor && s.StdoutTTY}, errColor: !noColor && s.StderrTTY}
 	if jsonMode {
-		u.json = &views.JSONView{W: m.Stdout}
+		u.json = &views.JSONView{W: s.Stdout}
 		u.json.Version()
 	}
 	return u
