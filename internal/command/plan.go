@@ -193,7 +193,7 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 	// the walk, so the members made beside it would lack its blocks: such
 	// an archive is shown from its snapshot.
 	if f.out != "" && f.generateConfigOut == "" {
-		in.sections = newShowSections(resolved.Locks)
+		in.sections = operation.NewShowSections(resolved.Locks)
 	}
 	m.phases().done("load")
 	plan, ds := runCorePlan(ctx, m, req, f.json, in, prior)
@@ -320,7 +320,7 @@ func planProviders(ctx context.Context, m *Meta, ui *ui, wd string, f *planFlags
 // them in the plan); a plan without an archive makes them only when it
 // has drift to filter (a refresh-only plan shows all of it).
 func afterWalk(ui *ui, wd string, f *planFlags, in *planInputs, plan *plans.Plan) hcl.Diagnostics {
-	in.sections.finish(plan)
+	in.sections.Finish(plan)
 	if plan != nil && in.config != nil && !plan.RelevantKnown && len(plan.DriftedResources) > 0 && plan.UIMode != plans.RefreshOnlyMode {
 		plan.RelevantAttributes, plan.RelevantKnown = jsonplan.RelevantAttributes(in.config, plan), true
 	}
@@ -402,7 +402,7 @@ type planInputs struct {
 	enc       *encryption.Encryption
 	// sections, for -out, makes the archive's show -json members while
 	// the plan is made.
-	sections *showSections
+	sections *operation.ShowSections
 }
 
 // configLoadedHook, when set (by tests), sees the configuration each
@@ -503,7 +503,7 @@ func runCorePlan(ctx context.Context, m *Meta, req *operation.PlanRequest, json 
 		GenerateConfig: req.GenerateConfig,
 	}
 	if in.sections != nil {
-		opts.SchemasLoaded = in.sections.start(in.config)
+		opts.SchemasLoaded = in.sections.Start(in.config)
 	}
 	plan, ds := core.Plan(ctx, in.config, prior, opts)
 	if progress != nil {
@@ -548,7 +548,7 @@ func planShowable(plan *plans.Plan, diags hcl.Diagnostics) bool {
 type planArchive struct {
 	out, signKey, wd string
 	plan             *plans.Plan
-	sections         *showSections
+	sections         *operation.ShowSections
 	snap             *configs.Snapshot
 	sf               *statefile.File
 	locks            *depsfile.Locks
@@ -630,7 +630,7 @@ func writePlanFile(a *planArchive) hcl.Diagnostics {
 		ConfigSnapshot:       a.snap,
 		DependencyLocks:      a.locks,
 		Backend:              a.be,
-		ShowJSON:             a.sections.entry(a.plan),
+		ShowJSON:             a.sections.Entry(a.plan),
 	}
 	if a.signKey != "" {
 		key, err := planfile.LoadSigningKey(operation.Resolve(a.wd, a.signKey))
