@@ -24,7 +24,6 @@ import (
 	"github.com/plankit/plankit/internal/terraform"
 	"github.com/plankit/plankit/internal/terraform/variables"
 	"github.com/plankit/plankit/jsonplan"
-	"github.com/plankit/plankit/planfile"
 	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/providers"
 	"github.com/plankit/plankit/states"
@@ -142,7 +141,7 @@ type planResult struct {
 // runPlan loads everything, plans, renders and writes the archive. The
 // steps, in order: refuseEmptyConfig and loadPlanInputs (nothing is
 // locked or started yet), the state is opened and locked (released on
-// every return), runCorePlan, showPlan (while writePlanFileAsync writes
+// every return), runCorePlan, showPlan (while operation.WritePlanArchiveAsync writes
 // the archive), then savePlanOutput.
 func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 	src := views.Sources{Dir: wd}
@@ -210,10 +209,10 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 		collectWalkGarbage()
 	}
 	ds = append(warnings, ds...)
-	var archive *planArchive
+	var archive *operation.PlanArchive
 	if f.out != "" {
-		archive = &planArchive{out: operation.Resolve(wd, f.out), signKey: f.signKey, wd: wd, plan: plan, sections: in.sections,
-			snap: snap, sf: sf, locks: resolved.Locks, be: in.backend.Record(), enc: in.enc}
+		archive = &operation.PlanArchive{Out: operation.Resolve(wd, f.out), SignKey: f.signKey, Dir: wd, Plan: plan, Sections: in.sections,
+			Snapshot: snap, StateFile: sf, Locks: resolved.Locks, Backend: in.backend.Record(), Encryption: in.enc}
 	}
 	if code := showAndSave(m, ui, f, plan, ds, archive, len(in.targets) > 0, src); code != ExitOK {
 		return planResult{code: code}
@@ -334,10 +333,10 @@ func afterWalk(ui *ui, wd string, f *planFlags, in *planInputs, plan *plans.Plan
 // written while the plan is rendered (both only read it); its errors are
 // reported after the rendering, as when it was written after. An
 // incomplete plan is not saved.
-func showAndSave(m *Meta, ui *ui, f *planFlags, plan *plans.Plan, ds hcl.Diagnostics, archive *planArchive, targeted bool, src views.Sources) int {
+func showAndSave(m *Meta, ui *ui, f *planFlags, plan *plans.Plan, ds hcl.Diagnostics, archive *operation.PlanArchive, targeted bool, src views.Sources) int {
 	var archived func() hcl.Diagnostics
 	if archive != nil && planShowable(plan, ds) {
-		archived = writePlanFileAsync(archive)
+		archived = operation.WritePlanArchiveAsync(archive)
 		// The writer never outlives the command: after a panic while
 		// rendering too, it is waited for before the crash is reported
 		// (not left to rename the archive, or to leave its temporary
@@ -539,46 +538,8 @@ func planShowable(plan *plans.Plan, diags hcl.Diagnostics) bool {
 	return !diags.HasErrors() && plan != nil && !plan.Errored
 }
 
-// planArchive is what writePlanFile writes: the plan, the prior and
-// previous-run states with the lineage and serial they came from (sf),
-// the configuration snapshot (snap), the provider locks and the backend
-// and workspace (be), into out, signed with the key at signKey when it
-// is set and encrypted when enc says so, with the show -json members that
-// sections made while the plan was made (planfile.EntryShowJSON).
-type planArchive struct {
-	out, signKey, wd string
-	plan             *plans.Plan
-	sections         *operation.ShowSections
-	snap             *configs.Snapshot
-	sf               *statefile.File
-	locks            *depsfile.Locks
-	be               *planfile.Backend
-	enc              *encryption.Encryption
-}
-
-// writePlanFileAsync starts writePlanFile on another goroutine and
-// returns the func that waits for its diagnostics (a panic there is
-// raised again by that func, in the caller's goroutine).
-func writePlanFileAsync(a *planArchive) func() hcl.Diagnostics {
-	var ds hcl.Diagnostics
-	var crashed any
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		defer func() { crashed = recover() }()
-		ds = writePlanFile(a)
-	}()
-	return func() hcl.Diagnostics {
-		<-done
-		if crashed != nil {
-			panic(crashed)
-		}
-		return ds
-	}
-}
-
 // savePlanOutput waits for the archive for -out (archived, started by
-// writePlanFileAsync) and says how to apply it, or notes that an unsaved
+// operation.WritePlanArchiveAsync) and says how to apply it, or notes that an unsaved
 // plan may not be what apply does (not for -json, nor for apply without
 // a plan file).
 func savePlanOutput(ui *ui, f *planFlags, plan *plans.Plan, archived func() hcl.Diagnostics) hcl.Diagnostics {
@@ -614,36 +575,4 @@ func planHasChanges(p *plans.Plan) bool {
 		}
 	}
 	return false
-}
-
-// writePlanFile writes the archive a describes.
-func writePlanFile(a *planArchive) hcl.Diagnostics {
-	var diags hcl.Diagnostics
-	lineage, serial := "", uint64(0)
-	if a.sf != nil {
-		lineage, serial = a.sf.Lineage, a.sf.Serial
-	}
-	args := &planfile.CreateArgs{
-		Plan:                 operation.WithoutEncryptionVars(a.plan, a.enc),
-		StateFile:            &statefile.File{Lineage: lineage, Serial: serial, State: a.plan.PriorState},
-		PreviousRunStateFile: &statefile.File{Lineage: lineage, Serial: serial, State: a.plan.PrevRunState},
-		ConfigSnapshot:       a.snap,
-		DependencyLocks:      a.locks,
-		Backend:              a.be,
-		ShowJSON:             a.sections.Entry(a.plan),
-	}
-	if a.signKey != "" {
-		key, err := planfile.LoadSigningKey(operation.Resolve(a.wd, a.signKey))
-		if err != nil {
-			return hcl.Diagnostics{tfdiags.Errorf("Failed to load the signing key", "Reading -sign-key %s failed: %s", a.signKey, err)}
-		}
-		args.SignKey = key
-	}
-	if err := os.MkdirAll(filepath.Dir(a.out), 0o755); err != nil {
-		return hcl.Diagnostics{tfdiags.Errorf("Failed to write plan file", "Creating the directory of %s failed: %s", a.out, err)}
-	}
-	if err := operation.WriteArchive(a.out, args, a.enc); err != nil {
-		return hcl.Diagnostics{tfdiags.Errorf("Failed to write plan file", "Writing %s failed: %s", a.out, err)}
-	}
-	return diags
 }
