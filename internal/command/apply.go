@@ -122,7 +122,7 @@ func applyPlanFile(m *Meta, ui *ui, wd, file string, f *applyFlags) int {
 		defer close(configRead)
 		config, diags = r.ReadConfig()
 		// Start the providers while the plan decodes (every package
-		// checked against the archive's lock first: operation.PrestartLocked).
+		// checked against the archive's lock first: ProviderSource.PrestartLocked).
 		if locks, err := r.ReadDependencyLocks(); err == nil && !diags.HasErrors() && !f.install {
 			prestarted = m.ProviderSource().PrestartLocked(wd, f.pluginDirs, locks, m.ProviderSource().NeedsFor(wd, config, nil, locks).Providers)
 		}
@@ -197,7 +197,7 @@ func openApplyArchive(m *Meta, wd, file string, f *applyFlags) (*planfile.Reader
 // for -install, then resolves the factories the apply uses. Every
 // installed provider is checked against the archive's lock file here,
 // before the core starts any provider process (the processes started
-// early were checked first by operation.PrestartLocked).
+// early were checked first by ProviderSource.PrestartLocked).
 func archiveProviders(m *Meta, ui *ui, wd, file string, f *applyFlags, config *configs.Config, sf *statefile.File, locks *depsfile.Locks) (map[addrs.Provider]providers.Factory, hcl.Diagnostics) {
 	var prior *states.State
 	if sf != nil {
