@@ -75,7 +75,7 @@ func applyCommand(m *Meta, chdir string, rest []string) int {
 			return usageError(m, fmt.Sprintf("%s cannot be used when applying a saved plan file: the plan already records its variables, targets and mode. Pass them to plan instead.", strings.Join(planOnly, ", ")))
 		}
 	}
-	ui := newUI(m, f.json, f.noColor)
+	ui := newUI(m.Streams, f.json, f.noColor)
 	if fs.NArg() == 1 {
 		return applyPlanFile(m, ui, wd, fs.Arg(0), &f)
 	}
@@ -122,9 +122,9 @@ func applyPlanFile(m *Meta, ui *ui, wd, file string, f *applyFlags) int {
 		defer close(configRead)
 		config, diags = r.ReadConfig()
 		// Start the providers while the plan decodes (every package
-		// checked against the archive's lock first: prestartLocked).
+		// checked against the archive's lock first: ProviderSource.PrestartLocked).
 		if locks, err := r.ReadDependencyLocks(); err == nil && !diags.HasErrors() && !f.install {
-			prestarted = prestartLocked(m, wd, f.pluginDirs, locks, m.needsFor(wd, config, nil, locks).providers)
+			prestarted = m.ProviderSource().PrestartLocked(wd, f.pluginDirs, locks, m.ProviderSource().NeedsFor(wd, config, nil, locks).Providers)
 		}
 	}()
 	defer func() { <-configRead; prestarted() }()
@@ -197,7 +197,7 @@ func openApplyArchive(m *Meta, wd, file string, f *applyFlags) (*planfile.Reader
 // for -install, then resolves the factories the apply uses. Every
 // installed provider is checked against the archive's lock file here,
 // before the core starts any provider process (the processes started
-// early were checked first by prestartLocked).
+// early were checked first by ProviderSource.PrestartLocked).
 func archiveProviders(m *Meta, ui *ui, wd, file string, f *applyFlags, config *configs.Config, sf *statefile.File, locks *depsfile.Locks) (map[addrs.Provider]providers.Factory, hcl.Diagnostics) {
 	var prior *states.State
 	if sf != nil {
@@ -208,7 +208,7 @@ func archiveProviders(m *Meta, ui *ui, wd, file string, f *applyFlags, config *c
 			return nil, ds
 		}
 	}
-	return resolveApplyProviders(m, wd, file, f.pluginDirs, config, prior, locks)
+	return m.ProviderSource().ResolveApplyProviders(wd, file, f.pluginDirs, config, prior, locks)
 }
 
 // planAndApply plans in-process, shows the plan, asks for approval
@@ -226,7 +226,7 @@ func planAndApply(m *Meta, ui *ui, wd string, f *applyFlags) int {
 		return res.code
 	}
 	if !planHasChanges(res.plan) && !res.rewrite {
-		ui.applySummary(render.Counts{}, false, res.plan.PriorState)
+		applyView(ui).Summary(render.Counts{}, false, res.plan.PriorState)
 		return ExitOK
 	}
 	if !f.autoApprove {
@@ -287,15 +287,15 @@ func applyPlan(m *Meta, ui *ui, req *operation.ApplyRequest, src views.Sources) 
 				return ExitError
 			}
 		}
-		ui.applySummary(render.Counts{}, run.destroy, mgr.State())
+		applyView(ui).Summary(render.Counts{}, run.destroy, mgr.State())
 		return ExitOK
 	}
 
 	run.saver = operation.NewStateSaver(mgr, mgr.Describe(), req.Dir, target.Remote(), applyDump(m, ui), operation.CodecFor(req.Encryption))
 	run.procs = &procgroup.Set{}
-	// The operations' lines, batched (see batchWriter); everything else
+	// The operations' lines, batched (see views.BatchWriter); everything else
 	// apply prints comes after the walk, once they are flushed.
-	progress := newBatchWriter(ui.out, progressDelay)
+	progress := views.NewBatchWriter(ui.out, progressDelay)
 	run.progress = progress
 	defer progress.Flush()
 	stop := watchInterrupts(m, ui, cancel, func() {
@@ -368,7 +368,7 @@ const progressDelay = 50 * time.Millisecond
 // started.
 func runCoreApply(ctx context.Context, m *Meta, run *applyRun) (*states.State, hcl.Diagnostics, bool) {
 	req, ui, src := run.req, run.ui, run.src
-	hook := newApplyHook(run.progress, ui.json)
+	hook := views.NewApplyHook(run.progress, ui.json)
 	maxInst, _ := operation.EnvMaxInstances(req.Env) // checked with the other inputs (loadPlanInputs)
 	core, ds := terraform.NewContext(&terraform.ContextOpts{ProviderSource: terraform.ProviderFactories(req.Factories), Parallelism: req.Parallelism, Hooks: []terraform.Hook{hook}, WorkingDir: req.Dir, MaxInstances: maxInst, Workspace: run.workspace, Phase: m.phases().coreHook()})
 	if ds.HasErrors() {
@@ -387,12 +387,9 @@ func runCoreApply(ctx context.Context, m *Meta, run *applyRun) (*states.State, h
 	// whose last write then stores them with the state.
 	var checkDiags hcl.Diagnostics
 	newState, diags := core.Apply(ctx, req.Plan, req.Config, &terraform.ApplyOpts{State: run.saver, Timestamp: clock, Processes: run.procs,
-		Checks: func(cs []*plans.CheckResult) { checkDiags = recordCheckResults(run.saver.Mgr(), cs) }})
+		Checks: func(cs []*plans.CheckResult) { checkDiags = operation.RecordCheckResults(run.saver.Mgr(), cs) }})
 	diags = append(diags, checkDiags...)
-	hook.stopAll()
-	hook.mu.Lock()
-	diags = withSkippedInstances(diags, req.Plan.Changes, hook.started)
-	hook.mu.Unlock()
+	diags = views.WithSkippedInstances(diags, req.Plan.Changes, hook.Stop())
 	return newState, diags, true
 }
 
@@ -412,7 +409,7 @@ func reportApply(ctx context.Context, run *applyRun, newState *states.State, dia
 		}
 		return ExitError
 	}
-	ui.applySummary(run.counts, run.destroy, newState)
+	applyView(ui).Summary(run.counts, run.destroy, newState)
 	return ExitOK
 }
 
@@ -448,4 +445,9 @@ func checkStateMatches(cur, planned *statefile.File) hcl.Diagnostics {
 			"The plan is stale: the state changed after it was made (serial %d when planned, %d now); plan again.", planned.Serial, curSerial)}
 	}
 	return nil
+}
+
+// applyView is where apply's result goes: the command's output streams.
+func applyView(ui *ui) views.ApplyView {
+	return views.ApplyView{Out: ui.out, Color: ui.col, JSON: ui.json}
 }

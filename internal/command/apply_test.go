@@ -14,6 +14,8 @@ import (
 
 	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/depsfile"
+	"github.com/plankit/plankit/internal/command/views"
+	"github.com/plankit/plankit/internal/operation"
 	"github.com/plankit/plankit/internal/providers/builtin"
 	"github.com/plankit/plankit/internal/states/statemgr"
 	"github.com/plankit/plankit/planfile"
@@ -38,7 +40,7 @@ func countingMeta(t *testing.T, calls *atomic.Int64, drop ...addrs.Provider) (*M
 		delete(fs, p)
 	}
 	var out, errb bytes.Buffer
-	return &Meta{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Providers: fs}, &out, &errb
+	return &Meta{Streams: views.Streams{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb}, Environment: operation.Environment{Providers: fs}}, &out, &errb
 }
 
 const refusalConfig = `

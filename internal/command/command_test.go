@@ -164,7 +164,7 @@ func TestWatchInterrupts(t *testing.T) {
 	ints := make(chan struct{})
 	exited := make(chan int, 1)
 	var stderr syncBuffer
-	m := &Meta{Stderr: &stderr, Interrupts: ints, Exit: func(code int) { exited <- code }}
+	m := &Meta{Streams: views.Streams{Stderr: &stderr}, Interrupts: ints, Exit: func(code int) { exited <- code }}
 	ctx, cancel := context.WithCancel(context.Background())
 	saved := make(chan struct{})
 	stop := watchInterrupts(m, nil, cancel, func() { close(saved) })

@@ -15,6 +15,8 @@ import (
 
 	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/depsfile"
+	"github.com/plankit/plankit/internal/command/views"
+	"github.com/plankit/plankit/internal/operation"
 	"github.com/plankit/plankit/internal/providers/builtin"
 	"github.com/plankit/plankit/internal/providers/builtin/null"
 	"github.com/plankit/plankit/internal/providers/install"
@@ -51,19 +53,21 @@ func discoveryMeta(t *testing.T, rec *pluginRecorder) (*Meta, *bytes.Buffer, *by
 	t.Helper()
 	var out, errb bytes.Buffer
 	return &Meta{
-		Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb,
-		Env: []string{"HOME=" + t.TempDir(), "XDG_CACHE_HOME=" + t.TempDir()},
-		ProvidersIn: func(wd string) map[addrs.Provider]providers.Factory {
-			fs := map[addrs.Provider]providers.Factory{}
-			for p, f := range builtin.FactoriesIn(wd) {
-				fs[p] = func() (providers.Interface, error) {
-					rec.starts.Add(1)
-					return f()
+		Streams: views.Streams{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb},
+		Environment: operation.Environment{
+			Env: []string{"HOME=" + t.TempDir(), "XDG_CACHE_HOME=" + t.TempDir()},
+			ProvidersIn: func(wd string) map[addrs.Provider]providers.Factory {
+				fs := map[addrs.Provider]providers.Factory{}
+				for p, f := range builtin.FactoriesIn(wd) {
+					fs[p] = func() (providers.Interface, error) {
+						rec.starts.Add(1)
+						return f()
+					}
 				}
-			}
-			return fs
+				return fs
+			},
+			Plugins: rec.factory,
 		},
-		Plugins: rec.factory,
 	}, &out, &errb
 }
 

@@ -95,19 +95,3 @@ func writeGeneratedConfig(ui *ui, wd string, f *planFlags, plan *plans.Plan, con
 	}
 	return diags
 }
-
-// importJSON adds an import's fields to a -json UI change: the action
-// "import" for an import with nothing else to do (as Terraform's stream
-// says), the imported ID and any generated configuration.
-func importJSON(out map[string]any, rc *plans.ResourceInstanceChange) {
-	if rc.Importing == nil {
-		return
-	}
-	if out["action"] == "noop" {
-		out["action"] = "import"
-	}
-	out["importing"] = map[string]any{"id": rc.Importing.ID}
-	if rc.GeneratedConfig != "" {
-		out["generated_config"] = rc.GeneratedConfig
-	}
-}

@@ -60,7 +60,7 @@ func Graph(m *Meta, chdir string, args []string) int {
 	// The graph needs provider schemas: the providers are found as plan
 	// and apply find them, checked against the archive's lock file (or
 	// the working directory's), but nothing is recorded.
-	lockFile, fix := depsfile.LockFilePath, providerFix(initFix)
+	lockFile, fix := depsfile.LockFilePath, operation.ProviderFix(operation.InitFix)
 	if in.locks == nil {
 		var ds hcl.Diagnostics
 		if in.locks, ds = depsfile.LoadLocksFromFile(filepath.Join(wd, depsfile.LockFilePath)); ds.HasErrors() {
@@ -68,9 +68,9 @@ func Graph(m *Meta, chdir string, args []string) int {
 			return ExitError
 		}
 	} else {
-		lockFile, fix = "the plan's lock file", graphFix
+		lockFile, fix = "the plan's lock file", operation.GraphFix
 	}
-	factories, diags := discoveredFactories(m, wd, pluginDirs, in.config, in.state, in.locks, lockFile, fix)
+	factories, diags := m.ProviderSource().DiscoveredFactories(wd, pluginDirs, in.config, in.state, in.locks, lockFile, fix)
 	if diags.HasErrors() {
 		u.diags(diags, src)
 		return ExitError

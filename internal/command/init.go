@@ -80,7 +80,7 @@ func Init(m *Meta, chdir string, args []string) int {
 		return usageError(m, fmt.Sprintf("-lockfile must be \"readonly\" (got %q)", *lockfile))
 	}
 	wd := m.workDir(chdir)
-	u := newUI(m, *jsonOut, *noColor)
+	u := newUI(m.Streams, *jsonOut, *noColor)
 	ctx, cancel := context.WithCancel(m.ctx())
 	defer cancel()
 	stop := watchInterrupts(m, u, cancel, nil)
@@ -303,10 +303,10 @@ func installProviders(ctx context.Context, m *Meta, u *ui, req providerInstallRe
 		return false, diags
 	}
 	builtins := servedBuiltins(m, abs)
-	needs := m.needsFor(wd, config, state, locks)
-	constraints := needs.constraints
+	needs := m.ProviderSource().NeedsFor(wd, config, state, locks)
+	constraints := needs.Constraints
 	newLocks := depsfile.NewLocks()
-	needed := needs.providers
+	needed := needs.Providers
 	if readonly {
 		// Refused before anything is installed.
 		if d := unlockedProviders(inst, needed, builtins, locks); d != nil {
@@ -415,7 +415,7 @@ func installLocked(m *Meta, u *ui, wd string, pluginDirs []string, config *confi
 		return diags
 	}
 	builtins := builtin.Versions()
-	for _, p := range m.needsFor(wd, config, state, locks).providers {
+	for _, p := range m.ProviderSource().NeedsFor(wd, config, state, locks).Providers {
 		if p.IsBuiltIn() {
 			continue
 		}
@@ -458,43 +458,6 @@ func installedLine(p addrs.Provider, res *install.Result) string {
 		line += " (" + res.Auth + ")"
 	}
 	return line
-}
-
-// providerFix says, for one command, the one way to install a provider
-// discovery did not find ("" when the error's detail says what to do).
-type providerFix func(k install.Kind) string
-
-// initFix: in a working directory, plan init installs providers.
-func initFix(k install.Kind) string {
-	switch k {
-	case install.NotFound, install.NoMatchingVersion, install.BuiltinVersion:
-		return "To install it, run plan init. It installs from the provider's registry, or with -plugin-dir=DIR from a directory of provider packages (HOST/NAMESPACE/TYPE/VERSION/OS_ARCH/terraform-provider-TYPE_vVERSION, or HOST/NAMESPACE/TYPE/terraform-provider-TYPE_VERSION_OS_ARCH.zip)."
-	case install.LockedVersionMissing:
-		return "To install the locked version, run plan init (plan init -upgrade selects the newest version the constraints allow instead)."
-	}
-	return ""
-}
-
-// applyFix: a saved plan's providers are the versions its lock file
-// records, which apply -install installs.
-func applyFix(planFile string) providerFix {
-	return func(k install.Kind) string {
-		switch k {
-		case install.NotFound, install.NoMatchingVersion, install.BuiltinVersion, install.LockedVersionMissing:
-			return fmt.Sprintf("To install the versions the plan's lock file records, run apply -install %s.", planFile)
-		}
-		return ""
-	}
-}
-
-// graphFix: plan graph -plan=FILE installs nothing; it is pointed at the
-// packages.
-func graphFix(k install.Kind) string {
-	switch k {
-	case install.NotFound, install.NoMatchingVersion, install.BuiltinVersion, install.LockedVersionMissing:
-		return "To draw the plan's graph, pass -plugin-dir=DIR naming a directory that holds the version the plan's lock file records."
-	}
-	return ""
 }
 
 // bar is where download progress bars go: stdout when it is a terminal

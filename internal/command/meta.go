@@ -11,13 +11,12 @@ package command
 
 import (
 	"context"
-	"io"
-	"net/http"
 	"os"
 	"path/filepath"
 	"sync"
 
 	"github.com/plankit/plankit/addrs"
+	"github.com/plankit/plankit/internal/command/views"
 	"github.com/plankit/plankit/internal/operation"
 	"github.com/plankit/plankit/providers"
 )
@@ -25,35 +24,16 @@ import (
 // Version is plankit's version (operation.Version).
 const Version = operation.Version
 
-// Meta is everything a command takes from its process: streams, whether
-// they are terminals, the environment and the provider factories. Nothing
-// below main reads os.Args, os.Environ or the terminal itself.
+// Meta is everything a command takes from its process: the streams its
+// views use (views.Streams), the environment its operations use
+// (operation.Environment), and the process's controls: interrupts, exit,
+// context and working directory. Nothing below main reads os.Args,
+// os.Environ or the terminal itself, and nothing below command takes a
+// Meta.
 type Meta struct {
-	Stdin          io.Reader
-	Stdout, Stderr io.Writer
-	// StdinTTY, StdoutTTY, StderrTTY say whether each stream is a terminal:
-	// colour and progress need one; apply without a plan asks for "yes"
-	// only on one.
-	StdinTTY, StdoutTTY, StderrTTY bool
-	// Env is the process environment as KEY=VALUE (TF_VAR_ values; HOME,
-	// TF_CLI_CONFIG_FILE, TF_PLUGIN_CACHE_DIR, TF_DATA_DIR for discovery).
-	Env []string
-	// Providers, when set, is the fixed set of provider factories plan
-	// and apply use, with no discovery (tests pass doubles here).
-	Providers map[addrs.Provider]providers.Factory
-	// ProvidersIn, when set, builds the provider factories for a working
-	// directory (the absolute -chdir directory), so in-process providers
-	// resolve relative paths there as Terraform's do (builtin.FactoriesIn).
-	ProvidersIn func(workingDir string) map[addrs.Provider]providers.Factory
-	// Plugins starts provider plugins found by discovery (cli wires it to
-	// providers/plugin). Discovery (providers/install) runs when Providers
-	// is nil: plugins first, then the built-ins ProvidersIn serves.
-	Plugins PluginFactory
-	// PrestartPlugin, when set, starts the plugin Plugins would serve for
-	// the same arguments in the background, for the first Factory call
-	// to take (cli wires it to providers/plugin.Prestart; see
-	// prestartLocked).
-	PrestartPlugin func(p addrs.Provider, version, executable string)
+	views.Streams
+	operation.Environment
+
 	// Interrupts delivers one value per Ctrl-C (SIGINT/SIGTERM); nil when
 	// signals are not wired.
 	Interrupts <-chan struct{}
@@ -73,11 +53,6 @@ type Meta struct {
 	// plugin processes (Plugins) start in the process's directory, so a
 	// caller that serves plugins sets Chdir.
 	Chdir func(dir string) error
-	// HTTPClient talks to provider and module registries and mirrors
-	// (plan init, -install); nil means the default transport, which
-	// honours HTTPS_PROXY and SSL_CERT_FILE.
-	HTTPClient *http.Client
-
 	// entered is set once Chdir changed into the -chdir directory.
 	entered bool
 
@@ -116,6 +91,10 @@ func (m *Meta) workDir(chdir string) string {
 	m.entered = true
 	return "."
 }
+
+// discovers reports whether providers are found by discovery
+// (providers/install) rather than given as a fixed map (tests).
+func (m *Meta) discovers() bool { return m.ProviderSource().Discovers() }
 
 // providerFactories returns the provider factories for the working
 // directory wd: ProvidersIn(absolute wd) when set, else Providers.

@@ -1,13 +1,10 @@
 package command
 
 import (
-	"encoding/json"
 	"fmt"
-	"sort"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
-	ctyjson "github.com/zclconf/go-cty/cty/json"
 
 	"github.com/plankit/plankit/internal/command/views"
 	"github.com/plankit/plankit/internal/operation"
@@ -74,89 +71,23 @@ func Output(m *Meta, chdir string, args []string) int {
 		}
 		return printOneOutput(m, u, name, ov.Value, *jsonOut, *raw, src)
 	}
-	names := make([]string, 0, len(outs))
-	for n := range outs {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	if *jsonOut {
-		all := map[string]any{}
-		for _, n := range names {
-			ov := outs[n]
-			v, _ := ov.Value.UnmarkDeep()
-			entry := map[string]any{"sensitive": ov.Sensitive}
-			if raw, err := ctyjson.MarshalType(v.Type()); err == nil {
-				entry["type"] = json.RawMessage(raw)
-			}
-			if raw, err := ctyjson.Marshal(v, v.Type()); err == nil {
-				entry["value"] = json.RawMessage(raw)
-			}
-			all[n] = entry
-		}
-		b, _ := json.MarshalIndent(all, "", "  ")
-		fmt.Fprintln(m.Stdout, string(b))
-		return ExitOK
-	}
-	if len(names) == 0 {
+	if len(outs) == 0 && !*jsonOut {
 		u.diags(hcl.Diagnostics{tfdiags.Warning("No outputs found",
 			"The state has no output values. Declare output blocks in the root module's configuration, then plan and apply to record them.")}, src)
 		return ExitOK
 	}
-	for _, n := range names {
-		ov := outs[n]
-		if ov.Sensitive {
-			fmt.Fprintf(m.Stdout, "%s = <sensitive>\n", n)
-			continue
-		}
-		fmt.Fprintf(m.Stdout, "%s = %s\n", n, FormatValue(ov.Value, 0))
-	}
+	views.OutputView{Out: m.Stdout}.List(outs, *jsonOut)
 	return ExitOK
 }
 
-// printOneOutput prints the output name's value v: as JSON, raw, or in
-// the human form (sensitive values in full: they were asked for by name).
+// printOneOutput prints the output name's value v (see
+// views.OutputView.One), reporting a value it cannot print.
 func printOneOutput(m *Meta, u *ui, name string, v cty.Value, jsonOut, raw bool, src views.Sources) int {
-	v, _ = v.UnmarkDeep()
-	switch {
-	case jsonOut:
-		b, err := ctyjson.Marshal(v, v.Type())
-		if err != nil {
-			u.diags(hcl.Diagnostics{tfdiags.Errorf("Failed to encode the output", "Output %q: %s", name, err)}, src)
-			return ExitError
-		}
-		fmt.Fprintln(m.Stdout, string(b))
-	case raw:
-		s, ok := rawOutput(v)
-		if !ok {
-			u.diags(hcl.Diagnostics{tfdiags.Errorf("Unsupported value for raw output",
-				"Output %q is of type %s; -raw prints only strings, numbers and booleans. Use -json for other values.", name, v.Type().FriendlyName())}, src)
-			return ExitError
-		}
-		fmt.Fprint(m.Stdout, s)
-	default:
-		fmt.Fprintln(m.Stdout, FormatValue(v, 0))
+	if ds := (views.OutputView{Out: m.Stdout}).One(name, v, jsonOut, raw); ds.HasErrors() {
+		u.diags(ds, src)
+		return ExitError
 	}
 	return ExitOK
-}
-
-// rawOutput is v as -raw prints it: a string as is, a number or bool in
-// its canonical text; ok is false for null, unknown and other types.
-func rawOutput(v cty.Value) (string, bool) {
-	if v.IsNull() || !v.IsKnown() {
-		return "", false
-	}
-	switch v.Type() {
-	case cty.String:
-		return v.AsString(), true
-	case cty.Number:
-		return v.AsBigFloat().Text('f', -1), true
-	case cty.Bool:
-		if v.True() {
-			return "true", true
-		}
-		return "false", true
-	}
-	return "", false
 }
 
 // readStateForCommand reads the state a read-only command shows (see

@@ -24,7 +24,6 @@ import (
 	"github.com/plankit/plankit/internal/terraform"
 	"github.com/plankit/plankit/internal/terraform/variables"
 	"github.com/plankit/plankit/jsonplan"
-	"github.com/plankit/plankit/planfile"
 	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/providers"
 	"github.com/plankit/plankit/states"
@@ -100,7 +99,7 @@ func planCommand(m *Meta, chdir string, rest []string) int {
 	if msg := checkPlanOptions(&f); msg != "" {
 		return usageError(m, msg)
 	}
-	ui := newUI(m, f.json, f.noColor)
+	ui := newUI(m.Streams, f.json, f.noColor)
 	wd := m.workDir(f.chdir)
 	if st, err := os.Stat(wd); err != nil || !st.IsDir() {
 		ui.diags(hcl.Diagnostics{tfdiags.Errorf("Invalid -chdir directory", "The directory %q does not exist or is not a directory.", wd)}, views.Sources{})
@@ -142,7 +141,7 @@ type planResult struct {
 // runPlan loads everything, plans, renders and writes the archive. The
 // steps, in order: refuseEmptyConfig and loadPlanInputs (nothing is
 // locked or started yet), the state is opened and locked (released on
-// every return), runCorePlan, showPlan (while writePlanFileAsync writes
+// every return), runCorePlan, showPlan (while operation.WritePlanArchiveAsync writes
 // the archive), then savePlanOutput.
 func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 	src := views.Sources{Dir: wd}
@@ -151,7 +150,7 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 		return planResult{code: ExitError}
 	}
 	if !f.install { // installing may change the packages
-		defer prestartLocked(m, wd, f.pluginDirs, nil, nil)()
+		defer m.ProviderSource().PrestartLocked(wd, f.pluginDirs, nil, nil)()
 	}
 	req := f.planRequest(m, wd)
 	in, warnings := loadPlanInputs(req)
@@ -188,12 +187,12 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 		ui.diags(warnings, src)
 		return planResult{code: ExitError}
 	}
-	in.factories = resolved.factories
+	in.factories = resolved.Factories
 	// -generate-config-out adds the generated file to the snapshot after
 	// the walk, so the members made beside it would lack its blocks: such
 	// an archive is shown from its snapshot.
 	if f.out != "" && f.generateConfigOut == "" {
-		in.sections = newShowSections(resolved.locks)
+		in.sections = operation.NewShowSections(resolved.Locks)
 	}
 	m.phases().done("load")
 	plan, ds := runCorePlan(ctx, m, req, f.json, in, prior)
@@ -210,15 +209,15 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 		collectWalkGarbage()
 	}
 	ds = append(warnings, ds...)
-	var archive *planArchive
+	var archive *operation.PlanArchive
 	if f.out != "" {
-		archive = &planArchive{out: operation.Resolve(wd, f.out), signKey: f.signKey, wd: wd, plan: plan, sections: in.sections,
-			snap: snap, sf: sf, locks: resolved.locks, be: in.backend.Record(), enc: in.enc}
+		archive = &operation.PlanArchive{Out: operation.Resolve(wd, f.out), SignKey: f.signKey, Dir: wd, Plan: plan, Sections: in.sections,
+			Snapshot: snap, StateFile: sf, Locks: resolved.Locks, Backend: in.backend.Record(), Encryption: in.enc}
 	}
 	if code := showAndSave(m, ui, f, plan, ds, archive, len(in.targets) > 0, src); code != ExitOK {
 		return planResult{code: code}
 	}
-	return planResult{code: ExitOK, changes: planHasChanges(plan), plan: plan, config: config, sf: sf, factories: resolved.factories, enc: in.enc, rewrite: operation.NeedsRewrite(mgr)}
+	return planResult{code: ExitOK, changes: planHasChanges(plan), plan: plan, config: config, sf: sf, factories: resolved.Factories, enc: in.enc, rewrite: operation.NeedsRewrite(mgr)}
 }
 
 // planRequest is the request of a plan in wd with these options.
@@ -296,13 +295,17 @@ func priorState(sf *statefile.File) *states.State {
 
 // planProviders installs the providers first for -install (its warnings
 // are not repeated), then resolves the factories the plan uses.
-func planProviders(ctx context.Context, m *Meta, ui *ui, wd string, f *planFlags, config *configs.Config, prior *states.State) (*resolvedProviders, hcl.Diagnostics) {
+func planProviders(ctx context.Context, m *Meta, ui *ui, wd string, f *planFlags, config *configs.Config, prior *states.State) (*operation.ResolvedProviders, hcl.Diagnostics) {
 	if f.install && m.discovers() {
 		if _, ds := installProviders(ctx, m, ui, providerInstallRequest{wd: wd, pluginDirs: f.pluginDirs, config: config, state: prior}); ds.HasErrors() {
 			return nil, ds
 		}
 	}
-	return resolvePlanProviders(m, ui, wd, f.pluginDirs, config, prior)
+	res, diags := m.ProviderSource().ResolvePlanProviders(wd, f.pluginDirs, config, prior)
+	if res != nil && len(res.Recorded) > 0 {
+		planView(ui).LocksRecorded(depsfile.LockFilePath, res.Recorded)
+	}
+	return res, diags
 }
 
 // afterWalk completes a plan the core returned: the archive's show -json
@@ -316,7 +319,7 @@ func planProviders(ctx context.Context, m *Meta, ui *ui, wd string, f *planFlags
 // them in the plan); a plan without an archive makes them only when it
 // has drift to filter (a refresh-only plan shows all of it).
 func afterWalk(ui *ui, wd string, f *planFlags, in *planInputs, plan *plans.Plan) hcl.Diagnostics {
-	in.sections.finish(plan)
+	in.sections.Finish(plan)
 	if plan != nil && in.config != nil && !plan.RelevantKnown && len(plan.DriftedResources) > 0 && plan.UIMode != plans.RefreshOnlyMode {
 		plan.RelevantAttributes, plan.RelevantKnown = jsonplan.RelevantAttributes(in.config, plan), true
 	}
@@ -330,10 +333,10 @@ func afterWalk(ui *ui, wd string, f *planFlags, in *planInputs, plan *plans.Plan
 // written while the plan is rendered (both only read it); its errors are
 // reported after the rendering, as when it was written after. An
 // incomplete plan is not saved.
-func showAndSave(m *Meta, ui *ui, f *planFlags, plan *plans.Plan, ds hcl.Diagnostics, archive *planArchive, targeted bool, src views.Sources) int {
+func showAndSave(m *Meta, ui *ui, f *planFlags, plan *plans.Plan, ds hcl.Diagnostics, archive *operation.PlanArchive, targeted bool, src views.Sources) int {
 	var archived func() hcl.Diagnostics
 	if archive != nil && planShowable(plan, ds) {
-		archived = writePlanFileAsync(archive)
+		archived = operation.WritePlanArchiveAsync(archive)
 		// The writer never outlives the command: after a panic while
 		// rendering too, it is waited for before the crash is reported
 		// (not left to rename the archive, or to leave its temporary
@@ -398,7 +401,7 @@ type planInputs struct {
 	enc       *encryption.Encryption
 	// sections, for -out, makes the archive's show -json members while
 	// the plan is made.
-	sections *showSections
+	sections *operation.ShowSections
 }
 
 // configLoadedHook, when set (by tests), sees the configuration each
@@ -476,15 +479,15 @@ func missingRequiredVariables(config *configs.Config, vals terraform.InputValues
 // core could not be started.
 func runCorePlan(ctx context.Context, m *Meta, req *operation.PlanRequest, json bool, in planInputs, prior *states.State) (*plans.Plan, hcl.Diagnostics) {
 	hooks := []terraform.Hook{}
-	var progress *progressHook
+	var progress *views.ProgressHook
 	if m.StderrTTY && !json {
-		progress = &progressHook{w: m.Stderr}
+		progress = views.NewProgressHook(m.Stderr)
 		hooks = append(hooks, progress)
 	} else if !json {
-		hooks = append(hooks, &refreshLog{w: m.Stdout})
+		hooks = append(hooks, views.NewRefreshLog(m.Stdout, nil))
 	}
 	if json {
-		hooks = append(hooks, &refreshLog{json: &views.JSONView{W: m.Stdout}})
+		hooks = append(hooks, views.NewRefreshLog(nil, &views.JSONView{W: m.Stdout}))
 	}
 	// The working directory is the -chdir directory, as if the process
 	// had changed into it (Terraform does): path.cwd, abspath and the
@@ -499,11 +502,11 @@ func runCorePlan(ctx context.Context, m *Meta, req *operation.PlanRequest, json 
 		GenerateConfig: req.GenerateConfig,
 	}
 	if in.sections != nil {
-		opts.SchemasLoaded = in.sections.start(in.config)
+		opts.SchemasLoaded = in.sections.Start(in.config)
 	}
 	plan, ds := core.Plan(ctx, in.config, prior, opts)
 	if progress != nil {
-		progress.done()
+		progress.Done()
 	}
 	return plan, ds
 }
@@ -524,7 +527,7 @@ func showPlan(ui *ui, plan *plans.Plan, diags hcl.Diagnostics, targeted bool, sr
 		diags = append(diags, tfdiags.Warning("Resource targeting is in effect",
 			"This plan was made with -target, so it may not include every change the configuration asks for.\n\n-target is meant for exceptional situations, such as recovering from mistakes; plan without it as soon as possible."))
 	}
-	ui.plan(plan)
+	planView(ui).Plan(plan)
 	ui.diags(diags, src)
 	return true
 }
@@ -535,46 +538,8 @@ func planShowable(plan *plans.Plan, diags hcl.Diagnostics) bool {
 	return !diags.HasErrors() && plan != nil && !plan.Errored
 }
 
-// planArchive is what writePlanFile writes: the plan, the prior and
-// previous-run states with the lineage and serial they came from (sf),
-// the configuration snapshot (snap), the provider locks and the backend
-// and workspace (be), into out, signed with the key at signKey when it
-// is set and encrypted when enc says so, with the show -json members that
-// sections made while the plan was made (planfile.EntryShowJSON).
-type planArchive struct {
-	out, signKey, wd string
-	plan             *plans.Plan
-	sections         *showSections
-	snap             *configs.Snapshot
-	sf               *statefile.File
-	locks            *depsfile.Locks
-	be               *planfile.Backend
-	enc              *encryption.Encryption
-}
-
-// writePlanFileAsync starts writePlanFile on another goroutine and
-// returns the func that waits for its diagnostics (a panic there is
-// raised again by that func, in the caller's goroutine).
-func writePlanFileAsync(a *planArchive) func() hcl.Diagnostics {
-	var ds hcl.Diagnostics
-	var crashed any
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		defer func() { crashed = recover() }()
-		ds = writePlanFile(a)
-	}()
-	return func() hcl.Diagnostics {
-		<-done
-		if crashed != nil {
-			panic(crashed)
-		}
-		return ds
-	}
-}
-
 // savePlanOutput waits for the archive for -out (archived, started by
-// writePlanFileAsync) and says how to apply it, or notes that an unsaved
+// operation.WritePlanArchiveAsync) and says how to apply it, or notes that an unsaved
 // plan may not be what apply does (not for -json, nor for apply without
 // a plan file).
 func savePlanOutput(ui *ui, f *planFlags, plan *plans.Plan, archived func() hcl.Diagnostics) hcl.Diagnostics {
@@ -583,16 +548,18 @@ func savePlanOutput(ui *ui, f *planFlags, plan *plans.Plan, archived func() hcl.
 			return ds
 		}
 		if !f.json {
-			fmt.Fprintf(ui.out, "\n%s\n\nSaved the plan to: %s\n\nTo perform exactly these actions, run the following command to apply:\n    %s\n",
-				ui.col.Gray(hr), f.out, applyHint(f))
+			planView(ui).Saved(f.out, applyHint(f))
 		}
 	} else if !f.json && !f.inline && planHasChanges(plan) {
-		fmt.Fprintf(ui.out, "\n%s\n\nNote: You didn't use the -out option to save this plan, so plankit can't\nguarantee to take exactly these actions if you run \"apply\" now.\n", ui.col.Gray(hr))
+		planView(ui).Unsaved()
 	}
 	return nil
 }
 
-const hr = "─────────────────────────────────────────────────────────────────────────────"
+// planView is where plan's results go: the command's output streams.
+func planView(ui *ui) views.PlanView {
+	return views.PlanView{Out: ui.out, Color: ui.col, JSON: ui.json}
+}
 
 // planHasChanges is what -detailed-exitcode reports: resource or output
 // changes, or drift to record in a refresh-only plan.
@@ -608,36 +575,4 @@ func planHasChanges(p *plans.Plan) bool {
 		}
 	}
 	return false
-}
-
-// writePlanFile writes the archive a describes.
-func writePlanFile(a *planArchive) hcl.Diagnostics {
-	var diags hcl.Diagnostics
-	lineage, serial := "", uint64(0)
-	if a.sf != nil {
-		lineage, serial = a.sf.Lineage, a.sf.Serial
-	}
-	args := &planfile.CreateArgs{
-		Plan:                 operation.WithoutEncryptionVars(a.plan, a.enc),
-		StateFile:            &statefile.File{Lineage: lineage, Serial: serial, State: a.plan.PriorState},
-		PreviousRunStateFile: &statefile.File{Lineage: lineage, Serial: serial, State: a.plan.PrevRunState},
-		ConfigSnapshot:       a.snap,
-		DependencyLocks:      a.locks,
-		Backend:              a.be,
-		ShowJSON:             a.sections.entry(a.plan),
-	}
-	if a.signKey != "" {
-		key, err := planfile.LoadSigningKey(operation.Resolve(a.wd, a.signKey))
-		if err != nil {
-			return hcl.Diagnostics{tfdiags.Errorf("Failed to load the signing key", "Reading -sign-key %s failed: %s", a.signKey, err)}
-		}
-		args.SignKey = key
-	}
-	if err := os.MkdirAll(filepath.Dir(a.out), 0o755); err != nil {
-		return hcl.Diagnostics{tfdiags.Errorf("Failed to write plan file", "Creating the directory of %s failed: %s", a.out, err)}
-	}
-	if err := operation.WriteArchive(a.out, args, a.enc); err != nil {
-		return hcl.Diagnostics{tfdiags.Errorf("Failed to write plan file", "Writing %s failed: %s", a.out, err)}
-	}
-	return diags
 }

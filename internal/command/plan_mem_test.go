@@ -79,7 +79,7 @@ func TestPlanFreesConfigBeforeRender(t *testing.T) {
 		t.Fatal("flags refused")
 	}
 	f.inline = true
-	res := runPlan(m2, newUI(m2, false, true), dir, &f)
+	res := runPlan(m2, newUI(m2.Streams, false, true), dir, &f)
 	if res.code != ExitOK || res.config == nil {
 		t.Fatalf("inline plan: exit %d, config %v\n%s", res.code, res.config, errb)
 	}

@@ -10,9 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/plankit/plankit/addrs"
-	"github.com/plankit/plankit/depsfile"
 	"github.com/plankit/plankit/internal/providers/install"
-	"github.com/plankit/plankit/states"
 )
 
 // TestImpliedSourceHost (issue 26): a source without a hostname is served
@@ -105,61 +103,6 @@ func TestImpliedSourceHost(t *testing.T) {
 			}
 			if tc.locked && string(after) != string(before) {
 				t.Errorf("the lock file changed:\n%s\nwas:\n%s", after, before)
-			}
-		})
-	}
-}
-
-// TestHostEvidence: which host an implied registry.terraform.io source
-// resolves to, from each kind of evidence in the working directory.
-func TestHostEvidence(t *testing.T) {
-	null := addrs.NewDefaultProvider("null")
-	tofuNull, _ := null.RegistryTwin()
-	tofuRandom := addrs.Provider{Hostname: addrs.OpenTofuProviderRegistryHost, Namespace: "hashicorp", Type: "random"}
-	tfRandom := addrs.NewDefaultProvider("random")
-	other := addrs.Provider{Hostname: "example.com", Namespace: "acme", Type: "null"}
-	cases := []struct {
-		name      string
-		locked    []addrs.Provider
-		installed []addrs.Provider
-		state     []addrs.Provider
-		want      addrs.Provider
-	}{
-		{name: "nothing: Terraform's default", want: null},
-		{name: "locked under OpenTofu's host", locked: []addrs.Provider{tofuNull}, want: tofuNull},
-		{name: "locked under Terraform's host", locked: []addrs.Provider{null}, want: null},
-		{name: "both locked: as written", locked: []addrs.Provider{null, tofuNull}, want: null},
-		{name: "lock beats installed", locked: []addrs.Provider{null}, installed: []addrs.Provider{tofuNull}, want: null},
-		{name: "installed only under OpenTofu's host", installed: []addrs.Provider{tofuNull}, want: tofuNull},
-		{name: "state only", state: []addrs.Provider{tofuNull}, want: tofuNull},
-		{name: "another provider locked by tofu init", locked: []addrs.Provider{tofuRandom}, want: tofuNull},
-		{name: "another provider installed by tofu init", installed: []addrs.Provider{tofuRandom}, want: tofuNull},
-		{name: "mixed directory: Terraform's default", locked: []addrs.Provider{tofuRandom, tfRandom}, want: null},
-		{name: "only a third-party host", locked: []addrs.Provider{other}, want: null},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			dir := t.TempDir()
-			lock := ""
-			for _, p := range tc.locked {
-				lock += fmt.Sprintf("provider %q {\n  version = \"1.0.0\"\n}\n", p.String())
-			}
-			for _, p := range tc.installed {
-				fakePackage(t, dir, p, "1.0.0")
-			}
-			writeFiles(t, dir, map[string]string{"l.hcl": lock})
-			locks, diags := depsfile.LoadLocksFromFile(filepath.Join(dir, "l.hcl"))
-			if diags.HasErrors() {
-				t.Fatal(diags)
-			}
-			state := states.NewState()
-			for i, p := range tc.state {
-				addr := addrs.Resource{Mode: addrs.ManagedResourceMode, Type: p.Type + "_thing", Name: fmt.Sprint("r", i)}.Instance(addrs.NoKey).Absolute(addrs.RootModuleInstance)
-				state.SetResourceInstanceCurrent(addr, &states.ResourceInstanceObjectSrc{AttrsJSON: []byte(`{}`), Status: states.ObjectReady}, addrs.AbsProviderConfig{Provider: p})
-			}
-			e := newHostEvidence(dir, locks, state)
-			if got := e.resolve(null); got != tc.want {
-				t.Errorf("operation.Resolve(%s) = %s, want %s", null, got, tc.want)
 			}
 		})
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/plankit/plankit/configs"
 	"github.com/plankit/plankit/depsfile"
 	"github.com/plankit/plankit/internal/command/views"
+	"github.com/plankit/plankit/internal/operation"
 	"github.com/plankit/plankit/states"
 )
 
@@ -47,7 +48,7 @@ func Providers(m *Meta, chdir string, args []string) int {
 		return usageError(m, "plan providers takes no positional arguments")
 	}
 	wd := m.workDir(chdir)
-	u := newUI(m, false, *noColor)
+	u := newUI(m.Streams, false, *noColor)
 	in, diags := graphFromWorkingDir(m, wd, *statePathFlag)
 	src := views.Sources{Dir: wd}
 	if in.config != nil {
@@ -60,7 +61,7 @@ func Providers(m *Meta, chdir string, args []string) int {
 	w := m.Stdout
 	fmt.Fprint(w, "\nProviders required by configuration:\n")
 	writeProviderTree(w, in.config)
-	if ps := stateProviders(in.state); len(ps) > 0 {
+	if ps := operation.StateProviders(in.state); len(ps) > 0 {
 		fmt.Fprint(w, "\nProviders required by state:\n\n")
 		for _, p := range ps {
 			fmt.Fprintf(w, "    provider[%s]\n", p)
@@ -85,7 +86,7 @@ func Providers(m *Meta, chdir string, args []string) int {
 // lock file as plan checks it (but recording nothing).
 func providerSources(m *Meta, wd string, pluginDirs []string, config *configs.Config, state *states.State) ([]string, hcl.Diagnostics) {
 	if !m.discovers() {
-		needed := neededProviders(config, state, nil)
+		needed := operation.NeededProviders(config, state)
 		var rows []string
 		for _, p := range needed {
 			if _, ok := m.Providers[p]; ok {
@@ -100,14 +101,15 @@ func providerSources(m *Meta, wd string, pluginDirs []string, config *configs.Co
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	finder, ds := m.newFinder(wd, pluginDirs)
+	src := m.ProviderSource()
+	finder, ds := src.NewFinder(wd, pluginDirs)
 	diags = append(diags, ds...)
 	if ds.HasErrors() {
 		return nil, diags
 	}
-	needs := m.needsFor(wd, config, state, locks)
-	needed := needs.providers
-	sels, ds := selectProviders(finder, needs, locks, depsfile.LockFilePath, initFix)
+	needs := src.NeedsFor(wd, config, state, locks)
+	needed := needs.Providers
+	sels, ds := operation.SelectProviders(finder, needs, locks, depsfile.LockFilePath, operation.InitFix)
 	diags = append(diags, ds...)
 	var rows []string
 	for _, p := range needed {

@@ -14,7 +14,7 @@ import (
 	"github.com/plankit/plankit/internal/providers/install"
 )
 
-// TestPrestartLocked checks which providers prestartLocked starts early:
+// TestPrestartLocked checks which providers PrestartLocked starts early:
 // every package the lock file records, only when every entry verifies
 // and every needed provider is locked or built in, so that a command
 // about to refuse a package starts none.
@@ -78,14 +78,14 @@ func TestPrestartLocked(t *testing.T) {
 			// given (an archive's).
 			for _, given := range []*depsfile.Locks{nil, locks} {
 				got = nil
-				prestartLocked(m, dir, []string{plugins}, given, c.needed)()
+				m.ProviderSource().PrestartLocked(dir, []string{plugins}, given, c.needed)()
 				sort.Strings(got)
 				if diff := cmp.Diff(c.want, got); diff != "" {
 					t.Errorf("given lock %v: prestarted (-want +got):\n%s", given != nil, diff)
 				}
 			}
 			if n := rec.starts.Load(); n != 0 {
-				t.Errorf("prestartLocked started %d providers itself", n)
+				t.Errorf("PrestartLocked started %d providers itself", n)
 			}
 		})
 	}
@@ -115,7 +115,7 @@ func TestPlanPrestartsResolvedPlugins(t *testing.T) {
 		if code := Plan(m, []string{"-chdir=" + dir, "-no-color", "-plugin-dir=" + plugins}); code != ExitOK {
 			t.Fatalf("plan %s: exit %d\n%s", run, code, errb)
 		}
-		// With the lock file, prestartLocked asks first, then resolution
+		// With the lock file, PrestartLocked asks first, then resolution
 		// asks again (providers/plugin ignores a second request while the
 		// first is pending).
 		wantRun := want

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/plankit/plankit/internal/command"
+	"github.com/plankit/plankit/internal/command/views"
+	"github.com/plankit/plankit/internal/operation"
 	"github.com/plankit/plankit/internal/providers/builtin"
 	"github.com/plankit/plankit/planfile"
 )
@@ -54,7 +56,7 @@ func benchPlanFile(b *testing.B, n int) (*command.Meta, string) {
 		b.Fatal(err)
 	}
 	out := filepath.Join(dir, "p.tfplan")
-	m := &command.Meta{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard, Providers: builtin.Factories()}
+	m := &command.Meta{Streams: views.Streams{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard}, Environment: operation.Environment{Providers: builtin.Factories()}}
 	if code := command.Plan(m, []string{"-chdir=" + dir, "-state=" + filepath.Join(dir, "s.tfstate"), "-out=" + out}); code != command.ExitOK {
 		b.Fatalf("plan: exit %d", code)
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/plankit/plankit/internal/command/views"
 	"github.com/plankit/plankit/internal/operation"
 	"github.com/plankit/plankit/internal/providers/builtin"
 	"github.com/plankit/plankit/planfile"
@@ -23,7 +24,7 @@ func TestShowJSONReleasesArchive(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	m := &Meta{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard, Providers: builtin.Factories()}
+	m := &Meta{Streams: views.Streams{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard}, Environment: operation.Environment{Providers: builtin.Factories()}}
 	out := filepath.Join(dir, "p.tfplan")
 	if code := Plan(m, []string{"-chdir=" + dir, "-state=" + filepath.Join(dir, "s.tfstate"), "-out=" + out}); code != ExitOK {
 		t.Fatalf("plan: exit %d", code)

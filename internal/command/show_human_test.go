@@ -14,6 +14,8 @@ import (
 
 	"github.com/plankit/plankit/internal/command"
 	"github.com/plankit/plankit/internal/command/render"
+	"github.com/plankit/plankit/internal/command/views"
+	"github.com/plankit/plankit/internal/operation"
 	"github.com/plankit/plankit/internal/providers/builtin"
 	"github.com/plankit/plankit/planfile"
 )
@@ -33,7 +35,7 @@ func TestShowHumanIsPlanRendering(t *testing.T) {
 		t.Fatal(err)
 	}
 	var planOut bytes.Buffer
-	m := &command.Meta{Stdin: strings.NewReader(""), Stdout: &planOut, Stderr: io.Discard, Providers: builtin.Factories()}
+	m := &command.Meta{Streams: views.Streams{Stdin: strings.NewReader(""), Stdout: &planOut, Stderr: io.Discard}, Environment: operation.Environment{Providers: builtin.Factories()}}
 	out := filepath.Join(dir, "p.tfplan")
 	if code := command.Plan(m, []string{"-chdir=" + dir, "-no-color", "-state=" + filepath.Join(dir, "s.tfstate"), "-out=" + out}); code != command.ExitOK {
 		t.Fatalf("plan: exit %d", code)
@@ -119,7 +121,7 @@ func TestShowHumanBadValue(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	m := &command.Meta{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard, Providers: builtin.Factories()}
+	m := &command.Meta{Streams: views.Streams{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard}, Environment: operation.Environment{Providers: builtin.Factories()}}
 	good := filepath.Join(dir, "p.tfplan")
 	if code := command.Plan(m, []string{"-chdir=" + dir, "-no-color", "-state=" + filepath.Join(dir, "s.tfstate"), "-out=" + good}); code != command.ExitOK {
 		t.Fatalf("plan: exit %d", code)

@@ -11,6 +11,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/plankit/plankit/internal/command"
+	"github.com/plankit/plankit/internal/command/views"
+	"github.com/plankit/plankit/internal/operation"
 	"github.com/plankit/plankit/internal/providers/builtin"
 	"github.com/plankit/plankit/jsonplan"
 	"github.com/plankit/plankit/planfile"
@@ -50,8 +52,13 @@ func TestShowJSONStoredSectionsMatchSnapshot(t *testing.T) {
 			}
 			out := filepath.Join(t.TempDir(), "p.tfplan")
 			var stderr bytes.Buffer
-			m := &command.Meta{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: &stderr, Providers: builtin.Factories(),
-				Env: []string{"TF_VAR_out_dir=" + t.TempDir()}}
+			m := &command.Meta{
+				Streams: views.Streams{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: &stderr},
+				Environment: operation.Environment{
+					Providers: builtin.Factories(),
+					Env:       []string{"TF_VAR_out_dir=" + t.TempDir()},
+				},
+			}
 			args := []string{"-chdir=" + dir, "-out=" + out}
 			if c.mode != "" {
 				args = append(args, c.mode)
@@ -98,7 +105,7 @@ func TestShowJSONWithoutStoredSections(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	m := &command.Meta{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard, Providers: builtin.Factories()}
+	m := &command.Meta{Streams: views.Streams{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard}, Environment: operation.Environment{Providers: builtin.Factories()}}
 	good := filepath.Join(dir, "p.tfplan")
 	if code := command.Plan(m, []string{"-chdir=" + dir, "-state=" + filepath.Join(dir, "s.tfstate"), "-out=" + good}); code != command.ExitOK {
 		t.Fatalf("plan: exit %d", code)
@@ -125,7 +132,7 @@ func TestShowJSONWithoutStoredSections(t *testing.T) {
 			entries[planfile.EntryShowJSON] = []byte(content)
 		})
 		var stdout, stderr bytes.Buffer
-		m := &command.Meta{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr}
+		m := &command.Meta{Streams: views.Streams{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr}}
 		code := command.Plan(m, []string{"show", "-json", bad})
 		if msg := stderr.String(); code != command.ExitError || stdout.Len() != 0 || !strings.Contains(msg, "Invalid plan file") ||
 			!strings.Contains(msg, bad) || !strings.Contains(msg, planfile.EntryShowJSON) {
@@ -146,7 +153,7 @@ func TestShowJSONGeneratedConfig(t *testing.T) {
 	}
 	out := filepath.Join(t.TempDir(), "p.tfplan")
 	var stderr bytes.Buffer
-	m := &command.Meta{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: &stderr, Providers: builtin.Factories()}
+	m := &command.Meta{Streams: views.Streams{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: &stderr}, Environment: operation.Environment{Providers: builtin.Factories()}}
 	if code := command.Plan(m, []string{"-chdir=" + dir, "-state=" + filepath.Join(dir, "s.tfstate"), "-out=" + out, "-generate-config-out=generated.tf"}); code != command.ExitOK {
 		t.Fatalf("plan: exit %d\n%s", code, stderr.String())
 	}
@@ -167,7 +174,7 @@ func TestShowJSONGeneratedConfig(t *testing.T) {
 func showJSON(t *testing.T, path string) string {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
-	m := &command.Meta{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr}
+	m := &command.Meta{Streams: views.Streams{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr}}
 	if code := command.Plan(m, []string{"show", "-json", path}); code != command.ExitOK {
 		t.Fatalf("show -json %s: exit %d: %s", path, code, stderr.String())
 	}

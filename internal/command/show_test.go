@@ -11,6 +11,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/plankit/plankit/internal/command"
+	"github.com/plankit/plankit/internal/command/views"
+	"github.com/plankit/plankit/internal/operation"
 	"github.com/plankit/plankit/internal/providers/builtin"
 	"github.com/plankit/plankit/jsonplan"
 	"github.com/plankit/plankit/planfile"
@@ -32,7 +34,7 @@ func TestShowJSONStreamsMarshal(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(src.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	m := &command.Meta{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard, Providers: builtin.Factories()}
+	m := &command.Meta{Streams: views.Streams{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard}, Environment: operation.Environment{Providers: builtin.Factories()}}
 	out := filepath.Join(dir, "p.tfplan")
 	if code := command.Plan(m, []string{"-chdir=" + dir, "-state=" + filepath.Join(dir, "s.tfstate"), "-out=" + out}); code != command.ExitOK {
 		t.Fatalf("plan: exit %d", code)
@@ -60,7 +62,7 @@ func TestShowJSONStreamsMarshal(t *testing.T) {
 	}
 
 	var stdout, stderr bytes.Buffer
-	m = &command.Meta{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr}
+	m = &command.Meta{Streams: views.Streams{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr}}
 	if code := command.Plan(m, []string{"show", "-json", out}); code != command.ExitOK {
 		t.Fatalf("show -json: exit %d: %s", code, stderr.String())
 	}

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/plankit/plankit/internal/command"
+	"github.com/plankit/plankit/internal/command/views"
+	"github.com/plankit/plankit/internal/operation"
 	"github.com/plankit/plankit/internal/providers/builtin"
 	"github.com/plankit/plankit/planfile/planfiletest"
 )
@@ -27,7 +29,7 @@ func TestShowVerifyKey(t *testing.T) {
 	}
 	priv, pub := planfiletest.WriteKeyPair(t, dir, "a")
 	_, otherPub := planfiletest.WriteKeyPair(t, dir, "b")
-	m := &command.Meta{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard, Providers: builtin.Factories()}
+	m := &command.Meta{Streams: views.Streams{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard}, Environment: operation.Environment{Providers: builtin.Factories()}}
 	signed, unsigned := filepath.Join(dir, "signed.tfplan"), filepath.Join(dir, "unsigned.tfplan")
 	for _, args := range [][]string{{"-out=" + signed, "-sign-key=" + priv}, {"-out=" + unsigned}} {
 		if code := command.Plan(m, append([]string{"-chdir=" + dir, "-state=" + filepath.Join(dir, "s.tfstate")}, args...)); code != command.ExitOK {
@@ -57,7 +59,7 @@ func TestShowVerifyKey(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
-			m := &command.Meta{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr}
+			m := &command.Meta{Streams: views.Streams{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr}}
 			code := command.Plan(m, tc.args)
 			ok := code == tc.code && strings.Contains(stderr.String(), tc.message)
 			switch tc.stdout {

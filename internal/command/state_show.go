@@ -170,7 +170,7 @@ func stateValue(v cty.Value, indent int) string {
 	ty := v.Type()
 	switch {
 	case v.IsNull() || !v.IsKnown() || ty.IsPrimitiveType():
-		return FormatValue(v, indent)
+		return views.FormatValue(v, indent)
 	case v.LengthInt() == 0 && (ty.IsMapType() || ty.IsObjectType()):
 		return "{}"
 	case v.LengthInt() == 0:

@@ -49,7 +49,7 @@ func Validate(m *Meta, chdir string, args []string) int {
 		if !diags.HasErrors() {
 			// Provider schemas come from the providers plan would use
 			// (plugins found by discovery, checked against the lock file).
-			factories, ds := validateFactories(m, wd, config)
+			factories, ds := m.ProviderSource().ValidateFactories(wd, config)
 			diags = append(diags, ds...)
 			var core *terraform.Context
 			if !ds.HasErrors() {

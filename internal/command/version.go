@@ -1,12 +1,12 @@
 package command
 
 import (
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"runtime"
 
 	"github.com/plankit/plankit/depsfile"
+	"github.com/plankit/plankit/internal/command/views"
 	"github.com/plankit/plankit/plans"
 )
 
@@ -41,25 +41,6 @@ func VersionCmd(m *Meta, chdir string, args []string) int {
 	if ds.HasErrors() {
 		locks = depsfile.NewLocks()
 	}
-	selected := locks.SortedProviders()
-	if *jsonOut {
-		sel := map[string]string{}
-		for _, p := range selected {
-			sel[p.String()] = locks.Provider(p).Version()
-		}
-		b, _ := json.MarshalIndent(map[string]any{
-			"plankit_version":     Version,
-			"plan_format_version": format,
-			"go_version":          runtime.Version(),
-			"platform":            platform,
-			"provider_selections": sel,
-		}, "", "  ")
-		fmt.Fprintln(m.Stdout, string(b))
-		return ExitOK
-	}
-	fmt.Fprintf(m.Stdout, "plankit v%s\nplan format %s\non %s, built with %s\n", Version, format, platform, runtime.Version())
-	for _, p := range selected {
-		fmt.Fprintf(m.Stdout, "+ provider %s v%s\n", p, locks.Provider(p).Version())
-	}
+	views.VersionView{Out: m.Stdout}.Show(views.Versions{Plankit: Version, Format: format, Go: runtime.Version(), Platform: platform, Locks: locks}, *jsonOut)
 	return ExitOK
 }

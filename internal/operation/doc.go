@@ -2,8 +2,10 @@
 // asked and how they report: it loads the configuration and the values of
 // its variables, resolves the backend and opens, locks and writes its
 // state (folding an interrupted apply's journal in, and leaving a recovery
-// copy when the state cannot be written), configures encryption, and
-// opens and writes plan archives.
+// copy when the state cannot be written), configures encryption, finds
+// and checks the providers a run needs against the dependency lock file
+// (ProviderSource: discovery, implied registry hosts, prestarting
+// plugins), and opens and writes plan archives.
 //
 // It knows nothing of flags, terminals or the process: a command
 // (internal/command) parses its flags into plain values (a directory,

@@ -13,6 +13,8 @@ import (
 
 	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/internal/command"
+	"github.com/plankit/plankit/internal/command/views"
+	"github.com/plankit/plankit/internal/operation"
 	"github.com/plankit/plankit/internal/providers/builtin"
 	"github.com/plankit/plankit/internal/providers/plugin"
 	"github.com/plankit/plankit/providers"
@@ -45,13 +47,17 @@ func run(cmd func(*command.Meta, []string) int) (code int) {
 		}
 	}()
 	m := &command.Meta{
-		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
-		StdinTTY: isTerminal(os.Stdin), StdoutTTY: isTerminal(os.Stdout), StderrTTY: isTerminal(os.Stderr),
-		Env:         environ(),
-		ProvidersIn: builtin.FactoriesIn,
-		Plugins:     pluginFactory,
-		PrestartPlugin: func(p addrs.Provider, version, executable string) {
-			plugin.Prestart(plugin.Meta{Provider: p, Version: version, Executable: executable}, plugin.Options{})
+		Streams: views.Streams{
+			Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
+			StdinTTY: isTerminal(os.Stdin), StdoutTTY: isTerminal(os.Stdout), StderrTTY: isTerminal(os.Stderr),
+		},
+		Environment: operation.Environment{
+			Env:         environ(),
+			ProvidersIn: builtin.FactoriesIn,
+			Plugins:     pluginFactory,
+			PrestartPlugin: func(p addrs.Provider, version, executable string) {
+				plugin.Prestart(plugin.Meta{Provider: p, Version: version, Executable: executable}, plugin.Options{})
+			},
 		},
 		Interrupts: interrupts,
 		Exit: func(code int) {

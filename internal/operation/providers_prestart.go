@@ -1,4 +1,4 @@
-package command
+package operation
 
 import (
 	"path/filepath"
@@ -9,7 +9,7 @@ import (
 	"github.com/plankit/plankit/internal/providers/install"
 )
 
-// prestartLocked starts, in the background, the plugin providers a lock
+// PrestartLocked starts, in the background, the plugin providers a lock
 // file records, so that their processes launch, shake hands and answer
 // GetProviderSchema while the command loads the configuration, the state
 // or the plan archive; the core's first start of each then takes the
@@ -35,8 +35,8 @@ import (
 // It returns a function that waits until every start has been handed to
 // providers/plugin, which the caller defers: after it returns nothing
 // more is started.
-func prestartLocked(m *Meta, wd string, pluginDirs []string, locks *depsfile.Locks, needed []addrs.Provider) (wait func()) {
-	if m.PrestartPlugin == nil || m.Plugins == nil || !m.discovers() {
+func (s *ProviderSource) PrestartLocked(wd string, pluginDirs []string, locks *depsfile.Locks, needed []addrs.Provider) (wait func()) {
+	if s.Prestart == nil || s.Plugins == nil || !s.Discovers() {
 		return func() {}
 	}
 	var wg sync.WaitGroup
@@ -52,7 +52,7 @@ func prestartLocked(m *Meta, wd string, pluginDirs []string, locks *depsfile.Loc
 		if len(all) == 0 {
 			return
 		}
-		finder, ds := m.newFinder(wd, pluginDirs)
+		finder, ds := s.NewFinder(wd, pluginDirs)
 		if ds.HasErrors() {
 			return
 		}
@@ -82,7 +82,7 @@ func prestartLocked(m *Meta, wd string, pluginDirs []string, locks *depsfile.Loc
 			}
 		}
 		for _, sel := range start {
-			m.PrestartPlugin(sel.Provider, sel.Version, sel.Executable)
+			s.Prestart(sel.Provider, sel.Version, sel.Executable)
 		}
 	})
 	return wg.Wait
@@ -91,15 +91,15 @@ func prestartLocked(m *Meta, wd string, pluginDirs []string, locks *depsfile.Loc
 // prestartSelected starts every plugin provider of sels (verified by
 // resolution) in the background, so that a run needing several providers
 // starts them all at once rather than one after another as the core
-// fetches their schemas. One prestartLocked already started is not
+// fetches their schemas. One PrestartLocked already started is not
 // started again (providers/plugin.Prestart).
-func prestartSelected(m *Meta, sels map[addrs.Provider]*install.Selection) {
-	if m.PrestartPlugin == nil || m.Plugins == nil {
+func (s *ProviderSource) prestartSelected(sels map[addrs.Provider]*install.Selection) {
+	if s.Prestart == nil || s.Plugins == nil {
 		return
 	}
 	for _, p := range sortedProviders(sels) {
 		if sel := sels[p]; !sel.BuiltIn && sel.Executable != "" {
-			m.PrestartPlugin(sel.Provider, sel.Version, sel.Executable)
+			s.Prestart(sel.Provider, sel.Version, sel.Executable)
 		}
 	}
 }

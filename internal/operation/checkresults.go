@@ -1,11 +1,10 @@
-package command
+package operation
 
 import (
 	"encoding/json"
 
 	"github.com/hashicorp/hcl/v2"
 
-	"github.com/plankit/plankit/internal/operation"
 	"github.com/plankit/plankit/internal/states/statemgr"
 	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/tfdiags"
@@ -59,10 +58,10 @@ func joinModule(module, local string) string {
 	return module + "." + local
 }
 
-// recordCheckResults hands the apply's check results to a state manager
+// RecordCheckResults hands the apply's check results to a state manager
 // that stores them with the state (statemgr.CheckResultsWriter); the
 // final write of the state then records them.
-func recordCheckResults(mgr operation.SavedState, cs []*plans.CheckResult) hcl.Diagnostics {
+func RecordCheckResults(mgr SavedState, cs []*plans.CheckResult) hcl.Diagnostics {
 	w, ok := mgr.(statemgr.CheckResultsWriter)
 	if !ok {
 		return nil

@@ -1,4 +1,4 @@
-package command
+package views
 
 import (
 	"fmt"
@@ -6,7 +6,6 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
-	"github.com/plankit/plankit/internal/command/views"
 	"github.com/plankit/plankit/plans"
 )
 
@@ -14,13 +13,13 @@ import (
 // summing up the rest.
 const skippedShown = 5
 
-// withSkippedInstances replaces the detail of the core's skipped-objects
+// WithSkippedInstances replaces the detail of the core's skipped-objects
 // warning with the planned instance changes that never started (no
 // PreApply for them), full instance addresses in address order, e.g.
 // module.site[0].local_file.page["a"]. Other diagnostics pass unchanged,
 // and so does the warning when every planned change started.
 // O(changes log changes).
-func withSkippedInstances(diags hcl.Diagnostics, changes *plans.Changes, started map[string]bool) hcl.Diagnostics {
+func WithSkippedInstances(diags hcl.Diagnostics, changes *plans.Changes, started map[string]bool) hcl.Diagnostics {
 	if changes == nil {
 		return diags
 	}
@@ -29,7 +28,7 @@ func withSkippedInstances(diags hcl.Diagnostics, changes *plans.Changes, started
 		if rc.Action == plans.NoOp || rc.Action == plans.Forget {
 			continue // a forget only edits the state: no PreApply to wait for
 		}
-		if key := hookKey(rc.Addr, rc.DeposedKey); !started[key] {
+		if key := HookKey(rc.Addr, rc.DeposedKey); !started[key] {
 			names = append(names, key)
 		}
 	}
@@ -39,7 +38,7 @@ func withSkippedInstances(diags hcl.Diagnostics, changes *plans.Changes, started
 	out := make(hcl.Diagnostics, len(diags))
 	for i, d := range diags {
 		out[i] = d
-		if d.Summary != views.SkippedSummary {
+		if d.Summary != SkippedSummary {
 			continue
 		}
 		what, pron, verbS := "1 planned change was", "it", "s"

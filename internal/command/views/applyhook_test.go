@@ -1,4 +1,4 @@
-package command
+package views
 
 import (
 	"encoding/json"
@@ -14,7 +14,6 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/plankit/plankit/addrs"
-	"github.com/plankit/plankit/internal/command/views"
 	"github.com/plankit/plankit/plans"
 )
 
@@ -70,7 +69,7 @@ func TestApplyHookProgress(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			w := &lineWatcher{want: regexp.MustCompile(`Still [a-z]+\.\.\. \[\d+s elapsed\]\n`), seen: make(chan struct{})}
-			h := newApplyHook(w, nil)
+			h := NewApplyHook(w, nil)
 			h.interval = time.Millisecond
 			planned := obj
 			if tt.action == plans.Delete {
@@ -92,7 +91,7 @@ func TestApplyHookProgress(t *testing.T) {
 		// "Still creating..." goes on while they run, and stops at
 		// PostApply.
 		w := &lineWatcher{want: regexp.MustCompile(`Provisioning with 'local-exec'\.\.\.\n(.*\n)*.*Still creating\.\.\. \[\d+s elapsed\]\n`), seen: make(chan struct{})}
-		h := newApplyHook(w, nil)
+		h := NewApplyHook(w, nil)
 		h.interval = time.Millisecond
 		h.PreApply(addr, addrs.NotDeposed, plans.Create, cty.NullVal(obj.Type()), obj)
 		h.PreProvisionInstanceStep(addr, "local-exec")
@@ -122,7 +121,7 @@ func TestApplyHookLines(t *testing.T) {
 	obj := cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal("42")})
 	noID := cty.ObjectVal(map[string]cty.Value{"x": cty.StringVal("1")})
 	var out strings.Builder
-	h := newApplyHook(&out, nil)
+	h := NewApplyHook(&out, nil)
 	h.PreApply(addr("c"), addrs.NotDeposed, plans.Create, cty.NullVal(obj.Type()), obj)
 	h.PostApply(addr("c"), addrs.NotDeposed, obj, nil)
 	h.PreApply(addr("u"), addrs.NotDeposed, plans.Update, obj, obj)
@@ -166,7 +165,7 @@ func TestApplyHookJSONMessages(t *testing.T) {
 	addr := addrs.Resource{Mode: addrs.ManagedResourceMode, Type: "null_resource", Name: "a"}.Instance(addrs.NoKey).Absolute(addrs.RootModuleInstance)
 	obj := cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal("42")})
 	var human, jout strings.Builder
-	h := newApplyHook(&human, &views.JSONView{W: &jout})
+	h := NewApplyHook(&human, &JSONView{W: &jout})
 	h.PreApply(addr, addrs.NotDeposed, plans.Create, cty.NullVal(obj.Type()), obj)
 	h.PostApply(addr, addrs.NotDeposed, obj, nil)
 	h.PreApply(addr, "0000abcd", plans.Delete, obj, cty.NullVal(obj.Type()))

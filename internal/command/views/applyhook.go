@@ -1,4 +1,4 @@
-package command
+package views
 
 import (
 	"fmt"
@@ -10,7 +10,6 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/plankit/plankit/addrs"
-	"github.com/plankit/plankit/internal/command/views"
 	"github.com/plankit/plankit/internal/lang/marks"
 	"github.com/plankit/plankit/internal/terraform"
 	"github.com/plankit/plankit/jsonplan"
@@ -20,7 +19,7 @@ import (
 // progressHook shows counts of refreshed and planned instances on one
 // terminal line, redrawn at most every 100ms; a line per resource is not
 // wanted on large configurations. Used only when stderr is a terminal.
-type progressHook struct {
+type ProgressHook struct {
 	terraform.NilHook
 	w io.Writer
 
@@ -30,9 +29,9 @@ type progressHook struct {
 	drawn              bool
 }
 
-var _ terraform.Hook = (*progressHook)(nil)
+var _ terraform.Hook = (*ProgressHook)(nil)
 
-func (h *progressHook) draw(force bool) {
+func (h *ProgressHook) draw(force bool) {
 	if !force && time.Since(h.last) < 100*time.Millisecond {
 		return
 	}
@@ -41,7 +40,7 @@ func (h *progressHook) draw(force bool) {
 	fmt.Fprintf(h.w, "\r\x1b[KRefreshed %d, planned %d resource instances...", h.refreshed, h.planned)
 }
 
-func (h *progressHook) PostRefresh(addrs.AbsResourceInstance, addrs.DeposedKey, cty.Value, cty.Value) (terraform.HookAction, error) {
+func (h *ProgressHook) PostRefresh(addrs.AbsResourceInstance, addrs.DeposedKey, cty.Value, cty.Value) (terraform.HookAction, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.refreshed++
@@ -49,7 +48,7 @@ func (h *progressHook) PostRefresh(addrs.AbsResourceInstance, addrs.DeposedKey, 
 	return terraform.HookActionContinue, nil
 }
 
-func (h *progressHook) PostDiff(addrs.AbsResourceInstance, addrs.DeposedKey, plans.Action, cty.Value, cty.Value) (terraform.HookAction, error) {
+func (h *ProgressHook) PostDiff(addrs.AbsResourceInstance, addrs.DeposedKey, plans.Action, cty.Value, cty.Value) (terraform.HookAction, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.planned++
@@ -57,8 +56,11 @@ func (h *progressHook) PostDiff(addrs.AbsResourceInstance, addrs.DeposedKey, pla
 	return terraform.HookActionContinue, nil
 }
 
-// done clears the progress line.
-func (h *progressHook) done() {
+// NewProgressHook draws the refresh and plan counts on w, a terminal.
+func NewProgressHook(w io.Writer) *ProgressHook { return &ProgressHook{w: w} }
+
+// Done clears the progress line.
+func (h *ProgressHook) Done() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.drawn {
@@ -69,18 +71,18 @@ func (h *progressHook) done() {
 // applyHook prints each resource operation as it starts, every 10 s while
 // it runs ("Still creating... [10s elapsed]"), and when it completes, in
 // human text or as -json messages.
-type applyHook struct {
+type ApplyHook struct {
 	terraform.NilHook
 	mu       sync.Mutex
 	w        io.Writer
-	json     *views.JSONView
+	json     *JSONView
 	interval time.Duration
 	// inflight are the operations between PreApply and PostApply; the
 	// core calls PostApply after the provisioners, so "Still creating..."
 	// keeps counting while they run.
 	inflight map[string]*op
-	// started holds the hookKey of every operation the core began, so the
-	// command can name the planned ones that never ran (skippedDetail).
+	// started holds the HookKey of every operation the core began, so the
+	// command can name the planned ones that never ran (WithSkippedInstances).
 	started map[string]bool
 	// line is the human output's scratch line (under mu): the writer
 	// copies what it is given.
@@ -105,13 +107,17 @@ func (o *op) finish() {
 	o.timer.Stop()
 }
 
-var _ terraform.Hook = (*applyHook)(nil)
+var _ terraform.Hook = (*ApplyHook)(nil)
 
-func newApplyHook(w io.Writer, jv *views.JSONView) *applyHook {
-	return &applyHook{w: w, json: jv, interval: 10 * time.Second, inflight: map[string]*op{}, started: map[string]bool{}}
+// NewApplyHook writes the operations' lines to w, or their -json
+// messages to jv when it is set.
+func NewApplyHook(w io.Writer, jv *JSONView) *ApplyHook {
+	return &ApplyHook{w: w, json: jv, interval: 10 * time.Second, inflight: map[string]*op{}, started: map[string]bool{}}
 }
 
-func hookKey(addr addrs.AbsResourceInstance, dk addrs.DeposedKey) string {
+// HookKey names one operation: the instance, and its deposed object if
+// any.
+func HookKey(addr addrs.AbsResourceInstance, dk addrs.DeposedKey) string {
 	if dk != addrs.NotDeposed {
 		return addr.String() + " (deposed object " + string(dk) + ")"
 	}
@@ -162,8 +168,8 @@ func actionWord(a plans.Action) string {
 	return jsonplan.Actions(a)[0]
 }
 
-func (h *applyHook) PreApply(addr addrs.AbsResourceInstance, dk addrs.DeposedKey, action plans.Action, prior, planned cty.Value) (terraform.HookAction, error) {
-	key := hookKey(addr, dk)
+func (h *ApplyHook) PreApply(addr addrs.AbsResourceInstance, dk addrs.DeposedKey, action plans.Action, prior, planned cty.Value) (terraform.HookAction, error) {
+	key := HookKey(addr, dk)
 	if action.IsReplace() {
 		// The core reports the two halves of a replace separately.
 		action = plans.Create
@@ -201,7 +207,7 @@ func (h *applyHook) PreApply(addr addrs.AbsResourceInstance, dk addrs.DeposedKey
 
 // tick reports a running operation and sets its timer for the next
 // report, every interval until it completes.
-func (h *applyHook) tick(addr addrs.AbsResourceInstance, o *op, still string, interval time.Duration) {
+func (h *ApplyHook) tick(addr addrs.AbsResourceInstance, o *op, still string, interval time.Duration) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if o.done {
@@ -235,8 +241,8 @@ func appendElapsed(b []byte, d time.Duration) []byte {
 	return append(b, 's')
 }
 
-func (h *applyHook) PostApply(addr addrs.AbsResourceInstance, dk addrs.DeposedKey, newVal cty.Value, err error) (terraform.HookAction, error) {
-	key := hookKey(addr, dk)
+func (h *ApplyHook) PostApply(addr addrs.AbsResourceInstance, dk addrs.DeposedKey, newVal cty.Value, err error) (terraform.HookAction, error) {
+	key := HookKey(addr, dk)
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	o := h.inflight[key]
@@ -282,14 +288,14 @@ func appendID(b []byte, idKey, idVal string) []byte {
 
 // writeLine keeps b, a progress line built in h.line, for the next one
 // and, in the human view, writes it. h.mu is held.
-func (h *applyHook) writeLine(b []byte) {
+func (h *ApplyHook) writeLine(b []byte) {
 	h.line = append(b, '\n')
 	if h.json == nil {
 		_, _ = h.w.Write(h.line)
 	}
 }
 
-func (h *applyHook) PreProvisionInstanceStep(addr addrs.AbsResourceInstance, typeName string) (terraform.HookAction, error) {
+func (h *ApplyHook) PreProvisionInstanceStep(addr addrs.AbsResourceInstance, typeName string) (terraform.HookAction, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.json == nil {
@@ -303,7 +309,7 @@ func (h *applyHook) PreProvisionInstanceStep(addr addrs.AbsResourceInstance, typ
 
 // PostProvisionInstanceStep reports a provisioner's end in -json output
 // (the human view has no line for it, as in Terraform).
-func (h *applyHook) PostProvisionInstanceStep(addr addrs.AbsResourceInstance, typeName string, err error) (terraform.HookAction, error) {
+func (h *ApplyHook) PostProvisionInstanceStep(addr addrs.AbsResourceInstance, typeName string, err error) (terraform.HookAction, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.json != nil {
@@ -316,7 +322,7 @@ func (h *applyHook) PostProvisionInstanceStep(addr addrs.AbsResourceInstance, ty
 	return terraform.HookActionContinue, nil
 }
 
-func (h *applyHook) ProvisionOutput(addr addrs.AbsResourceInstance, typeName string, line string) {
+func (h *ApplyHook) ProvisionOutput(addr addrs.AbsResourceInstance, typeName string, line string) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.json != nil {
@@ -328,7 +334,17 @@ func (h *applyHook) ProvisionOutput(addr addrs.AbsResourceInstance, typeName str
 }
 
 // stopAll ends the progress tickers of operations that never completed.
-func (h *applyHook) stopAll() {
+// Stop stops every operation's progress lines once the core has
+// returned, and gives the HookKey of every operation the core began, so
+// the command can name the planned ones that never ran.
+func (h *ApplyHook) Stop() (started map[string]bool) {
+	h.stopAll()
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.started
+}
+
+func (h *ApplyHook) stopAll() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for k, o := range h.inflight {

@@ -1,4 +1,4 @@
-package command
+package views
 
 import (
 	"fmt"
@@ -7,13 +7,13 @@ import (
 	"github.com/plankit/plankit/internal/terraform"
 )
 
-var _ terraform.ImportHook = (*refreshLog)(nil)
+var _ terraform.ImportHook = (*RefreshLog)(nil)
 
 // PrePlanImport prints "ADDR: Preparing import... [id=ID]" before an
 // import block's object is imported, as Terraform does (the refresh line
 // of the imported object follows). The -json stream has no message for
 // it, as Terraform's has none.
-func (h *refreshLog) PrePlanImport(addr addrs.AbsResourceInstance, id string) (terraform.HookAction, error) {
+func (h *RefreshLog) PrePlanImport(addr addrs.AbsResourceInstance, id string) (terraform.HookAction, error) {
 	if h.json != nil {
 		return terraform.HookActionContinue, nil
 	}
@@ -23,20 +23,20 @@ func (h *refreshLog) PrePlanImport(addr addrs.AbsResourceInstance, id string) (t
 	return terraform.HookActionContinue, nil
 }
 
-var _ terraform.ApplyImportHook = (*applyHook)(nil)
+var _ terraform.ApplyImportHook = (*ApplyHook)(nil)
 
 // PreApplyImport prints "ADDR: Importing... [id=ID]", as Terraform does
 // (the -json stream has no message for it, as Terraform's has none).
-func (h *applyHook) PreApplyImport(addr addrs.AbsResourceInstance, id string) (terraform.HookAction, error) {
+func (h *ApplyHook) PreApplyImport(addr addrs.AbsResourceInstance, id string) (terraform.HookAction, error) {
 	return h.importLine(addr, "Importing...", id)
 }
 
 // PostApplyImport prints "ADDR: Import complete [id=ID]".
-func (h *applyHook) PostApplyImport(addr addrs.AbsResourceInstance, id string) (terraform.HookAction, error) {
+func (h *ApplyHook) PostApplyImport(addr addrs.AbsResourceInstance, id string) (terraform.HookAction, error) {
 	return h.importLine(addr, "Import complete", id)
 }
 
-func (h *applyHook) importLine(addr addrs.AbsResourceInstance, what, id string) (terraform.HookAction, error) {
+func (h *ApplyHook) importLine(addr addrs.AbsResourceInstance, what, id string) (terraform.HookAction, error) {
 	if h.json != nil {
 		return terraform.HookActionContinue, nil
 	}

@@ -1,4 +1,4 @@
-package command
+package views
 
 import (
 	"bytes"
@@ -9,7 +9,6 @@ import (
 
 	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/internal/command/render"
-	"github.com/plankit/plankit/internal/command/views"
 	"github.com/plankit/plankit/internal/lang/marks"
 	"github.com/plankit/plankit/states"
 )
@@ -37,11 +36,11 @@ func TestApplySummaryHidesSensitiveOutputs(t *testing.T) {
 	for name, tt := range tests {
 		t.Run(name, func(t *testing.T) {
 			var out bytes.Buffer
-			u := &ui{out: &out, errw: &out}
+			v := ApplyView{Out: &out}
 			if tt.json {
-				u.json = &views.JSONView{W: &out}
+				v.JSON = &JSONView{W: &out}
 			}
-			u.applySummary(render.Counts{}, false, state)
+			v.Summary(render.Counts{}, false, state)
 			got := out.String()
 			for _, s := range []string{"SECRET1", "SECRET2", "SECRET3"} {
 				if strings.Contains(got, s) {

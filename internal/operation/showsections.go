@@ -1,4 +1,4 @@
-package command
+package operation
 
 import (
 	"github.com/plankit/plankit/addrs"
@@ -10,15 +10,15 @@ import (
 	"github.com/plankit/plankit/providers"
 )
 
-// showSections makes the archive's show -json members
+// ShowSections makes the archive's show -json members
 // (planfile.EntryShowJSON) while the plan is made, so that plan -out
 // drops the configuration after the walk as a plain plan does: the core
-// calls the func start returns once the provider schemas are loaded,
+// calls the func Start returns once the provider schemas are loaded,
 // and the configuration member is written into a compressed entry on a
-// goroutine of its own, beside the graph build and the walk; finish,
+// goroutine of its own, beside the graph build and the walk; Finish,
 // right after the walk, adds relevant_attributes from the plan's changes
-// (it reads the configuration), and entry returns the entry.
-type showSections struct {
+// (it reads the configuration), and Entry returns the entry.
+type ShowSections struct {
 	done     chan struct{}
 	buf      *planfile.EntryBuffer
 	pending  *jsonplan.PendingSections
@@ -29,14 +29,14 @@ type showSections struct {
 	hosts map[addrs.Provider]addrs.Provider
 }
 
-// newShowSections is the showSections of a plan whose providers the
+// NewShowSections is the ShowSections of a plan whose providers the
 // lock file locks records.
-func newShowSections(locks *depsfile.Locks) *showSections {
-	return &showSections{hosts: jsonplan.HostsFromLocks(locks)}
+func NewShowSections(locks *depsfile.Locks) *ShowSections {
+	return &ShowSections{hosts: jsonplan.HostsFromLocks(locks)}
 }
 
-// start returns the core's PlanOpts.SchemasLoaded for config.
-func (s *showSections) start(config *configs.Config) func(map[addrs.Provider]*providers.GetProviderSchemaResponse) {
+// Start returns the core's PlanOpts.SchemasLoaded for config.
+func (s *ShowSections) Start(config *configs.Config) func(map[addrs.Provider]*providers.GetProviderSchemaResponse) {
 	return func(schemas map[addrs.Provider]*providers.GetProviderSchemaResponse) {
 		s.done = make(chan struct{})
 		go func() {
@@ -48,14 +48,14 @@ func (s *showSections) start(config *configs.Config) func(map[addrs.Provider]*pr
 	}
 }
 
-// finish waits until the configuration member is written, then writes
+// Finish waits until the configuration member is written, then writes
 // relevant_attributes of plan p, after which nothing of the
 // configuration is referenced from s: runPlan calls it before it drops
 // the configuration after the walk (the configuration member has
 // usually been written long before, beside the walk). The member cannot
 // be interrupted (it is short next to the walk).
 // A panic while writing it is raised again here.
-func (s *showSections) finish(p *plans.Plan) {
+func (s *ShowSections) Finish(p *plans.Plan) {
 	if s == nil || s.done == nil || s.finished {
 		return
 	}
@@ -70,15 +70,15 @@ func (s *showSections) finish(p *plans.Plan) {
 	}
 }
 
-// entry returns the finished entry for plan p, or nil when the core never
+// Entry returns the finished entry for plan p, or nil when the core never
 // loaded the schemas or making the entry failed: the archive is then
 // written without it, and show -json makes the members from the
 // configuration snapshot. A panic while making it is raised again here.
-func (s *showSections) entry(p *plans.Plan) *planfile.EntryBuffer {
+func (s *ShowSections) Entry(p *plans.Plan) *planfile.EntryBuffer {
 	if s == nil || s.done == nil {
 		return nil
 	}
-	s.finish(p)
+	s.Finish(p)
 	if s.err != nil || s.buf.Close() != nil {
 		return nil
 	}

@@ -1,4 +1,4 @@
-package command
+package views
 
 import (
 	"fmt"
@@ -8,7 +8,6 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/plankit/plankit/addrs"
-	"github.com/plankit/plankit/internal/command/views"
 	"github.com/plankit/plankit/internal/terraform"
 	"github.com/plankit/plankit/plans"
 )
@@ -21,33 +20,33 @@ import (
 //
 // With -json it emits Terraform's refresh_start and refresh_complete
 // messages instead.
-type refreshLog struct {
+type RefreshLog struct {
 	terraform.NilHook
 	mu   sync.Mutex
 	w    io.Writer
-	json *views.JSONView // -json: messages instead of lines
+	json *JSONView // -json: messages instead of lines
 
 	// readsOnce makes reads, which reports the data sources read during
 	// plan as apply reports operations: "data.X: Reading...", "Still
 	// reading...", "Read complete after 1s [id=...]", as Terraform does.
 	readsOnce sync.Once
-	reads     *applyHook
+	reads     *ApplyHook
 }
 
-func (h *refreshLog) readHook() *applyHook {
+func (h *RefreshLog) readHook() *ApplyHook {
 	h.readsOnce.Do(func() {
-		var jv *views.JSONView
+		var jv *JSONView
 		if h.json != nil {
-			jv = &views.JSONView{W: lockedWriter{&h.mu, h.json.W}, Now: h.json.Now}
+			jv = &JSONView{W: lockedWriter{&h.mu, h.json.W}, Now: h.json.Now}
 		}
-		h.reads = newApplyHook(lockedWriter{&h.mu, h.w}, jv)
+		h.reads = NewApplyHook(lockedWriter{&h.mu, h.w}, jv)
 	})
 	return h.reads
 }
 
 // PreApply reports the start of a data source read; the core reads data
 // sources during plan and reports them as an apply of action Read.
-func (h *refreshLog) PreApply(addr addrs.AbsResourceInstance, dk addrs.DeposedKey, action plans.Action, prior, planned cty.Value) (terraform.HookAction, error) {
+func (h *RefreshLog) PreApply(addr addrs.AbsResourceInstance, dk addrs.DeposedKey, action plans.Action, prior, planned cty.Value) (terraform.HookAction, error) {
 	if action != plans.Read {
 		return terraform.HookActionContinue, nil
 	}
@@ -55,7 +54,7 @@ func (h *refreshLog) PreApply(addr addrs.AbsResourceInstance, dk addrs.DeposedKe
 }
 
 // PostApply reports the end of a data source read.
-func (h *refreshLog) PostApply(addr addrs.AbsResourceInstance, dk addrs.DeposedKey, nv cty.Value, err error) (terraform.HookAction, error) {
+func (h *RefreshLog) PostApply(addr addrs.AbsResourceInstance, dk addrs.DeposedKey, nv cty.Value, err error) (terraform.HookAction, error) {
 	if addr.Resource.Resource.Mode != addrs.DataResourceMode {
 		return terraform.HookActionContinue, nil
 	}
@@ -75,11 +74,15 @@ func (l lockedWriter) Write(b []byte) (int, error) {
 	return l.w.Write(b)
 }
 
-var _ terraform.Hook = (*refreshLog)(nil)
+var _ terraform.Hook = (*RefreshLog)(nil)
+
+// NewRefreshLog writes the refresh lines to w, or, when json is set, its
+// -json messages instead.
+func NewRefreshLog(w io.Writer, json *JSONView) *RefreshLog { return &RefreshLog{w: w, json: json} }
 
 // PreRefresh prints the line for a current object (deposed objects are
 // refreshed silently, as in Terraform).
-func (h *refreshLog) PreRefresh(addr addrs.AbsResourceInstance, dk addrs.DeposedKey, prior cty.Value) (terraform.HookAction, error) {
+func (h *RefreshLog) PreRefresh(addr addrs.AbsResourceInstance, dk addrs.DeposedKey, prior cty.Value) (terraform.HookAction, error) {
 	if dk != addrs.NotDeposed || addr.Resource.Resource.Mode != addrs.ManagedResourceMode {
 		return terraform.HookActionContinue, nil
 	}
@@ -100,7 +103,7 @@ func (h *refreshLog) PreRefresh(addr addrs.AbsResourceInstance, dk addrs.Deposed
 
 // PostRefresh emits refresh_complete in -json mode (the human output has
 // no line for it, as in Terraform).
-func (h *refreshLog) PostRefresh(addr addrs.AbsResourceInstance, dk addrs.DeposedKey, _, nv cty.Value) (terraform.HookAction, error) {
+func (h *RefreshLog) PostRefresh(addr addrs.AbsResourceInstance, dk addrs.DeposedKey, _, nv cty.Value) (terraform.HookAction, error) {
 	if h.json == nil || dk != addrs.NotDeposed || addr.Resource.Resource.Mode != addrs.ManagedResourceMode {
 		return terraform.HookActionContinue, nil
 	}

@@ -1,4 +1,4 @@
-package command
+package views
 
 import (
 	"bytes"
@@ -37,7 +37,7 @@ func (r *recordingWriter) got() []string {
 // is written without waiting.
 func TestBatchWriterGathersLines(t *testing.T) {
 	r := &recordingWriter{wrote: make(chan struct{}, 1)}
-	b := newBatchWriter(r, time.Hour) // the timer never fires in this test
+	b := NewBatchWriter(r, time.Hour) // the timer never fires in this test
 	b.Write([]byte("a: Creating...\n"))
 	b.Write([]byte("b: Creating...\n"))
 	if got := r.got(); len(got) != 0 {
@@ -64,7 +64,7 @@ func TestBatchWriterGathersLines(t *testing.T) {
 // delay without anyone calling Flush.
 func TestBatchWriterFlushesOnItsOwn(t *testing.T) {
 	r := &recordingWriter{wrote: make(chan struct{}, 1)}
-	b := newBatchWriter(r, time.Millisecond)
+	b := NewBatchWriter(r, time.Millisecond)
 	for i := range 2 {
 		line := []byte("line " + string(rune('0'+i)) + "\n")
 		b.Write(line)

@@ -1,4 +1,4 @@
-package command
+package views
 
 import "github.com/plankit/plankit/plans"
 

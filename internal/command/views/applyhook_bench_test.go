@@ -1,4 +1,4 @@
-package command
+package views
 
 import (
 	"io"
@@ -22,8 +22,8 @@ func BenchmarkApplyHookCreate(b *testing.B) {
 	}
 	obj := cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal("14ad625c-0318-99c3-9f5f-36870091d0cd"), "input": cty.NullVal(cty.String)})
 	prior := cty.NullVal(obj.Type())
-	bw := newBatchWriter(io.Discard, 50*time.Millisecond)
-	h := newApplyHook(bw, nil)
+	bw := NewBatchWriter(io.Discard, 50*time.Millisecond)
+	h := NewApplyHook(bw, nil)
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {

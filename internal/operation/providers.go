@@ -1,4 +1,4 @@
-package command
+package operation
 
 import (
 	"fmt"
@@ -12,7 +12,6 @@ import (
 	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/configs"
 	"github.com/plankit/plankit/depsfile"
-	"github.com/plankit/plankit/internal/operation"
 	"github.com/plankit/plankit/internal/providers/builtin"
 	"github.com/plankit/plankit/internal/providers/install"
 	"github.com/plankit/plankit/providers"
@@ -21,45 +20,74 @@ import (
 )
 
 // PluginFactory starts a provider plugin: the provider p at version,
-// served by the executable. cli wires it to providers/plugin.Factory.
+// served by the executable (cli wires it to providers/plugin.Factory).
 type PluginFactory func(p addrs.Provider, version, executable string) providers.Factory
 
-// resolvedProviders is how the providers of one run are served.
-type resolvedProviders struct {
-	factories map[addrs.Provider]providers.Factory
-	// selections are the discovery results by provider (nil when Meta
-	// supplies the factories itself).
-	selections map[addrs.Provider]*install.Selection
-	// locks are the dependency locks the run was checked against, with
-	// what plan recorded: what the archive carries.
-	locks *depsfile.Locks
+// ProviderSource is where a run's providers come from, as plain values a
+// command takes from its process: discovery (providers/install) finds
+// plugins and built-ins, unless Fixed gives the factories outright.
+type ProviderSource struct {
+	// Env is the process environment as KEY=VALUE (HOME,
+	// TF_CLI_CONFIG_FILE, TF_PLUGIN_CACHE_DIR, TF_DATA_DIR).
+	Env []string
+	// Fixed, when set, is the set of provider factories to use, with no
+	// discovery (tests pass doubles here).
+	Fixed map[addrs.Provider]providers.Factory
+	// In, when set, builds the built-in providers' factories for a
+	// working directory (its absolute path).
+	In func(workingDir string) map[addrs.Provider]providers.Factory
+	// Plugins starts the provider plugins discovery finds.
+	Plugins PluginFactory
+	// Prestart, when set, starts the plugin Plugins would serve for the
+	// same arguments in the background (see PrestartLocked).
+	Prestart func(p addrs.Provider, version, executable string)
 }
 
-// discovers reports whether providers are found by discovery
-// (providers/install) rather than given as a fixed map (tests).
-func (m *Meta) discovers() bool { return m.Providers == nil }
+// ResolvedProviders is how the providers of one run are served.
+type ResolvedProviders struct {
+	Factories map[addrs.Provider]providers.Factory
+	// Selections are the discovery results by provider (nil when the
+	// source gives fixed factories).
+	Selections map[addrs.Provider]*install.Selection
+	// Locks are the dependency locks the run was checked against, with
+	// what plan recorded: what the archive carries.
+	Locks *depsfile.Locks
+	// Recorded lists the selections ("ADDRESS VERSION") plan added to
+	// the working directory's lock file, for the command to report.
+	Recorded []string
+}
 
-// providerNeeds is what one run needs of providers: every provider the
+// Discovers reports whether providers are found by discovery
+// (providers/install) rather than given as a fixed map (tests).
+func (s *ProviderSource) Discovers() bool { return s.Fixed == nil }
+
+// ProviderNeeds is what one run needs of providers: every provider the
 // configuration and the state need, by the address it is served as
 // (hosts), and the version constraints of each.
-type providerNeeds struct {
-	providers   []addrs.Provider
-	constraints map[addrs.Provider]version.Constraints
+type ProviderNeeds struct {
+	Providers   []addrs.Provider
+	Constraints map[addrs.Provider]version.Constraints
 	// hosts maps each configuration address served under another host
 	// (providerHosts).
 	hosts providerHosts
 }
 
-// needsFor returns what the configuration and state need, the
+// NeedsFor returns what the configuration and state need, the
 // configuration's implied registry hosts resolved against the working
 // directory wd and its lock file locks (hostEvidence).
-func (m *Meta) needsFor(wd string, config *configs.Config, state *states.State, locks *depsfile.Locks) providerNeeds {
+func (s *ProviderSource) NeedsFor(wd string, config *configs.Config, state *states.State, locks *depsfile.Locks) ProviderNeeds {
 	abs, err := filepath.Abs(wd)
 	if err != nil {
 		abs = wd
 	}
-	hosts := resolveHosts(newHostEvidence(install.ProvidersDir(abs, m.Env), locks, state), config, state)
-	return providerNeeds{providers: neededProviders(config, state, hosts), constraints: versionConstraints(config, hosts), hosts: hosts}
+	hosts := resolveHosts(newHostEvidence(install.ProvidersDir(abs, s.Env), locks, state), config, state)
+	return ProviderNeeds{Providers: neededProviders(config, state, hosts), Constraints: versionConstraints(config, hosts), hosts: hosts}
+}
+
+// NeededProviders returns every provider the configuration and the
+// state need, sorted, by the addresses they name.
+func NeededProviders(config *configs.Config, state *states.State) []addrs.Provider {
+	return neededProviders(config, state, nil)
 }
 
 // neededProviders returns every provider the configuration and the state
@@ -71,7 +99,7 @@ func neededProviders(config *configs.Config, state *states.State, hosts provider
 			seen[hosts.of(p)] = true
 		}
 	}
-	for _, p := range stateProviders(state) {
+	for _, p := range StateProviders(state) {
 		seen[hosts.of(p)] = true
 	}
 	out := make([]addrs.Provider, 0, len(seen))
@@ -82,8 +110,8 @@ func neededProviders(config *configs.Config, state *states.State, hosts provider
 	return out
 }
 
-// stateProviders returns the providers the state's resources name, sorted.
-func stateProviders(state *states.State) []addrs.Provider {
+// StateProviders returns the providers the state's resources name, sorted.
+func StateProviders(state *states.State) []addrs.Provider {
 	if state == nil {
 		return nil
 	}
@@ -125,60 +153,60 @@ func versionConstraints(config *configs.Config, hosts providerHosts) map[addrs.P
 	return out
 }
 
-// newFinder builds the discovery for working directory wd.
-func (m *Meta) newFinder(wd string, pluginDirs []string) (*install.Finder, hcl.Diagnostics) {
+// NewFinder builds the discovery for working directory wd.
+func (s *ProviderSource) NewFinder(wd string, pluginDirs []string) (*install.Finder, hcl.Diagnostics) {
 	abs, err := filepath.Abs(wd)
 	if err != nil {
 		abs = wd
 	}
 	dirs := make([]string, len(pluginDirs))
 	for i, d := range pluginDirs {
-		dirs[i] = operation.Resolve(wd, d)
+		dirs[i] = Resolve(wd, d)
 	}
 	builtins := map[addrs.Provider]string{}
-	if m.ProvidersIn != nil {
-		served := m.ProvidersIn(abs)
+	if s.In != nil {
+		served := s.In(abs)
 		for p, v := range builtin.Versions() {
 			if _, ok := served[builtin.Canonical(p)]; ok {
 				builtins[p] = v
 			}
 		}
 	}
-	return install.NewFinder(install.Options{PluginDirs: dirs, WorkingDir: abs, Env: m.Env, Builtins: builtins})
+	return install.NewFinder(install.Options{PluginDirs: dirs, WorkingDir: abs, Env: s.Env, Builtins: builtins})
 }
 
 // factoryFor returns the factory serving a selection.
-func (m *Meta) factoryFor(sel *install.Selection, builtins map[addrs.Provider]providers.Factory) providers.Factory {
+func (s *ProviderSource) factoryFor(sel *install.Selection, builtins map[addrs.Provider]providers.Factory) providers.Factory {
 	if sel.BuiltIn {
 		return builtins[builtin.Canonical(sel.Provider)]
 	}
-	if m.Plugins == nil {
+	if s.Plugins == nil {
 		return nil
 	}
-	return m.Plugins(sel.Provider, sel.Version, sel.Executable)
+	return s.Plugins(sel.Provider, sel.Version, sel.Executable)
 }
 
-func (m *Meta) builtinFactories(wd string) map[addrs.Provider]providers.Factory {
-	if m.ProvidersIn == nil {
+func (s *ProviderSource) builtinFactories(wd string) map[addrs.Provider]providers.Factory {
+	if s.In == nil {
 		return nil
 	}
 	abs, err := filepath.Abs(wd)
 	if err != nil {
 		abs = wd
 	}
-	return m.ProvidersIn(abs)
+	return s.In(abs)
 }
 
-// selectProviders runs discovery for every needed provider, holding
+// SelectProviders runs discovery for every needed provider, holding
 // each locked one to its lock entry (lockFile names the lock for
 // messages; fix says how to install a provider not found). The selections of the providers that failed are missing and
 // their errors are in the diagnostics.
-func selectProviders(finder *install.Finder, needs providerNeeds, locks *depsfile.Locks, lockFile string, fix providerFix) (map[addrs.Provider]*install.Selection, hcl.Diagnostics) {
-	constraints := needs.constraints
+func SelectProviders(finder *install.Finder, needs ProviderNeeds, locks *depsfile.Locks, lockFile string, fix ProviderFix) (map[addrs.Provider]*install.Selection, hcl.Diagnostics) {
+	constraints := needs.Constraints
 	out := map[addrs.Provider]*install.Selection{}
 	var diags hcl.Diagnostics
 	var overridden []string
-	for _, p := range needs.providers {
+	for _, p := range needs.Providers {
 		req := install.Requirement{Provider: p, Constraints: constraints[p], LockFile: lockFile}
 		if _, dev := finder.DevOverrides[p]; dev {
 			// A development override ignores constraints and locks.
@@ -213,39 +241,40 @@ func selectProviders(finder *install.Finder, needs providerNeeds, locks *depsfil
 	return out, diags
 }
 
-// resolvePlanProviders finds every provider the configuration and state
+// ResolvePlanProviders finds every provider the configuration and state
 // need, checked against the working directory's lock file. Providers
 // served by a plugin that the lock file lacks are recorded in it (with
-// their hashes) and the file is written, with a note on the UI; entries
-// already there are never rewritten. Built-ins are never recorded.
-func resolvePlanProviders(m *Meta, ui *ui, wd string, pluginDirs []string, config *configs.Config, state *states.State) (*resolvedProviders, hcl.Diagnostics) {
+// their hashes) and the file is written, listed in Recorded for the
+// command to report; entries already there are never rewritten.
+// Built-ins are never recorded.
+func (s *ProviderSource) ResolvePlanProviders(wd string, pluginDirs []string, config *configs.Config, state *states.State) (*ResolvedProviders, hcl.Diagnostics) {
 	lockPath := filepath.Join(wd, depsfile.LockFilePath)
 	locks, diags := depsfile.LoadLocksFromFile(lockPath)
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	if !m.discovers() {
-		return &resolvedProviders{factories: m.Providers, locks: legacyLocks(locks, config, m.Providers)}, diags
+	if !s.Discovers() {
+		return &ResolvedProviders{Factories: s.Fixed, Locks: legacyLocks(locks, config, s.Fixed)}, diags
 	}
-	finder, ds := m.newFinder(wd, pluginDirs)
+	finder, ds := s.NewFinder(wd, pluginDirs)
 	diags = append(diags, ds...)
 	if ds.HasErrors() {
 		return nil, diags
 	}
-	needs := m.needsFor(wd, config, state, locks)
-	sels, ds := selectProviders(finder, needs, locks, depsfile.LockFilePath, initFix)
+	needs := s.NeedsFor(wd, config, state, locks)
+	sels, ds := SelectProviders(finder, needs, locks, depsfile.LockFilePath, InitFix)
 	diags = append(diags, ds...)
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	res := &resolvedProviders{factories: map[addrs.Provider]providers.Factory{}, selections: sels}
-	builtins := m.builtinFactories(wd)
-	constraints := needs.constraints
+	res := &ResolvedProviders{Factories: map[addrs.Provider]providers.Factory{}, Selections: sels}
+	builtins := s.builtinFactories(wd)
+	constraints := needs.Constraints
 	archive := locks.DeepCopy()
 	var added []string
 	for _, p := range sortedProviders(sels) {
 		sel := sels[p]
-		res.factories[p] = m.factoryFor(sel, builtins)
+		res.Factories[p] = s.factoryFor(sel, builtins)
 		if sel.BuiltIn || sel.DevOverride != "" {
 			continue // never locked
 		}
@@ -262,11 +291,11 @@ func resolvePlanProviders(m *Meta, ui *ui, wd string, pluginDirs []string, confi
 		if err := depsfile.UpdateLockFile(locks, lockPath); err != nil {
 			return nil, append(diags, tfdiags.Errorf("Cannot record the provider selections", "%s", err))
 		}
-		ui.note(fmt.Sprintf("plankit recorded the provider selections in %s:\n  %s\nCommit it with the configuration so that every run uses these packages.", depsfile.LockFilePath, strings.Join(added, "\n  ")))
+		res.Recorded = added
 	}
-	res.locks = archive
-	needs.hosts.alias(res.factories)
-	prestartSelected(m, sels)
+	res.Locks = archive
+	needs.hosts.alias(res.Factories)
+	s.prestartSelected(sels)
 	return res, diags
 }
 
@@ -305,7 +334,7 @@ func lockOutsideConstraints(p addrs.Provider, lock *depsfile.ProviderLock, c ver
 // canonical form of every module's constraints.
 func constraintString(c version.Constraints) string { return depsfile.ConstraintsString(c) }
 
-func installDiag(err error, fix providerFix) *hcl.Diagnostic {
+func installDiag(err error, fix ProviderFix) *hcl.Diagnostic {
 	if e, ok := err.(*install.Error); ok {
 		if f := fix(e.Kind); f != "" {
 			return tfdiags.Error(e.Summary, e.Detail+"\n\n"+f)
@@ -315,24 +344,24 @@ func installDiag(err error, fix providerFix) *hcl.Diagnostic {
 	return tfdiags.Error("Cannot find provider", err.Error())
 }
 
-// resolveApplyProviders finds the providers a saved plan needs and checks
+// ResolveApplyProviders finds the providers a saved plan needs and checks
 // each installed package against the archive's lock file, before any
 // provider is started. Lock entries for providers the plan does not need
 // are ignored; a provider served by a plugin must be locked.
-func resolveApplyProviders(m *Meta, wd, planFile string, pluginDirs []string, config *configs.Config, state *states.State, locks *depsfile.Locks) (map[addrs.Provider]providers.Factory, hcl.Diagnostics) {
+func (s *ProviderSource) ResolveApplyProviders(wd, planFile string, pluginDirs []string, config *configs.Config, state *states.State, locks *depsfile.Locks) (map[addrs.Provider]providers.Factory, hcl.Diagnostics) {
 	if locks == nil {
 		locks = depsfile.NewLocks()
 	}
-	if !m.discovers() {
-		return m.Providers, providerMismatch(locks, config, m.Providers)
+	if !s.Discovers() {
+		return s.Fixed, providerMismatch(locks, config, s.Fixed)
 	}
-	finder, diags := m.newFinder(wd, pluginDirs)
+	finder, diags := s.NewFinder(wd, pluginDirs)
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	needs := m.needsFor(wd, config, state, locks)
-	sels, diags := selectProviders(finder, needs, locks, "the plan's lock file", applyFix(planFile))
-	builtins := m.builtinFactories(wd)
+	needs := s.NeedsFor(wd, config, state, locks)
+	sels, diags := SelectProviders(finder, needs, locks, "the plan's lock file", ApplyFix(planFile))
+	builtins := s.builtinFactories(wd)
 	factories := map[addrs.Provider]providers.Factory{}
 	for _, p := range sortedProviders(sels) {
 		sel := sels[p]
@@ -341,7 +370,7 @@ func resolveApplyProviders(m *Meta, wd, planFile string, pluginDirs []string, co
 				"The plan needs provider %s, found at %s, but the plan's dependency lock file does not record it, so the package cannot be checked. Plan again to record it.", p.ForDisplay(), sel.Where()))
 			continue
 		}
-		factories[p] = m.factoryFor(sel, builtins)
+		factories[p] = s.factoryFor(sel, builtins)
 	}
 	if diags.HasErrors() {
 		return nil, diags
@@ -350,24 +379,24 @@ func resolveApplyProviders(m *Meta, wd, planFile string, pluginDirs []string, co
 	return factories, diags
 }
 
-// discoveredFactories serves the providers a read-only command (graph)
-// needs, found by discovery and checked against locks, or Meta's fixed
-// map.
-func discoveredFactories(m *Meta, wd string, pluginDirs []string, config *configs.Config, state *states.State, locks *depsfile.Locks, lockFile string, fix providerFix) (map[addrs.Provider]providers.Factory, hcl.Diagnostics) {
-	if !m.discovers() {
-		return m.Providers, nil
+// DiscoveredFactories serves the providers a read-only command (graph)
+// needs, found by discovery and checked against locks, or the source's
+// fixed map.
+func (s *ProviderSource) DiscoveredFactories(wd string, pluginDirs []string, config *configs.Config, state *states.State, locks *depsfile.Locks, lockFile string, fix ProviderFix) (map[addrs.Provider]providers.Factory, hcl.Diagnostics) {
+	if !s.Discovers() {
+		return s.Fixed, nil
 	}
-	finder, diags := m.newFinder(wd, pluginDirs)
+	finder, diags := s.NewFinder(wd, pluginDirs)
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	needs := m.needsFor(wd, config, state, locks)
-	sels, ds := selectProviders(finder, needs, locks, lockFile, fix)
+	needs := s.NeedsFor(wd, config, state, locks)
+	sels, ds := SelectProviders(finder, needs, locks, lockFile, fix)
 	diags = append(diags, ds...)
-	builtins := m.builtinFactories(wd)
+	builtins := s.builtinFactories(wd)
 	factories := map[addrs.Provider]providers.Factory{}
 	for p, sel := range sels {
-		factories[p] = m.factoryFor(sel, builtins)
+		factories[p] = s.factoryFor(sel, builtins)
 	}
 	needs.hosts.alias(factories)
 	return factories, diags
@@ -393,19 +422,19 @@ func legacyLocks(locks *depsfile.Locks, config *configs.Config, factories map[ad
 	return locks
 }
 
-// validateFactories serves plan validate: the configuration's providers,
+// ValidateFactories serves plan validate: the configuration's providers,
 // found as plan finds them and checked against the working directory's
 // lock file, without recording anything.
-func validateFactories(m *Meta, wd string, config *configs.Config) (map[addrs.Provider]providers.Factory, hcl.Diagnostics) {
+func (s *ProviderSource) ValidateFactories(wd string, config *configs.Config) (map[addrs.Provider]providers.Factory, hcl.Diagnostics) {
 	locks, diags := depsfile.LoadLocksFromFile(filepath.Join(wd, depsfile.LockFilePath))
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	f, ds := discoveredFactories(m, wd, nil, config, nil, locks, depsfile.LockFilePath, initFix)
+	f, ds := s.DiscoveredFactories(wd, nil, config, nil, locks, depsfile.LockFilePath, InitFix)
 	return f, append(diags, ds...)
 }
 
-// providerMismatch is apply's provider check when Meta gives a fixed
+// providerMismatch is apply's provider check when the source gives a fixed
 // provider map (tests): every provider the configuration needs, except
 // those a built-in serves, must be locked, available here and locked at
 // plankit's Version (the version legacyLocks records). Lock entries the

@@ -1,4 +1,4 @@
-package command
+package views
 
 import (
 	"io"
@@ -13,7 +13,7 @@ import (
 // more than the rest of the line's work. A line is never held longer than
 // delay, so progress still shows as it happens. Write errors are dropped,
 // as fmt.Fprintln's to the terminal are.
-type batchWriter struct {
+type BatchWriter struct {
 	mu      sync.Mutex
 	w       io.Writer
 	delay   time.Duration
@@ -25,11 +25,11 @@ type batchWriter struct {
 // batchMax is the batch size that is written without waiting.
 const batchMax = 32 << 10
 
-func newBatchWriter(w io.Writer, delay time.Duration) *batchWriter {
-	return &batchWriter{w: w, delay: delay}
+func NewBatchWriter(w io.Writer, delay time.Duration) *BatchWriter {
+	return &BatchWriter{w: w, delay: delay}
 }
 
-func (b *batchWriter) Write(p []byte) (int, error) {
+func (b *BatchWriter) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.buf = append(b.buf, p...)
@@ -48,13 +48,13 @@ func (b *batchWriter) Write(p []byte) (int, error) {
 }
 
 // Flush writes whatever is gathered now.
-func (b *batchWriter) Flush() {
+func (b *BatchWriter) Flush() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.flushLocked()
 }
 
-func (b *batchWriter) flushLocked() {
+func (b *BatchWriter) flushLocked() {
 	if len(b.buf) > 0 {
 		_, _ = b.w.Write(b.buf)
 		b.buf = b.buf[:0]

@@ -1,4 +1,4 @@
-package command
+package views
 
 import (
 	"fmt"
@@ -8,7 +8,6 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/plankit/plankit/addrs"
-	"github.com/plankit/plankit/internal/command/views"
 	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/tfdiags"
 )
@@ -29,7 +28,7 @@ func TestWithSkippedInstances(t *testing.T) {
 		ch(page(1, "a"), plans.Create), ch(page(0, "a"), plans.Create), ch(fail, plans.Create), ch(page(0, "b"), plans.NoOp),
 		ch(page(0, "forgotten"), plans.Forget), // never has a PreApply, never skipped
 	}}
-	skipped := tfdiags.Warning(views.SkippedSummary, "1 object was not applied because something it depends on failed: module.site.local_file.page.")
+	skipped := tfdiags.Warning(SkippedSummary, "1 object was not applied because something it depends on failed: module.site.local_file.page.")
 	other := tfdiags.Error("Provisioner failed", "exit status 1")
 	tests := []struct {
 		name    string
@@ -47,7 +46,7 @@ func TestWithSkippedInstances(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := withSkippedInstances(hcl.Diagnostics{other, skipped}, changes, tt.started)
+			got := WithSkippedInstances(hcl.Diagnostics{other, skipped}, changes, tt.started)
 			var details []string
 			for _, d := range got {
 				details = append(details, d.Detail)
@@ -61,7 +60,7 @@ func TestWithSkippedInstances(t *testing.T) {
 	for i := range 7 {
 		many = append(many, ch(page(i, "a"), plans.Create))
 	}
-	got := withSkippedInstances(hcl.Diagnostics{skipped}, &plans.Changes{Resources: many}, nil)
+	got := WithSkippedInstances(hcl.Diagnostics{skipped}, &plans.Changes{Resources: many}, nil)
 	want := fmt.Sprintf("7 planned changes were not applied because something they depend on failed: %s, %s, %s, %s, %s and 2 more. Fix the errors reported above and run again.",
 		page(0, "a"), page(1, "a"), page(2, "a"), page(3, "a"), page(4, "a"))
 	if got[0].Detail != want {

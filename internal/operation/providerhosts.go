@@ -1,4 +1,4 @@
-package command
+package operation
 
 import (
 	"os"
@@ -73,7 +73,7 @@ func (e *hostEvidence) resolve(p addrs.Provider) addrs.Provider {
 // installed packages (providersDir), its lock file and its state.
 func newHostEvidence(providersDir string, locks *depsfile.Locks, state *states.State) *hostEvidence {
 	e := &hostEvidence{locks: locks, state: map[addrs.Provider]bool{}}
-	for _, p := range stateProviders(state) {
+	for _, p := range StateProviders(state) {
 		e.state[p] = true
 	}
 	if providersDir != "" {
@@ -136,7 +136,7 @@ func resolveHosts(e *hostEvidence, config *configs.Config, state *states.State) 
 		explicit = config.ExplicitHostProviders()
 		implied = config.ProviderTypes()
 	}
-	for _, p := range append(implied, stateProviders(state)...) {
+	for _, p := range append(implied, StateProviders(state)...) {
 		if explicit[p] {
 			continue
 		}
