@@ -50,6 +50,7 @@ type planFlags struct {
 	// generateConfigOut is -generate-config-out: write resource blocks
 	// for import targets without one to this new file (genconfig.go).
 	generateConfigOut string
+	policy            policyFlags // -policy, -data, -namespace, -all-namespaces (check.go)
 }
 
 // register declares plan's options: the common ones, what to plan
@@ -77,6 +78,7 @@ func (f *planFlags) registerInputs(fs *flagSet, chdir string) {
 	fs.Var(&f.pluginDirs, "plugin-dir", "look for provider plugins in this filesystem mirror directory first (repeatable)")
 	fs.BoolVar(&f.install, "install", false, "install the providers first, as plan init does")
 	fs.Var(&f.backendConfig, "backend-config", "backend setting KEY=VALUE, or a file of them (repeatable)")
+	f.policy.register(fs.FlagSet)
 }
 
 // planCommand is `plan [options]`: it plans the configuration in the
@@ -198,6 +200,8 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 	m.phases().done("load")
 	plan, ds := runCorePlan(ctx, m, req, f.json, in, prior)
 	ds = append(ds, afterWalk(ui, wd, f, &in, plan)...)
+	pol, pds := checkPlanPolicy(ctx, wd, f, operation.WithoutEncryptionVars(plan, in.enc), in.config, resolved.locks, ds)
+	ds = append(ds, pds...)
 	// After the walk the plan command needs only the configuration's
 	// source files (for diagnostics' snippets, in src, and for the
 	// archive's snapshot), not its decoded tree: drop the tree before
@@ -213,9 +217,12 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 	var archive *planArchive
 	if f.out != "" {
 		archive = &planArchive{out: operation.Resolve(wd, f.out), signKey: f.signKey, wd: wd, plan: plan, sections: in.sections,
-			snap: snap, sf: sf, locks: resolved.locks, be: in.backend.Record(), enc: in.enc}
+			snap: snap, sf: sf, locks: resolved.locks, be: in.backend.Record(), enc: in.enc, policy: pol}
 	}
 	if code := showAndSave(m, ui, f, plan, ds, archive, len(in.targets) > 0, src); code != ExitOK {
+		return planResult{code: code}
+	}
+	if code := pol.report(ui, f.json); code != ExitOK {
 		return planResult{code: code}
 	}
 	return planResult{code: ExitOK, changes: planHasChanges(plan), plan: plan, config: config, sf: sf, factories: resolved.factories, enc: in.enc, rewrite: operation.NeedsRewrite(mgr)}
@@ -550,6 +557,7 @@ type planArchive struct {
 	locks            *depsfile.Locks
 	be               *planfile.Backend
 	enc              *encryption.Encryption
+	policy           *planPolicy // plan -policy's result, recorded (nil without -policy)
 }
 
 // writePlanFileAsync starts writePlanFile on another goroutine and
@@ -625,6 +633,9 @@ func writePlanFile(a *planArchive) hcl.Diagnostics {
 		DependencyLocks:      a.locks,
 		Backend:              a.be,
 		ShowJSON:             a.sections.entry(a.plan),
+	}
+	if a.policy != nil {
+		args.PolicyResult = a.policy.encoded
 	}
 	if a.signKey != "" {
 		key, err := planfile.LoadSigningKey(operation.Resolve(a.wd, a.signKey))
