@@ -168,11 +168,12 @@ func TestPolicyRecordedAtPlanTime(t *testing.T) {
 	outDir := t.TempDir()
 	state := filepath.Join(t.TempDir(), "s.tfstate")
 	policyFiles(t, work, map[string]string{
-		"pol/main.rego":   regoWarnRandom,
-		"pol/files.rego":  regoFileInDir,
-		"values/d.json":   `{"allowed_dir": "` + outDir + `"}`,
-		"strict/d.json":   `{"allowed_dir": "/elsewhere"}`,
-		"other/main.rego": regoWarnRandom,
+		"pol/main.rego":         regoWarnRandom,
+		"pol/files.rego":        regoFileInDir,
+		"values/d.json":         `{"allowed_dir": "` + outDir + `"}`,
+		"strict/d.json":         `{"allowed_dir": "/elsewhere"}`,
+		"other/main.rego":       regoWarnRandom,
+		"syntax-error/bad.rego": "package main\n\ndeny contains \"x\" if {\n",
 	})
 	args := []string{"-no-color", "-state=" + state, "-var", "out_dir=" + outDir}
 
@@ -185,6 +186,15 @@ func TestPolicyRecordedAtPlanTime(t *testing.T) {
 	contains(t, r.stdout, "plan -out -policy (failing)", "Saved the plan to: fail.tfplan", "FAIL - main.deny_file_outside - local_file.out writes outside /elsewhere")
 
 	must(t, plan(t, work, append(args, "-out=none.tfplan")...), 0, "plan -out without -policy")
+	r = plan(t, work, append(args, "-data=values")...)
+	must(t, r, 1, "plan -data without -policy")
+	contains(t, r.stderr, "plan -data without -policy", "-data gives data to the policies, so it needs -policy=DIR")
+	r = plan(t, work, append(args, "-policy=syntax-error", "-out=bad.tfplan")...)
+	must(t, r, 1, "plan -policy with a policy that does not parse")
+	contains(t, oneLine(r.stderr), "plan -policy (syntax error)", "syntax-error/bad.rego:4: rego_parse_error")
+	if _, err := os.Stat(filepath.Join(work, "bad.tfplan")); !os.IsNotExist(err) {
+		t.Errorf("plan -out -policy with an invalid policy wrote the archive: %v", err)
+	}
 
 	// -policy without -out checks and reports; nothing is written.
 	r = plan(t, work, append(args, "-policy=pol", "-data=strict")...)
