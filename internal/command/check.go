@@ -196,13 +196,19 @@ func checkPlanPolicy(ctx context.Context, wd string, f *planFlags, plan *plans.P
 // output is the UI's JSON lines: the result is in the archive, which
 // plan show and plan check -json read) and returns the exit code of a
 // plan that was otherwise complete: policy.ExitFailure when it failed.
-func (p *planPolicy) report(u *ui, jsonMode bool) int {
+// Apply without a plan file (f.inline) refuses a failing plan as it
+// refuses a saved one (apply -policy): an error, exit status 1.
+func (p *planPolicy) report(u *ui, f *planFlags) int {
 	if p == nil {
 		return ExitOK
 	}
-	if !jsonMode {
+	if !f.json {
 		fmt.Fprintf(u.out, "\n%s\n\nPolicy check:\n", u.col.Gray(hr))
 		views.WritePolicyResult(u.out, p.res, u.col)
+	}
+	if f.inline && p.res.Failed() {
+		u.diags(hcl.Diagnostics{tfdiags.Errorf("Plan refused by its policy check", "The plan failed its policy check (%d failures); nothing was applied.", p.res.Failures)}, views.Sources{})
+		return ExitError
 	}
 	return p.res.ExitCode()
 }

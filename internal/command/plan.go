@@ -222,7 +222,7 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 	if code := showAndSave(m, ui, f, plan, ds, archive, len(in.targets) > 0, src); code != ExitOK {
 		return planResult{code: code}
 	}
-	if code := pol.report(ui, f.json); code != ExitOK {
+	if code := pol.report(ui, f); code != ExitOK {
 		return planResult{code: code}
 	}
 	return planResult{code: ExitOK, changes: planHasChanges(plan), plan: plan, config: config, sf: sf, factories: resolved.factories, enc: in.enc, rewrite: operation.NeedsRewrite(mgr)}

@@ -317,3 +317,25 @@ func TestPolicySignedRecord(t *testing.T) {
 	r := apply(t, work, "-no-color", "-state="+state, "-verify-key="+pub, "-policy=ok", "ok.tfplan")
 	must(t, r, 0, "apply -verify-key -policy ok.tfplan")
 }
+
+// TestPolicyApplyWithoutPlanFile: apply -policy without a plan file
+// checks the plan it makes and applies it only when it passes; a failure
+// is refused as a saved plan's is (exit 1), before anything is applied.
+func TestPolicyApplyWithoutPlanFile(t *testing.T) {
+	t.Parallel()
+	work := fixture(t, "e2e-basic")
+	outDir := t.TempDir()
+	state := filepath.Join(t.TempDir(), "s.tfstate")
+	policyFiles(t, work, map[string]string{"deny/main.rego": regoDenyNull, "ok/main.rego": regoWarnRandom})
+	args := []string{"-no-color", "-auto-approve", "-state=" + state, "-var", "out_dir=" + outDir}
+	r := apply(t, work, append(args, "-policy=deny")...)
+	must(t, r, 1, "apply -policy (failing) without a plan file")
+	contains(t, r.stdout, "apply -policy (failing)", "FAIL - main.deny - null_resource.each[0]: no null resources")
+	contains(t, oneLine(r.stderr), "apply -policy (failing)", "Plan refused by its policy check", "nothing was applied")
+	if _, err := os.Stat(filepath.Join(outDir, "out.txt")); !os.IsNotExist(err) {
+		t.Fatalf("a refused apply created out.txt: %v", err)
+	}
+	r = apply(t, work, append(args, "-policy=ok")...)
+	must(t, r, 0, "apply -policy (passing) without a plan file")
+	contains(t, r.stdout, "apply -policy (passing)", "WARN - main.warn_random", "Apply complete!")
+}
