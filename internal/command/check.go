@@ -25,6 +25,20 @@ import (
 type policyFlags struct {
 	dirs, data, namespaces multiFlag
 	allNamespaces          bool
+	// bundle is the bundle preload read (plan -policy reads it before
+	// planning, and evaluates that one: the digest recorded is that of
+	// the files evaluated).
+	bundle *policy.Bundle
+}
+
+// preload reads the bundle, when -policy is set, for eval.
+func (p *policyFlags) preload(wd string) hcl.Diagnostics {
+	if !p.set() {
+		return nil
+	}
+	b, ds := p.load(wd)
+	p.bundle = b
+	return ds
 }
 
 func (p *policyFlags) register(fs *flag.FlagSet) {
@@ -79,9 +93,12 @@ func (p *policyFlags) options() policy.Options {
 
 // eval loads the bundle and checks doc, a show -json document, against it.
 func (p *policyFlags) eval(ctx context.Context, wd string, doc []byte) (*policy.Result, hcl.Diagnostics) {
-	b, ds := p.load(wd)
-	if ds.HasErrors() {
-		return nil, ds
+	b := p.bundle
+	if b == nil {
+		var ds hcl.Diagnostics
+		if b, ds = p.load(wd); ds.HasErrors() {
+			return nil, ds
+		}
 	}
 	res, err := b.Eval(ctx, doc, p.options())
 	if err != nil {

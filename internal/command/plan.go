@@ -152,6 +152,10 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 		ui.diags(ds, src)
 		return planResult{code: ExitError}
 	}
+	if ds := f.policy.preload(wd); ds.HasErrors() { // a bad policy is reported before planning
+		ui.diags(ds, src)
+		return planResult{code: ExitError}
+	}
 	if !f.install { // installing may change the packages
 		defer prestartLocked(m, wd, f.pluginDirs, nil, nil)()
 	}
