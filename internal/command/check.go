@@ -5,6 +5,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -25,6 +26,7 @@ import (
 type policyFlags struct {
 	dirs, data, namespaces multiFlag
 	allNamespaces          bool
+	timeout                time.Duration
 	// bundle is the bundle preload read (plan -policy reads it before
 	// planning, and evaluates that one: the digest recorded is that of
 	// the files evaluated).
@@ -46,6 +48,7 @@ func (p *policyFlags) register(fs *flag.FlagSet) {
 	fs.Var(&p.data, "data", "a JSON or YAML data file or directory for the policies (repeatable)")
 	fs.Var(&p.namespaces, "namespace", "check the rules of this Rego package (repeatable; default main)")
 	fs.BoolVar(&p.allNamespaces, "all-namespaces", false, "check the rules of every package the policies declare")
+	fs.DurationVar(&p.timeout, "policy-timeout", policy.DefaultTimeout, "stop the policy check after this long")
 }
 
 // set reports whether a policy check was asked for.
@@ -53,6 +56,9 @@ func (p *policyFlags) set() bool { return len(p.dirs) > 0 }
 
 // check returns a usage error for options that need -policy, or "".
 func (p *policyFlags) check() string {
+	if p.timeout <= 0 {
+		return "-policy-timeout must be a positive duration (e.g. 30s)"
+	}
 	if p.set() {
 		if p.allNamespaces && len(p.namespaces) > 0 {
 			return "-namespace and -all-namespaces cannot be used together"
@@ -88,7 +94,7 @@ func (p *policyFlags) load(wd string) (*policy.Bundle, hcl.Diagnostics) {
 }
 
 func (p *policyFlags) options() policy.Options {
-	return policy.Options{Namespaces: p.namespaces, AllNamespaces: p.allNamespaces}
+	return policy.Options{Namespaces: p.namespaces, AllNamespaces: p.allNamespaces, Timeout: p.timeout}
 }
 
 // eval loads the bundle and checks doc, a show -json document, against it.

@@ -3,7 +3,8 @@ package command
 const planUsage = `Usage: plan [options]
        plan show [-json] [-no-color] [-verify-key=FILE] FILE
        plan check -policy=DIR [-data=FILE] [-namespace=NS] [-all-namespaces]
-                  [-json] [-no-color] [-verify-key=FILE] FILE
+                  [-policy-timeout=D] [-json] [-no-color] [-verify-key=FILE]
+                  FILE
        plan graph [-type=plan|plan-destroy|apply] [-plan=FILE] [-state=PATH]
                   [-plugin-dir=DIR]
        plan diff [-json] [-no-color] A.tfplan B.tfplan
@@ -69,7 +70,7 @@ Options:
   -policy=DIR          Check the plan against the Rego policies in DIR
                        (repeatable); with -out the result is recorded in
                        the archive. Exit 3 when a policy fails.
-  -data=FILE, -namespace=NS, -all-namespaces
+  -data=FILE, -namespace=NS, -all-namespaces, -policy-timeout=D
                        As for plan check (need -policy).
 `
 
@@ -163,7 +164,7 @@ Options:
   .terraform/environment).
 `
 
-const checkUsage = `Usage: plan check -policy=DIR [-policy=DIR...] [-data=FILE...] [-namespace=NS...] [-all-namespaces] [-json] [-no-color] [-verify-key=FILE] FILE
+const checkUsage = `Usage: plan check -policy=DIR [-policy=DIR...] [-data=FILE...] [-namespace=NS...] [-all-namespaces] [-policy-timeout=D] [-json] [-no-color] [-verify-key=FILE] FILE
 
   Checks the plan archive FILE's show -json document against Rego policies
   (conftest's conventions: deny, violation and warn rules in package main).
@@ -177,6 +178,7 @@ Options:
                     (repeatable).
   -namespace=NS     Check the rules of package NS (repeatable; default main).
   -all-namespaces   Check the rules of every package the policies declare.
+  -policy-timeout=D Stop the check after D (default 10s): exit 1.
   -json             The result as JSON, as recorded by plan -out -policy.
   -no-color         No colour.
   -verify-key=FILE  Refuse an archive not signed by this Ed25519 public
