@@ -92,6 +92,7 @@ func TestPolicyCheck(t *testing.T) {
 		"hidden/.git/bad.rego":    "not rego at all",
 		"hidden/main.rego":        regoWarnRandom,
 		"network-only/vpc.rego":   regoNetworkDeny,
+		"loop/loop.rego":          "package main\n\ndeny_forever contains \"never\" if {\n\tsome i in numbers.range(1, 1000000000000)\n\ti < 0\n}\n",
 		"main-and-bool/main.rego": "package main\n\ndeny_any_file if {\n\tsome rc in input.resource_changes\n\trc.type == \"local_file\"\n}\n",
 	})
 	tests := []struct {
@@ -120,6 +121,7 @@ func TestPolicyCheck(t *testing.T) {
 		{"hidden directories skipped", []string{"-policy=hidden"}, 0, []string{"1 rules, 0 passed, 1 warnings"}, nil},
 		{"syntax error", []string{"-policy=syntax"}, 1, nil, []string{"Invalid policy bundle", "syntax/sub/bad.rego:4: rego_parse_error: non-terminated string"}},
 		{"unsafe rule", []string{"-policy=unsafe"}, 1, nil, []string{"unsafe/unsafe.rego:5: rule deny_unsafe: rego_unsafe_var_error: var wanted is unsafe"}},
+		{"time limit", []string{"-policy=loop", "-policy-timeout=1s"}, 1, nil, []string{"rule main.deny_forever: stopped: the policies ran longer than the time limit (1s)"}},
 		{"missing directory", []string{"-policy=nowhere"}, 1, nil, []string{"nowhere"}},
 		{"no -policy", nil, 1, nil, []string{"plan check needs at least one -policy=DIR"}},
 		{"-data without -policy", []string{"-data=values"}, 1, nil, []string{"plan check needs at least one -policy=DIR"}},
