@@ -341,3 +341,37 @@ func TestPolicyApplyWithoutPlanFile(t *testing.T) {
 	must(t, r, 0, "apply -policy (passing) without a plan file")
 	contains(t, r.stdout, "apply -policy (passing)", "WARN - main.warn_random", "Apply complete!")
 }
+
+// TestPolicyPlanTimeDocument: the document plan -policy evaluates is the
+// one plan check reads from the archive (plan show -json's): a policy
+// that reports the hash of its whole input gets the same hash from both,
+// on a plan with a prior state and variables.
+func TestPolicyPlanTimeDocument(t *testing.T) {
+	t.Parallel()
+	work := fixture(t, "e2e-basic")
+	outDir := t.TempDir()
+	state := filepath.Join(t.TempDir(), "s.tfstate")
+	policyFiles(t, work, map[string]string{"hash/h.rego": "package main\n\nwarn_doc contains crypto.sha256(json.marshal(input))\n"})
+	args := []string{"-no-color", "-state=" + state, "-var", "out_dir=" + outDir}
+	must(t, apply(t, work, append(args, "-auto-approve")...), 0, "apply")
+	writeFile(t, filepath.Join(work, "more.tf"), `resource "terraform_data" "more" { input = 1 }`)
+	r := plan(t, work, append(args, "-out=p.tfplan", "-policy=hash")...)
+	must(t, r, 0, "plan -out -policy")
+	atPlan := warnLine(t, r.stdout)
+	r = plan(t, work, "check", "-no-color", "-policy=hash", "p.tfplan")
+	must(t, r, 0, "plan check")
+	if fromArchive := warnLine(t, r.stdout); atPlan != fromArchive {
+		t.Errorf("plan -policy evaluated another document than plan check:\n%s\n%s", atPlan, fromArchive)
+	}
+}
+
+func warnLine(t *testing.T, out string) string {
+	t.Helper()
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "WARN - main.warn_doc - ") {
+			return l
+		}
+	}
+	t.Fatalf("no warn_doc line in:\n%s", out)
+	return ""
+}
