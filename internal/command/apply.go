@@ -111,6 +111,10 @@ func applyPlanFile(m *Meta, ui *ui, wd, file string, f *applyFlags) int {
 		return ExitError
 	}
 	defer r.Close()
+	if ds := checkArchivePolicy(wd, &f.policy, r); ds.HasErrors() { // before any provider starts
+		ui.diags(ds, views.Sources{})
+		return ExitError
+	}
 	// The configuration snapshot is parsed while the plan and its state
 	// are decoded: on a large plan each takes a good part of a second.
 	// The reader is safe for that; it is closed only after both.

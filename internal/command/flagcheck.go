@@ -14,6 +14,8 @@ func checkPlanOptions(f *planFlags) string {
 	switch {
 	case f.signKey != "" && f.out == "":
 		return "-sign-key signs the saved plan archive, so it needs -out=FILE; without -out there is nothing to sign"
+	case f.policy.check() != "":
+		return f.policy.check()
 	case f.refreshOnly && !f.refresh:
 		return "-refresh-only and -refresh=false cannot be used together: a refresh-only plan only refreshes, so there would be nothing to do"
 	}

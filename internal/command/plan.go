@@ -49,6 +49,7 @@ type planFlags struct {
 	// generateConfigOut is -generate-config-out: write resource blocks
 	// for import targets without one to this new file (genconfig.go).
 	generateConfigOut string
+	policy            policyFlags // -policy, -data, -namespace, -all-namespaces (check.go)
 }
 
 // register declares plan's options: the common ones, what to plan
@@ -76,6 +77,7 @@ func (f *planFlags) registerInputs(fs *flagSet, chdir string) {
 	fs.Var(&f.pluginDirs, "plugin-dir", "look for provider plugins in this filesystem mirror directory first (repeatable)")
 	fs.BoolVar(&f.install, "install", false, "install the providers first, as plan init does")
 	fs.Var(&f.backendConfig, "backend-config", "backend setting KEY=VALUE, or a file of them (repeatable)")
+	f.policy.register(fs.FlagSet)
 }
 
 // planCommand is `plan [options]`: it plans the configuration in the
@@ -149,6 +151,10 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 		ui.diags(ds, src)
 		return planResult{code: ExitError}
 	}
+	if ds := f.policy.preload(wd); ds.HasErrors() { // a bad policy is reported before planning
+		ui.diags(ds, src)
+		return planResult{code: ExitError}
+	}
 	if !f.install { // installing may change the packages
 		defer m.ProviderSource().PrestartLocked(wd, f.pluginDirs, nil, nil)()
 	}
@@ -197,6 +203,8 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 	m.phases().done("load")
 	plan, ds := runCorePlan(ctx, m, req, f.json, in, prior)
 	ds = append(ds, afterWalk(ui, wd, f, &in, plan)...)
+	pol, pds := checkPlanPolicy(ctx, wd, f, operation.WithoutEncryptionVars(plan, in.enc), in.config, resolved.Locks, ds)
+	ds = append(ds, pds...)
 	// After the walk the plan command needs only the configuration's
 	// source files (for diagnostics' snippets, in src, and for the
 	// archive's snapshot), not its decoded tree: drop the tree before
@@ -212,9 +220,12 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 	var archive *operation.PlanArchive
 	if f.out != "" {
 		archive = &operation.PlanArchive{Out: operation.Resolve(wd, f.out), SignKey: f.signKey, Dir: wd, Plan: plan, Sections: in.sections,
-			Snapshot: snap, StateFile: sf, Locks: resolved.Locks, Backend: in.backend.Record(), Encryption: in.enc}
+			Snapshot: snap, StateFile: sf, Locks: resolved.Locks, Backend: in.backend.Record(), Encryption: in.enc, PolicyResult: pol.encodedResult()}
 	}
 	if code := showAndSave(m, ui, f, plan, ds, archive, len(in.targets) > 0, src); code != ExitOK {
+		return planResult{code: code}
+	}
+	if code := pol.report(ui, f); code != ExitOK {
 		return planResult{code: code}
 	}
 	return planResult{code: ExitOK, changes: planHasChanges(plan), plan: plan, config: config, sf: sf, factories: resolved.Factories, enc: in.enc, rewrite: operation.NeedsRewrite(mgr)}

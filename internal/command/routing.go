@@ -22,6 +22,8 @@ func Plan(m *Meta, args []string) (code int) {
 	switch rest[0] {
 	case "show":
 		return Show(m, chdir, rest[1:])
+	case "check":
+		return Check(m, chdir, rest[1:])
 	case "graph":
 		return Graph(m, chdir, rest[1:])
 	case "diff":

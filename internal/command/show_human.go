@@ -36,6 +36,7 @@ func showHuman(m *Meta, u *ui, r *planfile.Reader, req showRequest) int {
 		}
 		return ExitError
 	}
+	showPolicyRecord(m, u, r)
 	return req.exitCode(p)
 }
 

@@ -3,6 +3,9 @@ package command
 const planUsage = `Usage: plan [options]
        plan show [-json [-redact]] [-format=markdown|html] [-max-bytes=N]
                  [-detailed-exitcode] [-no-color] [-verify-key=FILE] FILE...
+       plan check -policy=DIR [-data=FILE] [-namespace=NS] [-all-namespaces]
+                  [-policy-timeout=D] [-json] [-no-color] [-verify-key=FILE]
+                  FILE
        plan graph [-type=plan|plan-destroy|apply] [-plan=FILE] [-state=PATH]
                   [-plugin-dir=DIR]
        plan diff [-json] [-no-color] A.tfplan B.tfplan
@@ -65,6 +68,11 @@ Options:
   -install             Install the providers first, as plan init does.
   -backend-config=KEY=VALUE|FILE
                        Backend setting, or a file of them (repeatable).
+  -policy=DIR          Check the plan against the Rego policies in DIR
+                       (repeatable); with -out the result is recorded in
+                       the archive. Exit 3 when a policy fails.
+  -data=FILE, -namespace=NS, -all-namespaces, -policy-timeout=D
+                       As for plan check (need -policy).
 `
 
 const applyUsage = `Usage: apply [options] [FILE]
@@ -92,6 +100,9 @@ Options:
                        exactly the archive's locked versions).
   -input=false         Accepted for compatibility; plankit never prompts.
   -version             Print the versions (as plan version does) and exit.
+  -policy=DIR          With FILE: refuse the plan unless it was made with
+                       -policy, with the same policy bundle (digest), and
+                       passed (repeatable; -data as given to plan).
   Without FILE, plan's -var, -var-file, -target, -replace, -destroy,
   -refresh-only and -refresh are accepted too. -out, -detailed-exitcode
   and -sign-key are plan's: apply refuses them.
@@ -166,4 +177,25 @@ Options:
 
   The lock is removed from the selected workspace (TF_WORKSPACE or
   .terraform/environment).
+`
+
+const checkUsage = `Usage: plan check -policy=DIR [-policy=DIR...] [-data=FILE...] [-namespace=NS...] [-all-namespaces] [-policy-timeout=D] [-json] [-no-color] [-verify-key=FILE] FILE
+
+  Checks the plan archive FILE's show -json document against Rego policies
+  (conftest's conventions: deny, violation and warn rules in package main).
+  Exit code 0 when no policy fails (warnings allowed), 3 when one fails,
+  1 on error (a policy or data file invalid, an unknown namespace).
+
+Options:
+  -policy=DIR       Rego policies: a directory, read recursively, or a file
+                    (repeatable).
+  -data=FILE        JSON or YAML data for the policies, a file or directory
+                    (repeatable).
+  -namespace=NS     Check the rules of package NS (repeatable; default main).
+  -all-namespaces   Check the rules of every package the policies declare.
+  -policy-timeout=D Stop the check after D (default 10s): exit 1.
+  -json             The result as JSON, as recorded by plan -out -policy.
+  -no-color         No colour.
+  -verify-key=FILE  Refuse an archive not signed by this Ed25519 public
+                    key (PEM), as apply -verify-key does.
 `

@@ -30,7 +30,7 @@ func TestPlanHelpListsEveryOption(t *testing.T) {
 		}
 	}
 	subs := [][]string{
-		{"show"}, {"graph"}, {"diff"}, {"force-unlock"}, {"init"}, {"providers"}, {"version"}, {"validate"}, {"output"}, {"fmt"},
+		{"show"}, {"check"}, {"graph"}, {"diff"}, {"force-unlock"}, {"init"}, {"providers"}, {"version"}, {"validate"}, {"output"}, {"fmt"},
 		{"workspace", "list"}, {"workspace", "show"}, {"workspace", "new"}, {"workspace", "select"}, {"workspace", "delete"},
 		{"state", "list"}, {"state", "show"}, {"state", "mv"}, {"state", "rm"}, {"state", "pull"}, {"state", "push"},
 	}

@@ -31,6 +31,9 @@ type PlanArchive struct {
 	Locks             *depsfile.Locks
 	Backend           *planfile.Backend
 	Encryption        *encryption.Encryption
+	// PolicyResult is plan -policy's encoded result, recorded in the
+	// archive (planfile.EntryPolicy); nil without -policy.
+	PolicyResult []byte
 }
 
 // WritePlanArchiveAsync starts WritePlanArchive on another goroutine and
@@ -69,6 +72,7 @@ func WritePlanArchive(a *PlanArchive) hcl.Diagnostics {
 		DependencyLocks:      a.Locks,
 		Backend:              a.Backend,
 		ShowJSON:             a.Sections.Entry(a.Plan),
+		PolicyResult:         a.PolicyResult,
 	}
 	if a.SignKey != "" {
 		key, err := planfile.LoadSigningKey(Resolve(a.Dir, a.SignKey))

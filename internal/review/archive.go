@@ -12,6 +12,7 @@ import (
 
 	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/internal/command/render"
+	"github.com/plankit/plankit/internal/policy"
 	"github.com/plankit/plankit/jsonplan"
 	"github.com/plankit/plankit/planfile"
 	"github.com/plankit/plankit/plans"
@@ -61,6 +62,11 @@ type Archive struct {
 	// used for the dependency graph; nil draws the graph from the prior
 	// state's dependencies only.
 	Configuration json.RawMessage
+	// Policy is the policy check recorded at plan time (plan -out
+	// -policy; planfile.EntryPolicy), nil when there is none or it cannot
+	// be read; PolicyError says why it cannot.
+	Policy      *policy.Result
+	PolicyError error
 }
 
 // Load opens the archive at path and fills in an Archive. With verifyKey
@@ -105,6 +111,11 @@ func FromReader(name string, data []byte, r *planfile.Reader, verified bool) (*A
 	}
 	if b != nil {
 		a.Workspace, a.Backend = b.Workspace, b.Type
+	}
+	if raw, ok, err := r.PolicyResult(); err != nil {
+		a.PolicyError = err
+	} else if ok {
+		a.Policy, a.PolicyError = policy.DecodeResult(raw)
 	}
 	if raw, ok := r.ShowJSON(); ok {
 		if s, err := jsonplan.ParseSections(raw); err == nil {

@@ -39,6 +39,7 @@ type fixture struct {
 	deleteAfterApply string
 	backend          *planfile.Backend
 	signKey          ed25519.PrivateKey
+	policy           []byte // the recorded policy result (planfile.EntryPolicy)
 }
 
 const mainV1 = `
@@ -249,7 +250,7 @@ func (f fixture) build(t testing.TB, name string) string {
 	err = planfile.WriteTo(&buf, &planfile.CreateArgs{
 		Plan: p, StateFile: &statefile.File{Lineage: "fixture", State: prior}, PreviousRunStateFile: &statefile.File{Lineage: "fixture", State: prior},
 		ConfigSnapshot: cfg.Snapshot(), DependencyLocks: depsfile.NewLocks(), Backend: f.backend, ShowJSON: show,
-		SignKey: f.signKey, ToolVersion: "test",
+		SignKey: f.signKey, ToolVersion: "test", PolicyResult: f.policy,
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -109,6 +109,7 @@ func Markdown(archives []*Archive, opts Options) ([]byte, error) {
 		case a.Plan.UIMode != plans.NormalMode:
 			fmt.Fprintf(&b, "- Mode: %s\n", a.Plan.UIMode)
 		}
+		policyFacts(&b, a)
 		b.WriteString("\n")
 		if len(p.its) == 0 {
 			b.WriteString("No changes.\n\n")
@@ -142,6 +143,9 @@ func Markdown(archives []*Archive, opts Options) ([]byte, error) {
 		if len(p.drift) > 0 {
 			text(fmt.Sprintf("#### Drift: objects changed outside (%d)\n\n", len(p.drift)))
 			addItems(p.drift)
+		}
+		if s := policyFindings(a); s != "" {
+			text(s)
 		}
 		if outs := changedOutputs(a.Plan); len(outs) > 0 {
 			text(fmt.Sprintf("#### Changed outputs (%d)\n\n%s\n\n", len(outs), fence("diff", diffMarkup(outputsText(outs)))))
@@ -397,4 +401,38 @@ func longestRun(s string, c byte) int {
 		}
 	}
 	return best
+}
+
+// policyFacts adds the summary's line for the policy check recorded at
+// plan time (none without a record).
+func policyFacts(b *strings.Builder, a *Archive) {
+	switch {
+	case a.PolicyError != nil:
+		fmt.Fprintf(b, "- Policy check: **the recorded result cannot be read** (%s)\n", inlineText(a.PolicyError.Error()))
+	case a.Policy == nil:
+	case a.Policy.Failed():
+		fmt.Fprintf(b, "- Policy check: **failed**, %d failures, %d warnings (bundle %s): apply -policy refuses this plan\n",
+			a.Policy.Failures, a.Policy.Warnings, codeSpan(a.Policy.PolicyDigest))
+	default:
+		fmt.Fprintf(b, "- Policy check: passed, %d rules, %d warnings (bundle %s)\n", len(a.Policy.Rules), a.Policy.Warnings, codeSpan(a.Policy.PolicyDigest))
+	}
+}
+
+// policyFindings is the section listing the recorded policy check's
+// failures and warnings ("" when there are none).
+func policyFindings(a *Archive) string {
+	if a.Policy == nil {
+		return ""
+	}
+	fs := a.Policy.Findings()
+	if len(fs) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "#### Policy failures and warnings (%d)\n\n| Outcome | Rule | Message |\n| --- | --- | --- |\n", len(fs))
+	for _, f := range fs {
+		fmt.Fprintf(&b, "| %s | %s | %s |\n", f.Outcome, tableCell(codeSpan(f.Namespace+"."+f.Rule)), tableCell(inlineText(f.Message.Msg)))
+	}
+	b.WriteString("\n")
+	return b.String()
 }
