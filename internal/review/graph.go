@@ -5,11 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
-
-	"github.com/goccy/go-graphviz"
 
 	"github.com/plankit/plankit/addrs"
 )
@@ -380,35 +380,61 @@ func dotQuote(s string) string {
 	return `"` + s + `"`
 }
 
-// graphvizMu serialises the layouts: one WebAssembly Graphviz instance is
-// not safe for concurrent use.
-var graphvizMu sync.Mutex
+// Layout turns a graph in the DOT language into an SVG element (no XML
+// prolog). It is ExecLayout, which runs the plan-layout program; tests
+// set layout.SVG, the same engine in process.
+var Layout = ExecLayout
+
+// layoutEnv names the plan-layout program to run, overriding the search.
+const layoutEnv = "PLANKIT_LAYOUT"
+
+// ExecLayout lays dot out by running the plan-layout program (package
+// layout says why it is a program of its own): the one named by
+// $PLANKIT_LAYOUT, else the one beside this program, else the one on PATH.
+func ExecLayout(ctx context.Context, dot []byte) ([]byte, error) {
+	path, err := layoutProgram()
+	if err != nil {
+		return nil, err
+	}
+	var out, errb bytes.Buffer
+	cmd := exec.CommandContext(ctx, path)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = bytes.NewReader(dot), &out, &errb
+	if err := cmd.Run(); err != nil {
+		msg := strings.TrimSpace(errb.String())
+		if msg == "" {
+			msg = err.Error()
+		}
+		return nil, fmt.Errorf("laying out the graph with %s: %s", path, msg)
+	}
+	return out.Bytes(), nil
+}
+
+// layoutProgram finds the plan-layout program.
+func layoutProgram() (string, error) {
+	const name = "plan-layout"
+	if p := os.Getenv(layoutEnv); p != "" {
+		return p, nil
+	}
+	if exe, err := os.Executable(); err == nil {
+		if real, err := filepath.EvalSymlinks(exe); err == nil {
+			exe = real
+		}
+		p := filepath.Join(filepath.Dir(exe), name)
+		if st, err := os.Stat(p); err == nil && !st.IsDir() {
+			return p, nil
+		}
+	}
+	if p, err := exec.LookPath(name); err == nil {
+		return p, nil
+	}
+	return "", fmt.Errorf("drawing the dependency graph needs the %s program, built beside plan and apply by `go build -o bin/ ./cmd/...` (or `go install ./cmd/...`); it is neither beside this program nor on PATH (or set %s to its path)", name, layoutEnv)
+}
 
 // layout lays the graph out with Graphviz's dot engine and returns the
-// SVG element (no XML prolog), ready to inline in HTML.
+// SVG element, ready to inline in HTML.
 func layout(ctx context.Context, g *graph) ([]byte, error) {
 	if len(g.nodes) == 0 {
 		return nil, nil
 	}
-	graphvizMu.Lock()
-	defer graphvizMu.Unlock()
-	gv, err := graphviz.New(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("starting Graphviz: %w", err)
-	}
-	defer gv.Close()
-	parsed, err := graphviz.ParseBytes([]byte(g.dot()))
-	if err != nil {
-		return nil, fmt.Errorf("Graphviz refused the graph: %w", err)
-	}
-	defer parsed.Close()
-	var buf bytes.Buffer
-	if err := gv.Render(ctx, parsed, graphviz.SVG, &buf); err != nil {
-		return nil, fmt.Errorf("laying out the graph: %w", err)
-	}
-	svg := buf.Bytes()
-	if i := bytes.Index(svg, []byte("<svg")); i >= 0 {
-		svg = svg[i:]
-	}
-	return svg, nil
+	return Layout(ctx, []byte(g.dot()))
 }

@@ -53,7 +53,7 @@ func runMain(m *testing.M) int {
 	if raceEnabled {
 		args = append(args, "-race")
 	}
-	cmd := exec.Command("go", append(args, "../../../cmd/plan", "../../../cmd/apply")...)
+	cmd := exec.Command("go", append(args, "../../../cmd/plan", "../../../cmd/apply", "../../../cmd/plan-layout")...)
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 	if err := cmd.Run(); err != nil {
 		fmt.Fprintln(os.Stderr, "building the binaries:", err)

@@ -1,7 +1,10 @@
 package e2etest
 
 import (
+	"bytes"
 	"fmt"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -78,6 +81,36 @@ func TestShowHTML(t *testing.T) {
 	}
 	if strings.Contains(r.stdout, reviewSecret) {
 		t.Error("the report prints the sensitive value")
+	}
+}
+
+// TestShowHTMLWithoutLayoutProgram: the graph is drawn by the plan-layout
+// program beside plan (go build ./cmd/... builds it); a plan without it,
+// and without it on PATH, refuses the report naming the program and how
+// to build it, instead of writing a page without its graph. Markdown
+// needs no layout.
+func TestShowHTMLWithoutLayoutProgram(t *testing.T) {
+	dir := reviewPlan(t, 2)
+	alone := t.TempDir()
+	copyFile(t, filepath.Join(binDir, "plan"), filepath.Join(alone, "plan"))
+	if err := os.Chmod(filepath.Join(alone, "plan"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(filepath.Join(alone, "plan"), "show", "-format=html", "p.tfplan")
+	cmd.Dir = dir
+	cmd.Env = []string{"PATH=" + alone, "HOME=" + os.Getenv("HOME"), "TMPDIR=" + os.TempDir()}
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
+		t.Fatalf("plan show -format=html without plan-layout: %v, want exit status 1\nstderr: %s", err, errb.String())
+	}
+	contains(t, strings.Join(strings.Fields(errb.String()), " "), "stderr", "needs the plan-layout program", "go build -o bin/ ./cmd/...", "PLANKIT_LAYOUT")
+
+	cmd = exec.Command(filepath.Join(alone, "plan"), "show", "-format=markdown", "p.tfplan")
+	cmd.Dir, cmd.Env = dir, []string{"PATH=" + alone, "HOME=" + os.Getenv("HOME"), "TMPDIR=" + os.TempDir()}
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("markdown without plan-layout: %v\n%s", err, b)
 	}
 }
 
