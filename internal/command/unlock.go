@@ -2,7 +2,6 @@ package command
 
 import (
 	"bufio"
-	"fmt"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -57,16 +56,17 @@ func ForceUnlock(m *Meta, chdir string, args []string) int {
 	}
 	defer o.Close()
 	path := o.Mgr.Describe()
+	view := views.UnlockView{Out: m.Stdout, Green: u.col.Green, Bold: u.col.Bold}
 	if !*force {
 		if !m.StdinTTY {
 			u.diags(hcl.Diagnostics{tfdiags.Error("Confirmation needed",
 				"force-unlock asks for confirmation, but standard input is not a terminal. Pass -force to remove the lock without asking.")}, src)
 			return ExitError
 		}
-		fmt.Fprintf(m.Stdout, "Do you really want to force-unlock?\n  plankit will remove the lock on the state %s.\n  This lets other commands modify the state, even though it may still be in use.\n  Only 'yes' will be accepted to confirm.\n\n  Enter a value: ", path)
+		view.Prompt(path)
 		line, _ := bufio.NewReader(m.Stdin).ReadString('\n')
 		if strings.TrimSpace(line) != "yes" {
-			fmt.Fprintln(m.Stdout, "\nforce-unlock cancelled.")
+			view.Cancelled()
 			return ExitError
 		}
 	}
@@ -74,7 +74,6 @@ func ForceUnlock(m *Meta, chdir string, args []string) int {
 		u.diags(hcl.Diagnostics{tfdiags.Errorf("Failed to unlock state", "%s", err)}, src)
 		return ExitError
 	}
-	fmt.Fprintf(m.Stdout, "\n%s\n\nThe state %s has been unlocked; other commands can now take a new lock on it.\n",
-		u.col.Green(u.col.Bold("plankit state has been successfully unlocked!")), path)
+	view.Unlocked(path)
 	return ExitOK
 }

@@ -6,6 +6,8 @@
 // importlog.go, ProgressHook) and each operation of an apply
 // (applyhook.go), batched onto the output (batchout.go), and the apply
 // warning naming the planned changes that never started (skipped.go). Values print as
-// Terraform prints outputs (value.go). It knows nothing of flags, the
+// Terraform prints outputs (value.go). Per-command views: plan output
+// (output.go), plan show (show.go), plan version (version.go) and plan
+// force-unlock (unlock.go). It knows nothing of flags, the
 // process or the operations that produce what it renders.
 package views
