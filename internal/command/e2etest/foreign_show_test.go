@@ -6,13 +6,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/plankit/plankit/planfile"
+	"github.com/plankit/plankit/planfile/planfiletest"
 )
 
 // foreignRoot holds the plan files real Terraform and OpenTofu releases
@@ -53,19 +53,8 @@ func TestForeignShowJSONThroughBinary(t *testing.T) {
 			if err := json.Unmarshal(raw, &want); err != nil {
 				t.Fatal(err)
 			}
-			tool, known := foreignKnownTypes(t, path)
-			if strings.HasPrefix(name, "terraform-1.5.") {
-				// Terraform 1.5 records only the sensitivity the
-				// configuration gave; its show -json adds the
-				// provider's from the schema (docs/foreign-plans.md).
-				foreignUnmarkSchemaSensitive(want, known)
-			}
-			for _, doc := range []map[string]any{got, want} {
-				foreignSchemaOnly(doc, known, false)
-				if tool == "Terraform" {
-					foreignSortRelevant(doc)
-				}
-			}
+			tool, version, known := foreignKnownTypes(t, path)
+			planfiletest.NormaliseForeignShow(got, want, known, tool, version)
 			if d := cmp.Diff(want, got); d != "" {
 				t.Errorf("plan show -json differs from %s's show -json (-tool +plankit):\n%s", tool, d)
 			}
@@ -74,96 +63,21 @@ func TestForeignShowJSONThroughBinary(t *testing.T) {
 }
 
 // foreignKnownTypes opens the plan file with the library to learn which
-// program wrote it and which resource types it has a schema for (the
-// built-in terraform_data; the provider's only if the file carries it).
-func foreignKnownTypes(t *testing.T, path string) (tool string, known map[string]bool) {
+// program (and version) wrote it and which resource types it has a
+// schema for (the built-in terraform_data; the provider's only if the
+// file carries it).
+func foreignKnownTypes(t *testing.T, path string) (tool, version string, known map[string]bool) {
 	t.Helper()
 	r, err := planfile.Open(path, planfile.WithForeign())
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	p, _, err := r.ReadForeignPlan()
+	known, err = planfiletest.ForeignKnownTypes(r)
 	if err != nil {
 		t.Fatal(err)
 	}
-	known = map[string]bool{}
-	for _, ps := range p.ProviderSchemas {
-		for typ := range ps.ResourceTypes {
-			known[typ] = true
-		}
-		for typ := range ps.DataSources {
-			known[typ] = true
-		}
-	}
-	return r.Foreign().Tool, known
-}
-
-// foreignSchemaOnly removes what only a provider's schema tells, for the
-// resources of types without one: schema_version, and in prior_state a
-// data source's sensitive_values (docs/foreign-plans.md).
-func foreignSchemaOnly(v any, known map[string]bool, inPrior bool) {
-	switch v := v.(type) {
-	case map[string]any:
-		if typ, ok := v["type"].(string); ok && v["address"] != nil && !known[typ] {
-			delete(v, "schema_version")
-			if inPrior && v["mode"] == "data" {
-				delete(v, "sensitive_values")
-			}
-		}
-		for k, e := range v {
-			foreignSchemaOnly(e, known, inPrior || k == "prior_state")
-		}
-	case []any:
-		for _, e := range v {
-			foreignSchemaOnly(e, known, inPrior)
-		}
-	}
-}
-
-// foreignSortRelevant sorts relevant_attributes: Terraform's order
-// follows its in-memory representation.
-func foreignSortRelevant(doc map[string]any) {
-	ra, _ := doc["relevant_attributes"].([]any)
-	key := func(e any) string {
-		b, _ := json.Marshal(e)
-		return string(b)
-	}
-	slices.SortFunc(ra, func(a, b any) int { return strings.Compare(key(a), key(b)) })
-}
-
-// fwtestSensitive are the attributes the fwtest provider's schema
-// declares sensitive.
-var fwtestSensitive = [][]string{{"secret"}, {"password_wo"}, {"single", "s"}}
-
-// foreignUnmarkSchemaSensitive removes the sensitivity of the attributes
-// the provider's schema (not in the file) declares sensitive.
-func foreignUnmarkSchemaSensitive(v any, known map[string]bool) {
-	asMap := func(v any) map[string]any { m, _ := v.(map[string]any); return m }
-	switch v := v.(type) {
-	case map[string]any:
-		if typ, ok := v["type"].(string); ok && v["address"] != nil && !known[typ] {
-			for _, holder := range []map[string]any{v, asMap(v["change"])} {
-				for _, key := range []string{"sensitive_values", "before_sensitive", "after_sensitive"} {
-					m := asMap(holder[key])
-					for _, path := range fwtestSensitive {
-						inner := m
-						for _, step := range path[:len(path)-1] {
-							inner = asMap(inner[step])
-						}
-						delete(inner, path[len(path)-1])
-					}
-				}
-			}
-		}
-		for _, e := range v {
-			foreignUnmarkSchemaSensitive(e, known)
-		}
-	case []any:
-		for _, e := range v {
-			foreignUnmarkSchemaSensitive(e, known)
-		}
-	}
+	return r.Foreign().Tool, r.Foreign().Version, known
 }
 
 // TestForeignShowHumanThroughBinary: plan show of a Terraform or OpenTofu
