@@ -195,7 +195,11 @@ func showForeign(m *Meta, u *ui, r *planfile.Reader, req showRequest) int {
 	}
 	if req.jsonOut {
 		cfg, _ := r.ReadConfig() // without it the configuration member is left out
-		return writeShowJSON(m, u, p, jsonplan.Options{Version: info.Version, Config: cfg, Writer: r.Foreign().JSONWriter()}, req)
+		// The lock file says which registry the configuration's implied
+		// sources meant (registry.opentofu.org for OpenTofu), as for
+		// plankit's own archives.
+		locks, _ := r.ReadDependencyLocks()
+		return writeShowJSON(m, u, p, jsonplan.Options{Version: info.Version, Config: cfg, Writer: r.Foreign().JSONWriter(), Hosts: jsonplan.HostsFromLocks(locks)}, req)
 	}
 	v := &views.Show{Out: m.Stdout, Color: u.col.Enabled}
 	if err := v.Foreign(r.Foreign(), p, info); err != nil {
