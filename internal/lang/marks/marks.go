@@ -2,10 +2,13 @@
 // helpers to move marks between a marked value and the path lists that state
 // and plan files record.
 //
-// The only mark today is Sensitive. A value carries it when it came from a
-// sensitive variable or output, a sensitive provider attribute, or the
-// sensitive() function; go-cty functions carry marks from arguments to
-// results, so the mark follows the value through expressions.
+// Sensitive: a value carries it when it came from a sensitive variable or
+// output, a sensitive provider attribute, or the sensitive() function.
+// Ephemeral: a value carries it when it came from an ephemeral resource, an
+// ephemeral variable or output, or terraform.applying; such a value may be
+// used only where it is never stored (plan, state, archive). go-cty
+// functions carry marks from arguments to results, so a mark follows the
+// value through expressions.
 package marks
 
 import (
@@ -24,6 +27,12 @@ func (m valueMark) GoString() string {
 // Sensitive marks a value whose content must not be shown in plan output,
 // logs or diagnostics. It compares equal only to itself.
 const Sensitive = valueMark("Sensitive")
+
+// Ephemeral marks a value that must never be written to a plan, a state, an
+// archive or a log: it may flow only into provider configuration,
+// provisioners, locals, write-only arguments, ephemeral blocks and ephemeral
+// variables and outputs. It compares equal only to itself.
+const Ephemeral = valueMark("Ephemeral")
 
 // Has reports whether v itself (not a nested element) carries mark m. O(1).
 func Has(v cty.Value, m any) bool {
