@@ -51,18 +51,20 @@ var PgBackendSchema = &hcl.BodySchema{
 
 // S3BackendSchema is the schema of an "s3" backend's body: Terraform's and
 // OpenTofu's arguments, so that their blocks parse. Some are refused with
-// a reason when the backend is opened (dynamodb_table, assume_role, ...).
+// a reason when the backend is opened (dynamodb_table, state_tags, ...).
 var S3BackendSchema = &hcl.BodySchema{Attributes: attrSchemas(
 	"bucket", "key", "region", "endpoints", "endpoint", "use_path_style", "force_path_style",
 	"workspace_key_prefix", "encrypt", "kms_key_id", "sse_customer_key", "acl", "use_lockfile",
 	"skip_credentials_validation", "skip_region_validation", "skip_requesting_account_id",
 	"skip_metadata_api_check", "skip_s3_checksum", "profile", "access_key", "secret_key", "token",
 	"shared_config_files", "shared_credentials_files", "shared_credentials_file", "max_retries",
-	// Accepted by the parser, refused by plankit's s3 backend.
-	"dynamodb_table", "dynamodb_endpoint", "iam_endpoint", "sts_endpoint", "sts_region",
-	"assume_role", "assume_role_with_web_identity", "role_arn", "session_name", "external_id",
+	"assume_role", "assume_role_with_web_identity", "sts_endpoint", "sts_region",
+	// OpenTofu's deprecated forms of assume_role's attributes.
+	"role_arn", "session_name", "external_id",
 	"assume_role_duration_seconds", "assume_role_policy", "assume_role_policy_arns",
-	"assume_role_tags", "assume_role_transitive_tag_keys", "state_tags", "lock_tags",
+	"assume_role_tags", "assume_role_transitive_tag_keys",
+	// Accepted by the parser, refused (or, iam_endpoint, unused) by plankit's s3 backend.
+	"dynamodb_table", "dynamodb_endpoint", "iam_endpoint", "state_tags", "lock_tags",
 	"custom_ca_bundle", "http_proxy", "https_proxy", "no_proxy", "insecure",
 	"use_dualstack_endpoint", "use_fips_endpoint", "allowed_account_ids", "forbidden_account_ids",
 	"retry_mode", "ec2_metadata_service_endpoint", "ec2_metadata_service_endpoint_mode",
@@ -81,8 +83,9 @@ var BackendSchemas = map[string]*hcl.BodySchema{"local": LocalBackendSchema, "pg
 
 // BackendArgType is the type of a backend argument's value: bool for the
 // flags, a map or list of strings for the s3 backend's endpoints and file
-// lists, any value for the blocks plankit refuses (assume_role), a
-// string otherwise.
+// lists, any value for the s3 backend's assume_role objects (checked
+// attribute by attribute when the backend is resolved), a string
+// otherwise.
 func BackendArgType(name string) cty.Type {
 	switch {
 	case strings.HasPrefix(name, "skip_"):

@@ -105,6 +105,7 @@ func ResolveBackend(env []string, wd string, config *configs.Config, stateFlag s
 			return nil, ds
 		}
 		s.s3 = cfg
+		return s, ds // warnings: deprecated arguments
 	}
 	return s, nil
 }
@@ -158,6 +159,20 @@ func backendArgs(wd, typ string, schema *hcl.BodySchema, block *configs.Backend,
 		kv, ds := parseBackendConfig(wd, bc, typ, schema)
 		if ds.HasErrors() {
 			return nil, nil, ds
+		}
+		for k := range kv {
+			// An object given again replaces the one before, as in
+			// Terraform (s3's assume_role); a saved plan's record keeps its
+			// attributes, and the flags add what it leaves out (the web
+			// identity token).
+			if obj, _, ok := strings.Cut(k, "."); ok && typ == "s3" && isS3RoleArg(obj) && fromPlan == nil {
+				for old := range args {
+					if strings.HasPrefix(old, obj+".") {
+						delete(args, old)
+						delete(fromFlags, old)
+					}
+				}
+			}
 		}
 		for k, v := range kv {
 			args[k] = v
@@ -234,12 +249,21 @@ func envMap(env []string) map[string]string {
 
 // BackendArgValues evaluates a constant backend argument to its string
 // form: bools as "true"/"false", numbers in decimal, a list as a JSON
-// array, a map as one entry NAME.KEY per element (endpoints.s3), and a
-// value plankit refuses (assume_role) as "set".
+// array, a map as one entry NAME.KEY per element (endpoints.s3), and the
+// s3 backend's role objects as one entry NAME.ATTR per attribute
+// (s3RoleArgValues).
 func BackendArgValues(expr hcl.Expression, name, typ string) (map[string]string, hcl.Diagnostics) {
 	v, diags := expr.Value(nil)
 	if diags.HasErrors() {
 		return nil, diags
+	}
+	if typ == "s3" && isS3RoleArg(name) {
+		out, err := s3RoleArgValues(name, v)
+		if err != nil {
+			rng := expr.Range()
+			return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid backend configuration", Detail: err.Error(), Subject: &rng}}
+		}
+		return out, nil
 	}
 	want := configs.BackendArgType(name)
 	c, err := convert.Convert(v, want)
@@ -291,6 +315,14 @@ func parseBackendConfig(wd, val, typ string, schema *hcl.BodySchema) (map[string
 			k = strings.TrimSpace(k)
 			if !allowed[k] {
 				return nil, bad(k, "-backend-config")
+			}
+			if typ == "s3" && isS3RoleArg(k) {
+				// An object: -backend-config='assume_role={role_arn="..."}'.
+				expr, diags := hclsyntax.ParseExpression([]byte(v), "-backend-config="+k, hcl.InitialPos)
+				if diags.HasErrors() {
+					return nil, diags
+				}
+				return BackendArgValues(expr, k, typ)
 			}
 			return map[string]string{k: v}, nil
 		}

@@ -20,16 +20,6 @@ var s3Refused = map[string]string{
 	"dynamodb_table":                     "plankit does not lock with DynamoDB (Terraform deprecated it). Remove dynamodb_table and set use_lockfile = true: the lock object that Terraform 1.10+ and OpenTofu 1.10+ write in the bucket.",
 	"dynamodb_endpoint":                  "plankit does not lock with DynamoDB. Remove it and set use_lockfile = true.",
 	"endpoints.dynamodb":                 "plankit does not lock with DynamoDB. Remove it and set use_lockfile = true.",
-	"assume_role":                        "plankit's s3 backend takes credentials from the AWS SDK's default chain only: put the role in a profile of the shared config file (role_arn, source_profile) and set profile, or AWS_PROFILE.",
-	"assume_role_with_web_identity":      "plankit's s3 backend takes credentials from the AWS SDK's default chain only: set AWS_ROLE_ARN and AWS_WEB_IDENTITY_TOKEN_FILE, or a profile with role_arn and web_identity_token_file.",
-	"role_arn":                           "put the role in a profile of the shared config file (role_arn, source_profile) and set profile, or AWS_PROFILE.",
-	"session_name":                       "put the role in a profile of the shared config file (role_session_name) and set profile.",
-	"external_id":                        "put the role in a profile of the shared config file (external_id) and set profile.",
-	"assume_role_duration_seconds":       "put the role in a profile of the shared config file (duration_seconds) and set profile.",
-	"assume_role_policy":                 "assumed roles come from a profile of the shared config file; session policies are not supported.",
-	"assume_role_policy_arns":            "assumed roles come from a profile of the shared config file; session policies are not supported.",
-	"assume_role_tags":                   "assumed roles come from a profile of the shared config file; session tags are not supported.",
-	"assume_role_transitive_tag_keys":    "assumed roles come from a profile of the shared config file; session tags are not supported.",
 	"state_tags":                         "object tags are not supported; remove state_tags.",
 	"lock_tags":                          "object tags are not supported; remove lock_tags.",
 	"custom_ca_bundle":                   "set AWS_CA_BUNDLE instead (the AWS SDK reads it).",
@@ -39,16 +29,16 @@ var s3Refused = map[string]string{
 	"insecure":                           "TLS verification cannot be turned off; give the server's CA with AWS_CA_BUNDLE.",
 	"use_dualstack_endpoint":             "set AWS_USE_DUALSTACK_ENDPOINT=true instead (the AWS SDK reads it).",
 	"use_fips_endpoint":                  "set AWS_USE_FIPS_ENDPOINT=true instead (the AWS SDK reads it).",
-	"allowed_account_ids":                "plankit does not request the account ID (it never calls STS), so it cannot check it; remove it.",
-	"forbidden_account_ids":              "plankit does not request the account ID (it never calls STS), so it cannot check it; remove it.",
+	"allowed_account_ids":                "plankit does not request the account ID (it never calls STS GetCallerIdentity), so it cannot check it; remove it.",
+	"forbidden_account_ids":              "plankit does not request the account ID (it never calls STS GetCallerIdentity), so it cannot check it; remove it.",
 	"retry_mode":                         "set AWS_RETRY_MODE instead (the AWS SDK reads it).",
 	"ec2_metadata_service_endpoint":      "set AWS_EC2_METADATA_SERVICE_ENDPOINT instead (the AWS SDK reads it).",
 	"ec2_metadata_service_endpoint_mode": "set AWS_EC2_METADATA_SERVICE_ENDPOINT_MODE instead (the AWS SDK reads it).",
 }
 
 // s3Unused are arguments that are accepted and have no effect: plankit
-// calls neither IAM nor STS.
-var s3Unused = map[string]bool{"iam_endpoint": true, "sts_endpoint": true, "sts_region": true, "endpoints.iam": true, "endpoints.sts": true}
+// does not call IAM.
+var s3Unused = map[string]bool{"iam_endpoint": true, "endpoints.iam": true}
 
 // s3Secret are the arguments never recorded in a plan archive: apply
 // takes them from -backend-config or the environment (the AWS SDK's
@@ -73,8 +63,8 @@ func s3Settings(args map[string]string, env map[string]string, fromFlags map[str
 		if why, ok := s3Refused[k]; ok {
 			return bad("The s3 backend's %s is not supported by plankit: %s", k, why)
 		}
-		if e, ok := strings.CutPrefix(k, "endpoints."); ok && !s3Unused[k] && e != "s3" {
-			return bad("The s3 backend's endpoints has no %q; it takes s3 (and iam, sts, which plankit does not call).", e)
+		if e, ok := strings.CutPrefix(k, "endpoints."); ok && !s3Unused[k] && e != "s3" && e != "sts" {
+			return bad("The s3 backend's endpoints has no %q; it takes s3, sts (and iam, which plankit does not call).", e)
 		}
 	}
 	if _, ok := args["endpoints"]; ok {
@@ -141,6 +131,25 @@ func s3Settings(args map[string]string, env map[string]string, fromFlags map[str
 	if v := args["shared_credentials_file"]; v != "" && len(cfg.SharedCredentialsFiles) == 0 {
 		cfg.SharedCredentialsFiles = []string{v}
 	}
+	cfg.STSEndpoint = args["endpoints.sts"]
+	if cfg.STSEndpoint == "" {
+		cfg.STSEndpoint = args["sts_endpoint"]
+	}
+	if cfg.STSEndpoint == "" {
+		for _, e := range []string{"AWS_ENDPOINT_URL_STS", "AWS_STS_ENDPOINT"} {
+			if env[e] != "" {
+				cfg.STSEndpoint = env[e]
+				break
+			}
+		}
+	}
+	cfg.STSRegion = args["sts_region"]
+	var warnings hcl.Diagnostics
+	if ds := s3Roles(&cfg, args, env, fromFlags); ds.HasErrors() {
+		return cfg, ds
+	} else {
+		warnings = ds
+	}
 	if v, ok := args["max_retries"]; ok && v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 0 {
@@ -151,7 +160,7 @@ func s3Settings(args map[string]string, env map[string]string, fromFlags map[str
 	if err := cfg.Validate(); err != nil {
 		return bad("%s.", err)
 	}
-	return cfg, nil
+	return cfg, warnings
 }
 
 func s3ArgSource(name string, fromFlags map[string]bool) string {
@@ -162,7 +171,8 @@ func s3ArgSource(name string, fromFlags map[string]bool) string {
 }
 
 // s3Record is the s3 backend's settings as the plan archive keeps them:
-// everything but the credentials and the SSE-C key.
+// everything but the credentials, the SSE-C key and the web identity
+// token.
 func s3Record(cfg s3.Config) map[string]string {
 	r := map[string]string{"bucket": cfg.Bucket, "key": cfg.Key}
 	for name, v := range map[string]string{"region": cfg.Region, "endpoints.s3": cfg.Endpoint, "kms_key_id": cfg.KMSKeyID, "acl": cfg.ACL, "profile": cfg.Profile} {
@@ -192,5 +202,6 @@ func s3Record(cfg s3.Config) map[string]string {
 	if cfg.MaxRetries > 0 {
 		r["max_retries"] = strconv.Itoa(cfg.MaxRetries)
 	}
+	s3RoleRecord(r, cfg)
 	return r
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/hashicorp/hcl/v2"
 
 	"github.com/plankit/plankit/configs"
 	"github.com/plankit/plankit/planfile"
@@ -66,9 +67,116 @@ func TestResolveS3Backend(t *testing.T) {
 			wantErr: "dynamodb_table is not supported by plankit: plankit does not lock with DynamoDB",
 		},
 		{
-			name:    "assume_role",
-			files:   map[string]string{"main.tf": "terraform {\n  backend \"s3\" {\n bucket = \"b\"\n key = \"k\"\n assume_role = { role_arn = \"arn:aws:iam::1:role/x\" }\n }\n}\n"},
-			wantErr: "assume_role is not supported by plankit",
+			name: "assume_role and endpoints.sts",
+			files: map[string]string{"main.tf": `terraform {
+  backend "s3" {
+    bucket = "b"
+    key    = "k"
+    endpoints = { sts = "http://127.0.0.1:5000" }
+    sts_region = "eu-central-1"
+    assume_role = {
+      role_arn            = "arn:aws:iam::123456789012:role/deploy"
+      session_name        = "ci-run"
+      external_id         = "ext-1"
+      duration            = "30m"
+      policy              = "{\"Version\": \"2012-10-17\"}"
+      policy_arns         = ["arn:aws:iam::aws:policy/ReadOnlyAccess"]
+      source_identity     = "alice"
+      tags                = { team = "infra" }
+      transitive_tag_keys = ["team"]
+    }
+  }
+}
+`},
+			want: map[string]string{"bucket": "b", "key": "k", "endpoints.sts": "http://127.0.0.1:5000", "sts_region": "eu-central-1",
+				"assume_role.role_arn": "arn:aws:iam::123456789012:role/deploy", "assume_role.session_name": "ci-run",
+				"assume_role.external_id": "ext-1", "assume_role.duration": "30m0s", "assume_role.policy": `{"Version": "2012-10-17"}`,
+				"assume_role.policy_arns": `["arn:aws:iam::aws:policy/ReadOnlyAccess"]`, "assume_role.source_identity": "alice",
+				"assume_role.tags": `{"team":"infra"}`, "assume_role.transitive_tag_keys": `["team"]`},
+		},
+		{
+			name:  "assume_role from -backend-config replaces the block's",
+			files: map[string]string{"main.tf": "terraform {\n  backend \"s3\" {\n bucket = \"b\"\n key = \"k\"\n assume_role = { role_arn = \"arn:aws:iam::1:role/x\"\n session_name = \"old\" }\n }\n}\n"},
+			bcfg:  []string{`assume_role={ role_arn = "arn:aws:iam::2:role/y" }`, "sts_endpoint=http://old-sts"},
+			want:  map[string]string{"bucket": "b", "key": "k", "assume_role.role_arn": "arn:aws:iam::2:role/y", "endpoints.sts": "http://old-sts"},
+		},
+		{
+			name:  "web identity token is not recorded",
+			files: map[string]string{"main.tf": "terraform {\n  backend \"s3\" {\n bucket = \"b\"\n key = \"k\"\n assume_role_with_web_identity = { role_arn = \"arn:aws:iam::1:role/x\"\n web_identity_token = \"WEBTOKEN\"\n duration = \"1h\" }\n }\n}\n"},
+			want:  map[string]string{"bucket": "b", "key": "k", "assume_role_with_web_identity.role_arn": "arn:aws:iam::1:role/x", "assume_role_with_web_identity.duration": "1h0m0s"},
+		},
+		{
+			name:  "web identity from the environment (AWS_ROLE_ARN, AWS_WEB_IDENTITY_TOKEN_FILE)",
+			files: map[string]string{"main.tf": "terraform {\n  backend \"s3\" {\n bucket = \"b\"\n key = \"k\"\n assume_role_with_web_identity = { session_name = \"s1\" }\n }\n}\n"},
+			env:   []string{"AWS_ROLE_ARN=arn:aws:iam::1:role/env", "AWS_WEB_IDENTITY_TOKEN_FILE=/var/run/token"},
+			want:  map[string]string{"bucket": "b", "key": "k", "assume_role_with_web_identity.role_arn": "arn:aws:iam::1:role/env", "assume_role_with_web_identity.session_name": "s1", "assume_role_with_web_identity.web_identity_token_file": "/var/run/token"},
+		},
+		{
+			name:     "apply uses the record's role, the token from AWS_WEB_IDENTITY_TOKEN",
+			fromPlan: &planfile.Backend{Type: "s3", Workspace: "default", Config: map[string]string{"bucket": "b", "key": "k", "assume_role_with_web_identity.role_arn": "arn:aws:iam::1:role/x"}},
+			env:      []string{"AWS_WEB_IDENTITY_TOKEN=WEBTOKEN"},
+			want:     map[string]string{"bucket": "b", "key": "k", "assume_role_with_web_identity.role_arn": "arn:aws:iam::1:role/x"},
+		},
+		{
+			name:  "deprecated top-level arguments (OpenTofu's)",
+			files: map[string]string{"main.tf": "terraform {\n  backend \"s3\" {\n bucket = \"b\"\n key = \"k\"\n role_arn = \"arn:aws:iam::1:role/x\"\n session_name = \"s1\"\n external_id = \"e1\"\n assume_role_duration_seconds = 3600\n assume_role_tags = { a = \"b\" }\n }\n}\n"},
+			want:  map[string]string{"bucket": "b", "key": "k", "assume_role.role_arn": "arn:aws:iam::1:role/x", "assume_role.session_name": "s1", "assume_role.external_id": "e1", "assume_role.duration": "1h0m0s", "assume_role.tags": `{"a":"b"}`},
+		},
+		{
+			name:    "assume_role with a deprecated argument",
+			files:   map[string]string{"main.tf": "terraform {\n  backend \"s3\" {\n bucket = \"b\"\n key = \"k\"\n role_arn = \"arn:aws:iam::1:role/x\"\n assume_role = { role_arn = \"arn:aws:iam::1:role/x\" }\n }\n}\n"},
+			wantErr: "role_arn: use assume_role.role_arn",
+		},
+		{
+			name:    "assume_role unknown attribute",
+			files:   map[string]string{"main.tf": "terraform {\n  backend \"s3\" {\n bucket = \"b\"\n key = \"k\"\n assume_role = { role_arn = \"arn:aws:iam::1:role/x\"\n role = \"y\" }\n }\n}\n"},
+			wantErr: `assume_role has no argument "role"`,
+		},
+		{
+			name:    "assume_role without role_arn",
+			files:   map[string]string{"main.tf": "terraform {\n  backend \"s3\" {\n bucket = \"b\"\n key = \"k\"\n assume_role = { session_name = \"s\" }\n }\n}\n"},
+			wantErr: "assume_role.role_arn is required",
+		},
+		{
+			name:    "assume_role role_arn not a role",
+			files:   map[string]string{"main.tf": "terraform {\n  backend \"s3\" {\n bucket = \"b\"\n key = \"k\"\n assume_role = { role_arn = \"arn:aws:iam::1:user/x\" }\n }\n}\n"},
+			wantErr: `assume_role.role_arn "arn:aws:iam::1:user/x" is not an IAM role ARN`,
+		},
+		{
+			name:    "assume_role bad duration",
+			files:   map[string]string{"main.tf": "terraform {\n  backend \"s3\" {\n bucket = \"b\"\n key = \"k\"\n }\n}\n"},
+			bcfg:    []string{`assume_role={ role_arn = "arn:aws:iam::1:role/x", duration = "forever" }`},
+			wantErr: `assume_role.duration "forever" is not a duration`,
+		},
+		{
+			name:    "assume_role duration out of range",
+			files:   map[string]string{"main.tf": "terraform {\n  backend \"s3\" {\n bucket = \"b\"\n key = \"k\"\n assume_role = { role_arn = \"arn:aws:iam::1:role/x\"\n duration = \"5m\" }\n }\n}\n"},
+			wantErr: "assume_role.duration must be between 15 minutes and 12 hours",
+		},
+		{
+			name:    "deprecated duration out of range names its argument",
+			files:   map[string]string{"main.tf": "terraform {\n  backend \"s3\" {\n bucket = \"b\"\n key = \"k\"\n role_arn = \"arn:aws:iam::1:role/x\"\n assume_role_duration_seconds = 60\n }\n}\n"},
+			wantErr: "assume_role_duration_seconds must be between 15 minutes and 12 hours",
+		},
+		{
+			name:    "assume_role bad session name",
+			files:   map[string]string{"main.tf": "terraform {\n  backend \"s3\" {\n bucket = \"b\"\n key = \"k\"\n assume_role = { role_arn = \"arn:aws:iam::1:role/x\"\n session_name = \"has space\" }\n }\n}\n"},
+			wantErr: "assume_role.session_name must be 2 to 64",
+		},
+		{
+			name:    "assume_role not an object",
+			files:   map[string]string{"main.tf": "terraform {\n  backend \"s3\" {\n bucket = \"b\"\n key = \"k\"\n assume_role = \"arn:aws:iam::1:role/x\"\n }\n}\n"},
+			wantErr: "assume_role must be an object",
+		},
+		{
+			name:    "web identity without a token",
+			files:   map[string]string{"main.tf": "terraform {\n  backend \"s3\" {\n bucket = \"b\"\n key = \"k\"\n assume_role_with_web_identity = { role_arn = \"arn:aws:iam::1:role/x\" }\n }\n}\n"},
+			wantErr: "assume_role_with_web_identity needs web_identity_token_file",
+		},
+		{
+			name:    "web identity with both token and file",
+			files:   map[string]string{"main.tf": "terraform {\n  backend \"s3\" {\n bucket = \"b\"\n key = \"k\"\n assume_role_with_web_identity = { role_arn = \"arn:aws:iam::1:role/x\"\n web_identity_token = \"WEBTOKEN\"\n web_identity_token_file = \"/t\" }\n }\n}\n"},
+			wantErr: "web_identity_token and assume_role_with_web_identity.web_identity_token_file cannot both be set",
 		},
 		{
 			name:    "no bucket",
@@ -128,7 +236,7 @@ func TestResolveS3Backend(t *testing.T) {
 				t.Errorf("record (-want +got):\n%s", d)
 			}
 			for _, v := range rec.Config {
-				for _, secret := range []string{"SECRETKEY", "ACCESSKEY", sseKey} {
+				for _, secret := range []string{"SECRETKEY", "ACCESSKEY", sseKey, "WEBTOKEN"} {
 					if strings.Contains(v, secret) {
 						t.Errorf("the record holds a secret: %v", rec.Config)
 					}
@@ -136,6 +244,12 @@ func TestResolveS3Backend(t *testing.T) {
 			}
 			if strings.Contains(tc.name, "sse_customer_key") && s.s3.SSECustomerKey != sseKey {
 				t.Errorf("sse_customer_key %q, want AWS_SSE_CUSTOMER_KEY's", s.s3.SSECustomerKey)
+			}
+			if strings.Contains(tc.name, "token") && (s.s3.AssumeRoleWithWebIdentity == nil || s.s3.AssumeRoleWithWebIdentity.WebIdentityToken != "WEBTOKEN") {
+				t.Errorf("web identity token not used: %+v", s.s3.AssumeRoleWithWebIdentity)
+			}
+			if strings.HasPrefix(tc.name, "deprecated") && (len(diags) != 1 || diags[0].Severity != hcl.DiagWarning || !strings.Contains(diags[0].Detail, "assume_role_duration_seconds: use assume_role.duration")) {
+				t.Errorf("want one deprecation warning, got %v", diags)
 			}
 			if tc.name == "block" && (s.s3.AccessKey != "ACCESSKEY" || s.s3.SecretKey != "SECRETKEY") {
 				t.Errorf("credentials not used: %+v", s.s3)

@@ -23,7 +23,9 @@
 //
 // Credentials, the region and the profile come from the AWS SDK's default
 // chain (environment, shared config and credentials files, SSO, web
-// identity, container and instance metadata) unless the block sets them.
+// identity, container and instance metadata) unless the block sets them;
+// assume_role and assume_role_with_web_identity then exchange them for a
+// role's through STS (role.go).
 package s3
 
 import (
@@ -104,6 +106,16 @@ type Config struct {
 	// MaxRetries is how many times a failed request is retried (0: the
 	// SDK's default).
 	MaxRetries int
+
+	// AssumeRole and AssumeRoleWithWebIdentity are the roles assumed
+	// (role.go); nil when not set.
+	AssumeRole                *AssumeRole
+	AssumeRoleWithWebIdentity *AssumeRoleWithWebIdentity
+	// STSEndpoint is endpoints.sts (or the older sts_endpoint): a custom
+	// STS API URL for assuming the roles; STSRegion is sts_region, STS's
+	// region when it differs from region.
+	STSEndpoint string
+	STSRegion   string
 }
 
 // Backend is a configured s3 backend.
@@ -154,6 +166,16 @@ func (c *Config) Validate() error {
 	if c.Region != "" && !c.SkipRegionValidation && !regionRE.MatchString(c.Region) {
 		return fmt.Errorf("the s3 backend's region %q is not an AWS region name; for an S3-compatible server with its own region names set skip_region_validation = true", c.Region)
 	}
+	if c.AssumeRole != nil {
+		if err := c.AssumeRole.validate(); err != nil {
+			return err
+		}
+	}
+	if c.AssumeRoleWithWebIdentity != nil {
+		if err := c.AssumeRoleWithWebIdentity.validate(); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
@@ -193,8 +215,15 @@ func New(ctx context.Context, cfg Config) (*Backend, error) {
 	if awsCfg.Region == "" {
 		return nil, errors.New("the s3 backend needs a region: set region in the backend block, or AWS_REGION, or a profile's region")
 	}
+	awsCfg = withRoles(awsCfg, cfg)
 	if !cfg.SkipCredentialsValidation {
+		if awsCfg.Credentials == nil {
+			return nil, errors.New("the s3 backend found no usable AWS credentials (environment, shared credentials and config files, SSO, web identity, instance metadata)")
+		}
 		if _, err := awsCfg.Credentials.Retrieve(ctx); err != nil {
+			if roles := cfg.rolesDescription(); roles != "" {
+				return nil, fmt.Errorf("the s3 backend could not get credentials %s: %w", roles, err)
+			}
 			return nil, fmt.Errorf("the s3 backend found no usable AWS credentials (environment, shared credentials and config files, SSO, web identity, instance metadata): %w", err)
 		}
 	}
