@@ -16,7 +16,8 @@
 //	func TestMain(m *testing.M) { os.Exit(s3test.Run(m)) }
 //
 // and in a test, s3test.NewBucket(t) returns a fresh bucket on the shared
-// server.
+// server. The role tests use moto_server instead (sts.go), which serves STS
+// as well.
 package s3test
 
 import (
@@ -70,13 +71,21 @@ var (
 	seq atomic.Int64
 )
 
-// Run runs the package's tests and stops the shared server, if one was
-// started, afterwards. It returns the exit code for os.Exit.
-func Run(m *testing.M) int { return shared.Run(m) }
+// Run runs the package's tests and stops the shared servers (versitygw,
+// moto), if they were started, afterwards. It returns the exit code for
+// os.Exit.
+func Run(m *testing.M) int {
+	code := shared.Run(m)
+	sharedMoto.Stop()
+	return code
+}
 
-// StopShared stops the shared server if one was started: for a TestMain
-// that already wraps m.Run otherwise (Run does it itself).
-func StopShared() { shared.Stop() }
+// StopShared stops the shared servers if they were started: for a
+// TestMain that already wraps m.Run otherwise (Run does it itself).
+func StopShared() {
+	shared.Stop()
+	sharedMoto.Stop()
+}
 
 // Shared returns the package's server, starting it on first use. A
 // missing binary skips the test, or fails it when CI=true.
