@@ -2,15 +2,12 @@ package s3
 
 import (
 	"context"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/plankit/plankit/internal/backend/s3/s3test"
@@ -155,7 +152,7 @@ func TestAssumeRoleThroughSTS(t *testing.T) {
 					t.Errorf("S3 request %s %s: service %q signed by %q, want s3 signed by the assumed role's key %q", c.Method, c.Path, c.Service, c.AccessKeyID, prev)
 				}
 			}
-			if got := getObjectFrom(t, moto, cfg.Bucket, cfg.Key); !strings.Contains(got, `"serial": 1`) && !strings.Contains(got, `"serial":1`) {
+			if got := string(moto.GetObject(t, cfg.Bucket, cfg.Key)); !strings.Contains(got, `"serial": 1`) && !strings.Contains(got, `"serial":1`) {
 				t.Errorf("state object: %s", got)
 			}
 		})
@@ -165,20 +162,6 @@ func TestAssumeRoleThroughSTS(t *testing.T) {
 type stsCall struct {
 	Signer string // "previous": the key the call before returned
 	Form   map[string]string
-}
-
-func getObjectFrom(t *testing.T, m *s3test.Moto, bucket, key string) string {
-	t.Helper()
-	out, err := m.Client().GetObject(context.Background(), &s3.GetObjectInput{Bucket: aws.String(bucket), Key: aws.String(key)})
-	if err != nil {
-		t.Fatalf("GET %s: %v", key, err)
-	}
-	defer out.Body.Close()
-	data, err := io.ReadAll(out.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(data)
 }
 
 // TestAssumeRoleErrors: a role that cannot be assumed fails when the
@@ -195,7 +178,7 @@ func TestAssumeRoleErrors(t *testing.T) {
 	}{
 		{
 			name: "token file missing",
-			cfg: Config{AssumeRoleWithWebIdentity: &AssumeRoleWithWebIdentity{RoleARN: "arn:aws:iam::1:role/r", WebIdentityTokenFile: missing}},
+			cfg:  Config{AssumeRoleWithWebIdentity: &AssumeRoleWithWebIdentity{RoleARN: "arn:aws:iam::1:role/r", WebIdentityTokenFile: missing}},
 			want: []string{"assuming role arn:aws:iam::1:role/r with a web identity token (assume_role_with_web_identity)", "no-token"},
 		},
 		{

@@ -277,3 +277,18 @@ func (r *Recorder) Calls() []Call {
 	defer r.mu.Unlock()
 	return append([]Call(nil), r.calls...)
 }
+
+// GetObject reads an object from moto's S3 with the base credentials.
+func (m *Moto) GetObject(t testing.TB, bucket, key string) []byte {
+	t.Helper()
+	out, err := m.Client().GetObject(context.Background(), &s3.GetObjectInput{Bucket: aws.String(bucket), Key: aws.String(key)})
+	if err != nil {
+		t.Fatalf("GET %s from moto: %v", key, err)
+	}
+	defer out.Body.Close()
+	data, err := io.ReadAll(out.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
