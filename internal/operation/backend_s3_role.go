@@ -145,6 +145,9 @@ func s3Roles(cfg *s3.Config, args, env map[string]string, fromFlags map[string]b
 		}
 		return d, nil
 	}
+	if _, ok := args["assume_role_tags"]; ok {
+		return bad("The s3 backend's assume_role_tags must be a map such as assume_role_tags = { team = \"infra\" } (in a backend block or a -backend-config file); better, use assume_role's tags.")
+	}
 	var deprecated []string
 	for _, k := range slices.Sorted(maps.Keys(s3DeprecatedRoleArgs)) {
 		if _, ok := args[k]; ok {

@@ -128,6 +128,12 @@ func TestResolveS3Backend(t *testing.T) {
 			wantErr: "role_arn: use assume_role.role_arn",
 		},
 		{
+			name:    "assume_role_tags on the command line",
+			files:   map[string]string{"main.tf": "terraform {\n  backend \"s3\" {\n bucket = \"b\"\n key = \"k\"\n role_arn = \"arn:aws:iam::1:role/x\"\n }\n}\n"},
+			bcfg:    []string{"assume_role_tags=team"},
+			wantErr: "assume_role_tags must be a map",
+		},
+		{
 			name:    "assume_role unknown attribute",
 			files:   map[string]string{"main.tf": "terraform {\n  backend \"s3\" {\n bucket = \"b\"\n key = \"k\"\n assume_role = { role_arn = \"arn:aws:iam::1:role/x\"\n role = \"y\" }\n }\n}\n"},
 			wantErr: `assume_role has no argument "role"`,
