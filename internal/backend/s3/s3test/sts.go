@@ -57,6 +57,21 @@ var sharedMoto = testserver.Shared[*Moto]{
 // ErrNoMoto is returned by StartMoto when moto_server is not on PATH.
 var ErrNoMoto = errors.New("moto_server not found on PATH")
 
+// findMoto finds moto_server on PATH, else in pyenv's shims under $HOME (a
+// CI shell may start without pyenv's PATH set up).
+func findMoto() (string, error) {
+	if bin, err := exec.LookPath("moto_server"); err == nil {
+		return bin, nil
+	}
+	if home, err := os.UserHomeDir(); err == nil {
+		bin := filepath.Join(home, ".pyenv", "shims", "moto_server")
+		if fi, err := os.Stat(bin); err == nil && fi.Mode()&0o111 != 0 {
+			return bin, nil
+		}
+	}
+	return "", ErrNoMoto
+}
+
 // SharedMoto returns the package's moto server, starting it on first use.
 // A missing moto_server skips the test, or fails it when CI=true.
 func SharedMoto(t testing.TB) *Moto {
@@ -67,9 +82,9 @@ func SharedMoto(t testing.TB) *Moto {
 // StartMoto starts moto_server on a free loopback port and waits until it
 // answers; Stop ends it.
 func StartMoto() (*Moto, error) {
-	bin, err := exec.LookPath("moto_server")
+	bin, err := findMoto()
 	if err != nil {
-		return nil, ErrNoMoto
+		return nil, err
 	}
 	dir, err := os.MkdirTemp("", "s3test-moto-")
 	if err != nil {
