@@ -396,7 +396,7 @@ func (ix *resourceDepsIndex) number() {
 	ix.memo, ix.ids, ix.out = map[Node][]int32{}, map[*nodeResource]int32{}, map[*int32][]addrs.ConfigResource{}
 	var rs []*nodeResource
 	for _, n := range ix.g.Vertices() {
-		if r, ok := n.(*nodeResource); ok {
+		if r, ok := n.(*nodeResource); ok && r.addr.Resource.Mode != addrs.EphemeralResourceMode {
 			rs = append(rs, r)
 		}
 	}
@@ -497,7 +497,9 @@ func (ix *resourceDepsIndex) union(children []Node, self Node) []int32 {
 		if _, ok := c.(*nodeProviderClose); ok {
 			continue
 		}
-		if r, ok := c.(*nodeResource); ok && Node(r) != self {
+		// An ephemeral resource has no object to record a dependency on;
+		// what it depends on still counts.
+		if r, ok := c.(*nodeResource); ok && Node(r) != self && r.addr.Resource.Mode != addrs.EphemeralResourceMode {
 			own = append(own, ix.ids[r])
 		}
 		if r := ix.through(c); len(r) > 0 {
