@@ -38,6 +38,8 @@ type openEphemeral struct {
 	resource addrs.ConfigResource
 	typ      string
 	p        providers.Interface
+	// hook tells the walk's hooks (walkState.hook).
+	hook func(func(Hook) (HookAction, error))
 
 	// mu serialises Renew and Close: a Close waits for a renewal in
 	// flight, and no renewal starts after it.
@@ -72,7 +74,9 @@ func (e *openEphemeral) renew() {
 	if e.closed {
 		return
 	}
+	e.announce(EphemeralRenew, nil, false)
 	resp := e.p.RenewEphemeralResource(providers.RenewEphemeralResourceRequest{TypeName: e.typ, Private: e.private})
+	e.announce(EphemeralRenew, tfdiags.Err(resp.Diagnostics), true)
 	if resp.Diagnostics.HasErrors() {
 		e.renewDiags = append(e.renewDiags, withDetail(resp.Diagnostics, "While renewing "+e.addr.String()+".")...)
 		return
@@ -92,9 +96,31 @@ func (e *openEphemeral) close() hcl.Diagnostics {
 	if e.timer != nil {
 		e.timer.Stop()
 	}
+	e.announce(EphemeralClose, nil, false)
 	resp := e.p.CloseEphemeralResource(providers.CloseEphemeralResourceRequest{TypeName: e.typ, Private: e.private})
+	e.announce(EphemeralClose, tfdiags.Err(resp.Diagnostics), true)
 	e.private = nil
 	return append(e.renewDiags, withDetail(resp.Diagnostics, "While closing "+e.addr.String()+".")...)
+}
+
+// announce tells the hooks that op starts (post false) or ended.
+func (e *openEphemeral) announce(op EphemeralOp, err error, post bool) {
+	if e.hook != nil {
+		announceEphemeral(e.hook, e.addr, op, err, post)
+	}
+}
+
+func announceEphemeral(hook func(func(Hook) (HookAction, error)), addr addrs.AbsResourceInstance, op EphemeralOp, err error, post bool) {
+	hook(func(h Hook) (HookAction, error) {
+		eh, ok := h.(EphemeralHook)
+		switch {
+		case !ok:
+			return HookActionContinue, nil
+		case post:
+			return eh.PostEphemeral(addr, op, err)
+		}
+		return eh.PreEphemeral(addr, op)
+	})
 }
 
 // take removes and returns the open instances match selects.
@@ -206,13 +232,15 @@ func (ic *instanceCtx) openEphemeral(ctx context.Context) hcl.Diagnostics {
 		ws.values.set(addr, ic.ephemeralUnknown())
 		return diags
 	}
+	announceEphemeral(ws.hook, addr, EphemeralOpen, nil, false)
 	resp := ic.p.OpenEphemeralResource(providers.OpenEphemeralResourceRequest{TypeName: n.typ, Config: cfg})
+	announceEphemeral(ws.hook, addr, EphemeralOpen, tfdiags.Err(resp.Diagnostics), true)
 	diags = append(diags, ic.subjectDiags(resp.Diagnostics)...)
 	if resp.Diagnostics.HasErrors() {
 		ws.values.set(addr, ic.ephemeralUnknown())
 		return diags
 	}
-	e := &openEphemeral{addr: addr, resource: n.addr, typ: n.typ, p: ic.p, private: resp.Private}
+	e := &openEphemeral{addr: addr, resource: n.addr, typ: n.typ, p: ic.p, private: resp.Private, hook: ws.hook}
 	ws.ephemerals.add(e, resp.RenewAt)
 	if resp.Deferred {
 		ws.values.set(addr, ic.ephemeralUnknown())

@@ -141,7 +141,9 @@ func TestEphemeralResourceSecretStaysOut(t *testing.T) {
 
 	r := run(t, dir, "plan", env, append(args, "-out=x.tfplan")...)
 	must(t, r, 0, "plan")
-	contains(t, r.stdout, "plan output", "# fwtest_thing.a will be created", "Plan: 1 to add, 0 to change, 0 to destroy.")
+	contains(t, r.stdout, "plan output", "ephemeral.fwtest_secret.db: Opening...", "ephemeral.fwtest_secret.db: Open complete after",
+		"ephemeral.fwtest_secret.db: Closing...", "ephemeral.fwtest_secret.db: Close complete after",
+		"# fwtest_thing.a will be created", "Plan: 1 to add, 0 to change, 0 to destroy.")
 	noSecret(t, "plan's output", r.stdout+r.stderr)
 	if got := providerLog(t, log); strings.Join(got, ",") != "open db,close db" {
 		t.Errorf("provider log after plan = %q, want open then close", got)
@@ -161,7 +163,8 @@ func TestEphemeralResourceSecretStaysOut(t *testing.T) {
 
 	r = run(t, dir, "apply", env, "-no-color", "-plugin-dir="+mirror.dir, "x.tfplan")
 	must(t, r, 0, "apply")
-	contains(t, r.stdout, "apply output", "fwtest_thing.a: Creation complete", "Apply complete! Resources: 1 added")
+	contains(t, r.stdout, "apply output", "ephemeral.fwtest_secret.db: Opening...", "fwtest_thing.a: Creation complete",
+		"ephemeral.fwtest_secret.db: Close complete after", "Apply complete! Resources: 1 added")
 	noSecret(t, "apply's output", r.stdout+r.stderr)
 	if got := providerLog(t, log); strings.Join(got, ",") != "open db,close db,open db,close db" {
 		t.Errorf("provider log after apply = %q, want the apply to open and close again", got)
