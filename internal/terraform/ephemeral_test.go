@@ -13,6 +13,7 @@ import (
 	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/internal/lang/marks"
 	"github.com/plankit/plankit/internal/providers/providertest"
+	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/providers"
 	"github.com/plankit/plankit/providers/configschema"
 	"github.com/plankit/plankit/states"
@@ -262,4 +263,87 @@ resource "test_thing" "c" {
 	if len(calls) < 3 || calls[0] != "OpenEphemeralResource test_secret.db" || calls[1] != "RenewEphemeralResource test_secret.db" || calls[len(calls)-1] != "CloseEphemeralResource test_secret.db" {
 		t.Errorf("ephemeral calls = %v, want open, renew..., close", calls)
 	}
+}
+
+// TestEphemeralResourceConditions: a failing precondition stops the open;
+// a failing postcondition (self is the value opened) is an error, and the
+// instance is still closed.
+func TestEphemeralResourceConditions(t *testing.T) {
+	tests := []struct {
+		name, cond, want string
+		calls            []string
+	}{
+		{"precondition", `precondition {
+      condition     = var.ok
+      error_message = "not ok"
+    }`, "not ok", nil},
+		{"postcondition", `postcondition {
+      condition     = self.value == "s3cret-other"
+      error_message = "wrong secret"
+    }`, "wrong secret", []string{"OpenEphemeralResource test_secret.db", "CloseEphemeralResource test_secret.db"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, other := ephemeralProviders()
+			cfg := loadConfig(t, map[string]string{"main.tf": `
+variable "ok" { default = false }
+ephemeral "test_secret" "s" {
+  name = "db"
+  lifecycle {
+    ` + tt.cond + `
+  }
+}
+`})
+			_, diags := ephemeralContext(t, p, other).Plan(context.Background(), cfg, nil, nil)
+			if !strings.Contains(diagsString(diags), tt.want) {
+				t.Errorf("diagnostics %q lack %q", diagsString(diags), tt.want)
+			}
+			if d := cmp.Diff(tt.calls, p.CallStrings(ephemeralLifecycle...)); d != "" {
+				t.Errorf("ephemeral calls (-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+// TestEphemeralResourceDestroyAndProviderInstances: a destroy plan opens
+// the ephemeral resources its providers need; an ephemeral resource may
+// use an instance of a provider for_each.
+func TestEphemeralResourceDestroyAndProviderInstances(t *testing.T) {
+	p, other := ephemeralProviders()
+	cfg := loadConfig(t, map[string]string{"main.tf": `
+provider "test" {
+  alias    = "by"
+  for_each = toset(["x", "y"])
+}
+ephemeral "test_secret" "s" {
+  for_each = toset(["x", "y"])
+  provider = test.by[each.key]
+  name     = each.key
+}
+provider "other" { token = ephemeral.test_secret.s["y"].value }
+resource "other_thing" "a" { name = "a" }
+`})
+	c := ephemeralContext(t, p, other)
+	st := states.NewState()
+	st.SetResourceInstanceCurrent(mustInst(t, "other_thing.a"), &states.ResourceInstanceObjectSrc{AttrsJSON: []byte(`{"id":"A","name":"a"}`), Status: states.ObjectReady},
+		addrs.AbsProviderConfig{Provider: otherProviderAddr})
+	plan := mustPlan(t, c, cfg, st, &PlanOpts{Mode: plans.DestroyMode})
+	if d := cmp.Diff([]string{"OpenEphemeralResource test_secret.x", "OpenEphemeralResource test_secret.y",
+		"CloseEphemeralResource test_secret.x", "CloseEphemeralResource test_secret.y"}, sortedCalls(p, ephemeralLifecycle...)); d != "" {
+		t.Errorf("destroy plan's ephemeral calls (-want +got):\n%s", d)
+	}
+	if got := other.Configured().GetAttr("token"); !got.RawEquals(cty.StringVal("s3cret-y")) {
+		t.Errorf("other configured with %#v", got)
+	}
+	if d := cmp.Diff(map[string]string{"other_thing.a": "Delete"}, actionsByAddr(plan)); d != "" {
+		t.Errorf("destroy plan (-want +got):\n%s", d)
+	}
+}
+
+func actionsByAddr(p *plans.Plan) map[string]string {
+	out := map[string]string{}
+	for _, rc := range p.Changes.Resources {
+		out[rc.Addr.String()] = rc.Action.String()
+	}
+	return out
 }
