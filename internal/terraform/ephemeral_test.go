@@ -347,3 +347,31 @@ func actionsByAddr(p *plans.Plan) map[string]string {
 	}
 	return out
 }
+
+// TestEphemeralResourceStateDependencies: the state records no dependency
+// on an ephemeral resource, but keeps those reached through it.
+func TestEphemeralResourceStateDependencies(t *testing.T) {
+	p, other := ephemeralProviders()
+	cfg := loadConfig(t, map[string]string{"main.tf": `
+resource "test_thing" "a" { name = "a" }
+ephemeral "test_secret" "s" { name = test_thing.a.name }
+resource "test_thing" "b" {
+  name       = "b"
+  depends_on = [ephemeral.test_secret.s]
+}
+`})
+	c := ephemeralContext(t, p, other)
+	plan := mustPlan(t, c, cfg, nil, nil)
+	st, diags := c.Apply(context.Background(), plan, cfg, &ApplyOpts{Persist: func(*states.State) error { return nil }})
+	if diags.HasErrors() {
+		t.Fatalf("apply: %s", diags.Error())
+	}
+	obj := st.ResourceInstance(mustInst(t, "test_thing.b")).Current
+	var deps []string
+	for _, d := range obj.Dependencies {
+		deps = append(deps, d.String())
+	}
+	if d := cmp.Diff([]string{"test_thing.a"}, deps); d != "" {
+		t.Errorf("test_thing.b's dependencies (-want +got):\n%s", d)
+	}
+}

@@ -516,7 +516,8 @@ func (ix *resourceDepsIndex) union(children []Node, self Node) []int32 {
 		out = mergeSorted(out, p)
 	}
 	if r, ok := self.(*nodeResource); ok {
-		if i, found := slices.BinarySearch(out, ix.ids[r]); found {
+		id, numbered := ix.ids[r] // ephemeral resources are not numbered
+		if i, found := slices.BinarySearch(out, id); numbered && found {
 			out = slices.Delete(slices.Clip(out), i, i+1) // through a cycle
 		}
 	}
