@@ -224,6 +224,7 @@ func (ic *instanceCtx) openEphemeral(ctx context.Context) hcl.Diagnostics {
 		return diags
 	}
 	if !cfg.IsWhollyKnown() {
+		announceEphemeral(ws.hook, addr, EphemeralDefer, nil, false)
 		v := markEphemeral(ic.markSchema(objchange.ProposedNew(n.schema.Block, cty.NullVal(n.ty), cfg).MarkWithPaths(cfgMarks)))
 		ws.values.set(addr, v)
 		return append(diags, ic.postconditions(v)...)

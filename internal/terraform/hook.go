@@ -70,6 +70,9 @@ const (
 	EphemeralOpen EphemeralOp = iota
 	EphemeralRenew
 	EphemeralClose
+	// EphemeralDefer: the instance is not opened while planning, its
+	// configuration not being known yet (PreEphemeral only).
+	EphemeralDefer
 )
 
 // EphemeralHook is a Hook that also hears of ephemeral resource

@@ -13,6 +13,7 @@ var ephemeralVerbs = map[terraform.EphemeralOp][2]string{
 	terraform.EphemeralOpen:  {"Opening...", "Open complete"},
 	terraform.EphemeralRenew: {"Renewing...", "Renew complete"},
 	terraform.EphemeralClose: {"Closing...", "Close complete"},
+	terraform.EphemeralDefer: {"Deferred due to unknown configuration"},
 }
 
 var _ terraform.EphemeralHook = (*ApplyHook)(nil)
@@ -32,7 +33,9 @@ func (h *ApplyHook) PreEphemeral(addr addrs.AbsResourceInstance, op terraform.Ep
 	if h.ephemeral == nil {
 		h.ephemeral = map[string]time.Time{}
 	}
-	h.ephemeral[ephemeralKey(addr, op)] = time.Now()
+	if op != terraform.EphemeralDefer {
+		h.ephemeral[ephemeralKey(addr, op)] = time.Now()
+	}
 	h.writeLine(append(append(append(h.line[:0], addr.String()...), ": "...), ephemeralVerbs[op][0]...))
 	return terraform.HookActionContinue, nil
 }
