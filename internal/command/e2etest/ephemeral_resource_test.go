@@ -264,6 +264,9 @@ resource "fwtest_thing" "slow" {
 		t.Errorf("no renewals during the apply: provider log %q", got)
 	}
 	journals, _ := filepath.Glob(filepath.Join(dir, ".terraform.tfstate.journal*"))
+	if len(journals) == 0 {
+		t.Errorf("no journal during the apply: the check below sees nothing")
+	}
 	for _, j := range journals {
 		b, _ := os.ReadFile(j)
 		noSecret(t, "the journal "+filepath.Base(j), string(b))
