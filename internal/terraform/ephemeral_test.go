@@ -375,3 +375,35 @@ resource "test_thing" "b" {
 		t.Errorf("test_thing.b's dependencies (-want +got):\n%s", d)
 	}
 }
+
+// TestEphemeralResourceInModules: ephemeral blocks in module instances
+// open and close per instance.
+func TestEphemeralResourceInModules(t *testing.T) {
+	p, other := ephemeralProviders()
+	cfg := loadConfig(t, map[string]string{
+		"main.tf": `
+module "m" {
+  source = "./mod"
+  count  = 2
+  n      = count.index
+}
+`,
+		"mod/main.tf": `
+variable "n" {}
+ephemeral "test_secret" "s" { name = "m${var.n}" }
+locals { l = length(ephemeral.test_secret.s.value) }
+resource "test_thing" "t" {
+  name       = "t${var.n}"
+  depends_on = [ephemeral.test_secret.s]
+}
+`})
+	c := ephemeralContext(t, p, other)
+	plan := mustPlan(t, c, cfg, nil, nil)
+	if d := cmp.Diff([]string{"OpenEphemeralResource test_secret.m0", "OpenEphemeralResource test_secret.m1",
+		"CloseEphemeralResource test_secret.m0", "CloseEphemeralResource test_secret.m1"}, sortedCalls(p, ephemeralLifecycle...)); d != "" {
+		t.Errorf("ephemeral calls (-want +got):\n%s", d)
+	}
+	if d := cmp.Diff(map[string]string{"module.m[0].test_thing.t": "Create", "module.m[1].test_thing.t": "Create"}, actionsByAddr(plan)); d != "" {
+		t.Errorf("plan (-want +got):\n%s", d)
+	}
+}
