@@ -407,3 +407,27 @@ resource "test_thing" "t" {
 		t.Errorf("plan (-want +got):\n%s", d)
 	}
 }
+
+// TestEphemeralResourceTargeted: -target keeps the ephemeral resources
+// the targets need (through their provider here), and only those.
+func TestEphemeralResourceTargeted(t *testing.T) {
+	p, other := ephemeralProviders()
+	cfg := loadConfig(t, map[string]string{"main.tf": `
+ephemeral "test_secret" "s" { name = "db" }
+ephemeral "test_secret" "unused" { name = "unused" }
+provider "other" { token = ephemeral.test_secret.s.value }
+resource "other_thing" "a" { name = "a" }
+resource "test_thing" "b" {
+  name       = "b"
+  depends_on = [ephemeral.test_secret.unused]
+}
+`})
+	c := ephemeralContext(t, p, other)
+	plan := mustPlan(t, c, cfg, nil, &PlanOpts{Targets: []addrs.Targetable{mustInst(t, "other_thing.a")}})
+	if d := cmp.Diff([]string{"OpenEphemeralResource test_secret.db", "CloseEphemeralResource test_secret.db"}, p.CallStrings(ephemeralLifecycle...)); d != "" {
+		t.Errorf("ephemeral calls (-want +got):\n%s", d)
+	}
+	if d := cmp.Diff(map[string]string{"other_thing.a": "Create"}, actionsByAddr(plan)); d != "" {
+		t.Errorf("plan (-want +got):\n%s", d)
+	}
+}
