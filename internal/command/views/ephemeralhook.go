@@ -1,6 +1,7 @@
 package views
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/plankit/plankit/addrs"
@@ -22,10 +23,16 @@ func ephemeralKey(addr addrs.AbsResourceInstance, op terraform.EphemeralOp) stri
 	return addr.String() + "\x00" + ephemeralVerbs[op][0]
 }
 
-// PreEphemeral prints "ADDR: Opening..." (Renewing, Closing) in human
-// output; -json output has no message for it.
+// ephemeralActions are the -json "action" of each operation, as
+// Terraform's ephemeral_op_* messages name them.
+var ephemeralActions = map[terraform.EphemeralOp]string{
+	terraform.EphemeralOpen: "open", terraform.EphemeralRenew: "renew", terraform.EphemeralClose: "close",
+}
+
+// PreEphemeral prints "ADDR: Opening..." (Renewing, Closing), or emits
+// Terraform's ephemeral_op_start message.
 func (h *ApplyHook) PreEphemeral(addr addrs.AbsResourceInstance, op terraform.EphemeralOp) (terraform.HookAction, error) {
-	if h.json != nil {
+	if h.json != nil && op == terraform.EphemeralDefer {
 		return terraform.HookActionContinue, nil
 	}
 	h.mu.Lock()
@@ -36,26 +43,43 @@ func (h *ApplyHook) PreEphemeral(addr addrs.AbsResourceInstance, op terraform.Ep
 	if op != terraform.EphemeralDefer {
 		h.ephemeral[ephemeralKey(addr, op)] = time.Now()
 	}
-	h.writeLine(append(append(append(h.line[:0], addr.String()...), ": "...), ephemeralVerbs[op][0]...))
+	b := append(append(append(h.line[:0], addr.String()...), ": "...), ephemeralVerbs[op][0]...)
+	if h.json != nil {
+		h.json.Emit("info", "ephemeral_op_start", string(b), map[string]any{"hook": map[string]any{
+			"resource": resourceJSON(addr), "action": ephemeralActions[op]}})
+	}
+	h.writeLine(b)
 	return terraform.HookActionContinue, nil
 }
 
 // PostEphemeral prints "ADDR: Open complete after 1s" when the operation
-// succeeded (a failure is reported by its diagnostics).
+// succeeded (a failure is reported by its diagnostics), or emits
+// ephemeral_op_complete or ephemeral_op_errored.
 func (h *ApplyHook) PostEphemeral(addr addrs.AbsResourceInstance, op terraform.EphemeralOp, err error) (terraform.HookAction, error) {
-	if h.json != nil {
-		return terraform.HookActionContinue, nil
-	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	key := ephemeralKey(addr, op)
 	start, ok := h.ephemeral[key]
 	delete(h.ephemeral, key)
-	if !ok || err != nil {
+	if !ok {
+		return terraform.HookActionContinue, nil
+	}
+	elapsed := time.Since(start).Truncate(time.Second)
+	if h.json != nil {
+		hook := map[string]any{"resource": resourceJSON(addr), "action": ephemeralActions[op], "elapsed_seconds": int(elapsed.Seconds())}
+		if err != nil {
+			h.json.Emit("error", "ephemeral_op_errored", fmt.Sprintf("%s: %s errored after %s", addr, ephemeralActions[op], formatElapsed(elapsed)), map[string]any{"hook": hook})
+			return terraform.HookActionContinue, nil
+		}
+		b := append(append(append(append(h.line[:0], addr.String()...), ": "...), ephemeralVerbs[op][1]...), " after "...)
+		h.json.Emit("info", "ephemeral_op_complete", string(appendElapsed(b, elapsed)), map[string]any{"hook": hook})
+		return terraform.HookActionContinue, nil
+	}
+	if err != nil {
 		return terraform.HookActionContinue, nil
 	}
 	b := append(append(append(append(h.line[:0], addr.String()...), ": "...), ephemeralVerbs[op][1]...), " after "...)
-	h.writeLine(appendElapsed(b, time.Since(start).Truncate(time.Second)))
+	h.writeLine(appendElapsed(b, elapsed))
 	return terraform.HookActionContinue, nil
 }
 
