@@ -46,7 +46,13 @@ func ParseRef(trav hcl.Traversal) (*Reference, hcl.Diagnostics) {
 				`The "data" object must be followed by two attribute names: the data source type and the resource name.`)
 		}
 		return parseResourceRef(DataResourceMode, trav[1:], trav)
-	case "resource", "template", "lazy", "arg", "ephemeral", "provider":
+	case "ephemeral":
+		if len(trav) < 3 {
+			return nil, refError(trav, "Invalid reference",
+				`The "ephemeral" object must be followed by two attribute names: the ephemeral resource type and the resource name.`)
+		}
+		return parseResourceRef(EphemeralResourceMode, trav[1:], trav)
+	case "resource", "template", "lazy", "arg", "provider":
 		return nil, refError(trav, "Reserved symbol name",
 			fmt.Sprintf("The symbol name %q is reserved for use in a future version; it cannot be referenced here.", root))
 	default:

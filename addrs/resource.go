@@ -5,23 +5,27 @@ import (
 	"strings"
 )
 
-// ResourceMode says whether a resource is managed (resource blocks) or a
-// data source (data blocks).
+// ResourceMode says whether a resource is managed (resource blocks), a
+// data source (data blocks) or ephemeral (ephemeral blocks).
 type ResourceMode rune
 
 const (
-	InvalidResourceMode ResourceMode = 0
-	ManagedResourceMode ResourceMode = 'M'
-	DataResourceMode    ResourceMode = 'D'
+	InvalidResourceMode   ResourceMode = 0
+	ManagedResourceMode   ResourceMode = 'M'
+	DataResourceMode      ResourceMode = 'D'
+	EphemeralResourceMode ResourceMode = 'E'
 )
 
-// String returns "managed" or "data", the words the v4 state file uses.
+// String returns "managed" or "data", the words the v4 state file uses,
+// or "ephemeral" (which no state holds).
 func (m ResourceMode) String() string {
 	switch m {
 	case ManagedResourceMode:
 		return "managed"
 	case DataResourceMode:
 		return "data"
+	case EphemeralResourceMode:
+		return "ephemeral"
 	}
 	return "invalid"
 }
@@ -36,10 +40,14 @@ type Resource struct {
 
 func (Resource) referenceableSigil() {}
 
-// String returns "aws_instance.a" or "data.aws_ami.a".
+// String returns "aws_instance.a", "data.aws_ami.a" or
+// "ephemeral.aws_secret.a".
 func (r Resource) String() string {
-	if r.Mode == DataResourceMode {
+	switch r.Mode {
+	case DataResourceMode:
 		return "data." + r.Type + "." + r.Name
+	case EphemeralResourceMode:
+		return "ephemeral." + r.Type + "." + r.Name
 	}
 	return r.Type + "." + r.Name
 }
@@ -75,16 +83,23 @@ func (r Resource) ImpliedProvider() string {
 func (r Resource) compare(o Resource) int {
 	if r.Mode != o.Mode {
 		// Data sources list before managed resources, as in Terraform
-		// (plan rendering, state list).
-		if r.Mode == DataResourceMode {
-			return -1
-		}
-		return 1
+		// (plan rendering, state list); ephemeral resources first of all.
+		return modeOrder(r.Mode) - modeOrder(o.Mode)
 	}
 	if c := strings.Compare(r.Type, o.Type); c != 0 {
 		return c
 	}
 	return strings.Compare(r.Name, o.Name)
+}
+
+func modeOrder(m ResourceMode) int {
+	switch m {
+	case EphemeralResourceMode:
+		return 0
+	case DataResourceMode:
+		return 1
+	}
+	return 2
 }
 
 // ResourceInstance is one instance of a resource within its module. It is

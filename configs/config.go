@@ -65,6 +65,9 @@ func (c *Config) ProviderTypes() []addrs.Provider {
 		for _, r := range m.DataResources {
 			seen[r.Provider] = true
 		}
+		for _, r := range m.EphemeralResources {
+			seen[r.Provider] = true
+		}
 		for _, imp := range m.Import {
 			if imp.ToResource.Module.IsRoot() && m.ResourceByAddr(imp.ToResource.Resource) == nil {
 				seen[m.importProvider(imp)] = true // a target whose block plan may generate

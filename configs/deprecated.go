@@ -148,7 +148,7 @@ func moduleTraversals(m *Module) []hcl.Traversal {
 	for _, o := range m.Outputs {
 		expr(o.Expr)
 	}
-	for _, rs := range []map[string]*Resource{m.ManagedResources, m.DataResources} {
+	for _, rs := range []map[string]*Resource{m.ManagedResources, m.DataResources, m.EphemeralResources} {
 		for _, r := range rs {
 			if _, native := r.Config.(*hclsyntax.Body); native {
 				body(r.Config) // the whole block, meta-arguments included

@@ -28,6 +28,7 @@ type Module struct {
 	ModuleCalls            map[string]*ModuleCall
 	ManagedResources       map[string]*Resource // key addrs.Resource.String(): "type.name"
 	DataResources          map[string]*Resource // key "data.type.name"
+	EphemeralResources     map[string]*Resource // key "ephemeral.type.name"
 	Removed                []*Removed           // removed blocks, in file order
 	Checks                 map[string]*Check    // check blocks by name
 	// Import are the import blocks, in file and source order.
@@ -56,6 +57,7 @@ func newModule(dir string) *Module {
 		ModuleCalls:          map[string]*ModuleCall{},
 		ManagedResources:     map[string]*Resource{},
 		DataResources:        map[string]*Resource{},
+		EphemeralResources:   map[string]*Resource{},
 		importIdx:            &importIndex{},
 		Checks:               map[string]*Check{},
 	}
@@ -68,6 +70,8 @@ func (m *Module) ResourceByAddr(a addrs.Resource) *Resource {
 		return m.ManagedResources[a.String()]
 	case addrs.DataResourceMode:
 		return m.DataResources[a.String()]
+	case addrs.EphemeralResourceMode:
+		return m.EphemeralResources[a.String()]
 	}
 	return nil
 }
@@ -96,7 +100,7 @@ func (m *Module) LocalNameForProvider(p addrs.Provider) string {
 // resolveProviders sets every resource's Provider from its provider
 // reference once all files (and overrides) are merged.
 func (m *Module) resolveProviders() {
-	for _, rs := range []map[string]*Resource{m.ManagedResources, m.DataResources} {
+	for _, rs := range []map[string]*Resource{m.ManagedResources, m.DataResources, m.EphemeralResources} {
 		for _, r := range rs {
 			r.Provider = m.ProviderForLocalConfig(r.ProviderConfigAddr())
 		}

@@ -71,6 +71,11 @@ func (m *Module) appendFile(f *file) hcl.Diagnostics {
 			return duplicate(fmt.Sprintf("Duplicate data %q configuration", r.Type), fmt.Sprintf("A %s data resource named %q", r.Type, r.Name), prev.DeclRange, r.DeclRange)
 		})...)
 	}
+	for _, r := range f.ephemeralResources {
+		diags = append(diags, addUnique(m.EphemeralResources, r.Addr().String(), r, func(prev *Resource) *hcl.Diagnostic {
+			return duplicate(fmt.Sprintf("Duplicate ephemeral %q configuration", r.Type), fmt.Sprintf("A %s ephemeral resource named %q", r.Type, r.Name), prev.DeclRange, r.DeclRange)
+		})...)
+	}
 	m.Import = append(m.Import, f.imports...)
 	diags = append(diags, m.appendRemoved(f.removed)...)
 	diags = append(diags, m.appendChecks(f)...)
@@ -230,6 +235,14 @@ func (m *Module) mergeNamed(f *file) hcl.Diagnostics {
 		base, ok := m.DataResources[r.Addr().String()]
 		if !ok {
 			diags = append(diags, missingOverride("data resource", r.Addr().String(), r.DeclRange))
+			continue
+		}
+		base.merge(r)
+	}
+	for _, r := range f.ephemeralResources {
+		base, ok := m.EphemeralResources[r.Addr().String()]
+		if !ok {
+			diags = append(diags, missingOverride("ephemeral resource", r.Addr().String(), r.DeclRange))
 			continue
 		}
 		base.merge(r)

@@ -96,6 +96,7 @@ type file struct {
 	moduleCalls            []*ModuleCall
 	managedResources       []*Resource
 	dataResources          []*Resource
+	ephemeralResources     []*Resource
 	imports                []*Import
 	removed                []*Removed
 	checks                 []*Check
@@ -112,6 +113,7 @@ var fileSchema = &hcl.BodySchema{
 		{Type: "module", LabelNames: []string{"name"}},
 		{Type: "resource", LabelNames: []string{"type", "name"}},
 		{Type: "data", LabelNames: []string{"type", "name"}},
+		{Type: "ephemeral", LabelNames: []string{"type", "name"}},
 		{Type: "import"},
 		{Type: "moved"},
 		{Type: "removed"},
@@ -149,6 +151,8 @@ func decodeFile(body hcl.Body, override bool) (*file, hcl.Diagnostics) {
 			ds = keep(&f.managedResources)(decodeResourceBlock(block, override))
 		case "data":
 			ds = keep(&f.dataResources)(decodeDataBlock(block, override))
+		case "ephemeral":
+			ds = keep(&f.ephemeralResources)(decodeEphemeralBlock(block, override))
 		case "import":
 			ds = keep(&f.imports)(decodeImportBlock(block))
 		case "removed":

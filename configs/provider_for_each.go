@@ -16,7 +16,7 @@ import (
 // configurations.) O(resources).
 func (m *Module) checkProviderInstances() hcl.Diagnostics {
 	var diags hcl.Diagnostics
-	for _, rs := range []map[string]*Resource{m.ManagedResources, m.DataResources} {
+	for _, rs := range []map[string]*Resource{m.ManagedResources, m.DataResources, m.EphemeralResources} {
 		for _, key := range slices.Sorted(maps.Keys(rs)) {
 			r := rs[key]
 			ref := r.ProviderConfigRef

@@ -9,7 +9,7 @@ import (
 	"github.com/plankit/plankit/addrs"
 )
 
-// Resource is a resource or data block.
+// Resource is a resource, data or ephemeral block.
 type Resource struct {
 	Mode              addrs.ResourceMode
 	Name, Type        string
@@ -166,6 +166,30 @@ func decodeDataBlock(block *hcl.Block, override bool) (*Resource, hcl.Diagnostic
 	return r, diags
 }
 
+// decodeEphemeralBlock decodes an ephemeral block: the meta-arguments of
+// a data block (count, for_each, provider, depends_on, lifecycle
+// conditions) and nothing of a managed resource's lifecycle.
+func decodeEphemeralBlock(block *hcl.Block, override bool) (*Resource, hcl.Diagnostics) {
+	r, content, diags := decodeResourceCommon(block, addrs.EphemeralResourceMode)
+	for _, b := range content.Blocks {
+		switch b.Type {
+		case "lifecycle":
+			lc, ds := b.Body.Content(dataLifecycleSchema)
+			diags = append(diags, ds...)
+			diags = append(diags, decodeResourceConditions(lc.Blocks, r, override)...)
+		case "connection", "provisioner":
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid " + b.Type + " block",
+				Detail:   fmt.Sprintf("Ephemeral resources do not have %s blocks; only managed resources (resource blocks) do.", b.Type),
+				Subject:  b.DefRange.Ptr(),
+			})
+		}
+	}
+	diags = append(diags, reservedBlocks(content, "ephemeral", "locals", "_")...)
+	return r, diags
+}
+
 // managedOnlyBlock is the error for a connection or provisioner block b
 // in a data block (top-level or nested in a check).
 func managedOnlyBlock(b *hcl.Block) *hcl.Diagnostic {
@@ -185,8 +209,11 @@ func decodeResourceCommon(block *hcl.Block, mode addrs.ResourceMode) (*Resource,
 		DeclRange: block.DefRange, TypeRange: labelRange(block, 0),
 	}
 	kind := "resource"
-	if mode == addrs.DataResourceMode {
+	switch mode {
+	case addrs.DataResourceMode:
 		kind = "data source"
+	case addrs.EphemeralResourceMode:
+		kind = "ephemeral resource"
 	}
 	diags := checkName(r.Type, kind+" type", r.TypeRange)
 	diags = append(diags, checkName(r.Name, kind+" name", labelRange(block, 1))...)

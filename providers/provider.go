@@ -17,6 +17,8 @@
 package providers
 
 import (
+	"time"
+
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
@@ -74,6 +76,20 @@ type Interface interface {
 	// ReadDataSource reads a data source. Config is wholly known.
 	ReadDataSource(ReadDataSourceRequest) ReadDataSourceResponse
 
+	// ValidateEphemeralResourceConfig is ValidateResourceConfig for
+	// ephemeral resources (ephemeral blocks).
+	ValidateEphemeralResourceConfig(ValidateEphemeralResourceConfigRequest) ValidateEphemeralResourceConfigResponse
+	// OpenEphemeralResource opens an ephemeral resource: its result lives
+	// only in this run (never in a plan or a state) until
+	// CloseEphemeralResource. Config is wholly known.
+	OpenEphemeralResource(OpenEphemeralResourceRequest) OpenEphemeralResourceResponse
+	// RenewEphemeralResource extends an open ephemeral resource's life,
+	// called when the RenewAt time of the last Open or Renew has passed.
+	RenewEphemeralResource(RenewEphemeralResourceRequest) RenewEphemeralResourceResponse
+	// CloseEphemeralResource releases an open ephemeral resource (revokes
+	// a lease, say).
+	CloseEphemeralResource(CloseEphemeralResourceRequest) CloseEphemeralResourceResponse
+
 	// MoveResourceState turns a stored object of another resource type
 	// (possibly of another provider) into an object of TargetTypeName, for
 	// a moved block whose from and to types differ.
@@ -113,7 +129,10 @@ type GetProviderSchemaResponse struct {
 	ProviderMeta  Schema
 	ResourceTypes map[string]Schema
 	DataSources   map[string]Schema
-	Diagnostics   hcl.Diagnostics
+	// EphemeralResourceTypes are the schemas of the ephemeral resource
+	// types (ephemeral blocks).
+	EphemeralResourceTypes map[string]Schema
+	Diagnostics            hcl.Diagnostics
 	// ServerCapabilities tells what optional protocol features the
 	// provider supports.
 	ServerCapabilities ServerCapabilities
@@ -146,11 +165,22 @@ func (r GetProviderSchemaResponse) DataSourceSchema(typeName string) (Schema, bo
 	return s, ok
 }
 
+// EphemeralResourceTypeSchema returns the schema of an ephemeral resource
+// type.
+func (r GetProviderSchemaResponse) EphemeralResourceTypeSchema(typeName string) (Schema, bool) {
+	s, ok := r.EphemeralResourceTypes[typeName]
+	return s, ok
+}
+
 // SchemaForResource returns the schema of res's type: a data source's for
-// a data resource, a managed resource type's otherwise.
+// a data resource, an ephemeral resource type's for an ephemeral one, a
+// managed resource type's otherwise.
 func (r GetProviderSchemaResponse) SchemaForResource(res addrs.Resource) (Schema, bool) {
-	if res.Mode == addrs.DataResourceMode {
+	switch res.Mode {
+	case addrs.DataResourceMode:
 		return r.DataSourceSchema(res.Type)
+	case addrs.EphemeralResourceMode:
+		return r.EphemeralResourceTypeSchema(res.Type)
 	}
 	return r.ResourceTypeSchema(res.Type)
 }
@@ -326,6 +356,66 @@ type ReadDataSourceRequest struct {
 // ReadDataSourceResponse carries the data source's value.
 type ReadDataSourceResponse struct {
 	State       cty.Value
+	Diagnostics hcl.Diagnostics
+}
+
+// ValidateEphemeralResourceConfigRequest carries one ephemeral resource's
+// configuration (may contain unknowns).
+type ValidateEphemeralResourceConfigRequest struct {
+	TypeName string
+	Config   cty.Value
+}
+
+// ValidateEphemeralResourceConfigResponse reports problems in the
+// configuration.
+type ValidateEphemeralResourceConfigResponse struct {
+	Diagnostics hcl.Diagnostics
+}
+
+// OpenEphemeralResourceRequest asks to open an ephemeral resource.
+type OpenEphemeralResourceRequest struct {
+	TypeName string
+	Config   cty.Value
+}
+
+// OpenEphemeralResourceResponse is an opened ephemeral resource.
+type OpenEphemeralResourceResponse struct {
+	// Result is the resource's value, of the schema's implied type.
+	Result cty.Value
+	// Private is opaque data the provider wants back in Renew and Close.
+	Private []byte
+	// RenewAt, when not zero, is when the core must call
+	// RenewEphemeralResource if the resource is still in use.
+	RenewAt time.Time
+	// Deferred is set when the provider could not open the resource yet
+	// (its configuration or its provider's is not known); Result is then
+	// unknown.
+	Deferred    bool
+	Diagnostics hcl.Diagnostics
+}
+
+// RenewEphemeralResourceRequest asks to renew an open ephemeral resource.
+type RenewEphemeralResourceRequest struct {
+	TypeName string
+	Private  []byte
+}
+
+// RenewEphemeralResourceResponse carries the next renewal time.
+type RenewEphemeralResourceResponse struct {
+	// RenewAt, when not zero, is when to renew again.
+	RenewAt     time.Time
+	Private     []byte
+	Diagnostics hcl.Diagnostics
+}
+
+// CloseEphemeralResourceRequest asks to close an open ephemeral resource.
+type CloseEphemeralResourceRequest struct {
+	TypeName string
+	Private  []byte
+}
+
+// CloseEphemeralResourceResponse reports problems closing.
+type CloseEphemeralResourceResponse struct {
 	Diagnostics hcl.Diagnostics
 }
 

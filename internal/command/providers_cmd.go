@@ -189,6 +189,9 @@ func moduleProviders(m *configs.Module) []addrs.Provider {
 	for _, r := range m.DataResources {
 		seen[r.Provider] = true
 	}
+	for _, r := range m.EphemeralResources {
+		seen[r.Provider] = true
+	}
 	delete(seen, addrs.Provider{})
 	out := make([]addrs.Provider, 0, len(seen))
 	for p := range seen {

@@ -34,6 +34,7 @@ type contextBuilder struct {
 	scope *Scope
 	// managed[type][name] and data[type][name] hold whole resources.
 	managed, data map[string]map[string]cty.Value
+	ephemeral     map[string]map[string]cty.Value
 	// flat[root][name] holds var, local, module, count, each, path,
 	// terraform.
 	flat map[string]map[string]cty.Value
@@ -95,12 +96,18 @@ func (b *contextBuilder) add(subj addrs.Referenceable, rng hcl.Range) {
 	case addrs.Resource:
 		val, diags = d.GetResource(a, rng)
 		byType := b.managed
-		if a.Mode == addrs.DataResourceMode {
+		switch {
+		case a.Mode == addrs.DataResourceMode:
 			if b.data == nil {
 				b.data = map[string]map[string]cty.Value{}
 			}
 			byType = b.data
-		} else if byType == nil {
+		case a.Mode == addrs.EphemeralResourceMode:
+			if b.ephemeral == nil {
+				b.ephemeral = map[string]map[string]cty.Value{}
+			}
+			byType = b.ephemeral
+		case byType == nil:
 			b.managed = map[string]map[string]cty.Value{}
 			byType = b.managed
 		}
@@ -192,6 +199,13 @@ func (b *contextBuilder) finish() map[string]cty.Value {
 			types[typ] = cty.ObjectVal(byName)
 		}
 		b.variables["data"] = cty.ObjectVal(types)
+	}
+	if len(b.ephemeral) > 0 {
+		types := make(map[string]cty.Value, len(b.ephemeral))
+		for typ, byName := range b.ephemeral {
+			types[typ] = cty.ObjectVal(byName)
+		}
+		b.variables["ephemeral"] = cty.ObjectVal(types)
 	}
 	return b.variables
 }

@@ -46,6 +46,11 @@ func (aw *applyWalk) managedInstance(ctx context.Context, ic *instanceCtx) hcl.D
 	return (&applyInstance{ic, aw}).apply(ctx)
 }
 
+// ephemeralInstance opens the instance again: the plan kept nothing of it.
+func (aw *applyWalk) ephemeralInstance(ctx context.Context, ic *instanceCtx) hcl.Diagnostics {
+	return ic.openEphemeral(ctx)
+}
+
 func (aw *applyWalk) dataInstance(_ context.Context, ic *instanceCtx) hcl.Diagnostics {
 	if ic.w.gone {
 		ic.ws.state.SetResourceInstanceCurrent(ic.w.addr, nil, ic.n.provider)

@@ -19,6 +19,7 @@ func planBuilder(in *buildInput) graphBuilder {
 		resourceTransformer{in, addrs.ManagedResourceMode, false},
 		orphanResourceTransformer{in, false},
 		resourceTransformer{in, addrs.DataResourceMode, false},
+		resourceTransformer{in, addrs.EphemeralResourceMode, false},
 		outputTransformer{in},
 		checkTransformer{in},
 		variableValidationTransformer{in},
@@ -29,6 +30,7 @@ func planBuilder(in *buildInput) graphBuilder {
 		planDepsTransformer{},
 		targetsTransformer{in, targetPlan},
 		pendingUpstreamTransformer{},
+		ephemeralCloseTransformer{},
 		rootTransformer{},
 	}}
 }
@@ -46,6 +48,7 @@ func planDestroyBuilder(in *buildInput) graphBuilder {
 		resourceTransformer{in, addrs.ManagedResourceMode, true},
 		orphanResourceTransformer{in, true},
 		resourceTransformer{in, addrs.DataResourceMode, true},
+		resourceTransformer{in, addrs.EphemeralResourceMode, true},
 		outputTransformer{in},
 		variableValidationTransformer{in},
 		moduleCallTransformer{in},
@@ -54,6 +57,7 @@ func planDestroyBuilder(in *buildInput) graphBuilder {
 		createBeforeDestroyTransformer{},
 		targetsTransformer{in, targetPlanDestroy},
 		pendingUpstreamTransformer{},
+		ephemeralCloseTransformer{},
 		rootTransformer{},
 	}}
 }
@@ -70,6 +74,7 @@ func applyBuilder(in *buildInput, plan *plans.Plan) graphBuilder {
 		localTransformer{in},
 		resourceTransformer{in, addrs.ManagedResourceMode, false},
 		resourceTransformer{in, addrs.DataResourceMode, false},
+		resourceTransformer{in, addrs.EphemeralResourceMode, false},
 		outputTransformer{in},
 		checkTransformer{in},
 		variableValidationTransformer{in},
@@ -82,6 +87,7 @@ func applyBuilder(in *buildInput, plan *plans.Plan) graphBuilder {
 		targetsTransformer{in, targetApply},
 		stateDepsTransformer{},
 		destroyEdgeTransformer{in, plan},
+		ephemeralCloseTransformer{},
 		rootTransformer{},
 	}}
 }
@@ -94,6 +100,7 @@ func validateBuilder(in *buildInput) graphBuilder {
 		localTransformer{in},
 		resourceTransformer{in, addrs.ManagedResourceMode, false},
 		resourceTransformer{in, addrs.DataResourceMode, false},
+		resourceTransformer{in, addrs.EphemeralResourceMode, false},
 		outputTransformer{in},
 		checkTransformer{in},
 		variableValidationTransformer{in},

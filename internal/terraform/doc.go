@@ -15,6 +15,9 @@
 //     (node_resource.go: a resource or data block, expanding count/for_each
 //     at walk time), and in apply graphs nodeDestroy (node_destroy.go: one
 //     object to destroy). Resource and destroy nodes share a resourceBlock.
+//     Ephemeral blocks are resource nodes too; ephemeral.go opens their
+//     instances (plan and apply), renews them, and closes them in a
+//     nodeEphemeralClose after their dependents or when the walk ends.
 //     nodeCheck (node_check.go) evaluates a check block's assertions;
 //     nodeVariableValidation (node_variable_validation.go) the validation
 //     rules of a variable that refer to other objects.

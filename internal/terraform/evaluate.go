@@ -257,9 +257,12 @@ func (ws *walkState) resourceSchema(p addrs.Provider, mode addrs.ResourceMode, t
 	}
 	var s providersSchema
 	var ok bool
-	if mode == addrs.DataResourceMode {
+	switch mode {
+	case addrs.DataResourceMode:
 		s, ok = ps.DataSources[typ]
-	} else {
+	case addrs.EphemeralResourceMode:
+		s, ok = ps.EphemeralResourceTypes[typ]
+	default:
 		s, ok = ps.ResourceTypes[typ]
 	}
 	if !ok {

@@ -62,3 +62,23 @@ func (NilHook) ProvisionOutput(addrs.AbsResourceInstance, string, string) {}
 func (NilHook) PostProvisionInstanceStep(addrs.AbsResourceInstance, string, error) (HookAction, error) {
 	return HookActionContinue, nil
 }
+
+// EphemeralOp is what is done to an ephemeral resource instance.
+type EphemeralOp int
+
+const (
+	EphemeralOpen EphemeralOp = iota
+	EphemeralRenew
+	EphemeralClose
+	// EphemeralDefer: the instance is not opened while planning, its
+	// configuration not being known yet (PreEphemeral only).
+	EphemeralDefer
+)
+
+// EphemeralHook is a Hook that also hears of ephemeral resource
+// instances being opened, renewed and closed (optional, like ImportHook).
+// No value is passed: an ephemeral value is never reported.
+type EphemeralHook interface {
+	PreEphemeral(addr addrs.AbsResourceInstance, op EphemeralOp) (HookAction, error)
+	PostEphemeral(addr addrs.AbsResourceInstance, op EphemeralOp, err error) (HookAction, error)
+}

@@ -14,7 +14,7 @@ import (
 	"github.com/plankit/plankit/providers"
 )
 
-// nodeResource is a resource or data block of a static module. At walk
+// nodeResource is a resource, data or ephemeral block of a static module. At walk
 // time it expands: for each instance of its module it evaluates count or
 // for_each, then refreshes/plans each instance (in parallel, bounded by the
 // walk's provider semaphore), plus the instances the state has that the
@@ -306,8 +306,11 @@ func (n *nodeResource) targeted(inst addrs.AbsResourceInstance) bool {
 
 func (n *resourceBlock) missingSchemaDiag() *hcl.Diagnostic {
 	what := "resource type"
-	if n.addr.Resource.Mode == addrs.DataResourceMode {
+	switch n.addr.Resource.Mode {
+	case addrs.DataResourceMode:
 		what = "data source"
+	case addrs.EphemeralResourceMode:
+		what = "ephemeral resource type"
 	}
 	d := &hcl.Diagnostic{
 		Severity: hcl.DiagError,
@@ -341,8 +344,11 @@ func (n *nodeResource) executeInstance(ctx context.Context, ws *walkState, w ins
 	if pdiags.HasErrors() {
 		return pdiags
 	}
-	if n.addr.Resource.Mode == addrs.DataResourceMode {
+	switch n.addr.Resource.Mode {
+	case addrs.DataResourceMode:
 		return ws.op.dataInstance(ctx, ic)
+	case addrs.EphemeralResourceMode:
+		return ws.op.ephemeralInstance(ctx, ic)
 	}
 	return ws.op.managedInstance(ctx, ic)
 }

@@ -278,6 +278,13 @@ func (ws *walkState) touchedSchemas(p *plans.Plan) map[addrs.Provider]*providers
 					note(r.Provider, r.Addr())
 				}
 			}
+			// An ephemeral resource's provider is one the apply starts;
+			// its schemas stay out of the plan, as its values do.
+			for _, r := range m.EphemeralResources {
+				if used[r.Provider] == nil {
+					used[r.Provider] = map[use]bool{}
+				}
+			}
 			for _, pc := range m.ProviderConfigs {
 				if pr := m.ProviderForLocalConfig(pc.Addr()); used[pr] == nil {
 					used[pr] = map[use]bool{}

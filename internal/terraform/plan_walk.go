@@ -72,6 +72,10 @@ func (pw *planWalk) managedInstance(_ context.Context, ic *instanceCtx) hcl.Diag
 	return (&planInstance{ic, pw}).managed()
 }
 
+func (pw *planWalk) ephemeralInstance(ctx context.Context, ic *instanceCtx) hcl.Diagnostics {
+	return ic.openEphemeral(ctx)
+}
+
 func (pw *planWalk) dataInstance(_ context.Context, ic *instanceCtx) hcl.Diagnostics {
 	return (&planInstance{ic, pw}).data()
 }

@@ -396,7 +396,7 @@ func (ix *resourceDepsIndex) number() {
 	ix.memo, ix.ids, ix.out = map[Node][]int32{}, map[*nodeResource]int32{}, map[*int32][]addrs.ConfigResource{}
 	var rs []*nodeResource
 	for _, n := range ix.g.Vertices() {
-		if r, ok := n.(*nodeResource); ok {
+		if r, ok := n.(*nodeResource); ok && r.addr.Resource.Mode != addrs.EphemeralResourceMode {
 			rs = append(rs, r)
 		}
 	}
@@ -497,7 +497,9 @@ func (ix *resourceDepsIndex) union(children []Node, self Node) []int32 {
 		if _, ok := c.(*nodeProviderClose); ok {
 			continue
 		}
-		if r, ok := c.(*nodeResource); ok && Node(r) != self {
+		// An ephemeral resource has no object to record a dependency on;
+		// what it depends on still counts.
+		if r, ok := c.(*nodeResource); ok && Node(r) != self && r.addr.Resource.Mode != addrs.EphemeralResourceMode {
 			own = append(own, ix.ids[r])
 		}
 		if r := ix.through(c); len(r) > 0 {
@@ -514,7 +516,8 @@ func (ix *resourceDepsIndex) union(children []Node, self Node) []int32 {
 		out = mergeSorted(out, p)
 	}
 	if r, ok := self.(*nodeResource); ok {
-		if i, found := slices.BinarySearch(out, ix.ids[r]); found {
+		id, numbered := ix.ids[r] // ephemeral resources are not numbered
+		if i, found := slices.BinarySearch(out, id); numbered && found {
 			out = slices.Delete(slices.Clip(out), i, i+1) // through a cycle
 		}
 	}

@@ -102,8 +102,11 @@ type resourceTransformer struct {
 func (t resourceTransformer) Transform(g *Graph) error {
 	t.in.eachModule(func(c *configs.Config) {
 		set := c.Module.ManagedResources
-		if t.mode == addrs.DataResourceMode {
+		switch t.mode {
+		case addrs.DataResourceMode:
 			set = c.Module.DataResources
+		case addrs.EphemeralResourceMode:
+			set = c.Module.EphemeralResources
 		}
 		for _, key := range slices.Sorted(maps.Keys(set)) {
 			block := set[key]
@@ -140,9 +143,12 @@ func (b *buildInput) attachSchema(n *resourceBlock) {
 	}
 	var s providers.Schema
 	var ok bool
-	if n.addr.Resource.Mode == addrs.DataResourceMode {
+	switch n.addr.Resource.Mode {
+	case addrs.DataResourceMode:
 		s, ok = ps.DataSources[n.typ]
-	} else {
+	case addrs.EphemeralResourceMode:
+		s, ok = ps.EphemeralResourceTypes[n.typ]
+	default:
 		s, ok = ps.ResourceTypes[n.typ]
 	}
 	if !ok || s.Block == nil {

@@ -26,10 +26,14 @@ func (ic *instanceCtx) validateConfig(cfg cty.Value) hcl.Diagnostics {
 		}
 	}
 	var diags hcl.Diagnostics
-	if n.block.Mode == addrs.DataResourceMode {
+	switch n.block.Mode {
+	case addrs.DataResourceMode:
 		r := ic.p.ValidateDataResourceConfig(providers.ValidateDataResourceConfigRequest{TypeName: n.typ, Config: cfg})
 		diags = ic.subjectDiags(r.Diagnostics)
-	} else {
+	case addrs.EphemeralResourceMode:
+		r := ic.p.ValidateEphemeralResourceConfig(providers.ValidateEphemeralResourceConfigRequest{TypeName: n.typ, Config: cfg})
+		diags = ic.subjectDiags(r.Diagnostics)
+	default:
 		r := ic.p.ValidateResourceConfig(providers.ValidateResourceConfigRequest{TypeName: n.typ, Config: cfg})
 		diags = ic.subjectDiags(r.Diagnostics)
 	}

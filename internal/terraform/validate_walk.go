@@ -30,6 +30,15 @@ func (validateWalk) managedInstance(_ context.Context, ic *instanceCtx) hcl.Diag
 	return append(diags, ic.validateConditions()...)
 }
 
+// ephemeralInstance evaluates an ephemeral resource instance's
+// configuration and asks the provider to validate it; nothing is opened
+// and its value is unknown.
+func (validateWalk) ephemeralInstance(_ context.Context, ic *instanceCtx) hcl.Diagnostics {
+	_, _, diags := ic.evalConfig()
+	ic.ws.values.set(ic.w.addr, ic.ephemeralUnknown())
+	return append(diags, ic.validateConditions()...)
+}
+
 // dataInstance evaluates a data source instance's configuration and asks
 // the provider to validate it; its value is unknown.
 func (validateWalk) dataInstance(_ context.Context, ic *instanceCtx) hcl.Diagnostics {

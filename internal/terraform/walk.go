@@ -74,6 +74,8 @@ type walkState struct {
 	// funcs are the provider-defined functions and the instances that
 	// answer them.
 	funcs funcProviders
+	// ephemerals are the open ephemeral resource instances (ephemeral.go).
+	ephemerals ephemeralSet
 }
 
 // outputResult is a root output's value as evaluated in the walk.
@@ -126,9 +128,12 @@ func (ws *walkState) walk(ctx context.Context, g *Graph) hcl.Diagnostics {
 	if !stop() && ctx.Err() != nil {
 		<-stopped // cancelled: let Stop reach every provider before closing them
 	}
+	// Whatever is still open (the walk failed or was cancelled before a
+	// close node ran) is closed while its provider still runs.
+	closeDiags := ws.ephemerals.closeAll()
 	ws.provs.closeAll()
 	ws.closeFuncProviders()
-	diags := res.Diagnostics()
+	diags := append(res.Diagnostics(), closeDiags...)
 	if diags.HasErrors() {
 		diags = append(diags, ws.skippedSummary(res)...)
 	}

@@ -17,6 +17,9 @@ type operation interface {
 	// resource or data source under a provider slot.
 	managedInstance(ctx context.Context, ic *instanceCtx) hcl.Diagnostics
 	dataInstance(ctx context.Context, ic *instanceCtx) hcl.Diagnostics
+	// ephemeralInstance processes one instance of an ephemeral resource
+	// (ephemeral.go).
+	ephemeralInstance(ctx context.Context, ic *instanceCtx) hcl.Diagnostics
 	// resolveImports runs once a resource node has expanded its
 	// instances: the import blocks targeting them are the operation's
 	// business (a plan resolves them; a validation has checked them

@@ -11,6 +11,12 @@
 //     provider can be, for benchmarks of plankit's side of the wire; it
 //     keeps no objects of its own
 //
+// Both have an ephemeral resource reading a secret from a file and logging
+// each Open, Renew and Close to a file named in its configuration:
+// fwtest_secret (the framework's, with renew_seconds) and sdktest_secret
+// (added at the protocol level with terraform-plugin-go: the SDK has
+// none).
+//
 // fwtest and sdktest keep their objects as JSON files in a directory named by the
 // provider configuration's state_dir argument, else by FWTEST_STATE_DIR or
 // SDKTEST_STATE_DIR, so tests can look at (and tamper with) the real

@@ -87,6 +87,9 @@ type ApplyHook struct {
 	// line is the human output's scratch line (under mu): the writer
 	// copies what it is given.
 	line []byte
+	// ephemeral holds when each ephemeral resource operation in flight
+	// started (ephemeralhook.go).
+	ephemeral map[string]time.Time
 }
 
 type op struct {

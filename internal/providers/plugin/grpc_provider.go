@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -39,6 +40,10 @@ type protocol interface {
 	importResourceState(typeName, id string) (response, error)
 	moveResourceState(r providers.MoveResourceStateRequest) (response, error)
 	readDataSource(r request) (response, error)
+	validateEphemeralResourceConfig(r request) (hcl.Diagnostics, error)
+	openEphemeralResource(r request) (response, error)
+	renewEphemeralResource(r request) (response, error)
+	closeEphemeralResource(r request) (hcl.Diagnostics, error)
 	// getFunctions returns the functions as the provider declared them;
 	// functionDecls translates them.
 	getFunctions(provider string) (providers.GetFunctionsResponse, error)
@@ -64,6 +69,10 @@ type response struct {
 	requiresReplace  []cty.Path
 	imported         []importedObject
 	funcErr          *providers.FunctionError
+	// renewAt and deferred are OpenEphemeralResource's and
+	// RenewEphemeralResource's.
+	renewAt  time.Time
+	deferred bool
 }
 
 // importedObject is one object ImportResourceState returned.
@@ -111,6 +120,7 @@ type schemaMessages[S, F any] struct {
 	diags                  hcl.Diagnostics
 	provider, providerMeta S
 	resources, dataSources map[string]S
+	ephemeral              map[string]S
 	functions              map[string]F
 	capabilities           providers.ServerCapabilities
 }
@@ -143,6 +153,14 @@ func schemaResponse[S, F any](m schemaMessages[S, F], provider string, schema fu
 	for name, s := range m.dataSources {
 		if out.DataSources[name], err = schema(s); err != nil {
 			return bad("data source "+name, err)
+		}
+	}
+	if len(m.ephemeral) > 0 {
+		out.EphemeralResourceTypes = make(map[string]providers.Schema, len(m.ephemeral))
+		for name, s := range m.ephemeral {
+			if out.EphemeralResourceTypes[name], err = schema(s); err != nil {
+				return bad("ephemeral resource type "+name, err)
+			}
 		}
 	}
 	if len(m.functions) > 0 {
@@ -453,6 +471,69 @@ func (p *provider[W]) ReadDataSource(req providers.ReadDataSourceRequest) provid
 	}
 	v, vd := p.val(resp.value, ty, "the "+req.TypeName+" data")
 	return providers.ReadDataSourceResponse{State: v, Diagnostics: append(resp.diags, vd...)}
+}
+
+// ValidateEphemeralResourceConfig checks an ephemeral resource
+// configuration.
+func (p *provider[W]) ValidateEphemeralResourceConfig(req providers.ValidateEphemeralResourceConfigRequest) providers.ValidateEphemeralResourceConfigResponse {
+	ty, diags := p.schemas.ephemeralType(p.proc, p.fetchSchema, req.TypeName)
+	if diags.HasErrors() {
+		return providers.ValidateEphemeralResourceConfigResponse{Diagnostics: diags}
+	}
+	cfg, diags := p.dyn(req.Config, ty, req.TypeName+" configuration")
+	if diags.HasErrors() {
+		return providers.ValidateEphemeralResourceConfigResponse{Diagnostics: diags}
+	}
+	diags, err := p.wire.validateEphemeralResourceConfig(request{typeName: req.TypeName, config: cfg})
+	if err != nil {
+		return providers.ValidateEphemeralResourceConfigResponse{Diagnostics: p.proc.callError("ValidateEphemeralResourceConfig", err)}
+	}
+	return providers.ValidateEphemeralResourceConfigResponse{Diagnostics: diags}
+}
+
+// OpenEphemeralResource opens an ephemeral resource.
+func (p *provider[W]) OpenEphemeralResource(req providers.OpenEphemeralResourceRequest) providers.OpenEphemeralResourceResponse {
+	ty, diags := p.schemas.ephemeralType(p.proc, p.fetchSchema, req.TypeName)
+	if diags.HasErrors() {
+		return providers.OpenEphemeralResourceResponse{Diagnostics: diags}
+	}
+	cfg, diags := p.dyn(req.Config, ty, req.TypeName+" configuration")
+	if diags.HasErrors() {
+		return providers.OpenEphemeralResourceResponse{Diagnostics: diags}
+	}
+	resp, err := p.wire.openEphemeralResource(request{typeName: req.TypeName, config: cfg})
+	if err != nil {
+		return providers.OpenEphemeralResourceResponse{Diagnostics: p.proc.callError("OpenEphemeralResource", err)}
+	}
+	out := providers.OpenEphemeralResourceResponse{Private: resp.private, RenewAt: resp.renewAt, Deferred: resp.deferred, Diagnostics: resp.diags}
+	if resp.diags.HasErrors() {
+		return out
+	}
+	if resp.deferred {
+		out.Result = cty.UnknownVal(ty)
+		return out
+	}
+	v, vd := p.val(resp.value, ty, "the "+req.TypeName+" ephemeral result")
+	out.Result, out.Diagnostics = v, append(out.Diagnostics, vd...)
+	return out
+}
+
+// RenewEphemeralResource renews an open ephemeral resource.
+func (p *provider[W]) RenewEphemeralResource(req providers.RenewEphemeralResourceRequest) providers.RenewEphemeralResourceResponse {
+	resp, err := p.wire.renewEphemeralResource(request{typeName: req.TypeName, private: req.Private})
+	if err != nil {
+		return providers.RenewEphemeralResourceResponse{Diagnostics: p.proc.callError("RenewEphemeralResource", err)}
+	}
+	return providers.RenewEphemeralResourceResponse{RenewAt: resp.renewAt, Private: resp.private, Diagnostics: resp.diags}
+}
+
+// CloseEphemeralResource closes an open ephemeral resource.
+func (p *provider[W]) CloseEphemeralResource(req providers.CloseEphemeralResourceRequest) providers.CloseEphemeralResourceResponse {
+	diags, err := p.wire.closeEphemeralResource(request{typeName: req.TypeName, private: req.Private})
+	if err != nil {
+		return providers.CloseEphemeralResourceResponse{Diagnostics: p.proc.callError("CloseEphemeralResource", err)}
+	}
+	return providers.CloseEphemeralResourceResponse{Diagnostics: diags}
 }
 
 // GetFunctions returns the provider-defined functions: those of the schema

@@ -75,6 +75,7 @@ func schemaResponse5(resp *tfplugin5.GetProviderSchema_Response, provider string
 		providerMeta: resp.ProviderMeta,
 		resources:    resp.ResourceSchemas,
 		dataSources:  resp.DataSourceSchemas,
+		ephemeral:    resp.EphemeralResourceSchemas,
 		functions:    resp.Functions,
 		capabilities: providers.ServerCapabilities{
 			PlanDestroy:               c.GetPlanDestroy(),
@@ -187,6 +188,42 @@ func (w wire5) readDataSource(r request) (response, error) {
 		TypeName: r.typeName, Config: dyn5(r.config), ProviderMeta: dyn5(r.meta), ClientCapabilities: clientCaps5,
 	})
 	return response{diags: diags5(resp.GetDiagnostics()), value: value5(resp.GetState())}, err
+}
+
+func (w wire5) validateEphemeralResourceConfig(r request) (hcl.Diagnostics, error) {
+	resp, err := w.c.ValidateEphemeralResourceConfig(bg, &tfplugin5.ValidateEphemeralResourceConfig_Request{TypeName: r.typeName, Config: dyn5(r.config)})
+	return diags5(resp.GetDiagnostics()), err
+}
+
+func (w wire5) openEphemeralResource(r request) (response, error) {
+	resp, err := w.c.OpenEphemeralResource(bg, &tfplugin5.OpenEphemeralResource_Request{
+		TypeName: r.typeName, Config: dyn5(r.config), ClientCapabilities: clientCaps5,
+	})
+	if err != nil {
+		return response{}, err
+	}
+	out := response{diags: diags5(resp.Diagnostics), value: value5(resp.Result), private: resp.Private, deferred: resp.Deferred != nil}
+	if resp.RenewAt != nil {
+		out.renewAt = resp.RenewAt.AsTime()
+	}
+	return out, nil
+}
+
+func (w wire5) renewEphemeralResource(r request) (response, error) {
+	resp, err := w.c.RenewEphemeralResource(bg, &tfplugin5.RenewEphemeralResource_Request{TypeName: r.typeName, Private: r.private})
+	if err != nil {
+		return response{}, err
+	}
+	out := response{diags: diags5(resp.Diagnostics), private: resp.Private}
+	if resp.RenewAt != nil {
+		out.renewAt = resp.RenewAt.AsTime()
+	}
+	return out, nil
+}
+
+func (w wire5) closeEphemeralResource(r request) (hcl.Diagnostics, error) {
+	resp, err := w.c.CloseEphemeralResource(bg, &tfplugin5.CloseEphemeralResource_Request{TypeName: r.typeName, Private: r.private})
+	return diags5(resp.GetDiagnostics()), err
 }
 
 func (w wire5) getFunctions(provider string) (providers.GetFunctionsResponse, error) {

@@ -72,6 +72,7 @@ func schemaResponse6(resp *tfplugin6.GetProviderSchema_Response, provider string
 		providerMeta: resp.ProviderMeta,
 		resources:    resp.ResourceSchemas,
 		dataSources:  resp.DataSourceSchemas,
+		ephemeral:    resp.EphemeralResourceSchemas,
 		functions:    resp.Functions,
 		capabilities: providers.ServerCapabilities{
 			PlanDestroy:               c.GetPlanDestroy(),
@@ -184,6 +185,42 @@ func (w wire6) readDataSource(r request) (response, error) {
 		TypeName: r.typeName, Config: dyn6(r.config), ProviderMeta: dyn6(r.meta), ClientCapabilities: clientCaps6,
 	})
 	return response{diags: diags6(resp.GetDiagnostics()), value: value6(resp.GetState())}, err
+}
+
+func (w wire6) validateEphemeralResourceConfig(r request) (hcl.Diagnostics, error) {
+	resp, err := w.c.ValidateEphemeralResourceConfig(bg, &tfplugin6.ValidateEphemeralResourceConfig_Request{TypeName: r.typeName, Config: dyn6(r.config)})
+	return diags6(resp.GetDiagnostics()), err
+}
+
+func (w wire6) openEphemeralResource(r request) (response, error) {
+	resp, err := w.c.OpenEphemeralResource(bg, &tfplugin6.OpenEphemeralResource_Request{
+		TypeName: r.typeName, Config: dyn6(r.config), ClientCapabilities: clientCaps6,
+	})
+	if err != nil {
+		return response{}, err
+	}
+	out := response{diags: diags6(resp.Diagnostics), value: value6(resp.Result), private: resp.Private, deferred: resp.Deferred != nil}
+	if resp.RenewAt != nil {
+		out.renewAt = resp.RenewAt.AsTime()
+	}
+	return out, nil
+}
+
+func (w wire6) renewEphemeralResource(r request) (response, error) {
+	resp, err := w.c.RenewEphemeralResource(bg, &tfplugin6.RenewEphemeralResource_Request{TypeName: r.typeName, Private: r.private})
+	if err != nil {
+		return response{}, err
+	}
+	out := response{diags: diags6(resp.Diagnostics), private: resp.Private}
+	if resp.RenewAt != nil {
+		out.renewAt = resp.RenewAt.AsTime()
+	}
+	return out, nil
+}
+
+func (w wire6) closeEphemeralResource(r request) (hcl.Diagnostics, error) {
+	resp, err := w.c.CloseEphemeralResource(bg, &tfplugin6.CloseEphemeralResource_Request{TypeName: r.typeName, Private: r.private})
+	return diags6(resp.GetDiagnostics()), err
 }
 
 func (w wire6) getFunctions(provider string) (providers.GetFunctionsResponse, error) {

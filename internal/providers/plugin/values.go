@@ -96,6 +96,7 @@ type schemas struct {
 	// Implied types, computed once: per resource type, per data source,
 	// and of the provider and provider_meta blocks.
 	resources, data        map[string]cty.Type
+	ephemeral              map[string]cty.Type
 	providerType, metaType cty.Type
 }
 
@@ -122,6 +123,10 @@ func (s *schemas) get(p *process, fetch func() providers.GetProviderSchemaRespon
 		s.data = make(map[string]cty.Type, len(s.resp.DataSources))
 		for n, ds := range s.resp.DataSources {
 			s.data[n] = ds.Block.ImpliedType()
+		}
+		s.ephemeral = make(map[string]cty.Type, len(s.resp.EphemeralResourceTypes))
+		for n, es := range s.resp.EphemeralResourceTypes {
+			s.ephemeral[n] = es.Block.ImpliedType()
 		}
 	})
 	return &s.resp
@@ -151,6 +156,20 @@ func (s *schemas) dataType(p *process, fetch func() providers.GetProviderSchemaR
 	if !ok {
 		return cty.NilType, hcl.Diagnostics{tfdiags.Errorf("Unsupported data source",
 			"The provider %s has no data source %q.", p.meta.Provider, typeName)}
+	}
+	return ty, nil
+}
+
+// ephemeralType returns the implied type of an ephemeral resource type.
+func (s *schemas) ephemeralType(p *process, fetch func() providers.GetProviderSchemaResponse, typeName string) (cty.Type, hcl.Diagnostics) {
+	resp := s.get(p, fetch)
+	if resp.Diagnostics.HasErrors() {
+		return cty.NilType, resp.Diagnostics
+	}
+	ty, ok := s.ephemeral[typeName]
+	if !ok {
+		return cty.NilType, hcl.Diagnostics{tfdiags.Errorf("Unsupported ephemeral resource type",
+			"The provider %s has no ephemeral resource type %q.", p.meta.Provider, typeName)}
 	}
 	return ty, nil
 }

@@ -17,6 +17,10 @@ const (
 	ApplyResourceChange        Method = "ApplyResourceChange"
 	ImportResourceState        Method = "ImportResourceState"
 	ReadDataSource             Method = "ReadDataSource"
+	ValidateEphemeral          Method = "ValidateEphemeralResourceConfig"
+	OpenEphemeral              Method = "OpenEphemeralResource"
+	RenewEphemeral             Method = "RenewEphemeralResource"
+	CloseEphemeral             Method = "CloseEphemeralResource"
 	Close                      Method = "Close"
 )
 

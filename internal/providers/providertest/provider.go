@@ -45,6 +45,7 @@ type Provider struct {
 	ImportFn           func(providers.ImportResourceStateRequest) providers.ImportResourceStateResponse
 	ReadDataSourceFn   func(providers.ReadDataSourceRequest) providers.ReadDataSourceResponse
 	MoveFn             func(providers.MoveResourceStateRequest) providers.MoveResourceStateResponse
+	OpenEphemeralFn    func(providers.OpenEphemeralResourceRequest) providers.OpenEphemeralResourceResponse
 	// Functions are the provider-defined functions GetFunctions returns
 	// and CallFunction calls, by name.
 	Functions map[string]Function
@@ -116,6 +117,14 @@ func (p *Provider) dataSchema(typeName string) (*configschema.Block, hcl.Diagnos
 	s, ok := p.Schema.DataSources[typeName]
 	if !ok || s.Block == nil {
 		return nil, hcl.Diagnostics{tfdiags.Errorf("Unsupported data source", "The test provider has no data source %q.", typeName)}
+	}
+	return s.Block, nil
+}
+
+func (p *Provider) ephemeralSchema(typeName string) (*configschema.Block, hcl.Diagnostics) {
+	s, ok := p.Schema.EphemeralResourceTypes[typeName]
+	if !ok || s.Block == nil {
+		return nil, hcl.Diagnostics{tfdiags.Errorf("Unsupported ephemeral resource type", "The test provider has no ephemeral resource type %q.", typeName)}
 	}
 	return s.Block, nil
 }

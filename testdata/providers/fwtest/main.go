@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
 	"github.com/hashicorp/terraform-plugin-framework/function"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
@@ -40,6 +41,8 @@ type fwProvider struct{}
 var (
 	_ provider.Provider              = (*fwProvider)(nil)
 	_ provider.ProviderWithFunctions = (*fwProvider)(nil)
+
+	_ provider.ProviderWithEphemeralResources = (*fwProvider)(nil)
 )
 
 type providerModel struct {
@@ -62,7 +65,7 @@ func (p *fwProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *p
 			"token": schema.StringAttribute{
 				Optional:    true,
 				Sensitive:   true,
-				Description: "Must not be \"bad\".",
+				Description: "Must not be \"bad\"; fwtest_thing objects record it as provider_token.",
 			},
 		},
 	}
@@ -82,7 +85,9 @@ func (p *fwProvider) Configure(ctx context.Context, req provider.ConfigureReques
 	if !m.StateDir.IsNull() && !m.StateDir.IsUnknown() {
 		dir = m.StateDir.ValueString()
 	}
-	st := store.Store{Dir: dir}
+	// The token goes into what fwtest_thing writes, so tests can see the
+	// value the provider was configured with.
+	st := store.Store{Dir: dir, Token: m.Token.ValueString()}
 	resp.ResourceData = st
 	resp.DataSourceData = st
 }
@@ -97,6 +102,12 @@ func (p *fwProvider) Resources(context.Context) []func() resource.Resource {
 func (p *fwProvider) DataSources(context.Context) []func() datasource.DataSource {
 	return []func() datasource.DataSource{
 		func() datasource.DataSource { return &thingDataSource{} },
+	}
+}
+
+func (p *fwProvider) EphemeralResources(context.Context) []func() ephemeral.EphemeralResource {
+	return []func() ephemeral.EphemeralResource{
+		func() ephemeral.EphemeralResource { return secretEphemeral{} },
 	}
 }
 

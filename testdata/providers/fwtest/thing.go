@@ -157,7 +157,7 @@ func (r *thingResource) ValidateConfig(ctx context.Context, req resource.Validat
 
 // record is what the object file holds. Nested attributes stay in
 // Terraform's state only; the file holds what tests look at.
-func record(m thingModel, private string) store.Record {
+func record(m thingModel, private, token string) store.Record {
 	rec := store.Record{
 		"id":       m.ID.ValueString(),
 		"name":     m.Name.ValueString(),
@@ -172,6 +172,9 @@ func record(m thingModel, private string) store.Record {
 	}
 	if !m.PasswordWO.IsNull() {
 		rec["password_wo"] = m.PasswordWO.ValueString()
+	}
+	if token != "" {
+		rec["provider_token"] = token
 	}
 	return rec
 }
@@ -195,7 +198,7 @@ func (r *thingResource) Create(ctx context.Context, req resource.CreateRequest, 
 		return
 	}
 	private := fmt.Sprintf(`{"created":%q}`, m.Name.ValueString())
-	if err := r.st.Put(thingKind, m.ID.ValueString(), record(m, "")); err != nil {
+	if err := r.st.Put(thingKind, m.ID.ValueString(), record(m, "", r.st.Token)); err != nil {
 		resp.Diagnostics.AddError("Cannot write thing", err.Error())
 		return
 	}
@@ -255,7 +258,7 @@ func (r *thingResource) Update(ctx context.Context, req resource.UpdateRequest, 
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if err := r.st.Put(thingKind, m.ID.ValueString(), record(m, string(private))); err != nil {
+	if err := r.st.Put(thingKind, m.ID.ValueString(), record(m, string(private), r.st.Token)); err != nil {
 		resp.Diagnostics.AddError("Cannot write thing", err.Error())
 		return
 	}

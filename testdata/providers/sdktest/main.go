@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/go-cty/cty"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov5"
 	"github.com/hashicorp/terraform-plugin-sdk/v2/diag"
 	"github.com/hashicorp/terraform-plugin-sdk/v2/helper/schema"
 	"github.com/hashicorp/terraform-plugin-sdk/v2/plugin"
@@ -20,7 +21,9 @@ import (
 const thingKind = "sdkthing"
 
 func main() {
-	plugin.Serve(&plugin.ServeOpts{ProviderFunc: provider})
+	plugin.Serve(&plugin.ServeOpts{GRPCProviderFunc: func() tfprotov5.ProviderServer {
+		return withSecret{schema.NewGRPCProviderServer(provider())}
+	}})
 }
 
 func provider() *schema.Provider {

@@ -12,8 +12,12 @@ import (
 	"path/filepath"
 )
 
-// Store is a directory of objects.
-type Store struct{ Dir string }
+// Store is a directory of objects. Token is fwtest's provider token,
+// recorded in the objects fwtest_thing writes (when not empty).
+type Store struct {
+	Dir   string
+	Token string
+}
 
 // Record is one stored object.
 type Record map[string]any

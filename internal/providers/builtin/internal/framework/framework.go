@@ -288,3 +288,32 @@ func (p *Provider) CallFunction(req providers.CallFunctionRequest) providers.Cal
 	return providers.CallFunctionResponse{Result: cty.DynamicVal, Err: &providers.FunctionError{
 		Text: fmt.Sprintf("the built-in %s provider has no function %q", p.Name, req.FunctionName)}}
 }
+
+// ValidateEphemeralResourceConfig fails: the built-ins have no ephemeral
+// resource types.
+func (p *Provider) ValidateEphemeralResourceConfig(req providers.ValidateEphemeralResourceConfigRequest) providers.ValidateEphemeralResourceConfigResponse {
+	return providers.ValidateEphemeralResourceConfigResponse{Diagnostics: p.noEphemeral(req.TypeName)}
+}
+
+// OpenEphemeralResource fails: the built-ins have no ephemeral resource
+// types.
+func (p *Provider) OpenEphemeralResource(req providers.OpenEphemeralResourceRequest) providers.OpenEphemeralResourceResponse {
+	return providers.OpenEphemeralResourceResponse{Diagnostics: p.noEphemeral(req.TypeName)}
+}
+
+// RenewEphemeralResource fails: the built-ins have no ephemeral resource
+// types.
+func (p *Provider) RenewEphemeralResource(req providers.RenewEphemeralResourceRequest) providers.RenewEphemeralResourceResponse {
+	return providers.RenewEphemeralResourceResponse{Diagnostics: p.noEphemeral(req.TypeName)}
+}
+
+// CloseEphemeralResource fails: the built-ins have no ephemeral resource
+// types.
+func (p *Provider) CloseEphemeralResource(req providers.CloseEphemeralResourceRequest) providers.CloseEphemeralResourceResponse {
+	return providers.CloseEphemeralResourceResponse{Diagnostics: p.noEphemeral(req.TypeName)}
+}
+
+func (p *Provider) noEphemeral(typeName string) hcl.Diagnostics {
+	return hcl.Diagnostics{tfdiags.Errorf("Unsupported ephemeral resource type",
+		"The built-in %s provider has no ephemeral resource type %q.", p.Name, typeName)}
+}

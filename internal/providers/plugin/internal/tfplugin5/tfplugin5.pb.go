@@ -1,9 +1,9 @@
 // Terraform plugin protocol 5 (5.9 on the wire), the subset plankit's
-// client uses: every managed resource, data source, function and lifecycle
-// RPC. Service, method and message names and field numbers follow the
+// client uses: every managed resource, ephemeral resource, data source,
+// function and lifecycle RPC. Service, method and message names and field numbers follow the
 // published protocol; everything a client does not send or read (resource
-// identities, ephemeral and list resources, actions, state stores,
-// deferrals) is left out, and protobuf skips those fields when a newer
+// identities, list resources, actions, state stores, deferrals of
+// managed resources) is left out, and protobuf skips those fields when a newer
 // provider sends them.
 //
 // Regenerate with internal/providers/plugin/internal/generate.sh.
@@ -19,6 +19,7 @@ package tfplugin5
 import (
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
+	timestamppb "google.golang.org/protobuf/types/known/timestamppb"
 	reflect "reflect"
 	sync "sync"
 	unsafe "unsafe"
@@ -182,6 +183,58 @@ func (x Schema_NestedBlock_NestingMode) Number() protoreflect.EnumNumber {
 // Deprecated: Use Schema_NestedBlock_NestingMode.Descriptor instead.
 func (Schema_NestedBlock_NestingMode) EnumDescriptor() ([]byte, []int) {
 	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{6, 2, 0}
+}
+
+type Deferred_Reason int32
+
+const (
+	Deferred_UNKNOWN                 Deferred_Reason = 0
+	Deferred_RESOURCE_CONFIG_UNKNOWN Deferred_Reason = 1
+	Deferred_PROVIDER_CONFIG_UNKNOWN Deferred_Reason = 2
+	Deferred_ABSENT_PREREQ           Deferred_Reason = 3
+)
+
+// Enum value maps for Deferred_Reason.
+var (
+	Deferred_Reason_name = map[int32]string{
+		0: "UNKNOWN",
+		1: "RESOURCE_CONFIG_UNKNOWN",
+		2: "PROVIDER_CONFIG_UNKNOWN",
+		3: "ABSENT_PREREQ",
+	}
+	Deferred_Reason_value = map[string]int32{
+		"UNKNOWN":                 0,
+		"RESOURCE_CONFIG_UNKNOWN": 1,
+		"PROVIDER_CONFIG_UNKNOWN": 2,
+		"ABSENT_PREREQ":           3,
+	}
+)
+
+func (x Deferred_Reason) Enum() *Deferred_Reason {
+	p := new(Deferred_Reason)
+	*p = x
+	return p
+}
+
+func (x Deferred_Reason) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (Deferred_Reason) Descriptor() protoreflect.EnumDescriptor {
+	return file_tfplugin5_tfplugin5_proto_enumTypes[3].Descriptor()
+}
+
+func (Deferred_Reason) Type() protoreflect.EnumType {
+	return &file_tfplugin5_tfplugin5_proto_enumTypes[3]
+}
+
+func (x Deferred_Reason) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use Deferred_Reason.Descriptor instead.
+func (Deferred_Reason) EnumDescriptor() ([]byte, []int) {
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{10, 0}
 }
 
 // A value of some cty type, in msgpack (preferred) or JSON encoding.
@@ -746,6 +799,51 @@ func (x *ClientCapabilities) GetWriteOnlyAttributesAllowed() bool {
 	return false
 }
 
+// Why a provider deferred an answer (OpenEphemeralResource).
+type Deferred struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Reason        Deferred_Reason        `protobuf:"varint,1,opt,name=reason,proto3,enum=tfplugin5.Deferred_Reason" json:"reason,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Deferred) Reset() {
+	*x = Deferred{}
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[10]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Deferred) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Deferred) ProtoMessage() {}
+
+func (x *Deferred) ProtoReflect() protoreflect.Message {
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[10]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Deferred.ProtoReflect.Descriptor instead.
+func (*Deferred) Descriptor() ([]byte, []int) {
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{10}
+}
+
+func (x *Deferred) GetReason() Deferred_Reason {
+	if x != nil {
+		return x.Reason
+	}
+	return Deferred_UNKNOWN
+}
+
 type GetMetadata struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	unknownFields protoimpl.UnknownFields
@@ -754,7 +852,7 @@ type GetMetadata struct {
 
 func (x *GetMetadata) Reset() {
 	*x = GetMetadata{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[10]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -766,7 +864,7 @@ func (x *GetMetadata) String() string {
 func (*GetMetadata) ProtoMessage() {}
 
 func (x *GetMetadata) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[10]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -779,7 +877,7 @@ func (x *GetMetadata) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMetadata.ProtoReflect.Descriptor instead.
 func (*GetMetadata) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{10}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{11}
 }
 
 type GetProviderSchema struct {
@@ -790,7 +888,7 @@ type GetProviderSchema struct {
 
 func (x *GetProviderSchema) Reset() {
 	*x = GetProviderSchema{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[11]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -802,7 +900,7 @@ func (x *GetProviderSchema) String() string {
 func (*GetProviderSchema) ProtoMessage() {}
 
 func (x *GetProviderSchema) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[11]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -815,7 +913,7 @@ func (x *GetProviderSchema) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetProviderSchema.ProtoReflect.Descriptor instead.
 func (*GetProviderSchema) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{11}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{12}
 }
 
 type PrepareProviderConfig struct {
@@ -826,7 +924,7 @@ type PrepareProviderConfig struct {
 
 func (x *PrepareProviderConfig) Reset() {
 	*x = PrepareProviderConfig{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[12]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -838,7 +936,7 @@ func (x *PrepareProviderConfig) String() string {
 func (*PrepareProviderConfig) ProtoMessage() {}
 
 func (x *PrepareProviderConfig) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[12]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -851,7 +949,7 @@ func (x *PrepareProviderConfig) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PrepareProviderConfig.ProtoReflect.Descriptor instead.
 func (*PrepareProviderConfig) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{12}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{13}
 }
 
 type UpgradeResourceState struct {
@@ -862,7 +960,7 @@ type UpgradeResourceState struct {
 
 func (x *UpgradeResourceState) Reset() {
 	*x = UpgradeResourceState{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[13]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -874,7 +972,7 @@ func (x *UpgradeResourceState) String() string {
 func (*UpgradeResourceState) ProtoMessage() {}
 
 func (x *UpgradeResourceState) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[13]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -887,7 +985,7 @@ func (x *UpgradeResourceState) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpgradeResourceState.ProtoReflect.Descriptor instead.
 func (*UpgradeResourceState) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{13}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{14}
 }
 
 type ValidateResourceTypeConfig struct {
@@ -898,7 +996,7 @@ type ValidateResourceTypeConfig struct {
 
 func (x *ValidateResourceTypeConfig) Reset() {
 	*x = ValidateResourceTypeConfig{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[14]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -910,7 +1008,7 @@ func (x *ValidateResourceTypeConfig) String() string {
 func (*ValidateResourceTypeConfig) ProtoMessage() {}
 
 func (x *ValidateResourceTypeConfig) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[14]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -923,7 +1021,7 @@ func (x *ValidateResourceTypeConfig) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ValidateResourceTypeConfig.ProtoReflect.Descriptor instead.
 func (*ValidateResourceTypeConfig) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{14}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{15}
 }
 
 type ValidateDataSourceConfig struct {
@@ -934,7 +1032,7 @@ type ValidateDataSourceConfig struct {
 
 func (x *ValidateDataSourceConfig) Reset() {
 	*x = ValidateDataSourceConfig{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[15]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -946,7 +1044,7 @@ func (x *ValidateDataSourceConfig) String() string {
 func (*ValidateDataSourceConfig) ProtoMessage() {}
 
 func (x *ValidateDataSourceConfig) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[15]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -959,7 +1057,7 @@ func (x *ValidateDataSourceConfig) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ValidateDataSourceConfig.ProtoReflect.Descriptor instead.
 func (*ValidateDataSourceConfig) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{15}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{16}
 }
 
 type Configure struct {
@@ -970,7 +1068,7 @@ type Configure struct {
 
 func (x *Configure) Reset() {
 	*x = Configure{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[16]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -982,7 +1080,7 @@ func (x *Configure) String() string {
 func (*Configure) ProtoMessage() {}
 
 func (x *Configure) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[16]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -995,7 +1093,7 @@ func (x *Configure) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Configure.ProtoReflect.Descriptor instead.
 func (*Configure) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{16}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{17}
 }
 
 type ReadResource struct {
@@ -1006,7 +1104,7 @@ type ReadResource struct {
 
 func (x *ReadResource) Reset() {
 	*x = ReadResource{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[17]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1018,7 +1116,7 @@ func (x *ReadResource) String() string {
 func (*ReadResource) ProtoMessage() {}
 
 func (x *ReadResource) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[17]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1031,7 +1129,7 @@ func (x *ReadResource) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReadResource.ProtoReflect.Descriptor instead.
 func (*ReadResource) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{17}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{18}
 }
 
 type PlanResourceChange struct {
@@ -1042,7 +1140,7 @@ type PlanResourceChange struct {
 
 func (x *PlanResourceChange) Reset() {
 	*x = PlanResourceChange{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[18]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1054,7 +1152,7 @@ func (x *PlanResourceChange) String() string {
 func (*PlanResourceChange) ProtoMessage() {}
 
 func (x *PlanResourceChange) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[18]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1067,7 +1165,7 @@ func (x *PlanResourceChange) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlanResourceChange.ProtoReflect.Descriptor instead.
 func (*PlanResourceChange) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{18}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{19}
 }
 
 type ApplyResourceChange struct {
@@ -1078,7 +1176,7 @@ type ApplyResourceChange struct {
 
 func (x *ApplyResourceChange) Reset() {
 	*x = ApplyResourceChange{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[19]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1090,7 +1188,7 @@ func (x *ApplyResourceChange) String() string {
 func (*ApplyResourceChange) ProtoMessage() {}
 
 func (x *ApplyResourceChange) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[19]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1103,7 +1201,7 @@ func (x *ApplyResourceChange) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ApplyResourceChange.ProtoReflect.Descriptor instead.
 func (*ApplyResourceChange) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{19}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{20}
 }
 
 type ImportResourceState struct {
@@ -1114,7 +1212,7 @@ type ImportResourceState struct {
 
 func (x *ImportResourceState) Reset() {
 	*x = ImportResourceState{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[20]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1126,7 +1224,7 @@ func (x *ImportResourceState) String() string {
 func (*ImportResourceState) ProtoMessage() {}
 
 func (x *ImportResourceState) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[20]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1139,7 +1237,7 @@ func (x *ImportResourceState) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ImportResourceState.ProtoReflect.Descriptor instead.
 func (*ImportResourceState) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{20}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{21}
 }
 
 type MoveResourceState struct {
@@ -1150,7 +1248,7 @@ type MoveResourceState struct {
 
 func (x *MoveResourceState) Reset() {
 	*x = MoveResourceState{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[21]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1162,7 +1260,7 @@ func (x *MoveResourceState) String() string {
 func (*MoveResourceState) ProtoMessage() {}
 
 func (x *MoveResourceState) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[21]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1175,7 +1273,7 @@ func (x *MoveResourceState) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MoveResourceState.ProtoReflect.Descriptor instead.
 func (*MoveResourceState) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{21}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{22}
 }
 
 type ReadDataSource struct {
@@ -1186,7 +1284,7 @@ type ReadDataSource struct {
 
 func (x *ReadDataSource) Reset() {
 	*x = ReadDataSource{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[22]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1198,7 +1296,7 @@ func (x *ReadDataSource) String() string {
 func (*ReadDataSource) ProtoMessage() {}
 
 func (x *ReadDataSource) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[22]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1211,7 +1309,7 @@ func (x *ReadDataSource) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReadDataSource.ProtoReflect.Descriptor instead.
 func (*ReadDataSource) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{22}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{23}
 }
 
 type GetFunctions struct {
@@ -1222,7 +1320,7 @@ type GetFunctions struct {
 
 func (x *GetFunctions) Reset() {
 	*x = GetFunctions{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[23]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1234,7 +1332,7 @@ func (x *GetFunctions) String() string {
 func (*GetFunctions) ProtoMessage() {}
 
 func (x *GetFunctions) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[23]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1247,7 +1345,7 @@ func (x *GetFunctions) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetFunctions.ProtoReflect.Descriptor instead.
 func (*GetFunctions) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{23}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{24}
 }
 
 type CallFunction struct {
@@ -1258,7 +1356,7 @@ type CallFunction struct {
 
 func (x *CallFunction) Reset() {
 	*x = CallFunction{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[24]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1270,7 +1368,7 @@ func (x *CallFunction) String() string {
 func (*CallFunction) ProtoMessage() {}
 
 func (x *CallFunction) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[24]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1283,7 +1381,151 @@ func (x *CallFunction) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CallFunction.ProtoReflect.Descriptor instead.
 func (*CallFunction) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{24}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{25}
+}
+
+type ValidateEphemeralResourceConfig struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ValidateEphemeralResourceConfig) Reset() {
+	*x = ValidateEphemeralResourceConfig{}
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[26]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ValidateEphemeralResourceConfig) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ValidateEphemeralResourceConfig) ProtoMessage() {}
+
+func (x *ValidateEphemeralResourceConfig) ProtoReflect() protoreflect.Message {
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[26]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ValidateEphemeralResourceConfig.ProtoReflect.Descriptor instead.
+func (*ValidateEphemeralResourceConfig) Descriptor() ([]byte, []int) {
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{26}
+}
+
+type OpenEphemeralResource struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *OpenEphemeralResource) Reset() {
+	*x = OpenEphemeralResource{}
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[27]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *OpenEphemeralResource) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*OpenEphemeralResource) ProtoMessage() {}
+
+func (x *OpenEphemeralResource) ProtoReflect() protoreflect.Message {
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[27]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use OpenEphemeralResource.ProtoReflect.Descriptor instead.
+func (*OpenEphemeralResource) Descriptor() ([]byte, []int) {
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{27}
+}
+
+type RenewEphemeralResource struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RenewEphemeralResource) Reset() {
+	*x = RenewEphemeralResource{}
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[28]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RenewEphemeralResource) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RenewEphemeralResource) ProtoMessage() {}
+
+func (x *RenewEphemeralResource) ProtoReflect() protoreflect.Message {
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[28]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RenewEphemeralResource.ProtoReflect.Descriptor instead.
+func (*RenewEphemeralResource) Descriptor() ([]byte, []int) {
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{28}
+}
+
+type CloseEphemeralResource struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CloseEphemeralResource) Reset() {
+	*x = CloseEphemeralResource{}
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[29]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CloseEphemeralResource) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CloseEphemeralResource) ProtoMessage() {}
+
+func (x *CloseEphemeralResource) ProtoReflect() protoreflect.Message {
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[29]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CloseEphemeralResource.ProtoReflect.Descriptor instead.
+func (*CloseEphemeralResource) Descriptor() ([]byte, []int) {
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{29}
 }
 
 type AttributePath_Step struct {
@@ -1300,7 +1542,7 @@ type AttributePath_Step struct {
 
 func (x *AttributePath_Step) Reset() {
 	*x = AttributePath_Step{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[25]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1312,7 +1554,7 @@ func (x *AttributePath_Step) String() string {
 func (*AttributePath_Step) ProtoMessage() {}
 
 func (x *AttributePath_Step) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[25]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1392,7 +1634,7 @@ type Stop_Request struct {
 
 func (x *Stop_Request) Reset() {
 	*x = Stop_Request{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[26]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1404,7 +1646,7 @@ func (x *Stop_Request) String() string {
 func (*Stop_Request) ProtoMessage() {}
 
 func (x *Stop_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[26]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1429,7 +1671,7 @@ type Stop_Response struct {
 
 func (x *Stop_Response) Reset() {
 	*x = Stop_Response{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[27]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1441,7 +1683,7 @@ func (x *Stop_Response) String() string {
 func (*Stop_Response) ProtoMessage() {}
 
 func (x *Stop_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[27]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1479,7 +1721,7 @@ type Schema_Block struct {
 
 func (x *Schema_Block) Reset() {
 	*x = Schema_Block{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[29]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1491,7 +1733,7 @@ func (x *Schema_Block) String() string {
 func (*Schema_Block) ProtoMessage() {}
 
 func (x *Schema_Block) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[29]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1575,7 +1817,7 @@ type Schema_Attribute struct {
 
 func (x *Schema_Attribute) Reset() {
 	*x = Schema_Attribute{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[30]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1587,7 +1829,7 @@ func (x *Schema_Attribute) String() string {
 func (*Schema_Attribute) ProtoMessage() {}
 
 func (x *Schema_Attribute) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[30]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1693,7 +1935,7 @@ type Schema_NestedBlock struct {
 
 func (x *Schema_NestedBlock) Reset() {
 	*x = Schema_NestedBlock{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[31]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1705,7 +1947,7 @@ func (x *Schema_NestedBlock) String() string {
 func (*Schema_NestedBlock) ProtoMessage() {}
 
 func (x *Schema_NestedBlock) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[31]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1770,7 +2012,7 @@ type Function_Parameter struct {
 
 func (x *Function_Parameter) Reset() {
 	*x = Function_Parameter{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[32]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1782,7 +2024,7 @@ func (x *Function_Parameter) String() string {
 func (*Function_Parameter) ProtoMessage() {}
 
 func (x *Function_Parameter) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[32]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1849,7 +2091,7 @@ type Function_Return struct {
 
 func (x *Function_Return) Reset() {
 	*x = Function_Return{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[33]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1861,7 +2103,7 @@ func (x *Function_Return) String() string {
 func (*Function_Return) ProtoMessage() {}
 
 func (x *Function_Return) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[33]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1892,7 +2134,7 @@ type GetMetadata_Request struct {
 
 func (x *GetMetadata_Request) Reset() {
 	*x = GetMetadata_Request{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[34]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1904,7 +2146,7 @@ func (x *GetMetadata_Request) String() string {
 func (*GetMetadata_Request) ProtoMessage() {}
 
 func (x *GetMetadata_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[34]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1917,7 +2159,7 @@ func (x *GetMetadata_Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMetadata_Request.ProtoReflect.Descriptor instead.
 func (*GetMetadata_Request) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{10, 0}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{11, 0}
 }
 
 type GetMetadata_Response struct {
@@ -1927,13 +2169,14 @@ type GetMetadata_Response struct {
 	DataSources        []*GetMetadata_DataSourceMetadata `protobuf:"bytes,3,rep,name=data_sources,json=dataSources,proto3" json:"data_sources,omitempty"`
 	Resources          []*GetMetadata_ResourceMetadata   `protobuf:"bytes,4,rep,name=resources,proto3" json:"resources,omitempty"`
 	Functions          []*GetMetadata_FunctionMetadata   `protobuf:"bytes,5,rep,name=functions,proto3" json:"functions,omitempty"`
+	EphemeralResources []*GetMetadata_EphemeralMetadata  `protobuf:"bytes,6,rep,name=ephemeral_resources,json=ephemeralResources,proto3" json:"ephemeral_resources,omitempty"`
 	unknownFields      protoimpl.UnknownFields
 	sizeCache          protoimpl.SizeCache
 }
 
 func (x *GetMetadata_Response) Reset() {
 	*x = GetMetadata_Response{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[35]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1945,7 +2188,7 @@ func (x *GetMetadata_Response) String() string {
 func (*GetMetadata_Response) ProtoMessage() {}
 
 func (x *GetMetadata_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[35]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1958,7 +2201,7 @@ func (x *GetMetadata_Response) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMetadata_Response.ProtoReflect.Descriptor instead.
 func (*GetMetadata_Response) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{10, 1}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{11, 1}
 }
 
 func (x *GetMetadata_Response) GetServerCapabilities() *ServerCapabilities {
@@ -1996,6 +2239,57 @@ func (x *GetMetadata_Response) GetFunctions() []*GetMetadata_FunctionMetadata {
 	return nil
 }
 
+func (x *GetMetadata_Response) GetEphemeralResources() []*GetMetadata_EphemeralMetadata {
+	if x != nil {
+		return x.EphemeralResources
+	}
+	return nil
+}
+
+type GetMetadata_EphemeralMetadata struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	TypeName      string                 `protobuf:"bytes,1,opt,name=type_name,json=typeName,proto3" json:"type_name,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetMetadata_EphemeralMetadata) Reset() {
+	*x = GetMetadata_EphemeralMetadata{}
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[41]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetMetadata_EphemeralMetadata) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetMetadata_EphemeralMetadata) ProtoMessage() {}
+
+func (x *GetMetadata_EphemeralMetadata) ProtoReflect() protoreflect.Message {
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[41]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetMetadata_EphemeralMetadata.ProtoReflect.Descriptor instead.
+func (*GetMetadata_EphemeralMetadata) Descriptor() ([]byte, []int) {
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{11, 2}
+}
+
+func (x *GetMetadata_EphemeralMetadata) GetTypeName() string {
+	if x != nil {
+		return x.TypeName
+	}
+	return ""
+}
+
 type GetMetadata_FunctionMetadata struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
@@ -2005,7 +2299,7 @@ type GetMetadata_FunctionMetadata struct {
 
 func (x *GetMetadata_FunctionMetadata) Reset() {
 	*x = GetMetadata_FunctionMetadata{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[36]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2017,7 +2311,7 @@ func (x *GetMetadata_FunctionMetadata) String() string {
 func (*GetMetadata_FunctionMetadata) ProtoMessage() {}
 
 func (x *GetMetadata_FunctionMetadata) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[36]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2030,7 +2324,7 @@ func (x *GetMetadata_FunctionMetadata) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMetadata_FunctionMetadata.ProtoReflect.Descriptor instead.
 func (*GetMetadata_FunctionMetadata) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{10, 2}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{11, 3}
 }
 
 func (x *GetMetadata_FunctionMetadata) GetName() string {
@@ -2049,7 +2343,7 @@ type GetMetadata_DataSourceMetadata struct {
 
 func (x *GetMetadata_DataSourceMetadata) Reset() {
 	*x = GetMetadata_DataSourceMetadata{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[37]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2061,7 +2355,7 @@ func (x *GetMetadata_DataSourceMetadata) String() string {
 func (*GetMetadata_DataSourceMetadata) ProtoMessage() {}
 
 func (x *GetMetadata_DataSourceMetadata) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[37]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2074,7 +2368,7 @@ func (x *GetMetadata_DataSourceMetadata) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMetadata_DataSourceMetadata.ProtoReflect.Descriptor instead.
 func (*GetMetadata_DataSourceMetadata) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{10, 3}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{11, 4}
 }
 
 func (x *GetMetadata_DataSourceMetadata) GetTypeName() string {
@@ -2093,7 +2387,7 @@ type GetMetadata_ResourceMetadata struct {
 
 func (x *GetMetadata_ResourceMetadata) Reset() {
 	*x = GetMetadata_ResourceMetadata{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[38]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2105,7 +2399,7 @@ func (x *GetMetadata_ResourceMetadata) String() string {
 func (*GetMetadata_ResourceMetadata) ProtoMessage() {}
 
 func (x *GetMetadata_ResourceMetadata) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[38]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2118,7 +2412,7 @@ func (x *GetMetadata_ResourceMetadata) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMetadata_ResourceMetadata.ProtoReflect.Descriptor instead.
 func (*GetMetadata_ResourceMetadata) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{10, 4}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{11, 5}
 }
 
 func (x *GetMetadata_ResourceMetadata) GetTypeName() string {
@@ -2136,7 +2430,7 @@ type GetProviderSchema_Request struct {
 
 func (x *GetProviderSchema_Request) Reset() {
 	*x = GetProviderSchema_Request{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[39]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2148,7 +2442,7 @@ func (x *GetProviderSchema_Request) String() string {
 func (*GetProviderSchema_Request) ProtoMessage() {}
 
 func (x *GetProviderSchema_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[39]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2161,25 +2455,26 @@ func (x *GetProviderSchema_Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetProviderSchema_Request.ProtoReflect.Descriptor instead.
 func (*GetProviderSchema_Request) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{11, 0}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{12, 0}
 }
 
 type GetProviderSchema_Response struct {
-	state              protoimpl.MessageState `protogen:"open.v1"`
-	Provider           *Schema                `protobuf:"bytes,1,opt,name=provider,proto3" json:"provider,omitempty"`
-	ResourceSchemas    map[string]*Schema     `protobuf:"bytes,2,rep,name=resource_schemas,json=resourceSchemas,proto3" json:"resource_schemas,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
-	DataSourceSchemas  map[string]*Schema     `protobuf:"bytes,3,rep,name=data_source_schemas,json=dataSourceSchemas,proto3" json:"data_source_schemas,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
-	Diagnostics        []*Diagnostic          `protobuf:"bytes,4,rep,name=diagnostics,proto3" json:"diagnostics,omitempty"`
-	ProviderMeta       *Schema                `protobuf:"bytes,5,opt,name=provider_meta,json=providerMeta,proto3" json:"provider_meta,omitempty"`
-	ServerCapabilities *ServerCapabilities    `protobuf:"bytes,6,opt,name=server_capabilities,json=serverCapabilities,proto3" json:"server_capabilities,omitempty"`
-	Functions          map[string]*Function   `protobuf:"bytes,7,rep,name=functions,proto3" json:"functions,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
-	unknownFields      protoimpl.UnknownFields
-	sizeCache          protoimpl.SizeCache
+	state                    protoimpl.MessageState `protogen:"open.v1"`
+	Provider                 *Schema                `protobuf:"bytes,1,opt,name=provider,proto3" json:"provider,omitempty"`
+	ResourceSchemas          map[string]*Schema     `protobuf:"bytes,2,rep,name=resource_schemas,json=resourceSchemas,proto3" json:"resource_schemas,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	DataSourceSchemas        map[string]*Schema     `protobuf:"bytes,3,rep,name=data_source_schemas,json=dataSourceSchemas,proto3" json:"data_source_schemas,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	Diagnostics              []*Diagnostic          `protobuf:"bytes,4,rep,name=diagnostics,proto3" json:"diagnostics,omitempty"`
+	ProviderMeta             *Schema                `protobuf:"bytes,5,opt,name=provider_meta,json=providerMeta,proto3" json:"provider_meta,omitempty"`
+	ServerCapabilities       *ServerCapabilities    `protobuf:"bytes,6,opt,name=server_capabilities,json=serverCapabilities,proto3" json:"server_capabilities,omitempty"`
+	Functions                map[string]*Function   `protobuf:"bytes,7,rep,name=functions,proto3" json:"functions,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	EphemeralResourceSchemas map[string]*Schema     `protobuf:"bytes,8,rep,name=ephemeral_resource_schemas,json=ephemeralResourceSchemas,proto3" json:"ephemeral_resource_schemas,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	unknownFields            protoimpl.UnknownFields
+	sizeCache                protoimpl.SizeCache
 }
 
 func (x *GetProviderSchema_Response) Reset() {
 	*x = GetProviderSchema_Response{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[40]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2191,7 +2486,7 @@ func (x *GetProviderSchema_Response) String() string {
 func (*GetProviderSchema_Response) ProtoMessage() {}
 
 func (x *GetProviderSchema_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[40]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2204,7 +2499,7 @@ func (x *GetProviderSchema_Response) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetProviderSchema_Response.ProtoReflect.Descriptor instead.
 func (*GetProviderSchema_Response) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{11, 1}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{12, 1}
 }
 
 func (x *GetProviderSchema_Response) GetProvider() *Schema {
@@ -2256,6 +2551,13 @@ func (x *GetProviderSchema_Response) GetFunctions() map[string]*Function {
 	return nil
 }
 
+func (x *GetProviderSchema_Response) GetEphemeralResourceSchemas() map[string]*Schema {
+	if x != nil {
+		return x.EphemeralResourceSchemas
+	}
+	return nil
+}
+
 type PrepareProviderConfig_Request struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Config        *DynamicValue          `protobuf:"bytes,1,opt,name=config,proto3" json:"config,omitempty"`
@@ -2265,7 +2567,7 @@ type PrepareProviderConfig_Request struct {
 
 func (x *PrepareProviderConfig_Request) Reset() {
 	*x = PrepareProviderConfig_Request{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[44]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[51]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2277,7 +2579,7 @@ func (x *PrepareProviderConfig_Request) String() string {
 func (*PrepareProviderConfig_Request) ProtoMessage() {}
 
 func (x *PrepareProviderConfig_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[44]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[51]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2290,7 +2592,7 @@ func (x *PrepareProviderConfig_Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PrepareProviderConfig_Request.ProtoReflect.Descriptor instead.
 func (*PrepareProviderConfig_Request) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{12, 0}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{13, 0}
 }
 
 func (x *PrepareProviderConfig_Request) GetConfig() *DynamicValue {
@@ -2310,7 +2612,7 @@ type PrepareProviderConfig_Response struct {
 
 func (x *PrepareProviderConfig_Response) Reset() {
 	*x = PrepareProviderConfig_Response{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[45]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[52]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2322,7 +2624,7 @@ func (x *PrepareProviderConfig_Response) String() string {
 func (*PrepareProviderConfig_Response) ProtoMessage() {}
 
 func (x *PrepareProviderConfig_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[45]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[52]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2335,7 +2637,7 @@ func (x *PrepareProviderConfig_Response) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PrepareProviderConfig_Response.ProtoReflect.Descriptor instead.
 func (*PrepareProviderConfig_Response) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{12, 1}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{13, 1}
 }
 
 func (x *PrepareProviderConfig_Response) GetPreparedConfig() *DynamicValue {
@@ -2363,7 +2665,7 @@ type UpgradeResourceState_Request struct {
 
 func (x *UpgradeResourceState_Request) Reset() {
 	*x = UpgradeResourceState_Request{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[46]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[53]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2375,7 +2677,7 @@ func (x *UpgradeResourceState_Request) String() string {
 func (*UpgradeResourceState_Request) ProtoMessage() {}
 
 func (x *UpgradeResourceState_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[46]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[53]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2388,7 +2690,7 @@ func (x *UpgradeResourceState_Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpgradeResourceState_Request.ProtoReflect.Descriptor instead.
 func (*UpgradeResourceState_Request) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{13, 0}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{14, 0}
 }
 
 func (x *UpgradeResourceState_Request) GetTypeName() string {
@@ -2422,7 +2724,7 @@ type UpgradeResourceState_Response struct {
 
 func (x *UpgradeResourceState_Response) Reset() {
 	*x = UpgradeResourceState_Response{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[47]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[54]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2434,7 +2736,7 @@ func (x *UpgradeResourceState_Response) String() string {
 func (*UpgradeResourceState_Response) ProtoMessage() {}
 
 func (x *UpgradeResourceState_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[47]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[54]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2447,7 +2749,7 @@ func (x *UpgradeResourceState_Response) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpgradeResourceState_Response.ProtoReflect.Descriptor instead.
 func (*UpgradeResourceState_Response) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{13, 1}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{14, 1}
 }
 
 func (x *UpgradeResourceState_Response) GetUpgradedState() *DynamicValue {
@@ -2475,7 +2777,7 @@ type ValidateResourceTypeConfig_Request struct {
 
 func (x *ValidateResourceTypeConfig_Request) Reset() {
 	*x = ValidateResourceTypeConfig_Request{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[48]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[55]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2487,7 +2789,7 @@ func (x *ValidateResourceTypeConfig_Request) String() string {
 func (*ValidateResourceTypeConfig_Request) ProtoMessage() {}
 
 func (x *ValidateResourceTypeConfig_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[48]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[55]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2500,7 +2802,7 @@ func (x *ValidateResourceTypeConfig_Request) ProtoReflect() protoreflect.Message
 
 // Deprecated: Use ValidateResourceTypeConfig_Request.ProtoReflect.Descriptor instead.
 func (*ValidateResourceTypeConfig_Request) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{14, 0}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{15, 0}
 }
 
 func (x *ValidateResourceTypeConfig_Request) GetTypeName() string {
@@ -2533,7 +2835,7 @@ type ValidateResourceTypeConfig_Response struct {
 
 func (x *ValidateResourceTypeConfig_Response) Reset() {
 	*x = ValidateResourceTypeConfig_Response{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[49]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[56]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2545,7 +2847,7 @@ func (x *ValidateResourceTypeConfig_Response) String() string {
 func (*ValidateResourceTypeConfig_Response) ProtoMessage() {}
 
 func (x *ValidateResourceTypeConfig_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[49]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[56]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2558,7 +2860,7 @@ func (x *ValidateResourceTypeConfig_Response) ProtoReflect() protoreflect.Messag
 
 // Deprecated: Use ValidateResourceTypeConfig_Response.ProtoReflect.Descriptor instead.
 func (*ValidateResourceTypeConfig_Response) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{14, 1}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{15, 1}
 }
 
 func (x *ValidateResourceTypeConfig_Response) GetDiagnostics() []*Diagnostic {
@@ -2578,7 +2880,7 @@ type ValidateDataSourceConfig_Request struct {
 
 func (x *ValidateDataSourceConfig_Request) Reset() {
 	*x = ValidateDataSourceConfig_Request{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[50]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[57]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2590,7 +2892,7 @@ func (x *ValidateDataSourceConfig_Request) String() string {
 func (*ValidateDataSourceConfig_Request) ProtoMessage() {}
 
 func (x *ValidateDataSourceConfig_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[50]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[57]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2603,7 +2905,7 @@ func (x *ValidateDataSourceConfig_Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ValidateDataSourceConfig_Request.ProtoReflect.Descriptor instead.
 func (*ValidateDataSourceConfig_Request) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{15, 0}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{16, 0}
 }
 
 func (x *ValidateDataSourceConfig_Request) GetTypeName() string {
@@ -2629,7 +2931,7 @@ type ValidateDataSourceConfig_Response struct {
 
 func (x *ValidateDataSourceConfig_Response) Reset() {
 	*x = ValidateDataSourceConfig_Response{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[51]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[58]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2641,7 +2943,7 @@ func (x *ValidateDataSourceConfig_Response) String() string {
 func (*ValidateDataSourceConfig_Response) ProtoMessage() {}
 
 func (x *ValidateDataSourceConfig_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[51]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[58]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2654,7 +2956,7 @@ func (x *ValidateDataSourceConfig_Response) ProtoReflect() protoreflect.Message 
 
 // Deprecated: Use ValidateDataSourceConfig_Response.ProtoReflect.Descriptor instead.
 func (*ValidateDataSourceConfig_Response) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{15, 1}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{16, 1}
 }
 
 func (x *ValidateDataSourceConfig_Response) GetDiagnostics() []*Diagnostic {
@@ -2675,7 +2977,7 @@ type Configure_Request struct {
 
 func (x *Configure_Request) Reset() {
 	*x = Configure_Request{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[52]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[59]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2687,7 +2989,7 @@ func (x *Configure_Request) String() string {
 func (*Configure_Request) ProtoMessage() {}
 
 func (x *Configure_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[52]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[59]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2700,7 +3002,7 @@ func (x *Configure_Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Configure_Request.ProtoReflect.Descriptor instead.
 func (*Configure_Request) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{16, 0}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{17, 0}
 }
 
 func (x *Configure_Request) GetTerraformVersion() string {
@@ -2733,7 +3035,7 @@ type Configure_Response struct {
 
 func (x *Configure_Response) Reset() {
 	*x = Configure_Response{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[53]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[60]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2745,7 +3047,7 @@ func (x *Configure_Response) String() string {
 func (*Configure_Response) ProtoMessage() {}
 
 func (x *Configure_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[53]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[60]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2758,7 +3060,7 @@ func (x *Configure_Response) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Configure_Response.ProtoReflect.Descriptor instead.
 func (*Configure_Response) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{16, 1}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{17, 1}
 }
 
 func (x *Configure_Response) GetDiagnostics() []*Diagnostic {
@@ -2781,7 +3083,7 @@ type ReadResource_Request struct {
 
 func (x *ReadResource_Request) Reset() {
 	*x = ReadResource_Request{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[54]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[61]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2793,7 +3095,7 @@ func (x *ReadResource_Request) String() string {
 func (*ReadResource_Request) ProtoMessage() {}
 
 func (x *ReadResource_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[54]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[61]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2806,7 +3108,7 @@ func (x *ReadResource_Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReadResource_Request.ProtoReflect.Descriptor instead.
 func (*ReadResource_Request) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{17, 0}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{18, 0}
 }
 
 func (x *ReadResource_Request) GetTypeName() string {
@@ -2855,7 +3157,7 @@ type ReadResource_Response struct {
 
 func (x *ReadResource_Response) Reset() {
 	*x = ReadResource_Response{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[55]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[62]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2867,7 +3169,7 @@ func (x *ReadResource_Response) String() string {
 func (*ReadResource_Response) ProtoMessage() {}
 
 func (x *ReadResource_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[55]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[62]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2880,7 +3182,7 @@ func (x *ReadResource_Response) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReadResource_Response.ProtoReflect.Descriptor instead.
 func (*ReadResource_Response) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{17, 1}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{18, 1}
 }
 
 func (x *ReadResource_Response) GetNewState() *DynamicValue {
@@ -2919,7 +3221,7 @@ type PlanResourceChange_Request struct {
 
 func (x *PlanResourceChange_Request) Reset() {
 	*x = PlanResourceChange_Request{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[56]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[63]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2931,7 +3233,7 @@ func (x *PlanResourceChange_Request) String() string {
 func (*PlanResourceChange_Request) ProtoMessage() {}
 
 func (x *PlanResourceChange_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[56]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[63]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2944,7 +3246,7 @@ func (x *PlanResourceChange_Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlanResourceChange_Request.ProtoReflect.Descriptor instead.
 func (*PlanResourceChange_Request) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{18, 0}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{19, 0}
 }
 
 func (x *PlanResourceChange_Request) GetTypeName() string {
@@ -3009,7 +3311,7 @@ type PlanResourceChange_Response struct {
 
 func (x *PlanResourceChange_Response) Reset() {
 	*x = PlanResourceChange_Response{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[57]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[64]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3021,7 +3323,7 @@ func (x *PlanResourceChange_Response) String() string {
 func (*PlanResourceChange_Response) ProtoMessage() {}
 
 func (x *PlanResourceChange_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[57]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[64]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3034,7 +3336,7 @@ func (x *PlanResourceChange_Response) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlanResourceChange_Response.ProtoReflect.Descriptor instead.
 func (*PlanResourceChange_Response) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{18, 1}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{19, 1}
 }
 
 func (x *PlanResourceChange_Response) GetPlannedState() *DynamicValue {
@@ -3086,7 +3388,7 @@ type ApplyResourceChange_Request struct {
 
 func (x *ApplyResourceChange_Request) Reset() {
 	*x = ApplyResourceChange_Request{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[58]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[65]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3098,7 +3400,7 @@ func (x *ApplyResourceChange_Request) String() string {
 func (*ApplyResourceChange_Request) ProtoMessage() {}
 
 func (x *ApplyResourceChange_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[58]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[65]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3111,7 +3413,7 @@ func (x *ApplyResourceChange_Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ApplyResourceChange_Request.ProtoReflect.Descriptor instead.
 func (*ApplyResourceChange_Request) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{19, 0}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{20, 0}
 }
 
 func (x *ApplyResourceChange_Request) GetTypeName() string {
@@ -3168,7 +3470,7 @@ type ApplyResourceChange_Response struct {
 
 func (x *ApplyResourceChange_Response) Reset() {
 	*x = ApplyResourceChange_Response{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[59]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[66]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3180,7 +3482,7 @@ func (x *ApplyResourceChange_Response) String() string {
 func (*ApplyResourceChange_Response) ProtoMessage() {}
 
 func (x *ApplyResourceChange_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[59]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[66]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3193,7 +3495,7 @@ func (x *ApplyResourceChange_Response) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ApplyResourceChange_Response.ProtoReflect.Descriptor instead.
 func (*ApplyResourceChange_Response) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{19, 1}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{20, 1}
 }
 
 func (x *ApplyResourceChange_Response) GetNewState() *DynamicValue {
@@ -3235,7 +3537,7 @@ type ImportResourceState_Request struct {
 
 func (x *ImportResourceState_Request) Reset() {
 	*x = ImportResourceState_Request{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[60]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[67]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3247,7 +3549,7 @@ func (x *ImportResourceState_Request) String() string {
 func (*ImportResourceState_Request) ProtoMessage() {}
 
 func (x *ImportResourceState_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[60]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[67]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3260,7 +3562,7 @@ func (x *ImportResourceState_Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ImportResourceState_Request.ProtoReflect.Descriptor instead.
 func (*ImportResourceState_Request) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{20, 0}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{21, 0}
 }
 
 func (x *ImportResourceState_Request) GetTypeName() string {
@@ -3295,7 +3597,7 @@ type ImportResourceState_ImportedResource struct {
 
 func (x *ImportResourceState_ImportedResource) Reset() {
 	*x = ImportResourceState_ImportedResource{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[61]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[68]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3307,7 +3609,7 @@ func (x *ImportResourceState_ImportedResource) String() string {
 func (*ImportResourceState_ImportedResource) ProtoMessage() {}
 
 func (x *ImportResourceState_ImportedResource) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[61]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[68]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3320,7 +3622,7 @@ func (x *ImportResourceState_ImportedResource) ProtoReflect() protoreflect.Messa
 
 // Deprecated: Use ImportResourceState_ImportedResource.ProtoReflect.Descriptor instead.
 func (*ImportResourceState_ImportedResource) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{20, 1}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{21, 1}
 }
 
 func (x *ImportResourceState_ImportedResource) GetTypeName() string {
@@ -3354,7 +3656,7 @@ type ImportResourceState_Response struct {
 
 func (x *ImportResourceState_Response) Reset() {
 	*x = ImportResourceState_Response{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[62]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[69]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3366,7 +3668,7 @@ func (x *ImportResourceState_Response) String() string {
 func (*ImportResourceState_Response) ProtoMessage() {}
 
 func (x *ImportResourceState_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[62]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[69]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3379,7 +3681,7 @@ func (x *ImportResourceState_Response) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ImportResourceState_Response.ProtoReflect.Descriptor instead.
 func (*ImportResourceState_Response) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{20, 2}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{21, 2}
 }
 
 func (x *ImportResourceState_Response) GetImportedResources() []*ImportResourceState_ImportedResource {
@@ -3410,7 +3712,7 @@ type MoveResourceState_Request struct {
 
 func (x *MoveResourceState_Request) Reset() {
 	*x = MoveResourceState_Request{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[63]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[70]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3422,7 +3724,7 @@ func (x *MoveResourceState_Request) String() string {
 func (*MoveResourceState_Request) ProtoMessage() {}
 
 func (x *MoveResourceState_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[63]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[70]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3435,7 +3737,7 @@ func (x *MoveResourceState_Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MoveResourceState_Request.ProtoReflect.Descriptor instead.
 func (*MoveResourceState_Request) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{21, 0}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{22, 0}
 }
 
 func (x *MoveResourceState_Request) GetSourceProviderAddress() string {
@@ -3491,7 +3793,7 @@ type MoveResourceState_Response struct {
 
 func (x *MoveResourceState_Response) Reset() {
 	*x = MoveResourceState_Response{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[64]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[71]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3503,7 +3805,7 @@ func (x *MoveResourceState_Response) String() string {
 func (*MoveResourceState_Response) ProtoMessage() {}
 
 func (x *MoveResourceState_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[64]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[71]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3516,7 +3818,7 @@ func (x *MoveResourceState_Response) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MoveResourceState_Response.ProtoReflect.Descriptor instead.
 func (*MoveResourceState_Response) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{21, 1}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{22, 1}
 }
 
 func (x *MoveResourceState_Response) GetTargetState() *DynamicValue {
@@ -3552,7 +3854,7 @@ type ReadDataSource_Request struct {
 
 func (x *ReadDataSource_Request) Reset() {
 	*x = ReadDataSource_Request{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[65]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[72]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3564,7 +3866,7 @@ func (x *ReadDataSource_Request) String() string {
 func (*ReadDataSource_Request) ProtoMessage() {}
 
 func (x *ReadDataSource_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[65]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[72]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3577,7 +3879,7 @@ func (x *ReadDataSource_Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReadDataSource_Request.ProtoReflect.Descriptor instead.
 func (*ReadDataSource_Request) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{22, 0}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{23, 0}
 }
 
 func (x *ReadDataSource_Request) GetTypeName() string {
@@ -3618,7 +3920,7 @@ type ReadDataSource_Response struct {
 
 func (x *ReadDataSource_Response) Reset() {
 	*x = ReadDataSource_Response{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[66]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[73]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3630,7 +3932,7 @@ func (x *ReadDataSource_Response) String() string {
 func (*ReadDataSource_Response) ProtoMessage() {}
 
 func (x *ReadDataSource_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[66]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[73]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3643,7 +3945,7 @@ func (x *ReadDataSource_Response) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReadDataSource_Response.ProtoReflect.Descriptor instead.
 func (*ReadDataSource_Response) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{22, 1}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{23, 1}
 }
 
 func (x *ReadDataSource_Response) GetState() *DynamicValue {
@@ -3668,7 +3970,7 @@ type GetFunctions_Request struct {
 
 func (x *GetFunctions_Request) Reset() {
 	*x = GetFunctions_Request{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[67]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[74]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3680,7 +3982,7 @@ func (x *GetFunctions_Request) String() string {
 func (*GetFunctions_Request) ProtoMessage() {}
 
 func (x *GetFunctions_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[67]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[74]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3693,7 +3995,7 @@ func (x *GetFunctions_Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetFunctions_Request.ProtoReflect.Descriptor instead.
 func (*GetFunctions_Request) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{23, 0}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{24, 0}
 }
 
 type GetFunctions_Response struct {
@@ -3706,7 +4008,7 @@ type GetFunctions_Response struct {
 
 func (x *GetFunctions_Response) Reset() {
 	*x = GetFunctions_Response{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[68]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[75]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3718,7 +4020,7 @@ func (x *GetFunctions_Response) String() string {
 func (*GetFunctions_Response) ProtoMessage() {}
 
 func (x *GetFunctions_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[68]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[75]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3731,7 +4033,7 @@ func (x *GetFunctions_Response) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetFunctions_Response.ProtoReflect.Descriptor instead.
 func (*GetFunctions_Response) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{23, 1}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{24, 1}
 }
 
 func (x *GetFunctions_Response) GetFunctions() map[string]*Function {
@@ -3758,7 +4060,7 @@ type CallFunction_Request struct {
 
 func (x *CallFunction_Request) Reset() {
 	*x = CallFunction_Request{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[70]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[77]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3770,7 +4072,7 @@ func (x *CallFunction_Request) String() string {
 func (*CallFunction_Request) ProtoMessage() {}
 
 func (x *CallFunction_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[70]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[77]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3783,7 +4085,7 @@ func (x *CallFunction_Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CallFunction_Request.ProtoReflect.Descriptor instead.
 func (*CallFunction_Request) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{24, 0}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{25, 0}
 }
 
 func (x *CallFunction_Request) GetName() string {
@@ -3810,7 +4112,7 @@ type CallFunction_Response struct {
 
 func (x *CallFunction_Response) Reset() {
 	*x = CallFunction_Response{}
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[71]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[78]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3822,7 +4124,7 @@ func (x *CallFunction_Response) String() string {
 func (*CallFunction_Response) ProtoMessage() {}
 
 func (x *CallFunction_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[71]
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[78]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3835,7 +4137,7 @@ func (x *CallFunction_Response) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CallFunction_Response.ProtoReflect.Descriptor instead.
 func (*CallFunction_Response) Descriptor() ([]byte, []int) {
-	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{24, 1}
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{25, 1}
 }
 
 func (x *CallFunction_Response) GetResult() *DynamicValue {
@@ -3852,11 +4154,451 @@ func (x *CallFunction_Response) GetError() *FunctionError {
 	return nil
 }
 
+type ValidateEphemeralResourceConfig_Request struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	TypeName      string                 `protobuf:"bytes,1,opt,name=type_name,json=typeName,proto3" json:"type_name,omitempty"`
+	Config        *DynamicValue          `protobuf:"bytes,2,opt,name=config,proto3" json:"config,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ValidateEphemeralResourceConfig_Request) Reset() {
+	*x = ValidateEphemeralResourceConfig_Request{}
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[79]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ValidateEphemeralResourceConfig_Request) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ValidateEphemeralResourceConfig_Request) ProtoMessage() {}
+
+func (x *ValidateEphemeralResourceConfig_Request) ProtoReflect() protoreflect.Message {
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[79]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ValidateEphemeralResourceConfig_Request.ProtoReflect.Descriptor instead.
+func (*ValidateEphemeralResourceConfig_Request) Descriptor() ([]byte, []int) {
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{26, 0}
+}
+
+func (x *ValidateEphemeralResourceConfig_Request) GetTypeName() string {
+	if x != nil {
+		return x.TypeName
+	}
+	return ""
+}
+
+func (x *ValidateEphemeralResourceConfig_Request) GetConfig() *DynamicValue {
+	if x != nil {
+		return x.Config
+	}
+	return nil
+}
+
+type ValidateEphemeralResourceConfig_Response struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Diagnostics   []*Diagnostic          `protobuf:"bytes,1,rep,name=diagnostics,proto3" json:"diagnostics,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ValidateEphemeralResourceConfig_Response) Reset() {
+	*x = ValidateEphemeralResourceConfig_Response{}
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[80]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ValidateEphemeralResourceConfig_Response) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ValidateEphemeralResourceConfig_Response) ProtoMessage() {}
+
+func (x *ValidateEphemeralResourceConfig_Response) ProtoReflect() protoreflect.Message {
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[80]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ValidateEphemeralResourceConfig_Response.ProtoReflect.Descriptor instead.
+func (*ValidateEphemeralResourceConfig_Response) Descriptor() ([]byte, []int) {
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{26, 1}
+}
+
+func (x *ValidateEphemeralResourceConfig_Response) GetDiagnostics() []*Diagnostic {
+	if x != nil {
+		return x.Diagnostics
+	}
+	return nil
+}
+
+type OpenEphemeralResource_Request struct {
+	state              protoimpl.MessageState `protogen:"open.v1"`
+	TypeName           string                 `protobuf:"bytes,1,opt,name=type_name,json=typeName,proto3" json:"type_name,omitempty"`
+	Config             *DynamicValue          `protobuf:"bytes,2,opt,name=config,proto3" json:"config,omitempty"`
+	ClientCapabilities *ClientCapabilities    `protobuf:"bytes,3,opt,name=client_capabilities,json=clientCapabilities,proto3" json:"client_capabilities,omitempty"`
+	unknownFields      protoimpl.UnknownFields
+	sizeCache          protoimpl.SizeCache
+}
+
+func (x *OpenEphemeralResource_Request) Reset() {
+	*x = OpenEphemeralResource_Request{}
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[81]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *OpenEphemeralResource_Request) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*OpenEphemeralResource_Request) ProtoMessage() {}
+
+func (x *OpenEphemeralResource_Request) ProtoReflect() protoreflect.Message {
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[81]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use OpenEphemeralResource_Request.ProtoReflect.Descriptor instead.
+func (*OpenEphemeralResource_Request) Descriptor() ([]byte, []int) {
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{27, 0}
+}
+
+func (x *OpenEphemeralResource_Request) GetTypeName() string {
+	if x != nil {
+		return x.TypeName
+	}
+	return ""
+}
+
+func (x *OpenEphemeralResource_Request) GetConfig() *DynamicValue {
+	if x != nil {
+		return x.Config
+	}
+	return nil
+}
+
+func (x *OpenEphemeralResource_Request) GetClientCapabilities() *ClientCapabilities {
+	if x != nil {
+		return x.ClientCapabilities
+	}
+	return nil
+}
+
+type OpenEphemeralResource_Response struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Diagnostics   []*Diagnostic          `protobuf:"bytes,1,rep,name=diagnostics,proto3" json:"diagnostics,omitempty"`
+	RenewAt       *timestamppb.Timestamp `protobuf:"bytes,2,opt,name=renew_at,json=renewAt,proto3,oneof" json:"renew_at,omitempty"`
+	Result        *DynamicValue          `protobuf:"bytes,3,opt,name=result,proto3" json:"result,omitempty"`
+	Private       []byte                 `protobuf:"bytes,4,opt,name=private,proto3,oneof" json:"private,omitempty"`
+	Deferred      *Deferred              `protobuf:"bytes,5,opt,name=deferred,proto3" json:"deferred,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *OpenEphemeralResource_Response) Reset() {
+	*x = OpenEphemeralResource_Response{}
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[82]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *OpenEphemeralResource_Response) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*OpenEphemeralResource_Response) ProtoMessage() {}
+
+func (x *OpenEphemeralResource_Response) ProtoReflect() protoreflect.Message {
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[82]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use OpenEphemeralResource_Response.ProtoReflect.Descriptor instead.
+func (*OpenEphemeralResource_Response) Descriptor() ([]byte, []int) {
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{27, 1}
+}
+
+func (x *OpenEphemeralResource_Response) GetDiagnostics() []*Diagnostic {
+	if x != nil {
+		return x.Diagnostics
+	}
+	return nil
+}
+
+func (x *OpenEphemeralResource_Response) GetRenewAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.RenewAt
+	}
+	return nil
+}
+
+func (x *OpenEphemeralResource_Response) GetResult() *DynamicValue {
+	if x != nil {
+		return x.Result
+	}
+	return nil
+}
+
+func (x *OpenEphemeralResource_Response) GetPrivate() []byte {
+	if x != nil {
+		return x.Private
+	}
+	return nil
+}
+
+func (x *OpenEphemeralResource_Response) GetDeferred() *Deferred {
+	if x != nil {
+		return x.Deferred
+	}
+	return nil
+}
+
+type RenewEphemeralResource_Request struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	TypeName      string                 `protobuf:"bytes,1,opt,name=type_name,json=typeName,proto3" json:"type_name,omitempty"`
+	Private       []byte                 `protobuf:"bytes,2,opt,name=private,proto3,oneof" json:"private,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RenewEphemeralResource_Request) Reset() {
+	*x = RenewEphemeralResource_Request{}
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[83]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RenewEphemeralResource_Request) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RenewEphemeralResource_Request) ProtoMessage() {}
+
+func (x *RenewEphemeralResource_Request) ProtoReflect() protoreflect.Message {
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[83]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RenewEphemeralResource_Request.ProtoReflect.Descriptor instead.
+func (*RenewEphemeralResource_Request) Descriptor() ([]byte, []int) {
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{28, 0}
+}
+
+func (x *RenewEphemeralResource_Request) GetTypeName() string {
+	if x != nil {
+		return x.TypeName
+	}
+	return ""
+}
+
+func (x *RenewEphemeralResource_Request) GetPrivate() []byte {
+	if x != nil {
+		return x.Private
+	}
+	return nil
+}
+
+type RenewEphemeralResource_Response struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Diagnostics   []*Diagnostic          `protobuf:"bytes,1,rep,name=diagnostics,proto3" json:"diagnostics,omitempty"`
+	RenewAt       *timestamppb.Timestamp `protobuf:"bytes,2,opt,name=renew_at,json=renewAt,proto3,oneof" json:"renew_at,omitempty"`
+	Private       []byte                 `protobuf:"bytes,3,opt,name=private,proto3,oneof" json:"private,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RenewEphemeralResource_Response) Reset() {
+	*x = RenewEphemeralResource_Response{}
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[84]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RenewEphemeralResource_Response) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RenewEphemeralResource_Response) ProtoMessage() {}
+
+func (x *RenewEphemeralResource_Response) ProtoReflect() protoreflect.Message {
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[84]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RenewEphemeralResource_Response.ProtoReflect.Descriptor instead.
+func (*RenewEphemeralResource_Response) Descriptor() ([]byte, []int) {
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{28, 1}
+}
+
+func (x *RenewEphemeralResource_Response) GetDiagnostics() []*Diagnostic {
+	if x != nil {
+		return x.Diagnostics
+	}
+	return nil
+}
+
+func (x *RenewEphemeralResource_Response) GetRenewAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.RenewAt
+	}
+	return nil
+}
+
+func (x *RenewEphemeralResource_Response) GetPrivate() []byte {
+	if x != nil {
+		return x.Private
+	}
+	return nil
+}
+
+type CloseEphemeralResource_Request struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	TypeName      string                 `protobuf:"bytes,1,opt,name=type_name,json=typeName,proto3" json:"type_name,omitempty"`
+	Private       []byte                 `protobuf:"bytes,2,opt,name=private,proto3,oneof" json:"private,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CloseEphemeralResource_Request) Reset() {
+	*x = CloseEphemeralResource_Request{}
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[85]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CloseEphemeralResource_Request) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CloseEphemeralResource_Request) ProtoMessage() {}
+
+func (x *CloseEphemeralResource_Request) ProtoReflect() protoreflect.Message {
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[85]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CloseEphemeralResource_Request.ProtoReflect.Descriptor instead.
+func (*CloseEphemeralResource_Request) Descriptor() ([]byte, []int) {
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{29, 0}
+}
+
+func (x *CloseEphemeralResource_Request) GetTypeName() string {
+	if x != nil {
+		return x.TypeName
+	}
+	return ""
+}
+
+func (x *CloseEphemeralResource_Request) GetPrivate() []byte {
+	if x != nil {
+		return x.Private
+	}
+	return nil
+}
+
+type CloseEphemeralResource_Response struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Diagnostics   []*Diagnostic          `protobuf:"bytes,1,rep,name=diagnostics,proto3" json:"diagnostics,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CloseEphemeralResource_Response) Reset() {
+	*x = CloseEphemeralResource_Response{}
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[86]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CloseEphemeralResource_Response) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CloseEphemeralResource_Response) ProtoMessage() {}
+
+func (x *CloseEphemeralResource_Response) ProtoReflect() protoreflect.Message {
+	mi := &file_tfplugin5_tfplugin5_proto_msgTypes[86]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CloseEphemeralResource_Response.ProtoReflect.Descriptor instead.
+func (*CloseEphemeralResource_Response) Descriptor() ([]byte, []int) {
+	return file_tfplugin5_tfplugin5_proto_rawDescGZIP(), []int{29, 1}
+}
+
+func (x *CloseEphemeralResource_Response) GetDiagnostics() []*Diagnostic {
+	if x != nil {
+		return x.Diagnostics
+	}
+	return nil
+}
+
 var File_tfplugin5_tfplugin5_proto protoreflect.FileDescriptor
 
 const file_tfplugin5_tfplugin5_proto_rawDesc = "" +
 	"\n" +
-	"\x19tfplugin5/tfplugin5.proto\x12\ttfplugin5\"<\n" +
+	"\x19tfplugin5/tfplugin5.proto\x12\ttfplugin5\x1a\x1fgoogle/protobuf/timestamp.proto\"<\n" +
 	"\fDynamicValue\x12\x18\n" +
 	"\amsgpack\x18\x01 \x01(\fR\amsgpack\x12\x12\n" +
 	"\x04json\x18\x02 \x01(\fR\x04json\"\xe3\x01\n" +
@@ -3963,23 +4705,33 @@ const file_tfplugin5_tfplugin5_proto_rawDesc = "" +
 	"\x13move_resource_state\x18\x03 \x01(\bR\x11moveResourceState\"\x82\x01\n" +
 	"\x12ClientCapabilities\x12)\n" +
 	"\x10deferral_allowed\x18\x01 \x01(\bR\x0fdeferralAllowed\x12A\n" +
-	"\x1dwrite_only_attributes_allowed\x18\x02 \x01(\bR\x1awriteOnlyAttributesAllowed\"\x96\x04\n" +
+	"\x1dwrite_only_attributes_allowed\x18\x02 \x01(\bR\x1awriteOnlyAttributesAllowed\"\xa2\x01\n" +
+	"\bDeferred\x122\n" +
+	"\x06reason\x18\x01 \x01(\x0e2\x1a.tfplugin5.Deferred.ReasonR\x06reason\"b\n" +
+	"\x06Reason\x12\v\n" +
+	"\aUNKNOWN\x10\x00\x12\x1b\n" +
+	"\x17RESOURCE_CONFIG_UNKNOWN\x10\x01\x12\x1b\n" +
+	"\x17PROVIDER_CONFIG_UNKNOWN\x10\x02\x12\x11\n" +
+	"\rABSENT_PREREQ\x10\x03\"\xa3\x05\n" +
 	"\vGetMetadata\x1a\t\n" +
-	"\aRequest\x1a\xef\x02\n" +
+	"\aRequest\x1a\xca\x03\n" +
 	"\bResponse\x12N\n" +
 	"\x13server_capabilities\x18\x01 \x01(\v2\x1d.tfplugin5.ServerCapabilitiesR\x12serverCapabilities\x127\n" +
 	"\vdiagnostics\x18\x02 \x03(\v2\x15.tfplugin5.DiagnosticR\vdiagnostics\x12L\n" +
 	"\fdata_sources\x18\x03 \x03(\v2).tfplugin5.GetMetadata.DataSourceMetadataR\vdataSources\x12E\n" +
 	"\tresources\x18\x04 \x03(\v2'.tfplugin5.GetMetadata.ResourceMetadataR\tresources\x12E\n" +
-	"\tfunctions\x18\x05 \x03(\v2'.tfplugin5.GetMetadata.FunctionMetadataR\tfunctions\x1a&\n" +
+	"\tfunctions\x18\x05 \x03(\v2'.tfplugin5.GetMetadata.FunctionMetadataR\tfunctions\x12Y\n" +
+	"\x13ephemeral_resources\x18\x06 \x03(\v2(.tfplugin5.GetMetadata.EphemeralMetadataR\x12ephemeralResources\x1a0\n" +
+	"\x11EphemeralMetadata\x12\x1b\n" +
+	"\ttype_name\x18\x01 \x01(\tR\btypeName\x1a&\n" +
 	"\x10FunctionMetadata\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x1a1\n" +
 	"\x12DataSourceMetadata\x12\x1b\n" +
 	"\ttype_name\x18\x01 \x01(\tR\btypeName\x1a/\n" +
 	"\x10ResourceMetadata\x12\x1b\n" +
-	"\ttype_name\x18\x01 \x01(\tR\btypeName\"\xc7\x06\n" +
+	"\ttype_name\x18\x01 \x01(\tR\btypeName\"\xab\b\n" +
 	"\x11GetProviderSchema\x1a\t\n" +
-	"\aRequest\x1a\xa6\x06\n" +
+	"\aRequest\x1a\x8a\b\n" +
 	"\bResponse\x12-\n" +
 	"\bprovider\x18\x01 \x01(\v2\x11.tfplugin5.SchemaR\bprovider\x12e\n" +
 	"\x10resource_schemas\x18\x02 \x03(\v2:.tfplugin5.GetProviderSchema.Response.ResourceSchemasEntryR\x0fresourceSchemas\x12l\n" +
@@ -3987,7 +4739,8 @@ const file_tfplugin5_tfplugin5_proto_rawDesc = "" +
 	"\vdiagnostics\x18\x04 \x03(\v2\x15.tfplugin5.DiagnosticR\vdiagnostics\x126\n" +
 	"\rprovider_meta\x18\x05 \x01(\v2\x11.tfplugin5.SchemaR\fproviderMeta\x12N\n" +
 	"\x13server_capabilities\x18\x06 \x01(\v2\x1d.tfplugin5.ServerCapabilitiesR\x12serverCapabilities\x12R\n" +
-	"\tfunctions\x18\a \x03(\v24.tfplugin5.GetProviderSchema.Response.FunctionsEntryR\tfunctions\x1aU\n" +
+	"\tfunctions\x18\a \x03(\v24.tfplugin5.GetProviderSchema.Response.FunctionsEntryR\tfunctions\x12\x81\x01\n" +
+	"\x1aephemeral_resource_schemas\x18\b \x03(\v2C.tfplugin5.GetProviderSchema.Response.EphemeralResourceSchemasEntryR\x18ephemeralResourceSchemas\x1aU\n" +
 	"\x14ResourceSchemasEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12'\n" +
 	"\x05value\x18\x02 \x01(\v2\x11.tfplugin5.SchemaR\x05value:\x028\x01\x1aW\n" +
@@ -3996,7 +4749,10 @@ const file_tfplugin5_tfplugin5_proto_rawDesc = "" +
 	"\x05value\x18\x02 \x01(\v2\x11.tfplugin5.SchemaR\x05value:\x028\x01\x1aQ\n" +
 	"\x0eFunctionsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12)\n" +
-	"\x05value\x18\x02 \x01(\v2\x13.tfplugin5.FunctionR\x05value:\x028\x01\"\xdb\x01\n" +
+	"\x05value\x18\x02 \x01(\v2\x13.tfplugin5.FunctionR\x05value:\x028\x01\x1a^\n" +
+	"\x1dEphemeralResourceSchemasEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12'\n" +
+	"\x05value\x18\x02 \x01(\v2\x11.tfplugin5.SchemaR\x05value:\x028\x01\"\xdb\x01\n" +
 	"\x15PrepareProviderConfig\x1a:\n" +
 	"\aRequest\x12/\n" +
 	"\x06config\x18\x01 \x01(\v2\x17.tfplugin5.DynamicValueR\x06config\x1a\x85\x01\n" +
@@ -4119,11 +4875,52 @@ const file_tfplugin5_tfplugin5_proto_rawDesc = "" +
 	"\targuments\x18\x02 \x03(\v2\x17.tfplugin5.DynamicValueR\targuments\x1ak\n" +
 	"\bResponse\x12/\n" +
 	"\x06result\x18\x01 \x01(\v2\x17.tfplugin5.DynamicValueR\x06result\x12.\n" +
-	"\x05error\x18\x02 \x01(\v2\x18.tfplugin5.FunctionErrorR\x05error*%\n" +
+	"\x05error\x18\x02 \x01(\v2\x18.tfplugin5.FunctionErrorR\x05error\"\xbf\x01\n" +
+	"\x1fValidateEphemeralResourceConfig\x1aW\n" +
+	"\aRequest\x12\x1b\n" +
+	"\ttype_name\x18\x01 \x01(\tR\btypeName\x12/\n" +
+	"\x06config\x18\x02 \x01(\v2\x17.tfplugin5.DynamicValueR\x06config\x1aC\n" +
+	"\bResponse\x127\n" +
+	"\vdiagnostics\x18\x01 \x03(\v2\x15.tfplugin5.DiagnosticR\vdiagnostics\"\xdd\x03\n" +
+	"\x15OpenEphemeralResource\x1a\xa7\x01\n" +
+	"\aRequest\x12\x1b\n" +
+	"\ttype_name\x18\x01 \x01(\tR\btypeName\x12/\n" +
+	"\x06config\x18\x02 \x01(\v2\x17.tfplugin5.DynamicValueR\x06config\x12N\n" +
+	"\x13client_capabilities\x18\x03 \x01(\v2\x1d.tfplugin5.ClientCapabilitiesR\x12clientCapabilities\x1a\x99\x02\n" +
+	"\bResponse\x127\n" +
+	"\vdiagnostics\x18\x01 \x03(\v2\x15.tfplugin5.DiagnosticR\vdiagnostics\x12:\n" +
+	"\brenew_at\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampH\x00R\arenewAt\x88\x01\x01\x12/\n" +
+	"\x06result\x18\x03 \x01(\v2\x17.tfplugin5.DynamicValueR\x06result\x12\x1d\n" +
+	"\aprivate\x18\x04 \x01(\fH\x01R\aprivate\x88\x01\x01\x12/\n" +
+	"\bdeferred\x18\x05 \x01(\v2\x13.tfplugin5.DeferredR\bdeferredB\v\n" +
+	"\t_renew_atB\n" +
+	"\n" +
+	"\b_private\"\xa5\x02\n" +
+	"\x16RenewEphemeralResource\x1aQ\n" +
+	"\aRequest\x12\x1b\n" +
+	"\ttype_name\x18\x01 \x01(\tR\btypeName\x12\x1d\n" +
+	"\aprivate\x18\x02 \x01(\fH\x00R\aprivate\x88\x01\x01B\n" +
+	"\n" +
+	"\b_private\x1a\xb7\x01\n" +
+	"\bResponse\x127\n" +
+	"\vdiagnostics\x18\x01 \x03(\v2\x15.tfplugin5.DiagnosticR\vdiagnostics\x12:\n" +
+	"\brenew_at\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampH\x00R\arenewAt\x88\x01\x01\x12\x1d\n" +
+	"\aprivate\x18\x03 \x01(\fH\x01R\aprivate\x88\x01\x01B\v\n" +
+	"\t_renew_atB\n" +
+	"\n" +
+	"\b_private\"\xb0\x01\n" +
+	"\x16CloseEphemeralResource\x1aQ\n" +
+	"\aRequest\x12\x1b\n" +
+	"\ttype_name\x18\x01 \x01(\tR\btypeName\x12\x1d\n" +
+	"\aprivate\x18\x02 \x01(\fH\x00R\aprivate\x88\x01\x01B\n" +
+	"\n" +
+	"\b_private\x1aC\n" +
+	"\bResponse\x127\n" +
+	"\vdiagnostics\x18\x01 \x03(\v2\x15.tfplugin5.DiagnosticR\vdiagnostics*%\n" +
 	"\n" +
 	"StringKind\x12\t\n" +
 	"\x05PLAIN\x10\x00\x12\f\n" +
-	"\bMARKDOWN\x10\x012\xef\v\n" +
+	"\bMARKDOWN\x10\x012\xcc\x0f\n" +
 	"\bProvider\x12N\n" +
 	"\vGetMetadata\x12\x1e.tfplugin5.GetMetadata.Request\x1a\x1f.tfplugin5.GetMetadata.Response\x12X\n" +
 	"\tGetSchema\x12$.tfplugin5.GetProviderSchema.Request\x1a%.tfplugin5.GetProviderSchema.Response\x12l\n" +
@@ -4139,7 +4936,11 @@ const file_tfplugin5_tfplugin5_proto_rawDesc = "" +
 	"\x11MoveResourceState\x12$.tfplugin5.MoveResourceState.Request\x1a%.tfplugin5.MoveResourceState.Response\x12W\n" +
 	"\x0eReadDataSource\x12!.tfplugin5.ReadDataSource.Request\x1a\".tfplugin5.ReadDataSource.Response\x12Q\n" +
 	"\fGetFunctions\x12\x1f.tfplugin5.GetFunctions.Request\x1a .tfplugin5.GetFunctions.Response\x12Q\n" +
-	"\fCallFunction\x12\x1f.tfplugin5.CallFunction.Request\x1a .tfplugin5.CallFunction.Response\x129\n" +
+	"\fCallFunction\x12\x1f.tfplugin5.CallFunction.Request\x1a .tfplugin5.CallFunction.Response\x12\x8a\x01\n" +
+	"\x1fValidateEphemeralResourceConfig\x122.tfplugin5.ValidateEphemeralResourceConfig.Request\x1a3.tfplugin5.ValidateEphemeralResourceConfig.Response\x12l\n" +
+	"\x15OpenEphemeralResource\x12(.tfplugin5.OpenEphemeralResource.Request\x1a).tfplugin5.OpenEphemeralResource.Response\x12o\n" +
+	"\x16RenewEphemeralResource\x12).tfplugin5.RenewEphemeralResource.Request\x1a*.tfplugin5.RenewEphemeralResource.Response\x12o\n" +
+	"\x16CloseEphemeralResource\x12).tfplugin5.CloseEphemeralResource.Request\x1a*.tfplugin5.CloseEphemeralResource.Response\x129\n" +
 	"\x04Stop\x12\x17.tfplugin5.Stop.Request\x1a\x18.tfplugin5.Stop.ResponseBIZGgithub.com/plankit/plankit/internal/providers/plugin/internal/tfplugin5b\x06proto3"
 
 var (
@@ -4154,205 +4955,245 @@ func file_tfplugin5_tfplugin5_proto_rawDescGZIP() []byte {
 	return file_tfplugin5_tfplugin5_proto_rawDescData
 }
 
-var file_tfplugin5_tfplugin5_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_tfplugin5_tfplugin5_proto_msgTypes = make([]protoimpl.MessageInfo, 72)
+var file_tfplugin5_tfplugin5_proto_enumTypes = make([]protoimpl.EnumInfo, 4)
+var file_tfplugin5_tfplugin5_proto_msgTypes = make([]protoimpl.MessageInfo, 87)
 var file_tfplugin5_tfplugin5_proto_goTypes = []any{
-	(StringKind)(0),                              // 0: tfplugin5.StringKind
-	(Diagnostic_Severity)(0),                     // 1: tfplugin5.Diagnostic.Severity
-	(Schema_NestedBlock_NestingMode)(0),          // 2: tfplugin5.Schema.NestedBlock.NestingMode
-	(*DynamicValue)(nil),                         // 3: tfplugin5.DynamicValue
-	(*Diagnostic)(nil),                           // 4: tfplugin5.Diagnostic
-	(*FunctionError)(nil),                        // 5: tfplugin5.FunctionError
-	(*AttributePath)(nil),                        // 6: tfplugin5.AttributePath
-	(*Stop)(nil),                                 // 7: tfplugin5.Stop
-	(*RawState)(nil),                             // 8: tfplugin5.RawState
-	(*Schema)(nil),                               // 9: tfplugin5.Schema
-	(*Function)(nil),                             // 10: tfplugin5.Function
-	(*ServerCapabilities)(nil),                   // 11: tfplugin5.ServerCapabilities
-	(*ClientCapabilities)(nil),                   // 12: tfplugin5.ClientCapabilities
-	(*GetMetadata)(nil),                          // 13: tfplugin5.GetMetadata
-	(*GetProviderSchema)(nil),                    // 14: tfplugin5.GetProviderSchema
-	(*PrepareProviderConfig)(nil),                // 15: tfplugin5.PrepareProviderConfig
-	(*UpgradeResourceState)(nil),                 // 16: tfplugin5.UpgradeResourceState
-	(*ValidateResourceTypeConfig)(nil),           // 17: tfplugin5.ValidateResourceTypeConfig
-	(*ValidateDataSourceConfig)(nil),             // 18: tfplugin5.ValidateDataSourceConfig
-	(*Configure)(nil),                            // 19: tfplugin5.Configure
-	(*ReadResource)(nil),                         // 20: tfplugin5.ReadResource
-	(*PlanResourceChange)(nil),                   // 21: tfplugin5.PlanResourceChange
-	(*ApplyResourceChange)(nil),                  // 22: tfplugin5.ApplyResourceChange
-	(*ImportResourceState)(nil),                  // 23: tfplugin5.ImportResourceState
-	(*MoveResourceState)(nil),                    // 24: tfplugin5.MoveResourceState
-	(*ReadDataSource)(nil),                       // 25: tfplugin5.ReadDataSource
-	(*GetFunctions)(nil),                         // 26: tfplugin5.GetFunctions
-	(*CallFunction)(nil),                         // 27: tfplugin5.CallFunction
-	(*AttributePath_Step)(nil),                   // 28: tfplugin5.AttributePath.Step
-	(*Stop_Request)(nil),                         // 29: tfplugin5.Stop.Request
-	(*Stop_Response)(nil),                        // 30: tfplugin5.Stop.Response
-	nil,                                          // 31: tfplugin5.RawState.FlatmapEntry
-	(*Schema_Block)(nil),                         // 32: tfplugin5.Schema.Block
-	(*Schema_Attribute)(nil),                     // 33: tfplugin5.Schema.Attribute
-	(*Schema_NestedBlock)(nil),                   // 34: tfplugin5.Schema.NestedBlock
-	(*Function_Parameter)(nil),                   // 35: tfplugin5.Function.Parameter
-	(*Function_Return)(nil),                      // 36: tfplugin5.Function.Return
-	(*GetMetadata_Request)(nil),                  // 37: tfplugin5.GetMetadata.Request
-	(*GetMetadata_Response)(nil),                 // 38: tfplugin5.GetMetadata.Response
-	(*GetMetadata_FunctionMetadata)(nil),         // 39: tfplugin5.GetMetadata.FunctionMetadata
-	(*GetMetadata_DataSourceMetadata)(nil),       // 40: tfplugin5.GetMetadata.DataSourceMetadata
-	(*GetMetadata_ResourceMetadata)(nil),         // 41: tfplugin5.GetMetadata.ResourceMetadata
-	(*GetProviderSchema_Request)(nil),            // 42: tfplugin5.GetProviderSchema.Request
-	(*GetProviderSchema_Response)(nil),           // 43: tfplugin5.GetProviderSchema.Response
-	nil,                                          // 44: tfplugin5.GetProviderSchema.Response.ResourceSchemasEntry
-	nil,                                          // 45: tfplugin5.GetProviderSchema.Response.DataSourceSchemasEntry
-	nil,                                          // 46: tfplugin5.GetProviderSchema.Response.FunctionsEntry
-	(*PrepareProviderConfig_Request)(nil),        // 47: tfplugin5.PrepareProviderConfig.Request
-	(*PrepareProviderConfig_Response)(nil),       // 48: tfplugin5.PrepareProviderConfig.Response
-	(*UpgradeResourceState_Request)(nil),         // 49: tfplugin5.UpgradeResourceState.Request
-	(*UpgradeResourceState_Response)(nil),        // 50: tfplugin5.UpgradeResourceState.Response
-	(*ValidateResourceTypeConfig_Request)(nil),   // 51: tfplugin5.ValidateResourceTypeConfig.Request
-	(*ValidateResourceTypeConfig_Response)(nil),  // 52: tfplugin5.ValidateResourceTypeConfig.Response
-	(*ValidateDataSourceConfig_Request)(nil),     // 53: tfplugin5.ValidateDataSourceConfig.Request
-	(*ValidateDataSourceConfig_Response)(nil),    // 54: tfplugin5.ValidateDataSourceConfig.Response
-	(*Configure_Request)(nil),                    // 55: tfplugin5.Configure.Request
-	(*Configure_Response)(nil),                   // 56: tfplugin5.Configure.Response
-	(*ReadResource_Request)(nil),                 // 57: tfplugin5.ReadResource.Request
-	(*ReadResource_Response)(nil),                // 58: tfplugin5.ReadResource.Response
-	(*PlanResourceChange_Request)(nil),           // 59: tfplugin5.PlanResourceChange.Request
-	(*PlanResourceChange_Response)(nil),          // 60: tfplugin5.PlanResourceChange.Response
-	(*ApplyResourceChange_Request)(nil),          // 61: tfplugin5.ApplyResourceChange.Request
-	(*ApplyResourceChange_Response)(nil),         // 62: tfplugin5.ApplyResourceChange.Response
-	(*ImportResourceState_Request)(nil),          // 63: tfplugin5.ImportResourceState.Request
-	(*ImportResourceState_ImportedResource)(nil), // 64: tfplugin5.ImportResourceState.ImportedResource
-	(*ImportResourceState_Response)(nil),         // 65: tfplugin5.ImportResourceState.Response
-	(*MoveResourceState_Request)(nil),            // 66: tfplugin5.MoveResourceState.Request
-	(*MoveResourceState_Response)(nil),           // 67: tfplugin5.MoveResourceState.Response
-	(*ReadDataSource_Request)(nil),               // 68: tfplugin5.ReadDataSource.Request
-	(*ReadDataSource_Response)(nil),              // 69: tfplugin5.ReadDataSource.Response
-	(*GetFunctions_Request)(nil),                 // 70: tfplugin5.GetFunctions.Request
-	(*GetFunctions_Response)(nil),                // 71: tfplugin5.GetFunctions.Response
-	nil,                                          // 72: tfplugin5.GetFunctions.Response.FunctionsEntry
-	(*CallFunction_Request)(nil),                 // 73: tfplugin5.CallFunction.Request
-	(*CallFunction_Response)(nil),                // 74: tfplugin5.CallFunction.Response
+	(StringKind)(0),                                  // 0: tfplugin5.StringKind
+	(Diagnostic_Severity)(0),                         // 1: tfplugin5.Diagnostic.Severity
+	(Schema_NestedBlock_NestingMode)(0),              // 2: tfplugin5.Schema.NestedBlock.NestingMode
+	(Deferred_Reason)(0),                             // 3: tfplugin5.Deferred.Reason
+	(*DynamicValue)(nil),                             // 4: tfplugin5.DynamicValue
+	(*Diagnostic)(nil),                               // 5: tfplugin5.Diagnostic
+	(*FunctionError)(nil),                            // 6: tfplugin5.FunctionError
+	(*AttributePath)(nil),                            // 7: tfplugin5.AttributePath
+	(*Stop)(nil),                                     // 8: tfplugin5.Stop
+	(*RawState)(nil),                                 // 9: tfplugin5.RawState
+	(*Schema)(nil),                                   // 10: tfplugin5.Schema
+	(*Function)(nil),                                 // 11: tfplugin5.Function
+	(*ServerCapabilities)(nil),                       // 12: tfplugin5.ServerCapabilities
+	(*ClientCapabilities)(nil),                       // 13: tfplugin5.ClientCapabilities
+	(*Deferred)(nil),                                 // 14: tfplugin5.Deferred
+	(*GetMetadata)(nil),                              // 15: tfplugin5.GetMetadata
+	(*GetProviderSchema)(nil),                        // 16: tfplugin5.GetProviderSchema
+	(*PrepareProviderConfig)(nil),                    // 17: tfplugin5.PrepareProviderConfig
+	(*UpgradeResourceState)(nil),                     // 18: tfplugin5.UpgradeResourceState
+	(*ValidateResourceTypeConfig)(nil),               // 19: tfplugin5.ValidateResourceTypeConfig
+	(*ValidateDataSourceConfig)(nil),                 // 20: tfplugin5.ValidateDataSourceConfig
+	(*Configure)(nil),                                // 21: tfplugin5.Configure
+	(*ReadResource)(nil),                             // 22: tfplugin5.ReadResource
+	(*PlanResourceChange)(nil),                       // 23: tfplugin5.PlanResourceChange
+	(*ApplyResourceChange)(nil),                      // 24: tfplugin5.ApplyResourceChange
+	(*ImportResourceState)(nil),                      // 25: tfplugin5.ImportResourceState
+	(*MoveResourceState)(nil),                        // 26: tfplugin5.MoveResourceState
+	(*ReadDataSource)(nil),                           // 27: tfplugin5.ReadDataSource
+	(*GetFunctions)(nil),                             // 28: tfplugin5.GetFunctions
+	(*CallFunction)(nil),                             // 29: tfplugin5.CallFunction
+	(*ValidateEphemeralResourceConfig)(nil),          // 30: tfplugin5.ValidateEphemeralResourceConfig
+	(*OpenEphemeralResource)(nil),                    // 31: tfplugin5.OpenEphemeralResource
+	(*RenewEphemeralResource)(nil),                   // 32: tfplugin5.RenewEphemeralResource
+	(*CloseEphemeralResource)(nil),                   // 33: tfplugin5.CloseEphemeralResource
+	(*AttributePath_Step)(nil),                       // 34: tfplugin5.AttributePath.Step
+	(*Stop_Request)(nil),                             // 35: tfplugin5.Stop.Request
+	(*Stop_Response)(nil),                            // 36: tfplugin5.Stop.Response
+	nil,                                              // 37: tfplugin5.RawState.FlatmapEntry
+	(*Schema_Block)(nil),                             // 38: tfplugin5.Schema.Block
+	(*Schema_Attribute)(nil),                         // 39: tfplugin5.Schema.Attribute
+	(*Schema_NestedBlock)(nil),                       // 40: tfplugin5.Schema.NestedBlock
+	(*Function_Parameter)(nil),                       // 41: tfplugin5.Function.Parameter
+	(*Function_Return)(nil),                          // 42: tfplugin5.Function.Return
+	(*GetMetadata_Request)(nil),                      // 43: tfplugin5.GetMetadata.Request
+	(*GetMetadata_Response)(nil),                     // 44: tfplugin5.GetMetadata.Response
+	(*GetMetadata_EphemeralMetadata)(nil),            // 45: tfplugin5.GetMetadata.EphemeralMetadata
+	(*GetMetadata_FunctionMetadata)(nil),             // 46: tfplugin5.GetMetadata.FunctionMetadata
+	(*GetMetadata_DataSourceMetadata)(nil),           // 47: tfplugin5.GetMetadata.DataSourceMetadata
+	(*GetMetadata_ResourceMetadata)(nil),             // 48: tfplugin5.GetMetadata.ResourceMetadata
+	(*GetProviderSchema_Request)(nil),                // 49: tfplugin5.GetProviderSchema.Request
+	(*GetProviderSchema_Response)(nil),               // 50: tfplugin5.GetProviderSchema.Response
+	nil,                                              // 51: tfplugin5.GetProviderSchema.Response.ResourceSchemasEntry
+	nil,                                              // 52: tfplugin5.GetProviderSchema.Response.DataSourceSchemasEntry
+	nil,                                              // 53: tfplugin5.GetProviderSchema.Response.FunctionsEntry
+	nil,                                              // 54: tfplugin5.GetProviderSchema.Response.EphemeralResourceSchemasEntry
+	(*PrepareProviderConfig_Request)(nil),            // 55: tfplugin5.PrepareProviderConfig.Request
+	(*PrepareProviderConfig_Response)(nil),           // 56: tfplugin5.PrepareProviderConfig.Response
+	(*UpgradeResourceState_Request)(nil),             // 57: tfplugin5.UpgradeResourceState.Request
+	(*UpgradeResourceState_Response)(nil),            // 58: tfplugin5.UpgradeResourceState.Response
+	(*ValidateResourceTypeConfig_Request)(nil),       // 59: tfplugin5.ValidateResourceTypeConfig.Request
+	(*ValidateResourceTypeConfig_Response)(nil),      // 60: tfplugin5.ValidateResourceTypeConfig.Response
+	(*ValidateDataSourceConfig_Request)(nil),         // 61: tfplugin5.ValidateDataSourceConfig.Request
+	(*ValidateDataSourceConfig_Response)(nil),        // 62: tfplugin5.ValidateDataSourceConfig.Response
+	(*Configure_Request)(nil),                        // 63: tfplugin5.Configure.Request
+	(*Configure_Response)(nil),                       // 64: tfplugin5.Configure.Response
+	(*ReadResource_Request)(nil),                     // 65: tfplugin5.ReadResource.Request
+	(*ReadResource_Response)(nil),                    // 66: tfplugin5.ReadResource.Response
+	(*PlanResourceChange_Request)(nil),               // 67: tfplugin5.PlanResourceChange.Request
+	(*PlanResourceChange_Response)(nil),              // 68: tfplugin5.PlanResourceChange.Response
+	(*ApplyResourceChange_Request)(nil),              // 69: tfplugin5.ApplyResourceChange.Request
+	(*ApplyResourceChange_Response)(nil),             // 70: tfplugin5.ApplyResourceChange.Response
+	(*ImportResourceState_Request)(nil),              // 71: tfplugin5.ImportResourceState.Request
+	(*ImportResourceState_ImportedResource)(nil),     // 72: tfplugin5.ImportResourceState.ImportedResource
+	(*ImportResourceState_Response)(nil),             // 73: tfplugin5.ImportResourceState.Response
+	(*MoveResourceState_Request)(nil),                // 74: tfplugin5.MoveResourceState.Request
+	(*MoveResourceState_Response)(nil),               // 75: tfplugin5.MoveResourceState.Response
+	(*ReadDataSource_Request)(nil),                   // 76: tfplugin5.ReadDataSource.Request
+	(*ReadDataSource_Response)(nil),                  // 77: tfplugin5.ReadDataSource.Response
+	(*GetFunctions_Request)(nil),                     // 78: tfplugin5.GetFunctions.Request
+	(*GetFunctions_Response)(nil),                    // 79: tfplugin5.GetFunctions.Response
+	nil,                                              // 80: tfplugin5.GetFunctions.Response.FunctionsEntry
+	(*CallFunction_Request)(nil),                     // 81: tfplugin5.CallFunction.Request
+	(*CallFunction_Response)(nil),                    // 82: tfplugin5.CallFunction.Response
+	(*ValidateEphemeralResourceConfig_Request)(nil),  // 83: tfplugin5.ValidateEphemeralResourceConfig.Request
+	(*ValidateEphemeralResourceConfig_Response)(nil), // 84: tfplugin5.ValidateEphemeralResourceConfig.Response
+	(*OpenEphemeralResource_Request)(nil),            // 85: tfplugin5.OpenEphemeralResource.Request
+	(*OpenEphemeralResource_Response)(nil),           // 86: tfplugin5.OpenEphemeralResource.Response
+	(*RenewEphemeralResource_Request)(nil),           // 87: tfplugin5.RenewEphemeralResource.Request
+	(*RenewEphemeralResource_Response)(nil),          // 88: tfplugin5.RenewEphemeralResource.Response
+	(*CloseEphemeralResource_Request)(nil),           // 89: tfplugin5.CloseEphemeralResource.Request
+	(*CloseEphemeralResource_Response)(nil),          // 90: tfplugin5.CloseEphemeralResource.Response
+	(*timestamppb.Timestamp)(nil),                    // 91: google.protobuf.Timestamp
 }
 var file_tfplugin5_tfplugin5_proto_depIdxs = []int32{
-	1,  // 0: tfplugin5.Diagnostic.severity:type_name -> tfplugin5.Diagnostic.Severity
-	6,  // 1: tfplugin5.Diagnostic.attribute:type_name -> tfplugin5.AttributePath
-	28, // 2: tfplugin5.AttributePath.steps:type_name -> tfplugin5.AttributePath.Step
-	31, // 3: tfplugin5.RawState.flatmap:type_name -> tfplugin5.RawState.FlatmapEntry
-	32, // 4: tfplugin5.Schema.block:type_name -> tfplugin5.Schema.Block
-	35, // 5: tfplugin5.Function.parameters:type_name -> tfplugin5.Function.Parameter
-	35, // 6: tfplugin5.Function.variadic_parameter:type_name -> tfplugin5.Function.Parameter
-	36, // 7: tfplugin5.Function.return:type_name -> tfplugin5.Function.Return
-	0,  // 8: tfplugin5.Function.description_kind:type_name -> tfplugin5.StringKind
-	33, // 9: tfplugin5.Schema.Block.attributes:type_name -> tfplugin5.Schema.Attribute
-	34, // 10: tfplugin5.Schema.Block.block_types:type_name -> tfplugin5.Schema.NestedBlock
-	0,  // 11: tfplugin5.Schema.Block.description_kind:type_name -> tfplugin5.StringKind
-	0,  // 12: tfplugin5.Schema.Attribute.description_kind:type_name -> tfplugin5.StringKind
-	32, // 13: tfplugin5.Schema.NestedBlock.block:type_name -> tfplugin5.Schema.Block
-	2,  // 14: tfplugin5.Schema.NestedBlock.nesting:type_name -> tfplugin5.Schema.NestedBlock.NestingMode
-	0,  // 15: tfplugin5.Function.Parameter.description_kind:type_name -> tfplugin5.StringKind
-	11, // 16: tfplugin5.GetMetadata.Response.server_capabilities:type_name -> tfplugin5.ServerCapabilities
-	4,  // 17: tfplugin5.GetMetadata.Response.diagnostics:type_name -> tfplugin5.Diagnostic
-	40, // 18: tfplugin5.GetMetadata.Response.data_sources:type_name -> tfplugin5.GetMetadata.DataSourceMetadata
-	41, // 19: tfplugin5.GetMetadata.Response.resources:type_name -> tfplugin5.GetMetadata.ResourceMetadata
-	39, // 20: tfplugin5.GetMetadata.Response.functions:type_name -> tfplugin5.GetMetadata.FunctionMetadata
-	9,  // 21: tfplugin5.GetProviderSchema.Response.provider:type_name -> tfplugin5.Schema
-	44, // 22: tfplugin5.GetProviderSchema.Response.resource_schemas:type_name -> tfplugin5.GetProviderSchema.Response.ResourceSchemasEntry
-	45, // 23: tfplugin5.GetProviderSchema.Response.data_source_schemas:type_name -> tfplugin5.GetProviderSchema.Response.DataSourceSchemasEntry
-	4,  // 24: tfplugin5.GetProviderSchema.Response.diagnostics:type_name -> tfplugin5.Diagnostic
-	9,  // 25: tfplugin5.GetProviderSchema.Response.provider_meta:type_name -> tfplugin5.Schema
-	11, // 26: tfplugin5.GetProviderSchema.Response.server_capabilities:type_name -> tfplugin5.ServerCapabilities
-	46, // 27: tfplugin5.GetProviderSchema.Response.functions:type_name -> tfplugin5.GetProviderSchema.Response.FunctionsEntry
-	9,  // 28: tfplugin5.GetProviderSchema.Response.ResourceSchemasEntry.value:type_name -> tfplugin5.Schema
-	9,  // 29: tfplugin5.GetProviderSchema.Response.DataSourceSchemasEntry.value:type_name -> tfplugin5.Schema
-	10, // 30: tfplugin5.GetProviderSchema.Response.FunctionsEntry.value:type_name -> tfplugin5.Function
-	3,  // 31: tfplugin5.PrepareProviderConfig.Request.config:type_name -> tfplugin5.DynamicValue
-	3,  // 32: tfplugin5.PrepareProviderConfig.Response.prepared_config:type_name -> tfplugin5.DynamicValue
-	4,  // 33: tfplugin5.PrepareProviderConfig.Response.diagnostics:type_name -> tfplugin5.Diagnostic
-	8,  // 34: tfplugin5.UpgradeResourceState.Request.raw_state:type_name -> tfplugin5.RawState
-	3,  // 35: tfplugin5.UpgradeResourceState.Response.upgraded_state:type_name -> tfplugin5.DynamicValue
-	4,  // 36: tfplugin5.UpgradeResourceState.Response.diagnostics:type_name -> tfplugin5.Diagnostic
-	3,  // 37: tfplugin5.ValidateResourceTypeConfig.Request.config:type_name -> tfplugin5.DynamicValue
-	12, // 38: tfplugin5.ValidateResourceTypeConfig.Request.client_capabilities:type_name -> tfplugin5.ClientCapabilities
-	4,  // 39: tfplugin5.ValidateResourceTypeConfig.Response.diagnostics:type_name -> tfplugin5.Diagnostic
-	3,  // 40: tfplugin5.ValidateDataSourceConfig.Request.config:type_name -> tfplugin5.DynamicValue
-	4,  // 41: tfplugin5.ValidateDataSourceConfig.Response.diagnostics:type_name -> tfplugin5.Diagnostic
-	3,  // 42: tfplugin5.Configure.Request.config:type_name -> tfplugin5.DynamicValue
-	12, // 43: tfplugin5.Configure.Request.client_capabilities:type_name -> tfplugin5.ClientCapabilities
-	4,  // 44: tfplugin5.Configure.Response.diagnostics:type_name -> tfplugin5.Diagnostic
-	3,  // 45: tfplugin5.ReadResource.Request.current_state:type_name -> tfplugin5.DynamicValue
-	3,  // 46: tfplugin5.ReadResource.Request.provider_meta:type_name -> tfplugin5.DynamicValue
-	12, // 47: tfplugin5.ReadResource.Request.client_capabilities:type_name -> tfplugin5.ClientCapabilities
-	3,  // 48: tfplugin5.ReadResource.Response.new_state:type_name -> tfplugin5.DynamicValue
-	4,  // 49: tfplugin5.ReadResource.Response.diagnostics:type_name -> tfplugin5.Diagnostic
-	3,  // 50: tfplugin5.PlanResourceChange.Request.prior_state:type_name -> tfplugin5.DynamicValue
-	3,  // 51: tfplugin5.PlanResourceChange.Request.proposed_new_state:type_name -> tfplugin5.DynamicValue
-	3,  // 52: tfplugin5.PlanResourceChange.Request.config:type_name -> tfplugin5.DynamicValue
-	3,  // 53: tfplugin5.PlanResourceChange.Request.provider_meta:type_name -> tfplugin5.DynamicValue
-	12, // 54: tfplugin5.PlanResourceChange.Request.client_capabilities:type_name -> tfplugin5.ClientCapabilities
-	3,  // 55: tfplugin5.PlanResourceChange.Response.planned_state:type_name -> tfplugin5.DynamicValue
-	6,  // 56: tfplugin5.PlanResourceChange.Response.requires_replace:type_name -> tfplugin5.AttributePath
-	4,  // 57: tfplugin5.PlanResourceChange.Response.diagnostics:type_name -> tfplugin5.Diagnostic
-	3,  // 58: tfplugin5.ApplyResourceChange.Request.prior_state:type_name -> tfplugin5.DynamicValue
-	3,  // 59: tfplugin5.ApplyResourceChange.Request.planned_state:type_name -> tfplugin5.DynamicValue
-	3,  // 60: tfplugin5.ApplyResourceChange.Request.config:type_name -> tfplugin5.DynamicValue
-	3,  // 61: tfplugin5.ApplyResourceChange.Request.provider_meta:type_name -> tfplugin5.DynamicValue
-	3,  // 62: tfplugin5.ApplyResourceChange.Response.new_state:type_name -> tfplugin5.DynamicValue
-	4,  // 63: tfplugin5.ApplyResourceChange.Response.diagnostics:type_name -> tfplugin5.Diagnostic
-	12, // 64: tfplugin5.ImportResourceState.Request.client_capabilities:type_name -> tfplugin5.ClientCapabilities
-	3,  // 65: tfplugin5.ImportResourceState.ImportedResource.state:type_name -> tfplugin5.DynamicValue
-	64, // 66: tfplugin5.ImportResourceState.Response.imported_resources:type_name -> tfplugin5.ImportResourceState.ImportedResource
-	4,  // 67: tfplugin5.ImportResourceState.Response.diagnostics:type_name -> tfplugin5.Diagnostic
-	8,  // 68: tfplugin5.MoveResourceState.Request.source_state:type_name -> tfplugin5.RawState
-	3,  // 69: tfplugin5.MoveResourceState.Response.target_state:type_name -> tfplugin5.DynamicValue
-	4,  // 70: tfplugin5.MoveResourceState.Response.diagnostics:type_name -> tfplugin5.Diagnostic
-	3,  // 71: tfplugin5.ReadDataSource.Request.config:type_name -> tfplugin5.DynamicValue
-	3,  // 72: tfplugin5.ReadDataSource.Request.provider_meta:type_name -> tfplugin5.DynamicValue
-	12, // 73: tfplugin5.ReadDataSource.Request.client_capabilities:type_name -> tfplugin5.ClientCapabilities
-	3,  // 74: tfplugin5.ReadDataSource.Response.state:type_name -> tfplugin5.DynamicValue
-	4,  // 75: tfplugin5.ReadDataSource.Response.diagnostics:type_name -> tfplugin5.Diagnostic
-	72, // 76: tfplugin5.GetFunctions.Response.functions:type_name -> tfplugin5.GetFunctions.Response.FunctionsEntry
-	4,  // 77: tfplugin5.GetFunctions.Response.diagnostics:type_name -> tfplugin5.Diagnostic
-	10, // 78: tfplugin5.GetFunctions.Response.FunctionsEntry.value:type_name -> tfplugin5.Function
-	3,  // 79: tfplugin5.CallFunction.Request.arguments:type_name -> tfplugin5.DynamicValue
-	3,  // 80: tfplugin5.CallFunction.Response.result:type_name -> tfplugin5.DynamicValue
-	5,  // 81: tfplugin5.CallFunction.Response.error:type_name -> tfplugin5.FunctionError
-	37, // 82: tfplugin5.Provider.GetMetadata:input_type -> tfplugin5.GetMetadata.Request
-	42, // 83: tfplugin5.Provider.GetSchema:input_type -> tfplugin5.GetProviderSchema.Request
-	47, // 84: tfplugin5.Provider.PrepareProviderConfig:input_type -> tfplugin5.PrepareProviderConfig.Request
-	51, // 85: tfplugin5.Provider.ValidateResourceTypeConfig:input_type -> tfplugin5.ValidateResourceTypeConfig.Request
-	53, // 86: tfplugin5.Provider.ValidateDataSourceConfig:input_type -> tfplugin5.ValidateDataSourceConfig.Request
-	49, // 87: tfplugin5.Provider.UpgradeResourceState:input_type -> tfplugin5.UpgradeResourceState.Request
-	55, // 88: tfplugin5.Provider.Configure:input_type -> tfplugin5.Configure.Request
-	57, // 89: tfplugin5.Provider.ReadResource:input_type -> tfplugin5.ReadResource.Request
-	59, // 90: tfplugin5.Provider.PlanResourceChange:input_type -> tfplugin5.PlanResourceChange.Request
-	61, // 91: tfplugin5.Provider.ApplyResourceChange:input_type -> tfplugin5.ApplyResourceChange.Request
-	63, // 92: tfplugin5.Provider.ImportResourceState:input_type -> tfplugin5.ImportResourceState.Request
-	66, // 93: tfplugin5.Provider.MoveResourceState:input_type -> tfplugin5.MoveResourceState.Request
-	68, // 94: tfplugin5.Provider.ReadDataSource:input_type -> tfplugin5.ReadDataSource.Request
-	70, // 95: tfplugin5.Provider.GetFunctions:input_type -> tfplugin5.GetFunctions.Request
-	73, // 96: tfplugin5.Provider.CallFunction:input_type -> tfplugin5.CallFunction.Request
-	29, // 97: tfplugin5.Provider.Stop:input_type -> tfplugin5.Stop.Request
-	38, // 98: tfplugin5.Provider.GetMetadata:output_type -> tfplugin5.GetMetadata.Response
-	43, // 99: tfplugin5.Provider.GetSchema:output_type -> tfplugin5.GetProviderSchema.Response
-	48, // 100: tfplugin5.Provider.PrepareProviderConfig:output_type -> tfplugin5.PrepareProviderConfig.Response
-	52, // 101: tfplugin5.Provider.ValidateResourceTypeConfig:output_type -> tfplugin5.ValidateResourceTypeConfig.Response
-	54, // 102: tfplugin5.Provider.ValidateDataSourceConfig:output_type -> tfplugin5.ValidateDataSourceConfig.Response
-	50, // 103: tfplugin5.Provider.UpgradeResourceState:output_type -> tfplugin5.UpgradeResourceState.Response
-	56, // 104: tfplugin5.Provider.Configure:output_type -> tfplugin5.Configure.Response
-	58, // 105: tfplugin5.Provider.ReadResource:output_type -> tfplugin5.ReadResource.Response
-	60, // 106: tfplugin5.Provider.PlanResourceChange:output_type -> tfplugin5.PlanResourceChange.Response
-	62, // 107: tfplugin5.Provider.ApplyResourceChange:output_type -> tfplugin5.ApplyResourceChange.Response
-	65, // 108: tfplugin5.Provider.ImportResourceState:output_type -> tfplugin5.ImportResourceState.Response
-	67, // 109: tfplugin5.Provider.MoveResourceState:output_type -> tfplugin5.MoveResourceState.Response
-	69, // 110: tfplugin5.Provider.ReadDataSource:output_type -> tfplugin5.ReadDataSource.Response
-	71, // 111: tfplugin5.Provider.GetFunctions:output_type -> tfplugin5.GetFunctions.Response
-	74, // 112: tfplugin5.Provider.CallFunction:output_type -> tfplugin5.CallFunction.Response
-	30, // 113: tfplugin5.Provider.Stop:output_type -> tfplugin5.Stop.Response
-	98, // [98:114] is the sub-list for method output_type
-	82, // [82:98] is the sub-list for method input_type
-	82, // [82:82] is the sub-list for extension type_name
-	82, // [82:82] is the sub-list for extension extendee
-	0,  // [0:82] is the sub-list for field type_name
+	1,   // 0: tfplugin5.Diagnostic.severity:type_name -> tfplugin5.Diagnostic.Severity
+	7,   // 1: tfplugin5.Diagnostic.attribute:type_name -> tfplugin5.AttributePath
+	34,  // 2: tfplugin5.AttributePath.steps:type_name -> tfplugin5.AttributePath.Step
+	37,  // 3: tfplugin5.RawState.flatmap:type_name -> tfplugin5.RawState.FlatmapEntry
+	38,  // 4: tfplugin5.Schema.block:type_name -> tfplugin5.Schema.Block
+	41,  // 5: tfplugin5.Function.parameters:type_name -> tfplugin5.Function.Parameter
+	41,  // 6: tfplugin5.Function.variadic_parameter:type_name -> tfplugin5.Function.Parameter
+	42,  // 7: tfplugin5.Function.return:type_name -> tfplugin5.Function.Return
+	0,   // 8: tfplugin5.Function.description_kind:type_name -> tfplugin5.StringKind
+	3,   // 9: tfplugin5.Deferred.reason:type_name -> tfplugin5.Deferred.Reason
+	39,  // 10: tfplugin5.Schema.Block.attributes:type_name -> tfplugin5.Schema.Attribute
+	40,  // 11: tfplugin5.Schema.Block.block_types:type_name -> tfplugin5.Schema.NestedBlock
+	0,   // 12: tfplugin5.Schema.Block.description_kind:type_name -> tfplugin5.StringKind
+	0,   // 13: tfplugin5.Schema.Attribute.description_kind:type_name -> tfplugin5.StringKind
+	38,  // 14: tfplugin5.Schema.NestedBlock.block:type_name -> tfplugin5.Schema.Block
+	2,   // 15: tfplugin5.Schema.NestedBlock.nesting:type_name -> tfplugin5.Schema.NestedBlock.NestingMode
+	0,   // 16: tfplugin5.Function.Parameter.description_kind:type_name -> tfplugin5.StringKind
+	12,  // 17: tfplugin5.GetMetadata.Response.server_capabilities:type_name -> tfplugin5.ServerCapabilities
+	5,   // 18: tfplugin5.GetMetadata.Response.diagnostics:type_name -> tfplugin5.Diagnostic
+	47,  // 19: tfplugin5.GetMetadata.Response.data_sources:type_name -> tfplugin5.GetMetadata.DataSourceMetadata
+	48,  // 20: tfplugin5.GetMetadata.Response.resources:type_name -> tfplugin5.GetMetadata.ResourceMetadata
+	46,  // 21: tfplugin5.GetMetadata.Response.functions:type_name -> tfplugin5.GetMetadata.FunctionMetadata
+	45,  // 22: tfplugin5.GetMetadata.Response.ephemeral_resources:type_name -> tfplugin5.GetMetadata.EphemeralMetadata
+	10,  // 23: tfplugin5.GetProviderSchema.Response.provider:type_name -> tfplugin5.Schema
+	51,  // 24: tfplugin5.GetProviderSchema.Response.resource_schemas:type_name -> tfplugin5.GetProviderSchema.Response.ResourceSchemasEntry
+	52,  // 25: tfplugin5.GetProviderSchema.Response.data_source_schemas:type_name -> tfplugin5.GetProviderSchema.Response.DataSourceSchemasEntry
+	5,   // 26: tfplugin5.GetProviderSchema.Response.diagnostics:type_name -> tfplugin5.Diagnostic
+	10,  // 27: tfplugin5.GetProviderSchema.Response.provider_meta:type_name -> tfplugin5.Schema
+	12,  // 28: tfplugin5.GetProviderSchema.Response.server_capabilities:type_name -> tfplugin5.ServerCapabilities
+	53,  // 29: tfplugin5.GetProviderSchema.Response.functions:type_name -> tfplugin5.GetProviderSchema.Response.FunctionsEntry
+	54,  // 30: tfplugin5.GetProviderSchema.Response.ephemeral_resource_schemas:type_name -> tfplugin5.GetProviderSchema.Response.EphemeralResourceSchemasEntry
+	10,  // 31: tfplugin5.GetProviderSchema.Response.ResourceSchemasEntry.value:type_name -> tfplugin5.Schema
+	10,  // 32: tfplugin5.GetProviderSchema.Response.DataSourceSchemasEntry.value:type_name -> tfplugin5.Schema
+	11,  // 33: tfplugin5.GetProviderSchema.Response.FunctionsEntry.value:type_name -> tfplugin5.Function
+	10,  // 34: tfplugin5.GetProviderSchema.Response.EphemeralResourceSchemasEntry.value:type_name -> tfplugin5.Schema
+	4,   // 35: tfplugin5.PrepareProviderConfig.Request.config:type_name -> tfplugin5.DynamicValue
+	4,   // 36: tfplugin5.PrepareProviderConfig.Response.prepared_config:type_name -> tfplugin5.DynamicValue
+	5,   // 37: tfplugin5.PrepareProviderConfig.Response.diagnostics:type_name -> tfplugin5.Diagnostic
+	9,   // 38: tfplugin5.UpgradeResourceState.Request.raw_state:type_name -> tfplugin5.RawState
+	4,   // 39: tfplugin5.UpgradeResourceState.Response.upgraded_state:type_name -> tfplugin5.DynamicValue
+	5,   // 40: tfplugin5.UpgradeResourceState.Response.diagnostics:type_name -> tfplugin5.Diagnostic
+	4,   // 41: tfplugin5.ValidateResourceTypeConfig.Request.config:type_name -> tfplugin5.DynamicValue
+	13,  // 42: tfplugin5.ValidateResourceTypeConfig.Request.client_capabilities:type_name -> tfplugin5.ClientCapabilities
+	5,   // 43: tfplugin5.ValidateResourceTypeConfig.Response.diagnostics:type_name -> tfplugin5.Diagnostic
+	4,   // 44: tfplugin5.ValidateDataSourceConfig.Request.config:type_name -> tfplugin5.DynamicValue
+	5,   // 45: tfplugin5.ValidateDataSourceConfig.Response.diagnostics:type_name -> tfplugin5.Diagnostic
+	4,   // 46: tfplugin5.Configure.Request.config:type_name -> tfplugin5.DynamicValue
+	13,  // 47: tfplugin5.Configure.Request.client_capabilities:type_name -> tfplugin5.ClientCapabilities
+	5,   // 48: tfplugin5.Configure.Response.diagnostics:type_name -> tfplugin5.Diagnostic
+	4,   // 49: tfplugin5.ReadResource.Request.current_state:type_name -> tfplugin5.DynamicValue
+	4,   // 50: tfplugin5.ReadResource.Request.provider_meta:type_name -> tfplugin5.DynamicValue
+	13,  // 51: tfplugin5.ReadResource.Request.client_capabilities:type_name -> tfplugin5.ClientCapabilities
+	4,   // 52: tfplugin5.ReadResource.Response.new_state:type_name -> tfplugin5.DynamicValue
+	5,   // 53: tfplugin5.ReadResource.Response.diagnostics:type_name -> tfplugin5.Diagnostic
+	4,   // 54: tfplugin5.PlanResourceChange.Request.prior_state:type_name -> tfplugin5.DynamicValue
+	4,   // 55: tfplugin5.PlanResourceChange.Request.proposed_new_state:type_name -> tfplugin5.DynamicValue
+	4,   // 56: tfplugin5.PlanResourceChange.Request.config:type_name -> tfplugin5.DynamicValue
+	4,   // 57: tfplugin5.PlanResourceChange.Request.provider_meta:type_name -> tfplugin5.DynamicValue
+	13,  // 58: tfplugin5.PlanResourceChange.Request.client_capabilities:type_name -> tfplugin5.ClientCapabilities
+	4,   // 59: tfplugin5.PlanResourceChange.Response.planned_state:type_name -> tfplugin5.DynamicValue
+	7,   // 60: tfplugin5.PlanResourceChange.Response.requires_replace:type_name -> tfplugin5.AttributePath
+	5,   // 61: tfplugin5.PlanResourceChange.Response.diagnostics:type_name -> tfplugin5.Diagnostic
+	4,   // 62: tfplugin5.ApplyResourceChange.Request.prior_state:type_name -> tfplugin5.DynamicValue
+	4,   // 63: tfplugin5.ApplyResourceChange.Request.planned_state:type_name -> tfplugin5.DynamicValue
+	4,   // 64: tfplugin5.ApplyResourceChange.Request.config:type_name -> tfplugin5.DynamicValue
+	4,   // 65: tfplugin5.ApplyResourceChange.Request.provider_meta:type_name -> tfplugin5.DynamicValue
+	4,   // 66: tfplugin5.ApplyResourceChange.Response.new_state:type_name -> tfplugin5.DynamicValue
+	5,   // 67: tfplugin5.ApplyResourceChange.Response.diagnostics:type_name -> tfplugin5.Diagnostic
+	13,  // 68: tfplugin5.ImportResourceState.Request.client_capabilities:type_name -> tfplugin5.ClientCapabilities
+	4,   // 69: tfplugin5.ImportResourceState.ImportedResource.state:type_name -> tfplugin5.DynamicValue
+	72,  // 70: tfplugin5.ImportResourceState.Response.imported_resources:type_name -> tfplugin5.ImportResourceState.ImportedResource
+	5,   // 71: tfplugin5.ImportResourceState.Response.diagnostics:type_name -> tfplugin5.Diagnostic
+	9,   // 72: tfplugin5.MoveResourceState.Request.source_state:type_name -> tfplugin5.RawState
+	4,   // 73: tfplugin5.MoveResourceState.Response.target_state:type_name -> tfplugin5.DynamicValue
+	5,   // 74: tfplugin5.MoveResourceState.Response.diagnostics:type_name -> tfplugin5.Diagnostic
+	4,   // 75: tfplugin5.ReadDataSource.Request.config:type_name -> tfplugin5.DynamicValue
+	4,   // 76: tfplugin5.ReadDataSource.Request.provider_meta:type_name -> tfplugin5.DynamicValue
+	13,  // 77: tfplugin5.ReadDataSource.Request.client_capabilities:type_name -> tfplugin5.ClientCapabilities
+	4,   // 78: tfplugin5.ReadDataSource.Response.state:type_name -> tfplugin5.DynamicValue
+	5,   // 79: tfplugin5.ReadDataSource.Response.diagnostics:type_name -> tfplugin5.Diagnostic
+	80,  // 80: tfplugin5.GetFunctions.Response.functions:type_name -> tfplugin5.GetFunctions.Response.FunctionsEntry
+	5,   // 81: tfplugin5.GetFunctions.Response.diagnostics:type_name -> tfplugin5.Diagnostic
+	11,  // 82: tfplugin5.GetFunctions.Response.FunctionsEntry.value:type_name -> tfplugin5.Function
+	4,   // 83: tfplugin5.CallFunction.Request.arguments:type_name -> tfplugin5.DynamicValue
+	4,   // 84: tfplugin5.CallFunction.Response.result:type_name -> tfplugin5.DynamicValue
+	6,   // 85: tfplugin5.CallFunction.Response.error:type_name -> tfplugin5.FunctionError
+	4,   // 86: tfplugin5.ValidateEphemeralResourceConfig.Request.config:type_name -> tfplugin5.DynamicValue
+	5,   // 87: tfplugin5.ValidateEphemeralResourceConfig.Response.diagnostics:type_name -> tfplugin5.Diagnostic
+	4,   // 88: tfplugin5.OpenEphemeralResource.Request.config:type_name -> tfplugin5.DynamicValue
+	13,  // 89: tfplugin5.OpenEphemeralResource.Request.client_capabilities:type_name -> tfplugin5.ClientCapabilities
+	5,   // 90: tfplugin5.OpenEphemeralResource.Response.diagnostics:type_name -> tfplugin5.Diagnostic
+	91,  // 91: tfplugin5.OpenEphemeralResource.Response.renew_at:type_name -> google.protobuf.Timestamp
+	4,   // 92: tfplugin5.OpenEphemeralResource.Response.result:type_name -> tfplugin5.DynamicValue
+	14,  // 93: tfplugin5.OpenEphemeralResource.Response.deferred:type_name -> tfplugin5.Deferred
+	5,   // 94: tfplugin5.RenewEphemeralResource.Response.diagnostics:type_name -> tfplugin5.Diagnostic
+	91,  // 95: tfplugin5.RenewEphemeralResource.Response.renew_at:type_name -> google.protobuf.Timestamp
+	5,   // 96: tfplugin5.CloseEphemeralResource.Response.diagnostics:type_name -> tfplugin5.Diagnostic
+	43,  // 97: tfplugin5.Provider.GetMetadata:input_type -> tfplugin5.GetMetadata.Request
+	49,  // 98: tfplugin5.Provider.GetSchema:input_type -> tfplugin5.GetProviderSchema.Request
+	55,  // 99: tfplugin5.Provider.PrepareProviderConfig:input_type -> tfplugin5.PrepareProviderConfig.Request
+	59,  // 100: tfplugin5.Provider.ValidateResourceTypeConfig:input_type -> tfplugin5.ValidateResourceTypeConfig.Request
+	61,  // 101: tfplugin5.Provider.ValidateDataSourceConfig:input_type -> tfplugin5.ValidateDataSourceConfig.Request
+	57,  // 102: tfplugin5.Provider.UpgradeResourceState:input_type -> tfplugin5.UpgradeResourceState.Request
+	63,  // 103: tfplugin5.Provider.Configure:input_type -> tfplugin5.Configure.Request
+	65,  // 104: tfplugin5.Provider.ReadResource:input_type -> tfplugin5.ReadResource.Request
+	67,  // 105: tfplugin5.Provider.PlanResourceChange:input_type -> tfplugin5.PlanResourceChange.Request
+	69,  // 106: tfplugin5.Provider.ApplyResourceChange:input_type -> tfplugin5.ApplyResourceChange.Request
+	71,  // 107: tfplugin5.Provider.ImportResourceState:input_type -> tfplugin5.ImportResourceState.Request
+	74,  // 108: tfplugin5.Provider.MoveResourceState:input_type -> tfplugin5.MoveResourceState.Request
+	76,  // 109: tfplugin5.Provider.ReadDataSource:input_type -> tfplugin5.ReadDataSource.Request
+	78,  // 110: tfplugin5.Provider.GetFunctions:input_type -> tfplugin5.GetFunctions.Request
+	81,  // 111: tfplugin5.Provider.CallFunction:input_type -> tfplugin5.CallFunction.Request
+	83,  // 112: tfplugin5.Provider.ValidateEphemeralResourceConfig:input_type -> tfplugin5.ValidateEphemeralResourceConfig.Request
+	85,  // 113: tfplugin5.Provider.OpenEphemeralResource:input_type -> tfplugin5.OpenEphemeralResource.Request
+	87,  // 114: tfplugin5.Provider.RenewEphemeralResource:input_type -> tfplugin5.RenewEphemeralResource.Request
+	89,  // 115: tfplugin5.Provider.CloseEphemeralResource:input_type -> tfplugin5.CloseEphemeralResource.Request
+	35,  // 116: tfplugin5.Provider.Stop:input_type -> tfplugin5.Stop.Request
+	44,  // 117: tfplugin5.Provider.GetMetadata:output_type -> tfplugin5.GetMetadata.Response
+	50,  // 118: tfplugin5.Provider.GetSchema:output_type -> tfplugin5.GetProviderSchema.Response
+	56,  // 119: tfplugin5.Provider.PrepareProviderConfig:output_type -> tfplugin5.PrepareProviderConfig.Response
+	60,  // 120: tfplugin5.Provider.ValidateResourceTypeConfig:output_type -> tfplugin5.ValidateResourceTypeConfig.Response
+	62,  // 121: tfplugin5.Provider.ValidateDataSourceConfig:output_type -> tfplugin5.ValidateDataSourceConfig.Response
+	58,  // 122: tfplugin5.Provider.UpgradeResourceState:output_type -> tfplugin5.UpgradeResourceState.Response
+	64,  // 123: tfplugin5.Provider.Configure:output_type -> tfplugin5.Configure.Response
+	66,  // 124: tfplugin5.Provider.ReadResource:output_type -> tfplugin5.ReadResource.Response
+	68,  // 125: tfplugin5.Provider.PlanResourceChange:output_type -> tfplugin5.PlanResourceChange.Response
+	70,  // 126: tfplugin5.Provider.ApplyResourceChange:output_type -> tfplugin5.ApplyResourceChange.Response
+	73,  // 127: tfplugin5.Provider.ImportResourceState:output_type -> tfplugin5.ImportResourceState.Response
+	75,  // 128: tfplugin5.Provider.MoveResourceState:output_type -> tfplugin5.MoveResourceState.Response
+	77,  // 129: tfplugin5.Provider.ReadDataSource:output_type -> tfplugin5.ReadDataSource.Response
+	79,  // 130: tfplugin5.Provider.GetFunctions:output_type -> tfplugin5.GetFunctions.Response
+	82,  // 131: tfplugin5.Provider.CallFunction:output_type -> tfplugin5.CallFunction.Response
+	84,  // 132: tfplugin5.Provider.ValidateEphemeralResourceConfig:output_type -> tfplugin5.ValidateEphemeralResourceConfig.Response
+	86,  // 133: tfplugin5.Provider.OpenEphemeralResource:output_type -> tfplugin5.OpenEphemeralResource.Response
+	88,  // 134: tfplugin5.Provider.RenewEphemeralResource:output_type -> tfplugin5.RenewEphemeralResource.Response
+	90,  // 135: tfplugin5.Provider.CloseEphemeralResource:output_type -> tfplugin5.CloseEphemeralResource.Response
+	36,  // 136: tfplugin5.Provider.Stop:output_type -> tfplugin5.Stop.Response
+	117, // [117:137] is the sub-list for method output_type
+	97,  // [97:117] is the sub-list for method input_type
+	97,  // [97:97] is the sub-list for extension type_name
+	97,  // [97:97] is the sub-list for extension extendee
+	0,   // [0:97] is the sub-list for field type_name
 }
 
 func init() { file_tfplugin5_tfplugin5_proto_init() }
@@ -4361,18 +5202,22 @@ func file_tfplugin5_tfplugin5_proto_init() {
 		return
 	}
 	file_tfplugin5_tfplugin5_proto_msgTypes[2].OneofWrappers = []any{}
-	file_tfplugin5_tfplugin5_proto_msgTypes[25].OneofWrappers = []any{
+	file_tfplugin5_tfplugin5_proto_msgTypes[30].OneofWrappers = []any{
 		(*AttributePath_Step_AttributeName)(nil),
 		(*AttributePath_Step_ElementKeyString)(nil),
 		(*AttributePath_Step_ElementKeyInt)(nil),
 	}
+	file_tfplugin5_tfplugin5_proto_msgTypes[82].OneofWrappers = []any{}
+	file_tfplugin5_tfplugin5_proto_msgTypes[83].OneofWrappers = []any{}
+	file_tfplugin5_tfplugin5_proto_msgTypes[84].OneofWrappers = []any{}
+	file_tfplugin5_tfplugin5_proto_msgTypes[85].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_tfplugin5_tfplugin5_proto_rawDesc), len(file_tfplugin5_tfplugin5_proto_rawDesc)),
-			NumEnums:      3,
-			NumMessages:   72,
+			NumEnums:      4,
+			NumMessages:   87,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
