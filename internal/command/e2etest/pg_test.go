@@ -41,7 +41,7 @@ resource "terraform_data" "a" {
 resource "terraform_data" "b" {
   input = terraform_data.a.output
   provisioner "local-exec" {
-    command = var.gate == "" ? "true" : "touch ${var.gate}.started; while [ ! -f ${var.gate}.release ]; do sleep 0.1; done"
+    command = var.gate == "" ? "true" : "touch ${var.gate}.started; while [ ! -f ${var.gate}.release ] && [ -e ${var.gate}.started ]; do sleep 0.1; done"
   }
 }
 
@@ -256,9 +256,11 @@ resource "terraform_data" "a" {
 	contains(t, bad.stderr, "invalid name", "URL safe")
 }
 
-// startGated starts apply FILE whose provisioner waits for gate+".release"
-// after creating gate+".started", and waits until it has started (so the
-// apply holds the lock). The process is in its own process group.
+// startGated starts apply FILE whose provisioner creates gate+".started" and
+// then waits for gate+".release", and waits until it has started (so the
+// apply holds the lock). The process is in its own process group. The
+// provisioner also stops when gate+".started" vanishes with the test's
+// temporary directory, so one orphaned by a SIGKILLed apply ends with the test.
 func startGated(t *testing.T, dir string, env []string, args ...string) (*exec.Cmd, *bytes.Buffer, *bytes.Buffer) {
 	t.Helper()
 	cmd := command(dir, "apply", env, args...)
