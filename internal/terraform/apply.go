@@ -58,6 +58,11 @@ func (c *Context) Apply(ctx context.Context, plan *plans.Plan, config *configs.C
 	for name, v := range plan.VariableValues {
 		ws.rootVars[name] = &InputValue{Value: v, SourceType: ValueFromPlan}
 	}
+	for _, name := range plan.ApplyTimeVariables {
+		if iv := opts.ApplyTimeVariables[name]; iv != nil {
+			ws.rootVars[name] = iv
+		}
+	}
 	removed, _ := config.RemovedStatements() // checked when planning
 	in := &buildInput{config: config, schemas: schemas, state: prior, targets: plan.TargetAddrs, apply: aw, removed: removed}
 	g, d := applyBuilder(in, plan).Build()
