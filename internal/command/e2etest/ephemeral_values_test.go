@@ -15,8 +15,9 @@ import (
 
 // ephemeralConfig: an ephemeral variable configures the provider (token)
 // and, through a local, feeds the write-only password_wo; terraform_data.snap's
-// provisioner copies the apply's journal segments while the apply runs,
-// after fwtest_thing.a was created.
+// first provisioner copies the apply's journal segments while the apply
+// runs, after fwtest_thing.a was created; the second gets the secret and
+// prints it (its output is not shown).
 const ephemeralConfig = `
 terraform {
   required_providers {
@@ -54,6 +55,9 @@ resource "terraform_data" "snap" {
   depends_on = [fwtest_thing.a]
   provisioner "local-exec" {
     command = "mkdir -p journal-copy && for f in .terraform.tfstate.journal.*; do [ -e \"$f\" ] && cp \"$f\" journal-copy/; done; true"
+  }
+  provisioner "local-exec" {
+    command = "echo the secret is ${var.secret}; echo ${var.secret} > provisioned.txt"
   }
 }
 `
@@ -123,7 +127,15 @@ func TestEphemeralValuesThroughBinaries(t *testing.T) {
 
 	ap := record(run(t, other, "apply", append(env, "TF_VAR_secret="+ephemeralSecret), "-no-color", "-plugin-dir="+mirror.dir, "-var", "objects="+objects, "x.tfplan"))
 	must(t, ap, 0, "apply")
-	contains(t, ap.stdout, "apply", "fwtest_thing.a: Creation complete", "Apply complete! Resources: 2 added, 0 changed, 0 destroyed.")
+	contains(t, ap.stdout, "apply", "fwtest_thing.a: Creation complete", "Apply complete! Resources: 2 added, 0 changed, 0 destroyed.",
+		"terraform_data.snap (local-exec): (output suppressed: the provisioner's configuration holds ephemeral values)")
+	// The provisioner got the value (it wrote it where the test skips).
+	if b, err := os.ReadFile(filepath.Join(other, "provisioned.txt")); err != nil || string(b) != ephemeralSecret+"\n" {
+		t.Errorf("provisioner wrote %q, %v", b, err)
+	}
+	if err := os.Remove(filepath.Join(other, "provisioned.txt")); err != nil {
+		t.Fatal(err)
+	}
 
 	// The provider got the value at apply: it keeps its digest.
 	id := stateAttr(t, filepath.Join(other, "terraform.tfstate"), "fwtest_thing", "id")
