@@ -264,3 +264,67 @@ resource "test_wo" "w" {
 		t.Errorf("state object %s", obj.AttrsJSON)
 	}
 }
+
+// A failing validation of an ephemeral variable does not show a message
+// that holds its value.
+func TestEphemeralVariableValidationMessage(t *testing.T) {
+	cfg := loadConfig(t, map[string]string{"main.tf": `
+variable "secret" {
+  type      = string
+  ephemeral = true
+  validation {
+    condition     = length(var.secret) > 10
+    error_message = "too short: ${var.secret}"
+  }
+}
+`})
+	_, diags := testContext(t, ephemeralProvider(), 4).Plan(context.Background(), cfg, states.NewState(), secretVars())
+	if !diags.HasErrors() || !strings.Contains(diagsString(diags), "refers to ephemeral values") || strings.Contains(diagsString(diags), "s3cr3t") {
+		t.Errorf("diagnostics: %s", diagsString(diags))
+	}
+}
+
+// A provider that plans or returns a write-only value is refused, naming
+// the attribute; the object it created is stored with the value null.
+func TestWriteOnlyValueFromProvider(t *testing.T) {
+	cfg := loadConfig(t, map[string]string{"main.tf": ephemeralVar + `
+resource "test_wo" "w" {
+  name        = "w"
+  password_wo = var.secret
+}
+`})
+	leak := func(v cty.Value) cty.Value {
+		m := v.AsValueMap()
+		m["password_wo"] = cty.StringVal("s3cr3t")
+		return cty.ObjectVal(m)
+	}
+	t.Run("plan", func(t *testing.T) {
+		p := ephemeralProvider()
+		p.PlanFn = func(req providers.PlanResourceChangeRequest) providers.PlanResourceChangeResponse {
+			return providers.PlanResourceChangeResponse{PlannedState: leak(req.ProposedNewState)}
+		}
+		_, diags := testContext(t, p, 4).Plan(context.Background(), cfg, states.NewState(), secretVars())
+		if got := diagsString(diags); !strings.Contains(got, "Provider produced invalid plan") || !strings.Contains(got, "write-only attribute password_wo of test_wo.w") {
+			t.Errorf("diagnostics: %s", got)
+		}
+	})
+	t.Run("apply", func(t *testing.T) {
+		p := ephemeralProvider()
+		plan := mustPlan(t, testContext(t, p, 4), cfg, states.NewState(), secretVars())
+		p.ApplyFn = func(req providers.ApplyResourceChangeRequest) providers.ApplyResourceChangeResponse {
+			m := req.PlannedState.AsValueMap()
+			m["id"] = cty.StringVal("W")
+			return providers.ApplyResourceChangeResponse{NewState: leak(cty.ObjectVal(m))}
+		}
+		st, diags := testContext(t, p, 4).Apply(context.Background(), plan, cfg, &ApplyOpts{
+			ApplyTimeVariables: InputValues{"secret": {Value: cty.StringVal("s3cr3t"), SourceType: ValueFromCLIArg}},
+		})
+		if got := diagsString(diags); !strings.Contains(got, "Provider produced invalid object") || !strings.Contains(got, "write-only attribute password_wo of test_wo.w") {
+			t.Errorf("diagnostics: %s", got)
+		}
+		obj := st.ResourceInstance(mustInst(t, "test_wo.w")).Current
+		if obj == nil || obj.Status != states.ObjectTainted || strings.Contains(string(obj.AttrsJSON), "s3cr3t") {
+			t.Errorf("stored object %+v", obj)
+		}
+	})
+}

@@ -204,6 +204,10 @@ func (ic *instanceCtx) planChange(prior, cfg cty.Value, priv []byte) (providers.
 		return resp, append(diags, tfdiags.Errorf("Provider produced invalid plan",
 			"Provider %s planned a value of the wrong type for %s: %s. This is a bug in the provider.", n.provider.Provider.ForDisplay(), addr, errs[0]))
 	}
+	if p := writeOnlyValue(n.schema.Block, resp.PlannedState); p != nil {
+		return resp, append(diags, tfdiags.Errorf("Provider produced invalid plan",
+			"Provider %s planned a value for the write-only attribute %s of %s, which must be null: a plan never holds write-only values. This is a bug in the provider.", n.provider.Provider.ForDisplay(), tfdiags.FormatPath(p), addr))
+	}
 	return resp, diags
 }
 
