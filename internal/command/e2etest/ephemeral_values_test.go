@@ -150,6 +150,18 @@ func TestEphemeralValuesThroughBinaries(t *testing.T) {
 		t.Errorf("the provisioner copied no journal segment during the apply")
 	}
 
+	// apply without a plan file plans and applies with the value given once.
+	inline := record(run(t, work, "apply", env, "-no-color", "-auto-approve", "-plugin-dir="+mirror.dir, "-state=inline.tfstate",
+		"-var", "objects="+objects, "-var", "secret="+ephemeralSecret+"2"))
+	must(t, inline, 0, "apply without a plan file")
+	id2 := stateAttr(t, filepath.Join(work, "inline.tfstate"), "fwtest_thing", "id")
+	if got := readRecord(t, objects, "thing", id2.(string))["password_wo_sha256"]; got != sha256Of(ephemeralSecret+"2-pw") {
+		t.Errorf("password digest after apply without a plan file = %v, want the configured value's", got)
+	}
+	if err := os.Remove(filepath.Join(work, "provisioned.txt")); err != nil {
+		t.Fatal(err)
+	}
+
 	// Nowhere: every ZIP entry of the archive (decompressed), every file
 	// of both directories (state, backups, journal copies, lock file),
 	// and everything the commands printed.
