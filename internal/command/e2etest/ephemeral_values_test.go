@@ -109,6 +109,21 @@ func TestEphemeralValuesThroughBinaries(t *testing.T) {
 			t.Errorf("show -json after.password_wo = %v (present %v), want null", v, ok)
 		}
 	}
+	// The configuration says which variables are ephemeral, as OpenTofu's
+	// show -json does.
+	var doc struct {
+		Configuration struct {
+			RootModule struct {
+				Variables map[string]map[string]any `json:"variables"`
+			} `json:"root_module"`
+		} `json:"configuration"`
+	}
+	if err := json.Unmarshal([]byte(js.stdout), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if got := doc.Configuration.RootModule.Variables; got["secret"]["ephemeral"] != true || got["objects"]["ephemeral"] != nil {
+		t.Errorf("show -json configuration variables = %v", got)
+	}
 	human := record(run(t, work, "plan", env, "show", "-no-color", "x.tfplan"))
 	must(t, human, 0, "show")
 	contains(t, human.stdout, "show", "+ password_wo = (sensitive, write-only attribute)")
