@@ -20,7 +20,9 @@ import (
 // (TF_VAR_, the directory's .tfvars files, -var and -var-file in args).
 // It refuses, naming the variable, a required ephemeral variable given no
 // value, and a non-ephemeral variable given by -var, -var-file or TF_VAR_
-// with a value other than the plan's: the plan was made with that one.
+// with a value other than the plan's: the plan was made with that one. (A
+// variable the plan does not record, as those of the encryption block,
+// is not compared.)
 func SavedPlanVariables(config *configs.Config, plan *plans.Plan, wd string, args []VarArg, env []string) (terraform.InputValues, hcl.Diagnostics) {
 	vals, diags := CollectVariables(config, wd, args, env)
 	if diags.HasErrors() {
@@ -49,7 +51,12 @@ func SavedPlanVariables(config *configs.Config, plan *plans.Plan, wd string, arg
 			continue
 		}
 		planned, ok := plan.VariableValues[name]
-		if !ok || !sameVariableValue(decl, iv.Value, planned) {
+		if !ok {
+			// Not recorded: a variable the encryption block uses, which
+			// apply takes from TF_VAR_ (RestoreEncryptionVars).
+			continue
+		}
+		if !sameVariableValue(decl, iv.Value, planned) {
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "Variable changed since the plan",

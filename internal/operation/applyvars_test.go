@@ -31,6 +31,7 @@ variable "opt" {
 }
 variable "region" { type = string }
 variable "n" { type = number }
+variable "unrecorded" {}
 `,
 		"given.tfvars": "token = \"from-file\"\nn = 3\n",
 	}
@@ -55,6 +56,7 @@ variable "n" { type = number }
 		{name: "TF_VAR_", env: []string{"TF_VAR_token=t2", "TF_VAR_opt=o"}, want: map[string]cty.Value{"token": cty.StringVal("t2"), "opt": cty.StringVal("o")}},
 		{name: "-var-file, with the plan's value of n", args: []VarArg{{File: true, Value: "given.tfvars"}}, want: map[string]cty.Value{"token": cty.StringVal("from-file")}},
 		{name: "the plan's values again", args: []VarArg{{Value: "token=t"}, {Value: "region=eu"}, {Value: "n=3.0"}}, want: map[string]cty.Value{"token": cty.StringVal("t")}},
+		{name: "a variable the plan does not record (encryption's)", args: []VarArg{{Value: "token=t"}}, env: []string{"TF_VAR_unrecorded=x"}, want: map[string]cty.Value{"token": cty.StringVal("t")}},
 		{name: "missing", wantErr: []string{"No value for ephemeral variable: token"}},
 		{name: "changed", args: []VarArg{{Value: "token=t"}, {Value: "region=us"}}, env: []string{"TF_VAR_n=4"},
 			wantErr: []string{"Variable changed since the plan: n", "Variable changed since the plan: region"}},
