@@ -118,6 +118,7 @@ func TestParseRef(t *testing.T) {
 		{"each.value.name", "each.value", 1, ""},
 		{"path.module", "path.module", 0, ""},
 		{"terraform.workspace", "terraform.workspace", 0, ""},
+		{"terraform.applying", "terraform.applying", 0, ""},
 		{"self.id", "self", 1, ""},
 		{"module.net", "module.net", 0, ""},
 		{"module.net.vpc_id", "module.net.vpc_id", 0, ""},

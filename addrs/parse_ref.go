@@ -31,7 +31,7 @@ func ParseRef(trav hcl.Traversal) (*Reference, hcl.Diagnostics) {
 	case "path":
 		return parseSingleAttrRef(trav, func(n string) Referenceable { return PathAttr{Name: n} }, "path.module, path.root or path.cwd", "module", "root", "cwd")
 	case "terraform":
-		return parseSingleAttrRef(trav, func(n string) Referenceable { return TerraformAttr{Name: n} }, "terraform.workspace", "workspace")
+		return parseSingleAttrRef(trav, func(n string) Referenceable { return TerraformAttr{Name: n} }, "terraform.workspace or terraform.applying", "workspace", "applying")
 	case "var":
 		return parseNamedRef(trav, "an input variable", func(n string) Referenceable { return InputVariable{Name: n} })
 	case "local":

@@ -23,6 +23,9 @@ func (v *Variable) merge(o *Variable) hcl.Diagnostics {
 	if o.set["nullable"] {
 		v.Nullable = o.Nullable
 	}
+	if o.set["ephemeral"] {
+		v.Ephemeral = o.Ephemeral
+	}
 	if o.set["deprecated"] {
 		v.Deprecated = o.Deprecated
 	}
@@ -47,6 +50,9 @@ func (out *Output) merge(o *Output) {
 	}
 	if o.set["sensitive"] {
 		out.Sensitive = o.Sensitive
+	}
+	if o.set["ephemeral"] {
+		out.Ephemeral = o.Ephemeral
 	}
 	if o.set["depends_on"] {
 		out.DependsOn = o.DependsOn

@@ -22,6 +22,9 @@ type Variable struct {
 	TypeDefaults      *typeexpr.Defaults // optional attribute defaults, may be nil
 	Sensitive         bool
 	Nullable          bool // defaults to true
+	// Ephemeral variables take values that are never stored: not in a
+	// plan, an archive or a state (docs/ephemeral.md).
+	Ephemeral bool
 	// Deprecated is OpenTofu's deprecated argument: a message for whoever
 	// sets this variable ("" when not deprecated).
 	Deprecated  string
@@ -64,6 +67,9 @@ type Output struct {
 	Expr              hcl.Expression
 	DependsOn         []hcl.Traversal
 	Sensitive         bool
+	// Ephemeral outputs may carry ephemeral values; only a child module's
+	// outputs may be ephemeral (its caller's values are never stored).
+	Ephemeral bool
 	// Deprecated is OpenTofu's deprecated argument: a message for whoever
 	// uses this output of a child module ("" when not deprecated).
 	Deprecated string
@@ -144,7 +150,9 @@ func decodeVariableBlock(block *hcl.Block) (*Variable, hcl.Diagnostics) {
 		v.Deprecated = s
 	}
 	if attr, ok := content.Attributes["ephemeral"]; ok {
-		diags = append(diags, unsupportedHere(attr.NameRange, "ephemeral input variables"))
+		b, ds := constBool(attr.Expr, "ephemeral value")
+		diags = append(diags, ds...)
+		v.Ephemeral = b
 	}
 	if attr, ok := content.Attributes["default"]; ok {
 		val, ds := attr.Expr.Value(nil)
@@ -308,7 +316,9 @@ func decodeOutputBlock(block *hcl.Block, override bool) (*Output, hcl.Diagnostic
 		o.Deprecated = s
 	}
 	if attr, ok := content.Attributes["ephemeral"]; ok {
-		diags = append(diags, unsupportedHere(attr.NameRange, "ephemeral outputs"))
+		b, ds := constBool(attr.Expr, "ephemeral value")
+		diags = append(diags, ds...)
+		o.Ephemeral = b
 	}
 	diags = append(diags, decodeOutputConditions(content.Blocks, o, override)...)
 	return o, diags

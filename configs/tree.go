@@ -46,7 +46,26 @@ func (l *Loader) loadTree(src moduleSource) (*Config, hcl.Diagnostics) {
 	root.Root = root
 	diags = append(diags, l.loadChildren(root, src, []chainLink{{identity: id, dir: "."}})...)
 	diags = append(diags, deprecationWarnings(root)...)
+	diags = append(diags, rootEphemeralOutputs(mod)...)
 	return root, diags
+}
+
+// rootEphemeralOutputs refuses ephemeral outputs in the root module, as
+// Terraform and OpenTofu do: a root output is stored in the state, which an
+// ephemeral value never reaches.
+func rootEphemeralOutputs(mod *Module) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, name := range slices.Sorted(maps.Keys(mod.Outputs)) {
+		if o := mod.Outputs[name]; o.Ephemeral {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Ephemeral output in the root module",
+				Detail:   fmt.Sprintf("Output %q is declared ephemeral, but only outputs of child modules may be: a root module's outputs are saved in the state. Remove ephemeral = true, and wrap the value in ephemeralasnull() if it may carry ephemeral parts.", name),
+				Subject:  o.DeclRange.Ptr(),
+			})
+		}
+	}
+	return diags
 }
 
 // loadChildren loads the modules cfg calls, depth first in call-name order.

@@ -42,6 +42,7 @@ type configModule struct {
 
 type configOutput struct {
 	Sensitive   bool            `json:"sensitive,omitempty"`
+	Ephemeral   bool            `json:"ephemeral,omitempty"`
 	Deprecated  string          `json:"deprecated,omitempty"`
 	Expression  json.RawMessage `json:"expression,omitempty"`
 	DependsOn   []string        `json:"depends_on,omitempty"`
@@ -86,6 +87,7 @@ type configVariable struct {
 	Description string          `json:"description,omitempty"`
 	Required    bool            `json:"required,omitempty"`
 	Sensitive   bool            `json:"sensitive,omitempty"`
+	Ephemeral   bool            `json:"ephemeral,omitempty"`
 	Deprecated  string          `json:"deprecated,omitempty"`
 }
 
@@ -179,7 +181,7 @@ func marshalConfigModule(n *configs.Config, schemas map[addrs.Provider]*provider
 	if len(m.Outputs) > 0 {
 		out.Outputs = map[string]configOutput{}
 		for name, o := range m.Outputs {
-			out.Outputs[name] = configOutput{Sensitive: o.Sensitive, Deprecated: o.Deprecated, Expression: marshalExpr(o.Expr), DependsOn: traversalStrings(o.DependsOn), Description: o.Description}
+			out.Outputs[name] = configOutput{Sensitive: o.Sensitive, Ephemeral: o.Ephemeral, Deprecated: o.Deprecated, Expression: marshalExpr(o.Expr), DependsOn: traversalStrings(o.DependsOn), Description: o.Description}
 		}
 	}
 	// Each resource's entry is made only when the encoder writes it
@@ -216,7 +218,7 @@ func marshalConfigModule(n *configs.Config, schemas map[addrs.Provider]*provider
 	if len(m.Variables) > 0 {
 		out.Variables = map[string]configVariable{}
 		for name, v := range m.Variables {
-			cv := configVariable{Description: v.Description, Sensitive: v.Sensitive, Deprecated: v.Deprecated, Required: v.Default == cty.NilVal}
+			cv := configVariable{Description: v.Description, Sensitive: v.Sensitive, Ephemeral: v.Ephemeral, Deprecated: v.Deprecated, Required: v.Default == cty.NilVal}
 			if v.Type != cty.NilType && v.Type != cty.DynamicPseudoType {
 				if raw, err := v.Type.MarshalJSON(); err == nil {
 					cv.Type = raw

@@ -61,7 +61,7 @@ func Example() {
 		fmt.Println("provider", p.ForDisplay(), l.Version())
 	}
 	// Output:
-	// format: 1.2 written by example 1.0
+	// format: 1.3 written by example 1.0
 	// null_resource.web: Create, name = web
 	// prior state: 0f5a7c1e-0000-4000-8000-000000000000 serial 3
 	// module "" in .: 1 file(s)

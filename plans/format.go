@@ -11,10 +11,12 @@ import (
 // version; minor versions only add fields (1.1: nested attribute types and
 // write-only flags in provider schemas, the state path and the plan time;
 // 1.2: the forget action, importing and generated config on changes, check
-// results of resources, outputs and check blocks with failure messages).
+// results of resources, outputs and check blocks with failure messages;
+// 1.3: the apply-time (ephemeral) variables, whose values the plan leaves
+// out).
 const (
 	FormatVersionMajor = 1
-	FormatVersionMinor = 2
+	FormatVersionMinor = 3
 )
 
 // FormatInfo is the header of an encoded plan: its format version and the

@@ -25,6 +25,10 @@ type Plan struct {
 	VariableValues map[string]cty.Value
 	// VariableSensitive records which of them are sensitive.
 	VariableSensitive map[string]bool
+	// ApplyTimeVariables names, sorted, the root variables whose values
+	// the plan does not hold (ephemeral ones): apply must be given them
+	// again (docs/ephemeral.md).
+	ApplyTimeVariables []string
 
 	Changes *Changes
 	// DriftedResources are the changes made outside plankit since the last

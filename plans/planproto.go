@@ -114,6 +114,7 @@ func (e *encoder) plan(p *Plan) (*planproto.Plan, error) {
 		return nil, err
 	}
 	pp.Checks = checksToProto(p.Checks)
+	pp.ApplyTimeVariables = p.ApplyTimeVariables
 	return pp, nil
 }
 
@@ -539,6 +540,7 @@ func (d *decoder) plan(pp *planproto.Plan) (*Plan, error) {
 		return nil, err
 	}
 	p.Checks = checks
+	p.ApplyTimeVariables = pp.ApplyTimeVariables
 	var ok bool
 	if p.UIMode, ok = modeFromProto[pp.UiMode]; !ok {
 		return nil, fmt.Errorf("unknown plan mode %d", pp.UiMode)

@@ -64,15 +64,17 @@ func applyCommand(m *Meta, chdir string, rest []string) int {
 	wd := m.workDir(f.chdir)
 	if fs.NArg() == 1 {
 		// A saved plan already fixed these; Terraform refuses them too.
+		// (-var and -var-file give ephemeral variables their values
+		// again: see operation.SavedPlanVariables.)
 		var planOnly []string
 		fs.Visit(func(fl *flag.Flag) {
 			switch fl.Name {
-			case "var", "var-file", "target", "replace", "destroy", "refresh-only", "refresh":
+			case "target", "replace", "destroy", "refresh-only", "refresh":
 				planOnly = append(planOnly, "-"+fl.Name)
 			}
 		})
 		if len(planOnly) > 0 {
-			return usageError(m, fmt.Sprintf("%s cannot be used when applying a saved plan file: the plan already records its variables, targets and mode. Pass them to plan instead.", strings.Join(planOnly, ", ")))
+			return usageError(m, fmt.Sprintf("%s cannot be used when applying a saved plan file: the plan already records its targets and mode. Pass them to plan instead.", strings.Join(planOnly, ", ")))
 		}
 	}
 	ui := newUI(m.Streams, f.json, f.noColor)
@@ -151,6 +153,11 @@ func applyPlanFile(m *Meta, ui *ui, wd, file string, f *applyFlags) int {
 		ui.diags(diags, src)
 		return ExitError
 	}
+	applyTimeVars, ds := operation.SavedPlanVariables(config, plan, wd, f.vars, m.Env)
+	if ds.HasErrors() {
+		ui.diags(ds, src)
+		return ExitError
+	}
 	enc, ds = operation.EncryptionForApply(m.Env, wd, config, enc)
 	if ds.HasErrors() {
 		ui.diags(ds, src)
@@ -178,6 +185,7 @@ func applyPlanFile(m *Meta, ui *ui, wd, file string, f *applyFlags) int {
 	r.Close()
 	req := f.applyRequest(m, wd)
 	req.Plan, req.Config, req.StateFile, req.FromPlan, req.Factories, req.Encryption = plan, config, sf, be, factories, enc
+	req.ApplyTimeVariables = applyTimeVars
 	return applyPlan(m, ui, req, src)
 }
 
@@ -244,6 +252,7 @@ func planAndApply(m *Meta, ui *ui, wd string, f *applyFlags) int {
 	}
 	req := f.applyRequest(m, wd)
 	req.Plan, req.Config, req.StateFile, req.Factories, req.Encryption = res.plan, res.config, res.sf, res.factories, res.enc
+	req.ApplyTimeVariables = res.vals // the core takes the ephemeral ones
 	return applyPlan(m, ui, req, views.Sources{Dir: wd, Files: res.config.SourceFiles()})
 }
 
@@ -390,7 +399,7 @@ func runCoreApply(ctx context.Context, m *Meta, run *applyRun) (*states.State, h
 	// The core reports the check results before it closes the saver,
 	// whose last write then stores them with the state.
 	var checkDiags hcl.Diagnostics
-	newState, diags := core.Apply(ctx, req.Plan, req.Config, &terraform.ApplyOpts{State: run.saver, Timestamp: clock, Processes: run.procs,
+	newState, diags := core.Apply(ctx, req.Plan, req.Config, &terraform.ApplyOpts{State: run.saver, Timestamp: clock, Processes: run.procs, ApplyTimeVariables: req.ApplyTimeVariables,
 		Checks: func(cs []*plans.CheckResult) { checkDiags = operation.RecordCheckResults(run.saver.Mgr(), cs) }})
 	diags = append(diags, checkDiags...)
 	diags = views.WithSkippedInstances(diags, req.Plan.Changes, hook.Stop())

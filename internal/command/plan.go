@@ -138,6 +138,9 @@ type planResult struct {
 	// rewrite: the state was read with a fallback method (see
 	// statemgr.Codec); apply writes it again even with no changes.
 	rewrite bool
+	// vals are the root variables' values, for apply to give the
+	// ephemeral ones (the plan does not hold them) again.
+	vals terraform.InputValues
 }
 
 // runPlan loads everything, plans, renders and writes the archive. The
@@ -228,7 +231,7 @@ func runPlan(m *Meta, ui *ui, wd string, f *planFlags) (res planResult) {
 	if code := pol.report(ui, f); code != ExitOK {
 		return planResult{code: code}
 	}
-	return planResult{code: ExitOK, changes: planHasChanges(plan), plan: plan, config: config, sf: sf, factories: resolved.Factories, enc: in.enc, rewrite: operation.NeedsRewrite(mgr)}
+	return planResult{code: ExitOK, changes: planHasChanges(plan), plan: plan, config: config, sf: sf, factories: resolved.Factories, enc: in.enc, rewrite: operation.NeedsRewrite(mgr), vals: in.vals}
 }
 
 // planRequest is the request of a plan in wd with these options.

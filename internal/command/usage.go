@@ -104,8 +104,10 @@ Options:
                        -policy, with the same policy bundle (digest), and
                        passed (repeatable; -data as given to plan).
   Without FILE, plan's -var, -var-file, -target, -replace, -destroy,
-  -refresh-only and -refresh are accepted too. -out, -detailed-exitcode
-  and -sign-key are plan's: apply refuses them.
+  -refresh-only and -refresh are accepted too. With FILE, -var and
+  -var-file give the ephemeral variables (never saved in a plan) their
+  values again. -out, -detailed-exitcode and -sign-key are plan's: apply
+  refuses them.
 `
 
 const showUsage = `Usage: plan show [options] FILE...

@@ -28,7 +28,7 @@ provider "registry.opentofu.org/hashicorp/null" {
 		t.Fatalf("exit %d: %s", code, errb)
 	}
 	platform := runtime.GOOS + "_" + runtime.GOARCH
-	want := "plankit v" + Version + "\nplan format 1.2\non " + platform + ", built with " + runtime.Version() + "\n" +
+	want := "plankit v" + Version + "\nplan format 1.3\non " + platform + ", built with " + runtime.Version() + "\n" +
 		"+ provider registry.opentofu.org/hashicorp/null v3.2.1\n+ provider registry.terraform.io/hashicorp/random v3.6.0\n"
 	if d := cmp.Diff(want, out.String()); d != "" {
 		t.Errorf("plan version (-want +got):\n%s", d)
@@ -49,7 +49,7 @@ provider "registry.opentofu.org/hashicorp/null" {
 	}
 
 	m, out, _ = countingMeta(t, new(atomic.Int64))
-	if code := Plan(m, []string{"-chdir=" + t.TempDir(), "version"}); code != ExitOK || out.String() != "plankit v"+Version+"\nplan format 1.2\non "+platform+", built with "+runtime.Version()+"\n" {
+	if code := Plan(m, []string{"-chdir=" + t.TempDir(), "version"}); code != ExitOK || out.String() != "plankit v"+Version+"\nplan format 1.3\non "+platform+", built with "+runtime.Version()+"\n" {
 		t.Errorf("without a lock file: exit %d\n%s", code, out)
 	}
 }

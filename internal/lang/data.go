@@ -31,7 +31,7 @@ type Data interface {
 	GetModule(addr addrs.ModuleCall, rng hcl.Range) (cty.Value, hcl.Diagnostics)
 	// GetPathAttr returns path.module, path.root or path.cwd.
 	GetPathAttr(addr addrs.PathAttr, rng hcl.Range) (cty.Value, hcl.Diagnostics)
-	// GetTerraformAttr returns terraform.workspace.
+	// GetTerraformAttr returns terraform.workspace or terraform.applying.
 	GetTerraformAttr(addr addrs.TerraformAttr, rng hcl.Range) (cty.Value, hcl.Diagnostics)
 	// GetInputVariable returns var.NAME.
 	GetInputVariable(addr addrs.InputVariable, rng hcl.Range) (cty.Value, hcl.Diagnostics)

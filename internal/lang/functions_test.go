@@ -21,7 +21,7 @@ func TestFunctionNames(t *testing.T) {
 		"base64sha256", "base64sha512", "basename", "bcrypt", "can", "ceil", "chomp", "chunklist",
 		"cidrhost", "cidrnetmask", "cidrsubnet", "cidrsubnets", "coalesce", "coalescelist",
 		"compact", "concat", "contains", "csvdecode", "dirname", "distinct", "element",
-		"endswith", "file", "filebase64", "filebase64sha256", "filebase64sha512", "fileexists",
+		"endswith", "ephemeralasnull", "file", "filebase64", "filebase64sha256", "filebase64sha512", "fileexists",
 		"filemd5", "fileset", "filesha1", "filesha256", "filesha512", "flatten", "floor",
 		"format", "formatdate", "formatlist", "indent", "index", "issensitive", "join",
 		"jsondecode", "jsonencode", "keys", "length", "log", "lookup", "lower", "matchkeys",

@@ -11,6 +11,7 @@ import (
 	"github.com/plankit/plankit/configs"
 	"github.com/plankit/plankit/internal/backend"
 	"github.com/plankit/plankit/internal/encryption"
+	"github.com/plankit/plankit/internal/terraform"
 	"github.com/plankit/plankit/planfile"
 	"github.com/plankit/plankit/plans"
 	"github.com/plankit/plankit/providers"
@@ -58,6 +59,9 @@ type ApplyRequest struct {
 	Parallelism int
 	// Inline is set by apply without a saved plan (it planned first).
 	Inline bool
+	// ApplyTimeVariables are the values of the ephemeral root variables,
+	// which the plan does not hold (see SavedPlanVariables).
+	ApplyTimeVariables terraform.InputValues
 }
 
 // LockApplyState resolves the backend req's state lives in, opens that

@@ -58,6 +58,17 @@ func (c *Context) Apply(ctx context.Context, plan *plans.Plan, config *configs.C
 	for name, v := range plan.VariableValues {
 		ws.rootVars[name] = &InputValue{Value: v, SourceType: ValueFromPlan}
 	}
+	for name, v := range config.Module.Variables {
+		// An ephemeral variable's value comes from the caller only (the
+		// configuration, not the plan's list, says which are: a plan
+		// never holds their values).
+		if v.Ephemeral {
+			delete(ws.rootVars, name)
+			if iv := opts.ApplyTimeVariables[name]; iv != nil {
+				ws.rootVars[name] = iv
+			}
+		}
+	}
 	removed, _ := config.RemovedStatements() // checked when planning
 	in := &buildInput{config: config, schemas: schemas, state: prior, targets: plan.TargetAddrs, apply: aw, removed: removed}
 	g, d := applyBuilder(in, plan).Build()

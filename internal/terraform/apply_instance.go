@@ -134,6 +134,15 @@ func (ai *applyInstance) applyChange(action plans.Action, prior, cfg cty.Value, 
 		PlannedState: resp.PlannedState, Config: cfg, PlannedPrivate: resp.PlannedPrivate})
 	diags := ai.subjectDiags(ar.Diagnostics)
 	nv := ar.NewState
+	if !diags.HasErrors() && nv != cty.NilVal {
+		if p := writeOnlyValue(n.schema.Block, nv); p != nil {
+			// Kept out of the state: the object is stored (tainted) with
+			// it null.
+			nv = nullWriteOnly(n.schema.Block, nv)
+			diags = append(diags, tfdiags.Errorf("Provider produced invalid object",
+				"Provider %s returned a value for the write-only attribute %s of %s, which must be null: a state never holds write-only values. This is a bug in the provider.", n.provider.Provider.ForDisplay(), tfdiags.FormatPath(p), addr))
+		}
+	}
 	if !diags.HasErrors() {
 		diags = append(diags, ai.checkConsistent(resp.PlannedState, nv, cfgMarks, resp.LegacyTypeSystem || ar.LegacyTypeSystem)...)
 	}

@@ -28,7 +28,7 @@ func newApplyWalk(plan *plans.Plan, opts *ApplyOpts) *applyWalk {
 }
 
 func (aw *applyWalk) traits() opTraits {
-	return opTraits{impure: true, skipOutputs: aw.plan.UIMode == plans.DestroyMode, verb: "applied"}
+	return opTraits{impure: true, skipOutputs: aw.plan.UIMode == plans.DestroyMode, verb: "applied", applying: true}
 }
 
 // resolveImports does nothing: the plan resolved the import blocks and

@@ -149,6 +149,7 @@ func evalErrorMessage(s *lang.Scope, expr hcl.Expression) (string, hcl.Diagnosti
 		return "", diags
 	}
 	sensitive := marks.Contains(v, marks.Sensitive)
+	ephemeral := marks.Contains(v, marks.Ephemeral)
 	v, _ = v.UnmarkDeep()
 	sv, err := convert.Convert(v, cty.String)
 	switch {
@@ -166,6 +167,13 @@ func evalErrorMessage(s *lang.Scope, expr hcl.Expression) (string, hcl.Diagnosti
 			Severity: hcl.DiagError,
 			Summary:  "Invalid error message",
 			Detail:   "Unsuitable value for error message: must not be null.",
+			Subject:  expr.Range().Ptr(),
+		})
+	case ephemeral:
+		return "", append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagWarning,
+			Summary:  "Error message refers to ephemeral values",
+			Detail:   "The error expression used to explain this condition refers to ephemeral values, so plankit will not display the resulting message (it could end up in a plan or a log).\n\nRemove the references to ephemeral values, or wrap them in ephemeralasnull().",
 			Subject:  expr.Range().Ptr(),
 		})
 	case sensitive:

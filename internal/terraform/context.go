@@ -179,6 +179,10 @@ type ApplyOpts struct {
 	// apply evaluated (sorted; nil when none), as Terraform records them
 	// after an apply.
 	Checks func([]*plans.CheckResult)
+	// ApplyTimeVariables are the values of the plan's ApplyTimeVariables
+	// (ephemeral variables, which the plan does not hold), given again
+	// for this apply; one missing is null, or the default.
+	ApplyTimeVariables InputValues
 }
 
 // GraphKind selects the graph GraphDOT renders.

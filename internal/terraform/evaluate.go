@@ -10,6 +10,7 @@ import (
 	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/configs"
 	"github.com/plankit/plankit/internal/lang"
+	"github.com/plankit/plankit/internal/lang/marks"
 	"github.com/plankit/plankit/internal/terraform/namedvals"
 )
 
@@ -237,6 +238,11 @@ func (d *evalData) GetPathAttr(addr addrs.PathAttr, rng hcl.Range) (cty.Value, h
 }
 
 func (d *evalData) GetTerraformAttr(addr addrs.TerraformAttr, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
+	if addr.Name == "applying" {
+		// Ephemeral, as in Terraform and OpenTofu: a value that differs
+		// between plan and apply must not reach what the plan stores.
+		return cty.BoolVal(d.ws.traits.applying).Mark(marks.Ephemeral), nil
+	}
 	return cty.StringVal(d.ws.c.workspace), nil
 }
 

@@ -134,6 +134,10 @@ func evalCount(scope *lang.Scope, expr hcl.Expression, allowUnknown bool) (expan
 	if diags.HasErrors() {
 		return expansion{mode: expCount}, diags
 	}
+	if marks.Contains(v, marks.Ephemeral) {
+		return expansion{mode: expCount}, append(diags, &hcl.Diagnostic{Severity: hcl.DiagError,
+			Summary: "Invalid count argument", Detail: ephemeralExpansionDetail("count"), Subject: expr.Range().Ptr()})
+	}
 	v, _ = v.Unmark()
 	if !v.IsKnown() {
 		if allowUnknown {
@@ -163,6 +167,9 @@ func evalForEach(scope *lang.Scope, expr hcl.Expression, allowUnknown bool) (exp
 	}
 	if diags.HasErrors() {
 		return expansion{mode: expForEach}, diags
+	}
+	if marks.Contains(v, marks.Ephemeral) {
+		return bad(ephemeralExpansionDetail("for_each"))
 	}
 	if marks.Has(v, marks.Sensitive) {
 		return bad("Sensitive values, or values derived from sensitive values, cannot be used as for_each arguments: the keys would be shown in the plan.")
@@ -224,4 +231,10 @@ func unknownExpansionDiag(expr hcl.Expression, arg string) *hcl.Diagnostic {
 		Detail:   what + fmt.Sprintf(" To work around this, use the -target argument to first apply only the resources that the %s depends on, then plan again.", arg),
 		Subject:  expr.Range().Ptr(),
 	}
+}
+
+// ephemeralExpansionDetail explains why an ephemeral value cannot say how
+// many instances there are: their keys are stored in the plan and state.
+func ephemeralExpansionDetail(arg string) string {
+	return fmt.Sprintf("The %q argument may not use ephemeral values, nor values derived from them: the instance keys it makes are saved in the plan and the state, where an ephemeral value never goes.", arg)
 }

@@ -119,7 +119,68 @@ func (ic *instanceCtx) evalConfig() (cty.Value, []cty.PathValueMarks, hcl.Diagno
 		return cty.NilVal, nil, diags
 	}
 	u, pvm := marks.UnmarkDeepWithPaths(val)
+	pvm, d := ic.ephemeralArguments(pvm)
+	if d.HasErrors() {
+		return cty.NilVal, nil, append(diags, d...)
+	}
 	return u, pvm, append(diags, ic.validateConfig(u)...)
+}
+
+// ephemeralArguments refuses an ephemeral value anywhere in the resource's
+// arguments but in a write-only attribute (whose value is sent to the
+// provider and stored nowhere), and returns marks without the Ephemeral
+// mark: the planned and stored values hold null for write-only attributes.
+// O(marked paths × depth).
+func (ic *instanceCtx) ephemeralArguments(pvm []cty.PathValueMarks) ([]cty.PathValueMarks, hcl.Diagnostics) {
+	var diags hcl.Diagnostics
+	out := pvm[:0:0]
+	for _, m := range pvm {
+		if _, ok := m.Marks[marks.Ephemeral]; !ok {
+			out = append(out, m)
+			continue
+		}
+		if !ic.writeOnlyPath(m.Path) {
+			d := &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Ephemeral value in a resource argument",
+				Detail: fmt.Sprintf("The argument %s of %s gets an ephemeral value (or one derived from it), but it is not write-only, so the value would be saved in the plan and the state. "+
+					"Ephemeral values may go only to write-only arguments here; elsewhere they belong in provider configuration, provisioners, locals and ephemeral variables and outputs. Use ephemeralasnull() to drop them.",
+					tfdiags.FormatPath(m.Path), ic.w.addr),
+			}
+			if ic.res.block != nil {
+				d.Subject = rangeForPath(ic.res.block.Config, m.Path)
+				if d.Subject == nil {
+					d.Subject = ic.res.block.DeclRange.Ptr()
+				}
+			}
+			diags = append(diags, d)
+			continue
+		}
+		rest := cty.ValueMarks{}
+		for k := range m.Marks {
+			if k != marks.Ephemeral {
+				rest[k] = struct{}{}
+			}
+		}
+		if len(rest) > 0 {
+			out = append(out, cty.PathValueMarks{Path: m.Path, Marks: rest})
+		}
+	}
+	return out, diags
+}
+
+// writeOnlyPath reports whether p is, or is inside, a write-only attribute
+// of the resource's schema.
+func (ic *instanceCtx) writeOnlyPath(p cty.Path) bool {
+	if ic.res.schema == nil || ic.res.schema.Block == nil {
+		return false
+	}
+	for i := 1; i <= len(p); i++ {
+		if a := ic.res.schema.Block.AttributeByPath(p[:i]); a != nil && a.WriteOnly {
+			return true
+		}
+	}
+	return false
 }
 
 // planChange calls PlanResourceChange with the proposed new state and
@@ -142,6 +203,10 @@ func (ic *instanceCtx) planChange(prior, cfg cty.Value, priv []byte) (providers.
 	if errs := configschema.ConformanceErrors(resp.PlannedState.Type(), n.ty); len(errs) > 0 {
 		return resp, append(diags, tfdiags.Errorf("Provider produced invalid plan",
 			"Provider %s planned a value of the wrong type for %s: %s. This is a bug in the provider.", n.provider.Provider.ForDisplay(), addr, errs[0]))
+	}
+	if p := writeOnlyValue(n.schema.Block, resp.PlannedState); p != nil {
+		return resp, append(diags, tfdiags.Errorf("Provider produced invalid plan",
+			"Provider %s planned a value for the write-only attribute %s of %s, which must be null: a plan never holds write-only values. This is a bug in the provider.", n.provider.Provider.ForDisplay(), tfdiags.FormatPath(p), addr))
 	}
 	return resp, diags
 }

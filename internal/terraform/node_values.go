@@ -63,6 +63,7 @@ func (n *nodeVariable) Execute(ctx context.Context, ws *walkState) hcl.Diagnosti
 			raw, rng = v, n.expr.Range()
 		}
 		val, d := variables.Prepare(n.v, raw, rng, where)
+		val, d = ephemeralVariable(n.v, val, rng, d)
 		diags = append(diags, d...)
 		if !d.HasErrors() && !ws.traits.unknowns && selfOnly {
 			s := ws.scope(mi, n.cfg, nil, nil)
@@ -84,10 +85,12 @@ func (n *nodeVariable) executeRoot(ws *walkState) hcl.Diagnostics {
 		warn = deprecatedRootVariable(n.v, iv)
 	}
 	if ws.traits.unknowns && raw == cty.NilVal && n.v.Required() {
-		ws.named.SetKey("", namedvals.Variable, n.v.Name, cty.UnknownVal(variables.TypeOf(n.v)))
+		val, _ := ephemeralVariable(n.v, cty.UnknownVal(variables.TypeOf(n.v)), rng, nil)
+		ws.named.SetKey("", namedvals.Variable, n.v.Name, val)
 		return nil
 	}
 	val, diags := variables.Prepare(n.v, raw, rng, "root module input variable")
+	val, diags = ephemeralVariable(n.v, val, rng, diags)
 	if !diags.HasErrors() && variables.SelfOnly(n.v) { // else nodeVariableValidation
 		root := rootInst[0]
 		vd := variables.Validate(n.v, val, ws.scope(root, n.cfg, nil, nil).Functions())
@@ -98,6 +101,29 @@ func (n *nodeVariable) executeRoot(ws *walkState) hcl.Diagnostics {
 	}
 	ws.named.SetKey("", namedvals.Variable, n.v.Name, val)
 	return append(warn, diags...)
+}
+
+// ephemeralVariable marks the value of an ephemeral variable, and refuses
+// an ephemeral value for a variable that is not ephemeral (a module's
+// variable may reach anything the module stores).
+func ephemeralVariable(v *configs.Variable, val cty.Value, rng hcl.Range, diags hcl.Diagnostics) (cty.Value, hcl.Diagnostics) {
+	if v.Ephemeral {
+		return val.Mark(marks.Ephemeral), diags
+	}
+	if marks.Contains(val, marks.Ephemeral) && !diags.HasErrors() {
+		d := &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Ephemeral value for a variable that is not ephemeral",
+			Detail:   fmt.Sprintf("The value given for variable %q is ephemeral, which the variable does not accept. Declare the variable with ephemeral = true, or pass ephemeralasnull() of the value.", v.Name),
+		}
+		if rng.Filename != "" {
+			d.Subject = rng.Ptr()
+		} else {
+			d.Subject = v.DeclRange.Ptr()
+		}
+		return cty.UnknownVal(val.Type()), append(diags, d)
+	}
+	return val, diags
 }
 
 // deprecatedRootVariable warns, as OpenTofu does, when the user sets a
@@ -203,6 +229,18 @@ func (n *nodeOutput) Execute(ctx context.Context, ws *walkState) hcl.Diagnostics
 			}
 		}
 		v, d := ws.evalExpr(mi, n.cfg, nil, n.o.Expr)
+		if !n.o.Ephemeral && marks.Contains(v, marks.Ephemeral) && !d.HasErrors() {
+			d = append(d, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Ephemeral value in an output that is not ephemeral",
+				Detail:   "This output's value is ephemeral (or derived from an ephemeral value), but the output is not declared ephemeral = true, so its value could be stored. Declare it ephemeral (only in a child module), or wrap the value in ephemeralasnull().",
+				Subject:  n.o.Expr.Range().Ptr(),
+			})
+			v = cty.DynamicVal
+		}
+		if n.o.Ephemeral {
+			v = v.Mark(marks.Ephemeral)
+		}
 		diags = append(diags, d...)
 		if !n.o.Sensitive && marks.Contains(v, marks.Sensitive) && !d.HasErrors() {
 			diags = append(diags, &hcl.Diagnostic{

@@ -142,6 +142,11 @@ func (pw *planWalk) assemble(ws *walkState, kept map[string]bool, errored bool) 
 	}
 	p.Files = pw.fileRec.Files()
 	for name, v := range ws.config.Module.Variables {
+		if v.Ephemeral {
+			// Never stored: apply is given it again.
+			p.ApplyTimeVariables = append(p.ApplyTimeVariables, name)
+			continue
+		}
 		val, ok := ws.named.GetKey("", namedvals.Variable, name)
 		if !ok {
 			continue
@@ -159,6 +164,7 @@ func (pw *planWalk) assemble(ws *walkState, kept map[string]bool, errored bool) 
 			p.VariableSensitive[name] = true
 		}
 	}
+	slices.Sort(p.ApplyTimeVariables)
 	p.ProviderSchemas = ws.touchedSchemas(p)
 	p.Applyable = !errored && (!p.Changes.Empty() || (opts.Mode == plans.RefreshOnlyMode && len(p.DriftedResources) > 0))
 	return p

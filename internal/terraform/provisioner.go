@@ -18,6 +18,7 @@ import (
 	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/configs"
 	"github.com/plankit/plankit/internal/lang"
+	"github.com/plankit/plankit/internal/lang/marks"
 	"github.com/plankit/plankit/tfdiags"
 )
 
@@ -79,9 +80,13 @@ func (ai *applyInstance) localExec(ctx context.Context, pv *configs.Provisioner,
 	scope := ai.ws.selfScope(ai.w.mod, cfg, &ai.w.rep, ai.w.addr.Resource.Resource, self)
 	attrs, diags := pv.Config.JustAttributes()
 	vals := map[string]cty.Value{}
+	// The command, and so what it prints, may hold an ephemeral value:
+	// then nothing of it is shown (the output would reach logs).
+	ephemeral := false
 	for name, a := range attrs {
 		v, d := scope.EvalExpr(a.Expr, cty.DynamicPseudoType)
 		diags = append(diags, d...)
+		ephemeral = ephemeral || marks.Contains(v, marks.Ephemeral)
 		vals[name], _ = v.UnmarkDeep()
 	}
 	ai.ws.putScope(scope)
@@ -123,7 +128,11 @@ func (ai *applyInstance) localExec(ctx context.Context, pv *configs.Provisioner,
 	}
 	// As Terraform does, the provisioner's output starts with the command.
 	for _, h := range ai.ws.c.hooks {
-		h.ProvisionOutput(ai.w.addr, pv.Type, fmt.Sprintf("Executing: %q", cmd.Args))
+		line := fmt.Sprintf("Executing: %q", cmd.Args)
+		if ephemeral {
+			line = "(output suppressed: the provisioner's configuration holds ephemeral values)"
+		}
+		h.ProvisionOutput(ai.w.addr, pv.Type, line)
 	}
 	pr, pw := io.Pipe()
 	cmd.Stdout, cmd.Stderr = pw, pw
@@ -133,6 +142,9 @@ func (ai *applyInstance) localExec(ctx context.Context, pv *configs.Provisioner,
 		sc := bufio.NewScanner(pr)
 		for sc.Scan() {
 			line := sc.Text()
+			if ephemeral {
+				continue
+			}
 			for _, h := range ai.ws.c.hooks {
 				h.ProvisionOutput(ai.w.addr, pv.Type, line)
 			}

@@ -55,4 +55,6 @@ type opTraits struct {
 	// conditionsWarn: failed preconditions and postconditions are
 	// warnings, not errors (a refresh-only plan, as in Terraform).
 	conditionsWarn bool
+	// applying is what terraform.applying says: true in an apply walk.
+	applying bool
 }

@@ -180,3 +180,63 @@ func uniformTupleCollection(got, want cty.Type) (cty.Type, bool) {
 	}
 	return cty.List(elems[0]), true
 }
+
+// EphemeralAsNullFunc returns its argument with every part that carries the
+// Ephemeral mark replaced by a null of the same type (other marks stay),
+// so a value mixing ephemeral and ordinary parts can be stored. O(size of
+// the value).
+var EphemeralAsNullFunc = function.New(&function.Spec{
+	Description: "Returns the given value with every ephemeral part replaced by null.",
+	Params: []function.Parameter{{
+		Name:             "value",
+		Type:             cty.DynamicPseudoType,
+		AllowUnknown:     true,
+		AllowNull:        true,
+		AllowMarked:      true,
+		AllowDynamicType: true,
+	}},
+	Type: func(args []cty.Value) (cty.Type, error) {
+		return args[0].Type(), nil
+	},
+	Impl: func(args []cty.Value, retType cty.Type) (cty.Value, error) {
+		return EphemeralAsNull(args[0]), nil
+	},
+})
+
+// EphemeralAsNull is what ephemeralasnull() does: v with each ephemeral part
+// null, keeping the other marks of what remains.
+func EphemeralAsNull(v cty.Value) cty.Value {
+	if !marks.Contains(v, marks.Ephemeral) {
+		return v
+	}
+	u, pvms := marks.UnmarkPaths(v)
+	var nulled []cty.Path
+	kept := pvms[:0:0]
+	for _, pvm := range pvms {
+		if _, ok := pvm.Marks[marks.Ephemeral]; ok {
+			nulled = append(nulled, pvm.Path)
+			rest := cty.ValueMarks{}
+			for m := range pvm.Marks {
+				if m != marks.Ephemeral {
+					rest[m] = struct{}{}
+				}
+			}
+			if len(rest) == 0 {
+				continue
+			}
+			pvm = cty.PathValueMarks{Path: pvm.Path, Marks: rest}
+		}
+		kept = append(kept, pvm)
+	}
+	out, _ := cty.Transform(u, func(p cty.Path, v cty.Value) (cty.Value, error) {
+		for _, n := range nulled {
+			if p.Equals(n) {
+				return cty.NullVal(v.Type()), nil
+			}
+		}
+		return v, nil
+	})
+	// A mark recorded below a part now null has no place left and is
+	// dropped; a nulled part's other marks (sensitive) stay on the null.
+	return marks.MarkPaths(out, kept)
+}

@@ -79,3 +79,20 @@ func TestSensitivity(t *testing.T) {
 		{name: "null", args: []cty.Value{cty.NullVal(cty.String)}, want: cty.False},
 	})
 }
+
+func TestEphemeralAsNull(t *testing.T) {
+	s := cty.StringVal
+	eph := func(v cty.Value) cty.Value { return v.Mark(marks.Ephemeral) }
+	runCases(t, EphemeralAsNullFunc, []callCase{
+		{name: "plain passes", args: []cty.Value{s("a")}, want: s("a")},
+		{name: "ephemeral string", args: []cty.Value{eph(s("a"))}, want: cty.NullVal(cty.String)},
+		{name: "ephemeral unknown", args: []cty.Value{eph(cty.UnknownVal(cty.Bool))}, want: cty.NullVal(cty.Bool)},
+		{name: "only the ephemeral attribute",
+			args: []cty.Value{cty.ObjectVal(map[string]cty.Value{"a": eph(s("x")), "b": s("keep"), "c": sens(s("s"))})},
+			want: cty.ObjectVal(map[string]cty.Value{"a": cty.NullVal(cty.String), "b": s("keep"), "c": sens(s("s"))})},
+		{name: "sensitive and ephemeral stays sensitive", args: []cty.Value{sens(eph(s("a")))}, want: sens(cty.NullVal(cty.String))},
+		{name: "whole list", args: []cty.Value{eph(strs("a", "b"))}, want: cty.NullVal(cty.List(cty.String))},
+		{name: "one element", args: []cty.Value{cty.TupleVal([]cty.Value{s("a"), eph(s("b"))})},
+			want: cty.TupleVal([]cty.Value{s("a"), cty.NullVal(cty.String)})},
+	})
+}

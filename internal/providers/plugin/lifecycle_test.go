@@ -80,7 +80,7 @@ func TestFrameworkLifecycle(t *testing.T) {
 		t.Errorf("nested attributes changed: %#v", st)
 	}
 	id := st.GetAttr("id").AsString()
-	want := map[string]any{"id": id, "name": "a", "value": "v1", "secret": "shh", "password_wo": "pw", "revision": 1.0, "private": ""}
+	want := map[string]any{"id": id, "name": "a", "value": "v1", "secret": "shh", "password_wo_sha256": "30c952fab122c3f9759f02a6d95c3758b246b4fee239957b2d4fee46e26170c4", "revision": 1.0, "private": ""}
 	if diff := cmp.Diff(want, readObject(t, dir, "thing", id)); diff != "" {
 		t.Errorf("created object (-want +got):\n%s", diff)
 	}

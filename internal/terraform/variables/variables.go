@@ -125,8 +125,13 @@ func checkRule(v *configs.Variable, rule *configs.CheckRule, ctx *hcl.EvalContex
 	if rule.ErrorMessage != nil {
 		m, mdiags := rule.ErrorMessage.Value(ctx)
 		diags = append(diags, mdiags...)
+		ephemeral := marks.Contains(m, marks.Ephemeral)
 		m, _ = m.UnmarkDeep()
-		if !mdiags.HasErrors() && m.IsKnown() && !m.IsNull() && m.Type() == cty.String {
+		switch {
+		case ephemeral:
+			// It would reach the output, and the plan's check results.
+			msg = "Invalid value for variable (the error message refers to ephemeral values, so it is not shown)"
+		case !mdiags.HasErrors() && m.IsKnown() && !m.IsNull() && m.Type() == cty.String:
 			msg = m.AsString()
 		}
 	}

@@ -476,9 +476,13 @@ type Plan struct {
 	StatePath string `protobuf:"bytes,17,opt,name=state_path,json=statePath,proto3" json:"state_path,omitempty"`
 	// checks are the results of the checkable objects (input variables with
 	// validation blocks), sorted by module and name (format 1.1).
-	Checks        []*CheckResult `protobuf:"bytes,18,rep,name=checks,proto3" json:"checks,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Checks []*CheckResult `protobuf:"bytes,18,rep,name=checks,proto3" json:"checks,omitempty"`
+	// apply_time_variables names, sorted, the root variables whose values
+	// the plan does not hold (ephemeral variables): apply needs them given
+	// again. Format 1.3.
+	ApplyTimeVariables []string `protobuf:"bytes,19,rep,name=apply_time_variables,json=applyTimeVariables,proto3" json:"apply_time_variables,omitempty"`
+	unknownFields      protoimpl.UnknownFields
+	sizeCache          protoimpl.SizeCache
 }
 
 func (x *Plan) Reset() {
@@ -633,6 +637,13 @@ func (x *Plan) GetStatePath() string {
 func (x *Plan) GetChecks() []*CheckResult {
 	if x != nil {
 		return x.Checks
+	}
+	return nil
+}
+
+func (x *Plan) GetApplyTimeVariables() []string {
+	if x != nil {
+		return x.ApplyTimeVariables
 	}
 	return nil
 }
@@ -2283,7 +2294,7 @@ const file_planfile_proto_rawDesc = "" +
 	"PlanHeader\x120\n" +
 	"\x14format_version_major\x18\x01 \x01(\rR\x12formatVersionMajor\x120\n" +
 	"\x14format_version_minor\x18\x02 \x01(\rR\x12formatVersionMinor\x12!\n" +
-	"\ftool_version\x18\x03 \x01(\tR\vtoolVersion\"\xf6\x06\n" +
+	"\ftool_version\x18\x03 \x01(\tR\vtoolVersion\"\xa8\a\n" +
 	"\x04Plan\x120\n" +
 	"\x14format_version_major\x18\x01 \x01(\rR\x12formatVersionMajor\x120\n" +
 	"\x14format_version_minor\x18\x02 \x01(\rR\x12formatVersionMinor\x12!\n" +
@@ -2304,7 +2315,8 @@ const file_planfile_proto_rawDesc = "" +
 	"\ttimestamp\x18\x10 \x01(\v2\x17.plankit.plan.TimestampR\ttimestamp\x12\x1d\n" +
 	"\n" +
 	"state_path\x18\x11 \x01(\tR\tstatePath\x121\n" +
-	"\x06checks\x18\x12 \x03(\v2\x19.plankit.plan.CheckResultR\x06checks\"\x9a\x01\n" +
+	"\x06checks\x18\x12 \x03(\v2\x19.plankit.plan.CheckResultR\x06checks\x120\n" +
+	"\x14apply_time_variables\x18\x13 \x03(\tR\x12applyTimeVariables\"\x9a\x01\n" +
 	"\vCheckResult\x12\x12\n" +
 	"\x04kind\x18\x01 \x01(\tR\x04kind\x12\x16\n" +
 	"\x06module\x18\x02 \x01(\tR\x06module\x12\x12\n" +

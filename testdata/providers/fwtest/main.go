@@ -88,6 +88,14 @@ func (p *fwProvider) Configure(ctx context.Context, req provider.ConfigureReques
 	// The token goes into what fwtest_thing writes, so tests can see the
 	// value the provider was configured with.
 	st := store.Store{Dir: dir, Token: m.Token.ValueString()}
+	if !m.Token.IsNull() && !m.Token.IsUnknown() && dir != "" {
+		// The digest of the token configured last: tests check that the
+		// value reached the provider without it being kept anywhere.
+		if err := st.Put("provider", "token", store.Record{"sha256": sha256Hex(m.Token.ValueString())}); err != nil {
+			resp.Diagnostics.AddError("Cannot record the token", err.Error())
+			return
+		}
+	}
 	resp.ResourceData = st
 	resp.DataSourceData = st
 }
