@@ -2,6 +2,8 @@ package e2etest
 
 import (
 	"archive/zip"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -194,8 +196,9 @@ func TestEphemeralResourceSecretStaysOut(t *testing.T) {
 	if rec["provider_token"] != ephSecret {
 		t.Errorf("fwtest.authed was configured with token %q, want the secret", rec["provider_token"])
 	}
-	if rec["password_wo"] != ephSecret {
-		t.Errorf("fwtest_thing.a got password_wo %q, want the secret", rec["password_wo"])
+	// The provider keeps only a digest of the write-only value it got.
+	if sum := sha256.Sum256([]byte(ephSecret)); rec["password_wo_sha256"] != hex.EncodeToString(sum[:]) {
+		t.Errorf("fwtest_thing.a got password_wo with digest %q, want the secret's", rec["password_wo_sha256"])
 	}
 
 	r = run(t, dir, "plan", env, append(args, "-detailed-exitcode")...)
@@ -321,4 +324,47 @@ resource "fwtest_thing" "after" {
 		t.Errorf("provider log = %q", got)
 	}
 	noProviderProcesses(t, env)
+}
+
+// TestEphemeralResourceValueFlow: a value read by an ephemeral block is
+// refused in a normal resource argument and in an output that is not
+// ephemeral, each error naming the place, and the secret is in no output;
+// through ephemeralasnull it may go into a normal argument (still sensitive).
+func TestEphemeralResourceValueFlow(t *testing.T) {
+	mirror := newPluginMirror(t)
+	tests := []struct {
+		name, extra string
+		want        []string
+	}{
+		{"resource argument", `
+resource "fwtest_thing" "leak" {
+  name = ephemeral.fwtest_secret.db.value
+}`, []string{"Ephemeral value in a resource argument", "fwtest_thing.leak"}},
+		{"output", `
+output "leak" {
+  value     = ephemeral.fwtest_secret.db.value
+  sensitive = true
+}`, []string{"Ephemeral value in an output that is not ephemeral", `output "leak"`}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir, vars, _ := ephemeralDir(t, tc.extra, 0)
+			args := append([]string{"-no-color", "-plugin-dir=" + mirror.dir, "-out=x.tfplan"}, vars...)
+			r := run(t, dir, "plan", pluginEnv(t), args...)
+			must(t, r, 1, "plan")
+			contains(t, r.stderr, "plan", tc.want...)
+			noSecret(t, "plan's output", r.stdout+r.stderr)
+			if exists(filepath.Join(dir, "x.tfplan")) {
+				t.Error("a refused plan wrote its archive")
+			}
+		})
+	}
+	dir, vars, _ := ephemeralDir(t, `
+resource "fwtest_thing" "ok" {
+  name = coalesce(ephemeralasnull(ephemeral.fwtest_secret.db.value), "fallback")
+}`, 0)
+	r := run(t, dir, "plan", pluginEnv(t), append([]string{"-no-color", "-plugin-dir=" + mirror.dir}, vars...)...)
+	must(t, r, 0, "plan with ephemeralasnull")
+	// The secret's sensitivity stays on what ephemeralasnull returns.
+	contains(t, r.stdout, "plan with ephemeralasnull", "# fwtest_thing.ok will be created", "(sensitive value)")
 }
