@@ -242,11 +242,14 @@ func (n *nodeOutput) Execute(ctx context.Context, ws *walkState) hcl.Diagnostics
 			v = v.Mark(marks.Ephemeral)
 		}
 		diags = append(diags, d...)
-		if !n.o.Sensitive && marks.Contains(v, marks.Sensitive) && !d.HasErrors() {
+		// Only a root module output is stored and printed, so only there must
+		// a sensitive value be declared sensitive (a child module's output
+		// keeps the mark on its value), as in Terraform and OpenTofu.
+		if mi.addr.IsRoot() && !n.o.Sensitive && marks.Contains(v, marks.Sensitive) && !d.HasErrors() {
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "Output refers to sensitive values",
-				Detail:   "To reduce the risk of accidentally exporting sensitive data that was intended to be only internal, an output that includes sensitive values must itself be declared sensitive. Add sensitive = true to this output block if you intend to export it.",
+				Detail:   "This root module output's value is, or contains, a sensitive value, and root outputs are stored in the state and printed. Declare the output sensitive = true to confirm that it may be exported; it is then hidden in plan and apply output.",
 				Subject:  n.o.DeclRange.Ptr(),
 			})
 		}
