@@ -107,9 +107,7 @@ func isS3RoleArg(name string) bool {
 // AWS_ROLE_SESSION_NAME, AWS_WEB_IDENTITY_TOKEN_FILE and
 // AWS_WEB_IDENTITY_TOKEN, as in OpenTofu.
 func s3Roles(cfg *s3.Config, args, env map[string]string, fromFlags map[string]bool) hcl.Diagnostics {
-	bad := func(format string, a ...any) hcl.Diagnostics {
-		return hcl.Diagnostics{tfdiags.Errorf("Invalid backend configuration", format, a...)}
-	}
+	ra := s3RoleArgs{args: args, fromFlags: fromFlags}
 	// Every NAME.ATTR must be known (a hand-edited record or file).
 	set := map[string]bool{}
 	for _, k := range slices.Sorted(maps.Keys(args)) {
@@ -118,36 +116,41 @@ func s3Roles(cfg *s3.Config, args, env map[string]string, fromFlags map[string]b
 			continue
 		}
 		if _, known := s3RoleAttrs[obj][attr]; !known {
-			return bad("The s3 backend's %s has no argument %q; it takes %s.", obj, attr, strings.Join(slices.Sorted(maps.Keys(s3RoleAttrs[obj])), ", "))
+			return ra.bad("The s3 backend's %s has no argument %q; it takes %s.", obj, attr, strings.Join(slices.Sorted(maps.Keys(s3RoleAttrs[obj])), ", "))
 		}
 		set[obj] = true
 	}
-	src := func(name string) string { return s3ArgSource(name, fromFlags) }
-	list := func(name string) ([]string, hcl.Diagnostics) {
-		v, ok := args[name]
-		if !ok {
-			return nil, nil
-		}
-		var l []string
-		if err := json.Unmarshal([]byte(v), &l); err != nil {
-			return nil, bad("The s3 backend's %s must be a list of strings (from %s).", name, src(name))
-		}
-		return l, nil
-	}
-	duration := func(name string) (time.Duration, hcl.Diagnostics) {
-		v := args[name]
-		if v == "" {
-			return 0, nil
-		}
-		d, err := time.ParseDuration(v)
-		if err != nil {
-			return 0, bad("The s3 backend's %s %q is not a duration such as \"1h\" or \"45m\" (from %s).", name, v, src(name))
-		}
-		return d, nil
-	}
 	if _, ok := args["assume_role_tags"]; ok {
-		return bad("The s3 backend's assume_role_tags must be a map such as assume_role_tags = { team = \"infra\" } (in a backend block or a -backend-config file); better, use assume_role's tags.")
+		return ra.bad("The s3 backend's assume_role_tags must be a map such as assume_role_tags = { team = \"infra\" } (in a backend block or a -backend-config file); better, use assume_role's tags.")
 	}
+	deprecated, replace := s3DeprecatedRoleArgsSet(args)
+	if set["assume_role"] && len(deprecated) > 0 {
+		return ra.bad("The s3 backend's assume_role cannot be set with the older arguments it replaces:\n%s", replace)
+	}
+	var diags hcl.Diagnostics
+	switch {
+	case set["assume_role"]:
+		cfg.AssumeRole, diags = ra.assumeRole()
+	case len(deprecated) > 0:
+		cfg.AssumeRole, diags = ra.topLevelAssumeRole()
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Deprecated backend arguments",
+			Detail: "The s3 backend's older assume-role arguments are deprecated (OpenTofu still takes them, Terraform 1.11 no longer does). Replace them:\n" + replace})
+	}
+	if diags.HasErrors() {
+		return diags
+	}
+	if set["assume_role_with_web_identity"] {
+		var ds hcl.Diagnostics
+		if cfg.AssumeRoleWithWebIdentity, ds = ra.webIdentity(env); ds.HasErrors() {
+			return ds
+		}
+	}
+	return diags
+}
+
+// s3DeprecatedRoleArgsSet returns the deprecated top-level role arguments
+// that args sets, sorted, and a list of their replacements to print.
+func s3DeprecatedRoleArgsSet(args map[string]string) ([]string, string) {
 	var deprecated []string
 	for _, k := range slices.Sorted(maps.Keys(s3DeprecatedRoleArgs)) {
 		if _, ok := args[k]; ok {
@@ -164,93 +167,134 @@ func s3Roles(cfg *s3.Config, args, env map[string]string, fromFlags map[string]b
 	for _, k := range deprecated {
 		replace = append(replace, fmt.Sprintf("  - %s: use %s", k, s3DeprecatedRoleArgs[k]))
 	}
-	var warnings hcl.Diagnostics
-	if set["assume_role"] && len(deprecated) > 0 {
-		return bad("The s3 backend's assume_role cannot be set with the older arguments it replaces:\n%s", strings.Join(replace, "\n"))
+	return deprecated, strings.Join(replace, "\n")
+}
+
+// s3RoleArgs reads the role settings from the flattened backend arguments;
+// its errors name the setting and where it came from.
+type s3RoleArgs struct {
+	args      map[string]string
+	fromFlags map[string]bool
+}
+
+func (ra s3RoleArgs) bad(format string, a ...any) hcl.Diagnostics {
+	return hcl.Diagnostics{tfdiags.Errorf("Invalid backend configuration", format, a...)}
+}
+
+func (ra s3RoleArgs) src(name string) string { return s3ArgSource(name, ra.fromFlags) }
+
+func (ra s3RoleArgs) list(name string) ([]string, hcl.Diagnostics) {
+	v, ok := ra.args[name]
+	if !ok {
+		return nil, nil
 	}
-	switch {
-	case set["assume_role"]:
-		a := &s3.AssumeRole{
-			RoleARN: args["assume_role.role_arn"], SessionName: args["assume_role.session_name"],
-			ExternalID: args["assume_role.external_id"], Policy: strings.TrimSpace(args["assume_role.policy"]),
-			SourceIdentity: args["assume_role.source_identity"],
-		}
-		var ds hcl.Diagnostics
-		if a.Duration, ds = duration("assume_role.duration"); ds.HasErrors() {
-			return ds
-		}
-		if a.PolicyARNs, ds = list("assume_role.policy_arns"); ds.HasErrors() {
-			return ds
-		}
-		if a.TransitiveTagKeys, ds = list("assume_role.transitive_tag_keys"); ds.HasErrors() {
-			return ds
-		}
-		if v, ok := args["assume_role.tags"]; ok {
-			if err := json.Unmarshal([]byte(v), &a.Tags); err != nil {
-				return bad("The s3 backend's assume_role.tags must be a map of strings (from %s).", src("assume_role.tags"))
-			}
-		}
-		cfg.AssumeRole = a
-	case len(deprecated) > 0:
-		a := &s3.AssumeRole{
-			TopLevel: true, RoleARN: args["role_arn"], SessionName: args["session_name"],
-			ExternalID: args["external_id"], Policy: strings.TrimSpace(args["assume_role_policy"]),
-		}
-		if v := args["assume_role_duration_seconds"]; v != "" {
-			n, err := strconv.Atoi(v)
-			if err != nil || n < 0 {
-				return bad("The s3 backend's assume_role_duration_seconds must be a whole number of seconds, not %q (from %s).", v, src("assume_role_duration_seconds"))
-			}
-			a.Duration = time.Duration(n) * time.Second
-		}
-		var ds hcl.Diagnostics
-		if a.PolicyARNs, ds = list("assume_role_policy_arns"); ds.HasErrors() {
-			return ds
-		}
-		if a.TransitiveTagKeys, ds = list("assume_role_transitive_tag_keys"); ds.HasErrors() {
-			return ds
-		}
-		for k, v := range args {
-			if tag, ok := strings.CutPrefix(k, "assume_role_tags."); ok {
-				if a.Tags == nil {
-					a.Tags = map[string]string{}
-				}
-				a.Tags[tag] = v
-			}
-		}
-		cfg.AssumeRole = a
-		warnings = append(warnings, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Deprecated backend arguments",
-			Detail: "The s3 backend's older assume-role arguments are deprecated (OpenTofu still takes them, Terraform 1.11 no longer does). Replace them:\n" + strings.Join(replace, "\n")})
+	var l []string
+	if err := json.Unmarshal([]byte(v), &l); err != nil {
+		return nil, ra.bad("The s3 backend's %s must be a list of strings (from %s).", name, ra.src(name))
 	}
-	if set["assume_role_with_web_identity"] {
-		const p = "assume_role_with_web_identity."
-		w := &s3.AssumeRoleWithWebIdentity{
-			RoleARN: args[p+"role_arn"], SessionName: args[p+"session_name"],
-			Policy:           strings.TrimSpace(args[p+"policy"]),
-			WebIdentityToken: args[p+"web_identity_token"], WebIdentityTokenFile: args[p+"web_identity_token_file"],
-		}
-		if w.RoleARN == "" {
-			w.RoleARN = env["AWS_ROLE_ARN"]
-		}
-		if w.SessionName == "" {
-			w.SessionName = env["AWS_ROLE_SESSION_NAME"]
-		}
-		if w.WebIdentityToken == "" && w.WebIdentityTokenFile == "" {
-			w.WebIdentityTokenFile = env["AWS_WEB_IDENTITY_TOKEN_FILE"]
-			if w.WebIdentityTokenFile == "" {
-				w.WebIdentityToken = env["AWS_WEB_IDENTITY_TOKEN"]
-			}
-		}
-		var ds hcl.Diagnostics
-		if w.Duration, ds = duration(p + "duration"); ds.HasErrors() {
-			return ds
-		}
-		if w.PolicyARNs, ds = list(p + "policy_arns"); ds.HasErrors() {
-			return ds
-		}
-		cfg.AssumeRoleWithWebIdentity = w
+	return l, nil
+}
+
+func (ra s3RoleArgs) duration(name string) (time.Duration, hcl.Diagnostics) {
+	v := ra.args[name]
+	if v == "" {
+		return 0, nil
 	}
-	return warnings
+	d, err := time.ParseDuration(v)
+	if err != nil {
+		return 0, ra.bad("The s3 backend's %s %q is not a duration such as \"1h\" or \"45m\" (from %s).", name, v, ra.src(name))
+	}
+	return d, nil
+}
+
+// assumeRole reads the assume_role block.
+func (ra s3RoleArgs) assumeRole() (*s3.AssumeRole, hcl.Diagnostics) {
+	args := ra.args
+	a := &s3.AssumeRole{
+		RoleARN: args["assume_role.role_arn"], SessionName: args["assume_role.session_name"],
+		ExternalID: args["assume_role.external_id"], Policy: strings.TrimSpace(args["assume_role.policy"]),
+		SourceIdentity: args["assume_role.source_identity"],
+	}
+	var ds hcl.Diagnostics
+	if a.Duration, ds = ra.duration("assume_role.duration"); ds.HasErrors() {
+		return nil, ds
+	}
+	if a.PolicyARNs, ds = ra.list("assume_role.policy_arns"); ds.HasErrors() {
+		return nil, ds
+	}
+	if a.TransitiveTagKeys, ds = ra.list("assume_role.transitive_tag_keys"); ds.HasErrors() {
+		return nil, ds
+	}
+	if v, ok := args["assume_role.tags"]; ok {
+		if err := json.Unmarshal([]byte(v), &a.Tags); err != nil {
+			return nil, ra.bad("The s3 backend's assume_role.tags must be a map of strings (from %s).", ra.src("assume_role.tags"))
+		}
+	}
+	return a, nil
+}
+
+// topLevelAssumeRole reads OpenTofu's deprecated top-level role arguments.
+func (ra s3RoleArgs) topLevelAssumeRole() (*s3.AssumeRole, hcl.Diagnostics) {
+	args := ra.args
+	a := &s3.AssumeRole{
+		TopLevel: true, RoleARN: args["role_arn"], SessionName: args["session_name"],
+		ExternalID: args["external_id"], Policy: strings.TrimSpace(args["assume_role_policy"]),
+	}
+	if v := args["assume_role_duration_seconds"]; v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			return nil, ra.bad("The s3 backend's assume_role_duration_seconds must be a whole number of seconds, not %q (from %s).", v, ra.src("assume_role_duration_seconds"))
+		}
+		a.Duration = time.Duration(n) * time.Second
+	}
+	var ds hcl.Diagnostics
+	if a.PolicyARNs, ds = ra.list("assume_role_policy_arns"); ds.HasErrors() {
+		return nil, ds
+	}
+	if a.TransitiveTagKeys, ds = ra.list("assume_role_transitive_tag_keys"); ds.HasErrors() {
+		return nil, ds
+	}
+	for k, v := range args {
+		if tag, ok := strings.CutPrefix(k, "assume_role_tags."); ok {
+			if a.Tags == nil {
+				a.Tags = map[string]string{}
+			}
+			a.Tags[tag] = v
+		}
+	}
+	return a, nil
+}
+
+// webIdentity reads the assume_role_with_web_identity block, with the AWS
+// SDK's environment variables filling what it leaves out.
+func (ra s3RoleArgs) webIdentity(env map[string]string) (*s3.AssumeRoleWithWebIdentity, hcl.Diagnostics) {
+	const p = "assume_role_with_web_identity."
+	args := ra.args
+	w := &s3.AssumeRoleWithWebIdentity{
+		RoleARN: args[p+"role_arn"], SessionName: args[p+"session_name"],
+		Policy:           strings.TrimSpace(args[p+"policy"]),
+		WebIdentityToken: args[p+"web_identity_token"], WebIdentityTokenFile: args[p+"web_identity_token_file"],
+	}
+	if w.RoleARN == "" {
+		w.RoleARN = env["AWS_ROLE_ARN"]
+	}
+	if w.SessionName == "" {
+		w.SessionName = env["AWS_ROLE_SESSION_NAME"]
+	}
+	if w.WebIdentityToken == "" && w.WebIdentityTokenFile == "" {
+		w.WebIdentityTokenFile = env["AWS_WEB_IDENTITY_TOKEN_FILE"]
+		if w.WebIdentityTokenFile == "" {
+			w.WebIdentityToken = env["AWS_WEB_IDENTITY_TOKEN"]
+		}
+	}
+	var ds hcl.Diagnostics
+	if w.Duration, ds = ra.duration(p + "duration"); ds.HasErrors() {
+		return nil, ds
+	}
+	if w.PolicyARNs, ds = ra.list(p + "policy_arns"); ds.HasErrors() {
+		return nil, ds
+	}
+	return w, nil
 }
 
 // s3RoleRecord adds the roles to the plan archive's record, as NAME.ATTR
