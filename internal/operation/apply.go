@@ -58,6 +58,9 @@ type ApplyRequest struct {
 	Parallelism int
 	// Inline is set by apply without a saved plan (it planned first).
 	Inline bool
+	// ArchiveSHA256 names the saved plan applied (hex SHA-256 of the
+	// archive file) in the messages of a resumed apply.
+	ArchiveSHA256 string
 }
 
 // LockApplyState resolves the backend req's state lives in, opens that
