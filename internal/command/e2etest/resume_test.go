@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/plankit/plankit/internal/backend/pg/pgtest"
 )
 
 // resumeConfig creates local_file.a, then b (which refers to a) in the
@@ -38,10 +40,17 @@ resource "local_file" "c" {
 // failed on local_file.b; and the SHA-256 of "p".
 func partlyApplied(t *testing.T, env []string) (string, string) {
 	t.Helper()
+	return partlyAppliedWith(t, env, "")
+}
+
+// partlyAppliedWith is partlyApplied with header (a terraform block)
+// added to the configuration and env given to every run.
+func partlyAppliedWith(t *testing.T, env []string, header string) (string, string) {
+	t.Helper()
 	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "main.tf"), `resource "null_resource" "keep" {}`)
+	writeFile(t, filepath.Join(dir, "main.tf"), header+`resource "null_resource" "keep" {}`)
 	must(t, run(t, dir, "apply", env, "-no-color", "-auto-approve"), 0, "first apply")
-	writeFile(t, filepath.Join(dir, "main.tf"), resumeConfig)
+	writeFile(t, filepath.Join(dir, "main.tf"), header+resumeConfig)
 	writeFile(t, filepath.Join(dir, "blocker"), "a file where b wants a directory")
 	must(t, run(t, dir, "plan", env, "-no-color", "-out=p"), 0, "plan")
 	ap := run(t, dir, "apply", env, "-no-color", "p")
@@ -160,6 +169,54 @@ func TestResumeRefusesOutOfBand(t *testing.T) {
 			if _, err := os.Stat(filepath.Join(dir, "c.txt")); err == nil {
 				t.Error("c.txt was created by a refused apply")
 			}
+		})
+	}
+}
+
+// TestResumeBackends resumes a plan whose state is on PostgreSQL, or
+// encrypted, or both.
+func TestResumeBackends(t *testing.T) {
+	t.Parallel()
+	const pgBackend = "terraform {\n  backend \"pg\" {}\n}\n"
+	for _, tc := range []struct {
+		name   string
+		pg     bool
+		header string
+		env    []string
+	}{
+		{name: "local, encrypted", env: []string{tfEncryption}},
+		{name: "pg", pg: true, header: pgBackend},
+		{name: "pg, encrypted", pg: true, header: pgBackend, env: []string{tfEncryption}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			env := tc.env
+			if tc.pg {
+				env = append([]string{"PG_CONN_STR=" + pgtest.NewDatabase(t)}, env...)
+			}
+			dir, sum := partlyAppliedWith(t, env, tc.header)
+			if tc.pg {
+				if _, err := os.Stat(filepath.Join(dir, "terraform.tfstate")); err == nil {
+					t.Fatal("the apply wrote a local state file, not the pg backend's")
+				}
+			} else if len(tc.env) > 0 {
+				isEnvelope(t, filepath.Join(dir, "terraform.tfstate"))
+			}
+			if err := os.Remove(filepath.Join(dir, "blocker")); err != nil {
+				t.Fatal(err)
+			}
+			ap := run(t, dir, "apply", env, "-no-color", "p")
+			must(t, ap, 0, "resumed apply")
+			contains(t, ap.stdout, "resumed apply", "Resuming plan "+sum+": 1 of 3 changes already applied, 2 remaining")
+			ls := run(t, dir, "plan", env, "state", "list")
+			must(t, ls, 0, "state list")
+			if diff := cmp.Diff("local_file.a\nlocal_file.b\nlocal_file.c\nnull_resource.keep\n", ls.stdout); diff != "" {
+				t.Errorf("state list (-want +got):\n%s", diff)
+			}
+			again := run(t, dir, "apply", env, "-no-color", "p")
+			must(t, again, 1, "third apply")
+			containsFlat(t, again.stderr, "third apply", "Saved plan is stale: already applied")
+			must(t, run(t, dir, "plan", env, "-no-color", "-detailed-exitcode"), 0, "plan after the resumed apply")
 		})
 	}
 }
