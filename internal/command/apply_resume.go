@@ -10,6 +10,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/plankit/plankit/internal/command/views"
 	"github.com/plankit/plankit/internal/operation"
 	"github.com/plankit/plankit/internal/states/statemgr"
 	"github.com/plankit/plankit/states/statefile"
@@ -61,6 +62,11 @@ func resumeSavedPlan(ui *ui, req *operation.ApplyRequest, mgr any, cur *statefil
 		return nil, hcl.Diagnostics{tfdiags.Errorf("Saved plan is stale: already applied",
 			"Every change of plan %s (%d of %d) is already in the state (serial %d when planned, %d now). A saved plan is applied once; plan again for any further change.",
 			name, res.Done, res.Total, req.StateFile.Serial, cur.Serial)}
+	}
+	if len(res.Unknown) > 0 {
+		ui.diags(hcl.Diagnostics{tfdiags.Warning("Resuming creates of unknown outcome", fmt.Sprintf(
+			"An apply of plan %s stopped while these were being created, and the state holds no object for them. They are applied again; if the provider had made an object before the apply stopped, it is an orphan to import or delete:\n  - %s",
+			name, strings.Join(res.Unknown, "\n  - ")))}, views.Sources{})
 	}
 	remaining := res.Total - res.Done
 	msg := fmt.Sprintf("Resuming plan %s: %d of %d changes already applied, %d remaining", name, res.Done, res.Total, remaining)

@@ -240,8 +240,8 @@ func TestSavedPlanAcrossJournalFold(t *testing.T) {
 	}{
 		{"locked", true, false, ExitOK, "Apply complete!"},
 		{"lock=false", false, false, ExitOK, "Apply complete!"},
-		{"saved before the interrupted apply", true, true, ExitError, "Saved plan is stale and cannot be resumed"},
-		{"saved before the interrupted apply: its create of unknown outcome named", true, true, ExitError, "null_resource.b: its create was in progress when an apply of the plan stopped"},
+		{"saved before the interrupted apply: resumed", true, true, ExitOK, "1 of 2 changes already applied, 1 remaining"},
+		{"saved before the interrupted apply: its create of unknown outcome named", true, true, ExitOK, "Resuming creates of unknown outcome An apply of plan"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

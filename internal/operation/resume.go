@@ -27,6 +27,10 @@ type Resume struct {
 	// Problems names each object that is neither as the plan saw it nor
 	// as the plan would leave it, and why.
 	Problems []string
+	// Unknown names the creates and replacements of unknown outcome that
+	// are applied again: the state holds no object, so there is nothing
+	// to refresh, and the plan counts them as not done.
+	Unknown []string
 }
 
 // CheckResume compares, object by object, the state cur with the plan's
@@ -39,11 +43,11 @@ type Resume struct {
 // that Terraform or OpenTofu would drop from the state they rewrite.
 //
 // inFlight maps the instances whose operation an interrupted apply left of
-// unknown outcome (its journal's InFlight) to their action. A create or a
-// replacement among them whose object is still as the plan saw it may
-// have made an object the state never recorded: that refuses the resume
-// rather than create a second object. An update or destroy cut off is
-// applied again: the provider converges on the planned result.
+// unknown outcome (its journal's InFlight) to their action. Those whose
+// object is still as the plan saw it are applied again: an update or a
+// destroy converges on the planned result; a create or a replacement the
+// state has no new object of may have made one the state never recorded
+// (listed in Unknown, for the caller to warn about).
 func CheckResume(cur *states.State, plan *plans.Plan, inFlight map[string]string) *Resume {
 	if cur == nil {
 		cur = states.NewState()
@@ -88,8 +92,7 @@ func CheckResume(cur *states.State, plan *plans.Plan, inFlight map[string]string
 		switch {
 		case !rc.Moved() && sameObject(was, now):
 			if a := inFlight[rc.Addr.String()]; rc.DeposedKey == addrs.NotDeposed && (a == "create" || a == "replace") {
-				r.Problems = append(r.Problems, fmt.Sprintf("%s: its %s was in progress when an apply of the plan stopped, and the state has no new object: whether one exists is unknown (import it, or make sure it does not exist)", objName(rc.Addr, rc.DeposedKey), a))
-				continue
+				r.Unknown = append(r.Unknown, fmt.Sprintf("%s (%s)", objName(rc.Addr, rc.DeposedKey), a))
 			}
 			kept = append(kept, rc)
 		case appliedAsPlanned(rc, now):

@@ -50,6 +50,7 @@ func TestCheckResume(t *testing.T) {
 	type got struct {
 		Total, Done, Kept int
 		Problems          []string
+		Unknown           []string
 	}
 	for _, tc := range []struct {
 		name     string
@@ -83,8 +84,8 @@ func TestCheckResume(t *testing.T) {
 		{"update's object removed", func(s *states.State) {
 			s.SetResourceInstanceCurrent(resumeAddr(t, "local_file.u"), nil, resumeProvider)
 		}, nil, got{Total: 3, Problems: []string{"local_file.u: deleted since the plan, which planned to keep it"}}},
-		{"create in flight, no object", func(*states.State) {}, map[string]string{"local_file.c[1]": "create"}, got{Total: 3,
-			Problems: []string{"local_file.c[1]: its create was in progress when an apply of the plan stopped, and the state has no new object: whether one exists is unknown (import it, or make sure it does not exist)"}}},
+		{"create in flight, no object: applied again, named", func(*states.State) {}, map[string]string{"local_file.c[1]": "create"}, got{Total: 3, Kept: 3,
+			Unknown: []string{"local_file.c[1] (create)"}}},
 		{"update in flight is applied again", func(*states.State) {}, map[string]string{"local_file.u": "update"}, got{Total: 3, Kept: 3}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -92,7 +93,7 @@ func TestCheckResume(t *testing.T) {
 			cur := p.PriorState.DeepCopy()
 			tc.edit(cur)
 			r := CheckResume(cur, p, tc.inFlight)
-			g := got{Total: r.Total, Done: r.Done, Problems: r.Problems}
+			g := got{Total: r.Total, Done: r.Done, Problems: r.Problems, Unknown: r.Unknown}
 			if r.Plan != nil {
 				g.Kept = len(r.Plan.Changes.Resources)
 				u := resumeAddr(t, "local_file.u")
