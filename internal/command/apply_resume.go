@@ -84,8 +84,13 @@ func resumeSavedPlan(ui *ui, req *operation.ApplyRequest, mgr any, cur *statefil
 }
 
 // resumable reports whether applying req's saved plan to cur is a resume
-// to check object by object: same lineage, another serial.
+// to check object by object: same lineage and another serial, or a plan
+// made from no state applied where a state now is (the first apply of
+// such a plan makes the lineage).
 func resumable(req *operation.ApplyRequest, cur *statefile.File) bool {
-	return !req.Inline && req.StateFile != nil && cur != nil && cur.State != nil &&
-		req.StateFile.Lineage != "" && cur.Lineage == req.StateFile.Lineage && cur.Serial != req.StateFile.Serial
+	if req.Inline || req.StateFile == nil || cur == nil || cur.State == nil || cur.Lineage == "" {
+		return false
+	}
+	planned := req.StateFile
+	return (planned.Lineage == "" && !cur.State.Empty()) || (cur.Lineage == planned.Lineage && cur.Serial != planned.Serial)
 }
