@@ -13,6 +13,7 @@ import (
 	"github.com/plankit/plankit/internal/command/views"
 	"github.com/plankit/plankit/internal/operation"
 	"github.com/plankit/plankit/internal/states/statemgr"
+	"github.com/plankit/plankit/planfile"
 	"github.com/plankit/plankit/states/statefile"
 	"github.com/plankit/plankit/tfdiags"
 )
@@ -93,4 +94,45 @@ func resumable(req *operation.ApplyRequest, cur *statefile.File) bool {
 	}
 	planned := req.StateFile
 	return (planned.Lineage == "" && !cur.State.Empty()) || (cur.Lineage == planned.Lineage && cur.Serial != planned.Serial)
+}
+
+// showResumeProgress prints, for plan show FILE -state=PATH, how far the
+// archive at path (opened as r) is applied to the state at statePath:
+// not applied, partly applied (N/M changes), applied, or changed
+// otherwise since the plan.
+func showResumeProgress(m *Meta, u *ui, wd string, r *planfile.Reader, path, statePath string) hcl.Diagnostics {
+	plan, err := r.ReadPlan()
+	if err != nil {
+		return operation.ArchiveDiags(err)
+	}
+	planned, err := r.ReadStateFile()
+	if err != nil {
+		return operation.ArchiveDiags(err)
+	}
+	cur, _, _, diags := readStoredState(m, wd, statePath, nil)
+	if diags.HasErrors() {
+		return diags
+	}
+	name := archiveSHA256(path)
+	req := &operation.ApplyRequest{Plan: plan, StateFile: planned}
+	var line string
+	switch {
+	case noState(cur) || (planned != nil && cur.Lineage == planned.Lineage && cur.Serial == planned.Serial):
+		line = fmt.Sprintf("Plan %s: not applied to %s", name, statePath)
+	case !resumable(req, cur):
+		line = fmt.Sprintf("Plan %s: made for another state than %s", name, statePath)
+	default:
+		res := operation.CheckResume(cur.State, plan, nil)
+		switch {
+		case len(res.Problems) > 0:
+			line = fmt.Sprintf("Plan %s: stale for %s, which changed otherwise since the plan (%d object(s); apply names them)", name, statePath, len(res.Problems))
+		case res.Done == res.Total:
+			line = fmt.Sprintf("Plan %s: applied to %s", name, statePath)
+		default:
+			line = fmt.Sprintf("Plan %s: partly applied to %s: %d/%d", name, statePath, res.Done, res.Total)
+		}
+	}
+	fmt.Fprintln(u.out, u.col.Bold(line))
+	fmt.Fprintln(u.out)
+	return nil
 }

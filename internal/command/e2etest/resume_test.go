@@ -70,11 +70,17 @@ func partlyAppliedWith(t *testing.T, env []string, header string) (string, strin
 func TestResumeAfterProviderError(t *testing.T) {
 	t.Parallel()
 	dir, sum := partlyApplied(t, nil)
+	show := plan(t, dir, "show", "-no-color", "-state=terraform.tfstate", "p")
+	must(t, show, 0, "plan show -state")
+	contains(t, show.stdout, "plan show -state", "Plan "+sum+": partly applied to terraform.tfstate: 1/3", "local_file.c will be created")
 	if err := os.Remove(filepath.Join(dir, "blocker")); err != nil {
 		t.Fatal(err)
 	}
 	ap := apply(t, dir, "-no-color", "p")
 	must(t, ap, 0, "resumed apply")
+	show = plan(t, dir, "show", "-no-color", "-state=terraform.tfstate", "p")
+	must(t, show, 0, "plan show -state, applied")
+	contains(t, show.stdout, "plan show -state, applied", "Plan "+sum+": applied to terraform.tfstate")
 	contains(t, ap.stdout, "resumed apply", "Resuming plan "+sum+": 1 of 3 changes already applied, 2 remaining",
 		"Apply complete! Resources: 2 added, 0 changed, 0 destroyed.")
 	for name, want := range map[string]string{"a.txt": "a", "blocker/b.txt": "b after a", "c.txt": "c"} {
