@@ -15,9 +15,11 @@ import (
 )
 
 // resumeConfig creates local_file.a, then b (which refers to a) in the
-// directory "blocker", then c after b. While "blocker" is a regular file,
-// b's create fails half-way through the apply: a is created, c never
-// starts.
+// directory "blocker", then c after b, and d independently. While
+// "blocker" is a regular file, b's create fails half-way through the
+// apply: a is created, c never starts, and d (independent of b) is created
+// all the same: the walk goes on with the branches a failure does not
+// block, as Terraform's does.
 const resumeConfig = `
 resource "null_resource" "keep" {}
 resource "local_file" "a" {
@@ -33,10 +35,14 @@ resource "local_file" "c" {
   content    = "c"
   depends_on = [local_file.b]
 }
+resource "local_file" "d" {
+  filename = "${path.module}/d.txt"
+  content  = "d, independent of b"
+}
 `
 
 // partlyApplied returns a directory whose state holds null_resource.keep
-// and the first change of the saved plan "p" (of 3), its apply having
+// and two changes of the saved plan "p" (of 4: a and d), its apply having
 // failed on local_file.b; and the SHA-256 of "p".
 func partlyApplied(t *testing.T, env []string) (string, string) {
 	t.Helper()
@@ -56,6 +62,9 @@ func partlyAppliedWith(t *testing.T, env []string, header string) (string, strin
 	ap := run(t, dir, "apply", env, "-no-color", "p")
 	must(t, ap, 1, "apply with b failing")
 	contains(t, ap.stdout+ap.stderr, "failed apply", "local_file.b", "local_file.c")
+	if _, err := os.Stat(filepath.Join(dir, "d.txt")); err != nil {
+		t.Errorf("local_file.d, independent of the failed b, was not created: %v", err)
+	}
 	raw, err := os.ReadFile(filepath.Join(dir, "p"))
 	if err != nil {
 		t.Fatal(err)
@@ -72,7 +81,7 @@ func TestResumeAfterProviderError(t *testing.T) {
 	dir, sum := partlyApplied(t, nil)
 	show := plan(t, dir, "show", "-no-color", "-state=terraform.tfstate", "p")
 	must(t, show, 0, "plan show -state")
-	contains(t, show.stdout, "plan show -state", "Plan "+sum+": partly applied to terraform.tfstate: 1/3", "local_file.c will be created")
+	contains(t, show.stdout, "plan show -state", "Plan "+sum+": partly applied to terraform.tfstate: 2/4", "local_file.c will be created")
 	if err := os.Remove(filepath.Join(dir, "blocker")); err != nil {
 		t.Fatal(err)
 	}
@@ -81,9 +90,9 @@ func TestResumeAfterProviderError(t *testing.T) {
 	show = plan(t, dir, "show", "-no-color", "-state=terraform.tfstate", "p")
 	must(t, show, 0, "plan show -state, applied")
 	contains(t, show.stdout, "plan show -state, applied", "Plan "+sum+": applied to terraform.tfstate")
-	contains(t, ap.stdout, "resumed apply", "Resuming plan "+sum+": 1 of 3 changes already applied, 2 remaining",
+	contains(t, ap.stdout, "resumed apply", "Resuming plan "+sum+": 2 of 4 changes already applied, 2 remaining",
 		"Apply complete! Resources: 2 added, 0 changed, 0 destroyed.")
-	for name, want := range map[string]string{"a.txt": "a", "blocker/b.txt": "b after a", "c.txt": "c"} {
+	for name, want := range map[string]string{"a.txt": "a", "blocker/b.txt": "b after a", "c.txt": "c", "d.txt": "d, independent of b"} {
 		got, err := os.ReadFile(filepath.Join(dir, name))
 		if err != nil || string(got) != want {
 			t.Errorf("%s = %q, %v; want %q", name, got, err, want)
@@ -91,12 +100,12 @@ func TestResumeAfterProviderError(t *testing.T) {
 	}
 	ls := plan(t, dir, "state", "list")
 	must(t, ls, 0, "state list")
-	if diff := cmp.Diff("local_file.a\nlocal_file.b\nlocal_file.c\nnull_resource.keep\n", ls.stdout); diff != "" {
+	if diff := cmp.Diff("local_file.a\nlocal_file.b\nlocal_file.c\nlocal_file.d\nnull_resource.keep\n", ls.stdout); diff != "" {
 		t.Errorf("state list (-want +got):\n%s", diff)
 	}
 	again := apply(t, dir, "-no-color", "p")
 	must(t, again, 1, "third apply")
-	containsFlat(t, again.stderr, "third apply", "Saved plan is stale: already applied", "Every change of plan "+sum+" (3 of 3) is already in the state")
+	containsFlat(t, again.stderr, "third apply", "Saved plan is stale: already applied", "Every change of plan "+sum+" (4 of 4) is already in the state")
 	pl := plan(t, dir, "-no-color", "-detailed-exitcode")
 	must(t, pl, 0, "plan after the resumed apply")
 }
@@ -120,11 +129,11 @@ func TestResumeJSON(t *testing.T) {
 	if found == nil {
 		t.Fatalf("no resume_plan message in:\n%s", ap.stdout)
 	}
-	want := map[string]any{"plan_sha256": sum, "applied": 1.0, "total": 3.0, "remaining": 2.0}
+	want := map[string]any{"plan_sha256": sum, "applied": 2.0, "total": 4.0, "remaining": 2.0}
 	if diff := cmp.Diff(want, found["resume"]); diff != "" {
 		t.Errorf("resume (-want +got):\n%s", diff)
 	}
-	if found["@message"] != "Resuming plan "+sum+": 1 of 3 changes already applied, 2 remaining" {
+	if found["@message"] != "Resuming plan "+sum+": 2 of 4 changes already applied, 2 remaining" {
 		t.Errorf("@message = %v", found["@message"])
 	}
 }
@@ -213,10 +222,10 @@ func TestResumeBackends(t *testing.T) {
 			}
 			ap := run(t, dir, "apply", env, "-no-color", "p")
 			must(t, ap, 0, "resumed apply")
-			contains(t, ap.stdout, "resumed apply", "Resuming plan "+sum+": 1 of 3 changes already applied, 2 remaining")
+			contains(t, ap.stdout, "resumed apply", "Resuming plan "+sum+": 2 of 4 changes already applied, 2 remaining")
 			ls := run(t, dir, "plan", env, "state", "list")
 			must(t, ls, 0, "state list")
-			if diff := cmp.Diff("local_file.a\nlocal_file.b\nlocal_file.c\nnull_resource.keep\n", ls.stdout); diff != "" {
+			if diff := cmp.Diff("local_file.a\nlocal_file.b\nlocal_file.c\nlocal_file.d\nnull_resource.keep\n", ls.stdout); diff != "" {
 				t.Errorf("state list (-want +got):\n%s", diff)
 			}
 			again := run(t, dir, "apply", env, "-no-color", "p")
