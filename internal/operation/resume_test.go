@@ -108,17 +108,21 @@ func TestCheckResume(t *testing.T) {
 	}
 }
 
-// BenchmarkCheckResume: a 1,000-change plan, half of it applied.
+// BenchmarkCheckResume: plans of 1,000 and 10,000 creates, half applied.
 func BenchmarkCheckResume(b *testing.B) {
-	p := resumePlan(b, 1000)
-	cur := p.PriorState.DeepCopy()
-	for i := range 500 {
-		cur.SetResourceInstanceCurrent(resumeAddr(b, fmt.Sprintf("local_file.c[%d]", i)), resumeObj(fmt.Sprintf("c%d", i)), resumeProvider)
-	}
-	b.ResetTimer()
-	for range b.N {
-		if r := CheckResume(cur, p, nil); r.Done != 500 || len(r.Problems) > 0 {
-			b.Fatal(r.Done, r.Problems)
-		}
+	for _, n := range []int{1000, 10000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			p := resumePlan(b, n)
+			cur := p.PriorState.DeepCopy()
+			for i := range n / 2 {
+				cur.SetResourceInstanceCurrent(resumeAddr(b, fmt.Sprintf("local_file.c[%d]", i)), resumeObj(fmt.Sprintf("c%d", i)), resumeProvider)
+			}
+			b.ResetTimer()
+			for range b.N {
+				if r := CheckResume(cur, p, nil); r.Done != n/2 || len(r.Problems) > 0 {
+					b.Fatal(r.Done, r.Problems)
+				}
+			}
+		})
 	}
 }
