@@ -186,6 +186,7 @@ func applyPlanFile(m *Meta, ui *ui, wd, file string, f *applyFlags) int {
 	req := f.applyRequest(m, wd)
 	req.Plan, req.Config, req.StateFile, req.FromPlan, req.Factories, req.Encryption = plan, config, sf, be, factories, enc
 	req.ApplyTimeVariables = applyTimeVars
+	req.ArchiveSHA256 = archiveSHA256(operation.Resolve(wd, file))
 	return applyPlan(m, ui, req, src)
 }
 
@@ -278,11 +279,16 @@ func applyPlan(m *Meta, ui *ui, req *operation.ApplyRequest, src views.Sources) 
 			code = ExitError
 		}
 	}()
-	plan := req.Plan
-	if ds := checkStateMatches(operation.AsFolded(mgr, mgr.StateFile(), req.Lock), req.StateFile); ds.HasErrors() {
+	if cur := operation.AsFolded(mgr, mgr.StateFile(), req.Lock); resumable(req, cur) {
+		if req, ds = resumeSavedPlan(ui, req, mgr, cur); ds.HasErrors() {
+			ui.diags(ds, src)
+			return ExitError
+		}
+	} else if ds := checkStateMatches(cur, req.StateFile); ds.HasErrors() {
 		ui.diags(ds, src)
 		return ExitError
 	}
+	plan := req.Plan
 	ui.diags(stateElsewhereWarning(plan, target.LocalPath(), mgr.StateFile(), req.StateFile), src)
 	run := &applyRun{req: req, ui: ui, src: src, workspace: target.Workspace(), counts: render.CountChanges(plan.Changes),
 		// "Destroy complete!" answers apply -destroy; a saved destroy plan

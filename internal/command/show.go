@@ -28,6 +28,7 @@ type showRequest struct {
 	maxBytes         int
 	detailedExitcode bool
 	verifyKey        string
+	state            string // -state: say how far the plan is applied to it
 }
 
 // Show is `plan show [-json [-redact]] [-format=markdown|html]
@@ -44,6 +45,7 @@ func Show(m *Meta, chdir string, args []string) int {
 	fs.BoolVar(&req.detailedExitcode, "detailed-exitcode", false, "exit 2 when a plan has changes")
 	noColor := fs.Bool("no-color", false, "disable colour")
 	fs.StringVar(&req.verifyKey, "verify-key", "", "refuse a plan archive not signed by this ed25519 public key")
+	fs.StringVar(&req.state, "state", "", "say how far the plan is applied to this state (docs/resume.md)")
 	if code, ok := fs.parse(m, args); !ok {
 		return code
 	}
@@ -83,6 +85,12 @@ func Show(m *Meta, chdir string, args []string) int {
 	if req.jsonOut {
 		return showJSON(m, u, r, path, req)
 	}
+	if req.state != "" {
+		if diags := showResumeProgress(m, u, wd, r, path, req.state); diags.HasErrors() {
+			u.diags(diags, views.Sources{})
+			return ExitError
+		}
+	}
 	return showHuman(m, u, r, req)
 }
 
@@ -96,6 +104,8 @@ func (req *showRequest) check(set map[string]bool) string {
 		return fmt.Sprintf("-format=%s is not a format plan show writes: use -format=markdown or -format=html", req.format)
 	case req.format != "" && req.jsonOut:
 		return "-json and -format cannot be used together: -json prints the JSON plan representation, -format the review summary or report"
+	case req.state != "" && (req.jsonOut || req.format != ""):
+		return "-state applies to the human output only"
 	case req.redact && !req.jsonOut:
 		return "-redact applies to -json only (the human, markdown and html outputs never print sensitive values)"
 	case set["max-bytes"] && req.format != "markdown":

@@ -240,7 +240,8 @@ func TestSavedPlanAcrossJournalFold(t *testing.T) {
 	}{
 		{"locked", true, false, ExitOK, "Apply complete!"},
 		{"lock=false", false, false, ExitOK, "Apply complete!"},
-		{"saved before the interrupted apply", true, true, ExitError, "Saved plan is stale"},
+		{"saved before the interrupted apply: resumed", true, true, ExitOK, "1 of 2 changes already applied, 1 remaining"},
+		{"saved before the interrupted apply: its create of unknown outcome named", true, true, ExitOK, "Resuming creates of unknown outcome An apply of plan"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

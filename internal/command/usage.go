@@ -2,7 +2,8 @@ package command
 
 const planUsage = `Usage: plan [options]
        plan show [-json [-redact]] [-format=markdown|html] [-max-bytes=N]
-                 [-detailed-exitcode] [-no-color] [-verify-key=FILE] FILE...
+                 [-detailed-exitcode] [-no-color] [-verify-key=FILE]
+                 [-state=PATH] FILE...
        plan check -policy=DIR [-data=FILE] [-namespace=NS] [-all-namespaces]
                   [-policy-timeout=D] [-json] [-no-color] [-verify-key=FILE]
                   FILE
