@@ -241,38 +241,35 @@ func (p *provider[W]) ValidateProviderConfig(req providers.ValidateProviderConfi
 	return providers.ValidateProviderConfigResponse{Diagnostics: diags}
 }
 
+// validateConfig checks a resource, data source or ephemeral resource
+// configuration: it encodes config with the type typeOf gives and sends it
+// with send, the RPC named call.
+func (p *provider[W]) validateConfig(call string,
+	typeOf func(*process, func() providers.GetProviderSchemaResponse, string) (cty.Type, hcl.Diagnostics),
+	send func(request) (hcl.Diagnostics, error), typeName string, config cty.Value) hcl.Diagnostics {
+	ty, diags := typeOf(p.proc, p.fetchSchema, typeName)
+	if diags.HasErrors() {
+		return diags
+	}
+	cfg, diags := p.dyn(config, ty, typeName+" configuration")
+	if diags.HasErrors() {
+		return diags
+	}
+	diags, err := send(request{typeName: typeName, config: cfg})
+	if err != nil {
+		return p.proc.callError(call, err)
+	}
+	return diags
+}
+
 // ValidateResourceConfig checks a resource configuration.
 func (p *provider[W]) ValidateResourceConfig(req providers.ValidateResourceConfigRequest) providers.ValidateResourceConfigResponse {
-	ty, diags := p.schemas.resourceType(p.proc, p.fetchSchema, req.TypeName)
-	if diags.HasErrors() {
-		return providers.ValidateResourceConfigResponse{Diagnostics: diags}
-	}
-	cfg, diags := p.dyn(req.Config, ty, req.TypeName+" configuration")
-	if diags.HasErrors() {
-		return providers.ValidateResourceConfigResponse{Diagnostics: diags}
-	}
-	diags, err := p.wire.validateResourceConfig(request{typeName: req.TypeName, config: cfg})
-	if err != nil {
-		return providers.ValidateResourceConfigResponse{Diagnostics: p.proc.callError("ValidateResourceConfig", err)}
-	}
-	return providers.ValidateResourceConfigResponse{Diagnostics: diags}
+	return providers.ValidateResourceConfigResponse{Diagnostics: p.validateConfig("ValidateResourceConfig", p.schemas.resourceType, p.wire.validateResourceConfig, req.TypeName, req.Config)}
 }
 
 // ValidateDataResourceConfig checks a data source configuration.
 func (p *provider[W]) ValidateDataResourceConfig(req providers.ValidateDataResourceConfigRequest) providers.ValidateDataResourceConfigResponse {
-	ty, diags := p.schemas.dataType(p.proc, p.fetchSchema, req.TypeName)
-	if diags.HasErrors() {
-		return providers.ValidateDataResourceConfigResponse{Diagnostics: diags}
-	}
-	cfg, diags := p.dyn(req.Config, ty, req.TypeName+" configuration")
-	if diags.HasErrors() {
-		return providers.ValidateDataResourceConfigResponse{Diagnostics: diags}
-	}
-	diags, err := p.wire.validateDataResourceConfig(request{typeName: req.TypeName, config: cfg})
-	if err != nil {
-		return providers.ValidateDataResourceConfigResponse{Diagnostics: p.proc.callError("ValidateDataResourceConfig", err)}
-	}
-	return providers.ValidateDataResourceConfigResponse{Diagnostics: diags}
+	return providers.ValidateDataResourceConfigResponse{Diagnostics: p.validateConfig("ValidateDataResourceConfig", p.schemas.dataType, p.wire.validateDataResourceConfig, req.TypeName, req.Config)}
 }
 
 // UpgradeResourceState sends the stored JSON (or flatmap) to the provider,
@@ -476,19 +473,7 @@ func (p *provider[W]) ReadDataSource(req providers.ReadDataSourceRequest) provid
 // ValidateEphemeralResourceConfig checks an ephemeral resource
 // configuration.
 func (p *provider[W]) ValidateEphemeralResourceConfig(req providers.ValidateEphemeralResourceConfigRequest) providers.ValidateEphemeralResourceConfigResponse {
-	ty, diags := p.schemas.ephemeralType(p.proc, p.fetchSchema, req.TypeName)
-	if diags.HasErrors() {
-		return providers.ValidateEphemeralResourceConfigResponse{Diagnostics: diags}
-	}
-	cfg, diags := p.dyn(req.Config, ty, req.TypeName+" configuration")
-	if diags.HasErrors() {
-		return providers.ValidateEphemeralResourceConfigResponse{Diagnostics: diags}
-	}
-	diags, err := p.wire.validateEphemeralResourceConfig(request{typeName: req.TypeName, config: cfg})
-	if err != nil {
-		return providers.ValidateEphemeralResourceConfigResponse{Diagnostics: p.proc.callError("ValidateEphemeralResourceConfig", err)}
-	}
-	return providers.ValidateEphemeralResourceConfigResponse{Diagnostics: diags}
+	return providers.ValidateEphemeralResourceConfigResponse{Diagnostics: p.validateConfig("ValidateEphemeralResourceConfig", p.schemas.ephemeralType, p.wire.validateEphemeralResourceConfig, req.TypeName, req.Config)}
 }
 
 // OpenEphemeralResource opens an ephemeral resource.

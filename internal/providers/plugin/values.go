@@ -134,42 +134,31 @@ func (s *schemas) get(p *process, fetch func() providers.GetProviderSchemaRespon
 
 // resourceType returns the implied type of a managed resource type.
 func (s *schemas) resourceType(p *process, fetch func() providers.GetProviderSchemaResponse, typeName string) (cty.Type, hcl.Diagnostics) {
-	resp := s.get(p, fetch)
-	if resp.Diagnostics.HasErrors() {
-		return cty.NilType, resp.Diagnostics
-	}
-	ty, ok := s.resources[typeName]
-	if !ok {
-		return cty.NilType, hcl.Diagnostics{tfdiags.Errorf("Unsupported resource type",
-			"The provider %s has no resource type %q.", p.meta.Provider, typeName)}
-	}
-	return ty, nil
+	return s.lookup(p, fetch, func() map[string]cty.Type { return s.resources }, typeName, "Unsupported resource type", "resource type")
 }
 
 // dataType returns the implied type of a data source.
 func (s *schemas) dataType(p *process, fetch func() providers.GetProviderSchemaResponse, typeName string) (cty.Type, hcl.Diagnostics) {
-	resp := s.get(p, fetch)
-	if resp.Diagnostics.HasErrors() {
-		return cty.NilType, resp.Diagnostics
-	}
-	ty, ok := s.data[typeName]
-	if !ok {
-		return cty.NilType, hcl.Diagnostics{tfdiags.Errorf("Unsupported data source",
-			"The provider %s has no data source %q.", p.meta.Provider, typeName)}
-	}
-	return ty, nil
+	return s.lookup(p, fetch, func() map[string]cty.Type { return s.data }, typeName, "Unsupported data source", "data source")
 }
 
 // ephemeralType returns the implied type of an ephemeral resource type.
 func (s *schemas) ephemeralType(p *process, fetch func() providers.GetProviderSchemaResponse, typeName string) (cty.Type, hcl.Diagnostics) {
+	return s.lookup(p, fetch, func() map[string]cty.Type { return s.ephemeral }, typeName, "Unsupported ephemeral resource type", "ephemeral resource type")
+}
+
+// lookup fetches the schema once, then finds typeName in the map of one
+// kind (read after the fetch filled it); an unknown type is an error
+// naming the provider and the kind.
+func (s *schemas) lookup(p *process, fetch func() providers.GetProviderSchemaResponse, types func() map[string]cty.Type, typeName, summary, kind string) (cty.Type, hcl.Diagnostics) {
 	resp := s.get(p, fetch)
 	if resp.Diagnostics.HasErrors() {
 		return cty.NilType, resp.Diagnostics
 	}
-	ty, ok := s.ephemeral[typeName]
+	ty, ok := types()[typeName]
 	if !ok {
-		return cty.NilType, hcl.Diagnostics{tfdiags.Errorf("Unsupported ephemeral resource type",
-			"The provider %s has no ephemeral resource type %q.", p.meta.Provider, typeName)}
+		return cty.NilType, hcl.Diagnostics{tfdiags.Errorf(summary,
+			"The provider %s has no %s %q.", p.meta.Provider, kind, typeName)}
 	}
 	return ty, nil
 }
