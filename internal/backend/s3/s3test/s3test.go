@@ -224,25 +224,37 @@ func startOn(bin, dir, data, meta string, port int) (*Server, error) {
 	}
 	s := &Server{Dir: dir, Endpoint: "http://" + addr, cmd: cmd, done: make(chan struct{}), log: logf}
 	go func() { cmd.Wait(); close(s.done) }()
-	deadline := time.Now().Add(30 * time.Second)
+	if err := waitReady("versitygw", s.Endpoint+"/", false, 30*time.Second, s.done, logf); err != nil {
+		s.stopProcess()
+		return nil, err
+	}
+	return s, nil
+}
+
+// waitReady polls url until it answers (with 200 OK when wantOK) and
+// returns nil; it fails, with the server's log, when the process exits
+// (done closes) or timeout passes. The caller stops the process.
+func waitReady(name, url string, wantOK bool, timeout time.Duration, done <-chan struct{}, logf *os.File) error {
+	deadline := time.Now().Add(timeout)
 	for time.Now().Before(deadline) {
 		select {
-		case <-s.done:
+		case <-done:
 			logf.Close()
 			out, _ := os.ReadFile(logf.Name())
-			return nil, fmt.Errorf("versitygw exited at start:\n%s", out)
+			return fmt.Errorf("%s exited at start:\n%s", name, out)
 		default:
 		}
-		resp, err := http.Get(s.Endpoint + "/")
+		resp, err := http.Get(url)
 		if err == nil {
 			resp.Body.Close()
-			return s, nil
+			if !wantOK || resp.StatusCode == http.StatusOK {
+				return nil
+			}
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	s.stopProcess()
 	out, _ := os.ReadFile(logf.Name())
-	return nil, fmt.Errorf("versitygw did not answer on %s within 30s:\n%s", addr, out)
+	return fmt.Errorf("%s did not answer on %s within %s:\n%s", name, url, timeout, out)
 }
 
 func freePort() (int, error) {

@@ -130,27 +130,11 @@ func startMotoOn(bin, dir string, port int) (*Moto, error) {
 	m := &Moto{Dir: dir, Endpoint: "http://" + addr, cmd: cmd, done: make(chan struct{}), log: logf}
 	go func() { cmd.Wait(); close(m.done) }()
 	// Python's start is slow on a loaded machine.
-	deadline := time.Now().Add(60 * time.Second)
-	for time.Now().Before(deadline) {
-		select {
-		case <-m.done:
-			logf.Close()
-			out, _ := os.ReadFile(logf.Name())
-			return nil, fmt.Errorf("moto_server exited at start:\n%s", out)
-		default:
-		}
-		resp, err := http.Get(m.Endpoint + "/moto-api/")
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return m, nil
-			}
-		}
-		time.Sleep(100 * time.Millisecond)
+	if err := waitReady("moto_server", m.Endpoint+"/moto-api/", true, 60*time.Second, m.done, logf); err != nil {
+		m.stopProcess()
+		return nil, err
 	}
-	m.stopProcess()
-	out, _ := os.ReadFile(logf.Name())
-	return nil, fmt.Errorf("moto_server did not answer on %s within 60s:\n%s", addr, out)
+	return m, nil
 }
 
 func (m *Moto) stopProcess() {
