@@ -101,32 +101,7 @@ func CheckResume(cur *states.State, plan *plans.Plan, inFlight map[string]string
 			r.Problems = append(r.Problems, fmt.Sprintf("%s: %s", objName(rc.Addr, rc.DeposedKey), whyChanged(rc, was, now)))
 		}
 	}
-	// Objects the plan does not change must be as it saw them too: the
-	// remaining changes were planned from their values.
-	for _, addr := range cur.AllResourceInstances() {
-		if addr.Resource.Resource.Mode != addrs.ManagedResourceMode {
-			continue
-		}
-		for _, dk := range objectKeys(cur.ResourceInstance(addr)) {
-			if touched[addr.String()+"/"+string(dk)] {
-				continue
-			}
-			was, now := prior.ResourceInstanceObject(addr, dk), cur.ResourceInstanceObject(addr, dk)
-			if !sameObject(was, now) {
-				r.Problems = append(r.Problems, fmt.Sprintf("%s: %s", objName(addr, dk), whyChanged(nil, was, now)))
-			}
-		}
-	}
-	for _, addr := range prior.AllResourceInstances() {
-		if addr.Resource.Resource.Mode != addrs.ManagedResourceMode {
-			continue
-		}
-		for _, dk := range objectKeys(prior.ResourceInstance(addr)) {
-			if !touched[addr.String()+"/"+string(dk)] && cur.ResourceInstanceObject(addr, dk) == nil {
-				r.Problems = append(r.Problems, fmt.Sprintf("%s: removed from the state since the plan", objName(addr, dk)))
-			}
-		}
-	}
+	r.Problems = append(r.Problems, untouchedProblems(prior, cur, touched)...)
 	if len(r.Problems) > 0 {
 		sort.Strings(r.Problems)
 		return r
@@ -137,6 +112,39 @@ func CheckResume(cur *states.State, plan *plans.Plan, inFlight map[string]string
 	p.Changes = &plans.Changes{Resources: kept, Outputs: plan.Changes.Outputs}
 	r.Plan = &p
 	return r
+}
+
+// untouchedProblems lists the managed objects the plan does not change
+// (touched holds "ADDR/DEPOSED" of those it does) that are not as the plan
+// saw them: changed, added or removed since. The remaining changes were
+// planned from their values, so each is a reason to refuse the resume.
+func untouchedProblems(prior, cur *states.State, touched map[string]bool) []string {
+	var problems []string
+	for _, addr := range cur.AllResourceInstances() {
+		if addr.Resource.Resource.Mode != addrs.ManagedResourceMode {
+			continue
+		}
+		for _, dk := range objectKeys(cur.ResourceInstance(addr)) {
+			if touched[addr.String()+"/"+string(dk)] {
+				continue
+			}
+			was, now := prior.ResourceInstanceObject(addr, dk), cur.ResourceInstanceObject(addr, dk)
+			if !sameObject(was, now) {
+				problems = append(problems, fmt.Sprintf("%s: %s", objName(addr, dk), whyChanged(nil, was, now)))
+			}
+		}
+	}
+	for _, addr := range prior.AllResourceInstances() {
+		if addr.Resource.Resource.Mode != addrs.ManagedResourceMode {
+			continue
+		}
+		for _, dk := range objectKeys(prior.ResourceInstance(addr)) {
+			if !touched[addr.String()+"/"+string(dk)] && cur.ResourceInstanceObject(addr, dk) == nil {
+				problems = append(problems, fmt.Sprintf("%s: removed from the state since the plan", objName(addr, dk)))
+			}
+		}
+	}
+	return problems
 }
 
 func prevAddr(rc *plans.ResourceInstanceChange) addrs.AbsResourceInstance {
