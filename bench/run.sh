@@ -66,7 +66,7 @@ run_issue35() {
     (cd "$d2" && TF_IN_AUTOMATION=1 "$tofu" init -input=false >/dev/null 2>&1) || true
     read -r t1w t1m < <(i35_measure tofu-chain "$runs" "$d1" "$tofu" -chdir="$d1" plan -input=false -out=p.tfplan)
     read -r t2w t2m < <(i35_measure tofu-ind "$runs" "$d2" "$tofu" -chdir="$d2" plan -input=false -out=p.tfplan)
-    ref="OpenTofu ($("$tofu" version 2>/dev/null | head -1), this run)"
+    ref="$({ "$tofu" version 2>/dev/null || true; } | grep -m1 '^OpenTofu' || echo OpenTofu), run in this run"
   else
     t1w=5.3 t1m=- t2w=5.9 t2m=570 ref="issue 35's figures (OpenTofu 1.12.6; not run here)"
   fi
