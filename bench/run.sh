@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # bench/run.sh — plan (and apply) time and peak memory of plankit on
-# generated terraform_data configurations. Usage: bench/run.sh [e2e] [quick]
+# generated terraform_data configurations. Usage: bench/run.sh [e2e|plugin|issue35] [quick]
+# "issue35" prints issue 35's four rows (medians of RUNS=3, OpenTofu beside).
 # "quick" runs only the small sizes; "e2e" only the end-to-end cases of the
 # built binaries (plan -out, plan show -json, plan show, apply, no-op
 # re-plan at 4,000 and 100,000 resources; for plan -out and plan show, also
@@ -19,6 +20,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 only_e2e=
 only_plugin=
+only_issue35=
+if [ "${1:-}" = issue35 ]; then only_issue35=1; shift; fi
 if [ "${1:-}" = e2e ]; then only_e2e=1; shift; fi
 if [ "${1:-}" = plugin ]; then only_plugin=1; shift; fi
 work=$(mktemp -d)
@@ -28,6 +31,67 @@ go build -o "$work/driver" ./bench/cmd/driver
 go build -o "$work/firstbyte" ./bench/cmd/firstbyte
 mkdir -p "$work/bin"
 go build -o "$work/bin/" ./cmd/plan ./cmd/apply
+
+# issue 35's four rows: each command RUNS times (default 3), medians of
+# wall time and peak RSS, with OpenTofu (TOFU, default
+# /work/oracle/tofu) run in the same run where it can be; where it
+# cannot, the issue's own reference figures are printed, labelled so.
+# Row 4 needs the real hashicorp/null provider: NULL_PLUGIN_DIR=DIR, a
+# -plugin-dir layout holding registry.terraform.io/hashicorp/null.
+median() { sort -n | awk '{a[NR] = $1} END {if (NR == 0) print "-"; else if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
+i35_measure() { # label runs dir cleanup-glob command...: prints "median_wall median_rss"
+  local label=$1 runs=$2 dir=$3; shift 3
+  rm -f "$work/i35-$label.txt"
+  for _ in $(seq "$runs"); do
+    rm -rf "$dir"/*.tfplan "$dir"/*.tfstate* "$dir/.terraform/terraform.tfstate"
+    /usr/bin/time -f '%e %M' -o "$work/time.txt" "$@" >"$work/out.txt" 2>"$work/err.txt" ||
+      { echo "issue35 $label failed:" >&2; tail -20 "$work/err.txt" >&2; echo "- -"; return 0; }
+    cat "$work/time.txt" >>"$work/i35-$label.txt"
+  done
+  printf '%s %s\n' "$(awk '{print $1}' "$work/i35-$label.txt" | median)" \
+    "$(awk '{printf "%.0f\n", $2 / 1024}' "$work/i35-$label.txt" | median)"
+}
+run_issue35() {
+  local runs=${RUNS:-3} tofu=${TOFU:-/work/oracle/tofu}
+  echo "# issue 35: medians of $runs runs each; load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+  local d1="$work/i35-chain-1000" d2="$work/i35-ind-8000" d3a="$work/i35-obj-10000" d3="$work/i35-obj-100000"
+  "$work/gen" -shape chain -n 1000 -out "$d1"
+  "$work/gen" -shape independent -n 8000 -out "$d2"
+  "$work/gen" -shape objects -n 10000 -out "$d3a"
+  "$work/gen" -shape objects -n 100000 -out "$d3"
+  read -r p1w p1m < <(i35_measure pk-chain "$runs" "$d1" "$work/bin/plan" -chdir="$d1" -out=p.tfplan)
+  read -r p2w p2m < <(i35_measure pk-ind "$runs" "$d2" "$work/bin/plan" -chdir="$d2" -out=p.tfplan)
+  if [ -x "$tofu" ]; then
+    (cd "$d1" && TF_IN_AUTOMATION=1 "$tofu" init -input=false >/dev/null 2>&1) || true
+    (cd "$d2" && TF_IN_AUTOMATION=1 "$tofu" init -input=false >/dev/null 2>&1) || true
+    read -r t1w t1m < <(i35_measure tofu-chain "$runs" "$d1" "$tofu" -chdir="$d1" plan -input=false -out=p.tfplan)
+    read -r t2w t2m < <(i35_measure tofu-ind "$runs" "$d2" "$tofu" -chdir="$d2" plan -input=false -out=p.tfplan)
+    ref="$({ "$tofu" version 2>/dev/null || true; } | grep -m1 '^OpenTofu' || echo OpenTofu), run in this run"
+  else
+    t1w=5.3 t1m=- t2w=5.9 t2m=570 ref="issue 35's figures (OpenTofu 1.12.6; not run here)"
+  fi
+  read -r p3aw p3am < <(i35_measure pk-obj10k "$runs" "$d3a" "$work/bin/plan" -chdir="$d3a" -out=p.tfplan)
+  read -r p3w p3m < <(i35_measure pk-obj100k "$runs" "$d3" "$work/bin/plan" -chdir="$d3" -out=p.tfplan)
+  echo "# reference: $ref"
+  ratio() { awk -v a="$1" -v b="$2" 'BEGIN {if (a + 0 > 0 && b + 0 > 0) printf "%.1f", b / a; else print "-"}'; }
+  printf '| work | plankit | reference | ratio | target |\n| --- | --- | --- | --- | --- |\n'
+  printf '| plan -out, 1,000 chain | %s s, %s MiB | %s s, %s MiB | %sx | >= 100x, <= 0.050 s |\n' "$p1w" "$p1m" "$t1w" "$t1m" "$(ratio "$p1w" "$t1w")"
+  printf '| plan -out, 8,000 independent | %s s, %s MiB | %s s, %s MiB | %sx, %sx less memory | >= 20x, <= 140 MiB |\n' \
+    "$p2w" "$p2m" "$t2w" "$t2m" "$(ratio "$p2w" "$t2w")" "$(ratio "$p2m" "$t2m")"
+  printf '| plan -out, 100,000 objects | %s s, %s MiB; %sx the time of 10,000 (%s s) | - | - | <= 800 MiB, <= 11x |\n' \
+    "$p3w" "$p3m" "$(ratio "$p3aw" "$p3w")" "$p3aw"
+  if [ -n "${NULL_PLUGIN_DIR:-}" ]; then
+    local d4="$work/i35-null-1000"
+    mkdir -p "$d4"
+    { printf 'terraform {\n  required_providers {\n    null = { source = "hashicorp/null" }\n  }\n}\nresource "null_resource" "r0" {\n  triggers = { v = "start" }\n}\n'
+      for i in $(seq 1 999); do printf 'resource "null_resource" "r%d" {\n  triggers = { v = null_resource.r%d.id }\n}\n' "$i" "$((i - 1))"; done; } >"$d4/main.tf"
+    read -r p4w p4m < <(i35_measure pk-null "$runs" "$d4" sh -c 'cd "$1" && "$2/plan" -plugin-dir="$3" -out=p.tfplan && "$2/apply" -plugin-dir="$3" p.tfplan' - "$d4" "$work/bin" "$NULL_PLUGIN_DIR")
+    printf '| plan + apply, 1,000 null_resource chain | %s s | 13 s (issue'"'"'s figure) | %sx | >= 10x |\n' "$p4w" "$(ratio "$p4w" 13)"
+  else
+    printf '| plan + apply, 1,000 null_resource chain | not run (set NULL_PLUGIN_DIR to the real hashicorp/null) | 13 s (issue'"'"'s figure) | - | >= 10x |\n'
+  fi
+}
+if [ -n "$only_issue35" ]; then run_issue35; exit 0; fi
 
 # e2e_case LABEL BIN N: the whole commands on N independent resources,
 # one line per command: wall time, user and system CPU seconds, peak RSS;

@@ -24,10 +24,13 @@ const (
 	// outputs, and N/2 blocks d0.. each referring to that local: every d
 	// depends on every h through one node.
 	Hub Shape = "hub"
+	// Objects is N unrelated blocks whose input is an object
+	// { idx, name }: issue 35's 100,000-resource case.
+	Objects Shape = "objects"
 )
 
 // Shapes lists every shape.
-var Shapes = []Shape{Independent, Chain, FanIn, Count, Hub}
+var Shapes = []Shape{Independent, Chain, FanIn, Count, Hub, Objects}
 
 // Config returns main.tf for n resources of shape s. O(n).
 func Config(s Shape, n int) (string, error) {
@@ -66,6 +69,10 @@ func Config(s Shape, n int) (string, error) {
 		b.WriteString("  ]\n}\n")
 		for i := range n - half {
 			fmt.Fprintf(&b, "resource \"terraform_data\" \"d%d\" {\n  input = \"d%d-${length(local.all)}\"\n}\n", i, i)
+		}
+	case Objects:
+		for i := range n {
+			fmt.Fprintf(&b, "resource \"terraform_data\" \"r%d\" {\n  input = { idx = %d, name = \"r%d\" }\n}\n", i, i, i)
 		}
 	default:
 		return "", fmt.Errorf("unknown shape %q (want one of %v)", s, Shapes)

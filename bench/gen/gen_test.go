@@ -18,6 +18,7 @@ func TestConfig(t *testing.T) {
 		{FanIn, 12, 12, `input = [terraform_data.root0.output, terraform_data.root1.output]`, false},
 		{Count, 5, 1, `count = 5`, false},
 		{Hub, 6, 6, `input = "d2-${length(local.all)}"`, false},
+		{Objects, 3, 3, `input = { idx = 2, name = "r2" }`, false},
 		{"spiral", 1, 0, "", true},
 	}
 	for _, tc := range tests {
