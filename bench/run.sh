@@ -33,8 +33,8 @@ mkdir -p "$work/bin"
 go build -o "$work/bin/" ./cmd/plan ./cmd/apply
 
 # issue 35's four rows: each command RUNS times (default 3), medians of
-# wall time and peak RSS, with OpenTofu (TOFU, default
-# /work/oracle/tofu) run in the same run where it can be; where it
+# wall time and peak RSS, with OpenTofu (TOFU, default tofu on PATH) run
+# in the same run where it can be; where it
 # cannot, the issue's own reference figures are printed, labelled so.
 # Row 4 needs the real hashicorp/null provider: NULL_PLUGIN_DIR=DIR, a
 # -plugin-dir layout holding registry.terraform.io/hashicorp/null.
@@ -52,7 +52,7 @@ i35_measure() { # label runs dir cleanup-glob command...: prints "median_wall me
     "$(awk '{printf "%.0f\n", $2 / 1024}' "$work/i35-$label.txt" | median)"
 }
 run_issue35() {
-  local runs=${RUNS:-3} tofu=${TOFU:-/work/oracle/tofu}
+  local runs=${RUNS:-3} tofu=${TOFU:-$(command -v tofu || true)}
   echo "# issue 35: medians of $runs runs each; load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
   local d1="$work/i35-chain-1000" d2="$work/i35-ind-8000" d3a="$work/i35-obj-10000" d3="$work/i35-obj-100000"
   "$work/gen" -shape chain -n 1000 -out "$d1"
