@@ -239,22 +239,8 @@ resource "fwtest_thing" "slow" {
 	must(t, run(t, dir, "plan", env, append([]string{"-no-color", "-plugin-dir=" + mirror.dir, "-out=p.tfplan"}, vars...)...), 0, "plan")
 
 	cmd := command(dir, "apply", env, "-no-color", "-plugin-dir="+mirror.dir, "p.tfplan")
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	watchdog := time.AfterFunc(2*time.Minute, func() { _ = cmd.Process.Kill() })
-	defer watchdog.Stop()
+	outLines, ready, errLines, _ := startWatched(t, cmd, "fwtest_thing.slow (local-exec): ready", "never")
 	defer writeFile(t, release, "")
-	outLines, ready := readLines(stdout, "fwtest_thing.slow (local-exec): ready")
-	errLines, _ := readLines(stderr, "never")
 	<-ready
 	// The plan opened and closed once; the apply opened again. Wait for
 	// two renewals (renew_seconds = 1) while the provisioner holds the

@@ -298,21 +298,7 @@ func TestSignalToApplyAlone(t *testing.T) {
 			marker = strings.TrimSuffix(marker, ";")
 			writeFile(t, filepath.Join(dir, "main.tf"), "resource \"null_resource\" \"a\" {\n  provisioner \"local-exec\" {\n    command = \""+tt.command+"\"\n  }\n}\n")
 			cmd := command(dir, "apply", nil, "-no-color", "-auto-approve")
-			stdout, err := cmd.StdoutPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			stderr, err := cmd.StderrPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			watchdog := time.AfterFunc(2*time.Minute, func() { _ = cmd.Process.Kill() })
-			defer watchdog.Stop()
-			outLines, ready := readLines(stdout, "(local-exec): ready")
-			errLines, acked := readLines(stderr, "Interrupt received.")
+			outLines, ready, errLines, acked := startWatched(t, cmd, "(local-exec): ready", "Interrupt received.")
 			<-ready
 			if !outLines.has("(local-exec): ready") {
 				_ = cmd.Process.Kill()
@@ -329,7 +315,7 @@ func TestSignalToApplyAlone(t *testing.T) {
 			}
 			<-outLines.done
 			<-errLines.done
-			err = cmd.Wait()
+			err := cmd.Wait()
 			took := time.Since(start)
 			if err == nil {
 				t.Errorf("an interrupted apply exited 0")

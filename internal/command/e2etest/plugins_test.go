@@ -470,22 +470,8 @@ resource "fwtest_thing" "slow" {
 	noProviderProcesses(t, env)
 
 	cmd := command(dir, "apply", env, "-no-color", "-plugin-dir="+mirror.dir, "p.tfplan")
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	watchdog := time.AfterFunc(2*time.Minute, func() { _ = cmd.Process.Kill() })
-	defer watchdog.Stop()
+	outLines, ready, errLines, acked := startWatched(t, cmd, "fwtest_thing.slow (local-exec): ready", "Interrupt received.")
 	defer writeFile(t, release, "")
-	outLines, ready := readLines(stdout, "fwtest_thing.slow (local-exec): ready")
-	errLines, acked := readLines(stderr, "Interrupt received.")
 	<-ready
 	if !outLines.has("(local-exec): ready") {
 		_ = cmd.Process.Kill()

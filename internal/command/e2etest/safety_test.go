@@ -119,6 +119,29 @@ func (lr *lineReader) String() string {
 
 func (lr *lineReader) has(s string) bool { return strings.Contains(lr.String(), s) }
 
+// startWatched starts cmd with its stdout and stderr read line by line
+// (readLines, until outWant and errWant); a watchdog kills a hung cmd after
+// two minutes, so the test fails instead of hanging.
+func startWatched(t *testing.T, cmd *exec.Cmd, outWant, errWant string) (outLines *lineReader, outSeen <-chan struct{}, errLines *lineReader, errSeen <-chan struct{}) {
+	t.Helper()
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	watchdog := time.AfterFunc(2*time.Minute, func() { _ = cmd.Process.Kill() })
+	t.Cleanup(func() { watchdog.Stop() })
+	outLines, outSeen = readLines(stdout, outWant)
+	errLines, errSeen = readLines(stderr, errWant)
+	return outLines, outSeen, errLines, errSeen
+}
+
 // TestInterruptedApply sends SIGINT while a provisioner is in flight. It
 // synchronises on the processes' output, not on time: it reads the
 // apply's stdout until the provisioner says "ready", interrupts, and reads
@@ -136,22 +159,7 @@ func TestInterruptedApply(t *testing.T) {
 	must(t, plan(t, work, append(vars, "-out=p.tfplan")...), 0, "plan")
 
 	cmd := command(work, "apply", nil, "-no-color", "-state="+state, "p.tfplan")
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	// A hung apply fails the test instead of hanging it.
-	watchdog := time.AfterFunc(2*time.Minute, func() { _ = cmd.Process.Kill() })
-	defer watchdog.Stop()
-	outLines, ready := readLines(stdout, "null_resource.slow (local-exec): ready")
-	errLines, acked := readLines(stderr, "Interrupt received.")
+	outLines, ready, errLines, acked := startWatched(t, cmd, "null_resource.slow (local-exec): ready", "Interrupt received.")
 	<-ready
 	if !outLines.has("(local-exec): ready") {
 		_ = cmd.Process.Kill()
@@ -167,7 +175,7 @@ func TestInterruptedApply(t *testing.T) {
 	writeFile(t, release, "") // in case the provisioner was left running
 	<-outLines.done
 	<-errLines.done
-	err = cmd.Wait()
+	err := cmd.Wait()
 	if err == nil {
 		t.Fatalf("an interrupted apply exited 0\n%s\n%s", outLines, errLines)
 	}
