@@ -1,12 +1,10 @@
 package e2etest
 
 import (
-	"archive/zip"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -103,31 +101,6 @@ func noSecret(t *testing.T, what, text string) {
 	}
 }
 
-// archiveText is every entry of a plan archive, decompressed.
-func archiveText(t *testing.T, path string) string {
-	t.Helper()
-	zr, err := zip.OpenReader(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer zr.Close()
-	var b strings.Builder
-	for _, f := range zr.File {
-		rc, err := f.Open()
-		if err != nil {
-			t.Fatal(err)
-		}
-		data, err := io.ReadAll(rc)
-		rc.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		b.WriteString(f.Name + "\n")
-		b.Write(data)
-	}
-	return b.String()
-}
-
 // TestEphemeralResourceSecretStaysOut: plan -out, show, show -json and
 // apply of a configuration whose provider is configured from an
 // ephemeral resource, which also feeds a write-only argument. The
@@ -150,7 +123,9 @@ func TestEphemeralResourceSecretStaysOut(t *testing.T) {
 	if got := providerLog(t, log); strings.Join(got, ",") != "open db,close db" {
 		t.Errorf("provider log after plan = %q, want open then close", got)
 	}
-	noSecret(t, "the archive", archiveText(t, filepath.Join(dir, "x.tfplan")))
+	for name, text := range zipEntries(t, filepath.Join(dir, "x.tfplan")) {
+		noSecret(t, "archive entry "+name, text)
+	}
 
 	r = run(t, dir, "plan", env, "show", "-no-color", "x.tfplan")
 	must(t, r, 0, "plan show")

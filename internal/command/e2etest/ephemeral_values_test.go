@@ -1,11 +1,9 @@
 package e2etest
 
 import (
-	"archive/zip"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -208,33 +206,6 @@ func TestEphemeralValuesThroughBinaries(t *testing.T) {
 		}
 	}
 	noProviderProcesses(t, env)
-}
-
-// zipEntries returns every entry of the ZIP file at p, decompressed.
-func zipEntries(t *testing.T, p string) map[string]string {
-	t.Helper()
-	zr, err := zip.OpenReader(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer zr.Close()
-	out := map[string]string{}
-	for _, f := range zr.File {
-		rc, err := f.Open()
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := io.ReadAll(rc)
-		rc.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		out[f.Name] = string(b)
-	}
-	if len(out) == 0 {
-		t.Fatalf("%s has no entries", p)
-	}
-	return out
 }
 
 // readRecord reads an object the test providers keep in dir.

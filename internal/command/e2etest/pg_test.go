@@ -1,12 +1,10 @@
 package e2etest
 
 import (
-	"archive/zip"
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -106,26 +104,7 @@ func TestPgPlanApplyReplan(t *testing.T) {
 	dir := pgDir(t)
 	must(t, withEnv(t, dir, "plan", env, "-no-color", "-out=p.tfplan"), 0, "plan")
 
-	archive, err := os.ReadFile(filepath.Join(dir, "p.tfplan"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	zr, err := zip.NewReader(bytes.NewReader(archive), int64(len(archive)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var record string
-	for _, f := range zr.File {
-		rc, _ := f.Open()
-		b, _ := io.ReadAll(rc)
-		rc.Close()
-		if bytes.Contains(b, []byte(secret)) {
-			t.Errorf("archive entry %s contains the password", f.Name)
-		}
-		if f.Name == "tfbackend.json" {
-			record = string(b)
-		}
-	}
+	record := archiveRecord(t, filepath.Join(dir, "p.tfplan"), secret)
 	contains(t, record, "tfbackend.json", `"type": "pg"`, `"workspace": "default"`, `"schema_name": "terraform_remote_state"`, "dbname=")
 
 	// The apply job: another directory, only the archive; the record

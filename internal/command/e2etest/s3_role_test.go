@@ -1,10 +1,6 @@
 package e2etest
 
 import (
-	"archive/zip"
-	"bytes"
-	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -71,33 +67,6 @@ func checkAssumed(t *testing.T, rec *s3test.Recorder, signer string, want map[st
 		t.Errorf("no S3 request went through the recorder")
 	}
 	return n
-}
-
-func archiveRecord(t *testing.T, path string, secrets ...string) string {
-	t.Helper()
-	archive, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	zr, err := zip.NewReader(bytes.NewReader(archive), int64(len(archive)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var record string
-	for _, f := range zr.File {
-		rc, _ := f.Open()
-		b, _ := io.ReadAll(rc)
-		rc.Close()
-		for _, s := range secrets {
-			if bytes.Contains(b, []byte(s)) {
-				t.Errorf("archive entry %s contains the secret %q", f.Name, s)
-			}
-		}
-		if f.Name == "tfbackend.json" {
-			record = string(b)
-		}
-	}
-	return record
 }
 
 // TestS3AssumeRole: init, plan, apply of the archive in another directory

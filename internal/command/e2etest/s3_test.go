@@ -1,7 +1,6 @@
 package e2etest
 
 import (
-	"archive/zip"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -98,26 +97,7 @@ func TestS3PlanApplyReplan(t *testing.T) {
 	contains(t, r.stdout, "init", "Initializing the backend...", "refused a second conditional PUT", `Successfully configured the backend "s3"!`)
 	must(t, withEnv(t, dir, "plan", env, "-no-color", "-out=p.tfplan"), 0, "plan")
 
-	archive, err := os.ReadFile(filepath.Join(dir, "p.tfplan"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	zr, err := zip.NewReader(bytes.NewReader(archive), int64(len(archive)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var record string
-	for _, f := range zr.File {
-		rc, _ := f.Open()
-		b, _ := io.ReadAll(rc)
-		rc.Close()
-		if bytes.Contains(b, []byte(s3test.SecretKey)) || bytes.Contains(b, []byte(s3test.AccessKey)) {
-			t.Errorf("archive entry %s contains the credentials", f.Name)
-		}
-		if f.Name == "tfbackend.json" {
-			record = string(b)
-		}
-	}
+	record := archiveRecord(t, filepath.Join(dir, "p.tfplan"), s3test.SecretKey, s3test.AccessKey)
 	contains(t, record, "tfbackend.json", `"type": "s3"`, `"bucket": "`+bucket+`"`, `"key": "proj/terraform.tfstate"`, `"endpoints.s3": "http://127.0.0.1:`, `"use_lockfile": "true"`)
 
 	other := t.TempDir()
