@@ -186,7 +186,7 @@ func applyPlanFile(m *Meta, ui *ui, wd, file string, f *applyFlags) int {
 	req := f.applyRequest(m, wd)
 	req.Plan, req.Config, req.StateFile, req.FromPlan, req.Factories, req.Encryption = plan, config, sf, be, factories, enc
 	req.ApplyTimeVariables = applyTimeVars
-	req.ArchiveSHA256 = archiveSHA256(operation.Resolve(wd, file))
+	req.ArchivePath = operation.Resolve(wd, file)
 	return applyPlan(m, ui, req, src)
 }
 

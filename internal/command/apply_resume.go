@@ -41,7 +41,8 @@ func archiveSHA256(path string) string {
 // the errors that refuse it. The state is the record: see
 // operation.CheckResume and docs/resume.md.
 func resumeSavedPlan(ui *ui, req *operation.ApplyRequest, mgr any, cur *statefile.File) (*operation.ApplyRequest, hcl.Diagnostics) {
-	name := req.ArchiveSHA256
+	sum := archiveSHA256(req.ArchivePath)
+	name := sum
 	if name == "" {
 		name = "(unknown)"
 	}
@@ -73,7 +74,7 @@ func resumeSavedPlan(ui *ui, req *operation.ApplyRequest, mgr any, cur *statefil
 	msg := fmt.Sprintf("Resuming plan %s: %d of %d changes already applied, %d remaining", name, res.Done, res.Total, remaining)
 	if ui.json != nil {
 		ui.json.Emit("info", "resume_plan", msg, map[string]any{"resume": map[string]any{
-			"plan_sha256": req.ArchiveSHA256, "applied": res.Done, "total": res.Total, "remaining": remaining}})
+			"plan_sha256": sum, "applied": res.Done, "total": res.Total, "remaining": remaining}})
 	} else {
 		fmt.Fprintln(ui.out, ui.col.Bold(msg))
 		fmt.Fprintln(ui.out)

@@ -62,9 +62,9 @@ type ApplyRequest struct {
 	// ApplyTimeVariables are the values of the ephemeral root variables,
 	// which the plan does not hold (see SavedPlanVariables).
 	ApplyTimeVariables terraform.InputValues
-	// ArchiveSHA256 names the saved plan applied (hex SHA-256 of the
-	// archive file) in the messages of a resumed apply.
-	ArchiveSHA256 string
+	// ArchivePath is the saved plan file applied; a resumed apply names
+	// it by its SHA-256, read only then.
+	ArchivePath string
 }
 
 // LockApplyState resolves the backend req's state lives in, opens that
