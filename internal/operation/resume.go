@@ -179,6 +179,8 @@ func whyChanged(rc *plans.ResourceInstanceChange, was, now *states.ResourceInsta
 	switch {
 	case was == nil && now != nil && rc == nil:
 		return "created since the plan, by something other than this plan"
+	case was == nil && now != nil && now.Status == states.ObjectTainted:
+		return "created, but tainted (its create or provisioners did not finish), so it must be replaced"
 	case was == nil && now != nil:
 		return "created, but not as the plan would create it"
 	case was != nil && now == nil && rc == nil:

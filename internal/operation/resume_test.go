@@ -77,7 +77,7 @@ func TestCheckResume(t *testing.T) {
 			o := resumeObj("c0")
 			o.Status = states.ObjectTainted
 			s.SetResourceInstanceCurrent(resumeAddr(t, "local_file.c[0]"), o, resumeProvider)
-		}, nil, got{Total: 3, Problems: []string{"local_file.c[0]: created, but not as the plan would create it"}}},
+		}, nil, got{Total: 3, Problems: []string{"local_file.c[0]: created, but tainted (its create or provisioners did not finish), so it must be replaced"}}},
 		{"object outside the plan added", func(s *states.State) {
 			s.SetResourceInstanceCurrent(resumeAddr(t, "local_file.x"), resumeObj("x"), resumeProvider)
 		}, nil, got{Total: 3, Problems: []string{"local_file.x: created since the plan, by something other than this plan"}}},
