@@ -20,6 +20,7 @@ func TestAbsResourceInstanceRoundTrip(t *testing.T) {
 		{`data.local_file.f["x y"]`, Resource{DataResourceMode, "local_file", "f"}.Instance(StringKey("x y")).Absolute(RootModuleInstance)},
 		{`module.a["x"].aws_instance.b[0]`, Resource{ManagedResourceMode, "aws_instance", "b"}.Instance(IntKey(0)).Absolute(RootModuleInstance.Child("a", StringKey("x")))},
 		{`module.a.module.b[2].data.t.n`, Resource{DataResourceMode, "t", "n"}.Instance(NoKey).Absolute(RootModuleInstance.Child("a", NoKey).Child("b", IntKey(2)))},
+		{`module.a.ephemeral.aws_secret.s["k"]`, Resource{EphemeralResourceMode, "aws_secret", "s"}.Instance(StringKey("k")).Absolute(RootModuleInstance.Child("a", NoKey))},
 		{`t.n["quote\"and\\back$${x}"]`, Resource{ManagedResourceMode, "t", "n"}.Instance(StringKey(`quote"and\back${x}`)).Absolute(RootModuleInstance)},
 	}
 	for _, tc := range tests {

@@ -67,8 +67,12 @@ func ParseTarget(trav hcl.Traversal) (*Target, hcl.Diagnostics) {
 		return &Target{Subject: mod, SourceRange: rng}, nil
 	}
 	mode := ManagedResourceMode
-	if firstName(rest) == "data" {
+	switch firstName(rest) {
+	case "data":
 		mode = DataResourceMode
+		rest = rest[1:]
+	case "ephemeral":
+		mode = EphemeralResourceMode
 		rest = rest[1:]
 	}
 	if len(rest) < 2 {

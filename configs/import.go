@@ -181,7 +181,11 @@ func (imp *Import) decodeTo(expr hcl.Expression) hcl.Diagnostics {
 		return importAddrError(expr, "a module cannot be imported, only its resources")
 	}
 	if res.Resource.Mode != addrs.ManagedResourceMode {
-		return importAddrError(expr, fmt.Sprintf("%s is a data resource, which cannot be imported", res.Config()))
+		kind := "data resource"
+		if res.Resource.Mode == addrs.EphemeralResourceMode {
+			kind = "ephemeral resource"
+		}
+		return importAddrError(expr, fmt.Sprintf("%s is a %s, which cannot be imported", res.Config(), kind))
 	}
 	imp.ToResource = res.Config()
 	return nil

@@ -379,6 +379,27 @@ func TestSkipDestroyKept(t *testing.T) {
 	}
 }
 
+// TestEphemeralDependencyRead: OpenTofu records, among an object's
+// dependencies, the ephemeral resources it was configured from
+// ("ephemeral.T.N"); such a state reads, and writes back with them.
+func TestEphemeralDependencyRead(t *testing.T) {
+	const src = `{"version":4,"terraform_version":"1.12.6","serial":1,"lineage":"l","outputs":{},"resources":[
+{"mode":"managed","type":"fwtest_thing","name":"a","provider":"provider[\"registry.opentofu.org/plankit/fwtest\"]","instances":[
+ {"schema_version":1,"attributes":{"id":"1"},"sensitive_attributes":[],"dependencies":["ephemeral.fwtest_secret.db","module.c.ephemeral.fwtest_secret.x"]}]}],"check_results":null}`
+	f := readBytes(t, []byte(src))
+	deps := f.State.RootModule().Resources["fwtest_thing.a"].Instances[addrs.NoKey].Current.Dependencies
+	var got []string
+	for _, d := range deps {
+		got = append(got, d.String())
+	}
+	if want := []string{"ephemeral.fwtest_secret.db", "module.c.ephemeral.fwtest_secret.x"}; strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Fatalf("dependencies = %q, want %q", got, want)
+	}
+	if out := string(writeBytes(t, f)); !strings.Contains(out, `"ephemeral.fwtest_secret.db"`) {
+		t.Fatalf("the ephemeral dependency was lost:\n%s", out)
+	}
+}
+
 // TestProviderInstancesInState reads resources as OpenTofu writes them for
 // a provider configuration with for_each (no provider on the resource, one
 // on each instance), and writes them back the same way.
