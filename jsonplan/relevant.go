@@ -155,28 +155,93 @@ func ctyKey(v cty.Value) any {
 // the reference gives one) and the path written after it. Sorted by
 // resource, then path. O(references followed + changes).
 func (x *relevanceIndex) attributes(p *plans.Plan) []resourceAttr {
+	t := x.traversal()
+	return t.finish(p)
+}
+
+// relevanceTraversal is attributes' traversal, which can be fed the
+// plan's changes one at a time while the plan is being made (feed), and
+// finished with the whole plan (finish). What it finds does not depend
+// on the order it is fed: each reference is followed once, and the
+// entries are sorted at the end.
+type relevanceTraversal struct {
+	x       *relevanceIndex
+	seen    map[string]bool
+	pending []relRef
+	found   map[string]resourceAttr
+	// fed is every resource instance fed before finish (the changes of
+	// its current and deposed objects make the same references).
+	fed map[string]bool
+}
+
+func (x *relevanceIndex) traversal() *relevanceTraversal {
+	return &relevanceTraversal{x: x, seen: map[string]bool{}, found: map[string]resourceAttr{}, fed: map[string]bool{}}
+}
+
+func (t *relevanceTraversal) push(refs []relRef) {
+	for _, r := range refs {
+		if k := r.key(); !t.seen[k] {
+			t.seen[k] = true
+			t.pending = append(t.pending, r)
+		}
+	}
+}
+
+// drain follows every pending reference, and the references they lead to.
+func (t *relevanceTraversal) drain() {
+	for len(t.pending) > 0 {
+		r := t.pending[len(t.pending)-1]
+		t.pending = t.pending[:len(t.pending)-1]
+		if ra, ok := r.resourceAttr(); ok {
+			k, _ := json.Marshal([]any{ra.Resource, ra.Attribute})
+			t.found[string(k)] = ra
+		}
+		t.push(t.x.follow(r))
+	}
+}
+
+// feed adds the references of a resource instance whose plan changes it
+// (an action other than NoOp), and follows them.
+func (t *relevanceTraversal) feed(addr addrs.AbsResourceInstance) {
+	k := addr.String()
+	if t.fed[k] {
+		return
+	}
+	t.fed[k] = true
+	t.push(t.x.resourceRefs(addr.Module, addr.Resource, nil))
+	t.drain()
+}
+
+// finish adds what p's changes, outputs and (destroy plan) state add to
+// what was fed, and returns the entries. A traversal fed an instance
+// that p does not change (the plan changed its mind after the feed)
+// starts again from p alone.
+func (t *relevanceTraversal) finish(p *plans.Plan) []resourceAttr {
 	changes := p.Changes
 	if changes == nil {
 		changes = plans.NewChanges()
 	}
-	seen := map[string]bool{}
-	var pending []relRef
-	push := func(refs []relRef) {
-		for _, r := range refs {
-			if k := r.key(); !seen[k] {
-				seen[k] = true
-				pending = append(pending, r)
+	if len(t.fed) > 0 {
+		changed := make(map[string]bool, len(changes.Resources))
+		for _, rc := range changes.Resources {
+			if rc.Action != plans.NoOp {
+				changed[rc.Addr.String()] = true
+			}
+		}
+		for k := range t.fed {
+			if !changed[k] {
+				return t.x.attributes(p)
 			}
 		}
 	}
 	for _, rc := range changes.Resources {
 		if rc.Action != plans.NoOp {
-			push(x.resourceRefs(rc.Addr.Module, rc.Addr.Resource, nil))
+			t.feed(rc.Addr)
 		}
 	}
 	for _, oc := range changes.Outputs {
 		if oc.Action != plans.NoOp && oc.Addr.Module.IsRoot() {
-			push(x.outputRefs(addrs.RootModuleInstance, oc.Addr.OutputValue.Name))
+			t.push(t.x.outputRefs(addrs.RootModuleInstance, oc.Addr.OutputValue.Name))
 		}
 	}
 	if p.UIMode == plans.DestroyMode && p.PriorState != nil {
@@ -190,38 +255,29 @@ func (x *relevanceIndex) attributes(p *plans.Plan) []resourceAttr {
 					continue
 				}
 				for key := range rs.Instances {
-					push(x.resourceRefs(mi, rs.Addr.Resource.Instance(key), nil))
+					t.push(t.x.resourceRefs(mi, rs.Addr.Resource.Instance(key), nil))
 				}
 			}
 		}
 	}
 	if p.UIMode != plans.DestroyMode {
 		for _, mi := range moduleInstances(p) {
-			c := x.config.Descendant(mi.Module())
+			c := t.x.config.Descendant(mi.Module())
 			if c == nil {
 				continue
 			}
 			for _, name := range sortedKeys(c.Module.Outputs) {
 				if !isNullLiteral(c.Module.Outputs[name].Expr) {
-					push(x.outputRefs(mi, name))
+					t.push(t.x.outputRefs(mi, name))
 				}
 			}
 		}
 	}
-	found := map[string]resourceAttr{}
-	for len(pending) > 0 {
-		r := pending[len(pending)-1]
-		pending = pending[:len(pending)-1]
-		if ra, ok := r.resourceAttr(); ok {
-			k, _ := json.Marshal([]any{ra.Resource, ra.Attribute})
-			found[string(k)] = ra
-		}
-		push(x.follow(r))
-	}
-	keys := sortedKeys(found)
+	t.drain()
+	keys := sortedKeys(t.found)
 	out := make([]resourceAttr, 0, len(keys))
 	for _, k := range keys {
-		out = append(out, found[k])
+		out = append(out, t.found[k])
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Resource < out[j].Resource })
 	return out

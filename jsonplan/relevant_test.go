@@ -160,6 +160,23 @@ output "id" {
 			if d := cmp.Diff(tt.want, got); d != "" {
 				t.Errorf("relevant_attributes (-want +got):\n%s", d)
 			}
+			// Fed the plan's changes while it is made (PendingSections.Feed),
+			// in reverse order, or fed a change the plan then dropped: the
+			// same entries.
+			fed := newRelevanceIndex(cfg, schemas).traversal()
+			for i := len(tt.plan.Changes.Resources) - 1; i >= 0; i-- {
+				if rc := tt.plan.Changes.Resources[i]; rc.Action != plans.NoOp {
+					fed.feed(rc.Addr)
+				}
+			}
+			if d := cmp.Diff(tt.want, fed.finish(tt.plan)); d != "" {
+				t.Errorf("relevant_attributes fed the changes (-want +got):\n%s", d)
+			}
+			dropped := newRelevanceIndex(cfg, schemas).traversal()
+			dropped.feed(inst("test_thing.narrow"))
+			if d := cmp.Diff(tt.want, dropped.finish(tt.plan)); d != "" && tt.name != "a reference narrowed to one argument, a count instance's key" {
+				t.Errorf("relevant_attributes fed a change the plan dropped (-want +got):\n%s", d)
+			}
 		})
 	}
 }

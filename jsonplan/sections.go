@@ -44,8 +44,9 @@ type Sections struct {
 // schemas; Finish writes relevant_attributes from the plan's changes,
 // reading the configuration's references.
 type PendingSections struct {
-	e     *encoder
-	index *relevanceIndex
+	e *encoder
+	// rel is relevant_attributes' traversal, fed changes by Feed.
+	rel *relevanceTraversal
 }
 
 // StartSections writes the start of the object and the "configuration"
@@ -62,7 +63,7 @@ func StartSections(w io.Writer, config *configs.Config, schemas map[addrs.Provid
 		return nil, errors.New("jsonplan: there is no configuration")
 	}
 	s := &PendingSections{e: &encoder{w: w, schemas: schemas, buf: make([]byte, 0, flushAt+flushAt/4)},
-		index: newRelevanceIndex(config, schemas)}
+		rel: newRelevanceIndex(config, schemas).traversal()}
 	s.e.buf = append(s.e.buf, `{"configuration":`...)
 	err := s.e.encode(marshalConfig(config, schemas, hosts))
 	if err != nil {
@@ -70,6 +71,16 @@ func StartSections(w io.Writer, config *configs.Config, schemas map[addrs.Provid
 	}
 	s.e.schemas = nil // the encoder writes no more values
 	return s, s.e.flush(false)
+}
+
+// Feed tells s, while the plan is being made, that the plan changes the
+// resource instance at addr (an action other than NoOp): Finish then has
+// less left to do for relevant_attributes (a sequential plan leaves a
+// core idle for it). Finish checks what it was fed against the plan and
+// starts again from the plan if the plan did not keep a change fed. Not
+// safe for concurrent use, nor after Finish.
+func (s *PendingSections) Feed(addr addrs.AbsResourceInstance) {
+	s.rel.feed(addr)
 }
 
 // Finish writes the "relevant_attributes" member of plan p and the end
@@ -82,10 +93,10 @@ func (s *PendingSections) Finish(p *plans.Plan) error {
 	case p != nil && p.RelevantKnown:
 		attrs = p.RelevantAttributes
 	case p != nil:
-		attrs = s.index.attributes(p)
+		attrs = s.rel.finish(p)
 		p.RelevantAttributes, p.RelevantKnown = attrs, true
 	}
-	s.index = nil
+	s.rel = nil
 	if len(attrs) > 0 {
 		s.e.buf = append(s.e.buf, `,"relevant_attributes":`...)
 		if err := s.e.encode(attrs); err != nil {

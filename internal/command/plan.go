@@ -503,6 +503,9 @@ func runCorePlan(ctx context.Context, m *Meta, req *operation.PlanRequest, json 
 	if json {
 		hooks = append(hooks, views.NewRefreshLog(nil, &views.JSONView{W: m.Stdout}))
 	}
+	if in.sections != nil {
+		hooks = append(hooks, in.sections.Hook())
+	}
 	// The working directory is the -chdir directory, as if the process
 	// had changed into it (Terraform does): path.cwd, abspath and the
 	// file functions resolve against it.

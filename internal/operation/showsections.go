@@ -1,9 +1,14 @@
 package operation
 
 import (
+	"sync"
+
+	"github.com/zclconf/go-cty/cty"
+
 	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/configs"
 	"github.com/plankit/plankit/depsfile"
+	"github.com/plankit/plankit/internal/terraform"
 	"github.com/plankit/plankit/jsonplan"
 	"github.com/plankit/plankit/planfile"
 	"github.com/plankit/plankit/plans"
@@ -17,9 +22,12 @@ import (
 // and the configuration member is written into a compressed entry on a
 // goroutine of its own, beside the graph build and the walk; Finish,
 // right after the walk, adds relevant_attributes from the plan's changes
-// (it reads the configuration), and Entry returns the entry.
+// (it reads the configuration), and Entry returns the entry. The
+// references of each change are followed on that goroutine as the walk
+// reports the change (PostDiff, through Hook), so Finish is left little.
 type ShowSections struct {
 	done     chan struct{}
+	feed     feedQueue
 	buf      *planfile.EntryBuffer
 	pending  *jsonplan.PendingSections
 	err      error
@@ -44,6 +52,17 @@ func (s *ShowSections) Start(config *configs.Config) func(map[addrs.Provider]*pr
 			defer func() { s.crashed = recover() }()
 			s.buf = planfile.NewEntryBuffer()
 			s.pending, s.err = jsonplan.StartSections(s.buf, config, schemas, s.hosts)
+			for {
+				batch, open := s.feed.next()
+				if s.err == nil {
+					for _, addr := range batch {
+						s.pending.Feed(addr)
+					}
+				}
+				if !open {
+					return
+				}
+			}
 		}()
 	}
 }
@@ -59,6 +78,7 @@ func (s *ShowSections) Finish(p *plans.Plan) {
 	if s == nil || s.done == nil || s.finished {
 		return
 	}
+	s.feed.close()
 	<-s.done
 	if s.crashed != nil {
 		panic(s.crashed)
@@ -68,6 +88,74 @@ func (s *ShowSections) Finish(p *plans.Plan) {
 		s.err = s.pending.Finish(p)
 		s.pending = nil
 	}
+}
+
+// Hook is the walk's hook that reports each change to s (nil s: a hook
+// that does nothing).
+func (s *ShowSections) Hook() terraform.Hook {
+	if s == nil {
+		return terraform.NilHook{}
+	}
+	return sectionsHook{s: s}
+}
+
+type sectionsHook struct {
+	terraform.NilHook
+	s *ShowSections
+}
+
+func (h sectionsHook) PostDiff(addr addrs.AbsResourceInstance, _ addrs.DeposedKey, action plans.Action, _, _ cty.Value) (terraform.HookAction, error) {
+	if action != plans.NoOp {
+		h.s.feed.push(addr)
+	}
+	return terraform.HookActionContinue, nil
+}
+
+// feedQueue hands the walk's changes to the sections' goroutine without
+// making the walk wait for it.
+type feedQueue struct {
+	mu     sync.Mutex
+	cond   *sync.Cond
+	queue  []addrs.AbsResourceInstance
+	closed bool
+}
+
+func (q *feedQueue) init() {
+	if q.cond == nil {
+		q.cond = sync.NewCond(&q.mu)
+	}
+}
+
+func (q *feedQueue) push(addr addrs.AbsResourceInstance) {
+	q.mu.Lock()
+	q.init()
+	if !q.closed {
+		q.queue = append(q.queue, addr)
+		q.cond.Signal()
+	}
+	q.mu.Unlock()
+}
+
+// next waits for changes or the end, and returns what was queued and
+// whether more may come.
+func (q *feedQueue) next() ([]addrs.AbsResourceInstance, bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.init()
+	for len(q.queue) == 0 && !q.closed {
+		q.cond.Wait()
+	}
+	batch := q.queue
+	q.queue = nil
+	return batch, !q.closed
+}
+
+func (q *feedQueue) close() {
+	q.mu.Lock()
+	q.init()
+	q.closed = true
+	q.cond.Signal()
+	q.mu.Unlock()
 }
 
 // Entry returns the finished entry for plan p, or nil when the core never

@@ -5,13 +5,16 @@ import (
 	"os"
 	"runtime"
 	"runtime/pprof"
+	"runtime/trace"
 )
 
 // startProfiles starts the profiles the developer environment variables
-// PLANKIT_CPUPROFILE and PLANKIT_MEMPROFILE ask for (file paths; unset or
-// empty: none) and returns the func that finishes them: it stops the CPU
-// profile and writes the heap profile (allocations of the whole run, as
-// `go tool pprof -sample_index=alloc_space` reads them). They are for
+// PLANKIT_CPUPROFILE, PLANKIT_MEMPROFILE and PLANKIT_TRACE ask for (file
+// paths; unset or empty: none) and returns the func that finishes them: it
+// stops the CPU profile, writes the heap profile (allocations of the whole
+// run, as `go tool pprof -sample_index=alloc_space` reads them) and stops
+// the execution trace (`go tool trace`: which goroutine ran when, on
+// which of the machine's cores — the critical path of a short run). They are for
 // measuring plankit itself (bench/run.sh), not for users; a file that cannot
 // be written is reported on stderr and the command runs anyway.
 func startProfiles() func() {
@@ -29,6 +32,19 @@ func startProfiles() func() {
 			fmt.Fprintln(os.Stderr, "PLANKIT_CPUPROFILE:", err)
 		} else {
 			stops = append(stops, func() { pprof.StopCPUProfile(); f.Close() })
+		}
+	}
+	if tr := os.Getenv("PLANKIT_TRACE"); tr != "" {
+		f, err := os.Create(tr)
+		if err == nil {
+			if err = trace.Start(f); err != nil {
+				f.Close()
+			}
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "PLANKIT_TRACE:", err)
+		} else {
+			stops = append(stops, func() { trace.Stop(); f.Close() })
 		}
 	}
 	if mem != "" {
