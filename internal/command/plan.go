@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/metrics"
 	"slices"
 	"strings"
 	"time"
@@ -291,8 +292,22 @@ func openPlanState(ctx context.Context, req *operation.PlanRequest, in *planInpu
 // collection's goal (set from the heap still holding them) lets rendering
 // and encoding grow the heap past its peak so far. On a goroutine of its
 // own, so the first changes print while it marks (waiting for it delays
-// them; not collecting raises the peak).
-func collectWalkGarbage() { go runtime.GC() }
+// them; not collecting raises the peak). A heap smaller than
+// walkGarbageMin is left to the pacing (cli's tuneGC lets it grow well
+// past that): there the collection's marking, on the cores the rendering
+// and the archive need, costs more time than the memory it frees is worth.
+func collectWalkGarbage() {
+	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() == metrics.KindUint64 && s[0].Value.Uint64() < walkGarbageMin {
+		return
+	}
+	go runtime.GC()
+}
+
+// walkGarbageMin is the heap (live and garbage) from which
+// collectWalkGarbage collects.
+const walkGarbageMin = 64 << 20
 
 // priorState is the state a plan starts from: the stored one, or an
 // empty state when there is none.
