@@ -56,7 +56,7 @@ type CreateArgs struct {
 
 // CompressionLevel is the fixed deflate level of every entry: part of what
 // makes the same plan give the same bytes.
-const CompressionLevel = 6
+const CompressionLevel = 4
 
 // Write writes the archive to path atomically: to a temporary file in the
 // same directory, synced, then renamed over path. O(plan size).
