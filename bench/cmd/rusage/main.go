@@ -1,6 +1,7 @@
 // Command rusage runs a command and appends one line to a file: the wall
 // time and the user and system CPU seconds of the command and of every
-// descendant it waited for, with microsecond resolution (GNU time prints
+// descendant it waited for, with microsecond resolution, and the largest
+// peak resident set size (KiB) among them (GNU time prints
 // hundredths, too coarse for per-resource figures of a 1,000-resource
 // run). Standard input, output and error pass through, so it can wrap a
 // provider binary as well as plankit.
@@ -50,8 +51,10 @@ func main() {
 	wall := time.Since(start)
 	ru, _ := cmd.ProcessState.SysUsage().(*syscall.Rusage)
 	var user, sys time.Duration
+	var maxRSS int64
 	if ru != nil {
 		user, sys = time.Duration(ru.Utime.Nano()), time.Duration(ru.Stime.Nano())
+		maxRSS = ru.Maxrss // KiB on Linux
 	}
 	if *self {
 		var me syscall.Rusage
@@ -62,7 +65,7 @@ func main() {
 	}
 	f, ferr := os.OpenFile(*out, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
 	if ferr == nil {
-		fmt.Fprintf(f, "%.6f %.6f %.6f\n", wall.Seconds(), user.Seconds(), sys.Seconds())
+		fmt.Fprintf(f, "%.6f %.6f %.6f %d\n", wall.Seconds(), user.Seconds(), sys.Seconds(), maxRSS)
 		ferr = f.Close()
 	}
 	if ferr != nil {
