@@ -68,17 +68,19 @@ func TestLoadModuleFromFilesManyFiles(t *testing.T) {
 func BenchmarkLoadVsParse(b *testing.B) {
 	for _, c := range []struct {
 		name       string
+		shape      gen.Shape
 		files, per int
 	}{
-		{"1file-4000", 1, 4000},
-		{"1file-100000", 1, 100000},
-		{"16files-1000", 16, 1000},
+		{"1file-chain-1000", gen.Chain, 1, 1000},
+		{"1file-4000", gen.Independent, 1, 4000},
+		{"1file-100000", gen.Independent, 1, 100000},
+		{"16files-1000", gen.Independent, 16, 1000},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			dir := b.TempDir()
 			srcs := map[string][]byte{}
 			for i := range c.files {
-				src, err := gen.Config(gen.Independent, c.per)
+				src, err := gen.Config(c.shape, c.per)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -12,9 +12,11 @@ import (
 
 // splitParseMin is the size from which a native-syntax file is parsed in
 // pieces on several cores (parseSplit). Below it one parse is fast
-// enough that the split is not worth its scan (128 KiB: a 4,000-resource
-// module file is about 220 KB).
-const splitParseMin = 128 << 10
+// enough that the split is not worth its scan and goroutines (32 KiB,
+// about 400 small resource blocks, a few milliseconds of lexing; the
+// 73 KB file of a 1,000-resource chain loads in about 25 ms split against
+// 36 ms whole, BenchmarkLoadVsParse/1file-chain-1000).
+const splitParseMin = 32 << 10
 
 // splitPieceSize is the size of the pieces parseSplit cuts a large file
 // into: many more pieces than cores, each parsed whole by one worker.
