@@ -344,3 +344,25 @@ func TestModuleIsAncestorOf(t *testing.T) {
 		}
 	}
 }
+
+func TestConfigResourceAppendString(t *testing.T) {
+	for _, tc := range []struct {
+		r    ConfigResource
+		want string
+	}{
+		{Resource{ManagedResourceMode, "null_resource", "a"}.InModule(nil), "null_resource.a"},
+		{Resource{DataResourceMode, "local_file", "f"}.InModule(nil), "data.local_file.f"},
+		{Resource{EphemeralResourceMode, "aws_secret", "s"}.InModule(Module{"a"}), "module.a.ephemeral.aws_secret.s"},
+		{Resource{ManagedResourceMode, "t", "ñ"}.InModule(Module{"a", "b"}), "module.a.module.b.t.ñ"},
+	} {
+		t.Run(tc.want, func(t *testing.T) {
+			got := string(tc.r.AppendString([]byte("x:")))
+			if d := cmp.Diff("x:"+tc.want, got); d != "" {
+				t.Errorf("AppendString (-want +got):\n%s", d)
+			}
+			if d := cmp.Diff(tc.want, tc.r.String()); d != "" {
+				t.Errorf("String (-want +got):\n%s", d)
+			}
+		})
+	}
+}

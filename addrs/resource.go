@@ -222,6 +222,26 @@ type ConfigResource struct {
 // String returns e.g. `module.a.aws_instance.b`.
 func (r ConfigResource) String() string { return joinModule(r.Module.String(), r.Resource.String()) }
 
+// AppendString appends r.String() to b without building the string: a
+// state lists every object's dependencies (in a chain, each resource's
+// transitive ones), so they are printed O(n²) times per apply.
+func (r ConfigResource) AppendString(b []byte) []byte {
+	for _, name := range r.Module {
+		b = append(b, "module."...)
+		b = append(b, name...)
+		b = append(b, '.')
+	}
+	switch r.Resource.Mode {
+	case DataResourceMode:
+		b = append(b, "data."...)
+	case EphemeralResourceMode:
+		b = append(b, "ephemeral."...)
+	}
+	b = append(b, r.Resource.Type...)
+	b = append(b, '.')
+	return append(b, r.Resource.Name...)
+}
+
 // Equal reports whether r and o are the same address.
 func (r ConfigResource) Equal(o ConfigResource) bool {
 	return r.Resource == o.Resource && r.Module.Equal(o.Module)

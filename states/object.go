@@ -1,6 +1,7 @@
 package states
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 	"strings"
@@ -88,17 +89,27 @@ func SortedDependencies(deps []addrs.ConfigResource) []addrs.ConfigResource {
 	if len(deps) == 0 {
 		return nil
 	}
-	// Each address is printed once, not twice per comparison.
-	keys := make([]string, len(deps))
+	// The check that deps are sorted already (the usual case) prints each
+	// address into one of two scratch buffers, not into a new string.
+	var bufs [2][]byte
+	bufs[0] = make([]byte, 0, 128)
+	bufs[1] = make([]byte, 0, 128)
 	sorted := true
 	for i, d := range deps {
-		keys[i] = d.String()
-		if i > 0 && keys[i] <= keys[i-1] {
+		cur := d.AppendString(bufs[i&1][:0])
+		bufs[i&1] = cur
+		if i > 0 && bytes.Compare(cur, bufs[(i-1)&1]) <= 0 {
 			sorted = false
+			break
 		}
 	}
 	if sorted {
 		return deps
+	}
+	// Each address is printed once, not twice per comparison.
+	keys := make([]string, len(deps))
+	for i, d := range deps {
+		keys[i] = d.String()
 	}
 	idx := make([]int, len(deps))
 	for i := range idx {

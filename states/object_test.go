@@ -1,6 +1,7 @@
 package states
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -45,5 +46,23 @@ func TestSortedDependencies(t *testing.T) {
 				t.Errorf("input modified (-want +got):\n%s", d)
 			}
 		})
+	}
+}
+
+// TestSortedDependenciesSortedNoStrings: the usual case, a list already
+// sorted (a chain's transitive dependencies: O(n²) in all), is checked
+// without building a string per address.
+func TestSortedDependenciesSortedNoStrings(t *testing.T) {
+	var deps []addrs.ConfigResource
+	for i := range 1000 {
+		deps = append(deps, addrs.Resource{Mode: addrs.ManagedResourceMode, Type: "null_resource", Name: fmt.Sprintf("r%04d", i)}.InModule(nil))
+	}
+	allocs := testing.AllocsPerRun(10, func() {
+		if got := SortedDependencies(deps); len(got) != len(deps) {
+			t.Fatalf("got %d dependencies, want %d", len(got), len(deps))
+		}
+	})
+	if allocs > 4 {
+		t.Errorf("SortedDependencies of 1,000 sorted addresses made %.0f allocations, want at most 4", allocs)
 	}
 }

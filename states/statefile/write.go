@@ -432,7 +432,7 @@ func encodeTail(obj *states.ResourceInstanceObjectSrc) ([]byte, error) {
 				b = append(b, ',')
 			}
 			b = append(b, "\n"+in+"  "...)
-			b = appendJSONString(b, d.String())
+			b = appendAddrJSON(b, d)
 		}
 		b = append(b, "\n"+in+"]"...)
 	}
@@ -485,6 +485,24 @@ func needsCompact(v []byte) bool {
 // appendJSONString appends s as encoding/json encodes a string (HTML
 // characters escaped).
 func appendJSONString(dst []byte, s string) []byte { return jsonstr.Append(dst, s) }
+
+// appendAddrJSON appends r's string form as a JSON string, printing it in
+// place: an object lists every dependency (in a chain, each resource's
+// transitive ones), so building each as a string first was most of the
+// cost of encoding such a state. Names needing escapes take the general
+// path.
+func appendAddrJSON(dst []byte, r addrs.ConfigResource) []byte {
+	dst = append(dst, '"')
+	start := len(dst)
+	dst = r.AppendString(dst)
+	for _, c := range dst[start:] {
+		if c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			s := string(dst[start:])
+			return jsonstr.Append(dst[:start-1], s)
+		}
+	}
+	return append(dst, '"')
+}
 
 // escapeHTML re-encodes raw JSON with encoding/json's HTML escaping, as
 // MarshalIndent does for a RawMessage.

@@ -69,12 +69,25 @@ func randomObject(rng *rand.Rand) *states.ResourceInstanceObjectSrc {
 	if rng.IntN(4) == 0 {
 		o.Private = []byte(pick(oddStrings) + "private\x00\xff")
 	}
-	for range rng.IntN(3) {
+	for range rng.IntN(4) {
 		mod := addrs.Module(nil)
-		if rng.IntN(2) == 0 {
+		switch rng.IntN(3) {
+		case 0:
 			mod = addrs.Module{"net"}
+		case 1:
+			mod = addrs.Module{"app", pick(oddStrings)}
 		}
-		o.Dependencies = append(o.Dependencies, addrs.Resource{Mode: addrs.ManagedResourceMode, Type: "null_resource", Name: fmt.Sprintf("dep%d", rng.IntN(3))}.InModule(mod))
+		mode := addrs.ManagedResourceMode
+		if rng.IntN(4) == 0 {
+			mode = addrs.DataResourceMode
+		}
+		// Odd names too: dependencies are printed in place (appendAddrJSON)
+		// unless they need escaping.
+		name := fmt.Sprintf("dep%d", rng.IntN(3))
+		if rng.IntN(3) == 0 {
+			name = pick(oddStrings) + name
+		}
+		o.Dependencies = append(o.Dependencies, addrs.Resource{Mode: mode, Type: "null_resource", Name: name}.InModule(mod))
 	}
 	o.CreateBeforeDestroy = rng.IntN(4) == 0
 	o.SkipDestroy = rng.IntN(6) == 0

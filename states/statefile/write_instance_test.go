@@ -2,6 +2,7 @@ package statefile
 
 import (
 	"bytes"
+	"fmt"
 	"strconv"
 	"testing"
 
@@ -103,5 +104,26 @@ func TestAppendInstanceFileLarge(t *testing.T) {
 	}
 	if d := cmp.Diff(obj.Dependencies, f.State.ResourceInstance(addr).Current.Dependencies); d != "" {
 		t.Errorf("dependencies read back (-want +got):\n%s", d)
+	}
+}
+
+// TestEncodeTailDependenciesInPlace: an object's dependencies (in a
+// chain, every resource before it: O(n²) in a state) are printed into the
+// encoding, not built as strings first.
+func TestEncodeTailDependenciesInPlace(t *testing.T) {
+	obj := &states.ResourceInstanceObjectSrc{AttrsJSON: []byte(`{"id":"1"}`), Status: states.ObjectReady}
+	for i := range 1000 {
+		obj.Dependencies = append(obj.Dependencies, addrs.Resource{Mode: addrs.ManagedResourceMode, Type: "null_resource", Name: fmt.Sprintf("r%04d", i)}.InModule(nil))
+	}
+	if _, err := encodeTail(obj); err != nil { // warms the buffer pool
+		t.Fatal(err)
+	}
+	allocs := testing.AllocsPerRun(10, func() {
+		if _, err := encodeTail(obj); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs > 20 {
+		t.Errorf("encoding an object with 1,000 dependencies made %.0f allocations, want at most 20", allocs)
 	}
 }

@@ -58,6 +58,10 @@ var handshake = goplugin.HandshakeConfig{
 // provider's is tens of MiB) and states need far more than gRPC's 4 MiB.
 const maxMessageSize = 256 << 20
 
+// flowWindow is the gRPC flow-control window, per call and per
+// connection, that plankit grants a provider (see clientConfig).
+const flowWindow = 16 << 20
+
 // Grace periods: how long Close waits for StopProvider before killing, and
 // how long a failed call waits for a crashing process to exit (so its
 // stderr is complete).
@@ -220,6 +224,14 @@ func clientConfig(m Meta, exe string, opts Options, tail *tailBuffer) (*goplugin
 			// to retry, and retry support would keep a copy of every
 			// request until its response arrives.
 			grpc.WithDisableRetry(),
+			// Fixed flow-control windows: grpc-go's default estimates
+			// the bandwidth-delay product with a PING on the first DATA
+			// frame of each burst, which on a chain of sequential calls
+			// is one extra PING and PING ACK (frames, syscalls and
+			// wake-ups on both sides) per call. A local socket has no
+			// delay to estimate; these are the estimator's own ceiling.
+			grpc.WithStaticStreamWindowSize(flowWindow),
+			grpc.WithStaticConnWindowSize(flowWindow),
 		},
 	}, nil
 }
