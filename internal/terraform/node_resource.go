@@ -5,7 +5,6 @@ import (
 	"sync/atomic"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hcldec"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/plankit/plankit/addrs"
@@ -85,12 +84,10 @@ type resourceBlock struct {
 	// passed the configuration as NAME.ALIAS[KEY] (provider for_each);
 	// see provider_instances.go.
 	passedKey *passedProviderKey
-	schema    *providers.Schema // nil when the provider lacks the type
-	spec      hcldec.Spec
-	fastSpec  *fastSpec // spec's attributes for evalBody's fast path
-	ty        cty.Type
-	// sensitive is set when the schema has sensitive attributes.
-	sensitive bool
+	// *schemaDerived is what the schema gives, shared by all the
+	// resources of a type (noSchema when the provider lacks the type): one
+	// pointer per node instead of a copy of each field.
+	*schemaDerived
 	// removed is the removed block naming this resource, for one only
 	// the state has (nil otherwise; see removed.go).
 	removed *configs.RemovedStatement

@@ -42,12 +42,17 @@ type buildInput struct {
 
 // schemaDerived is what the nodes of one resource type share.
 type schemaDerived struct {
-	schema    *providers.Schema
-	spec      hcldec.Spec
-	ty        cty.Type
+	schema   *providers.Schema // nil when the provider lacks the type
+	spec     hcldec.Spec
+	fastSpec *fastSpec // spec's attributes for evalBody's fast path
+	ty       cty.Type
+	// sensitive is set when the schema has sensitive attributes.
 	sensitive bool
-	fast      *fastSpec
 }
+
+// noSchema is the schemaDerived of a resource whose provider lacks its
+// type (or is not loaded): every field zero. Never written.
+var noSchema = &schemaDerived{}
 
 // eachModule calls fn for every module of the configuration, root first,
 // children by name.
@@ -130,7 +135,7 @@ func (t resourceTransformer) Transform(g *Graph) error {
 // module c (either may be nil), managed by provider configuration pc,
 // with the schema-derived fields set when the provider has the type.
 func (b *buildInput) resourceBlock(c *configs.Config, block *configs.Resource, addr addrs.ConfigResource, pc addrs.AbsProviderConfig) resourceBlock {
-	n := resourceBlock{cfg: c, block: block, typ: addr.Resource.Type, addr: addr, provider: pc}
+	n := resourceBlock{cfg: c, block: block, typ: addr.Resource.Type, addr: addr, provider: pc, schemaDerived: noSchema}
 	b.attachSchema(&n)
 	return n
 }
@@ -157,14 +162,13 @@ func (b *buildInput) attachSchema(n *resourceBlock) {
 	d := b.derived[s]
 	if d == nil {
 		d = &schemaDerived{schema: &s, spec: s.Block.DecoderSpec(), ty: s.Block.ImpliedType(), sensitive: hasSensitive(s.Block)}
-		d.fast = newFastSpec(d.spec)
+		d.fastSpec = newFastSpec(d.spec)
 		if b.derived == nil {
 			b.derived = map[providers.Schema]*schemaDerived{}
 		}
 		b.derived[s] = d
 	}
-	n.schema, n.spec, n.ty, n.sensitive = d.schema, d.spec, d.ty, d.sensitive
-	n.fastSpec = d.fast
+	n.schemaDerived = d
 }
 
 // hasSensitive reports whether any attribute of b, however nested (in

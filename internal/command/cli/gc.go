@@ -9,24 +9,27 @@ import (
 
 // The garbage collector's pacing for a plankit process. A plan or apply
 // builds most of its heap once and keeps it to the end (configuration,
-// graph, values), so with Go's default GOGC=100 a run collects again and
-// again while that heap grows, each time marking everything built so far.
-// plankit lets the heap grow by gcHeadroom beyond the live heap instead
-// (GOGC = gcHeadroom/live, within [gcPercentMin, gcPercentMax]): small runs
-// collect a few times instead of dozens, and large ones grow by less than
-// Go's default doubling (GOGC 50 once the live heap passes twice
-// gcHeadroom), so the peak memory of a large run stays closer to its live
-// data. Setting GOGC or GOMEMLIMIT in the environment turns this off.
+// graph, values), so the pacing is set from the live heap after every
+// collection (gcPercentFor) in three bands:
 //
-// Less headroom for small runs would save page faults but cost more in
-// collections than the faults cost; a fixed headroom, a memory limit or
-// more collections at the top trade CPU for a lower peak, while the way to
-// a lower peak is a smaller live heap. The measurements behind these
-// choices are in the commit that moved them out of this comment.
+//   - below gcSmallHeap live, the heap may grow by gcSmallHeap: a small
+//     run collects a few times instead of dozens (Go's default would
+//     collect every few MiB while its heap is built), and a medium one
+//     (thousands of resources) still collects often enough that its
+//     short-lived garbage does not set the peak;
+//   - from gcSmallHeap to gcLargeHeap, Go's default doubling;
+//   - above gcLargeHeap the headroom shrinks as the live heap grows
+//     (gcLargeHeap·gcLargeHeap/live, at least gcPercentMin percent), so a
+//     very large run's peak stays near its live data: what it trades is
+//     more collections of a large heap, CPU that only a smaller live heap
+//     would save as well.
+//
+// Setting GOGC or GOMEMLIMIT in the environment turns this off.
 const (
-	gcHeadroom   = 256 << 20
-	gcPercentMin = 50
-	gcPercentMax = 1600
+	gcMinHeap    = 4 << 20 // the runtime's own minimum heap goal at GOGC=100
+	gcSmallHeap  = 64 << 20
+	gcLargeHeap  = 256 << 20
+	gcPercentMin = 25
 )
 
 // tuneGC starts the pacing above unless the environment sets its own.
@@ -39,14 +42,19 @@ func tuneGC() {
 	t.arm()
 }
 
-// gcPercentFor is the GOGC that lets a live heap of live bytes grow by
-// about gcHeadroom before the next collection.
+// gcPercentFor is the GOGC for a live heap of live bytes (see the bands
+// above). A live heap below the runtime's minimum counts as the minimum:
+// the first goal, before anything is measured, is then gcSmallHeap.
 func gcPercentFor(live uint64) int {
-	if live == 0 {
-		return gcPercentMax
+	live = max(live, gcMinHeap)
+	switch {
+	case live < gcSmallHeap:
+		return int(gcSmallHeap * 100 / live)
+	case live <= gcLargeHeap:
+		return 100
 	}
-	p := uint64(gcHeadroom) * 100 / live
-	return int(max(gcPercentMin, min(gcPercentMax, p)))
+	r := float64(gcLargeHeap) / float64(live)
+	return max(gcPercentMin, int(100*r*r))
 }
 
 // gcTuner re-reads the live heap after every collection (through a
