@@ -2,11 +2,16 @@ package statemgr
 
 import (
 	"errors"
+	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/plankit/plankit/addrs"
 )
 
 // batchRecorder is a Journal that records each AppendBatch call; the
@@ -270,5 +275,47 @@ func TestPersisterCloseWritesQueuedRecords(t *testing.T) {
 	j.mu.Unlock()
 	if want := "append late, sync, remove"; got != want {
 		t.Errorf("events %q, want %q", got, want)
+	}
+}
+
+// TestJournalSyncGap: records appended one after another, as a
+// sequential apply appends them, share fsyncs at most one per
+// journalSyncGap (plus the first and Close's last), and Close still
+// syncs after the last append, before removing the journal.
+func TestJournalSyncGap(t *testing.T) {
+	j := &eventJournal{}
+	p := NewBackgroundPersister(&snapshotRecorder{}, PersisterOptions{Source: stateWith(1).SyncWrapper(), Journal: j})
+	start := time.Now()
+	for i := range 200 {
+		addr := addrs.Resource{Mode: addrs.ManagedResourceMode, Type: "null_resource", Name: fmt.Sprintf("r%d", i)}.Instance(addrs.NoKey).Absolute(addrs.RootModuleInstance)
+		if err := p.Begin(addr, "create"); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(100 * time.Microsecond) // a provider call
+	}
+	elapsed := time.Since(start)
+	if err := p.Close(); err != nil {
+		t.Fatal(err)
+	}
+	j.mu.Lock()
+	events := slices.Clone(j.events)
+	j.mu.Unlock()
+	syncs := 0
+	for _, e := range events {
+		if e == "sync" {
+			syncs++
+		}
+	}
+	if most := int(elapsed/journalSyncGap) + 3; syncs > most {
+		t.Errorf("%d fsyncs for 200 records in %v, want at most %d (one per %v)", syncs, elapsed, most, journalSyncGap)
+	}
+	last := -1
+	for i, e := range events {
+		if strings.HasPrefix(e, "append ") {
+			last = i
+		}
+	}
+	if n := len(events); last < 0 || events[n-1] != "remove" || !slices.Contains(events[last:], "sync") {
+		t.Errorf("the journal's last events are %q, want a sync after the last append, then its removal", events[max(0, last):])
 	}
 }
