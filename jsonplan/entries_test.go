@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -80,7 +81,7 @@ func TestEntries(t *testing.T) {
 			if fail[i] {
 				return fmt.Errorf("entry %d", i)
 			}
-			e.buf = appendInt(e.buf, int64(i))
+			e.buf = strconv.AppendInt(e.buf, int64(i), 10)
 			return nil
 		}
 	}

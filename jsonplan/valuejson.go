@@ -7,6 +7,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/plankit/plankit/internal/lang/marks"
+	"github.com/plankit/plankit/internal/numtext"
 )
 
 // The appenders below write a cty.Value's JSON straight into a byte
@@ -123,35 +124,7 @@ func appendNumber(b []byte, v cty.Value) ([]byte, error) {
 	if v.RawEquals(cty.PositiveInfinity) || v.RawEquals(cty.NegativeInfinity) {
 		return b, fmt.Errorf("cannot write infinity as JSON")
 	}
-	f := v.AsBigFloat()
-	if f.IsInt() && f.Sign() != 0 {
-		if i, acc := f.Int64(); acc == 0 {
-			return appendInt(b, i), nil
-		}
-	}
-	return f.Append(b, 'f', -1), nil
-}
-
-func appendInt(b []byte, i int64) []byte {
-	if i < 0 {
-		b = append(b, '-')
-		return appendUint(b, uint64(-i))
-	}
-	return appendUint(b, uint64(i))
-}
-
-func appendUint(b []byte, u uint64) []byte {
-	var tmp [20]byte
-	n := len(tmp)
-	for {
-		n--
-		tmp[n] = byte('0' + u%10)
-		u /= 10
-		if u == 0 {
-			break
-		}
-	}
-	return append(b, tmp[n:]...)
+	return numtext.Append(b, v.AsBigFloat()), nil
 }
 
 // appendUnknownBools appends after_unknown: v's structure with true at

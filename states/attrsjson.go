@@ -2,7 +2,6 @@ package states
 
 import (
 	"sort"
-	"strconv"
 	"sync"
 	"unicode/utf8"
 
@@ -10,6 +9,7 @@ import (
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
 	"github.com/plankit/plankit/internal/jsonstr"
+	"github.com/plankit/plankit/internal/numtext"
 	"github.com/plankit/plankit/providers/configschema"
 )
 
@@ -100,13 +100,7 @@ func appendPrimitiveJSON(b []byte, v cty.Value, t cty.Type) (_ []byte, ok bool) 
 		if v.RawEquals(cty.PositiveInfinity) || v.RawEquals(cty.NegativeInfinity) {
 			return b, false
 		}
-		f := v.AsBigFloat()
-		if f.IsInt() && f.Sign() != 0 {
-			if i, acc := f.Int64(); acc == 0 {
-				return strconv.AppendInt(b, i, 10), true
-			}
-		}
-		return f.Append(b, 'f', -1), true
+		return numtext.Append(b, v.AsBigFloat()), true
 	case cty.Bool:
 		if v.True() {
 			return append(b, "true"...), true

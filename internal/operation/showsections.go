@@ -40,7 +40,9 @@ type ShowSections struct {
 // NewShowSections is the ShowSections of a plan whose providers the
 // lock file locks records.
 func NewShowSections(locks *depsfile.Locks) *ShowSections {
-	return &ShowSections{hosts: jsonplan.HostsFromLocks(locks)}
+	s := &ShowSections{hosts: jsonplan.HostsFromLocks(locks)}
+	s.feed.cond.L = &s.feed.mu
+	return s
 }
 
 // Start returns the core's PlanOpts.SchemasLoaded for config.
@@ -115,20 +117,13 @@ func (h sectionsHook) PostDiff(addr addrs.AbsResourceInstance, _ addrs.DeposedKe
 // making the walk wait for it.
 type feedQueue struct {
 	mu     sync.Mutex
-	cond   *sync.Cond
+	cond   sync.Cond // L is &mu
 	queue  []addrs.AbsResourceInstance
 	closed bool
 }
 
-func (q *feedQueue) init() {
-	if q.cond == nil {
-		q.cond = sync.NewCond(&q.mu)
-	}
-}
-
 func (q *feedQueue) push(addr addrs.AbsResourceInstance) {
 	q.mu.Lock()
-	q.init()
 	if !q.closed {
 		q.queue = append(q.queue, addr)
 		q.cond.Signal()
@@ -141,7 +136,6 @@ func (q *feedQueue) push(addr addrs.AbsResourceInstance) {
 func (q *feedQueue) next() ([]addrs.AbsResourceInstance, bool) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	q.init()
 	for len(q.queue) == 0 && !q.closed {
 		q.cond.Wait()
 	}
@@ -152,7 +146,6 @@ func (q *feedQueue) next() ([]addrs.AbsResourceInstance, bool) {
 
 func (q *feedQueue) close() {
 	q.mu.Lock()
-	q.init()
 	q.closed = true
 	q.cond.Signal()
 	q.mu.Unlock()

@@ -4,11 +4,12 @@
 package render
 
 import (
-	"math/big"
 	"strconv"
 	"strings"
 
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/plankit/plankit/internal/numtext"
 )
 
 // isPrimitive reports whether v is rendered as one scalar: a string,
@@ -46,7 +47,7 @@ func (d *differ) prim(v cty.Value, indent int, sym string) string {
 		}
 		return strconv.Quote(str)
 	case cty.Number:
-		return numberText(v.AsBigFloat())
+		return numtext.String(v.AsBigFloat())
 	case cty.Bool:
 		if v.True() {
 			return "true"
@@ -89,17 +90,4 @@ func (d *differ) primDiff(b *strings.Builder, bv, av cty.Value, indent int, path
 		return
 	}
 	b.WriteString(d.prim(bv, indent, symNone) + " -> " + d.prim(av, indent, symNone) + d.forces(path))
-}
-
-// numberText is f as Text('f', -1) writes it. A whole number that fits
-// an int64, most numbers in a plan, is written by strconv: Text's exact
-// decimal conversion of cty's 512-bit mantissa costs microseconds a
-// number (most of the rendering of a plan of counters and indexes).
-func numberText(f *big.Float) string {
-	if f.IsInt() && !(f.Sign() == 0 && f.Signbit()) {
-		if i, acc := f.Int64(); acc == big.Exact {
-			return strconv.FormatInt(i, 10)
-		}
-	}
-	return f.Text('f', -1)
 }

@@ -1,4 +1,4 @@
-package render
+package numtext
 
 import (
 	"math/big"
@@ -7,8 +7,8 @@ import (
 	"github.com/zclconf/go-cty/cty"
 )
 
-// TestNumberText: the rendering of a number is Text('f', -1)'s, whole
-// numbers written the fast way included.
+// TestNumberText: String and Append write what Text('f', -1) and
+// Append(dst, 'f', -1) write, whole numbers written the fast way included.
 func TestNumberText(t *testing.T) {
 	negZero := new(big.Float).Neg(new(big.Float))
 	for _, v := range []cty.Value{
@@ -19,8 +19,11 @@ func TestNumberText(t *testing.T) {
 		cty.MustParseNumberVal("0.1"), cty.MustParseNumberVal("123456789.000000001"), cty.NumberVal(negZero),
 	} {
 		want := v.AsBigFloat().Text('f', -1)
-		if got := numberText(v.AsBigFloat()); got != want {
-			t.Errorf("numberText(%s) = %q, want %q", want, got, want)
+		if got := String(v.AsBigFloat()); got != want {
+			t.Errorf("String(%s) = %q, want %q", want, got, want)
+		}
+		if got := string(Append([]byte("x"), v.AsBigFloat())); got != "x"+want {
+			t.Errorf("Append(%s) = %q, want %q", want, got, "x"+want)
 		}
 	}
 }
