@@ -13,6 +13,7 @@ import (
 
 	"github.com/plankit/plankit/addrs"
 	"github.com/plankit/plankit/configs"
+	"github.com/plankit/plankit/internal/lang"
 	"github.com/plankit/plankit/providers"
 	"github.com/plankit/plankit/providers/configschema"
 )
@@ -309,7 +310,7 @@ func marshalExpr(expr hcl.Expression) json.RawMessage {
 // marshalExprSlow is marshalExpr by evaluating the expression, for any
 // expression (config_fast.go has the literal string's shortcut).
 func marshalExprSlow(expr hcl.Expression) json.RawMessage {
-	vars := expr.Variables()
+	vars := lang.Variables(expr)
 	if len(vars) == 0 {
 		v, diags := expr.Value(nil)
 		if diags.HasErrors() || !v.IsWhollyKnown() {

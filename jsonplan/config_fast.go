@@ -2,10 +2,13 @@ package jsonplan
 
 import (
 	"encoding/json"
+	"slices"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
+	"golang.org/x/text/unicode/norm"
 
 	"github.com/plankit/plankit/configs"
 	"github.com/plankit/plankit/providers/configschema"
@@ -68,25 +71,127 @@ func marshalResourceBody(r *configs.Resource, schema *configschema.Block) map[st
 	return marshalBody(r.Config, schema)
 }
 
-// marshalExprFast is marshalExpr of a quoted string without
-// interpolation ("v0"): its value is the literal the parser made, so it
-// refers to nothing and evaluates to that string, and the general path's
-// walk for references and template evaluation are skipped. ok is false
-// for any other expression.
+// marshalExprFast is marshalExpr of a static expression (lang.Static): a
+// literal, a quoted string without interpolation ("v0"), or a tuple or
+// object constructor of them ({ idx = 0, name = "r0" }). It refers to
+// nothing and its value is the one the syntax spells, so the constant
+// value is written from the syntax tree: the general path's walk for
+// references, its evaluation (a cty object and type per constructor) and
+// the value's encoding are skipped. ok is false for any other expression,
+// and for the rare static shapes written differently once evaluated
+// (repeated or non-string keys, templates of several parts).
 func marshalExprFast(expr hcl.Expression) (json.RawMessage, bool) {
-	t, isTemplate := expr.(*hclsyntax.TemplateExpr)
-	if !isTemplate || len(t.Parts) != 1 {
+	b, ok := appendStatic(append(make([]byte, 0, 64), `{"constant_value":`...), expr)
+	if !ok {
 		return nil, false
+	}
+	return append(b, '}'), true
+}
+
+// appendStatic appends the JSON of static expression expr's value, as
+// appendKnown writes the evaluated value.
+func appendStatic(b []byte, expr hcl.Expression) ([]byte, bool) {
+	switch e := expr.(type) {
+	case *hclsyntax.LiteralValueExpr:
+		if e.Val.IsMarked() || !e.Val.IsWhollyKnown() {
+			return b, false
+		}
+		b, err := appendKnown(b, e.Val)
+		return b, err == nil
+	case *hclsyntax.TemplateExpr:
+		// One literal part evaluates to itself (the parser normalised it
+		// as cty.StringVal does); other parts convert to a string first.
+		s, ok := staticString(e)
+		if !ok {
+			return b, false
+		}
+		return appendJSONString(b, s), true
+	case *hclsyntax.TupleConsExpr:
+		b = append(b, '[')
+		for i, x := range e.Exprs {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			var ok bool
+			if b, ok = appendStatic(b, x); !ok {
+				return b, false
+			}
+		}
+		return append(b, ']'), true
+	case *hclsyntax.ObjectConsExpr:
+		return appendStaticObject(b, e)
+	}
+	return b, false
+}
+
+// appendStaticObject is appendStatic of an object constructor: its
+// attributes in name order, as a cty object's.
+func appendStaticObject(b []byte, e *hclsyntax.ObjectConsExpr) ([]byte, bool) {
+	type attr struct {
+		name string
+		expr hclsyntax.Expression
+	}
+	var buf [8]attr
+	attrs := buf[:0]
+	for _, item := range e.Items {
+		name, ok := staticKey(item.KeyExpr)
+		if !ok {
+			return b, false
+		}
+		attrs = append(attrs, attr{name, item.ValueExpr})
+	}
+	slices.SortFunc(attrs, func(x, y attr) int { return strings.Compare(x.name, y.name) })
+	b = append(b, '{')
+	for i, a := range attrs {
+		if i > 0 {
+			if a.name == attrs[i-1].name {
+				return b, false // the last one wins when evaluated
+			}
+			b = append(b, ',')
+		}
+		b = append(appendJSONString(b, a.name), ':')
+		var ok bool
+		if b, ok = appendStatic(b, a.expr); !ok {
+			return b, false
+		}
+	}
+	return append(b, '}'), true
+}
+
+// staticKey is the name an object constructor's key spells: a bare name
+// (not parenthesised, one step) or a quoted string without
+// interpolation, as evaluation gives it (cty.StringVal normalises a
+// string to NFC; a name that is not already so is declined).
+func staticKey(key hclsyntax.Expression) (string, bool) {
+	k, isKey := key.(*hclsyntax.ObjectConsKeyExpr)
+	if !isKey {
+		return "", false
+	}
+	switch w := k.Wrapped.(type) {
+	case *hclsyntax.ScopeTraversalExpr:
+		if k.ForceNonLiteral || len(w.Traversal) != 1 {
+			return "", false
+		}
+		name := w.Traversal.RootName()
+		return name, norm.NFC.IsNormalString(name)
+	case *hclsyntax.TemplateExpr:
+		return staticString(w)
+	}
+	return "", false
+}
+
+// staticString is the value of a template of one literal string part.
+func staticString(t *hclsyntax.TemplateExpr) (string, bool) {
+	if len(t.Parts) != 1 {
+		return "", false
 	}
 	lit, isLiteral := t.Parts[0].(*hclsyntax.LiteralValueExpr)
 	if !isLiteral {
-		return nil, false
+		return "", false
 	}
 	v := lit.Val
 	if v.Type() != cty.String || v.IsMarked() || !v.IsKnown() || v.IsNull() {
-		return nil, false
+		return "", false
 	}
-	b := append(make([]byte, 0, len(`{"constant_value":""}`)+len(v.AsString())+8), `{"constant_value":`...)
-	b = appendJSONString(b, v.AsString())
-	return append(b, '}'), true
+	return v.AsString(), true
 }

@@ -138,7 +138,7 @@ variable "v" {
 // body whose count and provider the resource decoding has taken, gives
 // the same JSON by the shortcuts as by the general path.
 func FuzzConfigFastMatchesSlow(f *testing.F) {
-	for _, s := range []string{`"v0"`, `""`, `"a\"b\\c\u00e9"`, `"e\u0301"`, `"${x}"`, `"$${x}"`, `"%{ if true }a%{ endif }"`, `1`, `null`, `[1, "a"]`, "<<EOT\nx\nEOT\n", `test.a.id`, `"\u2028<>&"`} {
+	for _, s := range []string{`"v0"`, `""`, `"a\"b\\c\u00e9"`, `"e\u0301"`, `"${x}"`, `"$${x}"`, `"%{ if true }a%{ endif }"`, `1`, `null`, `[1, "a"]`, "<<EOT\nx\nEOT\n", `test.a.id`, `"\u2028<>&"`, `{ idx = 0, name = "r0" }`, `{ b = [1, "x"], "a b" = { c = true } }`, `{ a = 1, a = 2 }`, `{ (k) = 1 }`, `{ a.b = 1 }`, "{ e\u0301 = 1 }"} {
 		f.Add(s, false)
 		f.Add(s, true)
 	}
@@ -161,4 +161,52 @@ func FuzzConfigFastMatchesSlow(f *testing.F) {
 		checkFastMatchesSlow(t, "fuzz", remain, fastTestSchema)
 		checkFastMatchesSlow(t, "fuzz without a schema", remain, nil)
 	})
+}
+
+// TestMarshalExprStatic: constructors of literals are written from the
+// syntax tree (the shortcut is taken) with the JSON evaluation gives, and
+// the static shapes whose evaluation differs from their spelling
+// (a repeated key: the last wins; a bare name that NFC changes) are
+// declined to the general path, which gives the expected value too.
+func TestMarshalExprStatic(t *testing.T) {
+	tests := []struct {
+		src      string
+		want     string
+		wantFast bool
+	}{
+		{`{ idx = 0, name = "r0" }`, `{"constant_value":{"idx":0,"name":"r0"}}`, true},
+		{`{ name = "r0", idx = 0 }`, `{"constant_value":{"idx":0,"name":"r0"}}`, true},
+		{`{ b = [1, "x", null, 12.50], "a b" = { c = true } }`, `{"constant_value":{"a b":{"c":true},"b":[1,"x",null,12.5]}}`, true},
+		{`{}`, `{"constant_value":{}}`, true},
+		{`[]`, `{"constant_value":[]}`, true},
+		{`[[], {}, ""]`, `{"constant_value":[[],{},""]}`, true},
+		{`12.50`, `{"constant_value":12.5}`, true},
+		{`null`, `{"constant_value":null}`, true},
+		{"{ \"e\u0301\" = 1 }", "{\"constant_value\":{\"\u00e9\":1}}", true},
+		{`{ a = 1, a = 2 }`, `{"constant_value":{"a":2}}`, false},
+		{"{ e\u0301 = 1 }", "{\"constant_value\":{\"\u00e9\":1}}", false},
+		{`{ a = "x$${y}" }`, `{"constant_value":{"a":"x${y}"}}`, true},
+		{`{ (var.k) = 1 }`, `{"references":["var.k"]}`, false},
+		{`{ a = var.v }`, `{"references":["var.v"]}`, false},
+		{`[-1]`, `{"constant_value":[-1]}`, false},
+	}
+	for _, tt := range tests {
+		expr, diags := hclsyntax.ParseExpression([]byte(tt.src), "main.tf", hcl.InitialPos)
+		if diags.HasErrors() {
+			t.Fatalf("%s: %s", tt.src, diags.Error())
+		}
+		fast, ok := marshalExprFast(expr)
+		if ok != tt.wantFast {
+			t.Errorf("%s: shortcut taken %t, want %t", tt.src, ok, tt.wantFast)
+		}
+		if ok && string(fast) != tt.want {
+			t.Errorf("%s: shortcut gives %s, want %s", tt.src, fast, tt.want)
+		}
+		if got := string(marshalExpr(expr)); got != tt.want {
+			t.Errorf("%s: %s, want %s", tt.src, got, tt.want)
+		}
+		if slow := string(marshalExprSlow(expr)); slow != tt.want {
+			t.Errorf("%s: the general path gives %s, want %s", tt.src, slow, tt.want)
+		}
+	}
 }

@@ -466,7 +466,7 @@ func flatBodyRefs(body hcl.Body, schema *configschema.Block) ([]*addrs.Reference
 	}
 	var refs []*addrs.Reference
 	for name, a := range sb.Attributes {
-		if schema.Attributes[name] == nil || len(a.Expr.Variables()) == 0 {
+		if schema.Attributes[name] == nil || lang.Static(a.Expr) {
 			continue
 		}
 		r, _ := lang.ReferencesInExpr(a.Expr)

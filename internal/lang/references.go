@@ -30,10 +30,7 @@ func References(traversals []hcl.Traversal) ([]*addrs.Reference, hcl.Diagnostics
 // ReferencesInExpr returns the references expr makes (iterator variables of
 // for expressions excluded). A nil expression makes none.
 func ReferencesInExpr(expr hcl.Expression) ([]*addrs.Reference, hcl.Diagnostics) {
-	if expr == nil {
-		return nil, nil
-	}
-	return References(expr.Variables())
+	return References(Variables(expr))
 }
 
 // ReferencesInBlock returns the references the parts of body that spec

@@ -98,7 +98,7 @@ func (f *fastBody) references(body hcl.Body, res *configs.Resource, fs *fastSpec
 	var travs []hcl.Traversal
 	for _, e := range exprs {
 		if e != nil {
-			travs = append(travs, e.Variables()...)
+			travs = append(travs, lang.Variables(e)...)
 		}
 	}
 	refs, diags = lang.References(travs)
