@@ -42,14 +42,18 @@ func (Resource) referenceableSigil() {}
 
 // String returns "aws_instance.a", "data.aws_ami.a" or
 // "ephemeral.aws_secret.a".
-func (r Resource) String() string {
-	switch r.Mode {
+func (r Resource) String() string { return r.Mode.addrPrefix() + r.Type + "." + r.Name }
+
+// addrPrefix is what an address of a resource of mode m starts with:
+// "data." or "ephemeral.", nothing for a managed resource.
+func (m ResourceMode) addrPrefix() string {
+	switch m {
 	case DataResourceMode:
-		return "data." + r.Type + "." + r.Name
+		return "data."
 	case EphemeralResourceMode:
-		return "ephemeral." + r.Type + "." + r.Name
+		return "ephemeral."
 	}
-	return r.Type + "." + r.Name
+	return ""
 }
 
 // UniqueKey returns a comparable key for r.
@@ -231,12 +235,7 @@ func (r ConfigResource) AppendString(b []byte) []byte {
 		b = append(b, name...)
 		b = append(b, '.')
 	}
-	switch r.Resource.Mode {
-	case DataResourceMode:
-		b = append(b, "data."...)
-	case EphemeralResourceMode:
-		b = append(b, "ephemeral."...)
-	}
+	b = append(b, r.Resource.Mode.addrPrefix()...)
 	b = append(b, r.Resource.Type...)
 	b = append(b, '.')
 	return append(b, r.Resource.Name...)

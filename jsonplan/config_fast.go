@@ -134,7 +134,7 @@ func appendStaticObject(b []byte, e *hclsyntax.ObjectConsExpr) ([]byte, bool) {
 	var buf [8]attr
 	attrs := buf[:0]
 	for _, item := range e.Items {
-		name, ok := staticKey(item.KeyExpr)
+		name, ok := staticKeyName(item.KeyExpr)
 		if !ok {
 			return b, false
 		}
@@ -158,11 +158,11 @@ func appendStaticObject(b []byte, e *hclsyntax.ObjectConsExpr) ([]byte, bool) {
 	return append(b, '}'), true
 }
 
-// staticKey is the name an object constructor's key spells: a bare name
+// staticKeyName is the name an object constructor's key spells: a bare name
 // (not parenthesised, one step) or a quoted string without
 // interpolation, as evaluation gives it (cty.StringVal normalises a
 // string to NFC; a name that is not already so is declined).
-func staticKey(key hclsyntax.Expression) (string, bool) {
+func staticKeyName(key hclsyntax.Expression) (string, bool) {
 	k, isKey := key.(*hclsyntax.ObjectConsKeyExpr)
 	if !isKey {
 		return "", false

@@ -6,6 +6,22 @@ package jsonstr
 
 import "unicode/utf8"
 
+// plain reports whether ASCII byte c is written as itself.
+func plain(c byte) bool {
+	return c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
+}
+
+// Plain reports whether b is ASCII that Append writes as itself between
+// the quotes (non-ASCII is declined, even where Append would copy it).
+func Plain(b []byte) bool {
+	for _, c := range b {
+		if c >= utf8.RuneSelf || !plain(c) {
+			return false
+		}
+	}
+	return true
+}
+
 // Append appends s as a JSON string escaped as encoding/json
 // escapes it: quotes, backslashes and control characters, the HTML
 // characters <, > and & as \u00XX, invalid UTF-8 as \ufffd, and the
@@ -17,7 +33,7 @@ func Append(b []byte, s string) []byte {
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+			if plain(c) {
 				i++
 				continue
 			}

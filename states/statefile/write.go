@@ -495,11 +495,8 @@ func appendAddrJSON(dst []byte, r addrs.ConfigResource) []byte {
 	dst = append(dst, '"')
 	start := len(dst)
 	dst = r.AppendString(dst)
-	for _, c := range dst[start:] {
-		if c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			s := string(dst[start:])
-			return jsonstr.Append(dst[:start-1], s)
-		}
+	if !jsonstr.Plain(dst[start:]) {
+		return jsonstr.Append(dst[:start-1], string(dst[start:]))
 	}
 	return append(dst, '"')
 }
